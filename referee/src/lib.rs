@@ -1,0 +1,1 @@
+//! Yam referee.
