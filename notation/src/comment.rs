@@ -1,0 +1,418 @@
+//! Comments `{...}`: prose for people, embedded commands `[%name args]` for
+//! machines, kept apart.
+//!
+//! Inside a comment, `\\`, `\}`, `\{` and `\[` are the escapes; any other
+//! backslash is an error. An unescaped `[%` starts a command; an unescaped
+//! `[` not followed by `%` is read as prose (the printer escapes it).
+//! Whitespace in prose is not significant: runs collapse to one space, so the
+//! printer can wrap comments at 80 columns without changing the record.
+
+use nom::{
+    IResult, Parser,
+    bytes::complete::{tag, take_while, take_while1},
+    character::complete::multispace0,
+    combinator::{opt, recognize},
+    sequence::preceded,
+};
+
+use crate::quote;
+
+/// A comment, as a list of prose and embedded commands.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Comment {
+    /// The parts in reading order.
+    pub parts: Vec<CommentPart>,
+}
+
+/// One part of a comment.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum CommentPart {
+    /// Prose, whitespace-normalised, never empty.
+    Text(String),
+    /// An embedded command for machines.
+    Command(Command),
+}
+
+/// An embedded command `[%name arg arg ...]`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Command {
+    /// The name, lower case.
+    pub name: String,
+    /// The arguments; an argument with spaces or brackets prints quoted.
+    pub args: Vec<String>,
+}
+
+impl Command {
+    /// A command with the given name and arguments.
+    pub fn new(name: &str, args: impl IntoIterator<Item = impl Into<String>>) -> Command {
+        Command {
+            name: name.to_ascii_lowercase(),
+            args: args.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+impl Comment {
+    /// A comment of prose only.
+    pub fn text(text: &str) -> Comment {
+        let mut c = Comment::default();
+        c.push_text(text);
+        c
+    }
+
+    /// Append prose, normalising whitespace and merging with prose before it.
+    pub fn push_text(&mut self, text: &str) {
+        let mut words = text.split_whitespace().peekable();
+        if words.peek().is_none() {
+            return;
+        }
+        let joined = words.collect::<Vec<_>>().join(" ");
+        if let Some(CommentPart::Text(prev)) = self.parts.last_mut() {
+            prev.push(' ');
+            prev.push_str(&joined);
+        } else {
+            self.parts.push(CommentPart::Text(joined));
+        }
+    }
+
+    /// Append a command.
+    pub fn push_command(&mut self, command: Command) {
+        self.parts.push(CommentPart::Command(command));
+    }
+
+    /// The commands of this comment.
+    pub fn commands(&self) -> impl Iterator<Item = &Command> {
+        self.parts.iter().filter_map(|p| match p {
+            CommentPart::Command(c) => Some(c),
+            CommentPart::Text(_) => None,
+        })
+    }
+
+    /// The prose of this comment, parts joined by spaces.
+    pub fn prose(&self) -> String {
+        self.parts
+            .iter()
+            .filter_map(|p| match p {
+                CommentPart::Text(t) => Some(t.as_str()),
+                CommentPart::Command(_) => None,
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Whether the comment has no parts at all.
+    pub fn is_empty(&self) -> bool {
+        self.parts.is_empty()
+    }
+
+    /// Parse a comment body (the text between the braces).
+    pub fn parse(body: &str) -> Result<Comment, CommentError> {
+        let mut comment = Comment::default();
+        for part in RawParts::new(body) {
+            match part? {
+                RawPart::Text(raw) => comment.push_text(&unescape_prose(raw)),
+                RawPart::Command { name, args } => comment.push_command(Command {
+                    name: name.to_ascii_lowercase(),
+                    args: args.iter().map(|a| a.value()).collect(),
+                }),
+            }
+        }
+        Ok(comment)
+    }
+
+    /// The printable words of this comment, in order, for line filling:
+    /// escaped prose words and command pieces. The braces are not included.
+    pub fn words(&self) -> Vec<String> {
+        let mut words = Vec::new();
+        for part in &self.parts {
+            match part {
+                CommentPart::Text(text) => {
+                    for word in text.split(' ') {
+                        let mut w = String::with_capacity(word.len());
+                        escape_prose(word, &mut w);
+                        words.push(w);
+                    }
+                }
+                CommentPart::Command(cmd) => {
+                    let mut head = format!("[%{}", cmd.name);
+                    if cmd.args.is_empty() {
+                        head.push(']');
+                        words.push(head);
+                        continue;
+                    }
+                    words.push(head);
+                    let last = cmd.args.len() - 1;
+                    for (i, arg) in cmd.args.iter().enumerate() {
+                        let mut w = String::with_capacity(arg.len() + 2);
+                        write_arg(arg, &mut w);
+                        if i == last {
+                            w.push(']');
+                        }
+                        words.push(w);
+                    }
+                }
+            }
+        }
+        words
+    }
+}
+
+/// Why a comment body is malformed; `offset` is a byte offset in the body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommentError {
+    /// Byte offset inside the comment body.
+    pub offset: usize,
+    /// What was expected there.
+    pub expected: &'static str,
+}
+
+/// Append prose with `\`, `{`, `}` and `[` escaped.
+pub fn escape_prose(text: &str, out: &mut String) {
+    for c in text.chars() {
+        if matches!(c, '\\' | '{' | '}' | '[') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+}
+
+fn unescape_prose(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(next) = chars.next() {
+                out.push(next);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn is_bare_arg_char(c: char) -> bool {
+    !c.is_whitespace() && !matches!(c, '[' | ']' | '{' | '}' | '"' | '\\')
+}
+
+/// Append a command argument, quoted when it is not a bare atom.
+pub fn write_arg(arg: &str, out: &mut String) {
+    if !arg.is_empty() && arg.chars().all(is_bare_arg_char) {
+        out.push_str(arg);
+    } else {
+        quote::write_quoted(arg, out);
+    }
+}
+
+/// One argument of a raw command: bare, or quoted with escapes still in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RawArg<'a> {
+    /// A bare atom.
+    Bare(&'a str),
+    /// A quoted argument, the text between the quotes, escapes undecoded.
+    Quoted(&'a str),
+}
+
+impl RawArg<'_> {
+    /// The argument's value, escapes decoded.
+    pub fn value(&self) -> String {
+        match self {
+            RawArg::Bare(s) => (*s).to_owned(),
+            RawArg::Quoted(s) => unescape_prose(s),
+        }
+    }
+}
+
+/// One part of a raw comment body, borrowed from the source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RawPart<'a> {
+    /// Prose, escapes undecoded, whitespace as written.
+    Text(&'a str),
+    /// A command; `name` as written.
+    Command {
+        /// The command's name as written.
+        name: &'a str,
+        /// Its arguments.
+        args: Vec<RawArg<'a>>,
+    },
+}
+
+/// An iterator over the parts of a comment body, borrowing from it.
+#[derive(Debug, Clone)]
+pub struct RawParts<'a> {
+    body: &'a str,
+    at: usize,
+    failed: bool,
+}
+
+impl<'a> RawParts<'a> {
+    /// Iterate over the parts of `body`.
+    pub fn new(body: &'a str) -> RawParts<'a> {
+        RawParts {
+            body,
+            at: 0,
+            failed: false,
+        }
+    }
+}
+
+impl<'a> Iterator for RawParts<'a> {
+    type Item = Result<RawPart<'a>, CommentError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed || self.at >= self.body.len() {
+            return None;
+        }
+        let rest = &self.body[self.at..];
+        let result = if rest.starts_with("[%") {
+            command(rest).map(|(len, part)| (len, part))
+        } else {
+            prose(rest).map(|len| (len, RawPart::Text(&rest[..len])))
+        };
+        match result {
+            Ok((len, part)) => {
+                self.at += len;
+                Some(Ok(part))
+            }
+            Err((offset, expected)) => {
+                self.failed = true;
+                Some(Err(CommentError {
+                    offset: self.at + offset,
+                    expected,
+                }))
+            }
+        }
+    }
+}
+
+type PartResult<T> = Result<T, (usize, &'static str)>;
+
+/// The length of the prose run at the start of `rest` (up to the next `[%`).
+fn prose(rest: &str) -> PartResult<usize> {
+    let bytes = rest.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => match bytes.get(i + 1) {
+                Some(b'\\' | b'{' | b'}' | b'[') => i += 2,
+                _ => return Err((i, "an escape: \\\\, \\{, \\} or \\[")),
+            },
+            b'[' if bytes.get(i + 1) == Some(&b'%') && i > 0 => return Ok(i),
+            _ => i += 1,
+        }
+    }
+    Ok(i)
+}
+
+fn command_name(input: &str) -> IResult<&str, &str> {
+    recognize((
+        take_while1(|c: char| c.is_ascii_alphabetic()),
+        take_while(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-'),
+    ))
+    .parse(input)
+}
+
+fn quoted_raw(input: &str) -> PartResult<(usize, &str)> {
+    let bytes = input.as_bytes();
+    let mut i = 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => return Ok((i + 1, &input[1..i])),
+            b'\\' => match bytes.get(i + 1) {
+                Some(b'\\' | b'"') => i += 2,
+                _ => return Err((i, "an escape in a quoted argument: \\\\ or \\\"")),
+            },
+            _ => i += 1,
+        }
+    }
+    Err((input.len(), "a closing \" for the quoted argument"))
+}
+
+/// A command at the start of `rest` (which starts with `[%`).
+fn command(rest: &str) -> PartResult<(usize, RawPart<'_>)> {
+    let after_open = &rest[2..];
+    let (mut input, name) =
+        command_name(after_open).map_err(|_| (2, "a command name after [% (a letter first)"))?;
+    let mut args = Vec::new();
+    loop {
+        let (after_ws, ws) =
+            multispace0::<&str, nom::error::Error<&str>>(input).unwrap_or((input, ""));
+        if let Some(after) = after_ws.strip_prefix(']') {
+            return Ok((rest.len() - after.len(), RawPart::Command { name, args }));
+        }
+        let offset = rest.len() - after_ws.len();
+        if after_ws.is_empty() {
+            return Err((offset, "] to close the command"));
+        }
+        if ws.is_empty() {
+            return Err((offset, "a space between command arguments, or ]"));
+        }
+        if after_ws.starts_with('"') {
+            let (len, raw) = quoted_raw(after_ws).map_err(|(o, e)| (offset + o, e))?;
+            args.push(RawArg::Quoted(raw));
+            input = &after_ws[len..];
+        } else {
+            let parsed: IResult<&str, &str> =
+                preceded(opt(tag("")), take_while1(is_bare_arg_char)).parse(after_ws);
+            match parsed {
+                Ok((after, atom)) => {
+                    args.push(RawArg::Bare(atom));
+                    input = after;
+                }
+                Err(_) => return Err((offset, "a command argument (bare or \"quoted\") or ]")),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prose_and_commands_are_kept_apart() {
+        let c = Comment::parse(" A  fine\nmove [%ROLL d6 4 \"a b\"] indeed ").unwrap();
+        assert_eq!(
+            c.parts,
+            vec![
+                CommentPart::Text("A fine move".into()),
+                CommentPart::Command(Command::new("roll", ["d6", "4", "a b"])),
+                CommentPart::Text("indeed".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn escapes_are_decoded_and_literal_brackets_kept() {
+        let c = Comment::parse(r"a \} b \\ c \[%x] [d]").unwrap();
+        assert_eq!(c.prose(), r"a } b \ c [%x] [d]");
+        assert_eq!(c.commands().count(), 0);
+    }
+
+    #[test]
+    fn malformed_comments_say_where() {
+        assert_eq!(
+            Comment::parse(r"ok \q").unwrap_err(),
+            CommentError {
+                offset: 3,
+                expected: "an escape: \\\\, \\{, \\} or \\["
+            }
+        );
+        assert_eq!(Comment::parse("x [%9]").unwrap_err().offset, 4);
+        assert_eq!(
+            Comment::parse("x [%clk 1:00").unwrap_err().expected,
+            "] to close the command"
+        );
+        assert_eq!(
+            Comment::parse("[%a \"b").unwrap_err().expected,
+            "a closing \" for the quoted argument"
+        );
+    }
+
+    #[test]
+    fn words_reparse_to_the_same_comment() {
+        let c = Comment::parse(r#"see [d] \} [%sig ed25519 "x y"] [%mark] end"#).unwrap();
+        let printed = c.words().join(" ");
+        assert_eq!(Comment::parse(&printed).unwrap(), c);
+    }
+}

@@ -1,0 +1,384 @@
+//! The envelope's lexical elements, as nom parsers over bytes.
+//!
+//! Each parser works on a window of the reader's buffer and returns byte
+//! ranges relative to that window, never borrowed slices: the reader may
+//! refill and move its buffer between elements. The same parser runs in
+//! streaming mode while more input may come (`Incomplete` asks for a refill)
+//! and in complete mode at the end of the input.
+
+use std::ops::Range;
+
+use nom::{
+    Err, IResult, Needed, Parser,
+    bytes::{tag, take_while, take_while1},
+    error::{ContextError, ErrorKind as NomKind, ParseError as NomParseError, context},
+};
+
+/// A lexing failure: where (the rest of the window) and what was expected.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LexError<'a> {
+    pub input: &'a [u8],
+    pub expected: &'static str,
+    pub kind: LexFailure,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LexFailure {
+    Expected,
+    BadEscape,
+}
+
+impl<'a> NomParseError<&'a [u8]> for LexError<'a> {
+    fn from_error_kind(input: &'a [u8], _kind: NomKind) -> Self {
+        LexError {
+            input,
+            expected: "",
+            kind: LexFailure::Expected,
+        }
+    }
+    fn append(_input: &'a [u8], _kind: NomKind, other: Self) -> Self {
+        other
+    }
+}
+
+impl<'a> ContextError<&'a [u8]> for LexError<'a> {
+    fn add_context(_input: &'a [u8], ctx: &'static str, mut other: Self) -> Self {
+        if other.expected.is_empty() {
+            other.expected = ctx;
+        }
+        other
+    }
+}
+
+pub(crate) type LexResult<'a, T> = IResult<&'a [u8], T, LexError<'a>>;
+
+/// Run `parser` on `input`, streaming unless the input is complete.
+pub(crate) fn run<'a, P, O>(mut parser: P, input: &'a [u8], eof: bool) -> LexResult<'a, O>
+where
+    P: Parser<&'a [u8], Output = O, Error = LexError<'a>>,
+{
+    if eof {
+        parser.parse_complete(input)
+    } else {
+        parser.parse(input)
+    }
+}
+
+/// Bytes that end a move token (outside quotes).
+pub(crate) fn is_token_delimiter(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t'
+            | b'\n'
+            | b'\r'
+            | 0x0b
+            | 0x0c
+            | b'{'
+            | b'}'
+            | b'('
+            | b')'
+            | b'['
+            | b']'
+            | b'$'
+            | b';'
+            | b'!'
+            | b'?'
+    ) || b < 0x20
+        || b == 0x7f
+}
+
+pub(crate) fn is_tag_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+fn spaces(input: &[u8], eof: bool) -> LexResult<'_, &[u8]> {
+    run(take_while(|b: u8| b == b' ' || b == b'\t'), input, eof)
+}
+
+/// A tag pair's parts, as ranges in the window.
+pub(crate) struct TagPair {
+    pub name: Range<usize>,
+    pub value: Range<usize>,
+    pub len: usize,
+}
+
+/// The body of a quoted tag value: runs of plain bytes and `\"` or `\\`.
+fn tag_value_body(input: &[u8]) -> LexResult<'_, &[u8]> {
+    let mut i = 0;
+    loop {
+        match input.get(i) {
+            None => return Err(Err::Incomplete(Needed::new(1))),
+            Some(b'"') => return Ok((&input[i..], &input[..i])),
+            Some(b'\\') => match input.get(i + 1) {
+                None => return Err(Err::Incomplete(Needed::new(1))),
+                Some(b'"' | b'\\') => i += 2,
+                Some(_) => {
+                    return Err(Err::Failure(LexError {
+                        input: &input[i..],
+                        expected: "\\\" or \\\\",
+                        kind: LexFailure::BadEscape,
+                    }));
+                }
+            },
+            Some(b'\n' | b'\r') => {
+                return Err(Err::Failure(LexError {
+                    input: &input[i..],
+                    expected: "a closing \" before the end of the line",
+                    kind: LexFailure::Expected,
+                }));
+            }
+            Some(_) => i += 1,
+        }
+    }
+}
+
+/// `[Name "value"]`, with spaces allowed around the parts.
+pub(crate) fn tag_pair(window: &[u8], eof: bool) -> LexResult<'_, TagPair> {
+    let parser = |input| {
+        let (input, _) = run(tag("["), input, eof)?;
+        let (input, _) = spaces(input, eof)?;
+        let (input, name) = context("a tag name (a letter, then letters, digits or _)", |i| {
+            let (rest, name): (&[u8], &[u8]) = run(take_while1(is_tag_name_byte), i, eof)?;
+            if name[0].is_ascii_alphabetic() {
+                Ok((rest, name))
+            } else {
+                Err(Err::Error(LexError::from_error_kind(i, NomKind::Alpha)))
+            }
+        })
+        .parse(input)?;
+        let (input, _) = spaces(input, eof)?;
+        let (input, _) = run(
+            context("a quoted tag value after the tag name", tag("\"")),
+            input,
+            eof,
+        )?;
+        let (input, value) = match tag_value_body(input) {
+            Err(Err::Incomplete(n)) if eof => {
+                let _ = n;
+                return Err(Err::Failure(LexError {
+                    input: &input[input.len()..],
+                    expected: "a closing \" for the tag value",
+                    kind: LexFailure::Expected,
+                }));
+            }
+            other => other?,
+        };
+        let (input, _) = run(tag("\""), input, eof)?;
+        let (input, _) = spaces(input, eof)?;
+        let (input, _) = run(context("] to close the tag pair", tag("]")), input, eof)?;
+        Ok((input, (name, value)))
+    };
+    let (rest, (name, value)) = parser(window)?;
+    let offset = |s: &[u8]| s.as_ptr() as usize - window.as_ptr() as usize;
+    Ok((
+        rest,
+        TagPair {
+            name: offset(name)..offset(name) + name.len(),
+            value: offset(value)..offset(value) + value.len(),
+            len: window.len() - rest.len(),
+        },
+    ))
+}
+
+/// What a run starting with a digit, `*`, `+` or `-` turned out to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Numeric {
+    MoveNumber {
+        number: u32,
+        dots: usize,
+        len: usize,
+    },
+    Result {
+        len: usize,
+    },
+}
+
+/// A move number (`12.`, `12...`) or a result token (`1-0`, `112/150`, `*`).
+pub(crate) fn numeric(input: &[u8], eof: bool) -> LexResult<'_, Numeric> {
+    {
+        let (after_digits, digits) = run(take_while(|b: u8| b.is_ascii_digit()), input, eof)?;
+        if !digits.is_empty() {
+            if after_digits.is_empty() && !eof {
+                return Err(Err::Incomplete(Needed::new(1)));
+            }
+            if let Ok((after_dots, dots)) = run(
+                take_while1::<_, _, LexError<'_>>(|b: u8| b == b'.'),
+                after_digits,
+                eof,
+            ) {
+                let number = std::str::from_utf8(digits)
+                    .ok()
+                    .and_then(|d| d.parse::<u32>().ok())
+                    .ok_or_else(|| {
+                        Err::Failure(LexError {
+                            input,
+                            expected: "a move number below 4294967296",
+                            kind: LexFailure::Expected,
+                        })
+                    })?;
+                return Ok((
+                    after_dots,
+                    Numeric::MoveNumber {
+                        number,
+                        dots: dots.len(),
+                        len: input.len() - after_dots.len(),
+                    },
+                ));
+            }
+        }
+        let (rest, result) = run(
+            take_while1(|b: u8| b.is_ascii_digit() || matches!(b, b'/' | b'-' | b'+' | b'*')),
+            input,
+            eof,
+        )?;
+        let delimited = rest.first().is_none_or(|&b| is_token_delimiter(b));
+        if delimited && crate::GameResult::parse(result).is_some() {
+            Ok((rest, Numeric::Result { len: result.len() }))
+        } else {
+            Err(Err::Failure(LexError {
+                input,
+                expected: "a move number such as 12. or 12..., or a result: 1-0, 0-1, 1/2-1/2, +/-, -/+, -/-, * or a score such as 112/150",
+                kind: LexFailure::Expected,
+            }))
+        }
+    }
+}
+
+/// A NAG `$n`; returns its value and length.
+pub(crate) fn nag(input: &[u8], eof: bool) -> LexResult<'_, (u8, usize)> {
+    {
+        let (after, _) = run(tag("$"), input, eof)?;
+        let (rest, digits) = run(
+            context(
+                "a NAG number from 0 to 255 after $",
+                take_while1(|b: u8| b.is_ascii_digit()),
+            ),
+            after,
+            eof,
+        )?;
+        let value = std::str::from_utf8(digits)
+            .ok()
+            .and_then(|d| d.parse::<u8>().ok())
+            .ok_or(Err::Failure(LexError {
+                input: after,
+                expected: "a NAG number from 0 to 255 after $",
+                kind: LexFailure::Expected,
+            }))?;
+        Ok((rest, (value, input.len() - rest.len())))
+    }
+}
+
+/// A run of `!` and `?`; the caller checks that it is one of the six glyphs.
+pub(crate) fn glyph(window: &[u8], eof: bool) -> LexResult<'_, usize> {
+    let (rest, run) = run(take_while1(|b: u8| b == b'!' || b == b'?'), window, eof)?;
+    Ok((rest, run.len()))
+}
+
+/// A move token: token bytes and quoted strings up to a delimiter.
+pub(crate) fn token(window: &[u8], eof: bool) -> LexResult<'_, usize> {
+    let mut i = 0;
+    let mut in_quotes = false;
+    loop {
+        let Some(&b) = window.get(i) else {
+            if !eof {
+                return Err(Err::Incomplete(Needed::new(1)));
+            }
+            if in_quotes {
+                return Err(Err::Failure(LexError {
+                    input: &window[i..],
+                    expected: "a closing \" for the quoted name",
+                    kind: LexFailure::Expected,
+                }));
+            }
+            return Ok((&window[i..], i));
+        };
+        if in_quotes {
+            match b {
+                b'"' => in_quotes = false,
+                b'\\' => match window.get(i + 1) {
+                    None if !eof => return Err(Err::Incomplete(Needed::new(1))),
+                    Some(b'"' | b'\\') => i += 1,
+                    _ => {
+                        return Err(Err::Failure(LexError {
+                            input: &window[i..],
+                            expected: "\\\" or \\\\",
+                            kind: LexFailure::BadEscape,
+                        }));
+                    }
+                },
+                b'\n' | b'\r' => {
+                    return Err(Err::Failure(LexError {
+                        input: &window[i..],
+                        expected: "a closing \" for the quoted name before the end of the line",
+                        kind: LexFailure::Expected,
+                    }));
+                }
+                _ => {}
+            }
+        } else if b == b'"' {
+            in_quotes = true;
+        } else if is_token_delimiter(b) {
+            return Ok((&window[i..], i));
+        }
+        i += 1;
+    }
+}
+
+/// How a comment's body was found.
+pub(crate) struct CommentSpan {
+    pub body: Range<usize>,
+    pub len: usize,
+}
+
+/// A comment `{...}`; fails if a tag-pair line starts inside it, which
+/// means the comment was never closed and the next game has begun.
+pub(crate) fn comment(window: &[u8], eof: bool) -> Result<CommentSpan, CommentLexError> {
+    debug_assert_eq!(window.first(), Some(&b'{'));
+    let mut i = 1;
+    loop {
+        let Some(found) = memchr::memchr3(b'}', b'\\', b'\n', &window[i..]) else {
+            return Err(if eof {
+                CommentLexError::Unterminated
+            } else {
+                CommentLexError::Incomplete
+            });
+        };
+        let at = i + found;
+        match window[at] {
+            b'}' => {
+                return Ok(CommentSpan {
+                    body: 1..at,
+                    len: at + 1,
+                });
+            }
+            b'\\' => i = at + 2,
+            _ => {
+                // A line inside a comment that starts like a tag pair ends
+                // the comment's game: the `}` is missing.
+                match (window.get(at + 1), window.get(at + 2)) {
+                    (Some(b'['), Some(c)) if c.is_ascii_alphabetic() => {
+                        return Err(CommentLexError::TagLineInside(at + 1));
+                    }
+                    (None, _) | (Some(b'['), None) if !eof => {
+                        return Err(CommentLexError::Incomplete);
+                    }
+                    _ => i = at + 1,
+                }
+            }
+        }
+        if i > window.len() {
+            return Err(if eof {
+                CommentLexError::Unterminated
+            } else {
+                CommentLexError::Incomplete
+            });
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CommentLexError {
+    Incomplete,
+    Unterminated,
+    TagLineInside(usize),
+}

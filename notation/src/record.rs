@@ -1,0 +1,260 @@
+//! The owned record of one game, built from the reader's events.
+
+use std::io::Read;
+use std::marker::PhantomData;
+
+use crate::comment::Comment;
+use crate::error::{ParseError, ReadError};
+use crate::grammar::{MoveGrammar, TokenError};
+use crate::nag::Nag;
+use crate::pos::Span;
+use crate::reader::Reader;
+use crate::result::GameResult;
+use crate::tags::{GameKind, Tags};
+use crate::visitor::{Dots, RawComment, RawTagValue, Visitor};
+
+/// One element of the movetext.
+///
+/// Variations are flat: `StartVariation` and `EndVariation` bracket them.
+/// A flat list nests to any depth without recursion, so neither building,
+/// printing nor dropping a record can exhaust the stack.
+#[derive(Debug, Clone)]
+pub enum Node<M> {
+    /// `12.` or `12...`.
+    MoveNumber(u32, Dots),
+    /// A move, with where it was read (not part of equality).
+    Move(M, Span),
+    /// A NAG.
+    Nag(Nag),
+    /// A comment.
+    Comment(Comment),
+    /// `(`: a variation on the move before it begins.
+    StartVariation,
+    /// `)`: the innermost variation ends.
+    EndVariation,
+}
+
+impl<M: PartialEq> PartialEq for Node<M> {
+    fn eq(&self, other: &Node<M>) -> bool {
+        match (self, other) {
+            (Node::MoveNumber(a, b), Node::MoveNumber(c, d)) => a == c && b == d,
+            (Node::Move(a, _), Node::Move(b, _)) => a == b,
+            (Node::Nag(a), Node::Nag(b)) => a == b,
+            (Node::Comment(a), Node::Comment(b)) => a == b,
+            (Node::StartVariation, Node::StartVariation)
+            | (Node::EndVariation, Node::EndVariation) => true,
+            _ => false,
+        }
+    }
+}
+
+/// One game: its header, its movetext and its result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record<M> {
+    /// The tag pairs, in canonical order.
+    pub tags: Tags,
+    /// The movetext, without the result.
+    pub movetext: Vec<Node<M>>,
+    /// The result token that ends the movetext.
+    pub result: GameResult,
+}
+
+impl<M> Record<M> {
+    /// An empty record with the given header.
+    pub fn new(tags: Tags) -> Record<M> {
+        let result = tags
+            .get("Result")
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(GameResult::Unfinished);
+        Record {
+            tags,
+            movetext: Vec::new(),
+            result,
+        }
+    }
+
+    /// The game the header names.
+    pub fn game(&self) -> Option<GameKind> {
+        self.tags.game()
+    }
+
+    /// The moves of the main line, in order (variations left out).
+    pub fn main_line(&self) -> impl Iterator<Item = (&M, Span)> {
+        let mut depth = 0usize;
+        self.movetext.iter().filter_map(move |node| {
+            match node {
+                Node::StartVariation => depth += 1,
+                Node::EndVariation => depth = depth.saturating_sub(1),
+                Node::Move(m, span) if depth == 0 => return Some((m, *span)),
+                _ => {}
+            }
+            None
+        })
+    }
+
+    /// Set the result, in the movetext and the `Result` tag alike.
+    pub fn set_result(&mut self, result: GameResult) {
+        self.result = result;
+        self.tags.set("Result", result.to_string());
+    }
+}
+
+/// Parse the first game of `text` with the grammar `G`.
+pub fn parse_record<G: MoveGrammar>(text: &str) -> Result<Record<G::Move>, Box<ParseError>> {
+    let mut reader = Reader::new(text.as_bytes());
+    let mut builder = RecordBuilder::<G>::new();
+    match reader.read_game(&mut builder) {
+        Ok(Some(record)) => Ok(record),
+        Ok(None) => Err(Box::new(ParseError {
+            pos: crate::Pos::START,
+            kind: crate::ErrorKind::Expected("a game".into()),
+            found: String::new(),
+            game: 1,
+            game_start: crate::Pos::START,
+        })),
+        Err(ReadError::Syntax(e)) => Err(e),
+        Err(ReadError::Io(e)) => Err(Box::new(ParseError {
+            pos: crate::Pos::START,
+            kind: crate::ErrorKind::Expected(format!("readable input ({e})").into()),
+            found: String::new(),
+            game: 1,
+            game_start: crate::Pos::START,
+        })),
+    }
+}
+
+/// A visitor that builds an owned [`Record`] with the grammar `G`.
+#[derive(Debug)]
+pub struct RecordBuilder<G: MoveGrammar> {
+    tags: Tags,
+    movetext: Vec<Node<G::Move>>,
+    result: GameResult,
+    grammar: PhantomData<G>,
+}
+
+impl<G: MoveGrammar> RecordBuilder<G> {
+    /// A builder, ready for a game.
+    pub fn new() -> RecordBuilder<G> {
+        RecordBuilder {
+            tags: Tags::new(),
+            movetext: Vec::new(),
+            result: GameResult::Unfinished,
+            grammar: PhantomData,
+        }
+    }
+}
+
+impl<G: MoveGrammar> Default for RecordBuilder<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: MoveGrammar> Visitor for RecordBuilder<G> {
+    type Output = Record<G::Move>;
+
+    fn begin_game(&mut self) {
+        self.tags = Tags::new();
+        self.movetext = Vec::new();
+        self.result = GameResult::Unfinished;
+    }
+
+    fn tag(&mut self, name: &str, value: RawTagValue<'_>, _span: Span) -> Result<(), TokenError> {
+        let mut value = value.decode().into_owned();
+        if name.eq_ignore_ascii_case("Game") {
+            if let Some(game) = GameKind::from_name(&value) {
+                value = game.name().to_owned();
+            }
+        } else if name.eq_ignore_ascii_case("Result") {
+            if let Ok(result) = value.parse::<GameResult>() {
+                value = result.to_string();
+            }
+        } else if name.eq_ignore_ascii_case("Date") {
+            value = canonical_date(&value)
+                .ok_or_else(|| TokenError::new(0, "a date YYYY.MM.DD (?? for unknown parts)"))?;
+        }
+        self.tags.set(name, value);
+        Ok(())
+    }
+
+    fn end_tags(&mut self, game: GameKind) -> Result<crate::Skip, std::borrow::Cow<'static, str>> {
+        if G::GAME != game.name() && G::GAME != crate::raw::ANY_GAME {
+            return Err(format!("a {} record (the Game tag says {})", G::GAME, game.name()).into());
+        }
+        Ok(crate::Skip(false))
+    }
+
+    fn move_number(&mut self, number: u32, dots: Dots, _span: Span) {
+        self.movetext.push(Node::MoveNumber(number, dots));
+    }
+
+    fn token(&mut self, token: &str, span: Span) -> Result<(), TokenError> {
+        let mv = G::parse_move(token)?;
+        self.movetext.push(Node::Move(mv, span));
+        Ok(())
+    }
+
+    fn nag(&mut self, nag: Nag, _span: Span) {
+        self.movetext.push(Node::Nag(nag));
+    }
+
+    fn comment(&mut self, comment: RawComment<'_>, _span: Span) {
+        self.movetext.push(Node::Comment(comment.to_comment()));
+    }
+
+    fn begin_variation(&mut self) -> crate::Skip {
+        self.movetext.push(Node::StartVariation);
+        crate::Skip(false)
+    }
+
+    fn end_variation(&mut self) {
+        self.movetext.push(Node::EndVariation);
+    }
+
+    fn result(&mut self, result: GameResult, _span: Span) {
+        self.result = result;
+    }
+
+    fn end_game(&mut self) -> Record<G::Move> {
+        Record {
+            tags: std::mem::take(&mut self.tags),
+            movetext: std::mem::take(&mut self.movetext),
+            result: self.result,
+        }
+    }
+}
+
+/// Read every game of an archive into owned records, each with its error.
+pub fn read_all<G: MoveGrammar, R: Read>(
+    src: R,
+) -> Result<Vec<Result<Record<G::Move>, Box<ParseError>>>, std::io::Error> {
+    let mut reader = Reader::new(src);
+    let mut builder = RecordBuilder::<G>::new();
+    let mut games = Vec::new();
+    loop {
+        match reader.read_game(&mut builder) {
+            Ok(Some(record)) => games.push(Ok(record)),
+            Ok(None) => return Ok(games),
+            Err(ReadError::Syntax(e)) => games.push(Err(e)),
+            Err(ReadError::Io(e)) => return Err(e),
+        }
+    }
+}
+
+/// The canonical form of a `Date` value: `YYYY.MM.DD`, with `?` for unknown
+/// digits. `-` and `/` separators are read too.
+pub fn canonical_date(value: &str) -> Option<String> {
+    let parts: Vec<&str> = value.trim().split(['.', '-', '/']).collect();
+    let [y, m, d] = parts.as_slice() else {
+        return None;
+    };
+    let field = |s: &str, width: usize| {
+        (s.len() == width
+            && (s.bytes().all(|b| b.is_ascii_digit()) || s.bytes().all(|b| b == b'?')))
+        .then_some(())
+    };
+    field(y, 4)?;
+    field(m, 2)?;
+    field(d, 2)?;
+    Some(format!("{y}.{m}.{d}"))
+}

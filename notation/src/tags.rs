@@ -1,0 +1,298 @@
+//! The tag-pair header: `[Name "value"]` lines, kept in canonical order.
+//!
+//! Known tags have a fixed rank; a record's tags are stored in that order,
+//! known tags first and unknown tags after them in the order they were read.
+//! Storing them sorted (instead of sorting at print time) is what makes
+//! parse, print, parse give an equal record.
+
+use std::fmt;
+
+/// The three games Yam knows, as named by the `Game` tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// Khan, the chess-like game by innersky.ca, and its siege variants.
+    Khan,
+    /// Castle Siege, the two-player dice wargame.
+    CastleSiege,
+    /// Genghis Khan, the solo card game.
+    GenghisKhan,
+}
+
+impl GameKind {
+    /// All games, in documentation order.
+    pub const ALL: [GameKind; 3] = [GameKind::Khan, GameKind::CastleSiege, GameKind::GenghisKhan];
+
+    /// The canonical `Game` tag value.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Khan => "Khan",
+            GameKind::CastleSiege => "Castle Siege",
+            GameKind::GenghisKhan => "Genghis Khan",
+        }
+    }
+
+    /// Read a `Game` tag value; case and inner spacing are not significant.
+    pub fn from_name(name: &str) -> Option<GameKind> {
+        let folded: String = name
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
+            .flat_map(char::to_lowercase)
+            .collect();
+        GameKind::ALL
+            .into_iter()
+            .find(|g| g.name().replace(' ', "").to_lowercase() == folded)
+    }
+
+    /// The tags that name the players, first side first.
+    pub fn player_tags(self) -> &'static [&'static str] {
+        match self {
+            GameKind::Khan => &["White", "Black"],
+            GameKind::CastleSiege => &["Defender", "Attacker"],
+            GameKind::GenghisKhan => &["Player"],
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Tags every record must carry, besides the players of its game.
+pub const REQUIRED_TAGS: [&str; 7] = [
+    "Game",
+    "Variant",
+    "GameId",
+    "Date",
+    "Result",
+    "NotationVersion",
+    "Ruleset",
+];
+
+/// The notation version this crate reads and writes.
+pub const NOTATION_VERSION: &str = "1";
+
+/// Known tags in canonical order. Unknown tags follow them, in reading order.
+pub const KNOWN_TAGS: &[&str] = &[
+    // What is played.
+    "Game",
+    "Variant",
+    "GameId",
+    // The PGN "seven tag roster", less what Yam names differently.
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    // The players of each game, first side first.
+    "White",
+    "Black",
+    "Defender",
+    "Attacker",
+    "Player",
+    "Result",
+    "Termination",
+    // Format and rules.
+    "NotationVersion",
+    "Ruleset",
+    "RulesetHash",
+    // Fair play: mode, keys, chain anchors, commitments.
+    "Mode",
+    "FirstKey",
+    "SecondKey",
+    "RefereeKey",
+    "FirstAnchor",
+    "SecondAnchor",
+    "RefereeAnchor",
+    "FirstCommitment",
+    "SecondCommitment",
+    "PracticeSeed",
+    // Presentation.
+    "Annotator",
+    "Setup",
+    "Position",
+];
+
+/// The canonical spelling and rank of a known tag name, matched without case.
+pub fn known_tag(name: &str) -> Option<(usize, &'static str)> {
+    KNOWN_TAGS
+        .iter()
+        .enumerate()
+        .find(|(_, known)| known.eq_ignore_ascii_case(name))
+        .map(|(rank, known)| (rank, *known))
+}
+
+/// Whether `name` is a well-formed tag name: a letter, then letters, digits
+/// or underscores.
+pub fn is_tag_name(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// The header of one record.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tags {
+    entries: Vec<(String, String)>,
+}
+
+impl Tags {
+    /// An empty header.
+    pub fn new() -> Tags {
+        Tags::default()
+    }
+
+    /// The value of a tag, matched without case.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.entries
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Set a tag: replace its value if present, otherwise insert it at its
+    /// canonical place. Known names take their canonical spelling.
+    pub fn set(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        if let Some(entry) = self
+            .entries
+            .iter_mut()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        {
+            entry.1 = value;
+            return;
+        }
+        match known_tag(name) {
+            Some((rank, canonical)) => {
+                let at = self
+                    .entries
+                    .iter()
+                    .position(|(n, _)| known_tag(n).is_none_or(|(r, _)| r > rank))
+                    .unwrap_or(self.entries.len());
+                self.entries.insert(at, (canonical.to_owned(), value));
+            }
+            None => self.entries.push((name.to_owned(), value)),
+        }
+    }
+
+    /// Remove a tag, returning its value.
+    pub fn remove(&mut self, name: &str) -> Option<String> {
+        let at = self
+            .entries
+            .iter()
+            .position(|(n, _)| n.eq_ignore_ascii_case(name))?;
+        Some(self.entries.remove(at).1)
+    }
+
+    /// Whether the tag is present.
+    pub fn contains(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// The tags in canonical order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.entries.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+    }
+
+    /// The number of tags.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are no tags.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The game the `Game` tag names, if it names one.
+    pub fn game(&self) -> Option<GameKind> {
+        self.get("Game").and_then(GameKind::from_name)
+    }
+
+    /// The required tags this header lacks, for the game it names.
+    pub fn missing_required(&self) -> Vec<&'static str> {
+        let players = self.game().map(GameKind::player_tags).unwrap_or(&[]);
+        REQUIRED_TAGS
+            .iter()
+            .chain(players)
+            .filter(|name| !self.contains(name))
+            .copied()
+            .collect()
+    }
+}
+
+/// Append `value` escaped for a tag value (`\"` and `\\`).
+pub fn escape_tag_value(value: &str, out: &mut String) {
+    for c in value.chars() {
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+}
+
+/// Decode an escaped tag value as read between the quotes. The reader has
+/// already refused bad escapes, so this cannot fail.
+pub fn unescape_tag_value(raw: &str) -> std::borrow::Cow<'_, str> {
+    if !raw.contains('\\') {
+        return raw.into();
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(next) = chars.next() {
+                out.push(next);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_are_kept_in_canonical_order() {
+        let mut tags = Tags::new();
+        tags.set("Custom", "x");
+        tags.set("result", "*");
+        tags.set("Game", "Khan");
+        tags.set("Another", "y");
+        tags.set("Date", "2026.11.29");
+        let names: Vec<_> = tags.iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["Game", "Date", "Result", "Custom", "Another"]);
+    }
+
+    #[test]
+    fn game_names_are_read_leniently() {
+        assert_eq!(
+            GameKind::from_name("castle siege"),
+            Some(GameKind::CastleSiege)
+        );
+        assert_eq!(
+            GameKind::from_name("GenghisKhan"),
+            Some(GameKind::GenghisKhan)
+        );
+        assert_eq!(GameKind::from_name("Chess"), None);
+    }
+
+    #[test]
+    fn missing_required_tags_depend_on_the_game() {
+        let mut tags = Tags::new();
+        tags.set("Game", "Genghis Khan");
+        let missing = tags.missing_required();
+        assert!(missing.contains(&"Player"));
+        assert!(!missing.contains(&"White"));
+    }
+
+    #[test]
+    fn escapes_round_trip() {
+        let mut out = String::new();
+        escape_tag_value(r#"a "quoted" \ value"#, &mut out);
+        assert_eq!(unescape_tag_value(&out), r#"a "quoted" \ value"#);
+    }
+}

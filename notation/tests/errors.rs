@@ -1,0 +1,232 @@
+//! Every malformed construct gets an error at the right line and column, and
+//! the reader goes on with the next game of the archive.
+
+mod common;
+
+use common::{Toy, header};
+use yam_notation::{ErrorKind, ParseError, Record, read_all};
+
+/// Read an archive of a bad game between two good ones; return the error.
+fn bad_between_good(bad: &str) -> Box<ParseError> {
+    let text = format!(
+        "{}1. Wg4-f5 1-0\n\n{bad}\n\n{}1. a5-a4 *\n",
+        header("first", "1-0"),
+        header("last", "*")
+    );
+    let games = read_all::<Toy, _>(text.as_bytes()).unwrap();
+    assert_eq!(games.len(), 3, "{games:#?}");
+    let first: &Record<_> = games[0].as_ref().expect("the first game is good");
+    assert_eq!(first.tags.get("GameId"), Some("first"));
+    let last = games[2]
+        .as_ref()
+        .expect("the game after the bad one is read normally");
+    assert_eq!(last.tags.get("GameId"), Some("last"));
+    let err = games[1]
+        .as_ref()
+        .expect_err("the middle game is bad")
+        .clone();
+    assert_eq!(err.game, 2);
+    err
+}
+
+/// The line the bad game starts on in `bad_between_good`.
+const BAD_GAME_LINE: u32 = 13;
+
+fn assert_at(err: &ParseError, line_in_bad: u32, column: u32) {
+    assert_eq!(
+        (err.pos.line, err.pos.column),
+        (BAD_GAME_LINE + line_in_bad - 1, column),
+        "{err}"
+    );
+}
+
+#[test]
+fn unterminated_comment() {
+    let bad = format!("{}1. Wg4-f5 {{never closed\n2. a5-a4", header("bad", "*"));
+    let err = bad_between_good(&bad);
+    assert_eq!(err.kind, ErrorKind::UnterminatedComment);
+    assert_at(&err, 11, 11);
+}
+
+#[test]
+fn unterminated_variation() {
+    let bad = format!("{}1. Wg4-f5 (1. Wg4-g5 a5-a4\n", header("bad", "*"));
+    let err = bad_between_good(&bad);
+    assert_eq!(err.kind, ErrorKind::UnterminatedVariation);
+}
+
+#[test]
+fn stray_closing_parenthesis() {
+    let bad = format!("{}1. Wg4-f5 ) *", header("bad", "*"));
+    let err = bad_between_good(&bad);
+    assert_eq!(err.kind, ErrorKind::UnopenedVariation);
+    assert_at(&err, 11, 11);
+}
+
+#[test]
+fn tag_without_value() {
+    let bad = header("bad", "*").replace("[Variant \"Magician\"]", "[Variant]");
+    let err = bad_between_good(&bad);
+    assert!(
+        matches!(&err.kind, ErrorKind::Expected(e) if e.contains("quoted tag value")),
+        "{err}"
+    );
+    assert_at(&err, 2, 9);
+    assert_eq!(err.found, "]");
+}
+
+#[test]
+fn bad_escape_in_tag() {
+    let bad = header("bad", "*").replace("\"Ann\"", "\"A\\nn\"");
+    let err = bad_between_good(&bad);
+    assert!(matches!(err.kind, ErrorKind::BadEscape(_)), "{err}");
+    assert_at(&err, 5, 10);
+}
+
+#[test]
+fn bad_escape_in_comment() {
+    let bad = format!("{}1. Wg4-f5 {{C:\\games}} *", header("bad", "*"));
+    let err = bad_between_good(&bad);
+    assert!(matches!(err.kind, ErrorKind::BadEscape(_)), "{err}");
+    assert_at(&err, 11, 14);
+}
+
+#[test]
+fn missing_result() {
+    let bad = format!("{}1. Wg4-f5 a5-a4", header("bad", "*"));
+    let err = bad_between_good(&bad);
+    assert_eq!(err.kind, ErrorKind::MissingResult);
+}
+
+#[test]
+fn result_inside_a_variation() {
+    let bad = format!("{}1. Wg4-f5 (a5-a4 1-0) *", header("bad", "*"));
+    let err = bad_between_good(&bad);
+    assert!(matches!(err.kind, ErrorKind::StrayResult(_)), "{err}");
+    assert_at(&err, 11, 18);
+}
+
+#[test]
+fn text_after_the_result() {
+    let bad = format!("{}1. Wg4-f5 * a5-a4", header("bad", "*"));
+    let err = bad_between_good(&bad);
+    assert!(matches!(err.kind, ErrorKind::StrayResult(_)), "{err}");
+    assert_at(&err, 11, 13);
+    assert_eq!(err.found, "a5-a4");
+}
+
+#[test]
+fn result_tag_disagrees() {
+    let bad = format!("{}1. Wg4-f5 0-1", header("bad", "1-0"));
+    let err = bad_between_good(&bad);
+    assert_eq!(
+        err.kind,
+        ErrorKind::ResultMismatch {
+            tag: "1-0".into(),
+            movetext: "0-1".into()
+        }
+    );
+}
+
+#[test]
+fn move_token_refused_by_the_grammar() {
+    let bad = format!("{}1. Wg4-f9 *", header("bad", "*"));
+    let err = bad_between_good(&bad);
+    assert!(
+        matches!(&err.kind, ErrorKind::BadMove(e) if e.contains("toy move")),
+        "{err}"
+    );
+    assert_at(&err, 11, 9);
+    assert_eq!(err.found, "Wg4-f9");
+}
+
+#[test]
+fn missing_required_tags() {
+    let bad = header("bad", "*").replace("[GameId \"bad\"]\n", "");
+    let err = bad_between_good(&format!("{bad}1. Wg4-f5 *"));
+    assert_eq!(err.kind, ErrorKind::MissingTags(vec!["GameId"]));
+}
+
+#[test]
+fn unknown_game_and_duplicate_tag() {
+    let bad = header("bad", "*").replace("\"Khan\"", "\"Chess\"");
+    let err = bad_between_good(&format!("{bad}1. Wg4-f5 *"));
+    assert_eq!(err.kind, ErrorKind::UnknownGame("Chess".into()));
+    let bad = header("bad", "*").replace("[Black \"Bo\"]", "[Black \"Bo\"]\n[white \"Cy\"]");
+    let err = bad_between_good(&format!("{bad}1. Wg4-f5 *"));
+    assert_eq!(err.kind, ErrorKind::DuplicateTag("White".into()));
+}
+
+#[test]
+fn invalid_utf8() {
+    let mut text = header("bad", "*").into_bytes();
+    text.extend_from_slice(b"1. Wg4-f5 {caf\xe9} *\n\n");
+    text.extend_from_slice(header("last", "*").as_bytes());
+    text.extend_from_slice(b"1. a5-a4 *\n");
+    let games = read_all::<Toy, _>(&text[..]).unwrap();
+    let err = games[0].as_ref().unwrap_err();
+    assert_eq!(err.kind, ErrorKind::InvalidUtf8);
+    assert_eq!((err.pos.line, err.pos.column), (11, 15));
+    assert!(games[1].is_ok());
+}
+
+#[test]
+fn truncated_file() {
+    for cut in [
+        "1. Wg4-f5 {half a comm",
+        "1. Wg4-f5 (1. a5",
+        "1. Wg4-f5 pay:\"Meat, Mi",
+        "1. Wg4",
+    ] {
+        let text = format!("{}{cut}", header("bad", "*"));
+        let games = read_all::<Toy, _>(text.as_bytes()).unwrap();
+        assert_eq!(games.len(), 1);
+        assert!(games[0].is_err(), "{cut}");
+    }
+    let text = header("bad", "*");
+    let cut = &text[..40];
+    let games = read_all::<Toy, _>(cut.as_bytes()).unwrap();
+    assert!(
+        games[0].as_ref().is_err_and(|e| e.pos.line == 3),
+        "{games:?}"
+    );
+}
+
+#[test]
+fn tag_line_inside_a_comment_starts_the_next_game() {
+    let text = format!(
+        "{}1. Wg4-f5 {{oops\n\n{}1. a5-a4 *\n",
+        header("bad", "*"),
+        header("next", "*")
+    );
+    let games = read_all::<Toy, _>(text.as_bytes()).unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        games[0].as_ref().unwrap_err().kind,
+        ErrorKind::UnterminatedComment
+    );
+    assert_eq!(games[1].as_ref().unwrap().tags.get("GameId"), Some("next"));
+}
+
+#[test]
+fn bom_and_crlf_are_read() {
+    let text = format!(
+        "\u{feff}{}1. Wg4-f5 {{a\r\ncomment}} *\r\n",
+        header("crlf", "*")
+    )
+    .replace('\n', "\r\n");
+    let games = read_all::<Toy, _>(text.as_bytes()).unwrap();
+    let record = games[0].as_ref().unwrap();
+    assert_eq!(record.tags.get("GameId"), Some("crlf"));
+    assert_eq!(record.main_line().count(), 1);
+}
+
+#[test]
+fn lenient_reading() {
+    let text = "[game \"KHAN\"]   [ variant  \"Magician\" ]\n[GameId \"x\"][Date \"2026-11-29\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n[NotationVersion \"1\"]\n[Ruleset \"magician\"]\n1.Wg4-f5!a5-a4\t\t2...Wf5-f6 *";
+    let games = read_all::<Toy, _>(text.as_bytes()).unwrap();
+    let record = games[0].as_ref().unwrap();
+    assert_eq!(record.tags.get("Game"), Some("Khan"));
+    assert_eq!(record.tags.get("Date"), Some("2026.11.29"));
+    assert_eq!(record.main_line().count(), 3);
+}
