@@ -27,4 +27,5 @@ pub mod encoding;
 pub mod game_id;
 pub mod hash;
 pub mod outcome;
+pub mod roll;
 pub mod sign;
