@@ -20,6 +20,7 @@
 //! - [`chance`]: the one door through which games ask for dice and cards.
 
 pub mod chain;
+pub mod chance;
 pub mod commit;
 pub mod dice;
 pub mod draw;
