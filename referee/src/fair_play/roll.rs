@@ -277,10 +277,16 @@ impl CompletedRoll {
 /// its own reason.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum RollError {
-    /// The book needs at least two parties with chains: a requester must
-    /// never be the only source of its own roll.
-    #[error("at least two parties must have chains")]
-    TooFewChains,
+    /// No party has a chain, so no roll can ever be answered.
+    #[error("no party has a chain")]
+    NoChains,
+    /// A request nobody else could answer: the requester would be the only
+    /// source of its own roll, and could foresee it.
+    #[error("nobody but {requester} has a chain to answer its request")]
+    NoResponder {
+        /// The requester.
+        requester: Fingerprint,
+    },
     /// Two parties share a key.
     #[error("the key {key} appears twice among the parties")]
     DuplicateParty {
@@ -483,8 +489,8 @@ impl RollBook {
                 chain,
             });
         }
-        if states.iter().filter(|s| s.chain.is_some()).count() < 2 {
-            return Err(RollError::TooFewChains);
+        if states.iter().all(|s| s.chain.is_none()) {
+            return Err(RollError::NoChains);
         }
         Ok(RollBook {
             game,
@@ -588,6 +594,11 @@ impl RollBook {
             .filter(|p| p.chain.is_some() && p.key != request.requester)
             .map(|p| p.key)
             .collect();
+        if awaiting.is_empty() {
+            return Err(RollError::NoResponder {
+                requester: request.requester.fingerprint(),
+            });
+        }
         let mut reveals = Vec::new();
         if let Some(reveal) = &request.reveal {
             // Last fallible step, so a failure leaves the book unchanged.
@@ -1337,7 +1348,69 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn a_book_needs_two_chains_and_distinct_parties() {
+    fn a_player_without_a_chain_is_answered_by_the_robot_alone() {
+        // Robot mode by plain mail: Alice has no program (no chain, a free
+        // seed in her declaration); Bob stands for the robot.
+        let t = Table::new();
+        let plain = RollParty {
+            key: t.alice.public_key(),
+            anchor: None,
+        };
+        let robot = RollParty {
+            key: t.bob.public_key(),
+            anchor: Some(t.bob_chain.anchor().clone()),
+        };
+        let mut book = RollBook::new(t.game.clone(), &[plain.clone(), robot.clone()]).unwrap();
+        let mut request = t.request(0, 1, 0, &["attack"]).request;
+        request.declaration.seed = Text::new("my lucky words").unwrap();
+        request.reveal = None;
+        let request = request.sign(&t.alice);
+        book.record_request(&request, &t.turn(0)).unwrap();
+        let done = book
+            .record_response(&t.response(&request.request, 1))
+            .unwrap()
+            .unwrap();
+        assert_eq!(done.reveals.len(), 1);
+        // With a reveal she has no chain for, or the robot asking itself:
+        let with_reveal = t.request(1, 1, 0, &["x"]).request.sign(&t.alice);
+        assert_eq!(
+            book.record_request(&with_reveal, &t.turn(0)),
+            Err(RollError::RevealUnexpected {
+                party: t.alice.public_key().fingerprint()
+            })
+        );
+        let own = RollRequest {
+            game: t.game.clone(),
+            index: 1,
+            record_hash: Hash32::from_bytes([0; 32]),
+            requester: t.bob.public_key(),
+            declaration: Declaration::default(),
+            reveal: Some(t.bob_chain.reveal(2).unwrap()),
+        }
+        .sign(&t.bob);
+        let mut turn = t.turn(0);
+        turn.player_to_move = t.bob.public_key();
+        assert_eq!(
+            book.record_request(&own, &turn),
+            Err(RollError::NoResponder {
+                requester: t.bob.public_key().fingerprint()
+            })
+        );
+        // A missing reveal from a player who has a chain.
+        let mut missing = t.request(0, 1, 0, &["x"]).request;
+        missing.reveal = None;
+        assert_eq!(
+            t.book
+                .clone()
+                .record_request(&missing.sign(&t.alice), &t.turn(0)),
+            Err(RollError::RevealMissing {
+                party: t.alice.public_key().fingerprint()
+            })
+        );
+    }
+
+    #[test]
+    fn a_book_needs_a_chain_and_distinct_parties() {
         let t = Table::new();
         let alice = RollParty {
             key: t.alice.public_key(),
@@ -1347,9 +1420,13 @@ pub(crate) mod tests {
             key: t.bob.public_key(),
             anchor: None,
         };
+        let plain_alice = RollParty {
+            key: t.alice.public_key(),
+            anchor: None,
+        };
         assert_eq!(
-            RollBook::new(t.game.clone(), &[alice.clone(), plain]).unwrap_err(),
-            RollError::TooFewChains
+            RollBook::new(t.game.clone(), &[plain_alice, plain]).unwrap_err(),
+            RollError::NoChains
         );
         assert_eq!(
             RollBook::new(t.game.clone(), &[alice.clone(), alice]).unwrap_err(),
