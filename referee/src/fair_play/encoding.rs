@@ -664,6 +664,16 @@ impl<T: Canonical> Canonical for Option<T> {
     }
 }
 
+/// Fixed-size raw bytes, no length prefix.
+impl<const N: usize> Canonical for [u8; N] {
+    fn encode(&self, enc: &mut Encoder) {
+        enc.array(self);
+    }
+    fn decode(dec: &mut Decoder<'_>) -> Result<Self, DecodeError> {
+        dec.array("fixed-size bytes")
+    }
+}
+
 impl Canonical for bool {
     fn encode(&self, enc: &mut Encoder) {
         enc.bool(*self);

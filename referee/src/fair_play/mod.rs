@@ -30,3 +30,4 @@ pub mod hash;
 pub mod outcome;
 pub mod roll;
 pub mod sign;
+pub mod turn;
