@@ -17,6 +17,8 @@
 //! - [`roll`]: roll requests and responses, and the book that replays them;
 //! - [`turn`]: signed record events (opening, turns, offers, claims), their
 //!   hash chain, and equivocation proofs;
+//! - [`record`]: verifying a signed record event by event, short of the
+//!   game's own rules;
 //! - [`chance`]: the one door through which games ask for dice and cards.
 
 pub mod chain;
@@ -28,6 +30,7 @@ pub mod encoding;
 pub mod game_id;
 pub mod hash;
 pub mod outcome;
+pub mod record;
 pub mod roll;
 pub mod sign;
 pub mod turn;
