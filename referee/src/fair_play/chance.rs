@@ -265,7 +265,7 @@ impl<'r, S: ByteSource> ReplayChance<'r, S> {
     }
 
     /// The recorded value for the next request, if its purpose matches.
-    fn expect(&self, purpose: &str) -> Result<&'r ChanceRecord, ChanceError> {
+    fn recorded_for(&self, purpose: &str) -> Result<&'r ChanceRecord, ChanceError> {
         let position = self.next;
         let recorded = self
             .records
@@ -304,13 +304,13 @@ impl<'r, S: ByteSource> ReplayChance<'r, S> {
 
 impl<S: ByteSource> Chance for ReplayChance<'_, S> {
     fn die(&mut self, purpose: &str, sides: u16) -> Result<u16, ChanceError> {
-        let recorded = self.expect(purpose)?;
+        let recorded = self.recorded_for(purpose)?;
         let (face, computed) = sample_die(&mut self.source, sides)?;
         self.compare(recorded, computed)?;
         Ok(face)
     }
     fn draw(&mut self, purpose: &str, remaining: usize) -> Result<usize, ChanceError> {
-        let recorded = self.expect(purpose)?;
+        let recorded = self.recorded_for(purpose)?;
         let (index, computed) = sample_draw(&mut self.source, remaining)?;
         self.compare(recorded, computed)?;
         Ok(index)

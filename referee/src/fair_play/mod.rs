@@ -21,6 +21,8 @@
 //!   game's own rules;
 //! - [`chance`]: the one door through which games ask for dice and cards.
 
+#![warn(missing_docs)]
+
 pub mod chain;
 pub mod chance;
 pub mod commit;
@@ -34,3 +36,5 @@ pub mod record;
 pub mod roll;
 pub mod sign;
 pub mod turn;
+#[cfg(test)]
+mod vectors;

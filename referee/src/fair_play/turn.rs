@@ -888,6 +888,57 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn arbitrary_turns_round_trip() {
+        use crate::fair_play::roll::{Declaration, RollRequest};
+        use proptest::prelude::*;
+        let open = opening();
+        // Signing is slow in unoptimised test builds; 64 cases cover the
+        // encoding paths.
+        proptest!(ProptestConfig::with_cases(64), |(
+            tokens in proptest::collection::vec("[^\\p{Cc}\\s][^\\p{Cc}]{0,20}[^\\p{Cc}\\s]", 0..6),
+            orders in proptest::collection::vec(".{0,30}", 0..5),
+            seed in ".{0,30}",
+            index: u64,
+            seq: u32,
+            accepted: bool,
+            parent: [u8; 32],
+        )| {
+            let request = RollRequest {
+                game: open.game.clone(),
+                index,
+                record_hash: Hash32::from_bytes(parent),
+                requester: key(1).public_key(),
+                declaration: Declaration {
+                    orders: List::new(orders.into_iter().map(|o| text(&o)).collect()).unwrap(),
+                    seed: text(&seed),
+                },
+                reveal: None,
+            }
+            .sign(&key(1));
+            let turn = Event {
+                game: open.game.clone(),
+                seq,
+                parent: Hash32::from_bytes(parent),
+                author: key(1).public_key(),
+                body: EventBody::Turn(TurnBody {
+                    moves: List::new(tokens.iter().map(|t| MoveToken::new(t.as_str()).unwrap()).collect()).unwrap(),
+                    evidence: List::new(vec![
+                        Evidence::RollRequest(request),
+                        Evidence::Skipped { roll: index, order: seq },
+                    ])
+                    .unwrap(),
+                }),
+            };
+            let signed = turn.sign(&key(1)).unwrap();
+            let bytes = signed.to_canonical_bytes();
+            prop_assert_eq!(SignedEvent::from_canonical_bytes(&bytes), Ok(signed.clone()));
+            prop_assert!(signed.verify().is_ok());
+            let answer = Event { body: EventBody::DrawAnswer { offer: Hash32::from_bytes(parent), accepted }, ..signed.event };
+            prop_assert_eq!(Event::from_canonical_bytes(&answer.to_canonical_bytes()), Ok(answer));
+        });
+    }
+
+    #[test]
     fn decoding_arbitrary_bytes_never_panics() {
         use proptest::prelude::*;
         let valid = turn(&opening(), 2, &["e4"]).to_canonical_bytes();
