@@ -1,1 +1,2 @@
 //! Yam referee.
+pub mod fair_play;

@@ -1,0 +1,633 @@
+//! Hash chains bound to one game and one player.
+//!
+//! The owner picks a secret `s` (32 bytes from its own randomness) and a length
+//! `N`. Then `x_N = s` and, going down,
+//! `x_{i-1} = SHA-256(tag "yam/v1/chain" || game id || owner key || x_i)`.
+//! The anchor `x_0` is published in the signed opening; the `k`-th reveal is
+//! `x_k`, and anyone checks it by hashing it once to get `x_{k-1}`. Because
+//! the game id and the owner's key are inside every step, a chain made for one
+//! game or one player never checks against another's anchor.
+//!
+//! [`HashChain`] is the owner's side (it holds the secret and stays home);
+//! [`ChainVerifier`] is everyone else's: it accepts exactly the next value,
+//! refuses gaps and reuse, and models re-anchoring as a state machine in which
+//! a proposed anchor becomes usable only after another party acknowledges it.
+
+use std::fmt;
+
+use thiserror::Error;
+
+use super::encoding::{Canonical, DecodeError, Decoder, Encoder, TAG_CHAIN};
+use super::game_id::GameId;
+use super::sign::{Fingerprint, PublicKey};
+
+/// The longest chain accepted (2^20 values), so that computing a chain, or
+/// following a suspected gap, has a known cost.
+pub const MAX_CHAIN_LENGTH: u32 = 1 << 20;
+
+/// A chain's secret end `x_N`. It has no canonical encoding, so it can never
+/// be put into a record, and its `Debug` hides it.
+#[derive(Clone)]
+pub struct ChainSecret([u8; 32]);
+
+impl ChainSecret {
+    /// Wraps 32 secret bytes the caller drew from its own randomness.
+    pub const fn from_bytes(bytes: [u8; 32]) -> Self {
+        ChainSecret(bytes)
+    }
+}
+
+impl fmt::Debug for ChainSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ChainSecret(..)")
+    }
+}
+
+/// One value of a chain, `x_i`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ChainValue([u8; 32]);
+
+impl ChainValue {
+    /// Wraps raw bytes.
+    pub const fn from_bytes(bytes: [u8; 32]) -> Self {
+        ChainValue(bytes)
+    }
+
+    /// The raw bytes.
+    pub const fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+}
+
+impl fmt::Debug for ChainValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ChainValue({})", hex::encode(self.0))
+    }
+}
+
+impl Canonical for ChainValue {
+    fn encode(&self, enc: &mut Encoder) {
+        enc.array(&self.0);
+    }
+    fn decode(dec: &mut Decoder<'_>) -> Result<Self, DecodeError> {
+        Ok(ChainValue(dec.array("chain value")?))
+    }
+}
+
+/// One step down the chain: `x_{i-1}` from `x_i`.
+pub fn chain_step(game: &GameId, owner: &PublicKey, value: &ChainValue) -> ChainValue {
+    let mut enc = Encoder::tagged(TAG_CHAIN);
+    enc.put(game).put(owner).put(value);
+    ChainValue(*enc.sha256().as_bytes())
+}
+
+/// A published anchor: the chain's `x_0`, the game and owner it is bound to,
+/// and its length `N` (how many reveals it covers).
+///
+/// Canonical bytes: `game id || owner key (32) || length u32 || x_0 (32)`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ChainAnchor {
+    /// The game the chain belongs to.
+    pub game: GameId,
+    /// The player (or robot, or director) who owns it.
+    pub owner: PublicKey,
+    /// How many values can be revealed: positions `1..=length`.
+    pub length: u32,
+    /// `x_0`.
+    pub value: ChainValue,
+}
+
+impl Canonical for ChainAnchor {
+    fn encode(&self, enc: &mut Encoder) {
+        enc.put(&self.game)
+            .put(&self.owner)
+            .u32(self.length)
+            .put(&self.value);
+    }
+    fn decode(dec: &mut Decoder<'_>) -> Result<Self, DecodeError> {
+        let game = dec.get()?;
+        let owner = dec.get()?;
+        let at = dec.position();
+        let length = dec.u32("chain length")?;
+        if length == 0 || length > MAX_CHAIN_LENGTH {
+            return Err(dec.invalid("chain length", at, ChainError::InvalidLength { length }));
+        }
+        let value = dec.get()?;
+        Ok(ChainAnchor {
+            game,
+            owner,
+            length,
+            value,
+        })
+    }
+}
+
+/// A revealed chain value: position `k` (from 1) and `x_k`.
+///
+/// Canonical bytes: `position u32 || x_k (32)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Reveal {
+    /// `k`, counted from 1 on the chain in force.
+    pub position: u32,
+    /// `x_k`.
+    pub value: ChainValue,
+}
+
+impl Canonical for Reveal {
+    fn encode(&self, enc: &mut Encoder) {
+        enc.u32(self.position).put(&self.value);
+    }
+    fn decode(dec: &mut Decoder<'_>) -> Result<Self, DecodeError> {
+        Ok(Reveal {
+            position: dec.u32("reveal position")?,
+            value: dec.get()?,
+        })
+    }
+}
+
+/// Why a chain, a reveal or a re-anchoring was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ChainError {
+    /// Length 0, or over [`MAX_CHAIN_LENGTH`].
+    #[error("a chain length must be 1 to {MAX_CHAIN_LENGTH}, not {length}")]
+    InvalidLength {
+        /// The length asked for.
+        length: u32,
+    },
+    /// Every value of the chain in force has been revealed; a new anchor must
+    /// be acknowledged before the next reveal.
+    #[error("the chain is exhausted: all {length} values have been revealed")]
+    Exhausted {
+        /// The chain's length.
+        length: u32,
+    },
+    /// A value that was already revealed (or an earlier position).
+    #[error("reveal at position {found} reuses a value; the next position is {expected}")]
+    Reused {
+        /// The next position.
+        expected: u32,
+        /// The position presented.
+        found: u32,
+    },
+    /// A value further down the chain than the next one (`H^j`, `j > 1`).
+    #[error("reveal skips values: the next position is {expected}, this value is position {found}")]
+    Gap {
+        /// The next position.
+        expected: u32,
+        /// The position the value really has.
+        found: u32,
+    },
+    /// The value does not hash to the previous one: it is not from this chain.
+    #[error("the value at position {position} does not extend the chain")]
+    Mismatch {
+        /// The position presented.
+        position: u32,
+    },
+    /// The value belongs to a proposed anchor that nobody has acknowledged.
+    #[error("the value belongs to a new anchor that has not been acknowledged yet")]
+    ReanchorNotAcknowledged,
+    /// An anchor bound to another game or another player.
+    #[error("the anchor belongs to game {game} and key {owner}, not to this game and player")]
+    BoundElsewhere {
+        /// The game it names.
+        game: GameId,
+        /// The owner it names.
+        owner: Fingerprint,
+    },
+    /// An anchor value already used in this game.
+    #[error("the anchor value was already used in this game")]
+    AnchorReused,
+    /// A second re-anchoring while one is still waiting for acknowledgement.
+    #[error("a re-anchoring is already waiting for acknowledgement")]
+    ReanchorPending,
+    /// An acknowledgement of an anchor nobody proposed.
+    #[error("no proposed anchor matches the acknowledgement")]
+    NothingToAcknowledge,
+}
+
+/// The owner's chain, with every value precomputed. Holds the secret: it
+/// stays on the owner's machine.
+pub struct HashChain {
+    anchor: ChainAnchor,
+    /// `values[i]` is `x_i`, for `i` in `0..=N`.
+    values: Vec<ChainValue>,
+}
+
+impl HashChain {
+    /// Builds the chain `x_N = secret` down to `x_0` for `game` and `owner`.
+    pub fn new(
+        secret: &ChainSecret,
+        game: GameId,
+        owner: PublicKey,
+        length: u32,
+    ) -> Result<Self, ChainError> {
+        if length == 0 || length > MAX_CHAIN_LENGTH {
+            return Err(ChainError::InvalidLength { length });
+        }
+        let mut values = Vec::with_capacity(length as usize + 1);
+        let mut current = ChainValue(secret.0);
+        values.push(current);
+        for _ in 0..length {
+            current = chain_step(&game, &owner, &current);
+            values.push(current);
+        }
+        values.reverse();
+        let anchor = ChainAnchor {
+            game,
+            owner,
+            length,
+            value: current,
+        };
+        Ok(HashChain { anchor, values })
+    }
+
+    /// The anchor to publish.
+    pub fn anchor(&self) -> &ChainAnchor {
+        &self.anchor
+    }
+
+    /// The reveal at `position` (`1..=N`).
+    pub fn reveal(&self, position: u32) -> Result<Reveal, ChainError> {
+        if position == 0 {
+            return Err(ChainError::Reused {
+                expected: 1,
+                found: 0,
+            });
+        }
+        self.values
+            .get(position as usize)
+            .map(|value| Reveal {
+                position,
+                value: *value,
+            })
+            .ok_or(ChainError::Exhausted {
+                length: self.anchor.length,
+            })
+    }
+}
+
+impl fmt::Debug for HashChain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HashChain")
+            .field("anchor", &self.anchor)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A verifier's view of one party's chain.
+///
+/// States: an active chain (anchor, last position and value); optionally a
+/// proposed anchor waiting for acknowledgement. [`ChainVerifier::acknowledge`]
+/// makes the proposed anchor the active one, from position 1.
+#[derive(Debug, Clone)]
+pub struct ChainVerifier {
+    game: GameId,
+    owner: PublicKey,
+    active: ChainAnchor,
+    last_position: u32,
+    last_value: ChainValue,
+    proposed: Option<ChainAnchor>,
+    used_anchors: Vec<ChainValue>,
+}
+
+impl ChainVerifier {
+    /// Starts verifying `anchor`, which must be bound to `game` and `owner`.
+    pub fn new(anchor: ChainAnchor, game: &GameId, owner: &PublicKey) -> Result<Self, ChainError> {
+        check_binding(&anchor, game, owner)?;
+        Ok(ChainVerifier {
+            game: game.clone(),
+            owner: *owner,
+            last_position: 0,
+            last_value: anchor.value,
+            used_anchors: vec![anchor.value],
+            active: anchor,
+            proposed: None,
+        })
+    }
+
+    /// The chain in force.
+    pub fn active_anchor(&self) -> &ChainAnchor {
+        &self.active
+    }
+
+    /// The anchor waiting for acknowledgement, if any.
+    pub fn proposed_anchor(&self) -> Option<&ChainAnchor> {
+        self.proposed.as_ref()
+    }
+
+    /// The position the next reveal must have.
+    pub fn next_position(&self) -> u64 {
+        u64::from(self.last_position) + 1
+    }
+
+    /// Whether `anchor_value` was ever an anchor of this chain's owner here.
+    pub fn has_used_anchor(&self, anchor_value: &ChainValue) -> bool {
+        self.used_anchors.contains(anchor_value)
+            || self
+                .proposed
+                .as_ref()
+                .is_some_and(|p| p.value == *anchor_value)
+    }
+
+    /// Checks that `reveal` is exactly the next value, without accepting it.
+    pub fn check(&self, reveal: &Reveal) -> Result<(), ChainError> {
+        if let Some(proposed) = &self.proposed
+            && reveal.position == 1
+            && chain_step(&self.game, &self.owner, &reveal.value) == proposed.value
+        {
+            return Err(ChainError::ReanchorNotAcknowledged);
+        }
+        let expected = self.last_position.saturating_add(1);
+        if reveal.position < expected || reveal.value == self.last_value {
+            return Err(ChainError::Reused {
+                expected,
+                found: reveal.position,
+            });
+        }
+        if self.last_position >= self.active.length {
+            return Err(ChainError::Exhausted {
+                length: self.active.length,
+            });
+        }
+        if reveal.position > expected {
+            return Err(ChainError::Gap {
+                expected,
+                found: reveal.position,
+            });
+        }
+        // The position is right; the value must hash to the previous one.
+        let mut current = chain_step(&self.game, &self.owner, &reveal.value);
+        if current == self.last_value {
+            return Ok(());
+        }
+        // Say "gap" rather than "mismatch" when the value is from further down
+        // this very chain, i.e. H^j(value) = x_last for some j > 1.
+        let further = self.active.length - self.last_position;
+        for j in 2..=further {
+            current = chain_step(&self.game, &self.owner, &current);
+            if current == self.last_value {
+                return Err(ChainError::Gap {
+                    expected,
+                    found: self.last_position + j,
+                });
+            }
+        }
+        Err(ChainError::Mismatch {
+            position: reveal.position,
+        })
+    }
+
+    /// Accepts `reveal` if it is exactly the next value.
+    pub fn accept(&mut self, reveal: &Reveal) -> Result<(), ChainError> {
+        self.check(reveal)?;
+        self.last_position = reveal.position;
+        self.last_value = reveal.value;
+        Ok(())
+    }
+
+    /// Records the owner's signed proposal of a new anchor. It is not usable
+    /// until [`ChainVerifier::acknowledge`]d.
+    pub fn propose(&mut self, anchor: ChainAnchor) -> Result<(), ChainError> {
+        check_binding(&anchor, &self.game, &self.owner)?;
+        if self.proposed.is_some() {
+            return Err(ChainError::ReanchorPending);
+        }
+        if self.has_used_anchor(&anchor.value) {
+            return Err(ChainError::AnchorReused);
+        }
+        self.proposed = Some(anchor);
+        Ok(())
+    }
+
+    /// Another party acknowledged the anchor whose `x_0` is `anchor_value`;
+    /// from now on reveals continue on it from position 1.
+    pub fn acknowledge(&mut self, anchor_value: &ChainValue) -> Result<(), ChainError> {
+        match self.proposed.take() {
+            Some(anchor) if anchor.value == *anchor_value => {
+                self.used_anchors.push(anchor.value);
+                self.last_position = 0;
+                self.last_value = anchor.value;
+                self.active = anchor;
+                Ok(())
+            }
+            other => {
+                self.proposed = other;
+                Err(ChainError::NothingToAcknowledge)
+            }
+        }
+    }
+}
+
+fn check_binding(anchor: &ChainAnchor, game: &GameId, owner: &PublicKey) -> Result<(), ChainError> {
+    if anchor.game != *game || anchor.owner != *owner {
+        return Err(ChainError::BoundElsewhere {
+            game: anchor.game.clone(),
+            owner: anchor.owner.fingerprint(),
+        });
+    }
+    if anchor.length == 0 || anchor.length > MAX_CHAIN_LENGTH {
+        return Err(ChainError::InvalidLength {
+            length: anchor.length,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fair_play::sign::tests::key;
+
+    fn game() -> GameId {
+        GameId::new("test-game").unwrap()
+    }
+
+    fn chain(secret: u8, length: u32) -> HashChain {
+        HashChain::new(
+            &ChainSecret::from_bytes([secret; 32]),
+            game(),
+            key(1).public_key(),
+            length,
+        )
+        .unwrap()
+    }
+
+    fn verifier(chain: &HashChain) -> ChainVerifier {
+        ChainVerifier::new(chain.anchor().clone(), &game(), &key(1).public_key()).unwrap()
+    }
+
+    #[test]
+    fn honest_reveals_in_order_are_accepted_until_exhaustion() {
+        let chain = chain(9, 3);
+        let mut v = verifier(&chain);
+        for k in 1..=3 {
+            assert_eq!(v.accept(&chain.reveal(k).unwrap()), Ok(()));
+        }
+        assert_eq!(chain.reveal(4), Err(ChainError::Exhausted { length: 3 }));
+        let beyond = Reveal {
+            position: 4,
+            value: ChainValue([0; 32]),
+        };
+        assert_eq!(v.accept(&beyond), Err(ChainError::Exhausted { length: 3 }));
+    }
+
+    #[test]
+    fn anchor_is_x0_and_each_reveal_hashes_to_the_previous() {
+        let chain = chain(9, 5);
+        let owner = key(1).public_key();
+        let x1 = chain.reveal(1).unwrap().value;
+        assert_eq!(chain_step(&game(), &owner, &x1), chain.anchor().value);
+        assert_eq!(chain.reveal(5).unwrap().value, ChainValue([9; 32]));
+    }
+
+    #[test]
+    fn gaps_are_refused_by_position_and_by_value() {
+        let chain = chain(9, 10);
+        let mut v = verifier(&chain);
+        v.accept(&chain.reveal(1).unwrap()).unwrap();
+        assert_eq!(
+            v.accept(&chain.reveal(4).unwrap()),
+            Err(ChainError::Gap {
+                expected: 2,
+                found: 4
+            })
+        );
+        // x_4 presented as if it were position 2: H^3(x_4) = x_1.
+        let disguised = Reveal {
+            position: 2,
+            value: chain.reveal(4).unwrap().value,
+        };
+        assert_eq!(
+            v.accept(&disguised),
+            Err(ChainError::Gap {
+                expected: 2,
+                found: 4
+            })
+        );
+        assert_eq!(v.next_position(), 2);
+    }
+
+    #[test]
+    fn reuse_is_refused() {
+        let chain = chain(9, 10);
+        let mut v = verifier(&chain);
+        v.accept(&chain.reveal(1).unwrap()).unwrap();
+        v.accept(&chain.reveal(2).unwrap()).unwrap();
+        let again = chain.reveal(2).unwrap();
+        assert_eq!(
+            v.accept(&again),
+            Err(ChainError::Reused {
+                expected: 3,
+                found: 2
+            })
+        );
+        let relabelled = Reveal {
+            position: 3,
+            value: again.value,
+        };
+        assert_eq!(
+            v.accept(&relabelled),
+            Err(ChainError::Reused {
+                expected: 3,
+                found: 3
+            })
+        );
+    }
+
+    #[test]
+    fn a_chain_of_another_game_or_player_is_refused() {
+        let honest = chain(9, 10);
+        let other_game = HashChain::new(
+            &ChainSecret::from_bytes([9; 32]),
+            GameId::new("other-game").unwrap(),
+            key(1).public_key(),
+            10,
+        )
+        .unwrap();
+        let other_player = HashChain::new(
+            &ChainSecret::from_bytes([9; 32]),
+            game(),
+            key(2).public_key(),
+            10,
+        )
+        .unwrap();
+        // The same secret gives unrelated values once the binding changes.
+        let mut v = verifier(&honest);
+        assert_eq!(
+            v.accept(&other_game.reveal(1).unwrap()),
+            Err(ChainError::Mismatch { position: 1 })
+        );
+        assert_eq!(
+            v.accept(&other_player.reveal(1).unwrap()),
+            Err(ChainError::Mismatch { position: 1 })
+        );
+        // And their anchors are refused outright.
+        assert!(matches!(
+            ChainVerifier::new(other_game.anchor().clone(), &game(), &key(1).public_key()),
+            Err(ChainError::BoundElsewhere { .. })
+        ));
+        assert!(matches!(
+            v.propose(other_player.anchor().clone()),
+            Err(ChainError::BoundElsewhere { .. })
+        ));
+    }
+
+    #[test]
+    fn reanchor_is_usable_only_after_acknowledgement() {
+        let old = chain(9, 2);
+        let new = chain(10, 5);
+        let mut v = verifier(&old);
+        v.accept(&old.reveal(1).unwrap()).unwrap();
+        v.propose(new.anchor().clone()).unwrap();
+        assert_eq!(
+            v.accept(&new.reveal(1).unwrap()),
+            Err(ChainError::ReanchorNotAcknowledged)
+        );
+        // The old chain stays in force meanwhile.
+        v.accept(&old.reveal(2).unwrap()).unwrap();
+        assert_eq!(
+            v.acknowledge(&ChainValue([0; 32])),
+            Err(ChainError::NothingToAcknowledge)
+        );
+        v.acknowledge(&new.anchor().value).unwrap();
+        assert_eq!(v.accept(&new.reveal(1).unwrap()), Ok(()));
+        assert_eq!(v.active_anchor(), new.anchor());
+    }
+
+    #[test]
+    fn an_anchor_cannot_be_reused_or_stacked() {
+        let old = chain(9, 2);
+        let new = chain(10, 2);
+        let mut v = verifier(&old);
+        assert_eq!(
+            v.propose(old.anchor().clone()),
+            Err(ChainError::AnchorReused)
+        );
+        v.propose(new.anchor().clone()).unwrap();
+        assert_eq!(
+            v.propose(chain(11, 2).anchor().clone()),
+            Err(ChainError::ReanchorPending)
+        );
+    }
+
+    #[test]
+    fn anchor_round_trips_and_refuses_bad_lengths() {
+        let anchor = chain(9, 3).anchor().clone();
+        assert_eq!(
+            ChainAnchor::from_canonical_bytes(&anchor.to_canonical_bytes()),
+            Ok(anchor.clone())
+        );
+        let mut bad = anchor;
+        bad.length = 0;
+        assert!(ChainAnchor::from_canonical_bytes(&bad.to_canonical_bytes()).is_err());
+        assert!(
+            HashChain::new(
+                &ChainSecret::from_bytes([0; 32]),
+                game(),
+                key(1).public_key(),
+                0
+            )
+            .is_err()
+        );
+    }
+}

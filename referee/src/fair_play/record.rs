@@ -1,0 +1,1416 @@
+//! Verifying a signed record event by event, without the game's rules.
+//!
+//! [`RecordVerifier`] checks everything that does not depend on what the
+//! moves mean: the hash links and positions, signatures, replayed events,
+//! the opening (challenge, then one acceptance per invited key, in order),
+//! every roll request and response (through a [`RollBook`]), every recorded
+//! outcome against its recomputed stream, setup commitments and their
+//! reveals, re-anchoring, offers and their answers, and the rule that a
+//! take-back never undoes chance. The game's replay drives it one event at a
+//! time (passing whose turn it is, which only the rules know) and checks the
+//! moves themselves.
+//!
+//! Recorded outcomes are checked blind: each record says what was asked (a die
+//! of `n` sides, a draw from `n` cards), so the values can be recomputed from
+//! the stream in record order. The game's replay then checks, through a
+//! `ReplayChance`, that the rules asked for exactly those.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use thiserror::Error;
+
+use super::chance::{Chance, ChanceError, ChanceRecord, ChanceResult, ReplayChance};
+use super::commit::{self, CommitMismatch, Commitment};
+use super::game_id::GameId;
+use super::hash::Hash32;
+use super::outcome::{Assurance, ByteSource, PracticeStream, SampleError};
+use super::roll::{CompletedRoll, RollBook, RollError, RollParty, TurnContext};
+use super::sign::{Fingerprint, PublicKey, SignatureError};
+use super::turn::{
+    Acceptance, Challenge, Event, EventBody, Evidence, Mode, RoleChoice, SignedEvent,
+};
+
+/// Why a record was refused, and where.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("event #{position}: {fault}")]
+pub struct RecordError {
+    /// The event's position in the record, from 0.
+    pub position: u32,
+    /// What is wrong with it.
+    pub fault: Fault,
+}
+
+/// What is wrong with an event.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Fault {
+    /// The first event is not a challenge, or a challenge appears later.
+    #[error("a record starts with exactly one challenge")]
+    NotAChallenge,
+    /// An event of another game.
+    #[error("the event belongs to game {found}")]
+    GameMismatch {
+        /// The game it names.
+        found: GameId,
+    },
+    /// The event is an exact copy of an earlier one.
+    #[error("replay of event #{original}")]
+    Replayed {
+        /// The earlier position.
+        original: u32,
+    },
+    /// The event's position is not the next one.
+    #[error("the event says it is #{found}")]
+    WrongPosition {
+        /// The position it claims.
+        found: u32,
+    },
+    /// The event does not name the previous event as its parent (events
+    /// swapped, removed or inserted).
+    #[error("the parent hash is {found}, but the previous event is {expected}")]
+    BrokenLink {
+        /// The previous event's hash.
+        expected: Hash32,
+        /// The parent named.
+        found: Hash32,
+    },
+    /// The author is not a party of the game.
+    #[error("the author {author} is not a party of this game")]
+    UnknownAuthor {
+        /// The author.
+        author: Fingerprint,
+    },
+    /// The author's signature does not verify.
+    #[error(transparent)]
+    BadSignature(SignatureError),
+    /// An acceptance out of order, by the wrong key, or with a party key that
+    /// is not its author.
+    #[error("expected the acceptance of {expected}")]
+    WrongAcceptance {
+        /// The key whose acceptance comes next.
+        expected: Fingerprint,
+    },
+    /// The challenge is malformed (the challenger invited twice, ...).
+    #[error("invalid challenge: {reason}")]
+    InvalidChallenge {
+        /// Why.
+        reason: &'static str,
+    },
+    /// Play before every invited party accepted.
+    #[error("play before the opening is complete")]
+    OpeningIncomplete,
+    /// Play after a resignation or an accepted draw.
+    #[error("the game is over")]
+    GameOver,
+    /// In a peer game, every party must have a chain.
+    #[error("{party} has no chain in a peer game")]
+    MissingAnchor {
+        /// The party.
+        party: Fingerprint,
+    },
+    /// Evidence that only its owner can give, given by someone else.
+    #[error("{what} must be given by its owner, not {author}")]
+    NotTheOwner {
+        /// The kind of evidence.
+        what: &'static str,
+        /// The event's author.
+        author: Fingerprint,
+    },
+    /// A roll request whose record hash is not the event's parent.
+    #[error("the roll request names record hash {found}, not the event's parent")]
+    RequestNotAtParent {
+        /// The hash named.
+        found: Hash32,
+    },
+    /// A roll protocol violation.
+    #[error(transparent)]
+    Roll(RollError),
+    /// Rolls in a practice game, or outcomes of a roll that is not complete.
+    #[error("no completed roll {roll} to take outcomes from")]
+    NoSuchRoll {
+        /// The roll.
+        roll: u64,
+    },
+    /// Outcomes given twice for one roll.
+    #[error("the outcomes of roll {roll} were already given")]
+    OutcomesTwice {
+        /// The roll.
+        roll: u64,
+    },
+    /// A recorded outcome differs from its recomputation.
+    #[error("roll {roll}: {source}")]
+    Chance {
+        /// The roll.
+        roll: u64,
+        /// Why.
+        source: ChanceError,
+    },
+    /// Roll requests in a practice game.
+    #[error("a practice game has no roll requests or responses")]
+    PracticeHasNoRolls,
+    /// A second setup commitment by one player.
+    #[error("{player} already committed to a setup")]
+    CommittedTwice {
+        /// The player.
+        player: Fingerprint,
+    },
+    /// A setup reveal without a commitment, or a second one.
+    #[error("{player} has no unrevealed setup commitment")]
+    NoCommitment {
+        /// The player.
+        player: Fingerprint,
+    },
+    /// A revealed setup that does not match its commitment.
+    #[error(transparent)]
+    Commit(CommitMismatch),
+    /// A role reveal when roles were not drawn, or twice.
+    #[error("no role toss is waiting for its reveal")]
+    NoRoleToss,
+    /// A take-back to before the latest roll or draw.
+    #[error("a take-back to event #{back_to} would undo the chance of event #{last_chance}")]
+    TakebackUndoesChance {
+        /// The event asked for.
+        back_to: u32,
+        /// The latest event with chance evidence.
+        last_chance: u32,
+    },
+    /// A take-back into the opening or the future.
+    #[error("cannot take back to event #{back_to}")]
+    TakebackOutOfRange {
+        /// The event asked for.
+        back_to: u32,
+    },
+    /// An answer to no open offer of the other side.
+    #[error("no open offer {offer} by another party to answer")]
+    NoSuchOffer {
+        /// The hash named.
+        offer: Hash32,
+    },
+    /// A forfeit claim against oneself or a stranger.
+    #[error("a forfeit claim must name another party")]
+    InvalidClaim,
+}
+
+/// What a verified record shows, for reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordSummary {
+    /// The game.
+    pub game: GameId,
+    /// Its name, from the challenge.
+    pub game_name: String,
+    /// The pinned ruleset hash.
+    pub ruleset_hash: Hash32,
+    /// The mode.
+    pub mode: Mode,
+    /// Verified, or unverified practice.
+    pub assurance: Assurance,
+    /// Every party's key fingerprint, challenger first.
+    pub parties: Vec<Fingerprint>,
+    /// Events checked (each with one signature).
+    pub events: u32,
+    /// Rolls completed.
+    pub rolls: u64,
+    /// Chance values recomputed and matched.
+    pub values_checked: usize,
+    /// A roll still waiting for responses when the record ends.
+    pub open_roll: Option<u64>,
+    /// When roles were drawn and revealed: whether the challenger took the
+    /// first role set.
+    pub challenger_takes_first_roles: Option<bool>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OfferKind {
+    Draw,
+    Takeback,
+}
+
+#[derive(Debug, Clone)]
+struct Offer {
+    hash: Hash32,
+    kind: OfferKind,
+    author: PublicKey,
+    open: bool,
+}
+
+#[derive(Debug, Clone)]
+struct Opened {
+    challenge: Challenge,
+    acceptances: Vec<Acceptance>,
+}
+
+/// Checks a record one event at a time; see the module documentation.
+#[derive(Debug, Clone, Default)]
+pub struct RecordVerifier {
+    opened: Option<Opened>,
+    game: Option<GameId>,
+    last_hash: Hash32,
+    next_position: u32,
+    seen: BTreeMap<Hash32, u32>,
+    opening_end: u32,
+    rolls: Option<RollBook>,
+    completed: BTreeMap<u64, CompletedRoll>,
+    outcomes_given: BTreeSet<u64>,
+    practice: Option<PracticeStream>,
+    practice_rolls: u64,
+    values_checked: usize,
+    commitments: Vec<(PublicKey, Commitment, bool)>,
+    last_chance: Option<u32>,
+    offers: Vec<Offer>,
+    over: bool,
+    toss: Option<bool>,
+}
+
+impl RecordVerifier {
+    /// A verifier before the first event.
+    pub fn new() -> Self {
+        RecordVerifier::default()
+    }
+
+    /// Checks the next event, taking its author to be the player to move.
+    pub fn push(&mut self, signed: &SignedEvent) -> Result<(), RecordError> {
+        self.push_with_turn(signed, &signed.event.author)
+    }
+
+    /// Checks the next event; `player_to_move` (from the game's rules) is
+    /// whose turn it is, which roll requests must match. On error the
+    /// verifier is unchanged.
+    pub fn push_with_turn(
+        &mut self,
+        signed: &SignedEvent,
+        player_to_move: &PublicKey,
+    ) -> Result<(), RecordError> {
+        let position = self.next_position;
+        let mut next = self.clone();
+        next.check(signed, player_to_move)
+            .map_err(|fault| RecordError { position, fault })?;
+        *self = next;
+        Ok(())
+    }
+
+    /// Checks a whole record, taking each event's author as the player to
+    /// move.
+    pub fn verify(events: &[SignedEvent]) -> Result<RecordSummary, RecordError> {
+        let mut verifier = RecordVerifier::new();
+        for event in events {
+            verifier.push(event)?;
+        }
+        verifier.summary().ok_or(RecordError {
+            position: 0,
+            fault: Fault::NotAChallenge,
+        })
+    }
+
+    /// The completed roll `index`, for the game's replay.
+    pub fn completed_roll(&self, index: u64) -> Option<&CompletedRoll> {
+        self.completed.get(&index)
+    }
+
+    /// The hash of the last event checked (the record hash for the next).
+    pub fn record_hash(&self) -> Hash32 {
+        self.last_hash
+    }
+
+    /// The summary so far; `None` before the challenge.
+    pub fn summary(&self) -> Option<RecordSummary> {
+        let opened = self.opened.as_ref()?;
+        let challenge = &opened.challenge;
+        let mut parties = vec![challenge.challenger.key.fingerprint()];
+        parties.extend(opened.acceptances.iter().map(|a| a.party.key.fingerprint()));
+        let (assurance, rolls) = match &challenge.mode {
+            Mode::Practice { .. } => (Assurance::Unverified, self.practice_rolls),
+            _ => (
+                Assurance::Verified,
+                self.rolls.as_ref().map_or(0, RollBook::next_index),
+            ),
+        };
+        Some(RecordSummary {
+            game: self.game.clone()?,
+            game_name: challenge.game_name.as_str().to_owned(),
+            ruleset_hash: challenge.ruleset_hash,
+            mode: challenge.mode.clone(),
+            assurance,
+            parties,
+            events: self.next_position,
+            rolls,
+            values_checked: self.values_checked,
+            open_roll: self
+                .rolls
+                .as_ref()
+                .and_then(|r| r.open_request())
+                .map(|r| r.index),
+            challenger_takes_first_roles: self.toss,
+        })
+    }
+
+    fn check(&mut self, signed: &SignedEvent, to_move: &PublicKey) -> Result<(), Fault> {
+        let event = &signed.event;
+        let hash = event.hash();
+        if let Some(game) = &self.game
+            && event.game != *game
+        {
+            return Err(Fault::GameMismatch {
+                found: event.game.clone(),
+            });
+        }
+        if let Some(&original) = self.seen.get(&hash) {
+            return Err(Fault::Replayed { original });
+        }
+        if event.seq != self.next_position {
+            return Err(Fault::WrongPosition { found: event.seq });
+        }
+        if event.parent != self.last_hash {
+            return Err(Fault::BrokenLink {
+                expected: self.last_hash,
+                found: event.parent,
+            });
+        }
+        match &event.body {
+            EventBody::Challenge(challenge) => self.challenge(event, challenge)?,
+            _ if self.opened.is_none() => return Err(Fault::NotAChallenge),
+            _ => self.check_author(&event.author)?,
+        }
+        signed.verify().map_err(Fault::BadSignature)?;
+        match &event.body {
+            EventBody::Challenge(_) => {}
+            EventBody::Acceptance(acceptance) => self.acceptance(event, acceptance)?,
+            other => {
+                if !self.opening_complete() {
+                    return Err(Fault::OpeningIncomplete);
+                }
+                if self.over {
+                    return Err(Fault::GameOver);
+                }
+                self.play(event, other, &hash, to_move)?;
+            }
+        }
+        self.seen.insert(hash, event.seq);
+        self.last_hash = hash;
+        self.next_position = self.next_position.saturating_add(1);
+        Ok(())
+    }
+
+    fn challenge(&mut self, event: &Event, challenge: &Challenge) -> Result<(), Fault> {
+        if self.opened.is_some() || event.seq != 0 {
+            return Err(Fault::NotAChallenge);
+        }
+        if challenge.challenger.key != event.author {
+            return Err(Fault::InvalidChallenge {
+                reason: "the challenger is not the author",
+            });
+        }
+        let mut keys = vec![event.author];
+        for key in challenge.invited.iter() {
+            if keys.contains(key) {
+                return Err(Fault::InvalidChallenge {
+                    reason: "a key is invited twice (or is the challenger's)",
+                });
+            }
+            keys.push(*key);
+        }
+        if challenge.invited.is_empty() {
+            return Err(Fault::InvalidChallenge {
+                reason: "nobody is invited",
+            });
+        }
+        self.game = Some(event.game.clone());
+        self.opened = Some(Opened {
+            challenge: challenge.clone(),
+            acceptances: Vec::new(),
+        });
+        Ok(())
+    }
+
+    fn check_author(&self, author: &PublicKey) -> Result<(), Fault> {
+        let known = self.opened.as_ref().is_some_and(|o| {
+            o.challenge.challenger.key == *author || o.challenge.invited.contains(author)
+        });
+        if known {
+            Ok(())
+        } else {
+            Err(Fault::UnknownAuthor {
+                author: author.fingerprint(),
+            })
+        }
+    }
+
+    fn opening_complete(&self) -> bool {
+        self.opened
+            .as_ref()
+            .is_some_and(|o| o.acceptances.len() == o.challenge.invited.len())
+    }
+
+    fn acceptance(&mut self, event: &Event, acceptance: &Acceptance) -> Result<(), Fault> {
+        let Some(opened) = self.opened.as_mut() else {
+            return Err(Fault::NotAChallenge);
+        };
+        let Some(expected) = opened.challenge.invited.get(opened.acceptances.len()) else {
+            return Err(Fault::WrongAcceptance {
+                expected: event.author.fingerprint(),
+            });
+        };
+        let drawn = matches!(opened.challenge.roles, RoleChoice::Drawn { .. });
+        if event.author != *expected
+            || acceptance.party.key != event.author
+            || acceptance.toss.is_some() != drawn
+        {
+            return Err(Fault::WrongAcceptance {
+                expected: expected.fingerprint(),
+            });
+        }
+        opened.acceptances.push(acceptance.clone());
+        if self.opening_complete() {
+            self.start_play()?;
+        }
+        Ok(())
+    }
+
+    fn start_play(&mut self) -> Result<(), Fault> {
+        let (Some(opened), Some(game)) = (&self.opened, &self.game) else {
+            return Err(Fault::NotAChallenge);
+        };
+        // The position after the last acceptance is where play starts, and
+        // the earliest a take-back may return to.
+        self.opening_end = self.next_position;
+        let parties: Vec<RollParty> = std::iter::once(&opened.challenge.challenger)
+            .chain(opened.acceptances.iter().map(|a| &a.party))
+            .map(|p| RollParty {
+                key: p.key,
+                anchor: p.anchor.clone(),
+            })
+            .collect();
+        match &opened.challenge.mode {
+            Mode::Practice { seed } => {
+                self.practice = Some(PracticeStream::new(game, seed));
+            }
+            mode => {
+                if *mode == Mode::Peer
+                    && let Some(p) = parties.iter().find(|p| p.anchor.is_none())
+                {
+                    return Err(Fault::MissingAnchor {
+                        party: p.key.fingerprint(),
+                    });
+                }
+                self.rolls = Some(RollBook::new(game.clone(), &parties).map_err(Fault::Roll)?);
+            }
+        }
+        Ok(())
+    }
+
+    fn play(
+        &mut self,
+        event: &Event,
+        body: &EventBody,
+        hash: &Hash32,
+        to_move: &PublicKey,
+    ) -> Result<(), Fault> {
+        match body {
+            EventBody::Challenge(_) | EventBody::Acceptance(_) => Err(Fault::NotAChallenge),
+            EventBody::Turn(turn) => {
+                for evidence in turn.evidence.iter() {
+                    self.evidence(event, evidence, to_move)?;
+                }
+                Ok(())
+            }
+            EventBody::Resignation => {
+                self.over = true;
+                Ok(())
+            }
+            EventBody::DrawOffer => {
+                self.offer(event, hash, OfferKind::Draw);
+                Ok(())
+            }
+            EventBody::TakebackOffer { back_to } => {
+                if *back_to < self.opening_end || *back_to >= event.seq {
+                    return Err(Fault::TakebackOutOfRange { back_to: *back_to });
+                }
+                if let Some(last_chance) = self.last_chance
+                    && *back_to < last_chance
+                {
+                    return Err(Fault::TakebackUndoesChance {
+                        back_to: *back_to,
+                        last_chance,
+                    });
+                }
+                self.offer(event, hash, OfferKind::Takeback);
+                Ok(())
+            }
+            EventBody::DrawAnswer { offer, accepted } => {
+                self.answer(event, offer, OfferKind::Draw)?;
+                self.over |= *accepted;
+                Ok(())
+            }
+            EventBody::TakebackAnswer { offer, .. } => {
+                self.answer(event, offer, OfferKind::Takeback)
+            }
+            EventBody::ForfeitClaim { against, .. } => {
+                if *against == event.author || self.check_author(against).is_err() {
+                    return Err(Fault::InvalidClaim);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn offer(&mut self, event: &Event, hash: &Hash32, kind: OfferKind) {
+        self.offers.push(Offer {
+            hash: *hash,
+            kind,
+            author: event.author,
+            open: true,
+        });
+    }
+
+    fn answer(&mut self, event: &Event, offer: &Hash32, kind: OfferKind) -> Result<(), Fault> {
+        let found = self
+            .offers
+            .iter_mut()
+            .find(|o| o.hash == *offer && o.kind == kind && o.open && o.author != event.author);
+        match found {
+            Some(o) => {
+                o.open = false;
+                Ok(())
+            }
+            None => Err(Fault::NoSuchOffer { offer: *offer }),
+        }
+    }
+
+    fn rolls(&mut self) -> Result<&mut RollBook, Fault> {
+        self.rolls.as_mut().ok_or(Fault::PracticeHasNoRolls)
+    }
+
+    fn evidence(
+        &mut self,
+        event: &Event,
+        evidence: &Evidence,
+        to_move: &PublicKey,
+    ) -> Result<(), Fault> {
+        let author = &event.author;
+        let not_owner = |what| Fault::NotTheOwner {
+            what,
+            author: author.fingerprint(),
+        };
+        match evidence {
+            Evidence::RollRequest(request) => {
+                if request.request.requester != *author {
+                    return Err(not_owner("a roll request"));
+                }
+                if request.request.record_hash != event.parent {
+                    return Err(Fault::RequestNotAtParent {
+                        found: request.request.record_hash,
+                    });
+                }
+                let turn = TurnContext {
+                    record_hash: event.parent,
+                    player_to_move: *to_move,
+                };
+                self.rolls()?
+                    .record_request(request, &turn)
+                    .map_err(Fault::Roll)?;
+                self.last_chance = Some(event.seq);
+            }
+            Evidence::RollResponse(response) => {
+                if response.response.responder != *author {
+                    return Err(not_owner("a roll response"));
+                }
+                if let Some(done) = self
+                    .rolls()?
+                    .record_response(response)
+                    .map_err(Fault::Roll)?
+                {
+                    self.completed.insert(done.index, done);
+                }
+                self.last_chance = Some(event.seq);
+            }
+            Evidence::Outcomes { roll, results } => {
+                self.outcomes(*roll, results)?;
+                self.last_chance = Some(event.seq);
+            }
+            Evidence::Skipped { roll, .. } => {
+                let known = match &self.rolls {
+                    Some(book) => {
+                        *roll < book.next_index()
+                            || book.open_request().is_some_and(|r| r.index == *roll)
+                    }
+                    None => *roll <= self.practice_rolls,
+                };
+                if !known {
+                    return Err(Fault::NoSuchRoll { roll: *roll });
+                }
+            }
+            Evidence::SetupCommitment(commitment) => {
+                if self.commitments.iter().any(|(k, _, _)| k == author) {
+                    return Err(Fault::CommittedTwice {
+                        player: author.fingerprint(),
+                    });
+                }
+                self.commitments.push((*author, *commitment, false));
+            }
+            Evidence::SetupReveal(opening) => {
+                let game = self.game.clone().ok_or(Fault::NotAChallenge)?;
+                let entry = self
+                    .commitments
+                    .iter_mut()
+                    .find(|(k, _, revealed)| k == author && !revealed)
+                    .ok_or(Fault::NoCommitment {
+                        player: author.fingerprint(),
+                    })?;
+                entry
+                    .1
+                    .check(&game, author, opening)
+                    .map_err(Fault::Commit)?;
+                entry.2 = true;
+            }
+            Evidence::Reanchor(anchor) => {
+                if anchor.owner != *author {
+                    return Err(not_owner("a new anchor"));
+                }
+                self.rolls()?
+                    .propose_anchor(anchor.clone())
+                    .map_err(Fault::Roll)?;
+            }
+            Evidence::AnchorAcknowledged { owner, anchor } => {
+                self.rolls()?
+                    .acknowledge_anchor(author, owner, anchor)
+                    .map_err(Fault::Roll)?;
+            }
+            Evidence::RoleReveal(opening) => {
+                let (Some(opened), Some(game)) = (&self.opened, &self.game) else {
+                    return Err(Fault::NotAChallenge);
+                };
+                let RoleChoice::Drawn { commitment } = &opened.challenge.roles else {
+                    return Err(Fault::NoRoleToss);
+                };
+                if self.toss.is_some() {
+                    return Err(Fault::NoRoleToss);
+                }
+                if *author != opened.challenge.challenger.key {
+                    return Err(not_owner("the role reveal"));
+                }
+                let toss = opened
+                    .acceptances
+                    .first()
+                    .and_then(|a| a.toss)
+                    .ok_or(Fault::NoRoleToss)?;
+                let first =
+                    commit::challenger_takes_first_roles(game, author, commitment, opening, &toss)
+                        .map_err(Fault::Commit)?;
+                self.toss = Some(first);
+            }
+        }
+        Ok(())
+    }
+
+    fn outcomes(&mut self, roll: u64, results: &[ChanceRecord]) -> Result<(), Fault> {
+        let chance_fault = |source| Fault::Chance { roll, source };
+        if let Some(stream) = self.practice.as_mut() {
+            if roll != self.practice_rolls {
+                return Err(Fault::NoSuchRoll { roll });
+            }
+            replay_blind(&mut *stream, results).map_err(chance_fault)?;
+            self.practice_rolls += 1;
+        } else {
+            if self.outcomes_given.contains(&roll) {
+                return Err(Fault::OutcomesTwice { roll });
+            }
+            let (Some(done), Some(game)) = (self.completed.get(&roll), &self.game) else {
+                return Err(Fault::NoSuchRoll { roll });
+            };
+            replay_blind(done.stream(game), results).map_err(chance_fault)?;
+            self.outcomes_given.insert(roll);
+        }
+        self.values_checked += results.len();
+        Ok(())
+    }
+}
+
+/// Recomputes `records` in order from `source`, asking for what each says.
+fn replay_blind(source: impl ByteSource, records: &[ChanceRecord]) -> Result<(), ChanceError> {
+    let mut replay = ReplayChance::new(source, records);
+    for record in records {
+        match record.result {
+            ChanceResult::Die { sides, .. } => {
+                replay.die(record.purpose.as_str(), sides)?;
+            }
+            ChanceResult::Draw { remaining, .. } => {
+                let remaining = usize::try_from(remaining)
+                    .map_err(|_| SampleError::TooManyCards { count: usize::MAX })?;
+                replay.draw(record.purpose.as_str(), remaining)?;
+            }
+        }
+    }
+    replay.finish()
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::fair_play::chain::{ChainSecret, HashChain};
+    use crate::fair_play::chance::RecordingChance;
+    use crate::fair_play::commit::{Salt, SetupOpening};
+    use crate::fair_play::encoding::{Blob, List, Text};
+    use crate::fair_play::roll::{Declaration, RollRequest, RollResponse};
+    use crate::fair_play::sign::SigningKey;
+    use crate::fair_play::sign::tests::key;
+    use crate::fair_play::turn::tests::moves;
+    use crate::fair_play::turn::{Party, TurnBody};
+
+    /// A two-player game written event by event with honest signatures.
+    pub(crate) struct Script {
+        pub(crate) game: GameId,
+        pub(crate) alice: SigningKey,
+        pub(crate) bob: SigningKey,
+        pub(crate) alice_chain: HashChain,
+        pub(crate) bob_chain: HashChain,
+        pub(crate) events: Vec<SignedEvent>,
+    }
+
+    pub(crate) fn text(s: &str) -> Text {
+        Text::new(s).unwrap()
+    }
+
+    impl Script {
+        /// Challenge and acceptance of a peer game.
+        pub(crate) fn peer() -> Self {
+            Self::opened(Mode::Peer, true)
+        }
+
+        pub(crate) fn opened(mode: Mode, alice_has_chain: bool) -> Self {
+            let game = GameId::new("siege-2026-001").unwrap();
+            let (alice, bob) = (key(1), key(2));
+            let chain = |byte, owner: &SigningKey| {
+                HashChain::new(
+                    &ChainSecret::from_bytes([byte; 32]),
+                    game.clone(),
+                    owner.public_key(),
+                    16,
+                )
+                .unwrap()
+            };
+            let alice_chain = chain(0xa1, &alice);
+            let bob_chain = chain(0xb0, &bob);
+            let practice = matches!(mode, Mode::Practice { .. });
+            let challenge = Event::challenge(
+                game.clone(),
+                alice.public_key(),
+                Challenge {
+                    game_name: text("Castle Siege"),
+                    ruleset_hash: Hash32::from_bytes([0x5e; 32]),
+                    mode,
+                    roles: RoleChoice::Chosen,
+                    challenger: Party {
+                        key: alice.public_key(),
+                        anchor: (alice_has_chain && !practice)
+                            .then(|| alice_chain.anchor().clone()),
+                        roles: List::new(vec![text("attacker")]).unwrap(),
+                    },
+                    invited: List::new(vec![bob.public_key()]).unwrap(),
+                },
+            );
+            let mut script = Script {
+                game,
+                alice,
+                bob,
+                alice_chain,
+                bob_chain,
+                events: Vec::new(),
+            };
+            script.events.push(challenge.sign(&script.alice).unwrap());
+            let acceptance = EventBody::Acceptance(Acceptance {
+                party: Party {
+                    key: script.bob.public_key(),
+                    anchor: (!practice).then(|| script.bob_chain.anchor().clone()),
+                    roles: List::new(vec![text("defender")]).unwrap(),
+                },
+                toss: None,
+            });
+            script.add(2, acceptance);
+            script
+        }
+
+        pub(crate) fn signer(&self, who: u8) -> &SigningKey {
+            if who == 1 { &self.alice } else { &self.bob }
+        }
+
+        /// Appends an honestly signed event by `who` (1 Alice, 2 Bob).
+        pub(crate) fn add(&mut self, who: u8, body: EventBody) -> &SignedEvent {
+            let parent = &self.events.last().unwrap().event;
+            let event = Event::after(parent, self.signer(who).public_key(), body)
+                .sign(self.signer(who))
+                .unwrap();
+            self.events.push(event);
+            self.events.last().unwrap()
+        }
+
+        pub(crate) fn turn(
+            &mut self,
+            who: u8,
+            tokens: &[&str],
+            evidence: Vec<Evidence>,
+        ) -> &SignedEvent {
+            let body = EventBody::Turn(TurnBody {
+                moves: moves(tokens),
+                evidence: List::new(evidence).unwrap(),
+            });
+            self.add(who, body)
+        }
+
+        pub(crate) fn record_hash(&self) -> Hash32 {
+            self.events.last().unwrap().hash()
+        }
+
+        /// Alice declares an attack; Bob answers; Alice moves with the
+        /// outcomes (two d6 and a draw from 7). Returns the outcome records.
+        pub(crate) fn attack(&mut self, roll: u64) -> List<ChanceRecord> {
+            let position = roll as u32 + 1;
+            let request = RollRequest {
+                game: self.game.clone(),
+                index: roll,
+                record_hash: self.record_hash(),
+                requester: self.alice.public_key(),
+                declaration: Declaration {
+                    orders: List::new(vec![text("A1xB2"), text("A3xB2")]).unwrap(),
+                    seed: Text::default(),
+                },
+                reveal: Some(self.alice_chain.reveal(position).unwrap()),
+            }
+            .sign(&self.alice);
+            self.turn(1, &[], vec![Evidence::RollRequest(request.clone())]);
+            let response = RollResponse {
+                game: self.game.clone(),
+                index: roll,
+                request_hash: request.request.hash(),
+                record_hash: request.request.record_hash,
+                responder: self.bob.public_key(),
+                reveal: self.bob_chain.reveal(position).unwrap(),
+            }
+            .sign(&self.bob);
+            self.turn(2, &[], vec![Evidence::RollResponse(response)]);
+            let mut verifier = RecordVerifier::new();
+            for e in &self.events {
+                verifier.push(e).unwrap();
+            }
+            let done = verifier.completed_roll(roll).unwrap().clone();
+            let mut chance = RecordingChance::new(done.stream(&self.game));
+            chance.d6("A1xB2").unwrap();
+            chance.d6("A3xB2").unwrap();
+            chance.draw("reinforcement", 7).unwrap();
+            let results = chance.into_records();
+            self.turn(
+                1,
+                &["A1xB2", "A3xB2"],
+                vec![Evidence::Outcomes {
+                    roll,
+                    results: results.clone(),
+                }],
+            );
+            results
+        }
+    }
+
+    fn fault(events: &[SignedEvent]) -> RecordError {
+        RecordVerifier::verify(events).unwrap_err()
+    }
+
+    /// Replaces event `i`'s body and re-signs it with its author's key (what
+    /// a cheating author can do to its own event).
+    fn resign(script: &Script, i: usize, edit: impl FnOnce(&mut Event)) -> Vec<SignedEvent> {
+        let mut events = script.events.clone();
+        let mut event = events[i].event.clone();
+        edit(&mut event);
+        let who = if event.author == script.alice.public_key() {
+            1
+        } else {
+            2
+        };
+        events[i] = event.sign(script.signer(who)).unwrap();
+        events
+    }
+
+    #[test]
+    fn an_honest_peer_game_verifies() {
+        let mut s = Script::peer();
+        s.attack(0);
+        s.turn(2, &["B2-C2"], vec![]);
+        s.attack(1);
+        let summary = RecordVerifier::verify(&s.events).unwrap();
+        assert_eq!(summary.assurance, Assurance::Verified);
+        assert_eq!(summary.rolls, 2);
+        assert_eq!(summary.values_checked, 6);
+        assert_eq!(summary.events, s.events.len() as u32);
+        assert_eq!(summary.open_roll, None);
+        assert_eq!(
+            summary.parties,
+            vec![
+                s.alice.public_key().fingerprint(),
+                s.bob.public_key().fingerprint()
+            ]
+        );
+    }
+
+    #[test]
+    fn a_changed_face_is_refused() {
+        let mut s = Script::peer();
+        s.attack(0);
+        let last = s.events.len() - 1;
+        // Alice re-signs her own turn with a better face.
+        let events = resign(&s, last, |e| {
+            let EventBody::Turn(turn) = &mut e.body else {
+                panic!()
+            };
+            let mut evidence = turn.evidence.clone().into_vec();
+            let Evidence::Outcomes { results, .. } = &mut evidence[0] else {
+                panic!()
+            };
+            let mut values = results.clone().into_vec();
+            let ChanceResult::Die { face, .. } = values[1].result else {
+                panic!()
+            };
+            values[1].result = ChanceResult::Die {
+                sides: 6,
+                face: face % 6 + 1,
+            };
+            *results = List::new(values).unwrap();
+            turn.evidence = List::new(evidence).unwrap();
+        });
+        assert!(matches!(
+            fault(&events),
+            RecordError {
+                fault: Fault::Chance {
+                    roll: 0,
+                    source: ChanceError::Mismatch { position: 1, .. }
+                },
+                ..
+            }
+        ));
+        // Without re-signing, the signature already fails.
+        let mut forged = s.events.clone();
+        forged[last].event = events[last].event.clone();
+        assert!(matches!(fault(&forged).fault, Fault::BadSignature(_)));
+    }
+
+    #[test]
+    fn a_changed_reveal_or_declaration_is_refused() {
+        let mut s = Script::peer();
+        s.attack(0);
+        // Alice's request turn is event 2; changing it breaks Bob's link...
+        let events = resign(&s, 2, |e| {
+            let EventBody::Turn(turn) = &mut e.body else {
+                panic!()
+            };
+            turn.moves = moves(&["extra"]);
+        });
+        assert!(matches!(
+            fault(&events),
+            RecordError {
+                position: 3,
+                fault: Fault::BrokenLink { .. }
+            }
+        ));
+        // ...and even re-linked, Bob's response binds the original request.
+        let mut s = Script::peer();
+        let parent = s.record_hash();
+        let mut request = RollRequest {
+            game: s.game.clone(),
+            index: 0,
+            record_hash: parent,
+            requester: s.alice.public_key(),
+            declaration: Declaration {
+                orders: List::new(vec![text("A1xB2")]).unwrap(),
+                seed: Text::default(),
+            },
+            reveal: Some(s.alice_chain.reveal(1).unwrap()),
+        };
+        let bound = request.hash();
+        request.declaration.orders = List::new(vec![text("A1xB3")]).unwrap();
+        s.turn(
+            1,
+            &[],
+            vec![Evidence::RollRequest(request.clone().sign(&s.alice))],
+        );
+        let response = RollResponse {
+            game: s.game.clone(),
+            index: 0,
+            request_hash: bound,
+            record_hash: parent,
+            responder: s.bob.public_key(),
+            reveal: s.bob_chain.reveal(1).unwrap(),
+        }
+        .sign(&s.bob);
+        s.turn(2, &[], vec![Evidence::RollResponse(response)]);
+        assert!(matches!(
+            fault(&s.events).fault,
+            Fault::Roll(RollError::DeclarationMismatch { .. })
+        ));
+        // A reveal that is not the next chain value.
+        let mut s = Script::peer();
+        let mut request = RollRequest {
+            game: s.game.clone(),
+            index: 0,
+            record_hash: s.record_hash(),
+            requester: s.alice.public_key(),
+            declaration: Declaration::default(),
+            reveal: Some(s.alice_chain.reveal(2).unwrap()),
+        };
+        s.turn(
+            1,
+            &[],
+            vec![Evidence::RollRequest(request.clone().sign(&s.alice))],
+        );
+        assert!(matches!(
+            fault(&s.events).fault,
+            Fault::Roll(RollError::Chain { .. })
+        ));
+        request.reveal = Some(s.alice_chain.reveal(1).unwrap());
+        request.record_hash = Hash32::ZERO;
+        let mut s = Script::peer();
+        s.turn(1, &[], vec![Evidence::RollRequest(request.sign(&s.alice))]);
+        assert!(matches!(
+            fault(&s.events).fault,
+            Fault::RequestNotAtParent { .. }
+        ));
+    }
+
+    #[test]
+    fn swapped_replayed_and_removed_turns_are_refused() {
+        let mut s = Script::peer();
+        s.turn(1, &["a"], vec![]);
+        s.turn(2, &["b"], vec![]);
+        s.turn(1, &["c"], vec![]);
+        let mut swapped = s.events.clone();
+        swapped.swap(2, 3);
+        assert!(matches!(
+            fault(&swapped),
+            RecordError {
+                position: 2,
+                fault: Fault::WrongPosition { found: 3 }
+            }
+        ));
+        let mut replayed = s.events.clone();
+        replayed.push(s.events[3].clone());
+        assert!(matches!(
+            fault(&replayed),
+            RecordError {
+                position: 5,
+                fault: Fault::Replayed { original: 3 }
+            }
+        ));
+        let mut removed = s.events.clone();
+        removed.remove(3);
+        assert!(matches!(fault(&removed).fault, Fault::WrongPosition { .. }));
+    }
+
+    #[test]
+    fn a_changed_ruleset_or_swapped_key_is_refused() {
+        let s = Script::peer();
+        let events = resign(&s, 0, |e| {
+            let EventBody::Challenge(c) = &mut e.body else {
+                panic!()
+            };
+            c.ruleset_hash = Hash32::from_bytes([0x5f; 32]);
+        });
+        assert!(matches!(
+            fault(&events),
+            RecordError {
+                position: 1,
+                fault: Fault::BrokenLink { .. }
+            }
+        ));
+        // Mallory answers in Bob's place.
+        let mallory = key(9);
+        let mut events = s.events.clone();
+        let mut acceptance = events[1].event.clone();
+        acceptance.author = mallory.public_key();
+        let EventBody::Acceptance(a) = &mut acceptance.body else {
+            panic!()
+        };
+        a.party.key = mallory.public_key();
+        events[1] = acceptance.sign(&mallory).unwrap();
+        assert!(matches!(fault(&events).fault, Fault::UnknownAuthor { .. }));
+        // Inviting Mallory needs Alice's signature on a new challenge.
+        let mut events = s.events.clone();
+        let mut challenge = events[0].event.clone();
+        let EventBody::Challenge(c) = &mut challenge.body else {
+            panic!()
+        };
+        c.invited = List::new(vec![mallory.public_key()]).unwrap();
+        events[0].event = challenge;
+        assert!(matches!(
+            fault(&events),
+            RecordError {
+                position: 0,
+                fault: Fault::BadSignature(_)
+            }
+        ));
+    }
+
+    #[test]
+    fn a_changed_committed_setup_is_refused() {
+        let mut s = Script::peer();
+        let game = s.game.clone();
+        let opening = |setup: &[u8]| SetupOpening {
+            salt: Salt::from_bytes([3; 32]),
+            setup: Blob::new(setup.to_vec()).unwrap(),
+        };
+        let commitment = Commitment::new(&game, &s.bob.public_key(), &opening(b"K@c3"));
+        s.turn(2, &[], vec![Evidence::SetupCommitment(commitment)]);
+        let mut honest = Script::peer();
+        honest.turn(2, &[], vec![Evidence::SetupCommitment(commitment)]);
+        honest.turn(2, &[], vec![Evidence::SetupReveal(opening(b"K@c3"))]);
+        assert!(RecordVerifier::verify(&honest.events).is_ok());
+        s.turn(2, &[], vec![Evidence::SetupReveal(opening(b"K@d4"))]);
+        assert!(matches!(fault(&s.events).fault, Fault::Commit(_)));
+        let mut twice = Script::peer();
+        twice.turn(1, &[], vec![Evidence::SetupReveal(opening(b"x"))]);
+        assert!(matches!(
+            fault(&twice.events).fault,
+            Fault::NoCommitment { .. }
+        ));
+    }
+
+    #[test]
+    fn a_takeback_never_undoes_chance() {
+        let mut s = Script::peer();
+        s.turn(1, &["a"], vec![]);
+        s.attack(0);
+        let last_chance = s.events.last().unwrap().event.seq;
+        s.turn(2, &["b"], vec![]);
+        let mut early = Script {
+            events: s.events.clone(),
+            ..Script::peer()
+        };
+        early.add(
+            2,
+            EventBody::TakebackOffer {
+                back_to: last_chance - 1,
+            },
+        );
+        assert_eq!(
+            fault(&early.events).fault,
+            Fault::TakebackUndoesChance {
+                back_to: last_chance - 1,
+                last_chance
+            }
+        );
+        let offer = s
+            .add(
+                2,
+                EventBody::TakebackOffer {
+                    back_to: last_chance,
+                },
+            )
+            .hash();
+        s.add(
+            1,
+            EventBody::TakebackAnswer {
+                offer,
+                accepted: true,
+            },
+        );
+        assert!(RecordVerifier::verify(&s.events).is_ok());
+        let mut opening = Script::peer();
+        opening.add(1, EventBody::TakebackOffer { back_to: 0 });
+        assert_eq!(
+            fault(&opening.events).fault,
+            Fault::TakebackOutOfRange { back_to: 0 }
+        );
+    }
+
+    #[test]
+    fn offers_answers_and_the_end_of_the_game() {
+        let mut s = Script::peer();
+        let offer = s.add(1, EventBody::DrawOffer).hash();
+        let mut own = Script {
+            events: s.events.clone(),
+            ..Script::peer()
+        };
+        own.add(
+            1,
+            EventBody::DrawAnswer {
+                offer,
+                accepted: true,
+            },
+        );
+        assert!(matches!(
+            fault(&own.events).fault,
+            Fault::NoSuchOffer { .. }
+        ));
+        s.add(
+            2,
+            EventBody::DrawAnswer {
+                offer,
+                accepted: true,
+            },
+        );
+        assert!(RecordVerifier::verify(&s.events).is_ok());
+        s.turn(1, &["a"], vec![]);
+        assert_eq!(fault(&s.events).fault, Fault::GameOver);
+        let mut claim = Script::peer();
+        claim.add(
+            1,
+            EventBody::ForfeitClaim {
+                against: key(1).public_key(),
+                reason: text("x"),
+                robot_time: None,
+            },
+        );
+        assert_eq!(fault(&claim.events).fault, Fault::InvalidClaim);
+    }
+
+    #[test]
+    fn evidence_by_the_wrong_party_is_refused() {
+        let mut s = Script::peer();
+        let request = RollRequest {
+            game: s.game.clone(),
+            index: 0,
+            record_hash: s.record_hash(),
+            requester: s.alice.public_key(),
+            declaration: Declaration::default(),
+            reveal: Some(s.alice_chain.reveal(1).unwrap()),
+        }
+        .sign(&s.alice);
+        // Bob relays Alice's request in his own turn.
+        s.turn(2, &[], vec![Evidence::RollRequest(request)]);
+        assert!(matches!(fault(&s.events).fault, Fault::NotTheOwner { .. }));
+    }
+
+    #[test]
+    fn a_request_out_of_turn_is_refused_when_the_rules_say_so() {
+        let mut s = Script::peer();
+        s.attack(0);
+        let mut verifier = RecordVerifier::new();
+        for e in &s.events[..2] {
+            verifier.push(e).unwrap();
+        }
+        let err = verifier
+            .push_with_turn(&s.events[2], &s.bob.public_key())
+            .unwrap_err();
+        assert!(matches!(
+            err.fault,
+            Fault::Roll(RollError::RequestOutOfTurn { .. })
+        ));
+        // The verifier is unchanged and accepts the right context.
+        verifier
+            .push_with_turn(&s.events[2], &s.alice.public_key())
+            .unwrap();
+    }
+
+    #[test]
+    fn reanchoring_through_the_record() {
+        let mut s = Script::peer();
+        let fresh = HashChain::new(
+            &ChainSecret::from_bytes([0xa2; 32]),
+            s.game.clone(),
+            s.alice.public_key(),
+            4,
+        )
+        .unwrap();
+        s.turn(1, &[], vec![Evidence::Reanchor(fresh.anchor().clone())]);
+        s.turn(
+            2,
+            &[],
+            vec![Evidence::AnchorAcknowledged {
+                owner: s.alice.public_key(),
+                anchor: fresh.anchor().value,
+            }],
+        );
+        s.alice_chain = fresh;
+        s.attack(0);
+        assert!(RecordVerifier::verify(&s.events).is_ok());
+        let mut own = Script::peer();
+        let fresh = HashChain::new(
+            &ChainSecret::from_bytes([0xa3; 32]),
+            own.game.clone(),
+            own.alice.public_key(),
+            4,
+        )
+        .unwrap();
+        own.turn(
+            1,
+            &[],
+            vec![
+                Evidence::Reanchor(fresh.anchor().clone()),
+                Evidence::AnchorAcknowledged {
+                    owner: own.alice.public_key(),
+                    anchor: fresh.anchor().value,
+                },
+            ],
+        );
+        assert!(matches!(
+            fault(&own.events).fault,
+            Fault::Roll(RollError::SelfAcknowledgement { .. })
+        ));
+    }
+
+    #[test]
+    fn a_practice_game_verifies_as_unverified() {
+        let seed = Blob::new(b"practice seed".to_vec()).unwrap();
+        let mut s = Script::opened(Mode::Practice { seed: seed.clone() }, false);
+        let mut chance = crate::fair_play::chance::PracticeChance::new(&s.game, &seed);
+        chance.d6("A1xB2").unwrap();
+        let first = chance.take_records();
+        s.turn(
+            1,
+            &["A1xB2"],
+            vec![Evidence::Outcomes {
+                roll: 0,
+                results: first,
+            }],
+        );
+        chance.draw("card", 30).unwrap();
+        let second = chance.take_records();
+        s.turn(
+            1,
+            &["draw"],
+            vec![Evidence::Outcomes {
+                roll: 1,
+                results: second.clone(),
+            }],
+        );
+        let summary = RecordVerifier::verify(&s.events).unwrap();
+        assert_eq!(summary.assurance, Assurance::Unverified);
+        assert_eq!(summary.rolls, 2);
+        // Out of order practice outcomes are refused.
+        let mut wrong = Script::opened(Mode::Practice { seed }, false);
+        wrong.turn(
+            1,
+            &["draw"],
+            vec![Evidence::Outcomes {
+                roll: 0,
+                results: second,
+            }],
+        );
+        assert!(matches!(fault(&wrong.events).fault, Fault::Chance { .. }));
+    }
+
+    #[test]
+    fn a_peer_game_needs_both_chains() {
+        let s = Script::opened(Mode::Peer, false);
+        assert!(matches!(
+            fault(&s.events),
+            RecordError {
+                position: 1,
+                fault: Fault::MissingAnchor { .. }
+            }
+        ));
+        let robot = Script::opened(Mode::Robot, false);
+        assert!(RecordVerifier::verify(&robot.events).is_ok());
+    }
+
+    #[test]
+    fn outcomes_must_follow_a_completed_roll_once() {
+        let mut s = Script::peer();
+        let results = s.attack(0);
+        s.turn(
+            1,
+            &[],
+            vec![Evidence::Outcomes {
+                roll: 0,
+                results: results.clone(),
+            }],
+        );
+        assert_eq!(fault(&s.events).fault, Fault::OutcomesTwice { roll: 0 });
+        let mut early = Script::peer();
+        early.turn(1, &[], vec![Evidence::Outcomes { roll: 0, results }]);
+        assert_eq!(fault(&early.events).fault, Fault::NoSuchRoll { roll: 0 });
+    }
+}
