@@ -8,6 +8,7 @@
 //! This crate is syntax only: it knows nothing of legality.
 
 pub mod grammar;
+pub mod khan;
 pub mod quote;
 
 pub use grammar::{MoveGrammar, TokenError};
