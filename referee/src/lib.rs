@@ -1,1 +1,3 @@
 //! Yam referee.
+
+pub mod khan;
