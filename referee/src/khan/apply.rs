@@ -8,7 +8,7 @@ use super::moves::{Action, Move};
 use super::outcome::Outcome;
 use super::piece::{
     Captive, Kind, Piece, Side, base_promoted, capture_promoted, demoted, exchange_gives,
-    exchange_receives, is_khan_type, is_magician, movement_words,
+    exchange_receives, is_khan_type, is_magician, movement_words, with_article,
 };
 use super::position::{CAPTIVES, CaptiveAt, Position};
 use super::square::{Bitboard, Square};
@@ -122,7 +122,11 @@ impl fmt::Display for Event {
         match *self {
             Event::Captured { piece, square } => write!(f, "the {piece} on {square} is captured"),
             Event::Demoted { square, from, to } => {
-                write!(f, "the {from} on {square} is demoted to a {to}")
+                write!(
+                    f,
+                    "the {from} on {square} is demoted to {}",
+                    with_article(to)
+                )
             }
             Event::Silenced { square } => write!(f, "the tower archers on {square} are silenced"),
             Event::Exchanged {
@@ -132,7 +136,9 @@ impl fmt::Display for Event {
                 gave,
             } => write!(
                 f,
-                "exchange: {receiver} becomes a {received}, {giver} becomes a {gave}"
+                "exchange: {receiver} becomes {}, {giver} becomes {}",
+                with_article(received),
+                with_article(gave)
             ),
             Event::Transferred { captive, from, to } => {
                 write!(f, "{captive} passes from {from} to {to}")
@@ -151,7 +157,11 @@ impl fmt::Display for Event {
             Event::Released { captive, square } => write!(f, "{captive} appears on {square}"),
             Event::Delivered { side, ger } => write!(f, "{side} delivers the general at {ger}"),
             Event::Promoted { square, from, to } => {
-                write!(f, "the {from} on {square} is promoted to a {to}")
+                write!(
+                    f,
+                    "the {from} on {square} is promoted to {}",
+                    with_article(to)
+                )
             }
         }
     }
@@ -199,7 +209,7 @@ pub enum Illegal {
         turn: Side,
     },
     /// The token names another kind than the one on the square.
-    #[error("the piece on {square} is a {actual}, not a {written}")]
+    #[error("the piece on {square} is {}, not {}", with_article(*.actual), with_article(*.written))]
     WrongPiece {
         /// The from-square.
         square: Square,
@@ -252,7 +262,7 @@ pub enum Illegal {
     #[error("there is nothing to capture on {0}")]
     NothingToCapture(Square),
     /// KR-3.10 with `swordsCaptureMounts` off.
-    #[error("a {capturer} may not capture a mounted {victim} (swordsCaptureMounts is off)")]
+    #[error("{} may not capture a mounted {victim} (swordsCaptureMounts is off)", with_article(*.capturer))]
     SwordAgainstMount {
         /// The would-be capturer.
         capturer: Kind,
@@ -269,7 +279,8 @@ pub enum Illegal {
     },
     /// A spell beyond the caster's range (KR-4.1).
     #[error(
-        "the {piece} on {from} casts spells at most {range} squares away (king distance); {to} is {distance} away"
+        "the {piece} on {from} casts spells at most {range} {} away (king distance); {to} is {distance} away",
+        if *.range == 1 { "square" } else { "squares" }
     )]
     SpellOutOfRange {
         /// The caster.
@@ -380,7 +391,7 @@ pub enum Illegal {
         attacker_square: Square,
     },
     /// The token leaves out a promotion the move makes (KR-N).
-    #[error("this move promotes the {piece} to a {becomes}: write ={letter}", letter = becomes.letter())]
+    #[error("this move promotes the {piece} to {}: write ={}", with_article(*.becomes), .becomes.letter())]
     PromotionMissing {
         /// The mover.
         piece: Kind,
@@ -394,7 +405,7 @@ pub enum Illegal {
         written: Kind,
     },
     /// The token writes the wrong promotion.
-    #[error("this move promotes the {piece} to a {becomes}, not a {written}")]
+    #[error("this move promotes the {piece} to {}, not to {}", with_article(*.becomes), with_article(*.written))]
     PromotionWrong {
         /// The mover.
         piece: Kind,
@@ -431,8 +442,18 @@ impl Position {
         self.play(mv, &mut NoEvents);
     }
 
-    /// Whether `mv` is legal here, and if not, why.
+    /// Whether `mv` is legal here, and if not, why. After checkmate or
+    /// stalemate every move is refused as [`Illegal::GameOver`].
     pub fn check(&self, mv: &Move) -> Result<(), Illegal> {
+        self.check_rules(mv).map_err(|e| match e {
+            Illegal::GameOver(_) => e,
+            // Only an illegal move pays for the look at whether any move is legal.
+            _ => self.outcome().map_or(e, Illegal::GameOver),
+        })
+    }
+
+    /// [`Position::check`] without the look for checkmate and stalemate.
+    pub(crate) fn check_rules(&self, mv: &Move) -> Result<(), Illegal> {
         if let Some(o) = self.early_end() {
             return Err(Illegal::GameOver(o));
         }

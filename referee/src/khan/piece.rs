@@ -123,6 +123,17 @@ pub const fn movement_words(kind: Kind, power: PowerMagicianMoves) -> &'static s
     }
 }
 
+/// "a warrior", "an archer": a kind's name with its indefinite article.
+pub fn with_article(kind: Kind) -> String {
+    let name = kind.name();
+    let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {name}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,5 +154,7 @@ mod tests {
         }
         assert_eq!(base_promoted(Kind::Assassin), Kind::Warrior);
         assert_eq!(base_promoted(Kind::Bondsman), Kind::Bondsman);
+        assert_eq!(with_article(Kind::Archer), "an archer");
+        assert_eq!(with_article(Kind::Warrior), "a warrior");
     }
 }

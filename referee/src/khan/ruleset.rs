@@ -239,7 +239,7 @@ pub const BUILTIN: [(&str, &str); 5] = [
 impl Ruleset {
     /// Read a ruleset from YAML. Errors carry the line and column.
     pub fn from_yaml(text: &str) -> Result<Ruleset, RulesetError> {
-        serde_yaml_ng::from_str::<Ruleset>(text).map_err(|e| {
+        let raw = serde_yaml_ng::from_str::<RawRuleset>(text).map_err(|e| {
             let loc = e.location();
             let mut message = e.to_string();
             if let Some(l) = &loc {
@@ -252,6 +252,16 @@ impl Ruleset {
             RulesetError {
                 line: loc.as_ref().map(|l| l.line()),
                 column: loc.as_ref().map(|l| l.column()),
+                message,
+            }
+        })?;
+        raw.into_ruleset().map_err(|(key, message)| {
+            // Whole-position checks have no YAML event of their own; point at
+            // the key of the section they concern.
+            let (line, column) = key_location(text, key).unzip();
+            RulesetError {
+                line,
+                column,
                 message,
             }
         })
@@ -302,7 +312,7 @@ impl Ruleset {
 impl<'de> Deserialize<'de> for Ruleset {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Ruleset, D::Error> {
         let raw = RawRuleset::deserialize(d)?;
-        raw.into_ruleset().map_err(de::Error::custom)
+        raw.into_ruleset().map_err(|(_, m)| de::Error::custom(m))
     }
 }
 
@@ -310,12 +320,30 @@ impl<'de> Deserialize<'de> for Ruleset {
 #[derive(Debug, Clone, Copy)]
 struct SquareText(Square);
 
+/// Reads a string scalar through `parse`, inside the deserializer's own visit,
+/// so that an error carries the scalar's line and column.
+struct ParsedStr<T>(fn(&str) -> Result<T, String>, &'static str);
+
+impl<T> Visitor<'_> for ParsedStr<T> {
+    type Value = T;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.1)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        (self.0)(v).map_err(E::custom)
+    }
+}
+
 impl<'de> Deserialize<'de> for SquareText {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<SquareText, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse::<Square>()
-            .map(SquareText)
-            .map_err(|_| de::Error::custom(format!("{s:?} is not a square (a1 .. h8)")))
+        d.deserialize_str(ParsedStr(
+            |s| {
+                s.parse::<Square>()
+                    .map(SquareText)
+                    .map_err(|_| format!("{s:?} is not a square (a1 .. h8)"))
+            },
+            "a square such as a7",
+        ))
     }
 }
 
@@ -325,10 +353,14 @@ struct FenText(EngineFen);
 
 impl<'de> Deserialize<'de> for FenText {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<FenText, D::Error> {
-        let s = String::deserialize(d)?;
-        EngineFen::parse(&s)
-            .map(FenText)
-            .map_err(|e| de::Error::custom(format!("bad start FEN {s:?}: {e}")))
+        d.deserialize_str(ParsedStr(
+            |s| {
+                EngineFen::parse(s)
+                    .map(FenText)
+                    .map_err(|e| format!("bad start FEN {s:?}: {e}"))
+            },
+            "an engine FEN such as wfwwa3/wksma3/wn6/aa6/6AA/6NW/3AMSKW/3AWWFW w 0 1",
+        ))
     }
 }
 
@@ -384,12 +416,46 @@ struct RawSiege {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, try_from = "RawTowerFields")]
 struct RawTower {
+    squares: Vec<SquareText>,
+    manned: Vec<SquareText>,
+    captive: Option<CaptiveText>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTowerFields {
     squares: Vec<SquareText>,
     manned: Vec<SquareText>,
     #[serde(default)]
     captive: Option<CaptiveText>,
+}
+
+impl TryFrom<RawTowerFields> for RawTower {
+    type Error = String;
+    fn try_from(t: RawTowerFields) -> Result<RawTower, String> {
+        let squares = board(&t.squares);
+        if let Some(stray) = t.manned.iter().find(|m| !squares.contains(m.0)) {
+            return Err(format!(
+                "manned square {} is not one of its tower's squares",
+                stray.0
+            ));
+        }
+        Ok(RawTower {
+            squares: t.squares,
+            manned: t.manned,
+            captive: t.captive,
+        })
+    }
+}
+
+/// The 1-based line and column of the top-level `key:` in a YAML text.
+fn key_location(text: &str, key: &str) -> Option<(usize, usize)> {
+    let wanted = format!("{key}:");
+    text.lines()
+        .position(|l| l.starts_with(&wanted))
+        .map(|i| (i + 1, 1))
 }
 
 fn board(list: &[SquareText]) -> Bitboard {
@@ -397,21 +463,20 @@ fn board(list: &[SquareText]) -> Bitboard {
 }
 
 impl RawRuleset {
-    fn into_ruleset(self) -> Result<Ruleset, String> {
+    /// The ruleset, or the top-level key whose section is wrong and why.
+    fn into_ruleset(self) -> Result<Ruleset, (&'static str, String)> {
         let rules = Rules {
             options: self.options,
             camps: [board(&self.camps.white), board(&self.camps.black)],
         };
         let mut yam = YamPosition::from_fen(self.start.0);
+        let key = if self.siege.is_some() {
+            "siege"
+        } else {
+            "start"
+        };
         if let Some(siege) = self.siege {
             for t in &siege.towers {
-                let squares = board(&t.squares);
-                if let Some(stray) = t.manned.iter().find(|m| !squares.contains(m.0)) {
-                    return Err(format!(
-                        "manned square {} is not one of its tower's squares",
-                        stray.0
-                    ));
-                }
                 yam.towers.push(TowerText {
                     squares: t.squares.iter().map(|s| s.0).collect(),
                     captive: t.captive.map(Captive::from),
@@ -424,7 +489,7 @@ impl RawRuleset {
                 .extend(siege.gers.black.iter().map(|s| (s.0, Side::Black)));
         }
         let start = Position::from_yam_text(&yam, rules)
-            .map_err(|e| format!("the start position is not valid: {e}"))?;
+            .map_err(|e| (key, format!("the start position is not valid: {e}")))?;
         Ok(Ruleset {
             name: self.name,
             game: self.game,

@@ -2,5 +2,8 @@
 
 mod naive;
 mod perft;
+mod rules;
+mod ruleset;
+mod seed;
 mod source_counts;
 mod support;
