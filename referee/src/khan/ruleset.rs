@@ -293,7 +293,7 @@ impl Ruleset {
 
     /// The start position.
     pub fn start_position(&self) -> Position {
-        self.start.clone()
+        self.start
     }
 
     /// An empty board with default rules; only used if an embedded ruleset

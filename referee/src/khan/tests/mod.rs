@@ -1,7 +1,9 @@
 //! Tests of the Khan referee, one file per concern.
 
+mod diagram;
 mod naive;
 mod perft;
+mod playouts;
 mod rules;
 mod ruleset;
 mod seed;

@@ -200,8 +200,16 @@ impl Naive {
     fn warrior(&self, from: Sq, to: Sq) -> bool {
         match king_distance(from, to) {
             1 => true,
-            2 => all_squares()
-                .any(|m| king_distance(from, m) == 1 && king_distance(m, to) == 1 && self.open(m)),
+            2 => (-1..=1).any(|df| {
+                (-1..=1).any(|dr| {
+                    let m = (from.0 + df, from.1 + dr);
+                    m != from
+                        && (0..8).contains(&m.0)
+                        && (0..8).contains(&m.1)
+                        && king_distance(m, to) == 1
+                        && self.open(m)
+                })
+            }),
             _ => false,
         }
     }

@@ -19,7 +19,7 @@ pub fn middles() -> Vec<Middle> {
     vec![
         Middle {
             name: "rescue khan: spells at towers, walks into them, a pickup square, single royal bondsmen",
-            text: "wfwwa3/w1s1a3/wn6/a1m2H2/1a3WA1/2h3NW/3A1S1W/3AWWFW w 10 12 \
+            text: "1f6/2s1a3/wn6/2m2H2/1a3WA1/2h3NW/3A4/6F1 w 10 12 \
                    towers=h5h6h7:wk,a2a3a4:bk manned=a2a4h5h6h7 gers=a1:w,h8:b",
             options: d,
         },
@@ -128,21 +128,45 @@ const STARTS: [(&str, [u64; 3]); 5] = [
     ("rescue-khan", [38, 1442, 64646]),
 ];
 
-#[test]
-fn start_positions_match_the_figures_and_the_slow_generator() {
-    for (name, figures) in STARTS {
-        let pos = start(name);
-        let naive = Naive::from_position(&pos);
-        for (d, want) in (1..=3).zip(figures) {
-            assert_eq!(perft(&pos, d), want, "{name} depth {d}");
-            assert_eq!(naive.perft(d), want, "{name} depth {d}, slow generator");
-        }
-        walk(&pos, &naive, 2, &mut Vec::new());
+/// Checks start position `i` at depths 1 to 3, both ways, and walks it.
+fn check_start(i: usize) {
+    let (name, figures) = STARTS[i];
+    let pos = start(name);
+    let naive = Naive::from_position(&pos);
+    for (d, want) in (1..=3).zip(figures) {
+        assert_eq!(perft(&pos, d), want, "{name} depth {d}");
+        assert_eq!(naive.perft(d), want, "{name} depth {d}, slow generator");
     }
+    walk(&pos, &naive, 2, &mut Vec::new());
+}
+
+#[test]
+fn start_basic() {
+    check_start(0);
+}
+
+#[test]
+fn start_magician() {
+    check_start(1);
+}
+
+#[test]
+fn start_power_magician() {
+    check_start(2);
+}
+
+#[test]
+fn start_rescue_general() {
+    check_start(3);
+}
+
+#[test]
+fn start_rescue_khan() {
+    check_start(4);
 }
 
 const MIDDLE_FIGURES: [[u64; 3]; 9] = [
-    [78, 5519, 418669],
+    [73, 4587, 314339],
     [39, 2286, 82624],
     [37, 925, 33816],
     [66, 3174, 214509],
@@ -154,15 +178,77 @@ const MIDDLE_FIGURES: [[u64; 3]; 9] = [
     [39, 2286, 7624],
 ];
 
+/// Checks middle position `i` at depths 1 to 3, both ways, and walks it.
+fn check_middle(i: usize) {
+    let m = &middles()[i];
+    let pos = middle_position(m);
+    let naive = Naive::from_position(&pos);
+    for (d, want) in (1..=3).zip(MIDDLE_FIGURES[i]) {
+        assert_eq!(perft(&pos, d), want, "{} depth {d}", m.name);
+        assert_eq!(naive.perft(d), want, "{} depth {d}, slow generator", m.name);
+    }
+    walk(&pos, &naive, 2, &mut Vec::new());
+}
+
+// One test per middle position, so the slow generator's work spreads over the cores.
 #[test]
-fn middle_positions_match_the_figures_and_the_slow_generator() {
-    for (m, figures) in middles().iter().zip(MIDDLE_FIGURES) {
-        let pos = middle_position(m);
-        let naive = Naive::from_position(&pos);
-        for (d, want) in (1..=3).zip(figures) {
-            assert_eq!(perft(&pos, d), want, "{} depth {d}", m.name);
-            assert_eq!(naive.perft(d), want, "{} depth {d}, slow generator", m.name);
-        }
-        walk(&pos, &naive, 2, &mut Vec::new());
+fn middle_spells_and_towers() {
+    check_middle(0);
+}
+
+#[test]
+fn middle_carried_khans_transfers_drop_offs() {
+    check_middle(1);
+}
+
+#[test]
+fn middle_captive_capture_rules() {
+    check_middle(2);
+}
+
+#[test]
+fn middle_exchanges_and_promotions() {
+    check_middle(3);
+}
+
+#[test]
+fn middle_royal_bondsman_in_check() {
+    check_middle(4);
+}
+
+#[test]
+fn middle_royal_khan_single_leader_mode() {
+    check_middle(5);
+}
+
+#[test]
+fn middle_rescue_general() {
+    check_middle(6);
+}
+
+#[test]
+fn middle_option_variety() {
+    check_middle(7);
+}
+
+#[test]
+fn middle_hundred_ply_edge() {
+    check_middle(8);
+}
+
+/// Deeper counts and the generator's speed; run with
+/// `cargo test --release -p yam-referee -- --ignored --nocapture perft_speed`.
+#[test]
+#[ignore = "seconds in release, minutes in debug"]
+fn perft_speed() {
+    for (name, _) in STARTS {
+        let pos = start(name);
+        let t = std::time::Instant::now();
+        let n = perft(&pos, 5);
+        let s = t.elapsed().as_secs_f64();
+        println!(
+            "{name}: perft 5 = {n} in {s:.2} s ({:.1} M leaves/s)",
+            n as f64 / s / 1e6
+        );
     }
 }

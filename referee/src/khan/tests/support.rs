@@ -22,11 +22,6 @@ pub fn rules_with(options: Options) -> Rules {
     }
 }
 
-/// A position from Yam text under the standard camps and default options.
-pub fn pos(text: &str) -> Position {
-    pos_with(text, Options::default())
-}
-
 /// A position from Yam text under the standard camps and `options`.
 pub fn pos_with(text: &str, options: Options) -> Position {
     Position::from_yam(text, rules_with(options)).unwrap_or_else(|e| panic!("{text}: {e}"))
