@@ -54,6 +54,8 @@
 //! ```
 //!
 //! Captives: `wk` White's khan, `bk` Black's khan, `gen` the general.
+//!
+//! The rules behind these forms are in `docs/rules/khan.md`, section KR-N.
 
 use std::fmt;
 use std::str::FromStr;
@@ -627,6 +629,91 @@ impl FromStr for EngineMove {
 impl fmt::Display for EngineMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.from, self.to)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The engine's position command
+
+/// The engine protocol's position line,
+/// `position fen <fen> [startpos] [moves <m1> <m2> ...]`, as the innersky
+/// interface page shows it (`... w 0 1 startpos moves g4f5 a5a4 h4h5`; the
+/// `startpos` token after the FEN is the engine's own habit). A game played
+/// against the engine can be read from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnginePosition {
+    /// The position the moves start from.
+    pub fen: EngineFen,
+    /// The moves played from it.
+    pub moves: Vec<EngineMove>,
+}
+
+impl EnginePosition {
+    /// Read a position line.
+    pub fn parse(s: &str) -> Result<EnginePosition, KhanSyntaxError> {
+        let words: Vec<(usize, &str)> = s
+            .split(' ')
+            .scan(0usize, |at, w| {
+                let start = *at;
+                *at += w.len() + 1;
+                Some((start, w))
+            })
+            .filter(|(_, w)| !w.is_empty())
+            .collect();
+        let mut i = 0;
+        let expect = |word: &str, i: &mut usize| -> Result<(), KhanSyntaxError> {
+            match words.get(*i) {
+                Some((_, w)) if *w == word => {
+                    *i += 1;
+                    Ok(())
+                }
+                Some((at, _)) => Err(KhanSyntaxError::new(*at, format!("`{word}`"))),
+                None => Err(KhanSyntaxError::new(s.len(), format!("`{word}`"))),
+            }
+        };
+        expect("position", &mut i)?;
+        expect("fen", &mut i)?;
+        // The FEN is the next two to four words: board, side, and the counters if present.
+        let fen_start = words.get(i).map_or(s.len(), |(at, _)| *at);
+        let mut j = i + 2;
+        while j < words.len() && j < i + 4 && words[j].1.starts_with(|c: char| c.is_ascii_digit()) {
+            j += 1;
+        }
+        let fen_end = words.get(j).map_or(s.len(), |(at, _)| at.saturating_sub(1));
+        let fen_text = s.get(fen_start..fen_end).unwrap_or("");
+        let fen = EngineFen::parse(fen_text).map_err(|e| KhanSyntaxError {
+            offset: fen_start + e.offset,
+            expected: e.expected,
+        })?;
+        i = j;
+        if words.get(i).is_some_and(|(_, w)| *w == "startpos") {
+            i += 1;
+        }
+        let mut moves = Vec::new();
+        if i < words.len() {
+            expect("moves", &mut i)?;
+            for &(at, w) in &words[i..] {
+                moves.push(w.parse::<EngineMove>().map_err(|e| KhanSyntaxError {
+                    offset: at + e.offset,
+                    expected: e.expected,
+                })?);
+            }
+        }
+        Ok(EnginePosition { fen, moves })
+    }
+}
+
+impl fmt::Display for EnginePosition {
+    /// The canonical line, with the engine's `startpos` token.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "position fen {} startpos", self.fen)?;
+        if !self.moves.is_empty() {
+            f.write_str(" moves")?;
+            for m in &self.moves {
+                write!(f, " {m}")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -1230,6 +1317,23 @@ mod tests {
     }
 
     #[test]
+    fn engine_position_lines_read_and_print() {
+        let line = "position fen wfwwa3/wksma3/wn6/aa6/6AA/6NW/3AMSKW/3AWWFW w 0 1 startpos moves g4f5 a5a4 h4h5";
+        let p = EnginePosition::parse(line).unwrap();
+        assert_eq!(p.fen.to_string(), START);
+        assert_eq!(p.moves.len(), 3);
+        assert_eq!(p.moves[2].to_string(), "h4h5");
+        assert_eq!(p.to_string(), line);
+        let bare = EnginePosition::parse("position fen 8/8/8/8/8/8/8/8 b").unwrap();
+        assert!(bare.moves.is_empty());
+        assert_eq!(bare.fen.side, Side::Black);
+        let e = EnginePosition::parse(&line.replace("h4h5", "h4h9")).unwrap_err();
+        assert_eq!(e.offset, line.len() - 2);
+        assert!(EnginePosition::parse("position startpos").is_err());
+        assert!(EnginePosition::parse(&line.replace("moves", "mvs")).is_err());
+    }
+
+    #[test]
     fn engine_fen_round_trips() {
         let fen = EngineFen::parse(START).unwrap();
         assert_eq!(
@@ -1341,6 +1445,8 @@ mod tests {
             let _ = s.parse::<EngineMove>();
             let _ = EngineFen::parse(&s);
             let _ = YamPosition::parse(&s);
+            let _ = EnginePosition::parse(&s);
+            let _ = EnginePosition::parse(&format!("position fen {s}"));
         }
 
         #[test]

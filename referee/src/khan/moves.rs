@@ -1,5 +1,6 @@
 //! The referee's move: what kind of move, from where, to where (KR-P1: a move
-//! is identified by exactly these three). Three bytes, `Copy`.
+//! is identified by exactly these three, so a capture and a spell at one
+//! piece are two moves, KR-4.4). Three bytes, `Copy`.
 
 use std::fmt;
 

@@ -274,7 +274,8 @@ impl Position {
         yam
     }
 
-    /// The position in Yam's own format; [`Position::from_yam`] reads it back exactly.
+    /// The position in Yam's own format, siege state included (KR-P15);
+    /// [`Position::from_yam`] reads it back exactly.
     pub fn to_yam(&self) -> String {
         self.to_yam_text().to_string()
     }

@@ -1,7 +1,9 @@
 //! From text to moves and back: Yam's explicit move tokens (KR-N), and the
 //! innersky engine's from-to strings, whose kind the referee infers (KR-P1).
 
-use yam_notation::khan::{EngineMove, MoveToken};
+use yam_notation::khan::{EngineMove, EnginePosition, MoveToken};
+
+use super::ruleset::Rules;
 
 use super::apply::Illegal;
 use super::movegen::reach;
@@ -102,4 +104,45 @@ pub fn to_engine(mv: &Move) -> EngineMove {
         from: mv.from,
         to: mv.to,
     }
+}
+
+/// Why an engine position line could not be replayed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineLineError {
+    /// The FEN is not a valid position under the rules.
+    #[error("the engine FEN is not a valid position: {0}")]
+    Position(#[from] super::position::PositionError),
+    /// A move is illegal; `index` counts from 0.
+    #[error("engine move {} ({mv}) is illegal: {why}", index + 1)]
+    Illegal {
+        /// Which move.
+        index: usize,
+        /// The move as the engine wrote it.
+        mv: EngineMove,
+        /// Why.
+        why: Illegal,
+    },
+}
+
+/// Replay an engine position line (`position fen ... moves ...`) under `rules`:
+/// the moves as Yam resolves them, and the final position.
+pub fn replay_engine(
+    line: &EnginePosition,
+    rules: Rules,
+) -> Result<(Vec<Move>, Position), EngineLineError> {
+    let mut pos = Position::from_yam_text(
+        &yam_notation::khan::YamPosition::from_fen(line.fen.clone()),
+        rules,
+    )?;
+    let mut moves = Vec::with_capacity(line.moves.len());
+    for (index, em) in line.moves.iter().enumerate() {
+        let mv = from_engine(&pos, em).map_err(|why| EngineLineError::Illegal {
+            index,
+            mv: *em,
+            why,
+        })?;
+        pos.play_unchecked(&mv);
+        moves.push(mv);
+    }
+    Ok((moves, pos))
 }

@@ -213,3 +213,31 @@ proptest! {
         let _ = from_engine(&pos, &EngineMove { from: token.from, to: token.to });
     }
 }
+
+#[test]
+fn an_engine_game_line_replays_and_exports_back() {
+    use yam_notation::khan::EnginePosition;
+    let line = EnginePosition::parse(
+        "position fen wfwwa3/wksma3/wn6/aa6/6AA/6NW/3AMSKW/3AWWFW w 0 1 startpos moves g4f5 a5a4 h4h5",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let rules = *start("magician").rules();
+    let (moves, end) = crate::khan::replay_engine(&line, rules).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        ["g4-f5", "a5-a4", "h4-h5"]
+    );
+    assert_eq!(
+        end.fen(),
+        "wfwwa3/wksma3/wn6/1a3A1A/a7/6NW/3AMSKW/3AWWFW b 3 2"
+    );
+    let bad = EnginePosition::parse(
+        "position fen wfwwa3/wksma3/wn6/aa6/6AA/6NW/3AMSKW/3AWWFW w 0 1 moves g4f5 g4f4",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let e = crate::khan::replay_engine(&bad, rules).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "engine move 2 (g4f4) is illegal: there is no piece on g4"
+    );
+}
