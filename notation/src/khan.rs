@@ -36,8 +36,9 @@
 //! * [`EngineFen`]: `wfwwa3/wksma3/wn6/aa6/6AA/6NW/3AMSKW/3AWWFW w 0 1`
 //!   (board, side, plies since the last capture, move number).
 //! * [`EngineMove`]: a from-to string such as `g4f5`. It does not say what kind
-//!   of move it is; the referee infers it (see `docs/rules/khan.md`, "Engine
-//!   move strings", for the cases where two moves share one string).
+//!   of move it is; the referee infers it (see `docs/rules/khan.md`, KR-N,
+//!   "The engine's forms", for the cases where two moves share one string).
+//! * [`EnginePosition`]: the protocol's `position fen ... startpos moves ...` line.
 //!
 //! # Yam's position format
 //!

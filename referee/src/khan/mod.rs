@@ -11,11 +11,11 @@
 //! - [`position`]: the board and the siege state, Yam's position format;
 //! - [`moves`]: the move type;
 //! - [`movegen`]: where pieces go, what they attack, the legal moves;
-//! - [`apply`]: checking a move with reasons, and its consequences;
-//! - [`outcome`]: checkmate, stalemate, lost leaders, delivery, 100 plies;
+//! - [`apply`](mod@apply): checking a move with reasons, and its consequences;
+//! - [`outcome`](mod@outcome): checkmate, stalemate, lost leaders, delivery, 100 plies;
 //! - [`token`]: written tokens and engine strings to moves and back;
-//! - [`diagram`]: the text diagram;
-//! - [`perft`]: move-path counting.
+//! - [`diagram`](mod@diagram): the text diagram;
+//! - [`perft`](mod@perft): move-path counting.
 //!
 //! ```
 //! use yam_referee::khan::{Ruleset, legal_moves, apply, Move, Square};
