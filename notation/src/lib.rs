@@ -15,6 +15,7 @@
 pub mod comment;
 pub mod error;
 pub mod grammar;
+pub mod khan;
 mod lex;
 pub mod nag;
 pub mod pos;

@@ -1,2 +1,3 @@
 //! Yam referee.
 pub mod fair_play;
+pub mod khan;

@@ -1,0 +1,821 @@
+//! Playing a move: checking it against the rules with a reason in words when
+//! it is refused, and carrying out its consequences in the order KR-P11 fixes.
+
+use std::fmt;
+
+use super::movegen::reach;
+use super::moves::{Action, Move};
+use super::outcome::Outcome;
+use super::piece::{
+    Captive, Kind, Piece, Side, base_promoted, capture_promoted, demoted, exchange_gives,
+    exchange_receives, is_khan_type, is_magician, movement_words, with_article,
+};
+use super::position::{CAPTIVES, CaptiveAt, Position};
+use super::square::{Bitboard, Square};
+
+/// Something a move did, beyond moving its piece.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// A piece was captured.
+    Captured {
+        /// The piece taken.
+        piece: Piece,
+        /// Where.
+        square: Square,
+    },
+    /// A spell demoted a piece (KR-4.2).
+    Demoted {
+        /// Where it stands.
+        square: Square,
+        /// What it was.
+        from: Kind,
+        /// What it is now.
+        to: Kind,
+    },
+    /// A spell silenced a manned tower square (KR-7.2).
+    Silenced {
+        /// The tower square.
+        square: Square,
+    },
+    /// An exchange (KR-5.3): the receiver went up, the giver down.
+    Exchanged {
+        /// The receiver's square.
+        receiver: Square,
+        /// What the receiver became.
+        received: Kind,
+        /// The giver's square.
+        giver: Square,
+        /// What the giver became.
+        gave: Kind,
+    },
+    /// A captive passed to a neighbour (KR-7.5).
+    Transferred {
+        /// Which captive.
+        captive: Captive,
+        /// From the carrier on this square.
+        from: Square,
+        /// To the piece on this square.
+        to: Square,
+    },
+    /// The capturer took over the captive the captured piece carried (KR-7.6).
+    TookOver {
+        /// Which captive.
+        captive: Captive,
+        /// Where the capturer now stands.
+        square: Square,
+    },
+    /// A captive died (KR-7.6, KR-7.1).
+    CaptiveDied {
+        /// Which captive.
+        captive: Captive,
+        /// Where.
+        square: Square,
+    },
+    /// A piece walked into a manned tower square and died there (KR-7.1).
+    DiedInTower {
+        /// The piece.
+        piece: Piece,
+        /// The tower square.
+        square: Square,
+    },
+    /// A piece picked up a tower's captive (KR-7.3).
+    PickedUp {
+        /// Which captive.
+        captive: Captive,
+        /// The silenced tower square the piece stands on.
+        square: Square,
+    },
+    /// A khan was dropped off at its ger (KR-7.7).
+    DroppedOff {
+        /// Which khan.
+        captive: Captive,
+        /// The ger.
+        ger: Square,
+    },
+    /// A dropped-off khan appeared on its now empty ger (KR-7.7, KR-P12).
+    Released {
+        /// Which khan.
+        captive: Captive,
+        /// The ger, where it now stands.
+        square: Square,
+    },
+    /// The general was delivered to a ger of his carrier's side (KR-9).
+    Delivered {
+        /// Who delivered him.
+        side: Side,
+        /// The ger.
+        ger: Square,
+    },
+    /// The moving piece was promoted (KR-5.1, KR-5.2).
+    Promoted {
+        /// Where it stands.
+        square: Square,
+        /// What it was.
+        from: Kind,
+        /// What it is now.
+        to: Kind,
+    },
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Event::Captured { piece, square } => write!(f, "the {piece} on {square} is captured"),
+            Event::Demoted { square, from, to } => {
+                write!(
+                    f,
+                    "the {from} on {square} is demoted to {}",
+                    with_article(to)
+                )
+            }
+            Event::Silenced { square } => write!(f, "the tower archers on {square} are silenced"),
+            Event::Exchanged {
+                receiver,
+                received,
+                giver,
+                gave,
+            } => write!(
+                f,
+                "exchange: {receiver} becomes {}, {giver} becomes {}",
+                with_article(received),
+                with_article(gave)
+            ),
+            Event::Transferred { captive, from, to } => {
+                write!(f, "{captive} passes from {from} to {to}")
+            }
+            Event::TookOver { captive, square } => {
+                write!(f, "the piece on {square} takes over {captive}")
+            }
+            Event::CaptiveDied { captive, square } => write!(f, "{captive} dies on {square}"),
+            Event::DiedInTower { piece, square } => {
+                write!(f, "the {piece} dies in the manned tower square {square}")
+            }
+            Event::PickedUp { captive, square } => {
+                write!(f, "the piece on {square} picks up {captive}")
+            }
+            Event::DroppedOff { captive, ger } => write!(f, "{captive} is dropped off at {ger}"),
+            Event::Released { captive, square } => write!(f, "{captive} appears on {square}"),
+            Event::Delivered { side, ger } => write!(f, "{side} delivers the general at {ger}"),
+            Event::Promoted { square, from, to } => {
+                write!(
+                    f,
+                    "the {from} on {square} is promoted to {}",
+                    with_article(to)
+                )
+            }
+        }
+    }
+}
+
+/// Where a move's [`Event`]s go. [`NoEvents`] drops them (the move generator's
+/// copy-make), a `Vec<Event>` keeps them.
+pub trait EventSink {
+    /// Record one event.
+    fn event(&mut self, e: Event);
+}
+
+/// Drops every event.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoEvents;
+
+impl EventSink for NoEvents {
+    #[inline(always)]
+    fn event(&mut self, _: Event) {}
+}
+
+impl EventSink for Vec<Event> {
+    fn event(&mut self, e: Event) {
+        self.push(e);
+    }
+}
+
+/// Why a move is illegal, in words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Illegal {
+    /// No move is legal after the end of the game.
+    #[error("the game is over: {0}")]
+    GameOver(Outcome),
+    /// Nothing stands on the from-square.
+    #[error("there is no piece on {0}")]
+    NoPiece(Square),
+    /// The from-square holds the other side's piece.
+    #[error("the {piece} on {square} is not {turn}'s, and it is {turn}'s move")]
+    NotYourPiece {
+        /// Its square.
+        square: Square,
+        /// The piece.
+        piece: Piece,
+        /// Whose move it is.
+        turn: Side,
+    },
+    /// The token names another kind than the one on the square.
+    #[error("the piece on {square} is {}, not {}", with_article(*.actual), with_article(*.written))]
+    WrongPiece {
+        /// The from-square.
+        square: Square,
+        /// The kind the token names.
+        written: Kind,
+        /// The kind there.
+        actual: Kind,
+    },
+    /// The target is outside the piece's movement (KR-3).
+    #[error("the {piece} on {from} cannot reach {to}: {how}")]
+    CannotReach {
+        /// The piece.
+        piece: Piece,
+        /// From.
+        from: Square,
+        /// To.
+        to: Square,
+        /// How it does move.
+        how: &'static str,
+    },
+    /// Every path to the target is blocked (KR-3, KR-7.1).
+    #[error("the {piece} on {from} cannot reach {to}: every way there is blocked")]
+    Blocked {
+        /// The piece.
+        piece: Piece,
+        /// From.
+        from: Square,
+        /// To.
+        to: Square,
+    },
+    /// A plain move onto an enemy piece (KR-3.9).
+    #[error("there is a {occupant} on {to}: a move onto an enemy piece is a capture, written x")]
+    OccupiedByEnemy {
+        /// The target.
+        to: Square,
+        /// Who stands there.
+        occupant: Piece,
+    },
+    /// A move or capture onto a friendly piece (KR-3.9).
+    #[error(
+        "the {occupant} on {to} is on the mover's side; only an exchange (<>) or a transfer (>) acts on a friendly piece"
+    )]
+    OwnPieceThere {
+        /// The target.
+        to: Square,
+        /// Who stands there.
+        occupant: Piece,
+    },
+    /// A capture onto an empty square.
+    #[error("there is nothing to capture on {0}")]
+    NothingToCapture(Square),
+    /// KR-3.10 with `swordsCaptureMounts` off.
+    #[error("{} may not capture a mounted {victim} (swordsCaptureMounts is off)", with_article(*.capturer))]
+    SwordAgainstMount {
+        /// The would-be capturer.
+        capturer: Kind,
+        /// The mounted piece.
+        victim: Kind,
+    },
+    /// A spell from a piece that casts none (KR-4.1).
+    #[error("the {piece} on {from} is not a magician and casts no spells")]
+    NotACaster {
+        /// The piece.
+        piece: Piece,
+        /// Its square.
+        from: Square,
+    },
+    /// A spell beyond the caster's range (KR-4.1).
+    #[error(
+        "the {piece} on {from} casts spells at most {range} {} away (king distance); {to} is {distance} away",
+        if *.range == 1 { "square" } else { "squares" }
+    )]
+    SpellOutOfRange {
+        /// The caster.
+        piece: Piece,
+        /// Its square.
+        from: Square,
+        /// The target.
+        to: Square,
+        /// Its range.
+        range: u8,
+        /// The target's king distance.
+        distance: u8,
+    },
+    /// A spell at nothing (KR-4.1, KR-7.2).
+    #[error(
+        "a spell at {0} has no target: spells are cast at enemy pieces and at empty manned tower squares"
+    )]
+    NoSpellTarget(Square),
+    /// A spell at one's own piece.
+    #[error("a spell cannot be cast at the mover's own {piece} on {to}")]
+    SpellAtOwnPiece {
+        /// The target.
+        to: Square,
+        /// The piece there.
+        piece: Piece,
+    },
+    /// KR-4.2: S, I, G and F cannot be demoted.
+    #[error("the {piece} on {to} cannot be demoted")]
+    CannotBeDemoted {
+        /// The target.
+        to: Square,
+        /// The piece there.
+        piece: Piece,
+    },
+    /// KR-4.3 with `magicianDemotesKhan` off.
+    #[error("spells may not target the {piece} on {to} (magicianDemotesKhan is off)")]
+    KhanSpellsOff {
+        /// The target.
+        to: Square,
+        /// The piece there.
+        piece: Piece,
+    },
+    /// KR-5.3 with `exchanges` off.
+    #[error("exchanges are off in this ruleset")]
+    ExchangesOff,
+    /// KR-5.3, KR-P9: the receiver cannot go up.
+    #[error(
+        "the {piece} on {from} cannot receive in an exchange: only a khan archer, khan sword, magician or demoted magician can"
+    )]
+    CannotReceive {
+        /// The would-be receiver.
+        piece: Piece,
+        /// Its square.
+        from: Square,
+    },
+    /// Exchanges and transfers are between neighbours.
+    #[error("{to} is not next to {from}")]
+    NotNeighbours {
+        /// The acting piece's square.
+        from: Square,
+        /// The other square.
+        to: Square,
+    },
+    /// No friendly piece to exchange with.
+    #[error("there is no friendly piece on {0} to exchange with")]
+    NoExchangePartner(Square),
+    /// KR-5.3: only F, W and A give.
+    #[error(
+        "the {piece} on {to} cannot give in an exchange: only a bondsman, warrior or archer can"
+    )]
+    CannotGive {
+        /// The would-be giver's square.
+        to: Square,
+        /// The piece there.
+        piece: Piece,
+    },
+    /// A transfer from a piece that carries nothing (KR-7.5).
+    #[error("the {piece} on {from} carries no captive")]
+    NotCarrying {
+        /// The piece.
+        piece: Piece,
+        /// Its square.
+        from: Square,
+    },
+    /// No friendly piece to take the captive.
+    #[error("there is no friendly piece on {0} to take the captive")]
+    NoTransferPartner(Square),
+    /// KR-7.4: one captive a piece.
+    #[error("the {piece} on {to} already carries a captive")]
+    ReceiverCarries {
+        /// The receiver's square.
+        to: Square,
+        /// The piece there.
+        piece: Piece,
+    },
+    /// KR-6.2, KR-P6: the move leaves the mover's royal leader attacked.
+    #[error(
+        "this move leaves the royal {leader} on {square} attacked by the {attacker} on {attacker_square}"
+    )]
+    LeavesRoyalAttacked {
+        /// The royal leader's kind.
+        leader: Kind,
+        /// Its square after the move.
+        square: Square,
+        /// An attacker.
+        attacker: Piece,
+        /// The attacker's square.
+        attacker_square: Square,
+    },
+    /// The token leaves out a promotion the move makes (KR-N).
+    #[error("this move promotes the {piece} to {}: write ={}", with_article(*.becomes), .becomes.letter())]
+    PromotionMissing {
+        /// The mover.
+        piece: Kind,
+        /// What it becomes.
+        becomes: Kind,
+    },
+    /// The token writes a promotion the move does not make.
+    #[error("this move promotes nothing; remove ={}", written.letter())]
+    PromotionNotDue {
+        /// What the token wrote.
+        written: Kind,
+    },
+    /// The token writes the wrong promotion.
+    #[error("this move promotes the {piece} to {}, not to {}", with_article(*.becomes), with_article(*.written))]
+    PromotionWrong {
+        /// The mover.
+        piece: Kind,
+        /// What it becomes.
+        becomes: Kind,
+        /// What the token wrote.
+        written: Kind,
+    },
+}
+
+/// A move carried out: the new position and what happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applied {
+    /// The position after the move.
+    pub position: Position,
+    /// What the move did, in order.
+    pub events: Vec<Event>,
+}
+
+/// Check `mv` against every rule and, if it is legal, play it.
+pub fn apply(pos: &Position, mv: &Move) -> Result<Applied, Illegal> {
+    pos.check(mv)?;
+    let mut position = *pos;
+    let mut events = Vec::new();
+    position.play(mv, &mut events);
+    Ok(Applied { position, events })
+}
+
+impl Position {
+    /// Play a move known to be legal (from [`super::legal_moves`]), without
+    /// checking it and without recording events. The fast path for replay and
+    /// perft; an illegal move gives an unspecified (but valid-memory) position.
+    pub fn play_unchecked(&mut self, mv: &Move) {
+        self.play(mv, &mut NoEvents);
+    }
+
+    /// Whether `mv` is legal here, and if not, why. After checkmate or
+    /// stalemate every move is refused as [`Illegal::GameOver`].
+    pub fn check(&self, mv: &Move) -> Result<(), Illegal> {
+        self.check_rules(mv).map_err(|e| match e {
+            Illegal::GameOver(_) => e,
+            // Only an illegal move pays for the look at whether any move is legal.
+            _ => self.outcome().map_or(e, Illegal::GameOver),
+        })
+    }
+
+    /// [`Position::check`] without the look for checkmate and stalemate.
+    pub(crate) fn check_rules(&self, mv: &Move) -> Result<(), Illegal> {
+        if let Some(o) = self.early_end() {
+            return Err(Illegal::GameOver(o));
+        }
+        let (from, to) = (mv.from, mv.to);
+        let us = self.turn;
+        let piece = self.squares[from.index()].ok_or(Illegal::NoPiece(from))?;
+        if piece.side != us {
+            return Err(Illegal::NotYourPiece {
+                square: from,
+                piece,
+                turn: us,
+            });
+        }
+        let target = self.squares[to.index()];
+        let own_there = |p: Piece| p.side == us;
+        match mv.action {
+            Action::Move => {
+                if let Some(occupant) = target {
+                    return Err(if own_there(occupant) {
+                        Illegal::OwnPieceThere { to, occupant }
+                    } else {
+                        Illegal::OccupiedByEnemy { to, occupant }
+                    });
+                }
+                self.check_reach(piece, from, to)?;
+            }
+            Action::Capture => match target {
+                None => return Err(Illegal::NothingToCapture(to)),
+                Some(occupant) if own_there(occupant) => {
+                    return Err(Illegal::OwnPieceThere { to, occupant });
+                }
+                Some(victim) => {
+                    self.check_reach(piece, from, to)?;
+                    if !self.may_capture(piece.kind, victim.kind) {
+                        return Err(Illegal::SwordAgainstMount {
+                            capturer: piece.kind,
+                            victim: victim.kind,
+                        });
+                    }
+                }
+            },
+            Action::Spell => {
+                let range = self
+                    .spell_range(piece.kind)
+                    .ok_or(Illegal::NotACaster { piece, from })?;
+                let distance = from.distance(to);
+                if distance > range {
+                    return Err(Illegal::SpellOutOfRange {
+                        piece,
+                        from,
+                        to,
+                        range,
+                        distance,
+                    });
+                }
+                match target {
+                    Some(p) if own_there(p) => {
+                        return Err(Illegal::SpellAtOwnPiece { to, piece: p });
+                    }
+                    Some(p) if demoted(p.kind).is_none() => {
+                        return Err(Illegal::CannotBeDemoted { to, piece: p });
+                    }
+                    Some(p)
+                        if is_khan_type(p.kind) && !self.rules.options.magician_demotes_khan =>
+                    {
+                        return Err(Illegal::KhanSpellsOff { to, piece: p });
+                    }
+                    Some(_) => {}
+                    // KR-P2: an empty manned square is the only other target.
+                    None if self.manned.contains(to) => {}
+                    None => return Err(Illegal::NoSpellTarget(to)),
+                }
+            }
+            Action::Exchange => {
+                if !self.rules.options.exchanges {
+                    return Err(Illegal::ExchangesOff);
+                }
+                if exchange_receives(piece.kind).is_none() {
+                    return Err(Illegal::CannotReceive { piece, from });
+                }
+                if from.distance(to) != 1 {
+                    return Err(Illegal::NotNeighbours { from, to });
+                }
+                match target {
+                    Some(p) if own_there(p) => {
+                        if exchange_gives(p.kind).is_none() {
+                            return Err(Illegal::CannotGive { to, piece: p });
+                        }
+                    }
+                    _ => return Err(Illegal::NoExchangePartner(to)),
+                }
+            }
+            Action::Transfer => {
+                if self.carried_by(from).is_none() {
+                    return Err(Illegal::NotCarrying { piece, from });
+                }
+                if from.distance(to) != 1 {
+                    return Err(Illegal::NotNeighbours { from, to });
+                }
+                match target {
+                    Some(p) if own_there(p) => {
+                        if self.carried_by(to).is_some() {
+                            return Err(Illegal::ReceiverCarries { to, piece: p });
+                        }
+                    }
+                    _ => return Err(Illegal::NoTransferPartner(to)),
+                }
+            }
+        }
+        if let Some((square, attacker_square)) = self.royal_attacker_after(mv) {
+            let mut next = *self;
+            next.play(mv, &mut NoEvents);
+            let leader = next.squares[square.index()].map_or(Kind::Khan, |p| p.kind);
+            let attacker = next.squares[attacker_square.index()]
+                .unwrap_or(Piece::new(us.opposite(), Kind::Warrior));
+            return Err(Illegal::LeavesRoyalAttacked {
+                leader,
+                square,
+                attacker,
+                attacker_square,
+            });
+        }
+        Ok(())
+    }
+
+    fn check_reach(&self, piece: Piece, from: Square, to: Square) -> Result<(), Illegal> {
+        let power = self.rules.options.power_magician_moves;
+        if reach(from, piece.kind, self.open(), power).contains(to) {
+            Ok(())
+        } else if from != to && reach(from, piece.kind, Bitboard::FULL, power).contains(to) {
+            Err(Illegal::Blocked { piece, from, to })
+        } else {
+            Err(Illegal::CannotReach {
+                piece,
+                from,
+                to,
+                how: movement_words(piece.kind, power),
+            })
+        }
+    }
+
+    /// Carry out a move that obeys the movement rules (KR-P11), then count
+    /// the ply (KR-6.5, KR-P14) and pass the turn.
+    pub(crate) fn play<S: EventSink>(&mut self, mv: &Move, sink: &mut S) {
+        let us = self.turn;
+        let mut reset = false;
+        let (from, to) = (mv.from, mv.to);
+        match mv.action {
+            Action::Move | Action::Capture => self.play_move(from, to, sink, &mut reset),
+            Action::Spell => match self.squares[to.index()] {
+                Some(p) => {
+                    if let Some(k) = demoted(p.kind) {
+                        self.set_kind(to, k);
+                        sink.event(Event::Demoted {
+                            square: to,
+                            from: p.kind,
+                            to: k,
+                        });
+                    }
+                }
+                None => {
+                    self.manned = self.manned.without(to);
+                    sink.event(Event::Silenced { square: to });
+                }
+            },
+            Action::Exchange => {
+                if let (Some(r), Some(g)) = (self.squares[from.index()], self.squares[to.index()])
+                    && let (Some(up), Some(down)) =
+                        (exchange_receives(r.kind), exchange_gives(g.kind))
+                {
+                    self.set_kind(from, up);
+                    self.set_kind(to, down);
+                    sink.event(Event::Exchanged {
+                        receiver: from,
+                        received: up,
+                        giver: to,
+                        gave: down,
+                    });
+                }
+            }
+            // KR-P10: a transfer never picks up, drops off or releases.
+            Action::Transfer => {
+                if let Some(c) = self.carried_by(from) {
+                    self.set_captive(c, Some(CaptiveAt::Carried(to)));
+                    sink.event(Event::Transferred {
+                        captive: c,
+                        from,
+                        to,
+                    });
+                }
+            }
+        }
+        self.release(sink);
+        self.halfmoves = if reset {
+            0
+        } else {
+            self.halfmoves.saturating_add(1)
+        };
+        if us == Side::Black {
+            self.fullmoves = self.fullmoves.saturating_add(1);
+        }
+        self.turn = us.opposite();
+    }
+
+    /// A move or capture and its consequences, in the order of KR-P11.
+    fn play_move<S: EventSink>(
+        &mut self,
+        from: Square,
+        to: Square,
+        sink: &mut S,
+        reset: &mut bool,
+    ) {
+        let Some(mover) = self.remove(from) else {
+            return;
+        };
+        let mut carrying = self.carried_by(from);
+        let mut victim_kind = None;
+        if let Some(victim) = self.remove(to) {
+            *reset = true;
+            victim_kind = Some(victim.kind);
+            sink.event(Event::Captured {
+                piece: victim,
+                square: to,
+            });
+            // KR-7.6: the carrier-capture rules.
+            if let Some(vc) = self.carried_by(to) {
+                if vc == Captive::General || vc == Captive::Khan(mover.side) {
+                    if let Some(old) = carrying {
+                        self.set_captive(old, None);
+                        sink.event(Event::CaptiveDied {
+                            captive: old,
+                            square: to,
+                        });
+                    }
+                    carrying = Some(vc);
+                    sink.event(Event::TookOver {
+                        captive: vc,
+                        square: to,
+                    });
+                } else {
+                    self.set_captive(vc, None);
+                    sink.event(Event::CaptiveDied {
+                        captive: vc,
+                        square: to,
+                    });
+                }
+            }
+        }
+        if let Some(c) = carrying {
+            self.set_captive(c, Some(CaptiveAt::Carried(to)));
+        }
+        self.put(to, mover);
+
+        // KR-7.1: tower death, with whatever the mover now carries.
+        if self.manned.contains(to) && !is_magician(mover.kind) {
+            self.remove(to);
+            *reset = true;
+            sink.event(Event::DiedInTower {
+                piece: mover,
+                square: to,
+            });
+            if let Some(c) = carrying {
+                self.set_captive(c, None);
+                sink.event(Event::CaptiveDied {
+                    captive: c,
+                    square: to,
+                });
+            }
+            return;
+        }
+
+        // KR-7.3: pickup, only by a piece that now carries nothing.
+        let tower = self.towers().position(|t| t.contains(to));
+        if carrying.is_none()
+            && let Some(t) = tower
+            && !self.manned.contains(to)
+            && let Some(c) = self.tower_captive(t)
+        {
+            self.set_captive(c, Some(CaptiveAt::Carried(to)));
+            carrying = Some(c);
+            sink.event(Event::PickedUp {
+                captive: c,
+                square: to,
+            });
+        }
+
+        // KR-7.7, KR-P12, KR-P13: drop-off at the captive's ger.
+        match carrying {
+            Some(c @ Captive::Khan(side)) if self.gers[side.index()].contains(to) => {
+                self.set_captive(c, Some(CaptiveAt::Waiting(to)));
+                sink.event(Event::DroppedOff {
+                    captive: c,
+                    ger: to,
+                });
+            }
+            Some(Captive::General) if self.gers[mover.side.index()].contains(to) => {
+                self.set_captive(Captive::General, None);
+                self.delivered = Some(mover.side);
+                sink.event(Event::Delivered {
+                    side: mover.side,
+                    ger: to,
+                });
+            }
+            _ => {}
+        }
+
+        // KR-5.2 then KR-5.1 (KR-P8).
+        let mut kind = mover.kind;
+        if self.rules.options.capture_promotions
+            && let Some(v) = victim_kind
+        {
+            kind = capture_promoted(kind, v);
+        }
+        if self.rules.options.base_promotions && self.rules.camps[mover.side.index()].contains(to) {
+            kind = base_promoted(kind);
+        }
+        if kind != mover.kind {
+            self.set_kind(to, kind);
+            sink.event(Event::Promoted {
+                square: to,
+                from: mover.kind,
+                to: kind,
+            });
+        }
+    }
+
+    /// KR-7.7, KR-P12: a khan waiting at a ger that is now empty appears there.
+    fn release<S: EventSink>(&mut self, sink: &mut S) {
+        for c in CAPTIVES {
+            if let Some(CaptiveAt::Waiting(g)) = self.captive(c)
+                && self.squares[g.index()].is_none()
+                && let Captive::Khan(side) = c
+            {
+                self.set_captive(c, None);
+                self.put(g, Piece::new(side, Kind::Khan));
+                sink.event(Event::Released {
+                    captive: c,
+                    square: g,
+                });
+            }
+        }
+    }
+
+    /// What the move promotes its piece to, if anything (for tokens).
+    pub(crate) fn promotion_of(&self, mv: &Move) -> Option<Kind> {
+        if !matches!(mv.action, Action::Move | Action::Capture) {
+            return None;
+        }
+        let p = self.squares[mv.from.index()]?;
+        if self.manned.contains(mv.to) && !is_magician(p.kind) {
+            return None;
+        }
+        let mut kind = p.kind;
+        if self.rules.options.capture_promotions
+            && mv.action == Action::Capture
+            && let Some(v) = self.squares[mv.to.index()]
+        {
+            kind = capture_promoted(kind, v.kind);
+        }
+        if self.rules.options.base_promotions && self.rules.camps[p.side.index()].contains(mv.to) {
+            kind = base_promoted(kind);
+        }
+        (kind != p.kind).then_some(kind)
+    }
+}

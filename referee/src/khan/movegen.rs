@@ -1,0 +1,258 @@
+//! Move generation: where each piece can go (KR-3), what it attacks (KR-P7),
+//! its spells, exchanges and transfers, and the legal moves (KR-6.2).
+//!
+//! Targets are computed as bitboards, so a square reachable two ways (a khan's
+//! two king steps and its slide) is one move. A manned tower square blocks
+//! passage like a piece (KR-7.1) but can be landed on.
+
+use super::apply::NoEvents;
+use super::moves::{Action, Move};
+use super::piece::{
+    Kind, Piece, Side, base_spell_range, demoted, exchange_gives, exchange_receives, is_khan_type,
+    is_mounted, is_sword,
+};
+use super::position::Position;
+use super::ruleset::PowerMagicianMoves;
+use super::square::{Bitboard, DIAG, DIRECTIONS, KING, ORTHO, ORTHOGONAL, Square, within};
+
+/// KR-3.6: one king step, or two king steps whose middle square is open
+/// (any middle square will do).
+fn two_steps(from: Square, open: Bitboard) -> Bitboard {
+    let near = KING[from.index()];
+    let mut r = near;
+    for m in near & open {
+        r |= KING[m.index()];
+    }
+    r.without(from)
+}
+
+/// Slides of 1..=`n` squares in `dirs`, stopping at the first closed square
+/// (which is itself a target: a capture or a walk into a tower).
+fn slides(from: Square, open: Bitboard, dirs: &[(i8, i8)], n: u8) -> Bitboard {
+    let mut r = Bitboard::EMPTY;
+    for &(df, dr) in dirs {
+        let mut sq = from;
+        for _ in 0..n {
+            match sq.offset(df, dr) {
+                Some(next) => {
+                    r = r.with(next);
+                    if !open.contains(next) {
+                        break;
+                    }
+                    sq = next;
+                }
+                None => break,
+            }
+        }
+    }
+    r
+}
+
+/// Every square a `kind` on `from` could end a move on, given the set of
+/// `open` squares it may pass through (empty and not manned). What stands on
+/// the target is not considered here.
+pub(crate) fn reach(
+    from: Square,
+    kind: Kind,
+    open: Bitboard,
+    power: PowerMagicianMoves,
+) -> Bitboard {
+    match kind {
+        // KR-3.1
+        Kind::Swordsman | Kind::KhanSword => DIAG[from.index()],
+        // KR-3.2
+        Kind::Archer | Kind::KhanArcher => KING[from.index()],
+        // KR-3.3
+        Kind::Assassin => slides(from, open, &ORTHOGONAL, 2),
+        // KR-3.4
+        Kind::Magician | Kind::DemotedMagician => ORTHO[from.index()],
+        // KR-3.6
+        Kind::Warrior => two_steps(from, open),
+        // KR-3.5
+        Kind::PowerMagician => match power {
+            PowerMagicianMoves::Warrior => two_steps(from, open),
+            PowerMagicianMoves::Orthogonal => slides(from, open, &ORTHOGONAL, 2),
+        },
+        // KR-3.7
+        Kind::Bondsman => two_steps(from, open) | slides(from, open, &ORTHOGONAL, 3),
+        // KR-3.8
+        Kind::Khan => two_steps(from, open) | slides(from, open, &DIRECTIONS, 3),
+    }
+}
+
+impl Position {
+    /// Squares a piece may pass through: empty and not manned.
+    pub(crate) fn open(&self) -> Bitboard {
+        !(self.occupied() | self.manned)
+    }
+
+    /// KR-3.10: whether a `capturer` may capture a `victim` under the options.
+    pub(crate) fn may_capture(&self, capturer: Kind, victim: Kind) -> bool {
+        self.rules.options.swords_capture_mounts || !(is_sword(capturer) && is_mounted(victim))
+    }
+
+    fn mounted(&self) -> Bitboard {
+        self.by_kind[Kind::Warrior.index()]
+            | self.by_kind[Kind::Bondsman.index()]
+            | self.by_kind[Kind::Khan.index()]
+            | self.by_kind[Kind::PowerMagician.index()]
+    }
+
+    /// KR-4.2, KR-4.3: enemy pieces of `side`'s that a spell may target.
+    fn spell_targets(&self, side: Side) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        for kind in Kind::ALL {
+            if demoted(kind).is_some()
+                && (self.rules.options.magician_demotes_khan || !is_khan_type(kind))
+            {
+                b |= self.by_kind[kind.index()];
+            }
+        }
+        b & self.by_side[side.opposite().index()]
+    }
+
+    /// KR-4.1, KR-P3: a caster's spell range, or `None` if `kind` casts none.
+    pub(crate) fn spell_range(&self, kind: Kind) -> Option<u8> {
+        base_spell_range(kind)
+            .map(|r| r.saturating_add(self.rules.options.magician_extended_demotion_sqs))
+    }
+
+    /// KR-P7: an enemy (of `by`'s) piece that attacks `target`: could capture
+    /// there by an ordinary move. Spells never attack.
+    pub fn attacker(&self, target: Square, by: Side) -> Option<Square> {
+        let victim = self.squares[target.index()].map(|p| p.kind);
+        let open = self.open();
+        // Nothing reaches further than three squares.
+        for from in self.by_side[by.index()] & within(target, 3) {
+            let Some(p) = self.squares[from.index()] else {
+                continue;
+            };
+            if let Some(v) = victim
+                && !self.may_capture(p.kind, v)
+            {
+                continue;
+            }
+            if reach(from, p.kind, open, self.rules.options.power_magician_moves).contains(target) {
+                return Some(from);
+            }
+        }
+        None
+    }
+
+    /// Every move that obeys the movement, capture, spell, exchange and
+    /// transfer rules, before the royal-leader test.
+    pub(crate) fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let us = self.turn;
+        let own = self.by_side[us.index()];
+        let enemy = self.by_side[us.opposite().index()];
+        let empty = !self.occupied();
+        let open = self.open();
+        let opts = &self.rules.options;
+        let spellable = self.spell_targets(us) | (self.manned & empty);
+        let not_sword_prey = enemy & !self.mounted();
+        let carriers = self.carriers();
+        for from in own {
+            let Some(Piece { kind, .. }) = self.squares[from.index()] else {
+                continue;
+            };
+            let r = reach(from, kind, open, opts.power_magician_moves);
+            for to in r & empty {
+                out.push(Move::step(from, to));
+            }
+            let prey = if opts.swords_capture_mounts || !is_sword(kind) {
+                enemy
+            } else {
+                not_sword_prey
+            };
+            for to in r & prey {
+                out.push(Move::capture(from, to));
+            }
+            if let Some(range) = self.spell_range(kind) {
+                for to in within(from, range) & spellable {
+                    out.push(Move::spell(from, to));
+                }
+            }
+            if opts.exchanges && exchange_receives(kind).is_some() {
+                for to in KING[from.index()] & own {
+                    if self.squares[to.index()].is_some_and(|g| exchange_gives(g.kind).is_some()) {
+                        out.push(Move::exchange(from, to));
+                    }
+                }
+            }
+            if carriers.contains(from) {
+                for to in KING[from.index()] & own & !carriers {
+                    out.push(Move::transfer(from, to));
+                }
+            }
+        }
+    }
+
+    /// Whether a move that obeys the movement rules also passes the
+    /// royal-leader test (KR-6.2, KR-P5, KR-P6).
+    pub(crate) fn passes_royal_test(&self, mv: &Move) -> bool {
+        self.royal_attacker_after(mv).is_none()
+    }
+
+    /// If the move leaves the mover's royal leader attacked: the leader's
+    /// square in the new position and the attacker's square.
+    pub(crate) fn royal_attacker_after(&self, mv: &Move) -> Option<(Square, Square)> {
+        let us = self.turn;
+        let before = self.leaders(us).count();
+        // A move loses at most one of the mover's leaders (walking it into a
+        // manned square, or giving the bondsman's horse in an exchange); with
+        // two left over nobody is royal, so there is nothing to test.
+        if before >= 3 || (before == 2 && !self.may_lose_leader(mv)) {
+            return None;
+        }
+        let mut next = *self;
+        next.play(mv, &mut NoEvents);
+        let royal = next.royal(us)?;
+        next.attacker(royal, us.opposite()).map(|a| (royal, a))
+    }
+
+    fn may_lose_leader(&self, mv: &Move) -> bool {
+        let leaders = self.leaders(self.turn);
+        match mv.action {
+            Action::Move | Action::Capture => {
+                leaders.contains(mv.from) && self.manned.contains(mv.to)
+            }
+            Action::Exchange => leaders.contains(mv.to),
+            Action::Spell | Action::Transfer => false,
+        }
+    }
+
+    /// The legal moves, whatever the state of the game (used to tell
+    /// checkmate and stalemate).
+    pub(crate) fn legal_moves_ignoring_end(&self, out: &mut Vec<Move>) {
+        out.clear();
+        self.pseudo_moves(out);
+        out.retain(|mv| self.passes_royal_test(mv));
+    }
+
+    /// Whether the side to move has any legal move, whatever the state of the game.
+    pub(crate) fn has_legal_move(&self) -> bool {
+        let mut moves = Vec::with_capacity(64);
+        self.pseudo_moves(&mut moves);
+        moves.iter().any(|mv| self.passes_royal_test(mv))
+    }
+}
+
+/// The legal moves in `pos`; none once the game is over (KR-P14).
+pub fn legal_moves(pos: &Position) -> Vec<Move> {
+    let mut out = Vec::with_capacity(64);
+    legal_moves_into(pos, &mut out);
+    out
+}
+
+/// [`legal_moves`] into a reused buffer (cleared first).
+pub fn legal_moves_into(pos: &Position, out: &mut Vec<Move>) {
+    out.clear();
+    if pos.delivered.is_some() || pos.leaderless(Side::White) || pos.leaderless(Side::Black) {
+        return;
+    }
+    pos.legal_moves_ignoring_end(out);
+    // KR-6.5 comes after checkmate and stalemate (KR-P14), which an empty list already is.
+    if pos.halfmoves >= 100 {
+        out.clear();
+    }
+}

@@ -1,0 +1,233 @@
+//! The board's geometry: squares (shared with the notation), bitboards, and
+//! the neighbour tables that movement and spells are built from (KR-1).
+
+use std::fmt;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
+
+pub use yam_notation::khan::Square;
+
+/// A set of squares, bit `i` for the square with index `i` (a1 = 0).
+#[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Bitboard(pub u64);
+
+impl Bitboard {
+    /// No squares.
+    pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 64 squares.
+    pub const FULL: Bitboard = Bitboard(!0);
+
+    /// The set holding just `sq`.
+    pub const fn from_square(sq: Square) -> Bitboard {
+        Bitboard(1 << sq.index())
+    }
+
+    /// Whether `sq` is in the set.
+    pub const fn contains(self, sq: Square) -> bool {
+        self.0 >> sq.index() & 1 != 0
+    }
+
+    /// The set plus `sq`.
+    pub const fn with(self, sq: Square) -> Bitboard {
+        Bitboard(self.0 | 1 << sq.index())
+    }
+
+    /// The set minus `sq`.
+    pub const fn without(self, sq: Square) -> Bitboard {
+        Bitboard(self.0 & !(1 << sq.index()))
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Number of squares.
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// The lowest square, if any.
+    pub const fn first(self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            Square::from_index(self.0.trailing_zeros() as u8)
+        }
+    }
+
+    /// The only square, if the set has exactly one.
+    pub const fn single(self) -> Option<Square> {
+        if self.0.count_ones() == 1 {
+            self.first()
+        } else {
+            None
+        }
+    }
+
+    /// The squares, a1 first.
+    pub const fn iter(self) -> Squares {
+        Squares(self.0)
+    }
+}
+
+impl FromIterator<Square> for Bitboard {
+    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
+        iter.into_iter().fold(Bitboard::EMPTY, Bitboard::with)
+    }
+}
+
+impl IntoIterator for Bitboard {
+    type Item = Square;
+    type IntoIter = Squares;
+    fn into_iter(self) -> Squares {
+        Squares(self.0)
+    }
+}
+
+/// Iterator over the squares of a [`Bitboard`], a1 first.
+#[derive(Debug, Clone)]
+pub struct Squares(u64);
+
+impl Iterator for Squares {
+    type Item = Square;
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Square::from_index(i)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Squares {}
+
+impl fmt::Debug for Bitboard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl BitOr for Bitboard {
+    type Output = Bitboard;
+    fn bitor(self, o: Bitboard) -> Bitboard {
+        Bitboard(self.0 | o.0)
+    }
+}
+
+impl BitAnd for Bitboard {
+    type Output = Bitboard;
+    fn bitand(self, o: Bitboard) -> Bitboard {
+        Bitboard(self.0 & o.0)
+    }
+}
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0)
+    }
+}
+
+impl BitOrAssign for Bitboard {
+    fn bitor_assign(&mut self, o: Bitboard) {
+        self.0 |= o.0;
+    }
+}
+
+impl BitAndAssign for Bitboard {
+    fn bitand_assign(&mut self, o: Bitboard) {
+        self.0 &= o.0;
+    }
+}
+
+/// The eight king directions, orthogonal ones first.
+pub(crate) const DIRECTIONS: [(i8, i8); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// The four orthogonal directions.
+pub(crate) const ORTHOGONAL: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+
+const fn neighbour_table(first_dir: usize, last_dir: usize) -> [Bitboard; 64] {
+    let mut table = [Bitboard::EMPTY; 64];
+    let mut i = 0;
+    while i < 64 {
+        let f = (i % 8) as i8;
+        let r = (i / 8) as i8;
+        let mut d = first_dir;
+        let mut bits = 0u64;
+        while d < last_dir {
+            let (df, dr) = DIRECTIONS[d];
+            let (nf, nr) = (f + df, r + dr);
+            if nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
+                bits |= 1 << (nr * 8 + nf);
+            }
+            d += 1;
+        }
+        table[i] = Bitboard(bits);
+        i += 1;
+    }
+    table
+}
+
+/// The up-to-eight squares one king step away.
+pub(crate) static KING: [Bitboard; 64] = neighbour_table(0, 8);
+/// The up-to-four squares one orthogonal step away.
+pub(crate) static ORTHO: [Bitboard; 64] = neighbour_table(0, 4);
+/// The up-to-four squares one diagonal step away.
+pub(crate) static DIAG: [Bitboard; 64] = neighbour_table(4, 8);
+
+/// Every square within king distance `r` of `sq` (`sq` included).
+pub fn within(sq: Square, r: u8) -> Bitboard {
+    let r = r.min(7);
+    let (f, k) = (sq.file(), sq.rank());
+    let (f0, f1) = (f.saturating_sub(r), (f + r).min(7));
+    let (k0, k1) = (k.saturating_sub(r), (k + r).min(7));
+    // One rank's worth of files f0..=f1, then repeated over ranks k0..=k1.
+    let row: u64 = ((1u64 << (f1 - f0 + 1)) - 1) << f0;
+    let mut bits = 0u64;
+    let mut rank = k0;
+    while rank <= k1 {
+        bits |= row << (rank * 8);
+        rank += 1;
+    }
+    Bitboard(bits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neighbour_tables_have_the_right_sizes() {
+        assert_eq!(KING[Square::A1.index()].count(), 3);
+        assert_eq!(KING[Square::E4.index()].count(), 8);
+        assert_eq!(ORTHO[Square::H8.index()].count(), 2);
+        assert_eq!(DIAG[Square::E4.index()].count(), 4);
+        assert!(DIAG[Square::E4.index()].contains(Square::D3));
+        assert!(!DIAG[Square::E4.index()].contains(Square::E3));
+    }
+
+    #[test]
+    fn within_is_the_king_distance_box() {
+        for sq in Square::all() {
+            for r in 0..8 {
+                let expected: Bitboard = Square::all().filter(|o| o.distance(sq) <= r).collect();
+                assert_eq!(within(sq, r), expected, "{sq} {r}");
+            }
+        }
+    }
+}

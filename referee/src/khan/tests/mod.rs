@@ -1,0 +1,11 @@
+//! Tests of the Khan referee, one file per concern.
+
+mod diagram;
+mod naive;
+mod perft;
+mod playouts;
+mod rules;
+mod ruleset;
+mod seed;
+mod source_counts;
+mod support;

@@ -1,0 +1,243 @@
+//! Properties over positions reached by random legal play from every start
+//! and middle position: the rule checker and the generator agree on every
+//! conceivable move, tokens and engine strings round-trip, position texts
+//! round-trip exactly.
+
+use proptest::prelude::*;
+use yam_notation::khan::{EngineMove, MoveToken};
+
+use super::perft::{middle_position, middles};
+use super::support::start;
+use crate::khan::{
+    Action, Event, GameType, Move, Position, Square, apply, from_engine, legal_moves, resolve,
+    to_engine, to_token,
+};
+
+/// A small deterministic generator, so failures can be replayed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+fn roots() -> Vec<Position> {
+    let mut v: Vec<Position> = GameType::ALL.iter().map(|g| start(g.name())).collect();
+    v.extend(middles().iter().map(middle_position));
+    v
+}
+
+/// Every position along a random game of up to `plies` from `root`.
+fn playout(root: &Position, seed: u64, plies: usize) -> Vec<Position> {
+    let mut rng = Rng(seed | 1);
+    let mut out = vec![*root];
+    let mut pos = *root;
+    for _ in 0..plies {
+        let moves = legal_moves(&pos);
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[(rng.next() % moves.len() as u64) as usize];
+        pos.play_unchecked(&mv);
+        out.push(pos);
+    }
+    out
+}
+
+fn sample(seed: u64, plies: usize) -> Vec<Position> {
+    roots()
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| playout(r, seed.wrapping_add(i as u64 * 7919), plies))
+        .collect()
+}
+
+#[test]
+fn the_rule_checker_and_the_generator_agree_on_every_move() {
+    let positions = sample(11, 40);
+    let mut checked = 0;
+    for (n, pos) in positions.iter().enumerate().filter(|(n, _)| n % 5 == 0) {
+        let legal = legal_moves(pos);
+        for action in [
+            Action::Move,
+            Action::Capture,
+            Action::Spell,
+            Action::Exchange,
+            Action::Transfer,
+        ] {
+            for from in Square::all() {
+                if pos.piece_at(from).is_none() {
+                    continue;
+                }
+                for to in Square::all() {
+                    let mv = Move::new(action, from, to);
+                    let ok = pos.check_rules(&mv).is_ok();
+                    let listed = legal.contains(&mv);
+                    // A finished game lists no moves but the rules may still allow one.
+                    if legal.is_empty() {
+                        continue;
+                    }
+                    assert_eq!(
+                        ok,
+                        listed,
+                        "#{n} {mv} in {}: {:?}",
+                        pos.to_yam(),
+                        pos.check_rules(&mv)
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+}
+
+#[test]
+fn every_legal_move_applies_as_played_and_its_token_round_trips() {
+    for pos in sample(23, 60) {
+        for mv in legal_moves(&pos) {
+            let applied = apply(&pos, &mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+            let mut fast = pos;
+            fast.play_unchecked(&mv);
+            assert_eq!(applied.position, fast);
+            let token = to_token(&pos, &mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+            let text = token.to_string();
+            let back = MoveToken::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(resolve(&pos, &back), Ok(mv), "{text}");
+            // The promotion mark says what the events say.
+            let promoted = applied.events.iter().rev().find_map(|e| match e {
+                Event::Promoted { to, .. } => Some(*to),
+                _ => None,
+            });
+            assert_eq!(token.promotion, promoted, "{text}");
+        }
+    }
+}
+
+#[test]
+fn engine_strings_round_trip_except_the_documented_ambiguities() {
+    let (mut total, mut ambiguous) = (0, 0);
+    for pos in sample(37, 60) {
+        for mv in legal_moves(&pos) {
+            total += 1;
+            let em: EngineMove = to_engine(&mv)
+                .to_string()
+                .parse()
+                .unwrap_or_else(|e| panic!("{e}"));
+            let back = from_engine(&pos, &em).unwrap_or_else(|e| panic!("{mv}: {e}"));
+            if back == mv {
+                continue;
+            }
+            ambiguous += 1;
+            // KR-P1: a spell where the caster could also move there (a capture,
+            // or a walk into a manned square), or an exchange by a carrier.
+            let documented = match (mv.action, back.action) {
+                (Action::Spell, Action::Capture | Action::Move) => true,
+                (Action::Exchange, Action::Transfer) => pos.carried_by(mv.from).is_some(),
+                _ => false,
+            };
+            assert!(documented, "{mv} came back as {back} in {}", pos.to_yam());
+            assert!(legal_moves(&pos).contains(&back));
+        }
+    }
+    assert!(
+        ambiguous > 0 && ambiguous * 10 < total,
+        "{ambiguous} of {total}"
+    );
+}
+
+#[test]
+fn yam_text_round_trips_exactly_and_the_engine_fen_for_plain_games() {
+    for pos in sample(41, 80) {
+        let text = pos.to_yam();
+        let back =
+            Position::from_yam(&text, *pos.rules()).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(back, pos, "{text}");
+        assert_eq!(back.to_yam(), text);
+    }
+    for game in [GameType::Basic, GameType::Magician, GameType::PowerMagician] {
+        for pos in playout(&start(game.name()), 5, 120) {
+            let fen = pos.fen();
+            assert_eq!(Position::from_fen(&fen, *pos.rules()), Ok(pos), "{fen}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_games_keep_every_invariant(seed in any::<u64>(), root in 0usize..14) {
+        let roots = roots();
+        let root = &roots[root % roots.len()];
+        for pos in playout(root, seed, 80) {
+            let text = pos.to_yam();
+            prop_assert_eq!(Position::from_yam(&text, *pos.rules()), Ok(pos));
+            for mv in legal_moves(&pos) {
+                prop_assert!(pos.check(&mv).is_ok());
+            }
+        }
+    }
+
+    #[test]
+    fn reading_any_text_never_panics(s in "\\PC{0,80}") {
+        let rules = start("rescue-khan");
+        let _ = Position::from_yam(&s, *rules.rules());
+        let _ = Position::from_fen(&s, *rules.rules());
+        let _ = crate::khan::Ruleset::from_yaml(&s);
+        if let Ok(t) = MoveToken::parse(&s) {
+            let _ = resolve(&rules, &t);
+        }
+    }
+
+    #[test]
+    fn resolving_any_token_never_panics(
+        kind in 0usize..11, from in 0u8..64, to in 0u8..64, action in 0usize..5, seed in any::<u64>()
+    ) {
+        let roots = roots();
+        let positions = playout(&roots[(seed % roots.len() as u64) as usize], seed, 30);
+        let pos = positions[positions.len() - 1];
+        let action = [Action::Move, Action::Capture, Action::Spell, Action::Exchange, Action::Transfer][action];
+        let token = MoveToken {
+            piece: crate::khan::Kind::ALL[kind],
+            from: Square::from_index(from).unwrap_or(Square::A1),
+            action,
+            to: Square::from_index(to).unwrap_or(Square::A1),
+            promotion: None,
+        };
+        let _ = resolve(&pos, &token);
+        let _ = from_engine(&pos, &EngineMove { from: token.from, to: token.to });
+    }
+}
+
+#[test]
+fn an_engine_game_line_replays_and_exports_back() {
+    use yam_notation::khan::EnginePosition;
+    let line = EnginePosition::parse(
+        "position fen wfwwa3/wksma3/wn6/aa6/6AA/6NW/3AMSKW/3AWWFW w 0 1 startpos moves g4f5 a5a4 h4h5",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let rules = *start("magician").rules();
+    let (moves, end) = crate::khan::replay_engine(&line, rules).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        ["g4-f5", "a5-a4", "h4-h5"]
+    );
+    assert_eq!(
+        end.fen(),
+        "wfwwa3/wksma3/wn6/1a3A1A/a7/6NW/3AMSKW/3AWWFW b 3 2"
+    );
+    let bad = EnginePosition::parse(
+        "position fen wfwwa3/wksma3/wn6/aa6/6AA/6NW/3AMSKW/3AWWFW w 0 1 moves g4f5 g4f4",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let e = crate::khan::replay_engine(&bad, rules).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "engine move 2 (g4f4) is illegal: there is no piece on g4"
+    );
+}
