@@ -9,13 +9,10 @@
 
 use nom::{
     IResult, Parser,
-    bytes::complete::{tag, take_while, take_while1},
+    bytes::complete::{take_while, take_while1},
     character::complete::multispace0,
-    combinator::{opt, recognize},
-    sequence::preceded,
+    combinator::recognize,
 };
-
-use crate::quote;
 
 /// A comment, as a list of prose and embedded commands.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
@@ -195,13 +192,22 @@ fn is_bare_arg_char(c: char) -> bool {
     !c.is_whitespace() && !matches!(c, '[' | ']' | '{' | '}' | '"' | '\\')
 }
 
-/// Append a command argument, quoted when it is not a bare atom.
+/// Append a command argument, quoted when it is not a bare atom. Inside
+/// the quotes `"`, `\\`, `{` and `}` are escaped, so a quoted argument can
+/// never end its comment early.
 pub fn write_arg(arg: &str, out: &mut String) {
     if !arg.is_empty() && arg.chars().all(is_bare_arg_char) {
         out.push_str(arg);
-    } else {
-        quote::write_quoted(arg, out);
+        return;
     }
+    out.push('"');
+    for c in arg.chars() {
+        if matches!(c, '"' | '\\' | '{' | '}') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
 }
 
 /// One argument of a raw command: bare, or quoted with escapes still in.
@@ -319,8 +325,8 @@ fn quoted_raw(input: &str) -> PartResult<(usize, &str)> {
         match bytes[i] {
             b'"' => return Ok((i + 1, &input[1..i])),
             b'\\' => match bytes.get(i + 1) {
-                Some(b'\\' | b'"') => i += 2,
-                _ => return Err((i, "an escape in a quoted argument: \\\\ or \\\"")),
+                Some(b'\\' | b'"' | b'{' | b'}') => i += 2,
+                _ => return Err((i, "an escape in a quoted argument: \\\\, \\\", \\{ or \\}")),
             },
             _ => i += 1,
         }
@@ -352,8 +358,7 @@ fn command(rest: &str) -> PartResult<(usize, RawPart<'_>)> {
             args.push(RawArg::Quoted(raw));
             input = &after_ws[len..];
         } else {
-            let parsed: IResult<&str, &str> =
-                preceded(opt(tag("")), take_while1(is_bare_arg_char)).parse(after_ws);
+            let parsed: IResult<&str, &str> = take_while1(is_bare_arg_char).parse(after_ws);
             match parsed {
                 Ok((after, atom)) => {
                     args.push(RawArg::Bare(atom));

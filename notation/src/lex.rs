@@ -201,11 +201,11 @@ pub(crate) fn numeric(input: &[u8], eof: bool) -> LexResult<'_, Numeric> {
             if after_digits.is_empty() && !eof {
                 return Err(Err::Incomplete(Needed::new(1)));
             }
-            if let Ok((after_dots, dots)) = run(
-                take_while1::<_, _, LexError<'_>>(|b: u8| b == b'.'),
-                after_digits,
-                eof,
-            ) {
+            if after_digits.first() == Some(&b'.') {
+                let dots = after_digits.iter().take_while(|&&b| b == b'.').count();
+                if dots == after_digits.len() && !eof {
+                    return Err(Err::Incomplete(Needed::new(1)));
+                }
                 let number = std::str::from_utf8(digits)
                     .ok()
                     .and_then(|d| d.parse::<u32>().ok())
@@ -217,11 +217,11 @@ pub(crate) fn numeric(input: &[u8], eof: bool) -> LexResult<'_, Numeric> {
                         })
                     })?;
                 return Ok((
-                    after_dots,
+                    &after_digits[dots..],
                     Numeric::MoveNumber {
                         number,
-                        dots: dots.len(),
-                        len: input.len() - after_dots.len(),
+                        dots,
+                        len: digits.len() + dots,
                     },
                 ));
             }
