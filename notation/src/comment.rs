@@ -271,7 +271,7 @@ impl<'a> Iterator for RawParts<'a> {
         }
         let rest = &self.body[self.at..];
         let result = if rest.starts_with("[%") {
-            command(rest).map(|(len, part)| (len, part))
+            command(rest)
         } else {
             prose(rest).map(|len| (len, RawPart::Text(&rest[..len])))
         };

@@ -209,13 +209,11 @@ pub(crate) fn numeric(input: &[u8], eof: bool) -> LexResult<'_, Numeric> {
                 let number = std::str::from_utf8(digits)
                     .ok()
                     .and_then(|d| d.parse::<u32>().ok())
-                    .ok_or_else(|| {
-                        Err::Failure(LexError {
-                            input,
-                            expected: "a move number below 4294967296",
-                            kind: LexFailure::Expected,
-                        })
-                    })?;
+                    .ok_or(Err::Failure(LexError {
+                        input,
+                        expected: "a move number below 4294967296",
+                        kind: LexFailure::Expected,
+                    }))?;
                 return Ok((
                     &after_digits[dots..],
                     Numeric::MoveNumber {

@@ -175,8 +175,10 @@ impl<R: Read> Reader<R> {
             }
         };
         let result = self.read_movetext(visitor, skip_all)?;
-        if let Some(tag) = state.result_tag {
-            if tag != result.0 {
+        if let Some(tag) = state.result_tag
+            && tag != result.0
+        {
+            {
                 return Err(Fail::Syntax {
                     pos: result.1.start,
                     kind: ErrorKind::ResultMismatch {
@@ -525,7 +527,7 @@ impl<R: Read> Reader<R> {
         if let Some(Err(e)) = RawParts::new(body).find(Result::is_err) {
             let kind = if e.expected.starts_with("an escape") {
                 ErrorKind::BadEscape(
-                    "\\\\, \\{, \\} and \\[ in comments; \\\\ and \\\" in quoted arguments",
+                    "\\\\, \\{, \\} and \\[ in prose; \\\\, \\\", \\{ and \\} in quoted arguments",
                 )
             } else {
                 ErrorKind::Expected(e.expected.into())

@@ -224,10 +224,13 @@ impl<G: MoveGrammar> Visitor for RecordBuilder<G> {
     }
 }
 
+/// One game of an archive as read: its record, or why it is malformed.
+pub type GameOrError<M> = Result<Record<M>, Box<ParseError>>;
+
 /// Read every game of an archive into owned records, each with its error.
 pub fn read_all<G: MoveGrammar, R: Read>(
     src: R,
-) -> Result<Vec<Result<Record<G::Move>, Box<ParseError>>>, std::io::Error> {
+) -> Result<Vec<GameOrError<G::Move>>, std::io::Error> {
     let mut reader = Reader::new(src);
     let mut builder = RecordBuilder::<G>::new();
     let mut games = Vec::new();

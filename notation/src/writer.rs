@@ -41,9 +41,11 @@ pub fn write_record<G: MoveGrammar>(record: &Record<G::Move>, out: &mut String) 
             Node::Move(mv, _) => {
                 let mut unit = String::new();
                 G::write_move(mv, &mut unit);
-                // Glyph NAGs right after a move print as its suffix.
-                while let Some(Node::Nag(nag)) = nodes.peek() {
-                    let Some(glyph) = nag.glyph() else { break };
+                // A glyph NAG right after a move prints as its suffix. Only
+                // one: `!` `!` written together would read back as `!!`.
+                if let Some(Node::Nag(nag)) = nodes.peek()
+                    && let Some(glyph) = nag.glyph()
+                {
                     unit.push_str(glyph);
                     nodes.next();
                 }

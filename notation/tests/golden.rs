@@ -17,3 +17,13 @@ fn messy_input_prints_canonically() {
         printed
     );
 }
+
+#[test]
+fn two_glyph_nags_do_not_merge_into_one() {
+    // Found by the fuzzer: `!` and `!` printed together read back as `!!`.
+    let text = format!("{}1. Wg4-f5 ! ! ? *\n", common::header("glyphs", "*"));
+    let record = parse_record::<Toy>(&text).unwrap();
+    let printed = record_to_string::<Toy>(&record);
+    assert!(printed.contains("Wg4-f5! $1 $2 *"), "{printed}");
+    assert_eq!(parse_record::<Toy>(&printed).unwrap(), record);
+}

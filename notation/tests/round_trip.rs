@@ -199,9 +199,8 @@ proptest! {
         let mut reader = Reader::new(&bytes[..]);
         let mut builder = RecordBuilder::<Toy>::new();
         for _ in 0..100 {
-            match reader.read_game(&mut builder) {
-                Ok(None) => break,
-                _ => {}
+            if let Ok(None) = reader.read_game(&mut builder) {
+                break;
             }
         }
     }

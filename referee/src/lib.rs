@@ -1,3 +1,4 @@
 //! Yam referee.
+pub mod check;
 pub mod fair_play;
 pub mod khan;

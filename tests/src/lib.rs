@@ -1,1 +1,38 @@
-//! End-to-end tests live in `tests/`; this library is empty on purpose.
+//! Helpers for Yam's end-to-end tests: the `yam` binary, built once.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The workspace root.
+pub fn workspace() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ sits in the workspace")
+}
+
+/// The path of the `yam` binary, built (once per test process) with the
+/// same profile as the tests.
+pub fn yam_bin() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = Command::new(cargo)
+            .args(["build", "--quiet", "-p", "yam-cli", "--bin", "yam"])
+            .current_dir(workspace())
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building yam failed");
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| workspace().join("target"));
+        target.join("debug").join("yam")
+    })
+}
+
+/// A `yam` command, run from the workspace root.
+pub fn yam() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::new(yam_bin());
+    cmd.current_dir(workspace());
+    cmd
+}

@@ -1,0 +1,334 @@
+//! Checking records move by move while they stream past.
+//!
+//! [`Checker`] is a [`Visitor`]: the notation reader hands it each token as it
+//! reads it, and the checker parses the token with the game's grammar and
+//! plays it on the game's position at once, so a whole archive is checked
+//! without building records. Variations are checked too, each from the
+//! position before the move it replaces.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use yam_notation::khan::{KhanGrammar, MoveToken};
+use yam_notation::{
+    Dots, GameKind, GameResult, MoveGrammar, RawTagValue, Skip, Span, TokenError, Visitor,
+};
+
+use crate::khan;
+
+/// Why a game's rules were broken, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// Where in the text.
+    pub span: Span,
+    /// The move number as written before the move (`12.` or `12...`), or
+    /// empty for a problem in the header or with the result.
+    pub move_number: String,
+    /// The offending text.
+    pub token: String,
+    /// Why it is refused.
+    pub reason: String,
+    /// The position before the offending move, in the game's own notation
+    /// (Khan: the engine FEN, and Yam's position text for siege games).
+    pub position: String,
+}
+
+/// The verdict on one game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every move is legal and the result agrees with the final position.
+    Legal,
+    /// The first rule broken.
+    Illegal(Box<Violation>),
+    /// Syntax only: the referee for this game is not part of this build.
+    RulesNotChecked,
+}
+
+/// What checking one game found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameReport {
+    /// Which game.
+    pub game: GameKind,
+    /// Its `GameId` tag.
+    pub game_id: String,
+    /// Moves played in the main line.
+    pub plies: u32,
+    /// The verdict.
+    pub verdict: Verdict,
+}
+
+/// Replay state of one Khan game.
+#[derive(Debug, Clone)]
+struct KhanLine {
+    position: khan::Position,
+    /// The position before the last move of this line, where a variation
+    /// on that move starts.
+    before_last: khan::Position,
+}
+
+// One per checker, not one per move: the size difference costs nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+enum Game {
+    Khan {
+        line: KhanLine,
+        /// Lines suspended by open variations.
+        stack: Vec<KhanLine>,
+    },
+    Unchecked(GameKind),
+}
+
+/// A visitor that checks every game of an archive against its rules.
+#[derive(Debug, Default)]
+pub struct Checker {
+    game_id: String,
+    ruleset: String,
+    ruleset_span: Span,
+    setup: String,
+    setup_span: Span,
+    game: Option<Game>,
+    plies: u32,
+    depth: u32,
+    pending_number: Option<(u32, Dots, Span)>,
+    violation: Option<Box<Violation>>,
+    khan_rulesets: HashMap<String, Result<khan::Ruleset, String>>,
+}
+
+impl Checker {
+    /// A checker, ready for an archive.
+    pub fn new() -> Checker {
+        Checker::default()
+    }
+
+    fn violate(&mut self, span: Span, token: &str, reason: String, position: String) {
+        if self.violation.is_none() {
+            let move_number = match self.pending_number {
+                Some((n, Dots::One, _)) => format!("{n}."),
+                Some((n, Dots::Three, _)) => format!("{n}..."),
+                None => String::new(),
+            };
+            self.violation = Some(Box::new(Violation {
+                span,
+                move_number,
+                token: token.to_owned(),
+                reason,
+                position,
+            }));
+        }
+    }
+
+    fn khan_ruleset(&mut self, name: &str) -> Result<khan::Ruleset, String> {
+        self.khan_rulesets
+            .entry(name.to_owned())
+            .or_insert_with(|| khan::Ruleset::builtin(name).map_err(|e| e.to_string()))
+            .clone()
+    }
+
+    fn start_khan(&mut self) -> Option<Game> {
+        let ruleset = match self.khan_ruleset(&self.ruleset.clone()) {
+            Ok(r) => r,
+            Err(e) => {
+                self.violate(self.ruleset_span, &self.ruleset.clone(), e, String::new());
+                return None;
+            }
+        };
+        let start = if self.setup.is_empty() {
+            ruleset.start_position()
+        } else {
+            match khan::Position::from_yam(&self.setup, *ruleset.start_position().rules()) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.violate(
+                        self.setup_span,
+                        &self.setup.clone(),
+                        format!("bad Position tag: {e}"),
+                        String::new(),
+                    );
+                    return None;
+                }
+            }
+        };
+        Some(Game::Khan {
+            line: KhanLine {
+                position: start,
+                before_last: start,
+            },
+            stack: Vec::new(),
+        })
+    }
+
+    fn khan_move(&mut self, token: &MoveToken, text: &str, span: Span) {
+        let Some(Game::Khan { line, .. }) = &mut self.game else {
+            return;
+        };
+        let before = line.position;
+        let numbered = self.pending_number.take();
+        if let Some((number, dots, _)) = numbered {
+            let side_ok = matches!(
+                (dots, before.turn()),
+                (Dots::One, khan::Side::White) | (Dots::Three, khan::Side::Black)
+            );
+            if number != before.fullmoves() || !side_ok {
+                let expected = match before.turn() {
+                    khan::Side::White => format!("{}.", before.fullmoves()),
+                    khan::Side::Black => format!("{}...", before.fullmoves()),
+                };
+                self.pending_number = numbered;
+                let reason = format!(
+                    "this move is numbered wrongly: it is {}'s move {expected}",
+                    before.turn()
+                );
+                self.violate(span, text, reason, position_text(&before));
+                return;
+            }
+        }
+        let played = khan::resolve(&before, token).and_then(|mv| khan::apply(&before, &mv));
+        match played {
+            Ok(applied) => {
+                line.before_last = before;
+                line.position = applied.position;
+                if self.depth == 0 {
+                    self.plies += 1;
+                }
+            }
+            Err(illegal) => {
+                self.pending_number = numbered;
+                self.violate(span, text, illegal.to_string(), position_text(&before));
+            }
+        }
+    }
+}
+
+fn position_text(pos: &khan::Position) -> String {
+    if pos.tower_squares().is_empty() {
+        pos.fen()
+    } else {
+        pos.to_yam()
+    }
+}
+
+impl Visitor for Checker {
+    type Output = GameReport;
+
+    fn begin_game(&mut self) {
+        self.game_id.clear();
+        self.ruleset.clear();
+        self.setup.clear();
+        self.game = None;
+        self.plies = 0;
+        self.depth = 0;
+        self.pending_number = None;
+        self.violation = None;
+    }
+
+    fn tag(&mut self, name: &str, value: RawTagValue<'_>, span: Span) -> Result<(), TokenError> {
+        let target = if name.eq_ignore_ascii_case("GameId") {
+            &mut self.game_id
+        } else if name.eq_ignore_ascii_case("Ruleset") {
+            self.ruleset_span = span;
+            &mut self.ruleset
+        } else if name.eq_ignore_ascii_case("Position") {
+            self.setup_span = span;
+            &mut self.setup
+        } else {
+            return Ok(());
+        };
+        target.clear();
+        target.push_str(&value.decode());
+        Ok(())
+    }
+
+    fn end_tags(&mut self, game: GameKind) -> Result<Skip, Cow<'static, str>> {
+        self.game = match game {
+            GameKind::Khan => self.start_khan(),
+            other => Some(Game::Unchecked(other)),
+        };
+        Ok(Skip(false))
+    }
+
+    fn move_number(&mut self, number: u32, dots: Dots, span: Span) {
+        self.pending_number = Some((number, dots, span));
+    }
+
+    fn token(&mut self, token: &str, span: Span) -> Result<(), TokenError> {
+        match &self.game {
+            Some(Game::Khan { .. }) => {
+                let mv = KhanGrammar::parse_move(token)?;
+                if self.violation.is_none() {
+                    self.khan_move(&mv, token, span);
+                }
+            }
+            Some(Game::Unchecked(_)) | None => {}
+        }
+        self.pending_number = None;
+        Ok(())
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        self.depth += 1;
+        self.pending_number = None;
+        if let Some(Game::Khan { line, stack }) = &mut self.game {
+            stack.push(line.clone());
+            line.position = line.before_last;
+        }
+        Skip(false)
+    }
+
+    fn end_variation(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        self.pending_number = None;
+        if let Some(Game::Khan { line, stack }) = &mut self.game
+            && let Some(outer) = stack.pop()
+        {
+            *line = outer;
+        }
+    }
+
+    fn result(&mut self, result: GameResult, span: Span) {
+        if self.violation.is_some() {
+            return;
+        }
+        if let Some(Game::Khan { line, .. }) = &self.game {
+            let pos = line.position;
+            if let Some(outcome) = pos.outcome() {
+                if outcome.result() != result.to_string() {
+                    self.violate(
+                        span,
+                        &result.to_string(),
+                        format!(
+                            "the game is over ({outcome}), so the result must be {}",
+                            outcome.result()
+                        ),
+                        position_text(&pos),
+                    );
+                }
+            } else if matches!(result, GameResult::Score { .. }) {
+                self.violate(
+                    span,
+                    &result.to_string(),
+                    "a score is the result of a solo game, not of Khan".into(),
+                    position_text(&pos),
+                );
+            }
+        }
+    }
+
+    fn end_game(&mut self) -> GameReport {
+        let (game, checked) = match &self.game {
+            Some(Game::Khan { .. }) => (GameKind::Khan, true),
+            Some(Game::Unchecked(g)) => (*g, false),
+            None => (GameKind::Khan, true),
+        };
+        let verdict = match self.violation.take() {
+            Some(v) => Verdict::Illegal(v),
+            None if checked => Verdict::Legal,
+            None => Verdict::RulesNotChecked,
+        };
+        GameReport {
+            game,
+            game_id: self.game_id.clone(),
+            plies: self.plies,
+            verdict,
+        }
+    }
+}
