@@ -64,27 +64,30 @@ where
     }
 }
 
-/// Bytes that end a move token (outside quotes).
+/// Bytes that end a move token (outside quotes): whitespace, control
+/// characters and the envelope's punctuation. A table, because the reader
+/// asks this for every byte of every token.
+static TOKEN_DELIMITER: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[0x7f] = true;
+    let punctuation = b" {}()[]$;!?";
+    let mut i = 0;
+    while i < punctuation.len() {
+        table[punctuation[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+/// Whether `b` ends a move token (outside quotes).
+#[inline]
 pub(crate) fn is_token_delimiter(b: u8) -> bool {
-    matches!(
-        b,
-        b' ' | b'\t'
-            | b'\n'
-            | b'\r'
-            | 0x0b
-            | 0x0c
-            | b'{'
-            | b'}'
-            | b'('
-            | b')'
-            | b'['
-            | b']'
-            | b'$'
-            | b';'
-            | b'!'
-            | b'?'
-    ) || b < 0x20
-        || b == 0x7f
+    TOKEN_DELIMITER[b as usize]
 }
 
 pub(crate) fn is_tag_name_byte(b: u8) -> bool {
@@ -274,6 +277,14 @@ pub(crate) fn glyph(window: &[u8], eof: bool) -> LexResult<'_, usize> {
 
 /// A move token: token bytes and quoted strings up to a delimiter.
 pub(crate) fn token(window: &[u8], eof: bool) -> LexResult<'_, usize> {
+    // The common case: no quotes, and the token ends inside the window.
+    if let Some(end) = window
+        .iter()
+        .position(|&b| is_token_delimiter(b) || b == b'"')
+        && window[end] != b'"'
+    {
+        return Ok((&window[end..], end));
+    }
     let mut i = 0;
     let mut in_quotes = false;
     loop {

@@ -74,6 +74,9 @@ pub struct Reader<R> {
     line: u32,
     /// Absolute offset of the first byte of the current line.
     line_start: u64,
+    /// Whether the current line is ASCII up to `pos`, so that a column is
+    /// a byte count (the common case, computed without looking back).
+    line_ascii: bool,
     games: u64,
     max_element: usize,
     /// Hashes of the unknown tag names seen in this game (reused).
@@ -92,6 +95,7 @@ impl<R: Read> Reader<R> {
             eof: false,
             line: 1,
             line_start: 0,
+            line_ascii: true,
             games: 0,
             max_element: DEFAULT_MAX_ELEMENT,
             unknown_tags: Vec::new(),
@@ -357,7 +361,7 @@ impl<R: Read> Reader<R> {
             match b {
                 b'{' => self.read_comment(visitor, live)?,
                 b'(' => {
-                    self.advance(1);
+                    self.advance_inline(1);
                     depth += 1;
                     if live && visitor.begin_variation().0 {
                         skip_from = Some(depth);
@@ -369,7 +373,7 @@ impl<R: Read> Reader<R> {
                             self.syntax_here(ErrorKind::UnopenedVariation, Resume::SkipGame)
                         );
                     }
-                    self.advance(1);
+                    self.advance_inline(1);
                     if live {
                         visitor.end_variation();
                     } else if skip_from == Some(depth) {
@@ -380,9 +384,9 @@ impl<R: Read> Reader<R> {
                 b'$' => {
                     let (value, len) = self.lex_simple(lex::nag, "a NAG")?;
                     if live {
-                        visitor.nag(Nag(value), Span::new(self.pos_at(self.pos), len));
+                        visitor.nag(Nag(value), Span::new(self.pos_here(), len));
                     }
-                    self.advance(len);
+                    self.advance_inline(len);
                 }
                 b'!' | b'?' => {
                     let len = self.lex_simple(lex::glyph, "an annotation glyph")?;
@@ -393,9 +397,9 @@ impl<R: Read> Reader<R> {
                         ));
                     };
                     if live {
-                        visitor.nag(nag, Span::new(self.pos_at(self.pos), len));
+                        visitor.nag(nag, Span::new(self.pos_here(), len));
                     }
-                    self.advance(len);
+                    self.advance_inline(len);
                 }
                 b'0'..=b'9' | b'*' | b'+' | b'-' => match self
                     .lex_simple(lex::numeric, "a move number or a result")?
@@ -403,16 +407,12 @@ impl<R: Read> Reader<R> {
                     Numeric::MoveNumber { number, dots, len } => {
                         if live {
                             let dots = if dots == 1 { Dots::One } else { Dots::Three };
-                            visitor.move_number(
-                                number,
-                                dots,
-                                Span::new(self.pos_at(self.pos), len),
-                            );
+                            visitor.move_number(number, dots, Span::new(self.pos_here(), len));
                         }
-                        self.advance(len);
+                        self.advance_inline(len);
                     }
                     Numeric::Result { len } => {
-                        let span = Span::new(self.pos_at(self.pos), len);
+                        let span = Span::new(self.pos_here(), len);
                         let result = GameResult::parse(&self.buf[self.pos..self.pos + len])
                             .expect("the lexer only accepts results");
                         if depth > 0 {
@@ -421,7 +421,7 @@ impl<R: Read> Reader<R> {
                                 Resume::SkipGame,
                             ));
                         }
-                        self.advance(len);
+                        self.advance_inline(len);
                         self.finish_result_line()?;
                         return Ok((result, span));
                     }
@@ -482,7 +482,7 @@ impl<R: Read> Reader<R> {
             }
         };
         if live {
-            let span = Span::new(self.pos_at(self.pos), len);
+            let span = Span::new(self.pos_here(), len);
             if let Err(e) = visitor.token(text, span) {
                 let at = range.start + e.offset.min(len);
                 let found = text.to_owned();
@@ -493,7 +493,7 @@ impl<R: Read> Reader<R> {
                 return Err(fail);
             }
         }
-        self.advance(len);
+        self.advance_inline(len);
         Ok(())
     }
 
@@ -535,10 +535,7 @@ impl<R: Read> Reader<R> {
             return Err(self.syntax_at(body_range.start + e.offset, kind, Resume::SkipGame));
         }
         if live {
-            visitor.comment(
-                RawComment(body),
-                Span::new(self.pos_at(self.pos), found.len),
-            );
+            visitor.comment(RawComment(body), Span::new(self.pos_here(), found.len));
         }
         self.advance(found.len);
         Ok(())
@@ -701,8 +698,33 @@ impl<R: Read> Reader<R> {
         if let Some(last) = memchr::memrchr(b'\n', consumed) {
             self.line += memchr::memchr_iter(b'\n', consumed).count() as u32;
             self.line_start = self.base + (self.pos + last + 1) as u64;
+            self.line_ascii = consumed[last + 1..].is_ascii();
+        } else if self.line_ascii {
+            self.line_ascii = consumed.is_ascii();
         }
         self.pos += len;
+    }
+
+    /// Consume `len` bytes that hold no line break (a token, a number).
+    fn advance_inline(&mut self, len: usize) {
+        if self.line_ascii {
+            self.line_ascii = self.buf[self.pos..self.pos + len].is_ascii();
+        }
+        self.pos += len;
+    }
+
+    /// The position of `pos`, cheaply when the line so far is ASCII.
+    fn pos_here(&self) -> Pos {
+        let offset = self.base + self.pos as u64;
+        if self.line_ascii && self.line_start >= self.base {
+            Pos {
+                offset,
+                line: self.line,
+                column: u32::try_from(offset - self.line_start + 1).unwrap_or(u32::MAX),
+            }
+        } else {
+            self.pos_at(self.pos)
+        }
     }
 
     fn skip_bom(&mut self) -> Result<(), ReadError> {
@@ -724,6 +746,7 @@ impl<R: Read> Reader<R> {
                         self.pos += 1;
                         self.line += 1;
                         self.line_start = self.base + self.pos as u64;
+                        self.line_ascii = true;
                     }
                     b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.pos += 1,
                     _ => return Ok(()),

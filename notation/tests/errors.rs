@@ -230,3 +230,14 @@ fn lenient_reading() {
     assert_eq!(record.tags.get("Date"), Some("2026.11.29"));
     assert_eq!(record.main_line().count(), 3);
 }
+
+#[test]
+fn columns_count_characters_not_bytes() {
+    // "{café €}" is 8 characters but 11 bytes; the bad move starts at
+    // character 20 of its line, and the grammar gives up at its 6th
+    // character, the 9.
+    let bad = format!("{}1. Wg4-f5 {{café €}} Wg4-f9 *", header("bad", "*"));
+    let err = bad_between_good(&bad);
+    assert!(matches!(err.kind, ErrorKind::BadMove(_)), "{err}");
+    assert_at(&err, 11, 25);
+}
