@@ -3,6 +3,7 @@
 
 mod check;
 mod diagnostics;
+mod engine;
 mod show;
 
 use std::process::ExitCode;
@@ -41,6 +42,9 @@ enum Command {
         after_help = "Examples:\n  yam show game.yam                 # the final position\n  yam show game.yam --move 23       # after White's 23rd move\n  yam show game.yam --move 23...    # after Black's 23rd move\n  yam show archive.yam --game 4 --ply 10"
     )]
     Show(show::ShowArgs),
+    /// Trade Khan games with the innersky engine: its FEN and from-to moves.
+    #[command(subcommand)]
+    Engine(engine::EngineCommand),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +52,7 @@ fn main() -> ExitCode {
     let code = match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Show(args) => show::run(&args),
+        Command::Engine(command) => engine::run(&command),
     };
     ExitCode::from(code)
 }
