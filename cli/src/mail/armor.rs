@@ -1,0 +1,265 @@
+//! The turn block: a turn armored for the body of a mail.
+//!
+//! ```text
+//! -----BEGIN YAM TURN-----
+//! Game: 2026-ann-bo-1
+//! Ply: 12
+//! Checksum: sha256:5d41402abc4b2a76b9719d911017c592...
+//!
+//! W0dhbWUgIkNhc3RsZSBTaWVnZSJdClt...  (base64, 64 characters a line)
+//! -----END YAM TURN-----
+//! ```
+//!
+//! Mail mangles text: clients quote it (`> `), re-wrap it, encode it as
+//! quoted-printable or base64, flow it, render it from HTML, forward it. The
+//! block survives all of that because its payload is base64 (an alphabet
+//! that none of those transformations touches once whitespace and quote
+//! marks are dropped) and its checksum tells a complete payload from a
+//! damaged one. The reader looks at words, not lines.
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use sha2::{Digest, Sha256};
+
+/// The first line of a turn block.
+pub const BEGIN: &str = "-----BEGIN YAM TURN-----";
+/// The last line of a turn block.
+pub const END: &str = "-----END YAM TURN-----";
+
+/// A turn block's content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block {
+    /// The game's id.
+    pub game: String,
+    /// The ply the turn brings the game to.
+    pub ply: u32,
+    /// The turn's bytes.
+    pub payload: Vec<u8>,
+}
+
+/// Why a turn block could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArmorError {
+    /// The block has a begin line but no end line.
+    #[error("the turn block is cut off: no {END} line")]
+    Truncated,
+    /// A header is missing or malformed.
+    #[error("the turn block has no valid {0} header")]
+    Header(&'static str),
+    /// The payload is not base64.
+    #[error("the turn block's payload is damaged (not base64)")]
+    NotBase64,
+    /// The payload does not hash to the checksum.
+    #[error("the turn block's checksum does not match: the turn was altered or cut in transit")]
+    Checksum,
+}
+
+/// A turn block as found in a text, with how it was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// Whether the block sits in quoted text (`> `): a copy of an earlier
+    /// turn in a reply, not the sender's own turn.
+    pub quoted: bool,
+    /// The block, or why it is unreadable.
+    pub block: Result<Block, ArmorError>,
+}
+
+/// The armored text of a turn.
+pub fn armor(game: &str, ply: u32, payload: &[u8]) -> String {
+    let mut out = String::with_capacity(payload.len() * 4 / 3 + 200);
+    out.push_str(BEGIN);
+    out.push('\n');
+    out.push_str(&format!(
+        "Game: {game}\nPly: {ply}\nChecksum: sha256:{}\n\n",
+        checksum(payload)
+    ));
+    let encoded = STANDARD.encode(payload);
+    for chunk in encoded.as_bytes().chunks(64) {
+        // Base64 is ASCII, so every chunk is valid UTF-8.
+        out.push_str(std::str::from_utf8(chunk).unwrap_or_default());
+        out.push('\n');
+    }
+    out.push_str(END);
+    out.push('\n');
+    out
+}
+
+/// The hex SHA-256 of a payload.
+pub fn checksum(payload: &[u8]) -> String {
+    hex::encode(Sha256::digest(payload))
+}
+
+/// Every turn block in `text`, in order.
+pub fn find_blocks(text: &str) -> Vec<Found> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(BEGIN) {
+        let quoted = is_quoted(&rest[..at]);
+        let after = &rest[at + BEGIN.len()..];
+        let (inside, next) = match after.find(END) {
+            Some(end) => (Some(&after[..end]), &after[end + END.len()..]),
+            None => (None, ""),
+        };
+        // A second BEGIN before the END means this block lost its end.
+        let block = match inside {
+            Some(inside) if !inside.contains(BEGIN) => parse_inside(inside),
+            Some(inside) => {
+                let cut = inside.find(BEGIN).unwrap_or(inside.len());
+                rest = &after[cut..];
+                found.push(Found {
+                    quoted,
+                    block: Err(ArmorError::Truncated),
+                });
+                continue;
+            }
+            None => Err(ArmorError::Truncated),
+        };
+        found.push(Found { quoted, block });
+        rest = next;
+    }
+    found
+}
+
+/// Whether the line that ends `before` starts with a quote mark.
+fn is_quoted(before: &str) -> bool {
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    before[line_start..].trim_start().starts_with('>')
+}
+
+fn parse_inside(inside: &str) -> Result<Block, ArmorError> {
+    // Words, without the quote marks that replies put in front of lines.
+    let mut words = inside
+        .split_whitespace()
+        .map(|w| w.trim_start_matches('>'))
+        .filter(|w| !w.is_empty())
+        .peekable();
+    let mut game = None;
+    let mut ply = None;
+    let mut sum = None;
+    while let Some(key) = words.peek().copied() {
+        let Some(name) = key.strip_suffix(':') else {
+            break;
+        };
+        words.next();
+        let value = words.next();
+        match name.to_ascii_lowercase().as_str() {
+            "game" => game = value.map(str::to_owned),
+            "ply" => ply = value.and_then(|v| v.parse::<u32>().ok()),
+            "checksum" => {
+                // A crude client may break even the 64 hex digits; gather them.
+                let mut hex = value
+                    .and_then(|v| v.strip_prefix("sha256:"))
+                    .unwrap_or("")
+                    .to_ascii_lowercase();
+                while hex.len() < 64 {
+                    match words.peek() {
+                        Some(w)
+                            if w.bytes().all(|b| b.is_ascii_hexdigit())
+                                && hex.len() + w.len() <= 64 =>
+                        {
+                            hex.push_str(&w.to_ascii_lowercase());
+                            words.next();
+                        }
+                        _ => break,
+                    }
+                }
+                sum = Some(hex);
+            }
+            // Unknown headers are skipped, so later versions can add some.
+            _ => {}
+        }
+    }
+    let game = game.ok_or(ArmorError::Header("Game"))?;
+    let ply = ply.ok_or(ArmorError::Header("Ply"))?;
+    let sum = sum.ok_or(ArmorError::Header("Checksum"))?;
+    let encoded: String = words.collect();
+    let payload = STANDARD
+        .decode(encoded.as_bytes())
+        .map_err(|_| ArmorError::NotBase64)?;
+    if checksum(&payload) != sum {
+        return Err(ArmorError::Checksum);
+    }
+    Ok(Block { game, ply, payload })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn sample() -> (String, Vec<u8>) {
+        let payload = "[Game \"Khan\"]\n\n1. Ng3-f3 {é} *\n"
+            .repeat(5)
+            .into_bytes();
+        (armor("g-1", 3, &payload), payload)
+    }
+
+    #[test]
+    fn a_block_reads_back() {
+        let (text, payload) = sample();
+        let found = find_blocks(&format!("Hello,\n\nmy move:\n\n{text}\n-- \nAnn\n"));
+        assert_eq!(found.len(), 1);
+        assert!(!found[0].quoted);
+        assert_eq!(found[0].block.as_ref().unwrap().payload, payload);
+    }
+
+    #[test]
+    fn quoting_rewrapping_and_crlf_do_not_hurt() {
+        let (text, payload) = sample();
+        let quoted: String = text.lines().map(|l| format!("> > {l}\r\n")).collect();
+        let found = find_blocks(&quoted);
+        assert!(found[0].quoted);
+        assert_eq!(found[0].block.as_ref().unwrap().payload, payload);
+        // A client that re-wraps at 30 columns.
+        let rewrapped: String = text
+            .lines()
+            .flat_map(|l| {
+                if l.starts_with("-----") {
+                    vec![l.to_owned()]
+                } else {
+                    l.as_bytes()
+                        .chunks(30)
+                        .map(|c| String::from_utf8_lossy(c).into_owned())
+                        .collect()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert_eq!(
+            find_blocks(&rewrapped)[0].block.as_ref().unwrap().payload,
+            payload
+        );
+    }
+
+    #[test]
+    fn damage_is_named() {
+        let (text, _) = sample();
+        let cut = &text[..text.len() - 40];
+        assert_eq!(find_blocks(cut)[0].block, Err(ArmorError::Truncated));
+        let changed = text.replacen("W0dh", "W0di", 1);
+        assert_eq!(find_blocks(&changed)[0].block, Err(ArmorError::Checksum));
+        let no_ply = text.replace("Ply: 3", "");
+        assert_eq!(
+            find_blocks(&no_ply)[0].block,
+            Err(ArmorError::Header("Ply"))
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn any_payload_round_trips(payload in prop::collection::vec(any::<u8>(), 0..2000), ply in any::<u32>()) {
+            let text = armor("game", ply, &payload);
+            let found = find_blocks(&text);
+            prop_assert_eq!(found.len(), 1);
+            let block = found[0].block.clone().unwrap();
+            prop_assert_eq!(block.payload, payload);
+            prop_assert_eq!(block.ply, ply);
+        }
+
+        #[test]
+        fn any_text_is_read_without_panic(text in "\\PC{0,400}") {
+            let _ = find_blocks(&text);
+            let _ = find_blocks(&format!("{BEGIN}{text}{END}"));
+        }
+    }
+}

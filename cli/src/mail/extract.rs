@@ -1,0 +1,162 @@
+//! Finding the turn in an incoming mail, whatever its shape.
+//!
+//! In order of trust: the record attached as a file (bytes the transport
+//! cannot alter), then turn blocks in the text (the sender's own, not the
+//! quoted copies of earlier turns that replies carry), then the same inside a
+//! forwarded message. HTML-only mails are read through their text rendering.
+
+use mail_parser::{HeaderValue, Message, MessageParser, MimeHeaders};
+
+use super::armor::{self, ArmorError, Block};
+
+/// The largest mail the reader looks into; larger ones are refused unread,
+/// so a hostile mailbox cannot exhaust memory.
+pub const MAX_MAIL: usize = 16 << 20;
+
+/// What an incoming mail says about itself and which turns it carries.
+#[derive(Debug, Clone, Default)]
+pub struct Incoming {
+    /// The sender's address, lower case.
+    pub from: Option<String>,
+    /// Its Message-ID, without angle brackets.
+    pub message_id: Option<String>,
+    /// The Message-IDs it replies to (In-Reply-To, then References).
+    pub replies_to: Vec<String>,
+    /// Its subject.
+    pub subject: String,
+    /// The `Auto-Submitted` header, if any other than `no` (RFC 3834).
+    pub auto_submitted: Option<String>,
+    /// Whether it is bulk or list mail (`Precedence: bulk/list/junk`, `List-Id`).
+    pub bulk: bool,
+    /// The turns found, best first.
+    pub turns: Vec<Turn>,
+    /// Turn blocks found damaged, with why (for the refusal message).
+    pub damaged: Vec<ArmorError>,
+    /// How many quoted copies of earlier turns were passed over.
+    pub quoted_copies: usize,
+}
+
+/// One turn found in a mail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Turn {
+    /// A `.yam` file attached: the whole record.
+    Attachment {
+        /// The attachment's file name.
+        name: String,
+        /// Its bytes, exactly as sent.
+        bytes: Vec<u8>,
+    },
+    /// A turn block in the text.
+    Block(Block),
+}
+
+/// Why a mail could not be read at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MailError {
+    /// Nothing that parses as a mail.
+    #[error("not a mail message")]
+    NotAMail,
+    /// Larger than [`MAX_MAIL`].
+    #[error("the mail is {0} bytes, more than the {MAX_MAIL} Yam reads")]
+    TooLarge(usize),
+}
+
+/// Read a raw mail (RFC 5322 bytes).
+pub fn read_mail(raw: &[u8]) -> Result<Incoming, MailError> {
+    if raw.len() > MAX_MAIL {
+        return Err(MailError::TooLarge(raw.len()));
+    }
+    let message = MessageParser::default()
+        .parse(raw)
+        .ok_or(MailError::NotAMail)?;
+    if message.parts.is_empty()
+        || (message.from().is_none()
+            && message.message_id().is_none()
+            && message.subject().is_none())
+    {
+        return Err(MailError::NotAMail);
+    }
+    let mut incoming = Incoming {
+        from: message
+            .from()
+            .and_then(|a| a.first())
+            .and_then(|a| a.address())
+            .map(str::to_lowercase),
+        message_id: message.message_id().map(str::to_owned),
+        replies_to: {
+            let mut all: Vec<String> = ids(message.in_reply_to())
+                .chain(ids(message.references()))
+                .collect();
+            let mut seen = std::collections::HashSet::new();
+            all.retain(|id| seen.insert(id.clone()));
+            all
+        },
+        subject: message.subject().unwrap_or_default().to_owned(),
+        auto_submitted: message
+            .header_raw("Auto-Submitted")
+            .map(|v| v.trim().to_ascii_lowercase())
+            .filter(|v| v != "no"),
+        bulk: message.header_raw("List-Id").is_some()
+            || message.header_raw("Precedence").is_some_and(|p| {
+                matches!(
+                    p.trim().to_ascii_lowercase().as_str(),
+                    "bulk" | "list" | "junk"
+                )
+            }),
+        ..Incoming::default()
+    };
+    collect_turns(&message, &mut incoming, 0);
+    Ok(incoming)
+}
+
+fn ids<'a>(value: &'a HeaderValue<'_>) -> impl Iterator<Item = String> + 'a {
+    let list: Vec<String> = match value {
+        HeaderValue::Text(t) => vec![t.to_string()],
+        HeaderValue::TextList(l) => l.iter().map(|t| t.to_string()).collect(),
+        _ => Vec::new(),
+    };
+    list.into_iter()
+}
+
+/// How deep forwarded messages are followed.
+const MAX_NESTING: usize = 3;
+
+fn collect_turns(message: &Message<'_>, incoming: &mut Incoming, depth: usize) {
+    // Attached records first: their bytes are exactly what the sender sent.
+    for part in message.attachments() {
+        if let Some(inner) = part.message() {
+            if depth < MAX_NESTING {
+                collect_turns(inner, incoming, depth + 1);
+            }
+            continue;
+        }
+        let name = part.attachment_name().unwrap_or_default();
+        let is_yam = name.to_ascii_lowercase().ends_with(".yam")
+            || part
+                .content_type()
+                .and_then(|ct| ct.subtype())
+                .is_some_and(|s| s.eq_ignore_ascii_case("x-yam"));
+        if is_yam {
+            incoming.turns.push(Turn::Attachment {
+                name: name.to_owned(),
+                bytes: part.contents().to_vec(),
+            });
+        }
+    }
+    // Then turn blocks in the text bodies (HTML-only mails are rendered).
+    let mut texts: Vec<String> = (0..message.text_body_count())
+        .filter_map(|i| message.body_text(i).map(|t| t.into_owned()))
+        .collect();
+    if texts.is_empty() {
+        texts.extend(message.body_text(0).map(|t| t.into_owned()));
+    }
+    for text in texts {
+        for found in armor::find_blocks(&text) {
+            match (found.quoted, found.block) {
+                (true, _) => incoming.quoted_copies += 1,
+                (false, Ok(block)) => incoming.turns.push(Turn::Block(block)),
+                (false, Err(e)) => incoming.damaged.push(e),
+            }
+        }
+    }
+}

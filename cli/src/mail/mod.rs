@@ -1,0 +1,7 @@
+//! Mail: turns armored into mails and found again in whatever comes back.
+//!
+//! `docs/mail.md` describes the mail format and what is checked, and why.
+
+pub mod armor;
+pub mod compose;
+pub mod extract;

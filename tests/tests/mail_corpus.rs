@@ -1,0 +1,240 @@
+//! A corpus of awkward mails: what real clients do to a turn, and what Yam
+//! finds in each. Every mail is built from one real turn block; the
+//! transformations are the clients' (quoting, quoted-printable with
+//! format=flowed, HTML-only, signatures and disclaimers, forwarding,
+//! truncation).
+
+use yam_cli::mail::armor::{self, ArmorError, Block};
+use yam_cli::mail::extract::{MailError, Turn, read_mail};
+
+const PAYLOAD: &[u8] =
+    b"[Game \"Khan\"]\n[GameId \"g1\"]\n\n3. Wh3-f4 {[%event AAAA== BBBB==]} *\n";
+const OLD_PAYLOAD: &[u8] = b"[Game \"Khan\"]\n[GameId \"g1\"]\n\n2... Md7-e7 *\n";
+
+fn block() -> String {
+    armor::armor("g1", 5, PAYLOAD)
+}
+
+fn old_block() -> String {
+    armor::armor("g1", 4, OLD_PAYLOAD)
+}
+
+fn expected() -> Turn {
+    Turn::Block(Block {
+        game: "g1".into(),
+        ply: 5,
+        payload: PAYLOAD.to_vec(),
+    })
+}
+
+fn headers(content_type: &str, extra: &str) -> String {
+    format!(
+        "From: Ann <ann@example.org>\r\nTo: bo@example.net\r\nSubject: Re: [Yam] Khan g1 #4: Ann vs Bo\r\n\
+         Message-ID: <reply-1@example.org>\r\nIn-Reply-To: <yam.g1.4@example.net>\r\nMIME-Version: 1.0\r\n\
+         {extra}Content-Type: {content_type}\r\n"
+    )
+}
+
+fn quote(text: &str) -> String {
+    text.lines().map(|l| format!("> {l}\r\n")).collect()
+}
+
+/// Quoted-printable as clients write it: soft breaks at 76, `=` as `=3D`.
+fn quoted_printable(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.split('\n') {
+        let mut encoded = String::new();
+        for c in line.chars() {
+            match c {
+                '=' => encoded.push_str("=3D"),
+                c if c.is_ascii() => encoded.push(c),
+                c => {
+                    let mut buf = [0u8; 4];
+                    for b in c.encode_utf8(&mut buf).bytes() {
+                        encoded.push_str(&format!("={b:02X}"));
+                    }
+                }
+            }
+        }
+        while encoded.len() > 75 {
+            let mut cut = 75;
+            while encoded.as_bytes()[cut - 1] == b'='
+                || encoded.as_bytes().get(cut - 2) == Some(&b'=')
+            {
+                cut -= 1;
+            }
+            out.push_str(&encoded[..cut]);
+            out.push_str("=\r\n");
+            encoded = encoded[cut..].to_owned();
+        }
+        out.push_str(&encoded);
+        out.push_str("\r\n");
+    }
+    out
+}
+
+#[test]
+fn thunderbird_reply_in_quoted_printable_with_format_flowed() {
+    // Flowed text: soft line breaks are a trailing space; the reply quotes
+    // the previous turn below the new one.
+    let flowed: String = block().lines().map(|l| format!("{l} \n")).collect();
+    let body = format!(
+        "Here is my move. \n\n{flowed}\nOn Sunday Bo wrote: \n{}",
+        quote(&old_block())
+    );
+    let raw = format!(
+        "{}Content-Transfer-Encoding: quoted-printable\r\n\r\n{}",
+        headers(
+            "text/plain; charset=UTF-8; format=flowed; delsp=yes",
+            "User-Agent: Mozilla Thunderbird\r\n"
+        ),
+        quoted_printable(&body)
+    );
+    let mail = read_mail(raw.as_bytes()).unwrap();
+    assert_eq!(mail.turns, vec![expected()]);
+    assert_eq!(mail.quoted_copies, 1);
+    assert_eq!(mail.replies_to, ["yam.g1.4@example.net"]);
+}
+
+#[test]
+fn gmail_top_posted_reply_quoting_the_previous_turn() {
+    let body = format!(
+        "{}\r\n\r\nOn Sun, Nov 29, 2026 at 10:02 Bo <bo@example.net> wrote:\r\n{}",
+        block().replace('\n', "\r\n"),
+        quote(&quote(&old_block()))
+    );
+    let raw = format!("{}\r\n{body}", headers("text/plain; charset=UTF-8", ""));
+    let mail = read_mail(raw.as_bytes()).unwrap();
+    assert_eq!(mail.turns, vec![expected()]);
+    assert_eq!(mail.quoted_copies, 1);
+}
+
+#[test]
+fn html_only_mail() {
+    let html_block = block().replace('\n', "<br>\n");
+    let raw = format!(
+        "{}\r\n<html><body><div dir=\"ltr\">My move:<br><br>{html_block}</div>\
+         <blockquote>{}</blockquote></body></html>\r\n",
+        headers("text/html; charset=UTF-8", ""),
+        quote(&old_block()).replace('\n', "<br>\n")
+    );
+    let mail = read_mail(raw.as_bytes()).unwrap();
+    assert_eq!(mail.turns, vec![expected()]);
+}
+
+#[test]
+fn signature_and_disclaimer() {
+    let body = format!(
+        "Move attached.\r\n\r\n{}\r\n-- \r\nAnn Example\r\nhttps://example.org\r\n\r\n\
+         CONFIDENTIALITY NOTICE: This e-mail and any attachments are confidential.\r\n",
+        block().replace('\n', "\r\n")
+    );
+    let raw = format!("{}\r\n{body}", headers("text/plain; charset=UTF-8", ""));
+    assert_eq!(read_mail(raw.as_bytes()).unwrap().turns, vec![expected()]);
+}
+
+fn original_mail() -> String {
+    format!(
+        "From: Ann <ann@example.org>\r\nTo: bo@example.net\r\nSubject: [Yam] Khan g1 #5: Ann vs Bo\r\n\
+         Message-ID: <yam.g1.5@example.org>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=UTF-8\r\n\r\n\
+         Your move.\r\n\r\n{}",
+        block().replace('\n', "\r\n")
+    )
+}
+
+#[test]
+fn forwarded_as_an_attached_message() {
+    let raw = format!(
+        "{}\r\n--b1\r\nContent-Type: text/plain\r\n\r\nForwarding Ann's turn.\r\n\
+         --b1\r\nContent-Type: message/rfc822\r\nContent-Disposition: attachment\r\n\r\n{}\r\n--b1--\r\n",
+        headers("multipart/mixed; boundary=\"b1\"", ""),
+        original_mail()
+    );
+    assert_eq!(read_mail(raw.as_bytes()).unwrap().turns, vec![expected()]);
+}
+
+#[test]
+fn forwarded_inline() {
+    let raw = format!(
+        "{}\r\n---------- Forwarded message ---------\r\nFrom: Ann <ann@example.org>\r\n\
+         Subject: [Yam] Khan g1 #5\r\n\r\n{}",
+        headers("text/plain; charset=UTF-8", ""),
+        block().replace('\n', "\r\n")
+    );
+    assert_eq!(read_mail(raw.as_bytes()).unwrap().turns, vec![expected()]);
+}
+
+#[test]
+fn truncated_attachment_leaves_the_block_to_be_used() {
+    use base64::Engine;
+    let record = PAYLOAD.repeat(40);
+    let encoded = base64::engine::general_purpose::STANDARD.encode(&record);
+    let cut = &encoded[..encoded.len() / 2];
+    let raw = format!(
+        "{}\r\n--b1\r\nContent-Type: text/plain\r\n\r\n{}\r\n--b1\r\nContent-Type: application/x-yam\r\n\
+         Content-Disposition: attachment; filename=\"g1.yam\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{cut}\r\n",
+        headers("multipart/mixed; boundary=\"b1\"", ""),
+        block().replace('\n', "\r\n")
+    );
+    let mail = read_mail(raw.as_bytes()).unwrap();
+    // Both are found; the attachment's bytes are not the record that was
+    // sent, which the game-level reader finds when it parses them.
+    assert_eq!(mail.turns.len(), 2);
+    match &mail.turns[0] {
+        Turn::Attachment { bytes, .. } => assert!(bytes.len() < record.len()),
+        other => panic!("expected the attachment first, got {other:?}"),
+    }
+    assert_eq!(mail.turns[1], expected());
+}
+
+#[test]
+fn a_damaged_block_is_refused_with_its_reason() {
+    // One character of the payload changed in transit.
+    let text = block();
+    let payload_at = text.find("\n\n").unwrap() + 2;
+    let mut damaged = text.clone().into_bytes();
+    damaged[payload_at] = if damaged[payload_at] == b'Q' {
+        b'R'
+    } else {
+        b'Q'
+    };
+    let damaged = String::from_utf8(damaged).unwrap();
+    let raw = format!("{}\r\n{damaged}", headers("text/plain", ""));
+    let mail = read_mail(raw.as_bytes()).unwrap();
+    assert!(mail.turns.is_empty());
+    assert_eq!(mail.damaged, vec![ArmorError::Checksum]);
+
+    let cut = &block()[..block().len() / 2];
+    let raw = format!("{}\r\n{cut}", headers("text/plain", ""));
+    assert_eq!(
+        read_mail(raw.as_bytes()).unwrap().damaged,
+        vec![ArmorError::Truncated]
+    );
+}
+
+#[test]
+fn auto_replies_and_list_mail_are_recognised() {
+    let raw = format!(
+        "{}\r\nI am on holiday.\r\n",
+        headers(
+            "text/plain",
+            "Auto-Submitted: auto-replied\r\nPrecedence: bulk\r\n"
+        )
+    );
+    let mail = read_mail(raw.as_bytes()).unwrap();
+    assert_eq!(mail.auto_submitted.as_deref(), Some("auto-replied"));
+    assert!(mail.bulk);
+}
+
+#[test]
+fn garbage_is_not_a_mail_and_huge_mail_is_refused_unread() {
+    assert_eq!(read_mail(b"").unwrap_err(), MailError::NotAMail);
+    assert!(read_mail(&vec![b'x'; 17 << 20]).is_err());
+    // Garbage MIME never panics.
+    for junk in [
+        &b"\xff\xfe\x00garbage"[..],
+        b"Content-Type: multipart/mixed; boundary=x\r\n\r\n--x\r\n--x",
+    ] {
+        let _ = read_mail(junk);
+    }
+}
