@@ -222,10 +222,10 @@ impl fmt::Display for OrderOutcome {
                 face,
                 killed,
             } => {
-                let verdict = if *killed { "kills" } else { "misses" };
+                let verdict = if *killed { "kills it" } else { "misses" };
                 write!(
                     f,
-                    "the {kind}'s {how} {verdict} the {victim} on {target} ({face}, needs {need}+)"
+                    "the {kind} attacks the {victim} on {target} with {how} and {verdict} ({face}, needs {need}+)"
                 )?
             }
             Effect::Skipped(r) => write!(f, "skipped: {r}")?,

@@ -166,3 +166,29 @@ fn a_failing_door_stops_resolution() {
         "{e}"
     );
 }
+
+#[test]
+fn the_rules_page_example_turn() {
+    // docs/rules/castle-siege.md, "Notation".
+    let s = attacking(standard(), "Kc5 Kd6", "Tb3 Kb4 Kb5 Rb6 Ab5", "");
+    let r = play(
+        &s,
+        "Move Tb3-b4 Kb4-c4 Kb5-c5 Breach Rb6#c6 Attack Ab5xKc5 End",
+        &[2, 4, 5, 3],
+    );
+    assert_eq!(
+        tokens(&r),
+        "Move@2 Tb3-b4 Kb4-c4@4 Kb5-c5/skip Breach Rb6#c6@5 Attack Ab5xKc5@3 End"
+    );
+    let lines: Vec<String> = r.report.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines[2],
+        "Kb4-c4@4: the knight enters c4 off the siege tower (4, needs 4+)"
+    );
+    assert!(lines[3].starts_with("Kb5-c5/skip: skipped: the allowance of 2"));
+    assert_eq!(lines[5], "Rb6#c6@5: the ram breaches c6 (5, needs 5+)");
+    assert_eq!(
+        lines[7],
+        "Ab5xKc5@3: the archer attacks the knight on c5 with arrows and misses (3, needs 6+)"
+    );
+}

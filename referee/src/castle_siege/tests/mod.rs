@@ -2,6 +2,7 @@
 
 mod declarations;
 mod diagram;
+mod properties;
 mod replay;
 mod rules;
 mod ruleset;
