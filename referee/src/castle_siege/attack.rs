@@ -94,6 +94,7 @@ pub fn check_attack(
             square: target,
         })?;
     // CS-30, CS-33, CS-38: one attack per unit, none after a breach attempt.
+    // CS-44: whether it moved, or failed to enter, does not matter.
     let unit = state.find(
         side,
         kind,

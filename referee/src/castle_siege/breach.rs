@@ -58,7 +58,8 @@ pub fn check_breach(
     if state.is_breached(target) {
         return Err(Illegal::AlreadyBreached { target });
     }
-    // CS-30: one attempt per unit, and it uses up the unit's attack.
+    // CS-30: one attempt per unit, and it uses up the unit's attack. CS-31:
+    // whether the unit moved this turn does not matter.
     let unit = state.find(
         side,
         kind,

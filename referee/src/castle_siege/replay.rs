@@ -113,7 +113,7 @@ impl Chance for WrittenDice {
 pub struct Replayed {
     /// The state after the last token.
     pub state: State,
-    /// How many orders were replayed, and how many of them drew a die.
+    /// How many order tokens were replayed.
     pub orders: usize,
     /// How many dice.
     pub dice: usize,

@@ -1,5 +1,6 @@
-//! Resolving a declaration: every die through the fair-play door, in a
-//! documented order, each with its purpose; victory and termination checked
+//! Resolving a declaration: every die through the fair-play door (CS-51 as
+//! superseded by the fair-play layer), in a documented order, each with its
+//! purpose; victory and termination checked
 //! after every event.
 //!
 //! # Dice
@@ -252,6 +253,16 @@ impl Resolution {
         self.report.iter().map(OrderOutcome::token).collect()
     }
 
+    /// The positions of the skipped orders, from 0: what the fair-play
+    /// record's `Skipped` evidence lists for the roll.
+    pub fn skipped(&self) -> Vec<usize> {
+        self.report
+            .iter()
+            .filter(|o| o.mark == Mark::Skipped)
+            .map(|o| o.index)
+            .collect()
+    }
+
     /// How many dice were drawn.
     pub fn dice(&self) -> usize {
         self.report
@@ -437,6 +448,7 @@ fn carry_step(
             )
         }
     };
+    // CS-16: only this unit moves; a tower carries nobody.
     if let Some(u) = s.unit_mut(plan.unit) {
         // CS-24: a failed entry still spends the unit's move.
         u.moved = true;

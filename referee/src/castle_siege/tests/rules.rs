@@ -11,6 +11,7 @@ use crate::castle_siege::{
     Adjacency, AttackKind, Declaration, Effect, EntryCondition, Illegal, InnerMoves, Phase, Rocks,
     Side, SkipReason, Square, UnitKind, WinReason, resolve,
 };
+use crate::fair_play::chance::Chance;
 
 use Side::{Attacker as A, Defender as D};
 use UnitKind::*;
@@ -997,7 +998,9 @@ fn cs51_every_die_comes_through_the_door_with_its_purpose() {
         .parse()
         .expect("declaration");
     let mut dice = Dice::new(&[2, 4, 5, 1]);
-    let r = resolve(&s, &decl, &mut dice).expect("resolves");
+    // Through the trait object as well as generically.
+    let door: &mut dyn Chance = &mut dice;
+    let r = resolve(&s, &decl, door).expect("resolves");
     assert_eq!(
         dice.asked,
         [
@@ -1015,4 +1018,5 @@ fn cs51_every_die_comes_through_the_door_with_its_purpose() {
     );
     assert_eq!(dice.left(), 0);
     assert_eq!(r.dice(), 4);
+    assert_eq!(r.skipped(), [6]);
 }
