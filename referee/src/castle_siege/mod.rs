@@ -71,7 +71,9 @@ pub use outcome::{Outcome, WinReason};
 pub use replay::{ReplayError, Replayed, replay_record, replay_turns};
 pub use resolve::{Effect, OrderOutcome, Resolution, ResolveError, SkipReason, resolve};
 pub use ruleset::{InnerMoves, Rocks, Rules, Ruleset, RulesetError};
-pub use selfplay::{GameSummary, SelfPlayError, Stats, play_game, play_games};
+pub use selfplay::{
+    GameSummary, Policy, SelfPlayError, Stats, play_game, play_game_with, play_games,
+};
 pub use setup::{Setup, SetupError};
 pub use state::{PositionError, State, Unit, breachable};
 pub use step::{EntryCondition, StepPlan, check_step};

@@ -1,5 +1,6 @@
 //! Seeded self-play: both sides declare random legal orders until the game
-//! ends. It exercises the referee end to end (setups, every phase, skips,
+//! ends ([`Policy::Random`]), or random legal orders ranked by a crude greed
+//! ([`Policy::Eager`]). It exercises the referee end to end (setups, every phase, skips,
 //! whole-turn and phase-by-phase declarations, every ending) and gives a
 //! rough balance figure under random play.
 //!
@@ -16,7 +17,9 @@
 use sha2::{Digest, Sha256};
 use yam_notation::castle_siege::{Order, Phase, Placement, Side, Token, UnitKind};
 
-use super::army::{army, breach_profile, can_attack};
+use super::army::{army, breach_profile, can_attack, is_infantry};
+use super::attack::check_attack;
+use super::board::{Square, is_castle, is_moat, is_victory};
 use super::declaration::Declaration;
 use super::illegal::Refusal;
 use super::legal::{legal_attacks, legal_breaches, legal_steps};
@@ -25,9 +28,24 @@ use super::resolve::{ResolveError, resolve};
 use super::ruleset::Ruleset;
 use super::setup::{Setup, SetupError};
 use super::state::State;
+use super::step::{EntryCondition, check_step};
 use crate::fair_play::chance::{ChanceError, PracticeChance};
 use crate::fair_play::encoding::{Blob, ValueError};
 use crate::fair_play::game_id::GameId;
+
+/// How the driver chooses among the legal orders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Policy {
+    /// Uniformly random legal orders (every unit that can attack does).
+    #[default]
+    Random,
+    /// Random legal orders, ranked by a crude greed: attackers close on the
+    /// walls, climb off towers, go through breaches and for the victory
+    /// squares, every breaching unit tries; defenders meet intruders and
+    /// shoot at intruders first. A sanity check against the rulings' own
+    /// simulation (its section 2.3), not an AI.
+    Eager,
+}
 
 /// How a self-played game went.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -225,16 +243,85 @@ fn random_setup(rng: &mut SplitMix, side: Side) -> Result<Setup, SetupError> {
     Setup::new(placement)
 }
 
-/// Random step orders: a priority list of 0 to 8 distinct legal steps.
-fn random_steps(rng: &mut SplitMix, state: &State) -> Vec<Order> {
+/// Step orders: a priority list of 0 to 8 distinct legal steps, at random
+/// or (eager) the best-scoring ones first.
+fn random_steps(rng: &mut SplitMix, state: &State, policy: Policy) -> Vec<Order> {
     let mut steps = legal_steps(state);
     rng.shuffle(&mut steps);
-    steps.truncate(rng.below(9));
+    match policy {
+        Policy::Random => steps.truncate(rng.below(9)),
+        Policy::Eager => {
+            // A stable sort keeps the shuffled order among equal scores.
+            steps.retain(|o| step_score(state, o) >= 0);
+            steps.sort_by_key(|o| std::cmp::Reverse(step_score(state, o)));
+            steps.truncate(8);
+        }
+    }
     steps
 }
 
+/// How far `sq` is from the nearest square that satisfies `goal`.
+fn distance_to(state: &State, sq: Square, goal: impl Fn(Square) -> bool) -> i64 {
+    let adjacency = state.rules().adjacency;
+    Square::all()
+        .filter(|t| goal(*t))
+        .map(|t| i64::from(adjacency.distance(sq, t)))
+        .min()
+        .unwrap_or(0)
+}
+
+/// The eager policy's taste in steps.
+fn step_score(state: &State, order: &Order) -> i64 {
+    let Order::Step { unit, from, to } = *order else {
+        return 0;
+    };
+    let side = state.turn();
+    let adjacency = state.rules().adjacency;
+    match side {
+        Side::Attacker => {
+            if is_infantry(side, unit) {
+                if is_victory(to) {
+                    return 10_000;
+                }
+                if is_castle(to) && !is_castle(from) {
+                    return match check_step(state, unit, from, to).map(|p| p.entry) {
+                        Ok(Some(EntryCondition::Breach)) => 500,
+                        Ok(Some(EntryCondition::Tower)) => 400,
+                        _ => 60,
+                    };
+                }
+                if is_castle(from) {
+                    return 5
+                        * (distance_to(state, from, is_victory)
+                            - distance_to(state, to, is_victory));
+                }
+                let tower = state
+                    .units_at(to)
+                    .any(|u| u.side == Side::Attacker && u.kind == UnitKind::Tower);
+                let bonus = if tower { 50 } else { 0 };
+                bonus
+                    + 10 * (distance_to(state, from, is_castle) - distance_to(state, to, is_castle))
+            } else {
+                // Engines close on the moat ring.
+                let moat = |sq| is_moat(sq, adjacency);
+                10 * (distance_to(state, from, moat) - distance_to(state, to, moat))
+            }
+        }
+        Side::Defender => {
+            // Meet the intruders.
+            let intruders = |sq: Square| {
+                state
+                    .units_at(sq)
+                    .filter(|u| u.side == Side::Attacker)
+                    .count() as i64
+            };
+            100 * (intruders(to) - intruders(from))
+        }
+    }
+}
+
 /// Random breach attempts: each unit that can breach tries with even odds.
-fn random_breaches(rng: &mut SplitMix, state: &State) -> Vec<Order> {
+fn random_breaches(rng: &mut SplitMix, state: &State, policy: Policy) -> Vec<Order> {
     let all = legal_breaches(state);
     let mut out = Vec::new();
     let side = state.turn();
@@ -248,7 +335,7 @@ fn random_breaches(rng: &mut SplitMix, state: &State) -> Vec<Order> {
             .filter(|o| matches!(o, Order::Breach { unit, from, .. } if *unit == u.kind && *from == u.square))
             .copied()
             .collect();
-        if rng.chance(1, 2)
+        if (policy == Policy::Eager || rng.chance(1, 2))
             && let Some(o) = rng.pick(&mine)
         {
             out.push(*o);
@@ -257,8 +344,9 @@ fn random_breaches(rng: &mut SplitMix, state: &State) -> Vec<Order> {
     out
 }
 
-/// Random attacks: every unit that can attack does, at a random target.
-fn random_attacks(rng: &mut SplitMix, state: &State) -> Vec<Order> {
+/// Attacks: every unit that can attack does, at a random target (eager:
+/// intruders in the castle first, then the easiest kill).
+fn random_attacks(rng: &mut SplitMix, state: &State, policy: Policy) -> Vec<Order> {
     let all = legal_attacks(state);
     let mut out = Vec::new();
     let side = state.turn();
@@ -267,12 +355,18 @@ fn random_attacks(rng: &mut SplitMix, state: &State) -> Vec<Order> {
         .iter()
         .filter(|u| u.side == side && !u.acted && can_attack(u.kind))
     {
-        let mine: Vec<Order> = all
+        let mut mine: Vec<Order> = all
             .iter()
             .filter(|o| matches!(o, Order::Attack { unit, from, .. } if *unit == u.kind && *from == u.square))
             .copied()
             .collect();
-        if let Some(o) = rng.pick(&mine) {
+        if policy == Policy::Eager {
+            rng.shuffle(&mut mine);
+            mine.sort_by_key(|o| std::cmp::Reverse(attack_score(state, o)));
+            if let Some(o) = mine.first() {
+                out.push(*o);
+            }
+        } else if let Some(o) = rng.pick(&mine) {
             out.push(*o);
         }
     }
@@ -280,8 +374,37 @@ fn random_attacks(rng: &mut SplitMix, state: &State) -> Vec<Order> {
     out
 }
 
+/// The eager policy's taste in targets.
+fn attack_score(state: &State, order: &Order) -> i64 {
+    let Order::Attack {
+        unit,
+        from,
+        victim,
+        target,
+    } = *order
+    else {
+        return 0;
+    };
+    let need = match check_attack(state, unit, from, victim, target) {
+        Ok(p) => i64::from(p.need),
+        Err(_) => return i64::MIN,
+    };
+    let intruder = state.turn() == Side::Defender && is_castle(target);
+    let infantry = is_infantry(state.turn().opposite(), victim);
+    (if intruder { 1000 } else { 0 }) + (if infantry { 10 } else { 0 }) - need
+}
+
 /// Plays one game of random legal orders from `seed` under `ruleset`.
 pub fn play_game(seed: u64, ruleset: &Ruleset) -> Result<GameSummary, SelfPlayError> {
+    play_game_with(seed, ruleset, Policy::Random)
+}
+
+/// Plays one game from `seed` under `ruleset`, choosing orders by `policy`.
+pub fn play_game_with(
+    seed: u64,
+    ruleset: &Ruleset,
+    policy: Policy,
+) -> Result<GameSummary, SelfPlayError> {
     let mut rng = SplitMix(u64::from_be_bytes(
         derive("yam/castle-siege/selfplay/choices", seed)[..8]
             .try_into()
@@ -335,7 +458,7 @@ pub fn play_game(seed: u64, ruleset: &Ruleset) -> Result<GameSummary, SelfPlayEr
         let mut orders = Vec::new();
         match state.phase() {
             Phase::Move => {
-                let steps = random_steps(&mut rng, &state);
+                let steps = random_steps(&mut rng, &state, policy);
                 if !steps.is_empty() || rng.chance(1, 2) {
                     orders.push(Order::Phase(Phase::Move));
                     orders.extend(steps);
@@ -343,13 +466,13 @@ pub fn play_game(seed: u64, ruleset: &Ruleset) -> Result<GameSummary, SelfPlayEr
                 if whole_turn {
                     // Breaches and attacks as the position stands now: the
                     // units that move away are skipped (CS-P2).
-                    let breaches = random_breaches(&mut rng, &state);
+                    let breaches = random_breaches(&mut rng, &state, policy);
                     if !breaches.is_empty() {
                         orders.push(Order::Phase(Phase::Breach));
                         orders.extend(breaches);
                     }
                     orders.push(Order::Phase(Phase::Attack));
-                    orders.extend(random_attacks(&mut rng, &state));
+                    orders.extend(random_attacks(&mut rng, &state, policy));
                     orders.push(Order::End);
                 }
                 if orders.is_empty() {
@@ -358,19 +481,19 @@ pub fn play_game(seed: u64, ruleset: &Ruleset) -> Result<GameSummary, SelfPlayEr
             }
             Phase::Breach if !breach_declared => {
                 orders.push(Order::Phase(Phase::Breach));
-                orders.extend(random_breaches(&mut rng, &state));
+                orders.extend(random_breaches(&mut rng, &state, policy));
                 breach_declared = true;
             }
             Phase::Breach => {
                 // Breach and attack declarations may come in any number
                 // until the turn ends; this driver makes one of each.
                 orders.push(Order::Phase(Phase::Attack));
-                orders.extend(random_attacks(&mut rng, &state));
+                orders.extend(random_attacks(&mut rng, &state, policy));
                 orders.push(Order::End);
             }
             Phase::Attack => {
                 orders.push(Order::Phase(Phase::Attack));
-                orders.extend(random_attacks(&mut rng, &state));
+                orders.extend(random_attacks(&mut rng, &state, policy));
                 orders.push(Order::End);
             }
         }
@@ -410,14 +533,15 @@ pub fn play_game(seed: u64, ruleset: &Ruleset) -> Result<GameSummary, SelfPlayEr
     Ok(summary)
 }
 
-/// Plays the games of `seeds` and totals them.
+/// Plays the games of `seeds` by `policy` and totals them.
 pub fn play_games(
     seeds: impl IntoIterator<Item = u64>,
     ruleset: &Ruleset,
+    policy: Policy,
 ) -> Result<Stats, SelfPlayError> {
     let mut stats = Stats::default();
     for seed in seeds {
-        stats.add(&play_game(seed, ruleset)?);
+        stats.add(&play_game_with(seed, ruleset, policy)?);
     }
     Ok(stats)
 }
