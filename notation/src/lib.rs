@@ -12,6 +12,7 @@
 //! - [`RecordBuilder`] is the visitor that builds an owned [`Record`].
 //! - [`write_record`] prints a record canonically.
 
+pub mod castle_siege;
 pub mod comment;
 pub mod error;
 pub mod grammar;

@@ -1,0 +1,11 @@
+//! Tests of the Castle Siege referee, one file per concern.
+
+mod declarations;
+mod diagram;
+mod properties;
+mod replay;
+mod rules;
+mod ruleset;
+mod selfplay;
+mod setup;
+mod support;
