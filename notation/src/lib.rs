@@ -14,6 +14,7 @@
 
 pub mod comment;
 pub mod error;
+pub mod genghis_khan;
 pub mod grammar;
 pub mod khan;
 mod lex;
