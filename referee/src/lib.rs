@@ -1,3 +1,4 @@
 //! Yam referee.
 pub mod fair_play;
+pub mod genghis_khan;
 pub mod khan;

@@ -1,0 +1,2 @@
+mod rulings;
+mod support;
