@@ -118,64 +118,84 @@ fn force_budget(state: &State, turns_after: u32) -> u32 {
 /// from the top of each row. `attacks` bounds the number of decks touched
 /// besides `current` (the Foe already attacked this turn, free of charge).
 fn best_gain(state: &State, budget: usize, attacks: usize, current: Option<FoeDeck>) -> u32 {
-    // Per deck: (cost, gain) of taking the top k cards, k = 0..=len.
-    let options: Vec<Vec<(usize, u32)>> = FoeDeck::ALL
-        .iter()
-        .map(|&deck| {
-            let row = state.row(deck);
-            let mut out = vec![(0usize, 0u32)];
-            let mut cost = 0usize;
-            for (k, card) in row.iter().rev().enumerate() {
+    // Per deck: (cost, gain) of taking the top k cards, k = 1..=len.
+    let options = |deck: FoeDeck| -> Vec<(usize, usize)> {
+        let row = state.row(deck);
+        let mut cost = 0usize;
+        row.iter()
+            .rev()
+            .enumerate()
+            .map(|(k, card)| {
                 cost += usize::from(card.force());
-                let taken = u32::try_from(k + 1).unwrap_or(0);
                 let bonus = if k + 1 == row.len() {
-                    Score::DECK_BONUS
+                    Score::DECK_BONUS as usize
                 } else {
                     0
                 };
-                out.push((cost, taken + bonus));
-            }
-            out
-        })
-        .collect();
-    let mu = FoeDeck::MongolianUnification.index();
-    let mu_len = state.row(FoeDeck::MongolianUnification).len();
+                (cost, k + 1 + bonus)
+            })
+            .collect()
+    };
+    let mu = FoeDeck::MongolianUnification;
+    let mu_options = options(mu);
+    let needs = |deck: FoeDeck| usize::from(current != Some(deck));
     let slots = attacks.min(FoeDeck::ALL.len());
+    // GK-12: while Mongolian Unification has cards, it alone can gain,
+    // unless all of it is captured.
     let mut best = 0;
-    for (taken, &(mu_cost, mu_gain)) in options[mu].iter().enumerate() {
-        let mu_attack = usize::from(taken > 0 && current != Some(FoeDeck::MongolianUnification));
-        if mu_cost > budget || mu_attack > slots {
-            continue;
+    if needs(mu) <= slots || mu_options.is_empty() {
+        for &(cost, gain) in &mu_options {
+            if cost <= budget {
+                best = best.max(gain);
+            }
         }
-        if taken < mu_len {
-            // GK-12: no other deck gains while Mongolian Unification has cards.
-            best = best.max(mu_gain);
-            continue;
-        }
-        let left = budget - mu_cost;
-        let free = slots - mu_attack;
-        // dp[b][a]: the best gain from the decks so far, spending at most b
-        // force and at most a attacks.
-        let mut dp = vec![vec![0u32; free + 1]; left + 1];
-        for deck in FoeDeck::ALL.iter().filter(|d| d.index() != mu) {
-            let mut next = dp.clone();
-            let needs = usize::from(current != Some(*deck));
-            for b in 0..=left {
-                for a in 0..=free {
-                    for &(cost, gain) in options[deck.index()].iter().skip(1) {
-                        if cost > b || needs > a {
-                            break;
-                        }
-                        let v = dp[b - cost][a - needs] + gain;
-                        if v > next[b][a] {
-                            next[b][a] = v;
-                        }
+    }
+    let (mu_cost, mu_gain, mu_attack) = match mu_options.last() {
+        None => (0, 0, 0),
+        Some(&(cost, gain)) => (cost, gain, needs(mu)),
+    };
+    if mu_cost > budget || mu_attack > slots {
+        return u32::try_from(best).unwrap_or(0);
+    }
+    let left = budget - mu_cost;
+    let free = slots - mu_attack;
+    // cheapest[g][a]: the least force that gains exactly g points from the
+    // decks so far with at most a attacks (usize::MAX: impossible). Indexed
+    // by gain, which is small (at most 30 per deck).
+    let others: Vec<(FoeDeck, Vec<(usize, usize)>)> = FoeDeck::ALL
+        .into_iter()
+        .filter(|&d| d != mu)
+        .map(|d| (d, options(d)))
+        .collect();
+    let max_gain: usize = others
+        .iter()
+        .filter_map(|(_, o)| o.last())
+        .map(|o| o.1)
+        .sum();
+    let mut cheapest = vec![vec![0usize; free + 1]; max_gain + 1];
+    for row in cheapest.iter_mut().skip(1) {
+        row.fill(usize::MAX);
+    }
+    for (deck, opts) in &others {
+        let need = needs(*deck);
+        // Descending, so each deck is used once (0/1 over groups).
+        for g in (1..=max_gain).rev() {
+            for a in (need..=free).rev() {
+                for &(cost, gain) in opts {
+                    if gain > g {
+                        break;
+                    }
+                    let base = cheapest[g - gain][a - need];
+                    if base != usize::MAX && base + cost < cheapest[g][a] {
+                        cheapest[g][a] = base + cost;
                     }
                 }
             }
-            dp = next;
         }
-        best = best.max(mu_gain + dp[left][free]);
     }
-    best
+    let extra = (0..=max_gain)
+        .rev()
+        .find(|&g| cheapest[g].iter().any(|&c| c <= left))
+        .unwrap_or(0);
+    u32::try_from(best.max(mu_gain + extra)).unwrap_or(0)
 }

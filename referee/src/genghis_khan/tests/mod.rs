@@ -1,2 +1,8 @@
+mod draws;
+mod greedy;
+mod playouts;
+mod ruleset;
 mod rulings;
 mod support;
+mod tableau;
+mod tokens;

@@ -168,3 +168,8 @@ pub fn with_captured(state: &State, deck: FoeDeck, n: usize) -> State {
     }
     state
 }
+
+/// Captures the top card of the attacked Foe with the named cards.
+pub fn capture_with(state: &State, names: &[&str]) -> State {
+    act(state, Action::Capture(khans(names))).0
+}
