@@ -1,3 +1,4 @@
+mod docs;
 mod draws;
 mod greedy;
 mod playouts;

@@ -91,3 +91,41 @@ fn greedy_play_never_raises_the_bound() {
         assert_eq!(bound, s.score().points());
     }
 }
+
+fn arb_action() -> impl Strategy<Value = crate::genghis_khan::Action> {
+    use crate::genghis_khan::{Action, KhanCard};
+    let card =
+        (0usize..100).prop_map(|i| KhanCard::from_index(i).unwrap_or_else(|| unreachable!()));
+    let cards = proptest::collection::vec(card, 0..8);
+    prop_oneof![
+        Just(Action::Draw),
+        (0usize..5).prop_map(|i| Action::Attack(FoeDeck::ALL[i])),
+        cards.clone().prop_map(Action::Capture),
+        Just(Action::Pass),
+        cards.prop_map(Action::Discard),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Any action at all, legal or not, is either applied or refused with a
+    /// reason; nothing panics and a refusal changes nothing.
+    #[test]
+    fn arbitrary_actions_never_panic(
+        seed in any::<u64>(),
+        actions in proptest::collection::vec(arb_action(), 0..120),
+    ) {
+        let game = GameId::new(format!("chaos-{seed}")).unwrap();
+        let mut chance =
+            PracticeChance::new(&game, &Blob::new(seed.to_be_bytes().to_vec()).unwrap());
+        let mut s = setup(&Ruleset::standard(), &mut chance).unwrap();
+        for action in &actions {
+            match apply(&s, action, &mut chance) {
+                Ok((next, _)) => s = next,
+                Err(e) => prop_assert!(!e.to_string().is_empty()),
+            }
+            invariants(&s);
+        }
+    }
+}
