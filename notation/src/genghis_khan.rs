@@ -620,7 +620,8 @@ pub enum Move {
     Capture {
         /// The Foe card captured (it must be the top card).
         foe: FoeCard,
-        /// The payment: distinct cards, in canonical order.
+        /// The payment: distinct cards, in canonical order (build with
+        /// [`Move::capture`] to sort them).
         payment: Vec<KhanCard>,
     },
     /// `pass`: end the Conquest phase.
@@ -741,7 +742,11 @@ pub fn write_khan_full(card: KhanCard, out: &mut String) {
     quote::write_name(card.name(), out);
 }
 
+/// Short codes in canonical order, whatever order the move holds them in
+/// (the parser and [`Move::capture`] always hold them canonically).
 fn write_codes(cards: &[KhanCard], sep: char, out: &mut String) {
+    let mut cards = cards.to_vec();
+    sort_canonical(&mut cards);
     for (i, card) in cards.iter().enumerate() {
         if i > 0 {
             out.push(sep);

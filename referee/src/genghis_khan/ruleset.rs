@@ -17,7 +17,9 @@ pub struct Options {
     /// GK-11: once the attacked Foe is captured completely, another Foe may
     /// be attacked in the same Conquest phase. Off by default.
     pub switch_after_exhaust: bool,
-    /// GK-13: the most cards kept at the end of the Logistics phase (0..=100).
+    /// GK-13: the most cards kept at the end of the Logistics phase (0..=15:
+    /// a hand then never holds more than 20 cards, so every payment can be
+    /// enumerated and every written payment stays a short token).
     #[serde(deserialize_with = "hand_limit")]
     pub hand_limit: u32,
     /// GK-16: the number of turns (1..=1000).
@@ -68,7 +70,7 @@ impl Visitor<'_> for Bounded {
 fn hand_limit<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     d.deserialize_u64(Bounded {
         min: 0,
-        max: 100,
+        max: 15,
         what: "a hand limit",
     })
 }

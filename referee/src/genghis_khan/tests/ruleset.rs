@@ -48,8 +48,8 @@ fn every_option_reads_both_ways_and_defaults_when_left_out() {
             turns: 1
         }
     );
-    let r = Ruleset::from_yaml("name: v\noptions:\n  hand_limit: 100\n  turns: 1000\n").unwrap();
-    assert_eq!((r.options.hand_limit, r.options.turns), (100, 1000));
+    let r = Ruleset::from_yaml("name: v\noptions:\n  hand_limit: 15\n  turns: 1000\n").unwrap();
+    assert_eq!((r.options.hand_limit, r.options.turns), (15, 1000));
     let r = Ruleset::from_yaml("name: v\noptions:\n  reshuffle: false\n").unwrap();
     assert!(!r.options.reshuffle);
 }
@@ -70,9 +70,9 @@ fn bad_rulesets_are_refused_with_line_and_column() {
     let (l, c, m) = error_at("name: x\noptions:\n  switch_after_exhaust: sometimes\n");
     assert_eq!((l, c), (3, 25), "{m}");
     // A hand limit out of range, and a negative one.
-    let (l, c, m) = error_at("name: x\noptions:\n  hand_limit: 101\n");
+    let (l, c, m) = error_at("name: x\noptions:\n  hand_limit: 16\n");
     assert_eq!((l, c), (3, 15), "{m}");
-    assert!(m.contains("a hand limit from 0 to 100"), "{m}");
+    assert!(m.contains("a hand limit from 0 to 15"), "{m}");
     let (l, _, m) = error_at("name: x\noptions:\n  hand_limit: -1\n");
     assert_eq!(l, 3, "{m}");
     // No turns at all.
