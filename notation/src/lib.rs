@@ -15,6 +15,7 @@
 pub mod castle_siege;
 pub mod comment;
 pub mod error;
+pub mod genghis_khan;
 pub mod grammar;
 pub mod khan;
 mod lex;

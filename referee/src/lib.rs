@@ -2,4 +2,5 @@
 pub mod castle_siege;
 pub mod check;
 pub mod fair_play;
+pub mod genghis_khan;
 pub mod khan;
