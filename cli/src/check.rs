@@ -128,9 +128,21 @@ fn check_file(path: &Path, input: impl Read, quiet: bool) -> io::Result<Tally> {
                 tally.plies += u64::from(report.plies);
                 match &report.verdict {
                     Verdict::Legal => tally.valid += 1,
-                    Verdict::RulesNotChecked => {
+                    Verdict::RulesNotChecked(why) => {
                         tally.valid += 1;
                         tally.unchecked += 1;
+                        if !quiet {
+                            eprintln!(
+                                "{}: game {}{}: syntax checked; rules not checked: {why}",
+                                path.display(),
+                                reader.games_read(),
+                                if report.game_id.is_empty() {
+                                    String::new()
+                                } else {
+                                    format!(" ({})", report.game_id)
+                                },
+                            );
+                        }
                     }
                     Verdict::Illegal(v) => {
                         tally.rule_errors += 1;

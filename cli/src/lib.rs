@@ -5,6 +5,7 @@
 pub mod check;
 pub mod diagnostics;
 pub mod engine;
+pub mod generate;
 pub mod mail;
 pub mod show;
 
@@ -44,6 +45,11 @@ enum Command {
         after_help = "Examples:\n  yam show game.yam                 # the final position\n  yam show game.yam --move 23       # after White's 23rd move\n  yam show game.yam --move 23...    # after Black's 23rd move\n  yam show archive.yam --game 4 --ply 10"
     )]
     Show(show::ShowArgs),
+    /// Write an archive of complete, legal, random games from a seed.
+    #[command(
+        after_help = "Examples:\n  yam generate --game khan --games 100 --seed 7 -o khan.yam\n  yam generate --game castle-siege --games 10\n  yam generate --game genghis-khan --games 10"
+    )]
+    Generate(generate::GenerateArgs),
     /// Trade Khan games with the innersky engine: its FEN and from-to moves.
     #[command(subcommand)]
     Engine(engine::EngineCommand),
@@ -56,6 +62,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Engine(command) => engine::run(&command),
+        Command::Generate(args) => generate::run(&args),
     };
     ExitCode::from(code)
 }

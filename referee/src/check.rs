@@ -9,12 +9,17 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use yam_notation::castle_siege::{CastleSiegeGrammar, Token as SiegeToken};
+use yam_notation::genghis_khan::{GenghisKhanGrammar, Move as CardMove};
 use yam_notation::khan::{KhanGrammar, MoveToken};
 use yam_notation::{
     Dots, GameKind, GameResult, MoveGrammar, RawTagValue, Skip, Span, TokenError, Visitor,
 };
 
-use crate::khan;
+use crate::fair_play::chance::PracticeChance;
+use crate::fair_play::encoding::Blob;
+use crate::fair_play::game_id::GameId;
+use crate::{castle_siege, genghis_khan, khan};
 
 /// Why a game's rules were broken, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,8 +45,9 @@ pub enum Verdict {
     Legal,
     /// The first rule broken.
     Illegal(Box<Violation>),
-    /// Syntax only: the referee for this game is not part of this build.
-    RulesNotChecked,
+    /// The moves are well formed, but the rules could not be applied
+    /// without more than the movetext holds (the reason says what).
+    RulesNotChecked(String),
 }
 
 /// What checking one game found.
@@ -75,7 +81,18 @@ enum Game {
         /// Lines suspended by open variations.
         stack: Vec<KhanLine>,
     },
-    Unchecked(GameKind),
+    /// Castle Siege turns span many tokens; the main line is gathered and
+    /// replayed at the result, with the faces the tokens carry.
+    CastleSiege {
+        rules: castle_siege::Rules,
+        main_line: Vec<(SiegeToken, Span, String)>,
+    },
+    /// Genghis Khan practice games replay draw by draw from their open seed.
+    GenghisKhan {
+        state: genghis_khan::State,
+        chance: PracticeChance,
+    },
+    Unchecked(GameKind, String),
 }
 
 /// A visitor that checks every game of an archive against its rules.
@@ -84,6 +101,8 @@ pub struct Checker {
     game_id: String,
     ruleset: String,
     ruleset_span: Span,
+    mode: String,
+    practice_seed: String,
     setup: String,
     setup_span: Span,
     game: Option<Game>,
@@ -157,6 +176,82 @@ impl Checker {
         })
     }
 
+    fn start_castle_siege(&mut self) -> Option<Game> {
+        match castle_siege::Ruleset::builtin(&self.ruleset) {
+            Ok(ruleset) => Some(Game::CastleSiege {
+                rules: ruleset.rules,
+                main_line: Vec::new(),
+            }),
+            Err(e) => {
+                self.violate(
+                    self.ruleset_span,
+                    &self.ruleset.clone(),
+                    e.to_string(),
+                    String::new(),
+                );
+                None
+            }
+        }
+    }
+
+    fn start_genghis_khan(&mut self) -> Option<Game> {
+        let ruleset = match genghis_khan::Ruleset::builtin(&self.ruleset) {
+            Ok(r) => r,
+            Err(e) => {
+                self.violate(
+                    self.ruleset_span,
+                    &self.ruleset.clone(),
+                    e.to_string(),
+                    String::new(),
+                );
+                return None;
+            }
+        };
+        if !self.mode.eq_ignore_ascii_case("practice") || self.practice_seed.is_empty() {
+            return Some(Game::Unchecked(
+                GameKind::GenghisKhan,
+                "the Foe layout and the draws come from the fair-play evidence: check this game with `yam verify`"
+                    .into(),
+            ));
+        }
+        let game = GameId::new(self.game_id.clone()).ok()?;
+        let seed = Blob::new(self.practice_seed.as_bytes().to_vec()).ok()?;
+        let mut chance = PracticeChance::new(&game, &seed);
+        match genghis_khan::setup(&ruleset, &mut chance) {
+            Ok(state) => Some(Game::GenghisKhan { state, chance }),
+            Err(e) => {
+                self.violate(
+                    self.ruleset_span,
+                    &self.ruleset.clone(),
+                    e.to_string(),
+                    String::new(),
+                );
+                None
+            }
+        }
+    }
+
+    fn genghis_khan_move(&mut self, mv: &CardMove, text: &str, span: Span) {
+        let Some(Game::GenghisKhan { state, chance }) = &mut self.game else {
+            return;
+        };
+        if self.depth > 0 {
+            // Variations of a card game would need the hidden deck; they are
+            // read for syntax only.
+            return;
+        }
+        match genghis_khan::play(state, mv, chance) {
+            Ok((next, _)) => {
+                *state = next;
+                self.plies += 1;
+            }
+            Err(e) => {
+                let position = genghis_khan::tableau(state);
+                self.violate(span, text, e.to_string(), position);
+            }
+        }
+    }
+
     fn khan_move(&mut self, token: &MoveToken, text: &str, span: Span) {
         let Some(Game::Khan { line, .. }) = &mut self.game else {
             return;
@@ -214,6 +309,8 @@ impl Visitor for Checker {
         self.game_id.clear();
         self.ruleset.clear();
         self.setup.clear();
+        self.mode.clear();
+        self.practice_seed.clear();
         self.game = None;
         self.plies = 0;
         self.depth = 0;
@@ -230,6 +327,10 @@ impl Visitor for Checker {
         } else if name.eq_ignore_ascii_case("Position") {
             self.setup_span = span;
             &mut self.setup
+        } else if name.eq_ignore_ascii_case("Mode") {
+            &mut self.mode
+        } else if name.eq_ignore_ascii_case("PracticeSeed") {
+            &mut self.practice_seed
         } else {
             return Ok(());
         };
@@ -241,7 +342,8 @@ impl Visitor for Checker {
     fn end_tags(&mut self, game: GameKind) -> Result<Skip, Cow<'static, str>> {
         self.game = match game {
             GameKind::Khan => self.start_khan(),
-            other => Some(Game::Unchecked(other)),
+            GameKind::CastleSiege => self.start_castle_siege(),
+            GameKind::GenghisKhan => self.start_genghis_khan(),
         };
         Ok(Skip(false))
     }
@@ -258,7 +360,29 @@ impl Visitor for Checker {
                     self.khan_move(&mv, token, span);
                 }
             }
-            Some(Game::Unchecked(_)) | None => {}
+            Some(Game::CastleSiege { .. }) => {
+                let token_value = CastleSiegeGrammar::parse_move(token)?;
+                if self.depth == 0
+                    && let Some(Game::CastleSiege { main_line, .. }) = &mut self.game
+                {
+                    main_line.push((token_value, span, token.to_owned()));
+                }
+            }
+            Some(Game::GenghisKhan { .. }) => {
+                let mv = GenghisKhanGrammar::parse_move(token)?;
+                if self.violation.is_none() {
+                    self.genghis_khan_move(&mv, token, span);
+                }
+            }
+            Some(Game::Unchecked(game, _)) => {
+                // Still hold the token to its game's grammar.
+                match game {
+                    GameKind::Khan => drop(KhanGrammar::parse_move(token)?),
+                    GameKind::CastleSiege => drop(CastleSiegeGrammar::parse_move(token)?),
+                    GameKind::GenghisKhan => drop(GenghisKhanGrammar::parse_move(token)?),
+                }
+            }
+            None => {}
         }
         self.pending_number = None;
         Ok(())
@@ -288,6 +412,48 @@ impl Visitor for Checker {
         if self.violation.is_some() {
             return;
         }
+        if let Some(Game::CastleSiege { rules, main_line }) = &self.game {
+            let tokens: Vec<SiegeToken> = main_line.iter().map(|(t, _, _)| t.clone()).collect();
+            match castle_siege::replay_record(*rules, &tokens) {
+                Ok(replayed) => {
+                    self.plies = u32::try_from(replayed.orders).unwrap_or(u32::MAX);
+                    if let Some(outcome) = replayed.state.outcome()
+                        && outcome.result() != result.to_string()
+                    {
+                        let reason = format!(
+                            "the game is over ({outcome}), so the result must be {}",
+                            outcome.result()
+                        );
+                        let position = castle_siege::diagram(&replayed.state);
+                        self.violate(span, &result.to_string(), reason, position);
+                    }
+                }
+                Err(e) => {
+                    let (at, text) = match e.index().and_then(|i| main_line.get(i)) {
+                        Some((_, at, text)) => (*at, text.clone()),
+                        None => (span, result.to_string()),
+                    };
+                    self.violate(at, &text, e.to_string(), String::new());
+                }
+            }
+            return;
+        }
+        if let Some(Game::GenghisKhan { state, .. }) = &self.game {
+            let expected = state.result();
+            if state.is_over() && expected != result {
+                let reason = format!("the game is over, so the result must be {expected}");
+                let position = genghis_khan::tableau(state);
+                self.violate(span, &result.to_string(), reason, position);
+            } else if !state.is_over() && matches!(result, GameResult::Score { .. }) {
+                let reason = format!(
+                    "the game is not over, so it has no final score yet (it stands at {})",
+                    state.score()
+                );
+                let position = genghis_khan::tableau(state);
+                self.violate(span, &result.to_string(), reason, position);
+            }
+            return;
+        }
         if let Some(Game::Khan { line, .. }) = &self.game {
             let pos = line.position;
             if let Some(outcome) = pos.outcome() {
@@ -314,15 +480,16 @@ impl Visitor for Checker {
     }
 
     fn end_game(&mut self) -> GameReport {
-        let (game, checked) = match &self.game {
-            Some(Game::Khan { .. }) => (GameKind::Khan, true),
-            Some(Game::Unchecked(g)) => (*g, false),
-            None => (GameKind::Khan, true),
+        let (game, unchecked) = match &self.game {
+            Some(Game::Khan { .. }) | None => (GameKind::Khan, None),
+            Some(Game::CastleSiege { .. }) => (GameKind::CastleSiege, None),
+            Some(Game::GenghisKhan { .. }) => (GameKind::GenghisKhan, None),
+            Some(Game::Unchecked(g, why)) => (*g, Some(why.clone())),
         };
-        let verdict = match self.violation.take() {
-            Some(v) => Verdict::Illegal(v),
-            None if checked => Verdict::Legal,
-            None => Verdict::RulesNotChecked,
+        let verdict = match (self.violation.take(), unchecked) {
+            (Some(v), _) => Verdict::Illegal(v),
+            (None, None) => Verdict::Legal,
+            (None, Some(why)) => Verdict::RulesNotChecked(why),
         };
         GameReport {
             game,

@@ -75,6 +75,20 @@ pub enum ReplayError {
     },
 }
 
+impl ReplayError {
+    /// The position of the token at fault, from 0, when one token is.
+    pub fn index(&self) -> Option<usize> {
+        match self {
+            ReplayError::Setup { index, .. }
+            | ReplayError::Refused { index, .. }
+            | ReplayError::Dice { index, .. }
+            | ReplayError::Mismatch { index, .. }
+            | ReplayError::AfterEnd { index } => Some(*index),
+            ReplayError::MissingSetup(_) => None,
+        }
+    }
+}
+
 /// Dice read from the faces written in resolved tokens, handed out in order.
 #[derive(Debug, Clone)]
 struct WrittenDice {

@@ -1,0 +1,73 @@
+//! `yam generate` makes complete, legal games of every game, reproducibly,
+//! and `yam check` refuses them once tampered with.
+
+use predicates::prelude::*;
+use yam_tests::yam;
+
+fn generate(game: &str, games: &str, seed: &str) -> String {
+    let out = yam()
+        .args(["generate", "--game", game, "--games", games, "--seed", seed])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+fn check(text: &str) -> assert_cmd::assert::Assert {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.yam");
+    std::fs::write(&path, text).unwrap();
+    yam().arg("check").arg(&path).assert()
+}
+
+#[test]
+fn every_game_generates_legal_complete_games() {
+    for game in ["khan", "castle-siege", "genghis-khan"] {
+        let text = generate(game, "4", "11");
+        check(&text)
+            .success()
+            .stdout(predicate::str::contains("4 games, 4 valid, 0 invalid"));
+        assert!(
+            !text.contains(" *\n"),
+            "{game}: every generated game is finished"
+        );
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes() {
+    for game in ["khan", "castle-siege", "genghis-khan"] {
+        assert_eq!(generate(game, "2", "3"), generate(game, "2", "3"), "{game}");
+        assert_ne!(generate(game, "1", "3"), generate(game, "1", "4"), "{game}");
+    }
+}
+
+#[test]
+fn a_changed_drawn_card_is_refused() {
+    let text = generate("genghis-khan", "1", "5");
+    // The first Horde draw, written as another card.
+    let at = text.find("1. draw:").unwrap() + "1. draw:".len();
+    let end = at + text[at..].find(' ').unwrap();
+    let drawn = &text[at..end];
+    let other = if drawn.starts_with("10a") {
+        "10b"
+    } else {
+        "10a"
+    };
+    let changed = format!("{}{other}{}", &text[..at], &text[end..]);
+    check(&changed)
+        .code(1)
+        .stderr(predicate::str::contains("illegal"));
+}
+
+#[test]
+fn a_castle_siege_game_with_a_move_out_of_turn_is_refused() {
+    let text = generate("castle-siege", "1", "8");
+    // Drop the first End: the Defender's turn runs into the Attacker's.
+    let changed = text.replacen(" End ", " ", 1);
+    check(&changed)
+        .code(1)
+        .stderr(predicate::str::contains("illegal"));
+}
