@@ -187,7 +187,7 @@ fn siege_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(), Strin
     for token in summary.movetext {
         let is_order = matches!(token, SiegeToken::Order { .. });
         if is_order && at_turn_start {
-            let dots = if turn % 2 == 0 {
+            let dots = if turn.is_multiple_of(2) {
                 Dots::One
             } else {
                 Dots::Three
