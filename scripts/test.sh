@@ -1,10 +1,29 @@
 #!/usr/bin/env bash
 # Yam's whole test suite, on a fresh machine or a developer's.
 #
-# It installs and starts whatever the tests need, runs every test of the
-# workspace, and stops what it started. CI (.ci/run) calls exactly this.
+# It installs what the tests need (Debian's Dovecot for IMAP, aiosmtpd from
+# the Python package index for SMTP), starts both servers on loopback, runs
+# every test of the workspace, and stops the servers. CI (.ci/run) calls
+# exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Rust tests: unit, property, golden and end-to-end tests of every crate.
+# System packages, when missing (as root: CI and fresh machines).
+if ! command -v dovecot >/dev/null 2>&1 || ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "== installing dovecot-imapd and python3-venv"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      dovecot-imapd python3-venv >/dev/null
+  else
+    echo "Dovecot or python3-venv is missing; install dovecot-imapd and python3-venv (as root)." >&2
+    exit 1
+  fi
+fi
+
+echo "== starting the mail servers"
+eval "$(scripts/mail/servers.sh start)"
+trap 'scripts/mail/servers.sh stop "$YAM_MAILTEST_DIR"' EXIT
+
+echo "== cargo test --workspace"
 cargo test --workspace --locked

@@ -5,3 +5,6 @@
 pub mod armor;
 pub mod compose;
 pub mod extract;
+pub mod imap;
+pub mod maildir;
+pub mod transport;

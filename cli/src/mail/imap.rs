@@ -1,0 +1,192 @@
+//! Reading turns from an IMAP mailbox (async-imap on a small tokio runtime).
+//!
+//! Yam fetches unseen mail, hands each raw message to the reader, and marks
+//! as seen only what it has dealt with: a mail it refused stays unseen and in
+//! place, so a person can look at it.
+
+use std::sync::Arc;
+
+use futures_util::StreamExt;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::TcpStream;
+
+/// How to reach an IMAP server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImapAccount {
+    /// Host name.
+    pub host: String,
+    /// Port (993 for TLS, 143 for plain).
+    pub port: u16,
+    /// Whether to speak TLS from the first byte (IMAPS).
+    pub tls: bool,
+    /// Login.
+    pub user: String,
+    /// Password.
+    pub password: String,
+    /// The mailbox to read.
+    pub mailbox: String,
+}
+
+/// One fetched message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fetched {
+    /// Its IMAP UID in the mailbox.
+    pub uid: u32,
+    /// Its raw bytes.
+    pub raw: Vec<u8>,
+}
+
+/// Why talking to the server failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ImapError {
+    /// The connection failed.
+    #[error("cannot connect to {0}: {1}")]
+    Connect(String, std::io::Error),
+    /// The server refused or broke the conversation.
+    #[error("IMAP: {0}")]
+    Protocol(String),
+}
+
+fn protocol(e: impl std::fmt::Display) -> ImapError {
+    ImapError::Protocol(e.to_string())
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, ImapError> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(protocol)
+}
+
+/// Fetch the unseen messages of the account's mailbox, oldest first,
+/// without marking them seen.
+pub fn fetch_unseen(account: &ImapAccount) -> Result<Vec<Fetched>, ImapError> {
+    runtime()?.block_on(async {
+        let tcp = TcpStream::connect((account.host.as_str(), account.port))
+            .await
+            .map_err(|e| ImapError::Connect(format!("{}:{}", account.host, account.port), e))?;
+        if account.tls {
+            let tls = tls_connect(&account.host, tcp).await?;
+            fetch_with(tls, account).await
+        } else {
+            fetch_with(tcp, account).await
+        }
+    })
+}
+
+/// Mark messages seen (dealt with), by UID.
+pub fn mark_seen(account: &ImapAccount, uids: &[u32]) -> Result<(), ImapError> {
+    if uids.is_empty() {
+        return Ok(());
+    }
+    runtime()?.block_on(async {
+        let tcp = TcpStream::connect((account.host.as_str(), account.port))
+            .await
+            .map_err(|e| ImapError::Connect(format!("{}:{}", account.host, account.port), e))?;
+        if account.tls {
+            let tls = tls_connect(&account.host, tcp).await?;
+            store_seen(tls, account, uids).await
+        } else {
+            store_seen(tcp, account, uids).await
+        }
+    })
+}
+
+async fn tls_connect(
+    host: &str,
+    tcp: TcpStream,
+) -> Result<tokio_rustls::client::TlsStream<TcpStream>, ImapError> {
+    let roots = tokio_rustls::rustls::RootCertStore::from_iter(
+        webpki_roots::TLS_SERVER_ROOTS.iter().cloned(),
+    );
+    let config = tokio_rustls::rustls::ClientConfig::builder_with_provider(Arc::new(
+        tokio_rustls::rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .map_err(protocol)?
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    let name =
+        tokio_rustls::rustls::pki_types::ServerName::try_from(host.to_owned()).map_err(protocol)?;
+    tokio_rustls::TlsConnector::from(Arc::new(config))
+        .connect(name, tcp)
+        .await
+        .map_err(|e| ImapError::Connect(host.to_owned(), e))
+}
+
+async fn session<S>(stream: S, account: &ImapAccount) -> Result<async_imap::Session<S>, ImapError>
+where
+    S: AsyncRead + AsyncWrite + Unpin + std::fmt::Debug + Send,
+{
+    let mut client = async_imap::Client::new(stream);
+    // The server speaks first.
+    client.read_response().await.map_err(protocol)?;
+    let mut session = client
+        .login(&account.user, &account.password)
+        .await
+        .map_err(|(e, _)| protocol(e))?;
+    session.select(&account.mailbox).await.map_err(protocol)?;
+    Ok(session)
+}
+
+async fn fetch_with<S>(stream: S, account: &ImapAccount) -> Result<Vec<Fetched>, ImapError>
+where
+    S: AsyncRead + AsyncWrite + Unpin + std::fmt::Debug + Send,
+{
+    let mut session = session(stream, account).await?;
+    let mut uids: Vec<u32> = session
+        .uid_search("UNSEEN")
+        .await
+        .map_err(protocol)?
+        .into_iter()
+        .collect();
+    uids.sort_unstable();
+    let mut fetched = Vec::with_capacity(uids.len());
+    if !uids.is_empty() {
+        let set = uids
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        // BODY.PEEK leaves the \Seen flag alone: only what Yam deals with is marked.
+        let mut stream = session
+            .uid_fetch(&set, "(UID BODY.PEEK[])")
+            .await
+            .map_err(protocol)?;
+        while let Some(item) = stream.next().await {
+            let item = item.map_err(protocol)?;
+            if let (Some(uid), Some(body)) = (item.uid, item.body()) {
+                fetched.push(Fetched {
+                    uid,
+                    raw: body.to_vec(),
+                });
+            }
+        }
+    }
+    session.logout().await.map_err(protocol)?;
+    fetched.sort_by_key(|f| f.uid);
+    Ok(fetched)
+}
+
+async fn store_seen<S>(stream: S, account: &ImapAccount, uids: &[u32]) -> Result<(), ImapError>
+where
+    S: AsyncRead + AsyncWrite + Unpin + std::fmt::Debug + Send,
+{
+    let mut session = session(stream, account).await?;
+    let set = uids
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    {
+        let mut updates = session
+            .uid_store(&set, "+FLAGS (\\Seen)")
+            .await
+            .map_err(protocol)?;
+        while let Some(update) = updates.next().await {
+            update.map_err(protocol)?;
+        }
+    }
+    session.logout().await.map_err(protocol)?;
+    Ok(())
+}

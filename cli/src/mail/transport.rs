@@ -1,0 +1,84 @@
+//! Sending mail: SMTP (TLS, STARTTLS, or plain on loopback), a sendmail
+//! program, or files in a directory for offline play.
+
+use std::path::PathBuf;
+
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::{FileTransport, SendmailTransport, SmtpTransport, Transport};
+
+/// How the SMTP connection is secured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Security {
+    /// TLS from the first byte (port 465).
+    Tls,
+    /// STARTTLS, required (port 587).
+    StartTls,
+    /// No TLS: only for a server on this machine.
+    None,
+}
+
+/// Where outgoing mail goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outgoing {
+    /// An SMTP server.
+    Smtp {
+        /// Host name.
+        host: String,
+        /// Port.
+        port: u16,
+        /// Security.
+        security: Security,
+        /// Login and password, when the server wants AUTH.
+        auth: Option<(String, String)>,
+    },
+    /// A sendmail-compatible program.
+    Sendmail {
+        /// Its path.
+        program: PathBuf,
+    },
+    /// `.eml` files in a directory (offline play, tests).
+    Directory {
+        /// The directory.
+        dir: PathBuf,
+    },
+}
+
+/// Why a mail could not be sent.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot send: {0}")]
+pub struct SendError(String);
+
+/// Send one message.
+pub fn send(outgoing: &Outgoing, message: &lettre::Message) -> Result<(), SendError> {
+    let err = |e: &dyn std::fmt::Display| SendError(e.to_string());
+    match outgoing {
+        Outgoing::Smtp {
+            host,
+            port,
+            security,
+            auth,
+        } => {
+            let mut builder = match security {
+                Security::Tls => SmtpTransport::relay(host).map_err(|e| err(&e))?,
+                Security::StartTls => SmtpTransport::starttls_relay(host).map_err(|e| err(&e))?,
+                Security::None => SmtpTransport::builder_dangerous(host),
+            }
+            .port(*port);
+            if let Some((user, password)) = auth {
+                builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
+            }
+            builder
+                .build()
+                .send(message)
+                .map(|_| ())
+                .map_err(|e| err(&e))
+        }
+        Outgoing::Sendmail { program } => SendmailTransport::new_with_command(program)
+            .send(message)
+            .map_err(|e| err(&e)),
+        Outgoing::Directory { dir } => FileTransport::new(dir)
+            .send(message)
+            .map(|_| ())
+            .map_err(|e| err(&e)),
+    }
+}

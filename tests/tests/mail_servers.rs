@@ -1,0 +1,162 @@
+//! Turn mails through real servers: sent by SMTP (aiosmtpd, with AUTH) and
+//! read back by IMAP (Dovecot) and straight from the Maildir the SMTP
+//! server delivered into. `scripts/test.sh` starts both servers on loopback
+//! and says where through the `YAM_MAILTEST_*` variables.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use yam_cli::mail::compose::{TurnMail, compose};
+use yam_cli::mail::extract::{Turn, read_mail};
+use yam_cli::mail::imap::{ImapAccount, fetch_unseen, mark_seen};
+use yam_cli::mail::maildir::read_maildir;
+use yam_cli::mail::transport::{Outgoing, Security, send};
+
+struct Servers {
+    dir: String,
+    smtp_port: u16,
+    imap_port: u16,
+    smtp_user: String,
+    smtp_password: String,
+    imap_password: String,
+}
+
+fn servers() -> Servers {
+    let var = |name: &str| {
+        std::env::var(name).unwrap_or_else(|_| {
+            panic!("{name} is not set: run the tests with scripts/test.sh, which starts the mail servers")
+        })
+    };
+    Servers {
+        dir: var("YAM_MAILTEST_DIR"),
+        smtp_port: var("YAM_MAILTEST_SMTP_PORT").parse().unwrap(),
+        imap_port: var("YAM_MAILTEST_IMAP_PORT").parse().unwrap(),
+        smtp_user: var("YAM_MAILTEST_SMTP_USER"),
+        smtp_password: var("YAM_MAILTEST_SMTP_PASSWORD"),
+        imap_password: var("YAM_MAILTEST_IMAP_PASSWORD"),
+    }
+}
+
+/// A mailbox name of this test's own, so tests running at once never see
+/// each other's mail.
+fn fresh_user(prefix: &str) -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!("{prefix}{}{nanos}", std::process::id())
+}
+
+#[test]
+fn a_turn_mail_travels_through_smtp_and_comes_back_by_imap_and_maildir() {
+    let s = servers();
+    let bo = fresh_user("bo");
+    let players = vec!["Ann".to_owned(), "Bo".to_owned()];
+    let record = "[Game \"Khan\"]\n\n1. Ng3-f3 {é ✓} *\n".repeat(50);
+    let turn = b"1. Ng3-f3 {[%event AAAA BBBB]}".to_vec();
+    let mail = TurnMail {
+        from: "Ann <ann@example.org>".parse().unwrap(),
+        to: vec![format!("Bo <{bo}@example.net>").parse().unwrap()],
+        game_name: "Khan",
+        game_id: "g-mail-1",
+        ply: 1,
+        players: &players,
+        body: "Your move, Bo.\n\n(board here)",
+        turn: &turn,
+        record: record.as_bytes(),
+        message_id: format!("yam.g-mail-1.1.{bo}@example.org"),
+        thread: &[],
+        automatic: false,
+    };
+    let outgoing = Outgoing::Smtp {
+        host: "127.0.0.1".into(),
+        port: s.smtp_port,
+        security: Security::None,
+        auth: Some((s.smtp_user.clone(), s.smtp_password.clone())),
+    };
+    send(&outgoing, &compose(&mail).unwrap()).unwrap();
+
+    let expected = vec![
+        Turn::Attachment {
+            name: "g-mail-1.yam".into(),
+            bytes: record.clone().into_bytes(),
+        },
+        Turn::Block(yam_cli::mail::armor::Block {
+            game: "g-mail-1".into(),
+            ply: 1,
+            payload: turn.clone(),
+        }),
+    ];
+
+    // Straight from the Maildir the SMTP server delivered into.
+    let maildir = std::path::Path::new(&s.dir)
+        .join("home")
+        .join(&bo)
+        .join("Maildir");
+    let local = read_maildir(&maildir).unwrap();
+    assert_eq!(local.len(), 1);
+    assert_eq!(read_mail(&local[0].raw).unwrap().turns, expected);
+
+    // And over IMAP.
+    let account = ImapAccount {
+        host: "127.0.0.1".into(),
+        port: s.imap_port,
+        tls: false,
+        user: bo.clone(),
+        password: s.imap_password.clone(),
+        mailbox: "INBOX".into(),
+    };
+    let fetched = fetch_unseen(&account).unwrap();
+    assert_eq!(fetched.len(), 1);
+    let incoming = read_mail(&fetched[0].raw).unwrap();
+    assert_eq!(incoming.turns, expected);
+    assert_eq!(incoming.from.as_deref(), Some("ann@example.org"));
+    // Fetching did not mark it seen; marking does.
+    assert_eq!(fetch_unseen(&account).unwrap().len(), 1);
+    mark_seen(&account, &[fetched[0].uid]).unwrap();
+    assert!(fetch_unseen(&account).unwrap().is_empty());
+}
+
+#[test]
+fn smtp_without_the_right_password_is_refused() {
+    let s = servers();
+    let players = vec!["Ann".to_owned(), "Bo".to_owned()];
+    let mail = TurnMail {
+        from: "ann@example.org".parse().unwrap(),
+        to: vec!["bo@example.net".parse().unwrap()],
+        game_name: "Khan",
+        game_id: "g",
+        ply: 1,
+        players: &players,
+        body: "",
+        turn: b"x",
+        record: b"x",
+        message_id: "yam.g.1@example.org".into(),
+        thread: &[],
+        automatic: false,
+    };
+    let outgoing = Outgoing::Smtp {
+        host: "127.0.0.1".into(),
+        port: s.smtp_port,
+        security: Security::None,
+        auth: Some((s.smtp_user, "wrong".into())),
+    };
+    let err = send(&outgoing, &compose(&mail).unwrap()).unwrap_err();
+    assert!(
+        err.to_string().contains("535") || err.to_string().to_lowercase().contains("auth"),
+        "{err}"
+    );
+}
+
+#[test]
+fn imap_with_a_wrong_password_is_refused() {
+    let s = servers();
+    let account = ImapAccount {
+        host: "127.0.0.1".into(),
+        port: s.imap_port,
+        tls: false,
+        user: fresh_user("x"),
+        password: "wrong".into(),
+        mailbox: "INBOX".into(),
+    };
+    assert!(fetch_unseen(&account).is_err());
+}
