@@ -2,3 +2,5 @@
 pub mod check;
 pub mod fair_play;
 pub mod khan;
+pub mod replay;
+pub mod signed;
