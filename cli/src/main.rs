@@ -1,9 +1,15 @@
 //! `yam`: play, referee, check and verify Khan, Castle Siege and Genghis
 //! Khan games. All of Yam's I/O lives in this crate.
 
+mod atomic;
 mod check;
 mod diagnostics;
+mod dispute;
+mod export;
+mod hotseat;
+mod secrets;
 mod show;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -41,6 +47,30 @@ enum Command {
         after_help = "Examples:\n  yam show game.yam                 # the final position\n  yam show game.yam --move 23       # after White's 23rd move\n  yam show game.yam --move 23...    # after Black's 23rd move\n  yam show archive.yam --game 4 --ply 10"
     )]
     Show(show::ShowArgs),
+    /// Verify signed records: every signature, hash link, roll, outcome,
+    /// commitment and the ruleset hash, with every move replayed by the
+    /// rules.
+    #[command(
+        after_help = "Each game is reported \"verified\" (with its mode, counts and key fingerprints),\n\"unverified practice\" (an open-seed game: replayable, proves nothing about fairness),\n\"unsigned\" (no signed events: a failure here; `yam check` checks its moves)\nor with its first failure, its position and why.\n\nExamples:\n  yam verify examples/khan/signed\n  yam verify --quiet game.yam archive/"
+    )]
+    Verify(verify::VerifyArgs),
+    /// Compare two logs of one game: the fork, who signed which branch, any
+    /// proof of equivocation, and a verdict.
+    #[command(
+        after_help = "Exit code 0 when the logs do not conflict (identical, or one continues the other and\nverifies), 1 when they fork or a log fails verification, 2 on a usage or I/O error.\n\nExamples:\n  yam dispute alice-copy.yam bob-copy.yam\n  yam dispute --game 2 a.yam b.yam"
+    )]
+    Dispute(dispute::DisputeArgs),
+    /// Play a game on one machine between local identities, every event
+    /// signed by the right key and every roll through the real protocol.
+    #[command(
+        after_help = "Examples:\n  yam hotseat new --game khan --ruleset magician --first alice --second bob --out game.yam --secrets DIR\n  yam hotseat move game.yam Ng3-f3 --secrets DIR\n  yam hotseat status game.yam\n  yam hotseat offer-draw game.yam --secrets DIR\n  yam hotseat accept-draw game.yam --secrets DIR\n  yam hotseat resign game.yam --secrets DIR\n\nSecrets (signing seeds, chain secrets) live only in the --secrets directory (mode 0600 files);\nthey never enter a record."
+    )]
+    Hotseat(hotseat::HotseatArgs),
+    /// Export a record for readers: `--plain` strips the signed evidence.
+    #[command(
+        after_help = "Examples:\n  yam export --plain game.yam\n  yam export --plain game.yam --out game-plain.yam"
+    )]
+    Export(export::ExportArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +78,10 @@ fn main() -> ExitCode {
     let code = match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Show(args) => show::run(&args),
+        Command::Verify(args) => verify::run(&args),
+        Command::Dispute(args) => dispute::run(&args),
+        Command::Hotseat(args) => hotseat::run(&args),
+        Command::Export(args) => export::run(&args),
     };
     ExitCode::from(code)
 }
