@@ -758,9 +758,14 @@ fn status(args: &StatusArgs) -> Step<()> {
         }
         return Ok(());
     }
+    let mode = match replay.challenge().map(|c| &c.mode) {
+        Some(Mode::Practice { .. }) => "practice mode: unverified practice".to_owned(),
+        Some(mode) => format!("{} mode", yam_referee::signed::text::mode_name(mode)),
+        None => "no opening".to_owned(),
+    };
     let _ = writeln!(
         out,
-        "{}: {} game, {} ruleset, {} signed events, {} moves",
+        "{}: {} game, {} ruleset, {mode}, {} signed events, {} moves",
         args.file.display(),
         replay.game().game(),
         replay.ruleset_name(),

@@ -479,3 +479,22 @@ fn help_texts_show_examples() {
         .success()
         .stdout(predicate::str::contains("--secrets"));
 }
+
+#[test]
+fn the_bundled_signed_examples_verify() {
+    let output = yam()
+        .args(["verify", "--quiet", "examples/khan/signed"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let report = String::from_utf8(output).unwrap();
+    // One game of each of the five game types, and a practice game.
+    assert_eq!(report.matches("1 game, 1 verified,").count(), 5, "{report}");
+    assert_eq!(
+        report.matches("1 unverified practice").count(),
+        1,
+        "{report}"
+    );
+}

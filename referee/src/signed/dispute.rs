@@ -211,6 +211,10 @@ pub fn dispute(a: &SignedText, b: &SignedText, catalog: &dyn RulesCatalog) -> Di
         .count();
     let mut reasons = Vec::new();
     let describe_log = |name: &str, log: &Log| match &log.verdict {
+        Verdict::Verified(v) if v.is_practice() => format!(
+            "log {name} replays as unverified practice ({} events, {} moves)",
+            v.summary.events, v.plies
+        ),
         Verdict::Verified(v) => format!(
             "log {name} verifies ({} events, {} moves)",
             v.summary.events, v.plies

@@ -936,3 +936,31 @@ fn base64_encode(b: &[u8]) -> String {
     use base64::Engine as _;
     base64::engine::general_purpose::STANDARD.encode(b)
 }
+
+#[test]
+fn hostile_text_never_panics_the_verifier_or_the_dispute() {
+    use proptest::prelude::*;
+    let mut race = Table::race(Mode::Peer);
+    race.play(&["Roll"], Some("go"));
+    let texts = [khan_game().text(), race.text()];
+    proptest!(ProptestConfig::with_cases(48), |(
+        which in 0usize..2,
+        cut in 0.0f64..1.0,
+        flips in proptest::collection::vec((0.0f64..1.0, any::<u8>()), 0..4),
+    )| {
+        let mut bytes = texts[which].clone().into_bytes();
+        for (at, byte) in flips {
+            let i = ((bytes.len() as f64) * at) as usize;
+            if let Some(b) = bytes.get_mut(i) {
+                *b = byte;
+            }
+        }
+        let keep = ((bytes.len() as f64) * (0.5 + cut / 2.0)) as usize;
+        bytes.truncate(keep);
+        let mut reader = Reader::new(&bytes[..]);
+        if let Ok(Some(text)) = reader.read_game(&mut Collector::new()) {
+            let _ = verify_text(&text, &Catalog);
+            let _ = dispute(&text, &collect(&texts[which]), &Catalog);
+        }
+    });
+}
