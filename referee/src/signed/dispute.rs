@@ -228,15 +228,20 @@ pub fn dispute(a: &SignedText, b: &SignedText, catalog: &dyn RulesCatalog) -> Di
     reasons.push(describe_log("A", &a));
     reasons.push(describe_log("B", &b));
     let (relation, verdict, conflict) = if common == a.events.len() && common == b.events.len() {
-        let verdict = if a.verified() {
-            "no dispute: the logs hold the same signed events, and they verify"
-        } else {
-            "no dispute between the logs, which hold the same signed events; but they do not verify"
+        let verdict = match (a.verified(), b.verified()) {
+            (true, true) => {
+                "no dispute: the logs hold the same signed events, and they verify".to_owned()
+            }
+            (true, false) => "the logs hold the same signed events, but log B does not verify (its text disagrees with them or breaks a rule): log A stands".to_owned(),
+            (false, true) => "the logs hold the same signed events, but log A does not verify (its text disagrees with them or breaks a rule): log B stands".to_owned(),
+            (false, false) => {
+                "the logs hold the same signed events, and neither verifies".to_owned()
+            }
         };
         (
             Relation::Identical { events: common },
-            verdict.to_owned(),
-            !a.verified(),
+            verdict,
+            !(a.verified() && b.verified()),
         )
     } else if common == a.events.len() || common == b.events.len() {
         let a_is_shorter = common == a.events.len();
@@ -249,10 +254,15 @@ pub fn dispute(a: &SignedText, b: &SignedText, catalog: &dyn RulesCatalog) -> Di
             "log {long} continues log {short}: they share {common} events and {long} has {} more",
             long_log.events.len() - common
         ));
-        let verdict = if long_log.verified() {
-            format!("no conflict: log {long} is log {short} carried further, and it verifies")
-        } else {
-            format!("no fork, but the longer log {long} does not verify")
+        let short_log = if a_is_shorter { &a } else { &b };
+        let verdict = match (long_log.verified(), short_log.verified()) {
+            (true, true) => {
+                format!("no conflict: log {long} is log {short} carried further, and both verify")
+            }
+            (true, false) => format!(
+                "no fork: log {long} is log {short}'s events carried further and verifies, but log {short} does not verify"
+            ),
+            (false, _) => format!("no fork, but the longer log {long} does not verify"),
         };
         (
             Relation::Prefix {
@@ -260,7 +270,7 @@ pub fn dispute(a: &SignedText, b: &SignedText, catalog: &dyn RulesCatalog) -> Di
                 common,
             },
             verdict,
-            !long_log.verified(),
+            !(long_log.verified() && short_log.verified()),
         )
     } else {
         let fork = Fork {

@@ -790,6 +790,12 @@ fn identical_logs_and_prefixes_are_no_dispute() {
     let d = dispute_of(&shorter, &shorter);
     assert!(matches!(d.relation, Relation::Identical { events: 6 }));
     assert!(!d.conflict, "{}", d.verdict);
+    // The same events under a text that says otherwise.
+    let lying = shorter.replacen("Ae7-f6", "Ae7-e6", 1);
+    let d = dispute_of(&shorter, &lying);
+    assert!(matches!(d.relation, Relation::Identical { .. }));
+    assert!(d.conflict);
+    assert!(d.verdict.contains("log B does not verify"), "{}", d.verdict);
     t.play(&["Wh3-f4"], None);
     let d = dispute_of(&shorter, &t.text());
     assert!(matches!(
@@ -963,4 +969,43 @@ fn hostile_text_never_panics_the_verifier_or_the_dispute() {
             let _ = dispute(&text, &collect(&texts[which]), &Catalog);
         }
     });
+}
+
+#[test]
+fn an_accepted_takeback_restores_the_game() {
+    let mut t = khan_game();
+    // White asks to go back to the position after Black's first move
+    // (event #3); Black agrees; White plays another second move.
+    let sign_next = |replay: &SignedReplay, key: &SigningKey, body: EventBody| {
+        let parent = replay.events().last().unwrap().event.clone();
+        Event::after(&parent, key.public_key(), body)
+            .sign(key)
+            .unwrap()
+    };
+    let before = t.replay.clone();
+    let offer = sign_next(
+        &t.replay,
+        &t.alice.key,
+        EventBody::TakebackOffer { back_to: 3 },
+    );
+    t.replay.push(&offer).unwrap();
+    let answer = sign_next(
+        &t.replay,
+        &t.bob.key,
+        EventBody::TakebackAnswer {
+            offer: offer.hash(),
+            accepted: true,
+        },
+    );
+    t.replay.push(&answer).unwrap();
+    append_events(&mut t.record, &before, &[offer, answer], None).unwrap();
+    assert_eq!(t.replay.plies(), 2);
+    assert_eq!(t.replay.to_move_key(), Some(t.alice.key.public_key()));
+    t.play(&["Wh3-f4"], None);
+    let v = verified(&t.text());
+    assert_eq!(v.plies, 3);
+    // A take-back into the opening is refused by the fair-play layer.
+    let mut replay = t.replay.clone();
+    let bad = sign_next(&replay, &t.bob.key, EventBody::TakebackOffer { back_to: 0 });
+    assert!(replay.push(&bad).is_err());
 }
