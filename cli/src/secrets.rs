@@ -76,16 +76,19 @@ pub struct Secrets {
     dir: PathBuf,
 }
 
+/// Creates `path` (and missing parents) readable by its owner only. An
+/// existing directory is left as it is: it may be one the user keeps other
+/// things in, and the secret files in it are 0600 anyway.
 #[cfg(unix)]
 fn private_dir(path: &Path) -> io::Result<()> {
-    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
-    if !path.exists() {
-        fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(path)?;
+    use std::os::unix::fs::DirBuilderExt;
+    if path.is_dir() {
+        return Ok(());
     }
-    fs::set_permissions(path, fs::Permissions::from_mode(0o700))
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(path)
 }
 
 #[cfg(not(unix))]
