@@ -2,12 +2,18 @@
 //! Khan games. All of Yam's I/O lives in this crate; `main.rs` only calls
 //! [`main`].
 
+pub mod atomic;
 pub mod check;
 pub mod diagnostics;
+pub mod dispute;
 pub mod engine;
+pub mod export;
 pub mod generate;
+pub mod hotseat;
 pub mod mail;
+pub mod secrets;
 pub mod show;
+pub mod verify;
 
 use std::process::ExitCode;
 
@@ -45,6 +51,30 @@ enum Command {
         after_help = "Examples:\n  yam show game.yam                 # the final position\n  yam show game.yam --move 23       # after White's 23rd move\n  yam show game.yam --move 23...    # after Black's 23rd move\n  yam show archive.yam --game 4 --ply 10"
     )]
     Show(show::ShowArgs),
+    /// Verify signed records: every signature, hash link, roll, outcome,
+    /// commitment and the ruleset hash, with every move replayed by the
+    /// rules.
+    #[command(
+        after_help = "Each game is reported \"verified\" (with its mode, counts and key fingerprints),\n\"unverified practice\" (an open-seed game: replayable, proves nothing about fairness),\n\"unsigned\" (no signed events: a failure here; `yam check` checks its moves)\nor with its first failure, its position and why.\n\nExamples:\n  yam verify examples/khan/signed\n  yam verify --quiet game.yam archive/"
+    )]
+    Verify(verify::VerifyArgs),
+    /// Compare two logs of one game: the fork, who signed which branch, any
+    /// proof of equivocation, and a verdict.
+    #[command(
+        after_help = "Exit code 0 when the logs do not conflict (identical, or one continues the other and\nverifies), 1 when they fork or a log fails verification, 2 on a usage or I/O error.\n\nExamples:\n  yam dispute alice-copy.yam bob-copy.yam\n  yam dispute --game 2 a.yam b.yam"
+    )]
+    Dispute(dispute::DisputeArgs),
+    /// Play a game on one machine between local identities, every event
+    /// signed by the right key and every roll through the real protocol.
+    #[command(
+        after_help = "Examples:\n  yam hotseat new --game khan --ruleset magician --first alice --second bob --out game.yam --secrets DIR\n  yam hotseat move game.yam Ng3-f3 --secrets DIR\n  yam hotseat status game.yam\n  yam hotseat offer-draw game.yam --secrets DIR\n  yam hotseat accept-draw game.yam --secrets DIR\n  yam hotseat resign game.yam --secrets DIR\n\nSecrets (signing seeds, chain secrets) live only in the --secrets directory (mode 0600 files);\nthey never enter a record."
+    )]
+    Hotseat(hotseat::HotseatArgs),
+    /// Export a record for readers: `--plain` strips the signed evidence.
+    #[command(
+        after_help = "Examples:\n  yam export --plain game.yam\n  yam export --plain game.yam --out game-plain.yam"
+    )]
+    Export(export::ExportArgs),
     /// Write an archive of complete, legal, random games from a seed.
     #[command(
         after_help = "Examples:\n  yam generate --game khan --games 100 --seed 7 -o khan.yam\n  yam generate --game castle-siege --games 10\n  yam generate --game genghis-khan --games 10"
@@ -61,6 +91,10 @@ pub fn main() -> ExitCode {
     let code = match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Show(args) => show::run(&args),
+        Command::Verify(args) => verify::run(&args),
+        Command::Dispute(args) => dispute::run(&args),
+        Command::Hotseat(args) => hotseat::run(&args),
+        Command::Export(args) => export::run(&args),
         Command::Engine(command) => engine::run(&command),
         Command::Generate(args) => generate::run(&args),
     };

@@ -4,3 +4,5 @@ pub mod check;
 pub mod fair_play;
 pub mod genghis_khan;
 pub mod khan;
+pub mod replay;
+pub mod signed;

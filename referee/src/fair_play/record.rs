@@ -305,6 +305,14 @@ impl RecordVerifier {
         self.completed.get(&index)
     }
 
+    /// The roll book as of the last event checked (`None` in practice games
+    /// and before the opening is complete): a responder answers through a
+    /// copy of it ([`RollBook::answer`]), so its guard sees exactly the
+    /// record the verifier accepted.
+    pub fn roll_book(&self) -> Option<&RollBook> {
+        self.rolls.as_ref()
+    }
+
     /// The hash of the last event checked (the record hash for the next).
     pub fn record_hash(&self) -> Hash32 {
         self.last_hash

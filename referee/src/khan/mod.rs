@@ -34,6 +34,7 @@ pub mod outcome;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod replay;
 pub mod ruleset;
 pub mod square;
 pub mod token;

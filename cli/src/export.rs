@@ -1,0 +1,95 @@
+//! `yam export --plain`: the reader's copy of a record, without the
+//! machine evidence.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use yam_notation::{RawGrammar, read_all, write_archive};
+use yam_referee::replay::Builtin;
+use yam_referee::signed::write::plain;
+use yam_referee::signed::{Verdict, verify_text};
+
+use crate::verify::read_signed;
+use crate::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID, atomic};
+
+/// Arguments of `yam export`.
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// Strip the signed evidence ([%event] commands and the fair-play tags),
+    /// keeping moves, prose, NAGs, variations and readable dice.
+    #[arg(long, required = true)]
+    pub plain: bool,
+    /// The record file (every game of it is exported).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Write here instead of standard output.
+    #[arg(short, long, value_name = "OUT")]
+    pub out: Option<PathBuf>,
+    /// Replace OUT if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Run `yam export`; returns the exit code.
+pub fn run(args: &ExportArgs) -> u8 {
+    let text = match std::fs::read(&args.file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{}: cannot read: {e}", args.file.display());
+            return EXIT_USAGE;
+        }
+    };
+    let (records, signed) = match (read_all::<RawGrammar, _>(&text[..]), read_signed(&text[..])) {
+        (Ok(r), Ok(s)) => (r, s),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("{}: read error: {e}", args.file.display());
+            return EXIT_USAGE;
+        }
+    };
+    let mut out_records = Vec::new();
+    for (i, (record, signed)) in records.iter().zip(&signed).enumerate() {
+        let (Ok(record), Ok(signed)) = (record, signed) else {
+            eprintln!(
+                "{}: game {} has a syntax error (see `yam check`); nothing exported",
+                args.file.display(),
+                i + 1
+            );
+            return EXIT_INVALID;
+        };
+        let note = match verify_text(signed, &Builtin) {
+            Verdict::Verified(v) if v.is_practice() => {
+                "removed by yam export --plain; the original is an unverified practice game"
+                    .to_owned()
+            }
+            Verdict::Verified(_) => {
+                "removed by yam export --plain; the original verified (yam verify)".to_owned()
+            }
+            Verdict::Unsigned => "none: the original was not signed".to_owned(),
+            Verdict::Failed(f) => format!(
+                "removed by yam export --plain; the original did NOT verify: {}",
+                f.reason
+            ),
+        };
+        out_records.push(plain(record, &note));
+    }
+    let mut printed = String::new();
+    write_archive::<RawGrammar>(&out_records, &mut printed);
+    match &args.out {
+        Some(path) => {
+            if let Err(e) = atomic::write(path, printed.as_bytes(), args.force) {
+                eprintln!("{}: cannot write: {e}", path.display());
+                return EXIT_USAGE;
+            }
+        }
+        None => {
+            if std::io::stdout()
+                .lock()
+                .write_all(printed.as_bytes())
+                .is_err()
+            {
+                return EXIT_USAGE;
+            }
+        }
+    }
+    EXIT_VALID
+}

@@ -1,0 +1,786 @@
+//! `yam hotseat`: a game on one machine between local identities, every
+//! event signed by the right key, every roll through the real protocol.
+//!
+//! The record file is the game's whole state: each command reads it,
+//! verifies it completely, builds the next events through the referee's
+//! harness (`yam_referee::signed::table`), which proves each one before
+//! handing it back, verifies the new record once more, and only then
+//! replaces the file atomically. Secrets stay in the `--secrets` directory
+//! (see `secrets`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Subcommand, ValueEnum};
+use yam_notation::{GameKind, RawGrammar, Record, Tags, parse_record, record_to_string};
+use yam_referee::fair_play::chain::HashChain;
+use yam_referee::fair_play::encoding::Blob;
+use yam_referee::fair_play::game_id::GameId;
+use yam_referee::fair_play::sign::PublicKey;
+use yam_referee::fair_play::turn::{EventBody, Evidence, Mode, SignedEvent};
+use yam_referee::replay::{Builtin, RulesCatalog};
+use yam_referee::signed::dispute::describe;
+use yam_referee::signed::table::{self, Opening, Seating, Signer, TableError};
+use yam_referee::signed::text::chance_item;
+use yam_referee::signed::write::append_events;
+use yam_referee::signed::{Rejected, SignedReplay, Verdict, replay_text, verify_text};
+
+use crate::secrets::{Identity, Secrets, random_32};
+use crate::verify::{read_signed, render_failure};
+use crate::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID, atomic};
+
+/// Arguments of `yam hotseat`.
+#[derive(Debug, clap::Args)]
+pub struct HotseatArgs {
+    #[command(subcommand)]
+    command: HotseatCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum HotseatCommand {
+    /// Start a game between two local identities (created on first use).
+    #[command(after_help = "Examples:\n  \
+yam hotseat new --game khan --ruleset magician --first alice --second bob --out game.yam --secrets ~/.yam-secrets\n  \
+yam hotseat new --ruleset rescue-khan --first alice --second bob --draw-seats --out siege.yam --secrets DIR\n  \
+yam hotseat new --ruleset basic --first alice --second bob --mode practice --seed 'lesson 1' --out practice.yam --secrets DIR")]
+    New(NewArgs),
+    /// Play the next move, signed by the player to move.
+    #[command(after_help = "Examples:\n  \
+yam hotseat move game.yam Ng3-f3 --secrets DIR\n  \
+yam hotseat move game.yam Ae7-f6 --comment 'The archer answers.' --secrets DIR\n  \
+yam hotseat move game.yam Wh3-f4 --dry-run --secrets DIR")]
+    Move(MoveArgs),
+    /// The player to move (or --as NAME) resigns.
+    Resign(ActArgs),
+    /// The player to move (or --as NAME) offers a draw.
+    OfferDraw(ActArgs),
+    /// The other side (or --as NAME) accepts the open draw offer.
+    AcceptDraw(ActArgs),
+    /// The other side (or --as NAME) declines the open draw offer.
+    DeclineDraw(ActArgs),
+    /// Who is to move, and the legal moves.
+    #[command(
+        after_help = "Examples:\n  yam hotseat status game.yam\n  yam hotseat status game.yam --moves    # one legal move per line, for scripts"
+    )]
+    Status(StatusArgs),
+}
+
+/// How chance is provided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ModeArg {
+    /// Both players' hash chains; nobody can bias or foresee a roll.
+    Peer,
+    /// An open seed: reproducible, reported as unverified practice everywhere.
+    Practice,
+}
+
+#[derive(Debug, clap::Args)]
+struct NewArgs {
+    /// The game.
+    #[arg(long, default_value = "khan")]
+    game: String,
+    /// The ruleset, by name (Khan: basic, magician, power-magician,
+    /// rescue-general, rescue-khan).
+    #[arg(long)]
+    ruleset: String,
+    /// The challenger's identity; it takes the first seat (Khan: White)
+    /// unless --draw-seats.
+    #[arg(long, value_name = "NAME")]
+    first: String,
+    /// The invited identity.
+    #[arg(long, value_name = "NAME")]
+    second: String,
+    /// Peer (signed chains) or practice (open seed).
+    #[arg(long, value_enum, default_value_t = ModeArg::Peer)]
+    mode: ModeArg,
+    /// The open seed of a practice game.
+    #[arg(long, value_name = "TEXT", required_if_eq("mode", "practice"))]
+    seed: Option<String>,
+    /// Draw who takes the first seat by one commit-reveal exchange.
+    #[arg(long)]
+    draw_seats: bool,
+    /// The game id (default: GAME-DATE-random).
+    #[arg(long, value_name = "ID")]
+    id: Option<String>,
+    /// The date, YYYY.MM.DD (default: today, UTC).
+    #[arg(long)]
+    date: Option<String>,
+    /// The Event tag.
+    #[arg(long)]
+    event: Option<String>,
+    /// Rolls each player's chain covers.
+    #[arg(long, default_value_t = 256, value_name = "N")]
+    chain_length: u32,
+    /// The record file to create.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Replace FILE if it exists.
+    #[arg(long)]
+    force: bool,
+    /// The secrets directory (created with mode 0700).
+    #[arg(long, value_name = "DIR")]
+    secrets: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct MoveArgs {
+    /// The game's record file.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// The turn's moves (Khan: one move token).
+    #[arg(required = true, value_name = "MOVE")]
+    moves: Vec<String>,
+    /// Prose for the comment after the move.
+    #[arg(long, value_name = "TEXT")]
+    comment: Option<String>,
+    /// Show what would be signed and written, and write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// The secrets directory.
+    #[arg(long, value_name = "DIR")]
+    secrets: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct ActArgs {
+    /// The game's record file.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Who acts (default: the player to move; for answers, the other side).
+    #[arg(long = "as", value_name = "NAME")]
+    who: Option<String>,
+    /// Show what would be signed and written, and write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// The secrets directory.
+    #[arg(long, value_name = "DIR")]
+    secrets: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct StatusArgs {
+    /// The game's record file.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Print only the legal moves, one per line.
+    #[arg(long)]
+    moves: bool,
+}
+
+/// A failure with its exit code.
+struct Stop(u8, String);
+
+type Step<T> = Result<T, Stop>;
+
+fn usage(message: impl Into<String>) -> Stop {
+    Stop(EXIT_USAGE, message.into())
+}
+
+fn invalid(message: impl Into<String>) -> Stop {
+    Stop(EXIT_INVALID, message.into())
+}
+
+/// Run `yam hotseat`; returns the exit code.
+pub fn run(args: &HotseatArgs) -> u8 {
+    let result = match &args.command {
+        HotseatCommand::New(a) => new_game(a),
+        HotseatCommand::Move(a) => play_move(a),
+        HotseatCommand::Resign(a) => act(a, Act::Resign),
+        HotseatCommand::OfferDraw(a) => act(a, Act::OfferDraw),
+        HotseatCommand::AcceptDraw(a) => act(a, Act::Answer(true)),
+        HotseatCommand::DeclineDraw(a) => act(a, Act::Answer(false)),
+        HotseatCommand::Status(a) => status(a),
+    };
+    match result {
+        Ok(()) => EXIT_VALID,
+        Err(Stop(code, message)) => {
+            if !message.is_empty() {
+                eprintln!("{message}");
+            }
+            code
+        }
+    }
+}
+
+/// Today's date in UTC, `YYYY.MM.DD`.
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = i64::try_from(secs / 86_400).unwrap_or(0);
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The `Variant` tag for a ruleset.
+fn variant(game: GameKind, ruleset: &yam_referee::replay::LoadedRuleset) -> String {
+    if game == GameKind::Khan
+        && let Ok(rules) = yam_referee::khan::Ruleset::from_yaml(&ruleset.text)
+    {
+        use yam_referee::khan::GameType;
+        return match rules.game {
+            GameType::Basic => "Basic",
+            GameType::Magician => "Magician",
+            GameType::PowerMagician => "Power Magician",
+            GameType::RescueGeneral => "Rescue General",
+            GameType::RescueKhan => "Rescue Khan",
+        }
+        .to_owned();
+    }
+    ruleset.name.clone()
+}
+
+fn new_game(args: &NewArgs) -> Step<()> {
+    let game = GameKind::from_name(&args.game)
+        .ok_or_else(|| usage(format!("unknown game {:?}", args.game)))?;
+    let ruleset = Builtin
+        .load_ruleset(game, &args.ruleset)
+        .map_err(|e| usage(format!("--ruleset: {e}")))?;
+    if args.first == args.second {
+        return Err(usage("--first and --second must be two identities"));
+    }
+    let date = args.date.clone().unwrap_or_else(today);
+    let id_text = match &args.id {
+        Some(id) => id.clone(),
+        None => {
+            let random = random_32().map_err(|e| usage(e.to_string()))?;
+            format!(
+                "{}-{}-{}",
+                args.game.to_ascii_lowercase().replace(' ', "-"),
+                date.replace('.', ""),
+                hex::encode(&random[..4])
+            )
+        }
+    };
+    let id = GameId::new(id_text.clone()).map_err(|e| usage(format!("--id: {e}")))?;
+    let secrets = Secrets::open(&args.secrets).map_err(|e| usage(e.to_string()))?;
+    let (first, first_new) = secrets
+        .identity(&args.first)
+        .map_err(|e| usage(e.to_string()))?;
+    let (second, second_new) = secrets
+        .identity(&args.second)
+        .map_err(|e| usage(e.to_string()))?;
+    if !args.force && args.out.exists() {
+        return Err(usage(format!(
+            "{}: the file exists (use --force to replace it)",
+            args.out.display()
+        )));
+    }
+    let mode = match args.mode {
+        ModeArg::Peer => Mode::Peer,
+        ModeArg::Practice => Mode::Practice {
+            seed: Blob::new(args.seed.clone().unwrap_or_default().into_bytes())
+                .map_err(|e| usage(format!("--seed: {e}")))?,
+        },
+    };
+    let chains = if args.mode == ModeArg::Peer {
+        Some((
+            secrets
+                .new_chain(&id, &first, args.chain_length)
+                .map_err(|e| usage(e.to_string()))?,
+            secrets
+                .new_chain(&id, &second, args.chain_length)
+                .map_err(|e| usage(e.to_string()))?,
+        ))
+    } else {
+        None
+    };
+    let seating = if args.draw_seats {
+        Seating::Drawn {
+            salt: random_32().map_err(|e| usage(e.to_string()))?,
+            toss: random_32().map_err(|e| usage(e.to_string()))?,
+        }
+    } else {
+        Seating::Chosen {
+            challenger_first: true,
+        }
+    };
+    let opening = Opening {
+        game: id.clone(),
+        ruleset: ruleset.clone(),
+        mode,
+        challenger: Signer {
+            key: &first.key,
+            chain: chains.as_ref().map(|c| &c.0),
+        },
+        acceptor: Signer {
+            key: &second.key,
+            chain: chains.as_ref().map(|c| &c.1),
+        },
+        seating,
+    };
+    let before = SignedReplay::start(&Builtin, &ruleset).map_err(usage)?;
+    let (replay, events) = table::open(&Builtin, &opening).map_err(|e| invalid(e.to_string()))?;
+    let mut tags = Tags::new();
+    tags.set("Game", game.name());
+    tags.set("Variant", variant(game, &ruleset));
+    tags.set("GameId", id.as_str());
+    if let Some(event) = &args.event {
+        tags.set("Event", event.as_str());
+    }
+    tags.set("Date", date.as_str());
+    let names = [&first, &second];
+    for (tag, key) in game
+        .player_tags()
+        .iter()
+        .zip(replay.seats().unwrap_or_default())
+    {
+        let name = names
+            .iter()
+            .find(|i| i.key.public_key() == *key)
+            .map_or("?", |i| i.name.as_str());
+        tags.set(tag, name);
+    }
+    tags.set("Result", "*");
+    tags.set("NotationVersion", "1");
+    tags.set("Ruleset", ruleset.name.as_str());
+    let mut record: Record<String> = Record::new(tags);
+    append_events(&mut record, &before, &events, None).map_err(|e| invalid(e.to_string()))?;
+    let text = record_to_string::<RawGrammar>(&record);
+    check_written(&text)?;
+    atomic::write(&args.out, text.as_bytes(), args.force)
+        .map_err(|e| usage(format!("{}: cannot write: {e}", args.out.display())))?;
+    let mut out = std::io::stdout().lock();
+    for (identity, created) in [(&first, first_new), (&second, second_new)] {
+        if created {
+            let _ = writeln!(
+                out,
+                "new identity {} with key fingerprint {} (its secret is in {})",
+                identity.name,
+                identity.key.public_key().fingerprint(),
+                args.secrets.display()
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "{}: new {} game {} ({} ruleset, {} mode)",
+        args.out.display(),
+        game,
+        id,
+        ruleset.name,
+        match args.mode {
+            ModeArg::Peer => "peer",
+            ModeArg::Practice => "practice: unverified",
+        }
+    );
+    let names = identity_names(&names);
+    print_seats(&mut out, &replay, &names);
+    print_next(&mut out, &replay, &names);
+    Ok(())
+}
+
+/// Names for keys: the local identities' names, or the record's player
+/// tags.
+type Names = [(PublicKey, String)];
+
+fn identity_names(identities: &[&Identity]) -> Vec<(PublicKey, String)> {
+    identities
+        .iter()
+        .map(|i| (i.key.public_key(), i.name.clone()))
+        .collect()
+}
+
+fn tag_names(record: &Record<String>, replay: &SignedReplay) -> Vec<(PublicKey, String)> {
+    let Some(game) = record.game() else {
+        return Vec::new();
+    };
+    game.player_tags()
+        .iter()
+        .zip(replay.seats().unwrap_or_default())
+        .filter_map(|(tag, key)| record.tags.get(tag).map(|n| (*key, n.to_owned())))
+        .collect()
+}
+
+fn print_seats(out: &mut impl Write, replay: &SignedReplay, names: &Names) {
+    for (role, key) in replay
+        .game()
+        .seats()
+        .iter()
+        .zip(replay.seats().unwrap_or_default())
+    {
+        let _ = writeln!(
+            out,
+            "  {role:<8} {:<12} {}",
+            name_of(names, key),
+            key.fingerprint()
+        );
+    }
+}
+
+fn name_of(names: &Names, key: &PublicKey) -> String {
+    names
+        .iter()
+        .find(|(k, _)| k == key)
+        .map_or_else(|| key.fingerprint().to_string(), |(_, n)| n.clone())
+}
+
+fn who(replay: &SignedReplay, names: &Names, key: &PublicKey) -> String {
+    match replay
+        .seat_of(key)
+        .and_then(|s| replay.game().seats().get(s))
+    {
+        Some(role) => format!("{role} ({})", name_of(names, key)),
+        None => name_of(names, key),
+    }
+}
+
+fn print_next(out: &mut impl Write, replay: &SignedReplay, names: &Names) {
+    match (replay.ending(), replay.to_move_key()) {
+        (Some(end), _) => {
+            let _ = writeln!(out, "game over: {} ({})", end.result, end.reason);
+        }
+        (None, Some(key)) => {
+            let (number, dots) = replay.game().move_number();
+            let dots = match dots {
+                yam_notation::Dots::One => ".",
+                yam_notation::Dots::Three => "...",
+            };
+            let _ = writeln!(
+                out,
+                "next: {number}{dots} {} to move",
+                who(replay, names, &key)
+            );
+        }
+        (None, None) => {
+            let _ = writeln!(out, "waiting: nobody can move yet");
+        }
+    }
+}
+
+/// Refuses to write a record that does not verify (a defect, never a
+/// player's error: every event was proven before).
+fn check_written(text: &str) -> Step<()> {
+    let games = read_signed(text.as_bytes()).map_err(|e| invalid(e.to_string()))?;
+    match games.first() {
+        Some(Ok(signed)) => match verify_text(signed, &Builtin) {
+            Verdict::Verified(_) => Ok(()),
+            Verdict::Unsigned => Err(invalid("internal error: the new record is unsigned")),
+            Verdict::Failed(f) => Err(invalid(format!(
+                "internal error: the new record does not verify: {}",
+                f.reason
+            ))),
+        },
+        _ => Err(invalid("internal error: the new record cannot be read")),
+    }
+}
+
+/// A game file read and replayed.
+struct Loaded {
+    record: Record<String>,
+    replay: SignedReplay,
+}
+
+fn load(path: &Path) -> Step<Loaded> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| usage(format!("{}: cannot read: {e}", path.display())))?;
+    let games =
+        read_signed(text.as_bytes()).map_err(|e| usage(format!("{}: {e}", path.display())))?;
+    let signed = match games.as_slice() {
+        [Ok(one)] => one,
+        [Err(e)] => return Err(invalid(crate::check::render_syntax(path, e))),
+        _ => {
+            return Err(usage(format!(
+                "{}: a hot-seat file holds exactly one game, this one holds {}",
+                path.display(),
+                games.len()
+            )));
+        }
+    };
+    let id = signed.tag("GameId").map_or("", |t| t.value.as_str());
+    let replay = match replay_text(signed, &Builtin) {
+        Ok(r) => r,
+        Err(Rejected::Unsigned) => {
+            return Err(invalid(format!(
+                "{}: the record is unsigned; start a game with `yam hotseat new`",
+                path.display()
+            )));
+        }
+        Err(Rejected::Failed(f)) => return Err(invalid(render_failure(path, 1, id, &f))),
+    };
+    let record = parse_record::<RawGrammar>(&text)
+        .map_err(|e| invalid(crate::check::render_syntax(path, &e)))?;
+    Ok(Loaded { record, replay })
+}
+
+/// The identities and chains of every party the secrets directory holds.
+struct Keys {
+    identities: Vec<Identity>,
+    chains: Vec<Option<HashChain>>,
+}
+
+impl Keys {
+    fn load(secrets: &Path, replay: &SignedReplay) -> Step<Keys> {
+        let secrets = Secrets::open(secrets).map_err(|e| usage(e.to_string()))?;
+        let game = replay
+            .events()
+            .first()
+            .map(|e| e.event.game.clone())
+            .ok_or_else(|| invalid("the record has no opening"))?;
+        let mut identities = Vec::new();
+        let mut chains = Vec::new();
+        for party in replay.parties() {
+            if let Some(identity) = secrets
+                .identity_for(&party.key)
+                .map_err(|e| usage(e.to_string()))?
+            {
+                chains.push(
+                    secrets
+                        .chain(&game, &identity)
+                        .map_err(|e| usage(e.to_string()))?,
+                );
+                identities.push(identity);
+            }
+        }
+        Ok(Keys { identities, chains })
+    }
+
+    fn names(&self) -> Vec<(PublicKey, String)> {
+        self.identities
+            .iter()
+            .map(|i| (i.key.public_key(), i.name.clone()))
+            .collect()
+    }
+
+    fn signer(&self, key: &PublicKey) -> Option<Signer<'_>> {
+        self.identities
+            .iter()
+            .zip(&self.chains)
+            .find(|(i, _)| i.key.public_key() == *key)
+            .map(|(i, c)| Signer {
+                key: &i.key,
+                chain: c.as_ref(),
+            })
+    }
+
+    fn by_name(&self, name: &str) -> Step<Signer<'_>> {
+        self.identities
+            .iter()
+            .zip(&self.chains)
+            .find(|(i, _)| i.name == name)
+            .map(|(i, c)| Signer {
+                key: &i.key,
+                chain: c.as_ref(),
+            })
+            .ok_or_else(|| {
+                usage(format!(
+                    "{name} is not a party of this game (or its secrets are elsewhere)"
+                ))
+            })
+    }
+
+    fn others(&self, me: &PublicKey) -> Vec<Signer<'_>> {
+        self.identities
+            .iter()
+            .zip(&self.chains)
+            .filter(|(i, _)| i.key.public_key() != *me)
+            .map(|(i, c)| Signer {
+                key: &i.key,
+                chain: c.as_ref(),
+            })
+            .collect()
+    }
+}
+
+fn table_error(e: TableError) -> Stop {
+    invalid(format!("refused: {e}"))
+}
+
+/// Writes the new events into the file (or shows them), after verifying
+/// the new record as a whole.
+fn commit(
+    path: &Path,
+    loaded: &mut Loaded,
+    before: &SignedReplay,
+    events: &[SignedEvent],
+    prose: Option<&str>,
+    dry_run: bool,
+    names: &Names,
+) -> Step<()> {
+    let after = append_events(&mut loaded.record, before, events, prose)
+        .map_err(|e| invalid(format!("internal error: {e}")))?;
+    let text = record_to_string::<RawGrammar>(&loaded.record);
+    check_written(&text)?;
+    let mut out = std::io::stdout().lock();
+    for event in events {
+        let e = &event.event;
+        let actor = who(&after, names, &e.author);
+        let line = match &e.body {
+            EventBody::Turn(turn) if !turn.moves.is_empty() => {
+                let moves: Vec<&str> = turn.moves.iter().map(|m| m.as_str()).collect();
+                let mut line = format!("{actor} played {}", moves.join(" "));
+                for evidence in turn.evidence.iter() {
+                    if let Evidence::Outcomes { roll, results } = evidence {
+                        let values: Vec<String> = results.iter().map(chance_item).collect();
+                        line.push_str(&format!(" (roll {roll}: {})", values.join(", ")));
+                    }
+                }
+                line
+            }
+            EventBody::Resignation => format!("{actor} resigns"),
+            EventBody::DrawOffer => format!("{actor} offers a draw"),
+            EventBody::DrawAnswer { accepted: true, .. } => format!("{actor} accepts the draw"),
+            EventBody::DrawAnswer {
+                accepted: false, ..
+            } => format!("{actor} declines the draw"),
+            _ => format!("{actor} signed {}", describe(event)),
+        };
+        let _ = writeln!(out, "{line}");
+    }
+    if dry_run {
+        let _ = writeln!(out, "dry run: {} not changed", path.display());
+        return Ok(());
+    }
+    atomic::write(path, text.as_bytes(), true)
+        .map_err(|e| usage(format!("{}: cannot write: {e}", path.display())))?;
+    print_next(&mut out, &after, names);
+    Ok(())
+}
+
+fn play_move(args: &MoveArgs) -> Step<()> {
+    let mut loaded = load(&args.file)?;
+    let keys = Keys::load(&args.secrets, &loaded.replay)?;
+    let names = keys.names();
+    let Some(to_move) = loaded.replay.to_move_key() else {
+        return Err(invalid(match loaded.replay.ending() {
+            Some(end) => format!("the game is over: {} ({})", end.result, end.reason),
+            None => "nobody can move yet".to_owned(),
+        }));
+    };
+    let mover = keys.signer(&to_move).ok_or_else(|| {
+        usage(format!(
+            "it is {}'s turn, whose secrets are not in {}",
+            loaded.replay.name_of(&to_move),
+            args.secrets.display()
+        ))
+    })?;
+    let before = loaded.replay.clone();
+    let mut replay = loaded.replay.clone();
+    let events = table::play(&mut replay, &args.moves, &mover, &keys.others(&to_move)).map_err(
+        |e| match e {
+            TableError::Rules(r) => {
+                invalid(format!("refused: {}\n  position: {}", r.reason, r.position))
+            }
+            other => table_error(other),
+        },
+    )?;
+    commit(
+        &args.file,
+        &mut loaded,
+        &before,
+        &events,
+        args.comment.as_deref(),
+        args.dry_run,
+        &names,
+    )
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Act {
+    Resign,
+    OfferDraw,
+    Answer(bool),
+}
+
+fn act(args: &ActArgs, action: Act) -> Step<()> {
+    let mut loaded = load(&args.file)?;
+    let keys = Keys::load(&args.secrets, &loaded.replay)?;
+    let names = keys.names();
+    let signer = match &args.who {
+        Some(name) => keys.by_name(name)?,
+        None => {
+            let key = match action {
+                Act::Answer(_) => loaded.replay.open_draw_offers().last().and_then(|(_, by)| {
+                    loaded
+                        .replay
+                        .parties()
+                        .iter()
+                        .map(|p| p.key)
+                        .find(|k| k != by)
+                }),
+                _ => loaded.replay.to_move_key(),
+            }
+            .ok_or_else(|| {
+                invalid(match action {
+                    Act::Answer(_) => "no draw offer is waiting for an answer".to_owned(),
+                    _ => "nobody is to move: the game is over".to_owned(),
+                })
+            })?;
+            keys.signer(&key).ok_or_else(|| {
+                usage(format!(
+                    "the secrets of {} are not in {}",
+                    loaded.replay.name_of(&key),
+                    args.secrets.display()
+                ))
+            })?
+        }
+    };
+    let before = loaded.replay.clone();
+    let mut replay = loaded.replay.clone();
+    let event = match action {
+        Act::Resign => table::resign(&mut replay, &signer),
+        Act::OfferDraw => table::offer_draw(&mut replay, &signer),
+        Act::Answer(accepted) => table::answer_draw(&mut replay, &signer, accepted),
+    }
+    .map_err(table_error)?;
+    commit(
+        &args.file,
+        &mut loaded,
+        &before,
+        &[event],
+        None,
+        args.dry_run,
+        &names,
+    )
+}
+
+fn status(args: &StatusArgs) -> Step<()> {
+    let loaded = load(&args.file)?;
+    let replay = &loaded.replay;
+    let mut out = std::io::stdout().lock();
+    let moves = if replay.ending().is_some() || replay.to_move_key().is_none() {
+        Vec::new()
+    } else {
+        replay.game().legal_moves()
+    };
+    if args.moves {
+        for m in moves {
+            let _ = writeln!(out, "{m}");
+        }
+        return Ok(());
+    }
+    let mode = match replay.challenge().map(|c| &c.mode) {
+        Some(Mode::Practice { .. }) => "practice mode: unverified practice".to_owned(),
+        Some(mode) => format!("{} mode", yam_referee::signed::text::mode_name(mode)),
+        None => "no opening".to_owned(),
+    };
+    let _ = writeln!(
+        out,
+        "{}: {} game, {} ruleset, {mode}, {} signed events, {} moves",
+        args.file.display(),
+        replay.game().game(),
+        replay.ruleset_name(),
+        replay.events().len(),
+        replay.plies()
+    );
+    let names = tag_names(&loaded.record, replay);
+    print_seats(&mut out, replay, &names);
+    for (_, by) in replay.open_draw_offers() {
+        let _ = writeln!(out, "draw offered by {}", replay.name_of(by));
+    }
+    print_next(&mut out, replay, &names);
+    if !moves.is_empty() {
+        let _ = writeln!(out, "legal moves: {}", moves.join(" "));
+        let _ = writeln!(out, "position: {}", replay.game().position());
+    }
+    Ok(())
+}

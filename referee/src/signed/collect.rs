@@ -1,0 +1,293 @@
+//! Reading the signed parts of a record while it streams past.
+//!
+//! [`Collector`] is a notation [`Visitor`] that keeps, for each game, what
+//! the verifier needs and where it stands in the text: the header tags, the
+//! main line's move tokens, and every `[%event]` (with the `[%chance]` that
+//! shows its values). Prose, NAGs, move numbers and variations are dropped:
+//! they are outside what is signed. Evidence inside a variation is kept as a
+//! [`Item::Stray`], because the signed game is the main line.
+
+use std::borrow::Cow;
+
+use yam_notation::comment::RawPart;
+use yam_notation::{GameKind, GameResult, Pos, RawComment, RawTagValue, Skip, Span, TokenError};
+use yam_notation::{Visitor, tags};
+
+use super::text::{CHANCE_COMMAND, EVENT_COMMAND};
+
+/// A header tag with where it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TagAt {
+    /// The name, in canonical spelling for known tags.
+    pub name: String,
+    /// The value, escapes decoded.
+    pub value: String,
+    /// The whole tag pair.
+    pub span: Span,
+}
+
+/// One signed-relevant element of the main line, in reading order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item {
+    /// A move token as written.
+    Move {
+        /// The token.
+        text: String,
+        /// Where.
+        span: Span,
+    },
+    /// An `[%event]` command.
+    Event {
+        /// Its arguments.
+        args: Vec<String>,
+        /// Where (the `[%event` that opens it).
+        span: Span,
+        /// The `[%chance]` command just before it in the same comment, with
+        /// where it is.
+        chance: Option<(Vec<String>, Span)>,
+    },
+    /// Evidence where it does not belong.
+    Stray {
+        /// Whether it is an `[%event]` (else a `[%chance]`).
+        event: bool,
+        /// What is wrong.
+        reason: &'static str,
+        /// Where.
+        span: Span,
+    },
+}
+
+/// The signed view of one game of a record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedText {
+    /// The game the header names.
+    pub game: Option<GameKind>,
+    /// The header, in reading order.
+    pub tags: Vec<TagAt>,
+    /// The main line's moves and the evidence, in reading order.
+    pub items: Vec<Item>,
+    /// The result token.
+    pub result: GameResult,
+    /// Where it is.
+    pub result_span: Span,
+}
+
+impl Default for SignedText {
+    fn default() -> Self {
+        SignedText {
+            game: None,
+            tags: Vec::new(),
+            items: Vec::new(),
+            result: GameResult::Unfinished,
+            result_span: Span::default(),
+        }
+    }
+}
+
+impl SignedText {
+    /// The tag `name` (canonical spelling), if present.
+    pub fn tag(&self, name: &str) -> Option<&TagAt> {
+        self.tags.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Whether any signed event is present (readable `[%chance]` values
+    /// alone, as in a plain export, do not make a record signed).
+    pub fn is_signed(&self) -> bool {
+        self.items
+            .iter()
+            .any(|i| matches!(i, Item::Event { .. } | Item::Stray { event: true, .. }))
+    }
+
+    /// How many `[%event]` commands the main line holds.
+    pub fn event_count(&self) -> usize {
+        self.items
+            .iter()
+            .filter(|i| matches!(i, Item::Event { .. }))
+            .count()
+    }
+}
+
+/// The visitor that builds a [`SignedText`] per game.
+#[derive(Debug, Default)]
+pub struct Collector {
+    current: SignedText,
+    depth: u32,
+}
+
+impl Collector {
+    /// A collector, ready for an archive.
+    pub fn new() -> Self {
+        Collector::default()
+    }
+}
+
+/// The position `offset` bytes into `text`, which starts at `start`.
+pub fn pos_within(start: Pos, text: &str, offset: usize) -> Pos {
+    let mut pos = start;
+    for c in text.get(..offset).unwrap_or(text).chars() {
+        pos.offset += c.len_utf8() as u64;
+        if c == '\n' {
+            pos.line += 1;
+            pos.column = 1;
+        } else {
+            pos.column += 1;
+        }
+    }
+    pos
+}
+
+impl Visitor for Collector {
+    type Output = SignedText;
+
+    fn begin_game(&mut self) {
+        self.current = SignedText::default();
+        self.depth = 0;
+    }
+
+    fn tag(&mut self, name: &str, value: RawTagValue<'_>, span: Span) -> Result<(), TokenError> {
+        let name = tags::known_tag(name).map_or(name, |(_, known)| known);
+        self.current.tags.push(TagAt {
+            name: name.to_owned(),
+            value: value.decode().into_owned(),
+            span,
+        });
+        Ok(())
+    }
+
+    fn end_tags(&mut self, game: GameKind) -> Result<Skip, Cow<'static, str>> {
+        self.current.game = Some(game);
+        Ok(Skip(false))
+    }
+
+    fn token(&mut self, token: &str, span: Span) -> Result<(), TokenError> {
+        if self.depth == 0 {
+            self.current.items.push(Item::Move {
+                text: token.to_owned(),
+                span,
+            });
+        }
+        Ok(())
+    }
+
+    fn comment(&mut self, comment: RawComment<'_>, span: Span) {
+        let body = comment.0;
+        // The body starts one character after the `{`.
+        let body_start = pos_within(span.start, "{", 1);
+        let mut chance: Option<(Vec<String>, Span)> = None;
+        for part in comment.parts() {
+            let RawPart::Command { name, args } = part else {
+                continue;
+            };
+            let is_event = name.eq_ignore_ascii_case(EVENT_COMMAND);
+            let is_chance = name.eq_ignore_ascii_case(CHANCE_COMMAND);
+            if !is_event && !is_chance {
+                continue;
+            }
+            // `name` borrows from `body`, two bytes after its `[%`.
+            let offset = (name.as_ptr() as usize)
+                .saturating_sub(body.as_ptr() as usize)
+                .saturating_sub(2);
+            let at = Span::new(pos_within(body_start, body, offset), name.len() + 2);
+            let values: Vec<String> = args.iter().map(|a| a.value()).collect();
+            if self.depth > 0 {
+                self.current.items.push(Item::Stray {
+                    event: is_event,
+                    reason: "signed evidence inside a variation: the signed game is the main line",
+                    span: at,
+                });
+            } else if is_chance {
+                if let Some((_, earlier)) = chance.replace((values, at)) {
+                    self.current.items.push(Item::Stray {
+                        event: false,
+                        reason: "a [%chance] command not followed by its [%event]",
+                        span: earlier,
+                    });
+                }
+            } else {
+                self.current.items.push(Item::Event {
+                    args: values,
+                    span: at,
+                    chance: chance.take(),
+                });
+            }
+        }
+        if let Some((_, at)) = chance {
+            self.current.items.push(Item::Stray {
+                event: false,
+                reason: "a [%chance] command not followed by its [%event] in the same comment",
+                span: at,
+            });
+        }
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        self.depth += 1;
+        Skip(false)
+    }
+
+    fn end_variation(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    fn result(&mut self, result: GameResult, span: Span) {
+        self.current.result = result;
+        self.current.result_span = span;
+    }
+
+    fn end_game(&mut self) -> SignedText {
+        std::mem::take(&mut self.current)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use yam_notation::Reader;
+
+    fn collect(text: &str) -> SignedText {
+        Reader::new(text.as_bytes())
+            .read_game(&mut Collector::new())
+            .unwrap()
+            .unwrap()
+    }
+
+    const HEADER: &str = "[Game \"Khan\"]\n[Variant \"Magician\"]\n[GameId \"g\"]\n[Date \"2026.01.01\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n[NotationVersion \"1\"]\n[Ruleset \"magician\"]\n[mode \"peer\"]\n\n";
+
+    #[test]
+    fn keeps_the_main_line_and_the_evidence_with_positions() {
+        let text = format!(
+            "{HEADER}{{[%event A B]}} 1. Ng3-f3 {{Good.\n  [%chance 0 \"x: d6 1\"] [%event C D]}} (1. Ng3-f4 {{[%event E F]}}) 1... Ae7-f6 *\n"
+        );
+        let signed = collect(&text);
+        assert_eq!(signed.game, Some(GameKind::Khan));
+        assert_eq!(signed.tag("Mode").unwrap().value, "peer");
+        assert_eq!(signed.tag("Mode").unwrap().name, "Mode");
+        let Item::Event { args, span, .. } = &signed.items[0] else {
+            panic!("an event first")
+        };
+        assert_eq!(args, &["A", "B"]);
+        assert_eq!((span.start.line, span.start.column), (12, 2));
+        assert!(matches!(&signed.items[1], Item::Move { text, .. } if text == "Ng3-f3"));
+        let Item::Event { args, span, chance } = &signed.items[2] else {
+            panic!("the second event")
+        };
+        assert_eq!(args, &["C", "D"]);
+        assert_eq!((span.start.line, span.start.column), (13, 25));
+        assert_eq!(&text[span.start.offset as usize..][..7], "[%event");
+        let (values, at) = chance.as_ref().unwrap();
+        assert_eq!(values, &["0", "x: d6 1"]);
+        assert_eq!((at.start.line, at.start.column), (13, 3));
+        assert!(matches!(&signed.items[3], Item::Stray { .. }));
+        assert!(matches!(&signed.items[4], Item::Move { text, .. } if text == "Ae7-f6"));
+        assert_eq!(signed.items.len(), 5);
+        assert_eq!(signed.event_count(), 2);
+    }
+
+    #[test]
+    fn a_chance_without_its_event_is_stray() {
+        let signed = collect(&format!("{HEADER}{{[%chance 0 \"x: d6 1\"] prose}} *\n"));
+        assert!(matches!(&signed.items[..], [Item::Stray { .. }]));
+        assert!(!signed.is_signed());
+        assert!(!collect(&format!("{HEADER}{{prose [%clk 1:00]}} *\n")).is_signed());
+    }
+}

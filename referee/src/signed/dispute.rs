@@ -1,0 +1,389 @@
+//! Two logs of one game, compared: where they fork, who signed which
+//! branch, a proof of equivocation when one key signed two different
+//! successors of the same event, and a verdict with its reasons.
+//!
+//! Each log is also verified on its own ([`verify_text`]), so a branch
+//! that rests on a forged or broken event is named void with the first
+//! failure that proves it.
+
+use crate::fair_play::sign::{Fingerprint, PublicKey};
+use crate::fair_play::turn::{
+    EquivocationProof, EventBody, Evidence, NotEquivocation, Siblings, SignedEvent,
+    classify_siblings,
+};
+use crate::replay::RulesCatalog;
+
+use super::collect::{Item, SignedText};
+use super::text::decode_event;
+use super::verify::{Failure, Verdict, verify_text};
+
+/// One log as read.
+#[derive(Debug, Clone)]
+pub struct Log {
+    /// Its events, up to the first that cannot be read.
+    pub events: Vec<SignedEvent>,
+    /// The whole log's verification.
+    pub verdict: Verdict,
+}
+
+impl Log {
+    /// Reads the events of a game's text and verifies it.
+    pub fn read(text: &SignedText, catalog: &dyn RulesCatalog) -> Log {
+        let mut events = Vec::new();
+        for item in &text.items {
+            if let Item::Event { args, .. } = item {
+                match decode_event(args) {
+                    Ok(e) => events.push(e),
+                    Err(_) => break,
+                }
+            }
+        }
+        Log {
+            events,
+            verdict: verify_text(text, catalog),
+        }
+    }
+
+    /// The first failure of the log, if it has one.
+    pub fn failure(&self) -> Option<&Failure> {
+        match &self.verdict {
+            Verdict::Failed(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    fn verified(&self) -> bool {
+        matches!(self.verdict, Verdict::Verified(_))
+    }
+}
+
+/// How the two logs relate.
+#[derive(Debug, Clone)]
+pub enum Relation {
+    /// The same events.
+    Identical {
+        /// How many.
+        events: usize,
+    },
+    /// One log is the other's beginning.
+    Prefix {
+        /// Whether log A is the shorter.
+        a_is_shorter: bool,
+        /// The events they share.
+        common: usize,
+    },
+    /// They differ from event `seq` on.
+    Fork(Box<Fork>),
+}
+
+/// Where two logs part.
+#[derive(Debug, Clone)]
+pub struct Fork {
+    /// The position of the first event that differs.
+    pub seq: usize,
+    /// Log A's event there.
+    pub a: SignedEvent,
+    /// Log B's event there.
+    pub b: SignedEvent,
+    /// How the two events relate: a crossing, equivocation, or why they
+    /// prove nothing against anyone.
+    pub siblings: Result<Siblings, NotEquivocation>,
+    /// Who validly signed events of branch A after the fork, with their
+    /// positions.
+    pub signed_a: Vec<(PublicKey, Vec<u32>)>,
+    /// The same for branch B.
+    pub signed_b: Vec<(PublicKey, Vec<u32>)>,
+}
+
+impl Fork {
+    /// The proof of equivocation, if the fork is one.
+    pub fn proof(&self) -> Option<&EquivocationProof> {
+        match &self.siblings {
+            Ok(Siblings::Equivocation(proof)) => Some(proof),
+            _ => None,
+        }
+    }
+}
+
+/// The comparison of two logs, with a verdict.
+#[derive(Debug, Clone)]
+pub struct Dispute {
+    /// Log A.
+    pub a: Log,
+    /// Log B.
+    pub b: Log,
+    /// How they relate.
+    pub relation: Relation,
+    /// The verdict, one line.
+    pub verdict: String,
+    /// Its reasons, in order.
+    pub reasons: Vec<String>,
+    /// Whether the logs conflict (a fork, or a log that fails).
+    pub conflict: bool,
+}
+
+/// Who validly signed which events after `from`.
+fn signers(events: &[SignedEvent], from: usize) -> Vec<(PublicKey, Vec<u32>)> {
+    let mut out: Vec<(PublicKey, Vec<u32>)> = Vec::new();
+    for e in events.iter().skip(from) {
+        if e.verify().is_err() {
+            continue;
+        }
+        match out.iter_mut().find(|(k, _)| *k == e.event.author) {
+            Some((_, seqs)) => seqs.push(e.event.seq),
+            None => out.push((e.event.author, vec![e.event.seq])),
+        }
+    }
+    out
+}
+
+/// A short description of an event, for reports.
+pub fn describe(event: &SignedEvent) -> String {
+    let e = &event.event;
+    let what = match &e.body {
+        EventBody::Challenge(_) => "the challenge".to_owned(),
+        EventBody::Acceptance(_) => "an acceptance".to_owned(),
+        EventBody::Turn(t) => {
+            let moves: Vec<&str> = t.moves.iter().map(|m| m.as_str()).collect();
+            let mut parts = Vec::new();
+            if !moves.is_empty() {
+                parts.push(format!("moves {}", moves.join(" ")));
+            }
+            for ev in t.evidence.iter() {
+                parts.push(match ev {
+                    Evidence::RollRequest(r) => format!("roll request {}", r.request.index),
+                    Evidence::RollResponse(r) => format!("roll response {}", r.response.index),
+                    Evidence::Outcomes { roll, .. } => format!("outcomes of roll {roll}"),
+                    Evidence::Skipped { roll, order } => {
+                        format!("order {order} of roll {roll} skipped")
+                    }
+                    Evidence::SetupCommitment(_) => "a setup commitment".into(),
+                    Evidence::SetupReveal(_) => "a setup reveal".into(),
+                    Evidence::Reanchor(_) => "a new anchor".into(),
+                    Evidence::AnchorAcknowledged { .. } => "an anchor acknowledgement".into(),
+                    Evidence::RoleReveal(_) => "the role reveal".into(),
+                });
+            }
+            if parts.is_empty() {
+                "an empty turn".to_owned()
+            } else {
+                format!("a turn: {}", parts.join(", "))
+            }
+        }
+        EventBody::Resignation => "a resignation".into(),
+        EventBody::DrawOffer => "a draw offer".into(),
+        EventBody::DrawAnswer { accepted, .. } => {
+            format!(
+                "a draw answer ({})",
+                if *accepted { "accepted" } else { "declined" }
+            )
+        }
+        EventBody::TakebackOffer { back_to } => format!("a take-back offer to #{back_to}"),
+        EventBody::TakebackAnswer { accepted, .. } => {
+            format!(
+                "a take-back answer ({})",
+                if *accepted { "accepted" } else { "declined" }
+            )
+        }
+        EventBody::ForfeitClaim { reason, .. } => format!("a forfeit claim ({reason})"),
+    };
+    format!(
+        "#{} {what}, by {}, hash {}",
+        e.seq,
+        e.author.fingerprint(),
+        event.hash()
+    )
+}
+
+fn fp(key: &PublicKey) -> Fingerprint {
+    key.fingerprint()
+}
+
+/// Compares two logs of one game.
+pub fn dispute(a: &SignedText, b: &SignedText, catalog: &dyn RulesCatalog) -> Dispute {
+    let a = Log::read(a, catalog);
+    let b = Log::read(b, catalog);
+    let common = a
+        .events
+        .iter()
+        .zip(&b.events)
+        .take_while(|(x, y)| x == y)
+        .count();
+    let mut reasons = Vec::new();
+    let describe_log = |name: &str, log: &Log| match &log.verdict {
+        Verdict::Verified(v) if v.is_practice() => format!(
+            "log {name} replays as unverified practice ({} events, {} moves)",
+            v.summary.events, v.plies
+        ),
+        Verdict::Verified(v) => format!(
+            "log {name} verifies ({} events, {} moves)",
+            v.summary.events, v.plies
+        ),
+        Verdict::Unsigned => format!("log {name} holds no signed events"),
+        Verdict::Failed(f) => format!(
+            "log {name} fails at {}:{}: {}",
+            f.span.start.line, f.span.start.column, f.reason
+        ),
+    };
+    reasons.push(describe_log("A", &a));
+    reasons.push(describe_log("B", &b));
+    let (relation, verdict, conflict) = if common == a.events.len() && common == b.events.len() {
+        let verdict = match (a.verified(), b.verified()) {
+            (true, true) => {
+                "no dispute: the logs hold the same signed events, and they verify".to_owned()
+            }
+            (true, false) => "the logs hold the same signed events, but log B does not verify (its text disagrees with them or breaks a rule): log A stands".to_owned(),
+            (false, true) => "the logs hold the same signed events, but log A does not verify (its text disagrees with them or breaks a rule): log B stands".to_owned(),
+            (false, false) => {
+                "the logs hold the same signed events, and neither verifies".to_owned()
+            }
+        };
+        (
+            Relation::Identical { events: common },
+            verdict,
+            !(a.verified() && b.verified()),
+        )
+    } else if common == a.events.len() || common == b.events.len() {
+        let a_is_shorter = common == a.events.len();
+        let (short, long, long_log) = if a_is_shorter {
+            ("A", "B", &b)
+        } else {
+            ("B", "A", &a)
+        };
+        reasons.push(format!(
+            "log {long} continues log {short}: they share {common} events and {long} has {} more",
+            long_log.events.len() - common
+        ));
+        let short_log = if a_is_shorter { &a } else { &b };
+        let verdict = match (long_log.verified(), short_log.verified()) {
+            (true, true) => {
+                format!("no conflict: log {long} is log {short} carried further, and both verify")
+            }
+            (true, false) => format!(
+                "no fork: log {long} is log {short}'s events carried further and verifies, but log {short} does not verify"
+            ),
+            (false, _) => format!("no fork, but the longer log {long} does not verify"),
+        };
+        (
+            Relation::Prefix {
+                a_is_shorter,
+                common,
+            },
+            verdict,
+            !(long_log.verified() && short_log.verified()),
+        )
+    } else {
+        let fork = Fork {
+            seq: common,
+            a: a.events[common].clone(),
+            b: b.events[common].clone(),
+            siblings: classify_siblings(a.events[common].clone(), b.events[common].clone()),
+            signed_a: signers(&a.events, common),
+            signed_b: signers(&b.events, common),
+        };
+        reasons.push(format!(
+            "the logs share {common} events and fork at event #{common}"
+        ));
+        reasons.push(format!("log A has {}", describe(&fork.a)));
+        reasons.push(format!("log B has {}", describe(&fork.b)));
+        for (name, signed) in [("A", &fork.signed_a), ("B", &fork.signed_b)] {
+            for (key, seqs) in signed {
+                let seqs: Vec<String> = seqs.iter().map(|s| format!("#{s}")).collect();
+                reasons.push(format!(
+                    "{} signed branch {name} (events {})",
+                    fp(key),
+                    seqs.join(", ")
+                ));
+            }
+        }
+        let verdict = fork_verdict(&fork, &a, &b, &mut reasons);
+        (Relation::Fork(Box::new(fork)), verdict, true)
+    };
+    Dispute {
+        a,
+        b,
+        relation,
+        verdict,
+        reasons,
+        conflict,
+    }
+}
+
+fn fork_verdict(fork: &Fork, a: &Log, b: &Log, reasons: &mut Vec<String>) -> String {
+    let in_branch =
+        |signed: &[(PublicKey, Vec<u32>)], key: &PublicKey| signed.iter().any(|(k, _)| k == key);
+    match &fork.siblings {
+        Ok(Siblings::Equivocation(proof)) => {
+            let culprit = *proof.culprit();
+            reasons.push(format!(
+                "{} signed two different successors of event #{}: this is a proof of equivocation, checkable from the two events alone",
+                fp(&culprit),
+                fork.seq.saturating_sub(1)
+            ));
+            // Which branch did the others acknowledge by signing after it?
+            let others: Vec<PublicKey> = fork
+                .signed_a
+                .iter()
+                .chain(&fork.signed_b)
+                .map(|(k, _)| *k)
+                .filter(|k| *k != culprit)
+                .collect();
+            let mut acknowledged = None;
+            for other in &others {
+                let (in_a, in_b) = (
+                    in_branch(&fork.signed_a, other),
+                    in_branch(&fork.signed_b, other),
+                );
+                match (in_a, in_b) {
+                    (true, false) => acknowledged = Some("A"),
+                    (false, true) => acknowledged = Some("B"),
+                    _ => {}
+                }
+                if in_a && in_b {
+                    reasons.push(format!(
+                        "{} signed after the fork in both branches",
+                        fp(other)
+                    ));
+                }
+            }
+            let tail = match acknowledged {
+                Some(branch) => format!(
+                    "; the other side acknowledged only branch {branch}, which is the continuation it accepted"
+                ),
+                None => String::new(),
+            };
+            format!("{} equivocated{tail}", fp(&culprit))
+        }
+        Ok(Siblings::Crossing { first, second }) => {
+            reasons.push(format!(
+                "the two events are by different authors on the same parent: their messages crossed, which is not equivocation; the documented order puts {}'s event first",
+                fp(&first.event.author)
+            ));
+            let _ = second;
+            match (a.verified(), b.verified()) {
+                (true, false) => "crossing messages; branch B breaks the rules or the protocol, so branch A stands".to_owned(),
+                (false, true) => "crossing messages; branch A breaks the rules or the protocol, so branch B stands".to_owned(),
+                (true, true) => "crossing messages, both valid: the players must agree which one to continue from (the documented order puts the first author's first)".to_owned(),
+                (false, false) => "crossing messages, and neither log verifies".to_owned(),
+            }
+        }
+        Ok(Siblings::Same) => "the logs agree".to_owned(),
+        Err(why) => {
+            reasons.push(format!(
+                "the two events prove nothing against anyone: {why}"
+            ));
+            let a_bad = fork.a.verify().is_err() || !a.verified();
+            let b_bad = fork.b.verify().is_err() || !b.verified();
+            match (a_bad, b_bad) {
+                (false, true) => {
+                    "branch B is void (forged or broken, see its failure); branch A stands".to_owned()
+                }
+                (true, false) => {
+                    "branch A is void (forged or broken, see its failure); branch B stands".to_owned()
+                }
+                (true, true) => "neither branch verifies".to_owned(),
+                (false, false) => "both branches verify but do not share a parent: the logs are of different games or histories".to_owned(),
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+//! Signed records: the fair-play layer inside a game's text.
+//!
+//! A signed record is an ordinary Yam record whose comments carry signed
+//! events (`[%event ...]`) and readable chance values (`[%chance ...]`),
+//! and whose header carries the fair-play tags (`RulesetHash`, `Mode`,
+//! keys, anchors, commitments, `PracticeSeed`). `docs/fair-play.md`,
+//! "In the record", specifies the format.
+//!
+//! One job per module:
+//! - [`text`]: how events, chance values and tags are spelled;
+//! - [`collect`]: a streaming visitor that keeps the signed parts of a game
+//!   with their positions;
+//! - [`replay`](mod@replay): rules and evidence replayed together, event by event;
+//! - [`verify`](mod@verify): the text checked against what is signed;
+//! - [`dispute`]: two logs of one game compared: fork, equivocation,
+//!   verdict;
+//! - [`table`]: the hot-seat harness's pure half: building and signing the
+//!   events of a game played on one machine;
+//! - [`write`](mod@write): appending events to a record, and the plain export.
+
+pub mod collect;
+pub mod dispute;
+pub mod replay;
+pub mod table;
+pub mod text;
+pub mod verify;
+pub mod write;
+
+#[cfg(test)]
+mod tests;
+
+pub use collect::{Collector, SignedText};
+pub use replay::{ReplayError, ReplayFault, SignedReplay};
+pub use verify::{Failure, Rejected, Verdict, Verified, replay_text, verify_text};

@@ -1,0 +1,1011 @@
+//! Signed records end to end inside the referee: games opened and played
+//! through the harness, written as text, read back and verified; every
+//! documented attack at record level refused with its reason; disputes.
+//!
+//! Khan has no dice, so the roll protocol is exercised with a toy dice
+//! race behind the same [`GameReplay`] door (standing in for a dice game;
+//! it borrows Castle Siege's `Game` tag and an invented ruleset).
+
+use yam_notation::{
+    Comment, GameKind, GameResult, Nag, Node, RawGrammar, Reader, Record, Tags, parse_record,
+    record_to_string,
+};
+
+use super::collect::{Collector, SignedText};
+use super::dispute::{Relation, dispute};
+use super::replay::SignedReplay;
+use super::table::{self, Opening, Seating, Signer};
+use super::verify::{Verdict, verify_text};
+use super::write::{append_events, plain};
+use crate::fair_play::chain::{ChainSecret, HashChain};
+use crate::fair_play::chance::{Chance, ChanceError};
+use crate::fair_play::encoding::{Blob, List};
+use crate::fair_play::game_id::GameId;
+use crate::fair_play::sign::SigningKey;
+use crate::fair_play::turn::{
+    Event, EventBody, Evidence, Mode, MoveToken, Siblings, SignedEvent, TurnBody,
+};
+use crate::replay::{Builtin, GameEnd, GameReplay, LoadedRuleset, RulesCatalog, RulesError};
+
+// ----- a toy dice game -----
+
+/// Two runners race to 12: `Roll` moves one d6, `Double` two, `Pass` none.
+#[derive(Debug, Clone, Default)]
+struct DiceRace {
+    at: [u32; 2],
+    turn: usize,
+}
+
+const GOAL: u32 = 12;
+
+impl GameReplay for DiceRace {
+    fn game(&self) -> GameKind {
+        GameKind::CastleSiege
+    }
+    fn seats(&self) -> &'static [&'static str] {
+        &["defender", "attacker"]
+    }
+    fn to_move(&self) -> Option<usize> {
+        self.outcome().is_none().then_some(self.turn)
+    }
+    fn move_number(&self) -> (u32, yam_notation::Dots) {
+        (1, yam_notation::Dots::One)
+    }
+    fn canonical_token(&self, written: &str) -> Result<String, String> {
+        ["Roll", "Double", "Pass"]
+            .into_iter()
+            .find(|t| t.eq_ignore_ascii_case(written))
+            .map(str::to_owned)
+            .ok_or_else(|| "Roll, Double or Pass".to_owned())
+    }
+    fn play(&mut self, moves: &[MoveToken], chance: &mut dyn Chance) -> Result<(), RulesError> {
+        let refuse = |reason: String| RulesError {
+            index: 0,
+            reason,
+            position: format!("{:?}", self.at),
+        };
+        let [token] = moves else {
+            return Err(refuse("one move a turn".into()));
+        };
+        let dice = match token.as_str() {
+            "Roll" => 1,
+            "Double" => 2,
+            "Pass" => 0,
+            other => return Err(refuse(format!("no such move {other}"))),
+        };
+        let mut step = 0;
+        for i in 0..dice {
+            let face = chance
+                .d6(&format!("die {i}"))
+                .map_err(|e| refuse(e.to_string()))?;
+            step += u32::from(face);
+        }
+        self.at[self.turn] += step;
+        self.turn = 1 - self.turn;
+        Ok(())
+    }
+    fn outcome(&self) -> Option<GameEnd> {
+        if self.at[0] >= GOAL {
+            Some(GameEnd {
+                result: GameResult::FirstWins,
+                reason: "the defender arrived".into(),
+            })
+        } else if self.at[1] >= GOAL {
+            Some(GameEnd {
+                result: GameResult::SecondWins,
+                reason: "the attacker arrived".into(),
+            })
+        } else {
+            None
+        }
+    }
+    fn position(&self) -> String {
+        format!("{:?}", self.at)
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        vec!["Roll".into(), "Double".into(), "Pass".into()]
+    }
+    fn boxed_clone(&self) -> Box<dyn GameReplay> {
+        Box::new(self.clone())
+    }
+}
+
+/// Khan from the built-in rulesets, and the toy race under Castle Siege.
+struct Catalog;
+
+impl RulesCatalog for Catalog {
+    fn load_ruleset(&self, game: GameKind, name: &str) -> Result<LoadedRuleset, String> {
+        match game {
+            GameKind::CastleSiege if name == "race" => Ok(LoadedRuleset {
+                game,
+                name: name.into(),
+                text: "a race to 12\n".into(),
+            }),
+            _ => Builtin.load_ruleset(game, name),
+        }
+    }
+    fn start(&self, ruleset: &LoadedRuleset) -> Result<Box<dyn GameReplay>, String> {
+        match ruleset.game {
+            GameKind::CastleSiege => Ok(Box::new(DiceRace::default())),
+            _ => Builtin.start(ruleset),
+        }
+    }
+}
+
+// ----- a table of two local players -----
+
+struct Player {
+    key: SigningKey,
+    chain: HashChain,
+}
+
+impl Player {
+    fn new(seed: u8, game: &GameId) -> Player {
+        let key = SigningKey::from_seed(&[seed; 32]);
+        let chain = HashChain::new(
+            &ChainSecret::from_bytes([seed ^ 0x5a; 32]),
+            game.clone(),
+            key.public_key(),
+            64,
+        )
+        .unwrap();
+        Player { key, chain }
+    }
+
+    fn signer(&self) -> Signer<'_> {
+        Signer {
+            key: &self.key,
+            chain: Some(&self.chain),
+        }
+    }
+}
+
+struct Table {
+    alice: Player,
+    bob: Player,
+    replay: SignedReplay,
+    record: Record<String>,
+}
+
+impl Table {
+    fn open(game: GameKind, ruleset: &str, mode: Mode, seating: Seating) -> Table {
+        let id = GameId::new(format!("test-{}", ruleset)).unwrap();
+        let alice = Player::new(1, &id);
+        let bob = Player::new(2, &id);
+        let ruleset = Catalog.load_ruleset(game, ruleset).unwrap();
+        let mut tags = Tags::new();
+        for (name, value) in [
+            ("Game", game.name()),
+            ("Variant", "Test"),
+            ("GameId", id.as_str()),
+            ("Date", "2026.11.30"),
+            ("Result", "*"),
+            ("NotationVersion", "1"),
+            ("Ruleset", ruleset.name.as_str()),
+        ] {
+            tags.set(name, value);
+        }
+        for player in game.player_tags() {
+            tags.set(player, *player);
+        }
+        let mut record = Record::new(tags);
+        let before = SignedReplay::start(&Catalog, &ruleset).unwrap();
+        let (_, events) = table::open(
+            &Catalog,
+            &Opening {
+                game: id,
+                ruleset,
+                mode,
+                challenger: alice.signer(),
+                acceptor: bob.signer(),
+                seating,
+            },
+        )
+        .unwrap();
+        let replay = append_events(&mut record, &before, &events, None).unwrap();
+        Table {
+            alice,
+            bob,
+            replay,
+            record,
+        }
+    }
+
+    fn khan() -> Table {
+        Table::open(
+            GameKind::Khan,
+            "magician",
+            Mode::Peer,
+            Seating::Chosen {
+                challenger_first: true,
+            },
+        )
+    }
+
+    fn race(mode: Mode) -> Table {
+        Table::open(
+            GameKind::CastleSiege,
+            "race",
+            mode,
+            Seating::Chosen {
+                challenger_first: true,
+            },
+        )
+    }
+
+    /// The player to move plays `moves`, the other answers any roll.
+    fn play(&mut self, moves: &[&str], prose: Option<&str>) -> Vec<SignedEvent> {
+        let to_move = self.replay.to_move_key().unwrap();
+        let (mover, other) = if to_move == self.alice.key.public_key() {
+            (&self.alice, &self.bob)
+        } else {
+            (&self.bob, &self.alice)
+        };
+        let before = self.replay.clone();
+        let moves: Vec<String> = moves.iter().map(|m| (*m).to_owned()).collect();
+        let events =
+            table::play(&mut self.replay, &moves, &mover.signer(), &[other.signer()]).unwrap();
+        append_events(&mut self.record, &before, &events, prose).unwrap();
+        events
+    }
+
+    fn text(&self) -> String {
+        record_to_string::<RawGrammar>(&self.record)
+    }
+}
+
+/// Parses `text`, edits the record, prints it again.
+fn edit(text: &str, f: impl FnOnce(&mut Record<String>)) -> String {
+    let mut record = parse_record::<RawGrammar>(text).unwrap();
+    f(&mut record);
+    record_to_string::<RawGrammar>(&record)
+}
+
+/// Every command of the main line, mutably, in order.
+fn commands(record: &mut Record<String>) -> Vec<&mut yam_notation::Command> {
+    record
+        .movetext
+        .iter_mut()
+        .filter_map(|n| match n {
+            Node::Comment(c) => Some(c),
+            _ => None,
+        })
+        .flat_map(|c| c.parts.iter_mut())
+        .filter_map(|p| match p {
+            yam_notation::CommentPart::Command(c) => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Appends a numbered move and the comment with its event.
+fn push_move(record: &mut Record<String>, token: &str, event: &SignedEvent) {
+    record
+        .movetext
+        .push(Node::Move(token.to_owned(), Default::default()));
+    let mut comment = Comment::default();
+    comment.push_command(super::text::event_command(event));
+    record.movetext.push(Node::Comment(comment));
+}
+
+fn collect(text: &str) -> SignedText {
+    Reader::new(text.as_bytes())
+        .read_game(&mut Collector::new())
+        .unwrap()
+        .unwrap()
+}
+
+fn verdict(text: &str) -> Verdict {
+    verify_text(&collect(text), &Catalog)
+}
+
+#[track_caller]
+fn verified(text: &str) -> Box<super::verify::Verified> {
+    match verdict(text) {
+        Verdict::Verified(v) => v,
+        other => panic!("expected verified, got {other:?}\n{text}"),
+    }
+}
+
+#[track_caller]
+fn failure(text: &str) -> Box<super::verify::Failure> {
+    match verdict(text) {
+        Verdict::Failed(f) => f,
+        other => panic!("expected a failure, got {other:?}\n{text}"),
+    }
+}
+
+const OPENING: [&str; 4] = ["Ng3-f3", "Ae7-f6", "Nf3-e3", "Md7-e7"];
+
+fn khan_game() -> Table {
+    let mut t = Table::khan();
+    t.play(&[OPENING[0]], Some("The assassin slides."));
+    for m in &OPENING[1..] {
+        t.play(&[m], None);
+    }
+    t
+}
+
+// ----- honest games -----
+
+#[test]
+fn a_khan_hot_seat_game_verifies() {
+    let mut t = khan_game();
+    let black = t.bob.signer();
+    let before = t.replay.clone();
+    let resign = table::resign(&mut t.replay, &black).unwrap();
+    append_events(&mut t.record, &before, &[resign], None).unwrap();
+    let text = t.text();
+    assert!(text.contains("[Result \"1-0\"]"), "{text}");
+    assert!(text.contains("[Mode \"peer\"]"));
+    assert!(
+        text.contains("1. Ng3-f3 {The assassin slides. [%event"),
+        "{text}"
+    );
+    let v = verified(&text);
+    assert!(!v.is_practice());
+    assert_eq!(v.plies, 4);
+    assert_eq!(v.summary.events, 7);
+    assert_eq!(v.result, GameResult::FirstWins);
+    assert_eq!(v.ending.unwrap().reason, "white wins: black resigned");
+    assert_eq!(
+        v.seats,
+        vec![
+            ("white", t.alice.key.public_key().fingerprint()),
+            ("black", t.bob.key.public_key().fingerprint())
+        ]
+    );
+    // The text is canonical: printing what was read changes nothing.
+    let reread = parse_record::<RawGrammar>(&text).unwrap();
+    assert_eq!(record_to_string::<RawGrammar>(&reread), text);
+}
+
+#[test]
+fn annotating_a_verified_game_leaves_it_verified() {
+    let t = khan_game();
+    let mut record = parse_record::<RawGrammar>(&t.text()).unwrap();
+    // A comment, a NAG and a variation after the second move, and a long
+    // comment before the first.
+    let at = record
+        .movetext
+        .iter()
+        .position(|n| matches!(n, Node::Move(m, _) if m == "Ae7-f6"))
+        .unwrap();
+    // Another legal first move for Black.
+    let mut game =
+        crate::replay::start(&Catalog.load_ruleset(GameKind::Khan, "magician").unwrap()).unwrap();
+    game.play(
+        &[MoveToken::new("Ng3-f3").unwrap()],
+        &mut crate::replay::NoChance,
+    )
+    .unwrap();
+    let other = game
+        .legal_moves()
+        .into_iter()
+        .find(|m| m != "Ae7-f6")
+        .unwrap();
+    let variation = [
+        Node::Nag(Nag(6)),
+        Node::Comment(Comment::text("Early, but sound {really} [sic].")),
+        Node::StartVariation,
+        Node::MoveNumber(1, yam_notation::Dots::Three),
+        Node::Move(other.clone(), Default::default()),
+        Node::Comment(Comment::text("is the other plan")),
+        Node::EndVariation,
+    ];
+    for (i, node) in variation.into_iter().enumerate() {
+        record.movetext.insert(at + 1 + i, node);
+    }
+    record.movetext.insert(
+        0,
+        Node::Comment(Comment::text(&"A long introduction. ".repeat(20))),
+    );
+    let annotated = record_to_string::<RawGrammar>(&record);
+    assert!(
+        annotated.contains(&format!("(1... {other} {{is the other")),
+        "{annotated}"
+    );
+    let v = verified(&annotated);
+    assert_eq!(v.plies, 4);
+    // And the rules checker agrees the annotated record is legal.
+    let report = Reader::new(annotated.as_bytes())
+        .read_game(&mut crate::check::Checker::new())
+        .unwrap()
+        .unwrap();
+    assert_eq!(report.verdict, crate::check::Verdict::Legal);
+}
+
+#[test]
+fn drawn_seats_are_revealed_before_play() {
+    let mut t = Table::open(
+        GameKind::Khan,
+        "basic",
+        Mode::Peer,
+        Seating::Drawn {
+            salt: [3; 32],
+            toss: [4; 32],
+        },
+    );
+    let white = t.replay.seats().unwrap()[0];
+    assert!(white == t.alice.key.public_key() || white == t.bob.key.public_key());
+    t.play(&["Ng3-f3"], None);
+    let v = verified(&t.text());
+    assert_eq!(v.seats[0].1, white.fingerprint());
+    assert!(v.summary.challenger_takes_first_roles.is_some());
+}
+
+#[test]
+fn dice_go_through_the_roll_protocol_and_verify() {
+    let mut t = Table::race(Mode::Peer);
+    let events = t.play(&["Roll"], None);
+    // Request, response, and the move with its outcome.
+    assert_eq!(events.len(), 3);
+    assert_eq!(events[1].event.author, t.bob.key.public_key());
+    t.play(&["Pass"], None);
+    t.play(&["double"], Some("Two dice."));
+    let text = t.text();
+    assert!(text.contains("[%chance 0 \"die 0: d6"), "{text}");
+    assert!(text.contains("[%chance 1 \"die 0: d6"), "{text}");
+    let v = verified(&text);
+    assert_eq!(v.summary.rolls, 2);
+    assert_eq!(v.summary.values_checked, 3);
+    // Played to the end.
+    while t.replay.ending().is_none() {
+        t.play(&["Double"], None);
+    }
+    let v = verified(&t.text());
+    assert!(v.result.is_finished());
+    assert_eq!(v.result, t.replay.ending().unwrap().result);
+}
+
+#[test]
+fn a_practice_game_verifies_as_unverified_practice() {
+    let seed = Blob::new(b"open seed".to_vec()).unwrap();
+    let mut t = Table::race(Mode::Practice { seed });
+    let events = t.play(&["Roll"], None);
+    assert_eq!(events.len(), 1);
+    t.play(&["Double"], None);
+    let text = t.text();
+    assert!(text.contains("[PracticeSeed \"open seed\"]"));
+    assert!(!text.contains("FirstAnchor"));
+    let v = verified(&text);
+    assert!(v.is_practice());
+    assert_eq!(v.summary.rolls, 2);
+    let khan = Table::open(
+        GameKind::Khan,
+        "rescue-khan",
+        Mode::Practice {
+            seed: Blob::new(b"k".to_vec()).unwrap(),
+        },
+        Seating::Chosen {
+            challenger_first: false,
+        },
+    );
+    let v = verified(&khan.text());
+    assert!(v.is_practice());
+    assert_eq!(v.seats[0].1, khan.bob.key.public_key().fingerprint());
+}
+
+#[test]
+fn an_unsigned_record_is_reported_unsigned() {
+    let text = include_str!("../../../examples/khan/opening-lesson.yam");
+    assert!(matches!(verdict(text), Verdict::Unsigned));
+}
+
+#[test]
+fn the_plain_export_keeps_prose_and_drops_evidence() {
+    let mut t = Table::race(Mode::Peer);
+    t.play(&["Roll"], Some("Off we go."));
+    let out = record_to_string::<RawGrammar>(&plain(&t.record, "removed; the original verified"));
+    assert!(!out.contains("[%event"));
+    assert!(!out.contains("FirstKey"));
+    assert!(out.contains("Off we go."));
+    assert!(out.contains("[%chance 0"));
+    assert!(out.contains("[Evidence \"removed; the original verified\"]"));
+    assert!(parse_record::<RawGrammar>(&out).is_ok());
+    assert!(matches!(verdict(&out), Verdict::Unsigned));
+}
+
+// ----- attacks at record level -----
+
+#[test]
+fn a_changed_move_in_the_text_is_refused() {
+    let text = khan_game().text();
+    let f = failure(&text.replacen("Ae7-f6", "Ae7-e6", 1));
+    assert_eq!(f.found, "Ae7-e6");
+    assert!(
+        f.reason
+            .contains("signed event #3 signs Ae7-f6, but the movetext has Ae7-e6 here"),
+        "{}",
+        f.reason
+    );
+    // The same move spelled otherwise is the same move.
+    let v = verified(&text.replacen("Ae7-f6", "ae7-F6", 1));
+    assert_eq!(v.plies, 4);
+}
+
+#[test]
+fn a_changed_signature_is_refused() {
+    let text = khan_game().text();
+    let forged = edit(&text, |r| {
+        let mut cmds = commands(r);
+        let event = &mut cmds[4];
+        let mut sig = base64_decode(&event.args[1]);
+        sig[5] ^= 1;
+        event.args[1] = base64_encode(&sig);
+    });
+    assert_ne!(forged, text);
+    let f = failure(&forged);
+    assert_eq!(f.event, Some(4));
+    assert_eq!(f.found, "[%event");
+    assert!(
+        f.reason.contains("signature does not verify"),
+        "{}",
+        f.reason
+    );
+}
+
+#[test]
+fn a_swapped_key_in_the_header_is_refused() {
+    let t = khan_game();
+    let text = t.text();
+    let alice = hex::encode(t.alice.key.public_key().as_bytes());
+    let bob = hex::encode(t.bob.key.public_key().as_bytes());
+    let swapped = text
+        .replace(&alice, "ALICE")
+        .replace(&bob, &alice)
+        .replace("ALICE", &bob);
+    let f = failure(&swapped);
+    assert_eq!(f.found, "FirstKey");
+    assert!(f.reason.contains("the FirstKey tag says"), "{}", f.reason);
+    // A missing tag, or one no event backs, is refused too.
+    let f = failure(&text.replace(&format!("[FirstKey \"{alice}\"]\n"), ""));
+    assert!(f.reason.contains("lacks the FirstKey tag"), "{}", f.reason);
+    let f = failure(&text.replace(
+        "[Mode \"peer\"]\n",
+        "[Mode \"peer\"]\n[RefereeKey \"00\"]\n",
+    ));
+    assert!(f.reason.contains("not backed"), "{}", f.reason);
+}
+
+#[test]
+fn a_changed_game_id_ruleset_or_start_is_refused() {
+    let text = khan_game().text();
+    let f = failure(&text.replace("[GameId \"test-magician\"]", "[GameId \"other\"]"));
+    assert!(f.reason.contains("the GameId tag says"), "{}", f.reason);
+    let f = failure(&text.replace("[Ruleset \"magician\"]", "[Ruleset \"basic\"]"));
+    assert!(f.reason.contains("pins ruleset hash"), "{}", f.reason);
+    let f = failure(&text.replace(
+        "[Ruleset \"magician\"]",
+        "[Ruleset \"magician\"]\n[Position \"8/8/8/8/8/8/8/8 w 0 1\"]",
+    ));
+    assert!(
+        f.reason.contains("Position tag is not signed"),
+        "{}",
+        f.reason
+    );
+}
+
+/// Where move `token` stands in the movetext.
+fn find_move(record: &Record<String>, token: &str) -> usize {
+    record
+        .movetext
+        .iter()
+        .position(|n| matches!(n, Node::Move(m, _) if m == token))
+        .unwrap()
+}
+
+#[test]
+fn two_turns_swapped_are_refused() {
+    let text = khan_game().text();
+    // Swap Black's first move with White's second, events and all.
+    let swapped = edit(&text, |r| {
+        let (b1, w2) = (find_move(r, "Ae7-f6"), find_move(r, "Nf3-e3"));
+        for i in 0..2 {
+            r.movetext.swap(b1 + i, w2 + i);
+        }
+    });
+    let f = failure(&swapped);
+    assert_eq!(f.event, Some(3));
+    assert!(f.reason.contains("the event says it is #4"), "{}", f.reason);
+}
+
+#[test]
+fn a_truncated_record_is_refused() {
+    let text = khan_game().text();
+    // The last move kept, its event lost: the record ends in mid-turn.
+    let cut = edit(&text, |r| {
+        r.movetext.pop();
+    });
+    let f = failure(&cut);
+    assert_eq!(f.found, "Md7-e7");
+    assert!(f.reason.contains("not signed"), "{}", f.reason);
+    // Cut in the middle of an event's text: the reader refuses it.
+    let half = &text[..text.len() * 2 / 3];
+    assert!(
+        Reader::new(half.as_bytes())
+            .read_game(&mut Collector::new())
+            .is_err()
+    );
+}
+
+#[test]
+fn a_result_the_events_do_not_make_is_refused() {
+    let text = edit(&khan_game().text(), |r| r.set_result(GameResult::FirstWins));
+    let f = failure(&text);
+    assert!(f.reason.contains("must be *"), "{}", f.reason);
+}
+
+#[test]
+fn a_move_out_of_turn_or_illegal_is_refused_at_its_token() {
+    let t = Table::khan();
+    let parent = t.replay.events().last().unwrap().event.clone();
+    let turn = |token: &str| {
+        EventBody::Turn(TurnBody {
+            moves: List::new(vec![MoveToken::new(token).unwrap()]).unwrap(),
+            evidence: List::empty(),
+        })
+    };
+    // Bob signs a turn that makes White's first move.
+    let bob = &t.bob.key;
+    let forged = Event::after(&parent, bob.public_key(), turn("Ng3-f3"))
+        .sign(bob)
+        .unwrap();
+    let text = edit(&t.text(), |r| push_move(r, "Ng3-f3", &forged));
+    let f = failure(&text);
+    assert_eq!(f.found, "Ng3-f3");
+    assert!(f.reason.contains("but it is white"), "{}", f.reason);
+    // An illegal move signed by the right player.
+    let alice = &t.alice.key;
+    let bad = Event::after(&parent, alice.public_key(), turn("Ng3-f5"))
+        .sign(alice)
+        .unwrap();
+    let text = edit(&t.text(), |r| push_move(r, "Ng3-f5", &bad));
+    let f = failure(&text);
+    assert_eq!(f.found, "Ng3-f5");
+    assert!(f.reason.contains("illegal"), "{}", f.reason);
+    assert!(f.help.unwrap().starts_with("position before it:"));
+}
+
+// ----- dice attacks -----
+
+/// Changes the face of the first `[%chance]` value.
+fn other_face(item: &mut String) {
+    let face = item.pop().and_then(|c| c.to_digit(10)).unwrap();
+    item.push_str(&(face % 6 + 1).to_string());
+}
+
+#[test]
+fn a_changed_face_is_refused() {
+    let mut t = Table::race(Mode::Peer);
+    t.play(&["Roll"], None);
+    let text = t.text();
+    // In the readable values only.
+    let changed = edit(&text, |r| {
+        let mut cmds = commands(r);
+        let chance = cmds.iter_mut().find(|c| c.name == "chance").unwrap();
+        other_face(&mut chance.args[1]);
+    });
+    let f = failure(&changed);
+    assert_eq!(f.found, "[%chance");
+    assert!(
+        f.reason.contains("the readable outcomes say"),
+        "{}",
+        f.reason
+    );
+    // In the signed outcomes too, re-signed by the mover, with the readable
+    // value to match.
+    let outcome = t.replay.events().last().unwrap().clone();
+    let mut event = outcome.event.clone();
+    let EventBody::Turn(turn) = &mut event.body else {
+        panic!("a turn")
+    };
+    let mut evidence = turn.evidence.clone().into_vec();
+    let Evidence::Outcomes { results, .. } = &mut evidence[0] else {
+        panic!("outcomes")
+    };
+    let mut values = results.clone().into_vec();
+    let crate::fair_play::chance::ChanceResult::Die { face, .. } = values[0].result else {
+        panic!("a die")
+    };
+    values[0].result = crate::fair_play::chance::ChanceResult::Die {
+        sides: 6,
+        face: face % 6 + 1,
+    };
+    *results = List::new(values).unwrap();
+    turn.evidence = List::new(evidence).unwrap();
+    let cheat = event.sign(&t.alice.key).unwrap();
+    let cheated = edit(&text, |r| {
+        let mut cmds = commands(r);
+        let chance = cmds.iter_mut().find(|c| c.name == "chance").unwrap();
+        other_face(&mut chance.args[1]);
+        let last = cmds.last_mut().unwrap();
+        **last = super::text::event_command(&cheat);
+    });
+    let f = failure(&cheated);
+    assert_eq!(f.event, Some(4));
+    assert!(
+        f.reason.contains("is recorded as") && f.reason.contains("but the evidence gives"),
+        "{}",
+        f.reason
+    );
+}
+
+#[test]
+fn outcomes_used_for_undeclared_moves_are_refused() {
+    // Alice requests a roll for `Roll`, sees the outcome, and plays
+    // `Double` with it instead.
+    let mut t = Table::race(Mode::Peer);
+    let events = t.play(&["Roll"], None);
+    let outcome = &events[2];
+    let mut event = outcome.event.clone();
+    let EventBody::Turn(turn) = &mut event.body else {
+        panic!("a turn")
+    };
+    turn.moves = List::new(vec![MoveToken::new("Double").unwrap()]).unwrap();
+    let cheat = event.sign(&t.alice.key).unwrap();
+    let mut replay = SignedReplay::start(
+        &Catalog,
+        &Catalog.load_ruleset(GameKind::CastleSiege, "race").unwrap(),
+    )
+    .unwrap();
+    for e in &t.replay.events()[..t.replay.events().len() - 1] {
+        replay.push(e).unwrap();
+    }
+    let err = replay.push(&cheat).unwrap_err();
+    assert!(
+        matches!(
+            err.fault,
+            super::replay::ReplayFault::UndeclaredMoves { .. }
+        ),
+        "{err}"
+    );
+    // And outcomes left out of a move that needs them.
+    let mut event = outcome.event.clone();
+    let EventBody::Turn(turn) = &mut event.body else {
+        panic!("a turn")
+    };
+    turn.evidence = List::empty();
+    let cheat = event.sign(&t.alice.key).unwrap();
+    let err = replay.push(&cheat).unwrap_err();
+    assert!(
+        matches!(
+            err.fault,
+            super::replay::ReplayFault::Chance(ChanceError::Missing { .. })
+        ),
+        "{err}"
+    );
+}
+
+// ----- disputes -----
+
+fn dispute_of(a: &str, b: &str) -> super::dispute::Dispute {
+    dispute(&collect(a), &collect(b), &Catalog)
+}
+
+#[test]
+fn identical_logs_and_prefixes_are_no_dispute() {
+    let mut t = khan_game();
+    let shorter = t.text();
+    let d = dispute_of(&shorter, &shorter);
+    assert!(matches!(d.relation, Relation::Identical { events: 6 }));
+    assert!(!d.conflict, "{}", d.verdict);
+    // The same events under a text that says otherwise.
+    let lying = shorter.replacen("Ae7-f6", "Ae7-e6", 1);
+    let d = dispute_of(&shorter, &lying);
+    assert!(matches!(d.relation, Relation::Identical { .. }));
+    assert!(d.conflict);
+    assert!(d.verdict.contains("log B does not verify"), "{}", d.verdict);
+    t.play(&["Wh3-f4"], None);
+    let d = dispute_of(&shorter, &t.text());
+    assert!(matches!(
+        d.relation,
+        Relation::Prefix {
+            a_is_shorter: true,
+            common: 6
+        }
+    ));
+    assert!(!d.conflict);
+    assert!(
+        d.verdict.contains("log B is log A carried further"),
+        "{}",
+        d.verdict
+    );
+}
+
+#[test]
+fn equivocation_is_proven_and_named() {
+    let base = khan_game();
+    let mut a = Table {
+        alice: Player::new(1, &GameId::new("test-magician").unwrap()),
+        bob: Player::new(2, &GameId::new("test-magician").unwrap()),
+        replay: base.replay.clone(),
+        record: base.record.clone(),
+    };
+    let mut b = Table {
+        alice: Player::new(1, &GameId::new("test-magician").unwrap()),
+        bob: Player::new(2, &GameId::new("test-magician").unwrap()),
+        replay: base.replay.clone(),
+        record: base.record.clone(),
+    };
+    // White signs two different third moves; Black answers only one.
+    a.play(&["Wh3-f4"], None);
+    a.play(&["Kb7-c6"], None);
+    b.play(&["Ag4-f3"], None);
+    let d = dispute_of(&a.text(), &b.text());
+    let Relation::Fork(fork) = &d.relation else {
+        panic!("a fork: {}", d.verdict)
+    };
+    assert_eq!(fork.seq, 6);
+    let proof = fork.proof().expect("a proof of equivocation");
+    assert_eq!(proof.culprit(), &a.alice.key.public_key());
+    assert_eq!(proof.verify(), Ok(()));
+    assert!(d.conflict);
+    let white = a.alice.key.public_key().fingerprint().to_string();
+    assert!(
+        d.verdict.starts_with(&format!("{white} equivocated")),
+        "{}",
+        d.verdict
+    );
+    assert!(d.verdict.contains("only branch A"), "{}", d.verdict);
+}
+
+#[test]
+fn a_forged_branch_is_void() {
+    let base = khan_game();
+    let mut a = Table {
+        alice: Player::new(1, &GameId::new("test-magician").unwrap()),
+        bob: Player::new(2, &GameId::new("test-magician").unwrap()),
+        replay: base.replay.clone(),
+        record: base.record.clone(),
+    };
+    a.play(&["Wh3-f4"], None);
+    // Mallory writes a White move in Alice's name and signs it herself.
+    let mallory = SigningKey::from_seed(&[9; 32]);
+    let parent = base.replay.events().last().unwrap().event.clone();
+    let mut event = Event::after(
+        &parent,
+        a.alice.key.public_key(),
+        EventBody::Turn(TurnBody {
+            moves: List::new(vec![MoveToken::new("Ag4-f3").unwrap()]).unwrap(),
+            evidence: List::empty(),
+        }),
+    );
+    event.author = mallory.public_key();
+    let mut forged = event.sign(&mallory).unwrap();
+    forged.event.author = a.alice.key.public_key();
+    let b_text = edit(&base.text(), |r| push_move(r, "Ag4-f3", &forged));
+    let d = dispute_of(&a.text(), &b_text);
+    let Relation::Fork(fork) = &d.relation else {
+        panic!("a fork")
+    };
+    assert!(fork.proof().is_none());
+    assert!(fork.siblings.is_err());
+    assert!(d.b.failure().is_some());
+    assert!(d.verdict.contains("branch B is void"), "{}", d.verdict);
+}
+
+#[test]
+fn crossing_messages_are_not_equivocation() {
+    let base = khan_game();
+    let mut a = Table {
+        alice: Player::new(1, &GameId::new("test-magician").unwrap()),
+        bob: Player::new(2, &GameId::new("test-magician").unwrap()),
+        replay: base.replay.clone(),
+        record: base.record.clone(),
+    };
+    // White moves while Black, at the same time, offers a draw.
+    a.play(&["Wh3-f4"], None);
+    let mut b_replay = base.replay.clone();
+    let offer = table::offer_draw(&mut b_replay, &a.bob.signer()).unwrap();
+    let mut b_record = base.record.clone();
+    append_events(&mut b_record, &base.replay, &[offer], None).unwrap();
+    let d = dispute_of(&a.text(), &record_to_string::<RawGrammar>(&b_record));
+    let Relation::Fork(fork) = &d.relation else {
+        panic!("a fork")
+    };
+    assert!(matches!(fork.siblings, Ok(Siblings::Crossing { .. })));
+    assert!(
+        d.verdict.contains("crossing messages, both valid"),
+        "{}",
+        d.verdict
+    );
+}
+
+#[test]
+fn draws_are_offered_and_accepted_through_the_harness() {
+    let mut t = khan_game();
+    let before = t.replay.clone();
+    let alice = t.alice.signer();
+    let bob = t.bob.signer();
+    let offer = table::offer_draw(&mut t.replay, &alice).unwrap();
+    assert_eq!(
+        table::answer_draw(&mut t.replay.clone(), &alice, true),
+        Err(table::TableError::NoOffer)
+    );
+    let answer = table::answer_draw(&mut t.replay, &bob, true).unwrap();
+    append_events(&mut t.record, &before, &[offer, answer], None).unwrap();
+    let v = verified(&t.text());
+    assert_eq!(v.result, GameResult::Draw);
+    assert!(matches!(
+        table::play(&mut t.replay, &["Wh3-f4".into()], &alice, &[bob]),
+        Err(table::TableError::NotYourTurn { .. })
+    ));
+}
+
+fn base64_decode(s: &str) -> Vec<u8> {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.decode(s).unwrap()
+}
+
+fn base64_encode(b: &[u8]) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(b)
+}
+
+#[test]
+fn hostile_text_never_panics_the_verifier_or_the_dispute() {
+    use proptest::prelude::*;
+    let mut race = Table::race(Mode::Peer);
+    race.play(&["Roll"], Some("go"));
+    let texts = [khan_game().text(), race.text()];
+    proptest!(ProptestConfig::with_cases(48), |(
+        which in 0usize..2,
+        cut in 0.0f64..1.0,
+        flips in proptest::collection::vec((0.0f64..1.0, any::<u8>()), 0..4),
+    )| {
+        let mut bytes = texts[which].clone().into_bytes();
+        for (at, byte) in flips {
+            let i = ((bytes.len() as f64) * at) as usize;
+            if let Some(b) = bytes.get_mut(i) {
+                *b = byte;
+            }
+        }
+        let keep = ((bytes.len() as f64) * (0.5 + cut / 2.0)) as usize;
+        bytes.truncate(keep);
+        let mut reader = Reader::new(&bytes[..]);
+        if let Ok(Some(text)) = reader.read_game(&mut Collector::new()) {
+            let _ = verify_text(&text, &Catalog);
+            let _ = dispute(&text, &collect(&texts[which]), &Catalog);
+        }
+    });
+}
+
+#[test]
+fn an_accepted_takeback_restores_the_game() {
+    let mut t = khan_game();
+    // White asks to go back to the position after Black's first move
+    // (event #3); Black agrees; White plays another second move.
+    let sign_next = |replay: &SignedReplay, key: &SigningKey, body: EventBody| {
+        let parent = replay.events().last().unwrap().event.clone();
+        Event::after(&parent, key.public_key(), body)
+            .sign(key)
+            .unwrap()
+    };
+    let before = t.replay.clone();
+    let offer = sign_next(
+        &t.replay,
+        &t.alice.key,
+        EventBody::TakebackOffer { back_to: 3 },
+    );
+    t.replay.push(&offer).unwrap();
+    let answer = sign_next(
+        &t.replay,
+        &t.bob.key,
+        EventBody::TakebackAnswer {
+            offer: offer.hash(),
+            accepted: true,
+        },
+    );
+    t.replay.push(&answer).unwrap();
+    append_events(&mut t.record, &before, &[offer, answer], None).unwrap();
+    assert_eq!(t.replay.plies(), 2);
+    assert_eq!(t.replay.to_move_key(), Some(t.alice.key.public_key()));
+    t.play(&["Wh3-f4"], None);
+    let v = verified(&t.text());
+    assert_eq!(v.plies, 3);
+    // A take-back into the opening is refused by the fair-play layer.
+    let mut replay = t.replay.clone();
+    let bad = sign_next(&replay, &t.bob.key, EventBody::TakebackOffer { back_to: 0 });
+    assert!(replay.push(&bad).is_err());
+}

@@ -1,0 +1,181 @@
+//! How signed events and their readable companions are spelled in a record.
+//!
+//! - `[%event EVENT SIGNATURE]`: one signed event. `EVENT` is the event's
+//!   canonical bytes (`docs/fair-play.md`, 5.3), `SIGNATURE` its author's 64
+//!   signature bytes, each in standard base64 with padding (RFC 4648,
+//!   section 4), so both are bare command arguments.
+//! - `[%chance ROLL ITEM...]`: the chance values of the event that follows it
+//!   in the same comment, for people: `"purpose: d6 4"` for a die,
+//!   `"purpose: #3 of 40"` for a draw (index from 0). The verifier requires
+//!   it to equal what the signed outcomes say, so the readable faces cannot
+//!   lie.
+//!
+//! The header's fair-play tags are in [`super::replay::SignedReplay::expected_tags`].
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use yam_notation::Command;
+
+use crate::fair_play::chance::{ChanceRecord, ChanceResult};
+use crate::fair_play::encoding::{Blob, Canonical};
+use crate::fair_play::sign::Signature;
+use crate::fair_play::turn::{Event, Mode, SignedEvent};
+
+/// The name of the command that carries a signed event.
+pub const EVENT_COMMAND: &str = "event";
+
+/// The name of the command that shows an event's chance values.
+pub const CHANCE_COMMAND: &str = "chance";
+
+/// The header tags the fair-play layer writes and checks, in canonical order.
+pub const FAIR_PLAY_TAGS: [&str; 11] = [
+    "RulesetHash",
+    "Mode",
+    "FirstKey",
+    "SecondKey",
+    "RefereeKey",
+    "FirstAnchor",
+    "SecondAnchor",
+    "RefereeAnchor",
+    "FirstCommitment",
+    "SecondCommitment",
+    "PracticeSeed",
+];
+
+/// The `[%event ...]` command of a signed event.
+pub fn event_command(signed: &SignedEvent) -> Command {
+    Command::new(
+        EVENT_COMMAND,
+        [
+            STANDARD.encode(signed.event.to_canonical_bytes()),
+            STANDARD.encode(signed.signature.to_bytes()),
+        ],
+    )
+}
+
+/// Reads the arguments of an `[%event ...]` command, or says what is wrong.
+pub fn decode_event(args: &[String]) -> Result<SignedEvent, String> {
+    let [event, signature] = args else {
+        return Err(format!(
+            "[%event] takes two arguments (the event and its signature, in base64), not {}",
+            args.len()
+        ));
+    };
+    let bytes = STANDARD
+        .decode(event)
+        .map_err(|e| format!("the event is not base64: {e}"))?;
+    let event = Event::from_canonical_bytes(&bytes)
+        .map_err(|e| format!("the event's bytes are not a canonical event: {e}"))?;
+    let signature = STANDARD
+        .decode(signature)
+        .map_err(|e| format!("the signature is not base64: {e}"))?;
+    let signature: [u8; 64] = signature
+        .try_into()
+        .map_err(|s: Vec<u8>| format!("a signature is 64 bytes, not {}", s.len()))?;
+    Ok(SignedEvent {
+        event,
+        signature: Signature::from_bytes(signature),
+    })
+}
+
+/// The readable form of one chance value.
+pub fn chance_item(record: &ChanceRecord) -> String {
+    match record.result {
+        ChanceResult::Die { sides, face } => format!("{}: d{sides} {face}", record.purpose),
+        ChanceResult::Draw { remaining, index } => {
+            format!("{}: #{index} of {remaining}", record.purpose)
+        }
+    }
+}
+
+/// The arguments of the `[%chance ...]` command for roll `roll`.
+pub fn chance_args(roll: u64, results: &[ChanceRecord]) -> Vec<String> {
+    std::iter::once(roll.to_string())
+        .chain(results.iter().map(chance_item))
+        .collect()
+}
+
+/// The `[%chance ...]` command for roll `roll`.
+pub fn chance_command(roll: u64, results: &[ChanceRecord]) -> Command {
+    Command::new(CHANCE_COMMAND, chance_args(roll, results))
+}
+
+/// The `Mode` tag's value for a mode.
+pub fn mode_name(mode: &Mode) -> &'static str {
+    match mode {
+        Mode::Peer => "peer",
+        Mode::Robot => "robot",
+        Mode::Director => "director",
+        Mode::Practice { .. } => "practice",
+    }
+}
+
+/// The `PracticeSeed` tag's value: the seed as text, or `hex:` and its
+/// bytes in hex when they are not UTF-8.
+pub fn practice_seed_text(seed: &Blob) -> String {
+    match std::str::from_utf8(seed.as_bytes()) {
+        Ok(text) => text.to_owned(),
+        Err(_) => format!("hex:{}", hex::encode(seed.as_bytes())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fair_play::encoding::Text;
+    use crate::fair_play::game_id::GameId;
+    use crate::fair_play::hash::Hash32;
+    use crate::fair_play::sign::tests::key;
+    use crate::fair_play::turn::{EventBody, TurnBody};
+
+    #[test]
+    fn events_round_trip_through_their_command() {
+        let event = Event {
+            game: GameId::new("g-1").unwrap(),
+            seq: 3,
+            parent: Hash32::from_bytes([7; 32]),
+            author: key(1).public_key(),
+            body: EventBody::Turn(TurnBody::default()),
+        };
+        let signed = event.sign(&key(1)).unwrap();
+        let command = event_command(&signed);
+        assert_eq!(command.name, "event");
+        assert_eq!(decode_event(&command.args), Ok(signed));
+        assert!(
+            decode_event(&command.args[..1])
+                .unwrap_err()
+                .contains("two")
+        );
+        let bad = vec![command.args[0].clone(), "AAAA".to_owned()];
+        assert!(decode_event(&bad).unwrap_err().contains("64 bytes"));
+        let bad = vec!["!!".to_owned(), command.args[1].clone()];
+        assert!(decode_event(&bad).unwrap_err().contains("base64"));
+        let bad = vec![STANDARD.encode(b"junk"), command.args[1].clone()];
+        assert!(decode_event(&bad).unwrap_err().contains("canonical"));
+    }
+
+    #[test]
+    fn chance_values_read_plainly() {
+        let records = [
+            ChanceRecord {
+                purpose: Text::new("A1xB2").unwrap(),
+                result: ChanceResult::Die { sides: 6, face: 4 },
+            },
+            ChanceRecord {
+                purpose: Text::new("reinforcement").unwrap(),
+                result: ChanceResult::Draw {
+                    remaining: 40,
+                    index: 3,
+                },
+            },
+        ];
+        assert_eq!(
+            chance_args(2, &records),
+            ["2", "A1xB2: d6 4", "reinforcement: #3 of 40"]
+        );
+        assert_eq!(
+            practice_seed_text(&Blob::new(vec![0xff]).unwrap()),
+            "hex:ff"
+        );
+    }
+}

@@ -1,0 +1,439 @@
+//! Verifying a signed record as text: the events, the moves the reader sees,
+//! the readable chance values and the header, against each other.
+//!
+//! The events are replayed by a [`SignedReplay`] (rules and evidence); on
+//! top of that the text must agree with what is signed:
+//!
+//! - the move tokens of the main line since the previous event are exactly
+//!   the moves the next event signs (canonical spelling), so the text and
+//!   the signatures cannot diverge, and no move goes unsigned;
+//! - each `[%chance]` shows exactly its event's signed outcomes;
+//! - every fair-play header tag says what the signed events say, and none
+//!   is missing ([`SignedReplay::expected_tags`]); the `GameId` tag names
+//!   the signed game; a `Position` tag (an unsigned start) is refused;
+//! - the result is the one the rules or the signed record make.
+//!
+//! Comments' prose, NAGs, move numbers and variations are not looked at:
+//! they are outside what is signed (`yam check` judges them).
+
+use yam_notation::{GameResult, Span};
+
+use crate::fair_play::outcome::Assurance;
+use crate::fair_play::record::RecordSummary;
+use crate::fair_play::sign::Fingerprint;
+use crate::fair_play::turn::{EventBody, Evidence, SignedEvent};
+use crate::replay::{GameEnd, RulesCatalog};
+
+use super::collect::{Item, SignedText};
+use super::replay::{ReplayError, ReplayFault, SignedReplay};
+use super::text::{FAIR_PLAY_TAGS, chance_args, decode_event};
+
+/// The first thing wrong with a signed record, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// Where in the text.
+    pub span: Span,
+    /// The offending text (a token, `[%event`, a tag name, a result).
+    pub found: String,
+    /// Why it is refused.
+    pub reason: String,
+    /// More help: the position before a refused move, or the other side of
+    /// a disagreement.
+    pub help: Option<String>,
+    /// The signed event concerned, if one is.
+    pub event: Option<u32>,
+}
+
+impl Failure {
+    fn at(span: Span, found: impl Into<String>, reason: impl Into<String>) -> Box<Failure> {
+        Box::new(Failure {
+            span,
+            found: found.into(),
+            reason: reason.into(),
+            help: None,
+            event: None,
+        })
+    }
+
+    fn with_event(mut self: Box<Self>, seq: u32) -> Box<Self> {
+        self.event = Some(seq);
+        self
+    }
+
+    fn with_help(mut self: Box<Self>, help: impl Into<String>) -> Box<Self> {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+/// A signed record that verified.
+#[derive(Debug, Clone)]
+pub struct Verified {
+    /// The fair-play summary (mode, assurance, counts, parties).
+    pub summary: RecordSummary,
+    /// Each seat's role and key fingerprint, first side first.
+    pub seats: Vec<(&'static str, Fingerprint)>,
+    /// The referee's (robot's, director's) fingerprint, if there is one.
+    pub referee: Option<Fingerprint>,
+    /// Moves in the game as it stands.
+    pub plies: u32,
+    /// The record's result.
+    pub result: GameResult,
+    /// How the game ended, if it did.
+    pub ending: Option<GameEnd>,
+    /// Forfeit claims, in words.
+    pub claims: Vec<String>,
+}
+
+impl Verified {
+    /// Whether this is a practice game: replayable, but nothing about its
+    /// fairness is proven.
+    pub fn is_practice(&self) -> bool {
+        self.summary.assurance == Assurance::Unverified
+    }
+}
+
+/// Why a record could not be replayed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rejected {
+    /// It holds no signed event at all.
+    Unsigned,
+    /// The first failure.
+    Failed(Box<Failure>),
+}
+
+/// The verdict on one game.
+#[derive(Debug, Clone)]
+pub enum Verdict {
+    /// Every check passed.
+    Verified(Box<Verified>),
+    /// No signed events.
+    Unsigned,
+    /// The first failure.
+    Failed(Box<Failure>),
+}
+
+/// Verifies one game.
+pub fn verify_text(text: &SignedText, catalog: &dyn RulesCatalog) -> Verdict {
+    match replay_text(text, catalog) {
+        Err(Rejected::Unsigned) => Verdict::Unsigned,
+        Err(Rejected::Failed(f)) => Verdict::Failed(f),
+        Ok(replay) => match report(&replay, text.result) {
+            Some(verified) => Verdict::Verified(Box::new(verified)),
+            None => Verdict::Unsigned,
+        },
+    }
+}
+
+/// What a verified replay shows; `None` before the first event.
+pub fn report(replay: &SignedReplay, result: GameResult) -> Option<Verified> {
+    let claims = replay
+        .claims()
+        .iter()
+        .map(|c| {
+            format!(
+                "event #{}: {} claims {} forfeited: {}",
+                c.seq,
+                replay.name_of(&c.by),
+                replay.name_of(&c.against),
+                c.reason
+            )
+        })
+        .collect();
+    Some(Verified {
+        summary: replay.summary()?,
+        seats: replay.seat_fingerprints(),
+        referee: replay.referee().map(|p| p.key.fingerprint()),
+        plies: replay.plies(),
+        result,
+        ending: replay.ending(),
+        claims,
+    })
+}
+
+/// Replays one game's text; the replay, ready to continue, or why not.
+pub fn replay_text(
+    text: &SignedText,
+    catalog: &dyn RulesCatalog,
+) -> Result<SignedReplay, Rejected> {
+    if !text.is_signed() {
+        return Err(Rejected::Unsigned);
+    }
+    replay_signed(text, catalog).map_err(Rejected::Failed)
+}
+
+fn replay_signed(
+    text: &SignedText,
+    catalog: &dyn RulesCatalog,
+) -> Result<SignedReplay, Box<Failure>> {
+    let game_kind = text
+        .game
+        .ok_or_else(|| Failure::at(Span::default(), "", "the record names no game"))?;
+    let ruleset_tag = text
+        .tag("Ruleset")
+        .ok_or_else(|| Failure::at(Span::default(), "", "the record has no Ruleset tag"))?;
+    let ruleset = catalog
+        .load_ruleset(game_kind, &ruleset_tag.value)
+        .map_err(|e| Failure::at(ruleset_tag.span, "Ruleset", e))?;
+    if let Some(tag) = text.tag("Position") {
+        return Err(Failure::at(
+            tag.span,
+            "Position",
+            "a signed game starts from its ruleset's start position: the Position tag is not signed",
+        ));
+    }
+    let game = catalog
+        .start(&ruleset)
+        .map_err(|e| Failure::at(ruleset_tag.span, "Ruleset", e))?;
+    let mut replay = SignedReplay::new(game, &ruleset.name, ruleset.hash());
+    // Moves read since the last event: (canonical, as written, where).
+    let mut pending: Vec<(String, String, Span)> = Vec::new();
+    let mut first_event: Option<Span> = None;
+    for item in &text.items {
+        match item {
+            Item::Move {
+                text: written,
+                span,
+            } => {
+                let canonical = replay
+                    .game()
+                    .canonical_token(written)
+                    .map_err(|e| Failure::at(*span, written, format!("expected {e}")))?;
+                pending.push((canonical, written.clone(), *span));
+            }
+            Item::Stray { reason, span, .. } => {
+                return Err(Failure::at(*span, "[%", *reason));
+            }
+            Item::Event { args, span, chance } => {
+                let seq = replay.events().len();
+                let seq32 = u32::try_from(seq).unwrap_or(u32::MAX);
+                first_event.get_or_insert(*span);
+                let signed = decode_event(args).map_err(|e| {
+                    Failure::at(
+                        *span,
+                        "[%event",
+                        format!("cannot read signed event #{seq}: {e}"),
+                    )
+                    .with_event(seq32)
+                })?;
+                if seq == 0 {
+                    check_game_id(text, &signed)?;
+                }
+                let moves: Vec<String> = match &signed.event.body {
+                    EventBody::Turn(t) => t.moves.iter().map(|m| m.as_str().to_owned()).collect(),
+                    _ => Vec::new(),
+                };
+                check_moves(&pending, &moves, *span, seq32)?;
+                check_chance(&signed, chance.as_ref(), *span, seq32)?;
+                replay
+                    .push(&signed)
+                    .map_err(|e| locate(&replay, e, *span, &pending))?;
+                pending.clear();
+            }
+        }
+    }
+    if let Some((_, written, span)) = pending.first() {
+        return Err(Failure::at(
+            *span,
+            written,
+            "this move is not signed: no [%event] after it signs it (the record may be cut short)",
+        ));
+    }
+    check_header(text, &replay, first_event.unwrap_or_default())?;
+    let (allowed, why) = replay.allowed_results();
+    if !allowed.contains(&text.result) {
+        let list: Vec<String> = allowed.iter().map(ToString::to_string).collect();
+        return Err(Failure::at(
+            text.result_span,
+            text.result.to_string(),
+            format!(
+                "the result is {}, but {why}, so it must be {}",
+                text.result,
+                list.join(" or ")
+            ),
+        ));
+    }
+    Ok(replay)
+}
+
+fn check_game_id(text: &SignedText, signed: &SignedEvent) -> Result<(), Box<Failure>> {
+    let signed_id = signed.event.game.as_str();
+    match text.tag("GameId") {
+        Some(tag) if tag.value == signed_id => Ok(()),
+        Some(tag) => Err(Failure::at(
+            tag.span,
+            "GameId",
+            format!(
+                "the GameId tag says {:?}, but the signed events are of game {signed_id:?}",
+                tag.value
+            ),
+        )),
+        None => Err(Failure::at(
+            Span::default(),
+            "",
+            "the record has no GameId tag",
+        )),
+    }
+}
+
+/// The moves read since the last event must be exactly the ones this event
+/// signs.
+fn check_moves(
+    pending: &[(String, String, Span)],
+    signed: &[String],
+    event_span: Span,
+    seq: u32,
+) -> Result<(), Box<Failure>> {
+    let read: Vec<&str> = pending.iter().map(|(c, _, _)| c.as_str()).collect();
+    if read == signed {
+        return Ok(());
+    }
+    let describe = |moves: &[&str]| {
+        if moves.is_empty() {
+            "no move".to_owned()
+        } else {
+            moves.join(" ")
+        }
+    };
+    let signed_refs: Vec<&str> = signed.iter().map(String::as_str).collect();
+    let reason = format!(
+        "signed event #{seq} signs {}, but the movetext has {} here",
+        describe(&signed_refs),
+        describe(&read)
+    );
+    // Point at the first move that differs, or at the event.
+    let differing = pending
+        .iter()
+        .zip(signed)
+        .find(|((c, _, _), s)| c != *s)
+        .map(|((_, w, span), _)| (*span, w.clone()))
+        .or_else(|| {
+            pending
+                .get(signed.len())
+                .map(|(_, w, span)| (*span, w.clone()))
+        });
+    Err(match differing {
+        Some((span, written)) => Failure::at(span, written, reason),
+        None => Failure::at(event_span, "[%event", reason),
+    }
+    .with_event(seq))
+}
+
+/// The readable `[%chance]` must show exactly the signed outcomes.
+fn check_chance(
+    signed: &SignedEvent,
+    chance: Option<&(Vec<String>, Span)>,
+    event_span: Span,
+    seq: u32,
+) -> Result<(), Box<Failure>> {
+    let outcomes = match &signed.event.body {
+        EventBody::Turn(t) => t.evidence.iter().find_map(|e| match e {
+            Evidence::Outcomes { roll, results } => Some(chance_args(*roll, results)),
+            _ => None,
+        }),
+        _ => None,
+    };
+    match (outcomes, chance) {
+        (None, None) => Ok(()),
+        (Some(expected), Some((shown, _))) if expected == *shown => Ok(()),
+        (Some(expected), Some((shown, span))) => Err(Failure::at(
+            *span,
+            "[%chance",
+            format!(
+                "the readable outcomes say {}, but signed event #{seq} says {}",
+                shown.join(", "),
+                expected.join(", ")
+            ),
+        )
+        .with_event(seq)),
+        (Some(expected), None) => Err(Failure::at(
+            event_span,
+            "[%event",
+            format!(
+                "signed event #{seq} carries outcomes ({}) but no [%chance] shows them before it",
+                expected.join(", ")
+            ),
+        )
+        .with_event(seq)),
+        (None, Some((_, span))) => Err(Failure::at(
+            *span,
+            "[%chance",
+            format!("signed event #{seq} carries no outcomes for this [%chance] to show"),
+        )
+        .with_event(seq)),
+    }
+}
+
+/// Places a replay error: a refused move at its token, the rest at the
+/// event.
+fn locate(
+    replay: &SignedReplay,
+    error: ReplayError,
+    event_span: Span,
+    pending: &[(String, String, Span)],
+) -> Box<Failure> {
+    let seq = error.seq;
+    let failure = match &error.fault {
+        ReplayFault::Rules(rules) => {
+            let at = pending.get(rules.index).or(pending.first());
+            let failure = match at {
+                Some((_, written, span)) => Failure::at(*span, written, rules.reason.clone()),
+                None => Failure::at(event_span, "[%event", rules.reason.clone()),
+            };
+            failure.with_help(format!("position before it: {}", rules.position))
+        }
+        ReplayFault::NotYourTurn { .. } => match pending.first() {
+            Some((_, written, span)) => Failure::at(*span, written, error.to_string()),
+            None => Failure::at(event_span, "[%event", error.to_string()),
+        },
+        _ => Failure::at(event_span, "[%event", error.to_string()),
+    };
+    let failure = failure.with_event(seq);
+    if failure.help.is_none() && matches!(error.fault, ReplayFault::Record(_)) {
+        let position = replay.game().position();
+        return failure.with_help(format!("the position at this point: {position}"));
+    }
+    failure
+}
+
+/// Every fair-play tag must say what the signed events say.
+fn check_header(
+    text: &SignedText,
+    replay: &SignedReplay,
+    fallback: Span,
+) -> Result<(), Box<Failure>> {
+    let expected = replay.expected_tags();
+    let header_span = text.tag("GameId").map_or(fallback, |t| t.span);
+    for name in FAIR_PLAY_TAGS {
+        let want = expected.iter().find(|(n, _)| *n == name).map(|(_, v)| v);
+        match (want, text.tag(name)) {
+            (Some(want), Some(tag)) if tag.value == *want => {}
+            (Some(want), Some(tag)) => {
+                return Err(Failure::at(
+                    tag.span,
+                    name,
+                    format!(
+                        "the {name} tag says {}, but the signed events say {want}",
+                        tag.value
+                    ),
+                ));
+            }
+            (Some(want), None) => {
+                return Err(Failure::at(
+                    header_span,
+                    "GameId",
+                    format!("the header lacks the {name} tag; the signed events say {want}"),
+                ));
+            }
+            (None, Some(tag)) => {
+                return Err(Failure::at(
+                    tag.span,
+                    name,
+                    format!("the {name} tag is not backed by any signed event"),
+                ));
+            }
+            (None, None) => {}
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,114 @@
+//! Writing signed events into a record, and the plain export without them.
+//!
+//! Records are handled with the notation's [`RawGrammar`]
+//! (`Record<String>`), which keeps every game's tokens as text: the
+//! harness writes canonical tokens, and anything a person added to the
+//! record (comments, NAGs, variations) is kept as it was.
+//!
+//! [`RawGrammar`]: yam_notation::RawGrammar
+
+use yam_notation::{Command, Comment, CommentPart, Node, Record, Span, Tags};
+
+use crate::fair_play::turn::{EventBody, Evidence, SignedEvent};
+
+use super::replay::{ReplayError, SignedReplay};
+use super::text::{EVENT_COMMAND, FAIR_PLAY_TAGS, chance_command, event_command};
+
+/// Appends `events` to `record`: the moves of each turn in the main line
+/// (numbered), then a comment with its `[%chance]` and `[%event]`; an event
+/// without moves joins the comment before it when the movetext ends in
+/// one. `before` is the replay as it stood before the events; it is used to
+/// number the moves. `prose`, if any, goes into the comment after the
+/// first turn with moves. Then the fair-play tags and the result are set
+/// from the events.
+pub fn append_events(
+    record: &mut Record<String>,
+    before: &SignedReplay,
+    events: &[SignedEvent],
+    prose: Option<&str>,
+) -> Result<SignedReplay, ReplayError> {
+    let mut replay = before.clone();
+    let mut prose = prose.filter(|p| !p.trim().is_empty());
+    for signed in events {
+        let (number, dots) = replay.game().move_number();
+        replay.push(signed)?;
+        let (moves, outcomes) = match &signed.event.body {
+            EventBody::Turn(turn) => (
+                turn.moves.iter().map(|m| m.as_str().to_owned()).collect(),
+                turn.evidence.iter().find_map(|e| match e {
+                    Evidence::Outcomes { roll, results } => Some(chance_command(*roll, results)),
+                    _ => None,
+                }),
+            ),
+            _ => (Vec::new(), None),
+        };
+        let mut comment = Comment::default();
+        if moves.is_empty() {
+            if let Some(Node::Comment(last)) = record.movetext.last_mut() {
+                last.push_command(event_command(signed));
+                continue;
+            }
+        } else {
+            record.movetext.push(Node::MoveNumber(number, dots));
+            for m in moves {
+                record.movetext.push(Node::Move(m, Span::default()));
+            }
+            if let Some(text) = prose.take() {
+                comment.push_text(text);
+            }
+        }
+        if let Some(chance) = outcomes {
+            comment.push_command(chance);
+        }
+        comment.push_command(event_command(signed));
+        record.movetext.push(Node::Comment(comment));
+    }
+    set_tags(&mut record.tags, &replay);
+    if let Some(end) = replay.ending() {
+        record.set_result(end.result);
+    }
+    Ok(replay)
+}
+
+/// Sets the fair-play tags to what `replay`'s events say, removing any
+/// they do not back.
+pub fn set_tags(tags: &mut Tags, replay: &SignedReplay) {
+    for name in FAIR_PLAY_TAGS {
+        tags.remove(name);
+    }
+    for (name, value) in replay.expected_tags() {
+        tags.set(name, value);
+    }
+}
+
+/// The tag a plain export carries instead of the evidence.
+pub const PLAIN_TAG: &str = "Evidence";
+
+/// The reader's copy of a record: every `[%event]` removed (comments left
+/// empty by that go too), the fair-play tags removed, and a tag
+/// [`PLAIN_TAG`] saying so with `note` (what the original's verification
+/// found). Prose, NAGs, variations and `[%chance]` values stay.
+pub fn plain(record: &Record<String>, note: &str) -> Record<String> {
+    let mut out = record.clone();
+    for name in FAIR_PLAY_TAGS {
+        out.tags.remove(name);
+    }
+    out.tags.set(PLAIN_TAG, note);
+    out.movetext = record
+        .movetext
+        .iter()
+        .filter_map(|node| match node {
+            Node::Comment(comment) => {
+                let parts: Vec<CommentPart> = comment
+                    .parts
+                    .iter()
+                    .filter(|p| !matches!(p, CommentPart::Command(Command { name, .. }) if name == EVENT_COMMAND))
+                    .cloned()
+                    .collect();
+                (!parts.is_empty()).then_some(Node::Comment(Comment { parts }))
+            }
+            other => Some(other.clone()),
+        })
+        .collect();
+    out
+}

@@ -1,0 +1,500 @@
+//! Signed records end to end: `yam hotseat` plays, `yam verify` checks,
+//! `yam dispute` compares, `yam export --plain` strips; attacks on the
+//! text are refused with their place and reason; secrets stay home.
+
+use std::path::{Path, PathBuf};
+
+use base64::Engine as _;
+use predicates::prelude::*;
+use yam_notation::{Comment, CommentPart, Nag, Node, RawGrammar, parse_record, record_to_string};
+use yam_tests::yam;
+
+/// A scratch directory with a secrets directory and a game file.
+struct Scratch {
+    dir: tempfile::TempDir,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        Scratch {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn secrets(&self) -> PathBuf {
+        self.path("secrets")
+    }
+
+    fn new_game(&self, file: &str, extra: &[&str]) {
+        yam()
+            .args(["hotseat", "new", "--ruleset", "magician"])
+            .args(["--first", "alice", "--second", "bob"])
+            .args(["--date", "2026.11.30", "--id"])
+            .arg(format!("test-{file}"))
+            .arg("--out")
+            .arg(self.path(file))
+            .arg("--secrets")
+            .arg(self.secrets())
+            .args(extra)
+            .assert()
+            .success();
+    }
+
+    fn hotseat(&self, command: &str, file: &str, args: &[&str]) -> assert_cmd::assert::Assert {
+        yam()
+            .args(["hotseat", command])
+            .arg(self.path(file))
+            .args(args)
+            .arg("--secrets")
+            .arg(self.secrets())
+            .assert()
+    }
+
+    fn play(&self, file: &str, moves: &[&str]) {
+        for m in moves {
+            self.hotseat("move", file, &[m]).success();
+        }
+    }
+
+    fn read(&self, file: &str) -> String {
+        std::fs::read_to_string(self.path(file)).unwrap()
+    }
+
+    fn write(&self, file: &str, text: &str) {
+        std::fs::write(self.path(file), text).unwrap();
+    }
+
+    fn verify(&self, file: &str) -> assert_cmd::assert::Assert {
+        yam().arg("verify").arg(self.path(file)).assert()
+    }
+}
+
+const MOVES: [&str; 6] = ["Ng3-f3", "Ae7-f6", "Nf3-e3", "Md7-e7", "Wh3-f4", "Kb7-d5"];
+
+#[test]
+fn a_hot_seat_game_verifies() {
+    let s = Scratch::new();
+    s.new_game("game.yam", &[]);
+    s.play("game.yam", &MOVES);
+    s.hotseat(
+        "move",
+        "game.yam",
+        &["Ag4-f3", "--comment", "A quiet move."],
+    )
+    .success()
+    .stdout(predicate::str::contains("white (alice) played Ag4-f3"));
+    s.hotseat("resign", "game.yam", &[]).success().stdout(
+        predicate::str::contains("black (bob) resigns")
+            .and(predicate::str::contains("game over: 1-0")),
+    );
+    let text = s.read("game.yam");
+    assert!(text.contains("A quiet move."));
+    s.verify("game.yam").code(0).stdout(
+        predicate::str::contains("verified (peer mode): 10 signed events, 7 moves")
+            .and(predicate::str::contains(
+                "result 1-0 (white wins: black resigned)",
+            ))
+            .and(predicate::str::contains(
+                "1 verified, 0 unverified practice, 0 failed",
+            )),
+    );
+    // The rules checker agrees.
+    yam()
+        .arg("check")
+        .arg(s.path("game.yam"))
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("1 valid"));
+    // Nothing more may be played.
+    s.hotseat("move", "game.yam", &["Kd5-e4"])
+        .code(1)
+        .stderr(predicate::str::contains("the game is over"));
+}
+
+#[test]
+fn drawn_seats_and_draws_by_agreement() {
+    let s = Scratch::new();
+    s.new_game("game.yam", &["--draw-seats"]);
+    yam()
+        .args(["hotseat", "status"])
+        .arg(s.path("game.yam"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("next: 1. white"));
+    s.play("game.yam", &MOVES[..2]);
+    s.hotseat("offer-draw", "game.yam", &[]).success();
+    s.hotseat("accept-draw", "game.yam", &[])
+        .success()
+        .stdout(predicate::str::contains(
+            "game over: 1/2-1/2 (draw by agreement)",
+        ));
+    s.verify("game.yam")
+        .code(0)
+        .stdout(predicate::str::contains(
+            "result 1/2-1/2 (draw by agreement)",
+        ));
+}
+
+#[test]
+fn a_practice_game_is_reported_as_unverified_practice() {
+    let s = Scratch::new();
+    s.new_game(
+        "practice.yam",
+        &["--mode", "practice", "--seed", "lesson one"],
+    );
+    s.play("practice.yam", &MOVES[..3]);
+    let text = s.read("practice.yam");
+    assert!(text.contains("[Mode \"practice\"]"));
+    assert!(text.contains("[PracticeSeed \"lesson one\"]"));
+    s.verify("practice.yam").code(0).stdout(
+        predicate::str::contains("unverified practice (open seed \"lesson one\"").and(
+            predicate::str::contains("0 verified, 1 unverified practice"),
+        ),
+    );
+}
+
+#[test]
+fn an_illegal_move_is_refused_and_nothing_is_written() {
+    let s = Scratch::new();
+    s.new_game("game.yam", &[]);
+    s.play("game.yam", &MOVES[..1]);
+    let before = s.read("game.yam");
+    s.hotseat("move", "game.yam", &["Ae7-f4"])
+        .code(1)
+        .stderr(predicate::str::contains("cannot reach f4"));
+    s.hotseat("move", "game.yam", &["Ae7-f6", "--dry-run"])
+        .success()
+        .stdout(
+            predicate::str::contains("black (bob) played Ae7-f6")
+                .and(predicate::str::contains("dry run")),
+        );
+    assert_eq!(s.read("game.yam"), before);
+}
+
+/// Every secret file's bytes, raw.
+fn secrets_in(dir: &Path) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for entry in walk(dir) {
+        let text = std::fs::read_to_string(&entry).unwrap();
+        let hex_value = text
+            .lines()
+            .map(|l| l.rsplit(' ').next().unwrap_or(l))
+            .find(|w| w.len() == 64)
+            .unwrap();
+        out.push(hex::decode(hex_value).unwrap());
+    }
+    out
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
+#[test]
+fn secrets_stay_in_their_directory() {
+    let s = Scratch::new();
+    s.new_game("game.yam", &[]);
+    s.play("game.yam", &MOVES);
+    s.new_game("practice.yam", &["--mode", "practice", "--seed", "x"]);
+    s.play("practice.yam", &MOVES[..2]);
+    let secrets = secrets_in(&s.secrets());
+    // Two identities, two chains.
+    assert_eq!(secrets.len(), 4);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        for file in walk(&s.secrets()) {
+            let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600, "{}", file.display());
+        }
+        let mode = std::fs::metadata(s.secrets()).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700);
+    }
+    let b64 = base64::engine::general_purpose::STANDARD;
+    for file in ["game.yam", "practice.yam"] {
+        let record = std::fs::read(s.path(file)).unwrap();
+        let text = String::from_utf8(record.clone()).unwrap();
+        // Every base64 argument decoded, to look inside the signed bytes.
+        let decoded: Vec<Vec<u8>> = text
+            .split(|c: char| c.is_whitespace() || c == ']' || c == '}')
+            .filter(|w| w.len() >= 40)
+            .filter_map(|w| b64.decode(w).ok())
+            .collect();
+        for secret in &secrets {
+            let contains =
+                |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).any(|w| w == needle);
+            assert!(!contains(&record, secret), "raw secret in {file}");
+            assert!(!text.contains(&hex::encode(secret)), "hex secret in {file}");
+            assert!(
+                !text.contains(&hex::encode_upper(secret)),
+                "HEX secret in {file}"
+            );
+            // Base64 at each of the three alignments a secret could have
+            // inside a longer encoded string.
+            for shift in 0..3 {
+                let mut padded = vec![0u8; shift];
+                padded.extend_from_slice(secret);
+                let encoded = b64.encode(&padded);
+                let core = &encoded[4..encoded.len() - 4];
+                assert!(!text.contains(core), "base64 secret in {file}");
+            }
+            for bytes in &decoded {
+                assert!(
+                    !contains(bytes, secret),
+                    "secret inside signed bytes of {file}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn an_unsigned_record_is_a_failure_for_verify() {
+    yam()
+        .args(["verify", "examples/khan/opening-lesson.yam"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "unsigned: the record carries no signed events",
+        ))
+        .stdout(predicate::str::contains("0 failed, 1 unsigned"));
+    yam().args(["verify", "no/such.yam"]).assert().code(2);
+}
+
+#[test]
+fn text_attacks_are_refused_with_place_and_reason() {
+    let s = Scratch::new();
+    s.new_game("game.yam", &[]);
+    s.play("game.yam", &MOVES);
+    let good = s.read("game.yam");
+
+    // A changed move in the movetext.
+    s.write("bad.yam", &good.replacen("Nf3-e3", "Nf3-e4", 1));
+    s.verify("bad.yam")
+        .code(1)
+        .stderr(
+            predicate::str::contains("bad.yam:").and(predicate::str::contains(
+                "signs Nf3-e3, but the movetext has Nf3-e4 here",
+            )),
+        );
+
+    // A swapped key in the header.
+    let record = parse_record::<RawGrammar>(&good).unwrap();
+    let (first, second) = (
+        record.tags.get("FirstKey").unwrap().to_owned(),
+        record.tags.get("SecondKey").unwrap().to_owned(),
+    );
+    let swapped = good
+        .replace(&first, "FIRST")
+        .replace(&second, &first)
+        .replace("FIRST", &second);
+    s.write("bad.yam", &swapped);
+    s.verify("bad.yam").code(1).stderr(
+        predicate::str::contains("the FirstKey tag says")
+            .and(predicate::str::contains("bad.yam:12:1")),
+    );
+
+    // A changed signature.
+    let mut record = parse_record::<RawGrammar>(&good).unwrap();
+    let b64 = base64::engine::general_purpose::STANDARD;
+    if let Some(Node::Comment(c)) = record.movetext.last_mut()
+        && let Some(CommentPart::Command(cmd)) = c.parts.last_mut()
+    {
+        let mut sig = b64.decode(&cmd.args[1]).unwrap();
+        sig[0] ^= 0x80;
+        cmd.args[1] = b64.encode(sig);
+    }
+    s.write("bad.yam", &record_to_string::<RawGrammar>(&record));
+    s.verify("bad.yam").code(1).stderr(predicate::str::contains(
+        "event #7: the signature does not verify",
+    ));
+
+    // Two turns swapped, events and all.
+    let mut record = parse_record::<RawGrammar>(&good).unwrap();
+    let at = |r: &yam_notation::Record<String>, token: &str| {
+        r.movetext
+            .iter()
+            .position(|n| matches!(n, Node::Move(m, _) if m == token))
+            .unwrap()
+    };
+    let (a, b) = (at(&record, "Ae7-f6"), at(&record, "Nf3-e3"));
+    record.movetext.swap(a, b);
+    record.movetext.swap(a + 1, b + 1);
+    s.write("bad.yam", &record_to_string::<RawGrammar>(&record));
+    s.verify("bad.yam")
+        .code(1)
+        .stderr(predicate::str::contains("the event says it is #4"));
+
+    // Truncated in the middle of a turn: the last move's event is gone.
+    let mut record = parse_record::<RawGrammar>(&good).unwrap();
+    record.movetext.pop();
+    s.write("bad.yam", &record_to_string::<RawGrammar>(&record));
+    s.verify("bad.yam").code(1).stderr(
+        predicate::str::contains("this move is not signed").and(predicate::str::contains("Kb7-d5")),
+    );
+}
+
+#[test]
+fn annotating_a_verified_game_keeps_it_verified() {
+    let s = Scratch::new();
+    s.new_game("game.yam", &[]);
+    s.play("game.yam", &MOVES);
+    let mut record = parse_record::<RawGrammar>(&s.read("game.yam")).unwrap();
+    let at = record
+        .movetext
+        .iter()
+        .position(|n| matches!(n, Node::Move(m, _) if m == "Nf3-e3"))
+        .unwrap();
+    let notes = [
+        Node::Nag(Nag(1)),
+        Node::Comment(Comment::text("Takes the centre.")),
+        Node::StartVariation,
+        Node::MoveNumber(2, yam_notation::Dots::One),
+        Node::Move("Nf3-f5".to_owned(), Default::default()),
+        Node::Comment(Comment::text("is the other plan")),
+        Node::EndVariation,
+    ];
+    for (i, n) in notes.into_iter().enumerate() {
+        record.movetext.insert(at + 1 + i, n);
+    }
+    s.write("annotated.yam", &record_to_string::<RawGrammar>(&record));
+    let text = s.read("annotated.yam");
+    assert!(text.contains("Nf3-e3! {Takes the centre.} (2. Nf3-f5"));
+    s.verify("annotated.yam")
+        .code(0)
+        .stdout(predicate::str::contains("1 verified"));
+    // And the hot seat goes on from the annotated file.
+    s.play("annotated.yam", &["Ag4-f3"]);
+    assert!(s.read("annotated.yam").contains("Takes the centre."));
+    s.verify("annotated.yam").code(0);
+}
+
+#[test]
+fn disputes_find_the_fork_and_the_equivocation() {
+    let s = Scratch::new();
+    s.new_game("game.yam", &[]);
+    s.play("game.yam", &MOVES[..4]);
+    let base = s.read("game.yam");
+    let dispute = |a: &str, b: &str| yam().arg("dispute").arg(s.path(a)).arg(s.path(b)).assert();
+    // Identical.
+    s.write("copy.yam", &base);
+    dispute("game.yam", "copy.yam")
+        .code(0)
+        .stdout(predicate::str::contains(
+            "the logs are identical (6 signed events)",
+        ));
+    // One continues the other.
+    s.play("game.yam", &["Wh3-f4"]);
+    dispute("copy.yam", "game.yam")
+        .code(0)
+        .stdout(predicate::str::contains(
+            "no conflict: log B is log A carried further",
+        ));
+    // White signs two different third moves: equivocation.
+    s.play("copy.yam", &["Ag4-f3", "Kb7-c6"]);
+    dispute("game.yam", "copy.yam").code(1).stdout(
+        predicate::str::contains("fork at event #6")
+            .and(predicate::str::contains("proof of equivocation by"))
+            .and(predicate::str::contains("equivocated"))
+            .and(predicate::str::contains("only branch B")),
+    );
+    // A branch whose fork event is forged (its signature broken) is void.
+    let mut record = parse_record::<RawGrammar>(&s.read("copy.yam")).unwrap();
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let mut events = record
+        .movetext
+        .iter_mut()
+        .filter_map(|n| match n {
+            Node::Comment(c) => Some(c),
+            _ => None,
+        })
+        .flat_map(|c| c.parts.iter_mut())
+        .filter_map(|p| match p {
+            CommentPart::Command(c) if c.name == "event" => Some(c),
+            _ => None,
+        })
+        .skip(6);
+    let forged = events.next().unwrap();
+    let mut sig = b64.decode(&forged.args[1]).unwrap();
+    sig[1] ^= 1;
+    forged.args[1] = b64.encode(sig);
+    s.write("forged.yam", &record_to_string::<RawGrammar>(&record));
+    dispute("game.yam", "forged.yam").code(1).stdout(
+        predicate::str::contains("prove nothing against anyone")
+            .and(predicate::str::contains("branch B is void")),
+    );
+}
+
+#[test]
+fn the_plain_export_keeps_the_game_and_drops_the_evidence() {
+    let s = Scratch::new();
+    s.new_game("game.yam", &[]);
+    s.play("game.yam", &MOVES[..2]);
+    s.hotseat(
+        "move",
+        "game.yam",
+        &["Nf3-e3", "--comment", "Into the centre."],
+    )
+    .success();
+    yam()
+        .args(["export", "--plain"])
+        .arg(s.path("game.yam"))
+        .arg("--out")
+        .arg(s.path("plain.yam"))
+        .assert()
+        .success();
+    let plain = s.read("plain.yam");
+    assert!(!plain.contains("[%event"));
+    assert!(!plain.contains("FirstKey"));
+    assert!(plain.contains("Into the centre."));
+    assert!(plain.contains("[Evidence \"removed by yam export --plain; the original verified"));
+    yam().arg("check").arg(s.path("plain.yam")).assert().code(0);
+}
+
+#[test]
+fn help_texts_show_examples() {
+    for command in ["verify", "dispute", "hotseat", "export"] {
+        yam()
+            .args([command, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("Examples:"));
+    }
+    yam()
+        .args(["hotseat", "new", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--secrets"));
+}
+
+#[test]
+fn the_bundled_signed_examples_verify() {
+    let output = yam()
+        .args(["verify", "--quiet", "examples/khan/signed"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let report = String::from_utf8(output).unwrap();
+    // One game of each of the five game types, and a practice game.
+    assert_eq!(report.matches("1 game, 1 verified,").count(), 5, "{report}");
+    assert_eq!(
+        report.matches("1 unverified practice").count(),
+        1,
+        "{report}"
+    );
+}
