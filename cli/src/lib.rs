@@ -4,6 +4,8 @@
 
 pub mod atomic;
 pub mod check;
+pub mod config;
+pub mod config_check;
 pub mod diagnostics;
 pub mod dispute;
 pub mod engine;
@@ -75,6 +77,9 @@ enum Command {
         after_help = "Examples:\n  yam export --plain game.yam\n  yam export --plain game.yam --out game-plain.yam"
     )]
     Export(export::ExportArgs),
+    /// Check the configuration: try each mail account and say what is wrong.
+    #[command(subcommand)]
+    Config(config_check::ConfigCommand),
     /// Write an archive of complete, legal, random games from a seed.
     #[command(
         after_help = "Examples:\n  yam generate --game khan --games 100 --seed 7 -o khan.yam\n  yam generate --game castle-siege --games 10\n  yam generate --game genghis-khan --games 10"
@@ -97,6 +102,7 @@ pub fn main() -> ExitCode {
         Command::Export(args) => export::run(&args),
         Command::Engine(command) => engine::run(&command),
         Command::Generate(args) => generate::run(&args),
+        Command::Config(command) => config_check::run(&command),
     };
     ExitCode::from(code)
 }

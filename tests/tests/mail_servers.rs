@@ -160,3 +160,48 @@ fn imap_with_a_wrong_password_is_refused() {
     };
     assert!(fetch_unseen(&account).is_err());
 }
+
+#[test]
+fn config_check_tries_each_account_against_the_real_servers() {
+    use predicates::prelude::*;
+    let s = servers();
+    let dir = tempfile::tempdir().unwrap();
+    let user = fresh_user("cfg");
+    let good = format!(
+        "identity:\n  name: Ann\n  address: ann@example.org\n  key: ann\n\
+         outgoing:\n  smtp:\n    host: 127.0.0.1\n    port: {}\n    security: none\n    user: {}\n    password: {}\n\
+         incoming:\n  imap:\n    host: 127.0.0.1\n    port: {}\n    tls: false\n    user: {user}\n    password_command: echo {}\n",
+        s.smtp_port, s.smtp_user, s.smtp_password, s.imap_port, s.imap_password
+    );
+    let path = dir.path().join("config.yaml");
+    std::fs::write(&path, &good).unwrap();
+    yam_tests::yam()
+        .args(["config", "check", "--config"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("ok      outgoing")
+                .and(predicate::str::contains("ok      incoming")),
+        );
+
+    let bad = good.replace(&format!("password: {}", s.smtp_password), "password: wrong");
+    std::fs::write(&path, bad).unwrap();
+    yam_tests::yam()
+        .args(["config", "check", "--config"])
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::contains("FAILED  outgoing")
+                .and(predicate::str::contains("ok      incoming")),
+        );
+
+    std::fs::write(&path, good.replace("security: none", "security: maybe")).unwrap();
+    yam_tests::yam()
+        .args(["config", "check", "--config"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("config.yaml:9:"));
+}

@@ -74,6 +74,37 @@ pub fn fetch_unseen(account: &ImapAccount) -> Result<Vec<Fetched>, ImapError> {
     })
 }
 
+/// Log in and open the mailbox, to check an account; returns how many
+/// messages the mailbox holds.
+pub fn check(account: &ImapAccount) -> Result<u32, ImapError> {
+    runtime()?.block_on(async {
+        let tcp = TcpStream::connect((account.host.as_str(), account.port))
+            .await
+            .map_err(|e| ImapError::Connect(format!("{}:{}", account.host, account.port), e))?;
+        if account.tls {
+            let tls = tls_connect(&account.host, tcp).await?;
+            count_with(tls, account).await
+        } else {
+            count_with(tcp, account).await
+        }
+    })
+}
+
+async fn count_with<S>(stream: S, account: &ImapAccount) -> Result<u32, ImapError>
+where
+    S: AsyncRead + AsyncWrite + Unpin + std::fmt::Debug + Send,
+{
+    let mut client = async_imap::Client::new(stream);
+    client.read_response().await.map_err(protocol)?;
+    let mut session = client
+        .login(&account.user, &account.password)
+        .await
+        .map_err(|(e, _)| protocol(e))?;
+    let mailbox = session.select(&account.mailbox).await.map_err(protocol)?;
+    session.logout().await.map_err(protocol)?;
+    Ok(mailbox.exists)
+}
+
 /// Mark messages seen (dealt with), by UID.
 pub fn mark_seen(account: &ImapAccount, uids: &[u32]) -> Result<(), ImapError> {
     if uids.is_empty() {

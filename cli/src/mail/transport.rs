@@ -82,3 +82,57 @@ pub fn send(outgoing: &Outgoing, message: &lettre::Message) -> Result<(), SendEr
             .map_err(|e| err(&e)),
     }
 }
+
+/// Try the way out without sending anything: connect and authenticate to
+/// an SMTP server, find the sendmail program, or write into the directory.
+pub fn check(outgoing: &Outgoing) -> Result<String, SendError> {
+    let err = |e: &dyn std::fmt::Display| SendError(e.to_string());
+    match outgoing {
+        Outgoing::Smtp {
+            host,
+            port,
+            security,
+            auth,
+        } => {
+            let mut builder = match security {
+                Security::Tls => SmtpTransport::relay(host).map_err(|e| err(&e))?,
+                Security::StartTls => SmtpTransport::starttls_relay(host).map_err(|e| err(&e))?,
+                Security::None => SmtpTransport::builder_dangerous(host),
+            }
+            .port(*port);
+            if let Some((user, password)) = auth {
+                builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
+            }
+            match builder.build().test_connection() {
+                Ok(true) => Ok(format!("SMTP server {host}:{port} answers")),
+                Ok(false) => Err(SendError(format!(
+                    "SMTP server {host}:{port} did not answer"
+                ))),
+                Err(e) => Err(err(&e)),
+            }
+        }
+        Outgoing::Sendmail { program } => {
+            let meta = std::fs::metadata(program)
+                .map_err(|e| SendError(format!("{}: {e}", program.display())))?;
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                if meta.permissions().mode() & 0o111 == 0 {
+                    return Err(SendError(format!(
+                        "{} is not executable",
+                        program.display()
+                    )));
+                }
+            }
+            let _ = meta;
+            Ok(format!("sendmail program {} found", program.display()))
+        }
+        Outgoing::Directory { dir } => {
+            let probe = dir.join(".yam-write-test");
+            std::fs::write(&probe, b"")
+                .map_err(|e| SendError(format!("{}: {e}", dir.display())))?;
+            let _ = std::fs::remove_file(&probe);
+            Ok(format!("directory {} is writable", dir.display()))
+        }
+    }
+}

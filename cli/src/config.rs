@@ -1,0 +1,346 @@
+//! The configuration file: who I am and how my mail travels.
+//!
+//! ```yaml
+//! identity:
+//!   name: Ann
+//!   address: ann@example.org
+//!   key: ann                 # the signing identity in the secrets directory
+//! outgoing:
+//!   smtp:
+//!     host: smtp.example.org
+//!     port: 587
+//!     security: starttls     # tls | starttls | none (none: this machine only)
+//!     user: ann@example.org
+//!     password_command: "pass show mail/ann"   # or password: "..."
+//! incoming:
+//!   imap:
+//!     host: imap.example.org
+//!     port: 993
+//!     tls: true
+//!     user: ann@example.org
+//!     password_command: "pass show mail/ann"
+//!     mailbox: INBOX
+//! ```
+//!
+//! `outgoing` may instead be `sendmail: { program: /usr/sbin/sendmail }` or
+//! `directory: { path: outbox }` (offline play); `incoming` may be
+//! `maildir: { path: ~/Maildir }` or `mbox: { path: ~/mbox }`. Read with
+//! serde_yaml_ng; an error names the line and column.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::mail::imap::ImapAccount;
+use crate::mail::transport::{Outgoing, Security};
+
+/// The whole configuration.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Who I am.
+    pub identity: IdentityConfig,
+    /// How mail leaves.
+    #[serde(default, with = "serde_yaml_ng::with::singleton_map")]
+    pub outgoing: Option<OutgoingConfig>,
+    /// Where mail arrives.
+    #[serde(default, with = "serde_yaml_ng::with::singleton_map")]
+    pub incoming: Option<IncomingConfig>,
+}
+
+/// Who I am.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IdentityConfig {
+    /// My name, as players see it.
+    pub name: String,
+    /// My mail address.
+    pub address: String,
+    /// The signing identity's name in the secrets directory.
+    pub key: String,
+}
+
+/// How mail leaves.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase", deny_unknown_fields)]
+pub enum OutgoingConfig {
+    /// An SMTP server.
+    Smtp(SmtpConfig),
+    /// A sendmail-compatible program.
+    Sendmail {
+        /// Its path.
+        program: PathBuf,
+    },
+    /// Mail written as files into a directory.
+    Directory {
+        /// The directory.
+        path: PathBuf,
+    },
+}
+
+/// An SMTP account.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SmtpConfig {
+    /// Host name.
+    pub host: String,
+    /// Port; by default 465 for TLS, 587 for STARTTLS, 25 without.
+    pub port: Option<u16>,
+    /// `tls`, `starttls` or `none`.
+    #[serde(default = "starttls")]
+    pub security: SecurityConfig,
+    /// Login, when the server wants AUTH.
+    pub user: Option<String>,
+    /// Password, in the clear (prefer `password_command`).
+    pub password: Option<String>,
+    /// A command that prints the password.
+    pub password_command: Option<String>,
+}
+
+/// How an SMTP connection is secured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SecurityConfig {
+    /// TLS from the first byte.
+    Tls,
+    /// STARTTLS, required.
+    Starttls,
+    /// No TLS (a server on this machine only).
+    None,
+}
+
+fn starttls() -> SecurityConfig {
+    SecurityConfig::Starttls
+}
+
+/// Where mail arrives.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase", deny_unknown_fields)]
+pub enum IncomingConfig {
+    /// An IMAP account.
+    Imap(ImapConfig),
+    /// A local Maildir.
+    Maildir {
+        /// Its path.
+        path: PathBuf,
+    },
+    /// A local mbox file.
+    Mbox {
+        /// Its path.
+        path: PathBuf,
+    },
+}
+
+/// An IMAP account.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImapConfig {
+    /// Host name.
+    pub host: String,
+    /// Port; by default 993 with TLS, 143 without.
+    pub port: Option<u16>,
+    /// TLS from the first byte (default true).
+    #[serde(default = "yes")]
+    pub tls: bool,
+    /// Login.
+    pub user: String,
+    /// Password, in the clear (prefer `password_command`).
+    pub password: Option<String>,
+    /// A command that prints the password.
+    pub password_command: Option<String>,
+    /// The mailbox to read (default INBOX).
+    #[serde(default = "inbox")]
+    pub mailbox: String,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn inbox() -> String {
+    "INBOX".into()
+}
+
+/// Why the configuration cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("{path}: {message}")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        message: String,
+    },
+    /// The YAML is malformed or does not fit.
+    #[error("{path}:{line}:{column}: {message}")]
+    Syntax {
+        /// The file.
+        path: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A password could not be obtained.
+    #[error("password: {0}")]
+    Password(String),
+}
+
+impl Config {
+    /// Read a configuration file.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Read {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Config::parse(&text, &path.display().to_string())
+    }
+
+    /// Read a configuration from text; `name` names it in errors.
+    pub fn parse(text: &str, name: &str) -> Result<Config, ConfigError> {
+        serde_yaml_ng::from_str(text).map_err(|e| {
+            let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+            ConfigError::Syntax {
+                path: name.to_owned(),
+                line,
+                column,
+                message: e.to_string(),
+            }
+        })
+    }
+}
+
+fn password(
+    plain: &Option<String>,
+    command: &Option<String>,
+) -> Result<Option<String>, ConfigError> {
+    if let Some(p) = plain {
+        return Ok(Some(p.clone()));
+    }
+    let Some(command) = command else {
+        return Ok(None);
+    };
+    let output = std::process::Command::new("sh")
+        .args(["-c", command])
+        .output()
+        .map_err(|e| ConfigError::Password(format!("cannot run {command:?}: {e}")))?;
+    if !output.status.success() {
+        return Err(ConfigError::Password(format!(
+            "{command:?} failed ({})",
+            output.status
+        )));
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    Ok(Some(text.lines().next().unwrap_or_default().to_owned()))
+}
+
+impl OutgoingConfig {
+    /// The transport this configuration describes.
+    pub fn transport(&self) -> Result<Outgoing, ConfigError> {
+        Ok(match self {
+            OutgoingConfig::Smtp(smtp) => {
+                let security = match smtp.security {
+                    SecurityConfig::Tls => Security::Tls,
+                    SecurityConfig::Starttls => Security::StartTls,
+                    SecurityConfig::None => Security::None,
+                };
+                let port = smtp.port.unwrap_or(match security {
+                    Security::Tls => 465,
+                    Security::StartTls => 587,
+                    Security::None => 25,
+                });
+                let auth = match (
+                    &smtp.user,
+                    password(&smtp.password, &smtp.password_command)?,
+                ) {
+                    (Some(user), Some(pass)) => Some((user.clone(), pass)),
+                    (Some(_), None) => {
+                        return Err(ConfigError::Password(
+                            "smtp: a user but no password or password_command".into(),
+                        ));
+                    }
+                    (None, _) => None,
+                };
+                Outgoing::Smtp {
+                    host: smtp.host.clone(),
+                    port,
+                    security,
+                    auth,
+                }
+            }
+            OutgoingConfig::Sendmail { program } => Outgoing::Sendmail {
+                program: program.clone(),
+            },
+            OutgoingConfig::Directory { path } => Outgoing::Directory { dir: path.clone() },
+        })
+    }
+}
+
+impl ImapConfig {
+    /// The account this configuration describes.
+    pub fn account(&self) -> Result<ImapAccount, ConfigError> {
+        let password = password(&self.password, &self.password_command)?
+            .ok_or_else(|| ConfigError::Password("imap: no password or password_command".into()))?;
+        Ok(ImapAccount {
+            host: self.host.clone(),
+            port: self.port.unwrap_or(if self.tls { 993 } else { 143 }),
+            tls: self.tls,
+            user: self.user.clone(),
+            password,
+            mailbox: self.mailbox.clone(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_config_reads() {
+        let text = "identity:\n  name: Ann\n  address: ann@example.org\n  key: ann\noutgoing:\n  smtp:\n    host: smtp.example.org\n    user: ann\n    password_command: echo s3cret\nincoming:\n  imap:\n    host: imap.example.org\n    user: ann\n    password: pw\n";
+        let config = Config::parse(text, "config.yaml").unwrap();
+        let Some(Outgoing::Smtp {
+            port,
+            security,
+            auth,
+            ..
+        }) = config.outgoing.as_ref().map(|o| o.transport().unwrap())
+        else {
+            panic!("smtp")
+        };
+        assert_eq!((port, security), (587, Security::StartTls));
+        assert_eq!(auth, Some(("ann".into(), "s3cret".into())));
+        let Some(IncomingConfig::Imap(imap)) = &config.incoming else {
+            panic!("imap")
+        };
+        let account = imap.account().unwrap();
+        assert_eq!(
+            (account.port, account.tls, account.mailbox.as_str()),
+            (993, true, "INBOX")
+        );
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let text = "identity:\n  name: Ann\n  adress: ann@example.org\n  key: ann\n";
+        let err = Config::parse(text, "config.yaml").unwrap_err();
+        let ConfigError::Syntax {
+            line,
+            column,
+            message,
+            ..
+        } = &err
+        else {
+            panic!("{err}")
+        };
+        assert_eq!(*line, 3, "{err}");
+        assert!(*column >= 3, "{err}");
+        assert!(message.contains("adress"), "{err}");
+        let err = Config::parse("identity:\n  name: Ann\n  address: a@b\n  key: k\noutgoing:\n  smtp:\n    host: h\n    security: sometimes\n", "c.yaml").unwrap_err();
+        assert!(err.to_string().starts_with("c.yaml:8:"), "{err}");
+    }
+}
