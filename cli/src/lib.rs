@@ -15,6 +15,7 @@ pub mod hotseat;
 pub mod mail;
 pub mod secrets;
 pub mod show;
+pub mod store;
 pub mod verify;
 
 use std::process::ExitCode;
