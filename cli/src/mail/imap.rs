@@ -58,51 +58,88 @@ fn runtime() -> Result<tokio::runtime::Runtime, ImapError> {
         .map_err(protocol)
 }
 
+/// A connection to the server, plain or TLS: one type, so the session code
+/// is written once.
+#[derive(Debug)]
+enum Stream {
+    Plain(TcpStream),
+    Tls(Box<tokio_rustls::client::TlsStream<TcpStream>>),
+}
+
+impl AsyncRead for Stream {
+    fn poll_read(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => std::pin::Pin::new(s).poll_read(cx, buf),
+            Stream::Tls(s) => std::pin::Pin::new(s.as_mut()).poll_read(cx, buf),
+        }
+    }
+}
+
+impl AsyncWrite for Stream {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        match self.get_mut() {
+            Stream::Plain(s) => std::pin::Pin::new(s).poll_write(cx, buf),
+            Stream::Tls(s) => std::pin::Pin::new(s.as_mut()).poll_write(cx, buf),
+        }
+    }
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => std::pin::Pin::new(s).poll_flush(cx),
+            Stream::Tls(s) => std::pin::Pin::new(s.as_mut()).poll_flush(cx),
+        }
+    }
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => std::pin::Pin::new(s).poll_shutdown(cx),
+            Stream::Tls(s) => std::pin::Pin::new(s.as_mut()).poll_shutdown(cx),
+        }
+    }
+}
+
+async fn connect(account: &ImapAccount) -> Result<Stream, ImapError> {
+    let tcp = TcpStream::connect((account.host.as_str(), account.port))
+        .await
+        .map_err(|e| ImapError::Connect(format!("{}:{}", account.host, account.port), e))?;
+    Ok(if account.tls {
+        Stream::Tls(Box::new(tls_connect(&account.host, tcp).await?))
+    } else {
+        Stream::Plain(tcp)
+    })
+}
+
 /// Fetch the unseen messages of the account's mailbox, oldest first,
 /// without marking them seen.
 pub fn fetch_unseen(account: &ImapAccount) -> Result<Vec<Fetched>, ImapError> {
-    runtime()?.block_on(async {
-        let tcp = TcpStream::connect((account.host.as_str(), account.port))
-            .await
-            .map_err(|e| ImapError::Connect(format!("{}:{}", account.host, account.port), e))?;
-        if account.tls {
-            let tls = tls_connect(&account.host, tcp).await?;
-            fetch_with(tls, account).await
-        } else {
-            fetch_with(tcp, account).await
-        }
-    })
+    runtime()?.block_on(async { fetch_with(connect(account).await?, account).await })
 }
 
 /// Log in and open the mailbox, to check an account; returns how many
 /// messages the mailbox holds.
 pub fn check(account: &ImapAccount) -> Result<u32, ImapError> {
     runtime()?.block_on(async {
-        let tcp = TcpStream::connect((account.host.as_str(), account.port))
+        let mut session = session(connect(account).await?, account).await?;
+        let exists = session
+            .select(&account.mailbox)
             .await
-            .map_err(|e| ImapError::Connect(format!("{}:{}", account.host, account.port), e))?;
-        if account.tls {
-            let tls = tls_connect(&account.host, tcp).await?;
-            count_with(tls, account).await
-        } else {
-            count_with(tcp, account).await
-        }
+            .map_err(protocol)?
+            .exists;
+        session.logout().await.map_err(protocol)?;
+        Ok(exists)
     })
-}
-
-async fn count_with<S>(stream: S, account: &ImapAccount) -> Result<u32, ImapError>
-where
-    S: AsyncRead + AsyncWrite + Unpin + std::fmt::Debug + Send,
-{
-    let mut client = async_imap::Client::new(stream);
-    client.read_response().await.map_err(protocol)?;
-    let mut session = client
-        .login(&account.user, &account.password)
-        .await
-        .map_err(|(e, _)| protocol(e))?;
-    let mailbox = session.select(&account.mailbox).await.map_err(protocol)?;
-    session.logout().await.map_err(protocol)?;
-    Ok(mailbox.exists)
 }
 
 /// Mark messages seen (dealt with), by UID.
@@ -110,17 +147,7 @@ pub fn mark_seen(account: &ImapAccount, uids: &[u32]) -> Result<(), ImapError> {
     if uids.is_empty() {
         return Ok(());
     }
-    runtime()?.block_on(async {
-        let tcp = TcpStream::connect((account.host.as_str(), account.port))
-            .await
-            .map_err(|e| ImapError::Connect(format!("{}:{}", account.host, account.port), e))?;
-        if account.tls {
-            let tls = tls_connect(&account.host, tcp).await?;
-            store_seen(tls, account, uids).await
-        } else {
-            store_seen(tcp, account, uids).await
-        }
-    })
+    runtime()?.block_on(async { store_seen(connect(account).await?, account, uids).await })
 }
 
 async fn tls_connect(

@@ -48,6 +48,26 @@ pub enum Outgoing {
 #[error("cannot send: {0}")]
 pub struct SendError(String);
 
+/// The SMTP transport for an account.
+fn smtp(
+    host: &str,
+    port: u16,
+    security: Security,
+    auth: &Option<(String, String)>,
+) -> Result<SmtpTransport, SendError> {
+    let err = |e: lettre::transport::smtp::Error| SendError(e.to_string());
+    let mut builder = match security {
+        Security::Tls => SmtpTransport::relay(host).map_err(err)?,
+        Security::StartTls => SmtpTransport::starttls_relay(host).map_err(err)?,
+        Security::None => SmtpTransport::builder_dangerous(host),
+    }
+    .port(port);
+    if let Some((user, password)) = auth {
+        builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
+    }
+    Ok(builder.build())
+}
+
 /// Send one message.
 pub fn send(outgoing: &Outgoing, message: &lettre::Message) -> Result<(), SendError> {
     let err = |e: &dyn std::fmt::Display| SendError(e.to_string());
@@ -57,22 +77,10 @@ pub fn send(outgoing: &Outgoing, message: &lettre::Message) -> Result<(), SendEr
             port,
             security,
             auth,
-        } => {
-            let mut builder = match security {
-                Security::Tls => SmtpTransport::relay(host).map_err(|e| err(&e))?,
-                Security::StartTls => SmtpTransport::starttls_relay(host).map_err(|e| err(&e))?,
-                Security::None => SmtpTransport::builder_dangerous(host),
-            }
-            .port(*port);
-            if let Some((user, password)) = auth {
-                builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
-            }
-            builder
-                .build()
-                .send(message)
-                .map(|_| ())
-                .map_err(|e| err(&e))
-        }
+        } => smtp(host, *port, *security, auth)?
+            .send(message)
+            .map(|_| ())
+            .map_err(|e| err(&e)),
         Outgoing::Sendmail { program } => SendmailTransport::new_with_command(program)
             .send(message)
             .map_err(|e| err(&e)),
@@ -86,31 +94,19 @@ pub fn send(outgoing: &Outgoing, message: &lettre::Message) -> Result<(), SendEr
 /// Try the way out without sending anything: connect and authenticate to
 /// an SMTP server, find the sendmail program, or write into the directory.
 pub fn check(outgoing: &Outgoing) -> Result<String, SendError> {
-    let err = |e: &dyn std::fmt::Display| SendError(e.to_string());
     match outgoing {
         Outgoing::Smtp {
             host,
             port,
             security,
             auth,
-        } => {
-            let mut builder = match security {
-                Security::Tls => SmtpTransport::relay(host).map_err(|e| err(&e))?,
-                Security::StartTls => SmtpTransport::starttls_relay(host).map_err(|e| err(&e))?,
-                Security::None => SmtpTransport::builder_dangerous(host),
-            }
-            .port(*port);
-            if let Some((user, password)) = auth {
-                builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
-            }
-            match builder.build().test_connection() {
-                Ok(true) => Ok(format!("SMTP server {host}:{port} answers")),
-                Ok(false) => Err(SendError(format!(
-                    "SMTP server {host}:{port} did not answer"
-                ))),
-                Err(e) => Err(err(&e)),
-            }
-        }
+        } => match smtp(host, *port, *security, auth)?.test_connection() {
+            Ok(true) => Ok(format!("SMTP server {host}:{port} answers")),
+            Ok(false) => Err(SendError(format!(
+                "SMTP server {host}:{port} did not answer"
+            ))),
+            Err(e) => Err(SendError(e.to_string())),
+        },
         Outgoing::Sendmail { program } => {
             let meta = std::fs::metadata(program)
                 .map_err(|e| SendError(format!("{}: {e}", program.display())))?;
