@@ -4,7 +4,8 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use yam_notation::{ParseError, ReadError, Reader};
+use yam_notation::split::{Piece, Splitter};
+use yam_notation::{ParseError, Pos, ReadError, Reader};
 use yam_referee::check::{Checker, GameReport, Verdict, Violation};
 
 use crate::diagnostics::render;
@@ -20,6 +21,9 @@ pub struct CheckArgs {
     /// Print only the summary line of each file, not each error.
     #[arg(short, long)]
     pub quiet: bool,
+    /// How many games to check at once (default: one per core).
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
 }
 
 /// What checking one file found.
@@ -44,12 +48,20 @@ pub fn run(args: &CheckArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     for path in &files {
-        let input: Box<dyn Read> = if path.as_os_str() == "-" {
-            Box::new(io::stdin().lock())
+        let started = std::time::Instant::now();
+        let mut size = None;
+        let input: Box<dyn Read + Send> = if path.as_os_str() == "-" {
+            Box::new(io::stdin())
         } else {
             match File::open(path) {
-                Ok(f) => Box::new(f),
+                Ok(f) => {
+                    size = f.metadata().ok().map(|m| m.len());
+                    Box::new(f)
+                }
                 Err(e) => {
                     eprintln!("{}: cannot open: {e}", path.display());
                     code = EXIT_USAGE;
@@ -57,7 +69,7 @@ pub fn run(args: &CheckArgs) -> u8 {
                 }
             }
         };
-        match check_file(path, input, args.quiet) {
+        match check_file(path, input, args.quiet, jobs, size) {
             Ok(tally) => {
                 if tally.syntax_errors + tally.rule_errors > 0 && code == EXIT_VALID {
                     code = EXIT_INVALID;
@@ -75,6 +87,14 @@ pub fn run(args: &CheckArgs) -> u8 {
                 );
                 if tally.unchecked > 0 {
                     line.push_str(&format!(", {} checked for syntax only", tally.unchecked));
+                }
+                if let Some(bytes) = size {
+                    let secs = started.elapsed().as_secs_f64().max(1e-6);
+                    line.push_str(&format!(
+                        "; {:.1} MB in {secs:.2} s ({:.0} MB/s)",
+                        bytes as f64 / 1e6,
+                        bytes as f64 / 1e6 / secs
+                    ));
                 }
                 let _ = writeln!(stdout.lock(), "{line}");
             }
@@ -116,53 +136,167 @@ fn collect_yam(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
     Ok(())
 }
 
-fn check_file(path: &Path, input: impl Read, quiet: bool) -> io::Result<Tally> {
-    let mut reader = Reader::new(input);
+/// One game's fate, with positions already in the whole file's terms.
+#[derive(Debug)]
+enum Checked {
+    Game(GameReport),
+    Syntax(Box<ParseError>),
+}
+
+/// Check one piece of an archive on its own.
+fn check_piece(piece: &Piece) -> Vec<Checked> {
+    let mut reader = Reader::new(&piece.bytes[..]);
     let mut checker = Checker::new();
-    let mut tally = Tally::default();
+    let mut out = Vec::new();
+    let shift = |pos: &mut Pos| {
+        pos.offset += piece.offset;
+        pos.line = pos.line.saturating_add(piece.line - 1);
+    };
     loop {
         match reader.read_game(&mut checker) {
-            Ok(None) => return Ok(tally),
-            Ok(Some(report)) => {
-                tally.games += 1;
-                tally.plies += u64::from(report.plies);
-                match &report.verdict {
-                    Verdict::Legal => tally.valid += 1,
-                    Verdict::RulesNotChecked(why) => {
-                        tally.valid += 1;
-                        tally.unchecked += 1;
-                        if !quiet {
-                            eprintln!(
-                                "{}: game {}{}: syntax checked; rules not checked: {why}",
-                                path.display(),
-                                reader.games_read(),
-                                if report.game_id.is_empty() {
-                                    String::new()
-                                } else {
-                                    format!(" ({})", report.game_id)
-                                },
-                            );
-                        }
-                    }
-                    Verdict::Illegal(v) => {
-                        tally.rule_errors += 1;
-                        if !quiet {
-                            eprint!(
-                                "{}",
-                                render_violation(path, reader.games_read(), &report, v)
-                            );
-                        }
-                    }
+            Ok(None) => return out,
+            Ok(Some(mut report)) => {
+                if let Verdict::Illegal(v) = &mut report.verdict {
+                    shift(&mut v.span.start);
+                }
+                out.push(Checked::Game(report));
+            }
+            Err(ReadError::Syntax(mut e)) => {
+                shift(&mut e.pos);
+                shift(&mut e.game_start);
+                out.push(Checked::Syntax(e));
+            }
+            // A slice cannot fail to read.
+            Err(ReadError::Io(_)) => return out,
+        }
+    }
+}
+
+/// How many bytes of an archive one worker takes at a time.
+const PIECE: usize = 1 << 20;
+
+fn check_file(
+    path: &Path,
+    input: impl Read + Send,
+    quiet: bool,
+    jobs: usize,
+    size: Option<u64>,
+) -> io::Result<Tally> {
+    let mut tally = Tally::default();
+    let progress = match size {
+        Some(total) if total > 4 * PIECE as u64 => indicatif::ProgressBar::new(total),
+        _ => indicatif::ProgressBar::hidden(),
+    };
+    progress.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .map_err(io::Error::other)?;
+    // Pieces go out to the workers and come back in any order; they are
+    // reported in file order, and at most `window` are in flight, so memory
+    // stays bounded whatever the archive's size.
+    let window = jobs.max(1) * 2;
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<(usize, u64, Vec<Checked>)>();
+    let mut pending = std::collections::BTreeMap::new();
+    let mut next_to_report = 0usize;
+    let mut games_before = 0u64;
+    let mut read_error = None;
+    pool.in_place_scope(|scope| {
+        let mut in_flight = 0usize;
+        let mut report = |index: usize, bytes: u64, results: Vec<Checked>, tally: &mut Tally| {
+            pending.insert(index, (bytes, results));
+            while let Some((bytes, results)) = pending.remove(&next_to_report) {
+                for item in results {
+                    games_before += 1;
+                    record(path, games_before, item, quiet, tally, &progress);
+                }
+                progress.inc(bytes);
+                next_to_report += 1;
+            }
+        };
+        for (index, piece) in Splitter::new(input, PIECE).enumerate() {
+            let piece = match piece {
+                Ok(p) => p,
+                Err(e) => {
+                    read_error = Some(e);
+                    break;
+                }
+            };
+            while in_flight >= window {
+                if let Ok((i, bytes, results)) = done_rx.recv() {
+                    in_flight -= 1;
+                    report(i, bytes, results, &mut tally);
                 }
             }
-            Err(ReadError::Syntax(e)) => {
-                tally.games += 1;
-                tally.syntax_errors += 1;
-                if !quiet {
-                    eprint!("{}", render_syntax(path, &e));
+            let tx = done_tx.clone();
+            in_flight += 1;
+            scope.spawn(move |_| {
+                let results = check_piece(&piece);
+                let _ = tx.send((index, piece.bytes.len() as u64, results));
+            });
+        }
+        while in_flight > 0 {
+            if let Ok((i, bytes, results)) = done_rx.recv() {
+                in_flight -= 1;
+                report(i, bytes, results, &mut tally);
+            }
+        }
+    });
+    progress.finish_and_clear();
+    match read_error {
+        Some(e) => Err(e),
+        None => Ok(tally),
+    }
+}
+
+/// Count one game and print what is wrong with it.
+fn record(
+    path: &Path,
+    game: u64,
+    item: Checked,
+    quiet: bool,
+    tally: &mut Tally,
+    progress: &indicatif::ProgressBar,
+) {
+    tally.games += 1;
+    let say = |text: String| {
+        if !quiet {
+            progress.suspend(|| eprint!("{text}"));
+        }
+    };
+    match item {
+        Checked::Game(report) => {
+            tally.plies += u64::from(report.plies);
+            match &report.verdict {
+                Verdict::Legal => tally.valid += 1,
+                Verdict::RulesNotChecked(why) => {
+                    tally.valid += 1;
+                    tally.unchecked += 1;
+                    let id = if report.game_id.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", report.game_id)
+                    };
+                    say(format!(
+                        "{}: game {game}{id}: syntax checked; rules not checked: {why}\n",
+                        path.display()
+                    ));
+                }
+                Verdict::Illegal(v) => {
+                    tally.rule_errors += 1;
+                    say(render_violation(path, game, &report, v));
                 }
             }
-            Err(ReadError::Io(e)) => return Err(e),
+        }
+        Checked::Syntax(mut e) => {
+            tally.syntax_errors += 1;
+            e.game = game;
+            say(render_syntax(path, &e));
         }
     }
 }

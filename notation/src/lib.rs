@@ -26,6 +26,7 @@ pub mod raw;
 pub mod reader;
 pub mod record;
 pub mod result;
+pub mod split;
 pub mod tags;
 pub mod visitor;
 pub mod writer;

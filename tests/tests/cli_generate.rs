@@ -71,3 +71,37 @@ fn a_castle_siege_game_with_a_move_out_of_turn_is_refused() {
         .code(1)
         .stderr(predicate::str::contains("illegal"));
 }
+
+#[test]
+fn parallel_checking_reports_exactly_what_one_thread_reports() {
+    // Enough games for several pieces, with faults spread through them.
+    let mut text = generate("khan", "1500", "21");
+    for (n, at) in [(1, 300_000), (2, 1_200_000), (3, text.len() - 2_000)] {
+        let i = text[..at].rfind("\n[Game").unwrap() + 1;
+        let tok = text[i..].find("\n1. ").unwrap() + i + 4;
+        text.replace_range(tok..tok + 1, if n == 2 { "{" } else { "Z" });
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("archive.yam");
+    std::fs::write(&path, &text).unwrap();
+    let run = |jobs: &str| {
+        let out = yam()
+            .args(["check", "--jobs", jobs])
+            .arg(&path)
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let summary = stdout.split(';').next().unwrap().to_owned();
+        (summary, String::from_utf8(out.stderr).unwrap())
+    };
+    let one = run("1");
+    assert!(
+        one.0.contains("1500 games, 1497 valid, 3 invalid"),
+        "{}",
+        one.0
+    );
+    assert_eq!(run("2"), one);
+    assert_eq!(run("4"), one);
+}
