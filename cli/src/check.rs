@@ -8,6 +8,7 @@ use yam_notation::{ParseError, ReadError, Reader};
 use yam_referee::check::{Checker, GameReport, Verdict, Violation};
 
 use crate::diagnostics::render;
+use crate::rulesets::RecordRulesets;
 use crate::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
 
 /// Arguments of `yam check`.
@@ -118,7 +119,8 @@ fn collect_yam(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
 
 fn check_file(path: &Path, input: impl Read, quiet: bool) -> io::Result<Tally> {
     let mut reader = Reader::new(input);
-    let mut checker = Checker::new();
+    // Ruleset files are named relative to the record's directory.
+    let mut checker = Checker::with_rulesets(Box::new(RecordRulesets::beside(path)));
     let mut tally = Tally::default();
     loop {
         match reader.read_game(&mut checker) {

@@ -11,6 +11,7 @@ pub mod export;
 pub mod generate;
 pub mod hotseat;
 pub mod mail;
+pub mod rulesets;
 pub mod secrets;
 pub mod show;
 pub mod verify;
