@@ -9,6 +9,7 @@ use yam_notation::{ParseError, Pos, ReadError, Reader};
 use yam_referee::check::{Checker, GameReport, Verdict, Violation};
 
 use crate::diagnostics::render;
+use crate::rulesets::RecordRulesets;
 use crate::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
 
 /// Arguments of `yam check`.
@@ -144,9 +145,10 @@ enum Checked {
 }
 
 /// Check one piece of an archive on its own.
-fn check_piece(piece: &Piece) -> Vec<Checked> {
+fn check_piece(path: &Path, piece: &Piece) -> Vec<Checked> {
     let mut reader = Reader::new(&piece.bytes[..]);
-    let mut checker = Checker::new();
+    // Ruleset files are named relative to the record's directory.
+    let mut checker = Checker::with_rulesets(Box::new(RecordRulesets::beside(path)));
     let mut out = Vec::new();
     let shift = |pos: &mut Pos| {
         pos.offset += piece.offset;
@@ -236,7 +238,7 @@ fn check_file(
             let tx = done_tx.clone();
             in_flight += 1;
             scope.spawn(move |_| {
-                let results = check_piece(&piece);
+                let results = check_piece(path, &piece);
                 let _ = tx.send((index, piece.bytes.len() as u64, results));
             });
         }

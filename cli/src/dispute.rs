@@ -5,11 +5,11 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use yam_notation::Comment;
-use yam_referee::replay::Builtin;
 use yam_referee::signed::SignedText;
-use yam_referee::signed::dispute::{Relation, describe, dispute};
+use yam_referee::signed::dispute::{Log, Relation, compare, describe};
 use yam_referee::signed::text::event_command;
 
+use crate::rulesets::RecordRulesets;
 use crate::verify::read_signed;
 use crate::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
 
@@ -52,7 +52,11 @@ pub fn run(args: &DisputeArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let report = dispute(&a, &b, &Builtin);
+    // Each log takes its ruleset files from its own directory.
+    let report = compare(
+        Log::read(&a, &RecordRulesets::beside(&args.a)),
+        Log::read(&b, &RecordRulesets::beside(&args.b)),
+    );
     let mut out = io::stdout().lock();
     let _ = writeln!(out, "A: {}", args.a.display());
     let _ = writeln!(out, "B: {}", args.b.display());

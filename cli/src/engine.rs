@@ -197,7 +197,8 @@ fn export(args: &ExportArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let ruleset = match khan::Ruleset::builtin(record.tags.get("Ruleset").unwrap_or("magician")) {
+    let tag = record.tags.get("Ruleset").unwrap_or("magician");
+    let ruleset = match crate::rulesets::khan_ruleset(&args.file, tag) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("{e}");

@@ -4,8 +4,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use crate::rulesets::RecordRulesets;
 use yam_notation::{RawGrammar, read_all, write_archive};
-use yam_referee::replay::Builtin;
 use yam_referee::signed::write::plain;
 use yam_referee::signed::{Verdict, verify_text};
 
@@ -46,6 +46,7 @@ pub fn run(args: &ExportArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
+    let rulesets = RecordRulesets::beside(&args.file);
     let mut out_records = Vec::new();
     for (i, (record, signed)) in records.iter().zip(&signed).enumerate() {
         let (Ok(record), Ok(signed)) = (record, signed) else {
@@ -56,7 +57,7 @@ pub fn run(args: &ExportArgs) -> u8 {
             );
             return EXIT_INVALID;
         };
-        let note = match verify_text(signed, &Builtin) {
+        let note = match verify_text(signed, &rulesets) {
             Verdict::Verified(v) if v.is_practice() => {
                 "removed by yam export --plain; the original is an unverified practice game"
                     .to_owned()

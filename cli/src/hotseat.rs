@@ -18,13 +18,14 @@ use yam_referee::fair_play::encoding::Blob;
 use yam_referee::fair_play::game_id::GameId;
 use yam_referee::fair_play::sign::PublicKey;
 use yam_referee::fair_play::turn::{EventBody, Evidence, Mode, SignedEvent};
-use yam_referee::replay::{Builtin, RulesCatalog};
+use yam_referee::replay::RulesCatalog;
 use yam_referee::signed::dispute::describe;
 use yam_referee::signed::table::{self, Opening, Seating, Signer, TableError};
 use yam_referee::signed::text::chance_item;
 use yam_referee::signed::write::append_events;
 use yam_referee::signed::{Rejected, SignedReplay, Verdict, replay_text, verify_text};
 
+use crate::rulesets::{RecordRulesets, tag_for};
 use crate::secrets::{Identity, Secrets, random_32};
 use crate::verify::{read_signed, render_failure};
 use crate::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID, atomic};
@@ -42,7 +43,8 @@ enum HotseatCommand {
     #[command(after_help = "Examples:\n  \
 yam hotseat new --game khan --ruleset magician --first alice --second bob --out game.yam --secrets ~/.yam-secrets\n  \
 yam hotseat new --ruleset rescue-khan --first alice --second bob --draw-seats --out siege.yam --secrets DIR\n  \
-yam hotseat new --ruleset basic --first alice --second bob --mode practice --seed 'lesson 1' --out practice.yam --secrets DIR")]
+yam hotseat new --ruleset basic --first alice --second bob --mode practice --seed 'lesson 1' --out practice.yam --secrets DIR\n  \
+yam hotseat new --ruleset-file lessons/rulesets/drop-off.yaml --first alice --second bob --out lessons/drop-off.yam --secrets DIR")]
     New(NewArgs),
     /// Play the next move, signed by the player to move.
     #[command(after_help = "Examples:\n  \
@@ -81,8 +83,20 @@ struct NewArgs {
     game: String,
     /// The ruleset, by name (Khan: basic, magician, power-magician,
     /// rescue-general, rescue-khan).
-    #[arg(long)]
-    ruleset: String,
+    #[arg(
+        long,
+        required_unless_present = "ruleset_file",
+        conflicts_with = "ruleset_file"
+    )]
+    ruleset: Option<String>,
+    /// A Khan ruleset file of one's own (YAML, docs/rules/khan.md), in the
+    /// record's directory or below it: the record names it by its path
+    /// relative to the record, and the opening pins its exact text.
+    #[arg(long, value_name = "FILE")]
+    ruleset_file: Option<PathBuf>,
+    /// Prose for the comment before the first move (it holds the opening).
+    #[arg(long, value_name = "TEXT")]
+    comment: Option<String>,
     /// The challenger's identity; it takes the first seat (Khan: White)
     /// unless --draw-seats.
     #[arg(long, value_name = "NAME")]
@@ -242,9 +256,22 @@ fn variant(game: GameKind, ruleset: &yam_referee::replay::LoadedRuleset) -> Stri
 fn new_game(args: &NewArgs) -> Step<()> {
     let game = GameKind::from_name(&args.game)
         .ok_or_else(|| usage(format!("unknown game {:?}", args.game)))?;
-    let ruleset = Builtin
-        .load_ruleset(game, &args.ruleset)
-        .map_err(|e| usage(format!("--ruleset: {e}")))?;
+    // Rulesets resolve as every later command will resolve the record's
+    // Ruleset tag: built-in names, or files relative to the record.
+    let rulesets = RecordRulesets::beside(&args.out);
+    let ruleset = match (&args.ruleset, &args.ruleset_file) {
+        (_, Some(file)) => {
+            let tag =
+                tag_for(file, &args.out).map_err(|e| usage(format!("--ruleset-file: {e}")))?;
+            rulesets
+                .load_ruleset(game, &tag)
+                .map_err(|e| usage(format!("--ruleset-file: {e}")))?
+        }
+        (Some(name), None) => rulesets
+            .load_ruleset(game, name)
+            .map_err(|e| usage(format!("--ruleset: {e}")))?,
+        (None, None) => return Err(usage("give --ruleset NAME or --ruleset-file FILE")),
+    };
     if args.first == args.second {
         return Err(usage("--first and --second must be two identities"));
     }
@@ -318,8 +345,8 @@ fn new_game(args: &NewArgs) -> Step<()> {
         },
         seating,
     };
-    let before = SignedReplay::start(&Builtin, &ruleset).map_err(usage)?;
-    let (replay, events) = table::open(&Builtin, &opening).map_err(|e| invalid(e.to_string()))?;
+    let before = SignedReplay::start(&rulesets, &ruleset).map_err(usage)?;
+    let (replay, events) = table::open(&rulesets, &opening).map_err(|e| invalid(e.to_string()))?;
     let mut tags = Tags::new();
     tags.set("Game", game.name());
     tags.set("Variant", variant(game, &ruleset));
@@ -344,9 +371,10 @@ fn new_game(args: &NewArgs) -> Step<()> {
     tags.set("NotationVersion", "1");
     tags.set("Ruleset", ruleset.name.as_str());
     let mut record: Record<String> = Record::new(tags);
-    append_events(&mut record, &before, &events, None).map_err(|e| invalid(e.to_string()))?;
+    append_events(&mut record, &before, &events, args.comment.as_deref())
+        .map_err(|e| invalid(e.to_string()))?;
     let text = record_to_string::<RawGrammar>(&record);
-    check_written(&text)?;
+    check_written(&text, &args.out)?;
     atomic::write(&args.out, text.as_bytes(), args.force)
         .map_err(|e| usage(format!("{}: cannot write: {e}", args.out.display())))?;
     let mut out = std::io::stdout().lock();
@@ -459,10 +487,10 @@ fn print_next(out: &mut impl Write, replay: &SignedReplay, names: &Names) {
 
 /// Refuses to write a record that does not verify (a defect, never a
 /// player's error: every event was proven before).
-fn check_written(text: &str) -> Step<()> {
+fn check_written(text: &str, path: &Path) -> Step<()> {
     let games = read_signed(text.as_bytes()).map_err(|e| invalid(e.to_string()))?;
     match games.first() {
-        Some(Ok(signed)) => match verify_text(signed, &Builtin) {
+        Some(Ok(signed)) => match verify_text(signed, &RecordRulesets::beside(path)) {
             Verdict::Verified(_) => Ok(()),
             Verdict::Unsigned => Err(invalid("internal error: the new record is unsigned")),
             Verdict::Failed(f) => Err(invalid(format!(
@@ -497,7 +525,7 @@ fn load(path: &Path) -> Step<Loaded> {
         }
     };
     let id = signed.tag("GameId").map_or("", |t| t.value.as_str());
-    let replay = match replay_text(signed, &Builtin) {
+    let replay = match replay_text(signed, &RecordRulesets::beside(path)) {
         Ok(r) => r,
         Err(Rejected::Unsigned) => {
             return Err(invalid(format!(
@@ -609,7 +637,7 @@ fn commit(
     let after = append_events(&mut loaded.record, before, events, prose)
         .map_err(|e| invalid(format!("internal error: {e}")))?;
     let text = record_to_string::<RawGrammar>(&loaded.record);
-    check_written(&text)?;
+    check_written(&text, path)?;
     let mut out = std::io::stdout().lock();
     for event in events {
         let e = &event.event;

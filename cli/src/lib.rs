@@ -13,6 +13,7 @@ pub mod export;
 pub mod generate;
 pub mod hotseat;
 pub mod mail;
+pub mod rulesets;
 pub mod secrets;
 pub mod show;
 pub mod store;

@@ -66,7 +66,7 @@ pub fn run(args: &ShowArgs) -> u8 {
         }
     };
     match record.game() {
-        Some(GameKind::Khan) => show_khan(record, target),
+        Some(GameKind::Khan) => show_khan(&args.file, record, target),
         Some(other) => {
             eprintln!("showing {other} positions is not available in this build");
             EXIT_USAGE
@@ -119,9 +119,14 @@ fn target_ply(
     Err(format!("the game has no move {text}"))
 }
 
-fn show_khan(record: &yam_notation::Record<String>, target: Option<usize>) -> u8 {
+fn show_khan(
+    file: &std::path::Path,
+    record: &yam_notation::Record<String>,
+    target: Option<usize>,
+) -> u8 {
     let name = record.tags.get("Ruleset").unwrap_or("magician");
-    let ruleset = match khan::Ruleset::builtin(name) {
+    // A built-in name, or a ruleset file beside the record.
+    let ruleset = match crate::rulesets::khan_ruleset(file, name) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("{e}");

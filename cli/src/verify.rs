@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 
 use yam_notation::{ParseError, ReadError, Reader};
 use yam_referee::fair_play::turn::Mode;
-use yam_referee::replay::Builtin;
 use yam_referee::signed::text::{mode_name, practice_seed_text};
 use yam_referee::signed::{Collector, Failure, SignedText, Verdict, Verified, verify_text};
 
 use crate::check::{expand, render_syntax};
 use crate::diagnostics::render;
+use crate::rulesets::RecordRulesets;
 use crate::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
 
 /// Arguments of `yam verify`.
@@ -141,6 +141,7 @@ pub fn run(args: &VerifyArgs) -> u8 {
         };
         let mut tally = Tally::default();
         let mut out = stdout.lock();
+        let rulesets = RecordRulesets::beside(path);
         for (i, game) in games.iter().enumerate() {
             let number = i + 1;
             tally.games += 1;
@@ -161,7 +162,7 @@ pub fn run(args: &VerifyArgs) -> u8 {
             };
             let id = text.tag("GameId").map_or("", |t| t.value.as_str());
             let label = format!("{}: game {number} ({id})", path.display());
-            match verify_text(text, &Builtin) {
+            match verify_text(text, &rulesets) {
                 Verdict::Verified(v) => {
                     if v.is_practice() {
                         tally.practice += 1;

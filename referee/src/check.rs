@@ -8,6 +8,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::fmt;
 
 use yam_notation::castle_siege::{CastleSiegeGrammar, Token as SiegeToken};
 use yam_notation::genghis_khan::{GenghisKhanGrammar, Move as CardMove};
@@ -19,6 +20,8 @@ use yam_notation::{
 use crate::fair_play::chance::PracticeChance;
 use crate::fair_play::encoding::Blob;
 use crate::fair_play::game_id::GameId;
+use crate::fair_play::hash::Hash32;
+use crate::replay::{Builtin, RulesCatalog};
 use crate::{castle_siege, genghis_khan, khan};
 
 /// Why a game's rules were broken, and where.
@@ -101,6 +104,8 @@ pub struct Checker {
     game_id: String,
     ruleset: String,
     ruleset_span: Span,
+    ruleset_hash: String,
+    ruleset_hash_span: Span,
     mode: String,
     practice_seed: String,
     setup: String,
@@ -110,13 +115,40 @@ pub struct Checker {
     depth: u32,
     pending_number: Option<(u32, Dots, Span)>,
     violation: Option<Box<Violation>>,
-    khan_rulesets: HashMap<String, Result<khan::Ruleset, String>>,
+    khan_rulesets: HashMap<String, Result<(khan::Ruleset, Hash32), String>>,
+    rulesets: Rulesets,
+}
+
+/// Where the checker finds the Khan rulesets that `Ruleset` tags name: the
+/// built-in ones unless the caller gives a catalogue that also reads
+/// ruleset files (the command line's, which knows the record's directory).
+struct Rulesets(Box<dyn RulesCatalog>);
+
+impl Default for Rulesets {
+    fn default() -> Rulesets {
+        Rulesets(Box::new(Builtin))
+    }
+}
+
+impl fmt::Debug for Rulesets {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Rulesets(..)")
+    }
 }
 
 impl Checker {
     /// A checker, ready for an archive.
     pub fn new() -> Checker {
         Checker::default()
+    }
+
+    /// A checker that takes Khan rulesets from `catalog`, so that a record
+    /// may name a ruleset file of its own (`crate::ruleset_name`).
+    pub fn with_rulesets(catalog: Box<dyn RulesCatalog>) -> Checker {
+        Checker {
+            rulesets: Rulesets(catalog),
+            ..Checker::default()
+        }
     }
 
     fn violate(&mut self, span: Span, token: &str, reason: String, position: String) {
@@ -136,16 +168,42 @@ impl Checker {
         }
     }
 
-    fn khan_ruleset(&mut self, name: &str) -> Result<khan::Ruleset, String> {
+    /// The Khan ruleset a tag names, and the hash of its text.
+    fn khan_ruleset(&mut self, name: &str) -> Result<(khan::Ruleset, Hash32), String> {
+        let catalog = &self.rulesets.0;
         self.khan_rulesets
             .entry(name.to_owned())
-            .or_insert_with(|| khan::Ruleset::builtin(name).map_err(|e| e.to_string()))
+            .or_insert_with(|| {
+                let loaded = catalog.load_ruleset(GameKind::Khan, name)?;
+                let ruleset = khan::Ruleset::from_yaml(&loaded.text)
+                    .map_err(|e| format!("ruleset {name}: {e}"))?;
+                Ok((ruleset, loaded.hash()))
+            })
             .clone()
     }
 
     fn start_khan(&mut self) -> Option<Game> {
         let ruleset = match self.khan_ruleset(&self.ruleset.clone()) {
-            Ok(r) => r,
+            Ok((r, hash)) => {
+                // A signed record pins its ruleset's text; moves checked
+                // against other rules would prove nothing.
+                let pinned = self.ruleset_hash.to_ascii_lowercase();
+                if !pinned.is_empty() && pinned != hash.to_hex() {
+                    let reason = format!(
+                        "the record was played under a ruleset whose text hashes to {pinned}, but ruleset {} as loaded hashes to {}: its text is not the text the game was begun under (a ruleset file changed since?)",
+                        self.ruleset,
+                        hash.to_hex()
+                    );
+                    self.violate(
+                        self.ruleset_hash_span,
+                        &self.ruleset_hash.clone(),
+                        reason,
+                        String::new(),
+                    );
+                    return None;
+                }
+                r
+            }
             Err(e) => {
                 self.violate(self.ruleset_span, &self.ruleset.clone(), e, String::new());
                 return None;
@@ -308,6 +366,7 @@ impl Visitor for Checker {
     fn begin_game(&mut self) {
         self.game_id.clear();
         self.ruleset.clear();
+        self.ruleset_hash.clear();
         self.setup.clear();
         self.mode.clear();
         self.practice_seed.clear();
@@ -324,6 +383,9 @@ impl Visitor for Checker {
         } else if name.eq_ignore_ascii_case("Ruleset") {
             self.ruleset_span = span;
             &mut self.ruleset
+        } else if name.eq_ignore_ascii_case("RulesetHash") {
+            self.ruleset_hash_span = span;
+            &mut self.ruleset_hash
         } else if name.eq_ignore_ascii_case("Position") {
             self.setup_span = span;
             &mut self.setup

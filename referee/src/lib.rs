@@ -5,4 +5,5 @@ pub mod fair_play;
 pub mod genghis_khan;
 pub mod khan;
 pub mod replay;
+pub mod ruleset_name;
 pub mod signed;

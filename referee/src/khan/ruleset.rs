@@ -1,5 +1,6 @@
 //! Rulesets: the game type, every option of the original program with its
-//! default, the start position and the siege geometry, all read from YAML.
+//! default, the start position and the siege geometry (and any captives
+//! already carried), all read from YAML.
 //! Nothing about a particular board is written in code: the five standard
 //! rulesets are files under `examples/khan/rulesets/`, embedded here.
 
@@ -413,6 +414,17 @@ struct RawSiege {
     #[serde(default)]
     towers: Vec<RawTower>,
     gers: RawPerSide,
+    /// Captives already carried at the start: a ruleset may begin in the
+    /// middle of a rescue (a lesson, a study), as Yam's position format can.
+    #[serde(default)]
+    carried: Vec<RawCarried>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCarried {
+    square: SquareText,
+    captive: CaptiveText,
 }
 
 #[derive(Debug, Deserialize)]
@@ -487,6 +499,12 @@ impl RawRuleset {
                 .extend(siege.gers.white.iter().map(|s| (s.0, Side::White)));
             yam.gers
                 .extend(siege.gers.black.iter().map(|s| (s.0, Side::Black)));
+            yam.carried.extend(
+                siege
+                    .carried
+                    .iter()
+                    .map(|c| (c.square.0, Captive::from(c.captive))),
+            );
         }
         let start = Position::from_yam_text(&yam, rules)
             .map_err(|e| (key, format!("the start position is not valid: {e}")))?;

@@ -201,8 +201,13 @@ fn fp(key: &PublicKey) -> Fingerprint {
 
 /// Compares two logs of one game.
 pub fn dispute(a: &SignedText, b: &SignedText, catalog: &dyn RulesCatalog) -> Dispute {
-    let a = Log::read(a, catalog);
-    let b = Log::read(b, catalog);
+    compare(Log::read(a, catalog), Log::read(b, catalog))
+}
+
+/// Compares two logs already read, each with the catalogue that finds its
+/// own ruleset (two copies in two folders each name a ruleset file beside
+/// themselves).
+pub fn compare(a: Log, b: Log) -> Dispute {
     let common = a
         .events
         .iter()

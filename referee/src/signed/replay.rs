@@ -69,7 +69,7 @@ pub enum ReplayFault {
     },
     /// The ruleset as loaded is not the one the opening pinned.
     #[error(
-        "the signed opening pins ruleset hash {pinned}, but ruleset {name} as loaded has hash {loaded}"
+        "the signed opening pins ruleset hash {pinned}, but ruleset {name} as loaded has hash {loaded}: its text is not the text the game was begun under (a ruleset file changed since, or another version of Yam's built-in ruleset)"
     )]
     RulesetMismatch {
         /// The ruleset's name.

@@ -19,8 +19,9 @@ use super::text::{EVENT_COMMAND, FAIR_PLAY_TAGS, chance_command, event_command};
 /// without moves joins the comment before it when the movetext ends in
 /// one. `before` is the replay as it stood before the events; it is used to
 /// number the moves. `prose`, if any, goes into the comment after the
-/// first turn with moves. Then the fair-play tags and the result are set
-/// from the events.
+/// first turn with moves, or, when no event has moves (the opening), into
+/// the first comment the events start. Then the fair-play tags and the
+/// result are set from the events.
 pub fn append_events(
     record: &mut Record<String>,
     before: &SignedReplay,
@@ -29,6 +30,9 @@ pub fn append_events(
 ) -> Result<SignedReplay, ReplayError> {
     let mut replay = before.clone();
     let mut prose = prose.filter(|p| !p.trim().is_empty());
+    let any_moves = events
+        .iter()
+        .any(|e| matches!(&e.event.body, EventBody::Turn(t) if !t.moves.is_empty()));
     for signed in events {
         let (number, dots) = replay.game().move_number();
         replay.push(signed)?;
@@ -47,6 +51,10 @@ pub fn append_events(
             if let Some(Node::Comment(last)) = record.movetext.last_mut() {
                 last.push_command(event_command(signed));
                 continue;
+            }
+            if !any_moves && let Some(text) = prose.take() {
+                // An opening's introduction stands before its events.
+                comment.push_text(text);
             }
         } else {
             record.movetext.push(Node::MoveNumber(number, dots));

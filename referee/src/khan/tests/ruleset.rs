@@ -166,3 +166,41 @@ fn inconsistent_siege_geometry_is_refused_with_a_location() {
     ));
     assert_eq!((l, c), (11, 16), "{m}");
 }
+
+#[test]
+fn a_ruleset_may_start_with_captives_already_carried() {
+    let siege = |carried: &str| {
+        format!(
+            "{}siege:\n  towers:\n    - {{ squares: [h5, h6, h7], manned: [h6, h7] }}\n  gers: {{ white: [a1], black: [h8] }}\n  carried:\n{carried}",
+            MINIMAL
+                .replace("wks1a3", "w1s1a3")
+                .replace("3A1SKW", "3A1S1W")
+        )
+    };
+    let r = Ruleset::from_yaml(&siege(
+        "    - { square: d2, captive: white-khan }\n    - { square: b6, captive: bk }\n",
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        r.start_position().to_yam(),
+        "wfwwa3/w1s1a3/wn6/aa6/6AA/6NW/3A1S1W/3AWWFW w 0 1 \
+         towers=h5h6h7 manned=h6h7 gers=a1:w,h8:b carried=d2:wk,b6:bk"
+    );
+    assert_eq!(
+        r.start_position().carried_by(Square::D2),
+        Some(crate::khan::Captive::Khan(Side::White))
+    );
+    // Nobody on the square: refused, pointing at the siege section.
+    let (l, c, m) = error_at(&siege("    - { square: e4, captive: white-khan }\n"));
+    assert_eq!((l, c), (7, 1), "{m}");
+    assert!(m.contains("no piece stands there"), "{m}");
+    // One captive in two places.
+    let (_, _, m) = error_at(&siege(
+        "    - { square: d2, captive: white-khan }\n    - { square: d1, captive: white-khan }\n",
+    ));
+    assert!(m.contains("in two places"), "{m}");
+    // A bad square where it stands.
+    let (l, c, m) = error_at(&siege("    - { square: e9, captive: white-khan }\n"));
+    assert_eq!((l, c), (12, 17), "{m}");
+    assert!(m.contains("\"e9\" is not a square"), "{m}");
+}
