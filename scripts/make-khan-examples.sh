@@ -15,7 +15,10 @@
 #
 # Afterwards `yam verify examples/khan/signed` must report every game
 # verified (the practice game as unverified practice), and `yam check
-# examples` every game valid.
+# examples` every game valid. CI (.ci/run) runs this script into a scratch
+# folder and compares `yam export --plain` of its records with the committed
+# ones. The annotated lessons of the Rescue Khan seed are made by
+# scripts/make-khan-seed-examples.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,6 +1,7 @@
 //! Tests of the Khan referee, one file per concern.
 
 mod diagram;
+mod docs;
 mod naive;
 mod perft;
 mod playouts;
