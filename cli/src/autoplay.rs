@@ -166,9 +166,9 @@ pub fn annotate(before: &SignedReplay, events: &[SignedEvent]) -> Option<String>
         if before.plies() == 0 {
             lines.push(
                 "Roll 0, in the opening comment, laid out the Foe rows (GK-02): its 100 draws \
-                 stand there as [%chance] values. Every Horde card below is a roll of its own, \
-                 answered by the director's chain, so no order of the Khan deck exists before a \
-                 card is drawn."
+                 stand there as readable chance values. Every Horde card below is a roll of its \
+                 own, answered by the other party, so no order of the Khan deck exists before a \
+                 card is drawn (GK-P1)."
                     .to_owned(),
             );
         }

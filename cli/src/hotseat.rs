@@ -881,6 +881,9 @@ fn written_intent(replay: &SignedReplay, moves: &[String]) -> Step<Intent> {
         return Ok(Intent::Orders(moves.to_vec()));
     };
     match (stage, moves) {
+        (SetupStage::Sealing, [one]) if one.eq_ignore_ascii_case("reveal") => Err(invalid(
+            "refused: both setups are sealed before either is revealed (CS-07)",
+        )),
         (SetupStage::Sealing, [one]) => Ok(Intent::Seal(one.clone())),
         (SetupStage::Revealing, [one]) if one.eq_ignore_ascii_case("reveal") => {
             Ok(Intent::Reveal(None))
