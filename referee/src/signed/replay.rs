@@ -14,7 +14,14 @@
 //! - moves are made by the player to move, and are legal;
 //! - a turn's outcomes belong to a roll its author requested, and its moves
 //!   are exactly the orders that roll declared (less the ones recorded as
-//!   skipped): nobody can roll for one move and play another;
+//!   skipped, or, in a game whose tokens show what chance did, all of them
+//!   with exactly the recorded ones shown skipped): nobody can roll for one
+//!   move and play another;
+//! - a move that seals or reveals a secret setup stands with its commitment
+//!   or its opening, which opens to exactly the revealed bytes, and no such
+//!   evidence stands without such a move;
+//! - a turn without moves plays nothing, unless the rules draw before any
+//!   move (Genghis Khan's Foe layout) and it carries that roll's values;
 //! - the rules asked for exactly the recorded values, with the recorded
 //!   purposes;
 //! - nothing follows an ending made by the rules;
