@@ -188,7 +188,7 @@ pub fn annotate(before: &SignedReplay, events: &[SignedEvent]) -> Option<String>
                     )),
                     Event::TurnBegan { turn, .. } => lines.push(format!(
                         "Turn {} ends at {}; the best score still possible is {}.",
-                        turn - 1,
+                        turn.saturating_sub(1),
                         next.score(),
                         genghis_khan::best_possible(&next)
                     )),

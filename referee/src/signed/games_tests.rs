@@ -629,3 +629,95 @@ fn a_solo_game_abandoned_has_no_score() {
     assert!(end.reason.contains("abandoned"));
     verified(&g.text());
 }
+
+// ----- hostile tokens -----
+
+mod hostile {
+    use proptest::prelude::*;
+
+    use crate::castle_siege::game_replay::CastleSiegeReplay;
+    use crate::castle_siege::{Policy, Ruleset, Setup, Side, choose_declaration, choose_setup};
+    use crate::fair_play::chance::PracticeChance;
+    use crate::fair_play::encoding::Blob;
+    use crate::fair_play::game_id::GameId;
+    use crate::fair_play::turn::MoveToken;
+    use crate::genghis_khan::game_replay::GenghisKhanReplay;
+    use crate::replay::{GameReplay, NoChance};
+
+    fn chance() -> PracticeChance {
+        PracticeChance::new(
+            &GameId::new("hostile").unwrap(),
+            &Blob::new(b"seed".to_vec()).unwrap(),
+        )
+    }
+
+    /// A siege at each stage: sealing, revealing, playing.
+    fn sieges() -> Vec<CastleSiegeReplay> {
+        let mut game = CastleSiegeReplay::new(Ruleset::standard().rules);
+        let mut out = vec![game.clone()];
+        let sealed = |side| vec![MoveToken::new(super::sealed_token(side)).unwrap()];
+        game.play_as(0, &sealed(Side::Defender), &mut NoChance)
+            .unwrap();
+        game.play_as(1, &sealed(Side::Attacker), &mut NoChance)
+            .unwrap();
+        out.push(game.clone());
+        for (seat, side) in [(0, Side::Defender), (1, Side::Attacker)] {
+            let setup: Setup = choose_setup(side, 5).unwrap();
+            let token = MoveToken::new(setup.placement().to_string()).unwrap();
+            game.play_as(seat, &[token], &mut NoChance).unwrap();
+        }
+        let state = game.state().unwrap().clone();
+        let orders: Vec<MoveToken> = choose_declaration(&state, Policy::Random, 1)
+            .texts()
+            .into_iter()
+            .map(|t| MoveToken::new(t).unwrap())
+            .collect();
+        out.push(game.clone());
+        let _ = game.play(&orders, &mut chance());
+        out.push(game);
+        out
+    }
+
+    fn cards() -> Vec<GenghisKhanReplay> {
+        let mut game = GenghisKhanReplay::new(crate::genghis_khan::Ruleset::standard());
+        let before = game.clone();
+        game.play(&[], &mut chance()).unwrap();
+        vec![before, game]
+    }
+
+    fn token() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[ -~]{1,40}",
+            "(Move|Breach|Attack|End|draw|pass|attack:M|Defender:sealed|reveal)",
+            "[A-Z][a-h][1-8][-#x][A-Z]?[a-h][1-8](@[0-9]|/skip)?",
+            "(draw|capture|discard):[0-9a-jA-Z/,+=\"]{0,20}",
+        ]
+        .prop_filter("a token", |t| MoveToken::new(t.as_str()).is_ok())
+    }
+
+    proptest! {
+        #[test]
+        fn no_turn_panics_any_replay(moves in proptest::collection::vec(token(), 0..6), seat in 0usize..3) {
+            let tokens: Vec<MoveToken> = moves.iter().map(|m| MoveToken::new(m.as_str()).unwrap()).collect();
+            let mut games: Vec<Box<dyn GameReplay>> = Vec::new();
+            games.extend(sieges().into_iter().map(|g| Box::new(g) as Box<dyn GameReplay>));
+            games.extend(cards().into_iter().map(|g| Box::new(g) as Box<dyn GameReplay>));
+            for game in games {
+                let before = game.position();
+                let mut trial = game.boxed_clone();
+                if trial.play_as(seat, &tokens, &mut chance()).is_err() {
+                    prop_assert_eq!(trial.position(), before.clone());
+                }
+                let _ = game.resolve(seat, &moves, &mut chance());
+                let _ = game.secret_setup(&tokens);
+                for m in &moves {
+                    let _ = game.declared_order(m);
+                    let _ = game.canonical_order(m);
+                    let _ = game.canonical_token(m);
+                }
+                let _ = game.legal_moves();
+                let _ = game.may_play(seat);
+            }
+        }
+    }
+}
