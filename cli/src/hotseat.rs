@@ -25,8 +25,9 @@ use yam_referee::signed::text::chance_item;
 use yam_referee::signed::write::append_events;
 use yam_referee::signed::{Rejected, SignedReplay, Verdict, replay_text, verify_text};
 
+use crate::autoplay::{self, Intent};
 use crate::rulesets::{RecordRulesets, tag_for};
-use crate::secrets::{Identity, Secrets, random_32};
+use crate::secrets::{Identity, SealedSetup, Secrets, random_32};
 use crate::verify::{read_signed, render_failure};
 use crate::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID, atomic};
 
@@ -44,13 +45,23 @@ enum HotseatCommand {
 yam hotseat new --game khan --ruleset magician --first alice --second bob --out game.yam --secrets ~/.yam-secrets\n  \
 yam hotseat new --ruleset rescue-khan --first alice --second bob --draw-seats --out siege.yam --secrets DIR\n  \
 yam hotseat new --ruleset basic --first alice --second bob --mode practice --seed 'lesson 1' --out practice.yam --secrets DIR\n  \
-yam hotseat new --ruleset-file lessons/rulesets/drop-off.yaml --first alice --second bob --out lessons/drop-off.yam --secrets DIR")]
+yam hotseat new --ruleset-file lessons/rulesets/drop-off.yaml --first alice --second bob --out lessons/drop-off.yam --secrets DIR\n  \
+yam hotseat new --game castle-siege --ruleset standard --first alice --second bob --out siege.yam --secrets DIR\n  \
+yam hotseat new --game genghis-khan --ruleset standard --first pat --director dora --out cards.yam --secrets DIR\n\n\
+Genghis Khan is a solo game: its director (--director) opens it, answers every roll with its own\n\
+chain and lists it in the director's register, DIR/director/register.yam.")]
     New(NewArgs),
     /// Play the next move, signed by the player to move.
     #[command(after_help = "Examples:\n  \
 yam hotseat move game.yam Ng3-f3 --secrets DIR\n  \
 yam hotseat move game.yam Ae7-f6 --comment 'The archer answers.' --secrets DIR\n  \
-yam hotseat move game.yam Wh3-f4 --dry-run --secrets DIR")]
+yam hotseat move game.yam Wh3-f4 --dry-run --secrets DIR\n  \
+yam hotseat move siege.yam Defender:CKAO/OACK/KCOA/AOKC --secrets DIR   # sealed, kept secret\n  \
+yam hotseat move siege.yam reveal --as bob --secrets DIR               # once both are sealed\n  \
+yam hotseat move siege.yam Move Kc4-b4 Attack Ad5xKb5 End --secrets DIR  # one declaration, one roll\n  \
+yam hotseat move cards.yam draw --secrets DIR                           # one card, one roll\n\n\
+A move that needs chance is a roll: the declaration is signed first, then answered, then resolved;\n\
+a dry run stops at the declaration and draws nothing.")]
     Move(MoveArgs),
     /// The player to move (or --as NAME) resigns.
     Resign(ActArgs),
@@ -65,6 +76,14 @@ yam hotseat move game.yam Wh3-f4 --dry-run --secrets DIR")]
         after_help = "Examples:\n  yam hotseat status game.yam\n  yam hotseat status game.yam --moves    # one legal move per line, for scripts"
     )]
     Status(StatusArgs),
+    /// Play the next turns as an engine chooses them (Castle Siege: the
+    /// self-play driver; Genghis Khan: the greedy player; Khan: random legal
+    /// moves), every one signed and rolled like a move of `move`.
+    #[command(after_help = "Examples:\n  \
+yam hotseat auto siege.yam --secrets DIR                       # the next declaration (or setup step)\n  \
+yam hotseat auto siege.yam --to-end --policy random --seed 7 --annotate --secrets DIR\n  \
+yam hotseat auto cards.yam --steps 5 --secrets DIR             # five greedy moves")]
+    Auto(AutoArgs),
 }
 
 /// How chance is provided.
@@ -72,8 +91,20 @@ yam hotseat move game.yam Wh3-f4 --dry-run --secrets DIR")]
 enum ModeArg {
     /// Both players' hash chains; nobody can bias or foresee a roll.
     Peer,
+    /// Solo games: a tournament director's chain answers every roll, and
+    /// the director's register lists every game started.
+    Director,
     /// An open seed: reproducible, reported as unverified practice everywhere.
     Practice,
+}
+
+/// How `auto` chooses Castle Siege orders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum PolicyArg {
+    /// Random legal orders ranked by a crude greed.
+    Eager,
+    /// Uniformly random legal orders.
+    Random,
 }
 
 #[derive(Debug, clap::Args)]
@@ -97,16 +128,23 @@ struct NewArgs {
     /// Prose for the comment before the first move (it holds the opening).
     #[arg(long, value_name = "TEXT")]
     comment: Option<String>,
-    /// The challenger's identity; it takes the first seat (Khan: White)
-    /// unless --draw-seats.
+    /// The challenger's identity; it takes the first seat (Khan: White;
+    /// Castle Siege: the Defender) unless --draw-seats. In a solo game
+    /// (Genghis Khan), the player.
     #[arg(long, value_name = "NAME")]
     first: String,
-    /// The invited identity.
+    /// The invited identity (two-player games).
     #[arg(long, value_name = "NAME")]
-    second: String,
-    /// Peer (signed chains) or practice (open seed).
-    #[arg(long, value_enum, default_value_t = ModeArg::Peer)]
-    mode: ModeArg,
+    second: Option<String>,
+    /// Solo games: the director's identity. It opens the game, answers every
+    /// roll with its own chain and keeps the register of every game
+    /// started (SECRETS/director/register.yam).
+    #[arg(long, value_name = "NAME")]
+    director: Option<String>,
+    /// Peer (both players' chains), director (solo: a director's chain) or
+    /// practice (open seed). Default: peer, or director for solo games.
+    #[arg(long, value_enum)]
+    mode: Option<ModeArg>,
     /// The open seed of a practice game.
     #[arg(long, value_name = "TEXT", required_if_eq("mode", "practice"))]
     seed: Option<String>,
@@ -141,9 +179,15 @@ struct MoveArgs {
     /// The game's record file.
     #[arg(value_name = "FILE")]
     file: PathBuf,
-    /// The turn's moves (Khan: one move token).
+    /// The turn's moves (Khan: one move token; Castle Siege: the orders of
+    /// one declaration, unmarked, or a setup to seal, or `reveal`; Genghis
+    /// Khan: `draw`, or moves that need no card).
     #[arg(required = true, value_name = "MOVE")]
     moves: Vec<String>,
+    /// Who plays (default: the player to move; Castle Siege setups: either
+    /// side).
+    #[arg(long = "as", value_name = "NAME")]
+    who: Option<String>,
     /// Prose for the comment after the move.
     #[arg(long, value_name = "TEXT")]
     comment: Option<String>,
@@ -166,6 +210,32 @@ struct ActArgs {
     /// Show what would be signed and written, and write nothing.
     #[arg(long)]
     dry_run: bool,
+    /// The secrets directory.
+    #[arg(long, value_name = "DIR")]
+    secrets: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct AutoArgs {
+    /// The game's record file.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// How many turns to play (each declaration, setup step or move is one).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    steps: u32,
+    /// Play until the game is over.
+    #[arg(long, conflicts_with = "steps")]
+    to_end: bool,
+    /// Castle Siege: how the orders are chosen.
+    #[arg(long, value_enum, default_value_t = PolicyArg::Eager)]
+    policy: PolicyArg,
+    /// The seed of the engine's choices (never of a die or a card).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    seed: u64,
+    /// Write what the dice decided, and how the game stands, into the
+    /// comment after each turn.
+    #[arg(long)]
+    annotate: bool,
     /// The secrets directory.
     #[arg(long, value_name = "DIR")]
     secrets: PathBuf,
@@ -204,6 +274,7 @@ pub fn run(args: &HotseatArgs) -> u8 {
         HotseatCommand::AcceptDraw(a) => act(a, Act::Answer(true)),
         HotseatCommand::DeclineDraw(a) => act(a, Act::Answer(false)),
         HotseatCommand::Status(a) => status(a),
+        HotseatCommand::Auto(a) => auto(a),
     };
     match result {
         Ok(()) => EXIT_VALID,
@@ -272,8 +343,47 @@ fn new_game(args: &NewArgs) -> Step<()> {
             .map_err(|e| usage(format!("--ruleset: {e}")))?,
         (None, None) => return Err(usage("give --ruleset NAME or --ruleset-file FILE")),
     };
-    if args.first == args.second {
-        return Err(usage("--first and --second must be two identities"));
+    let solo = rulesets.start(&ruleset).map_err(usage)?.seats().len() == 1;
+    let mode_arg = args.mode.unwrap_or(if solo {
+        ModeArg::Director
+    } else {
+        ModeArg::Peer
+    });
+    // The other party: the invited player, or (solo) the director.
+    let other_name = match (solo, &args.second, &args.director, mode_arg) {
+        (true, Some(_), _, _) => {
+            return Err(usage(format!(
+                "--second: {game} is a solo game; its other party is the director (--director NAME)"
+            )));
+        }
+        (true, None, None, _) => {
+            return Err(usage(format!(
+                "{game} is a solo game: name its director with --director NAME (it answers every roll, and in director mode keeps the register of games started)"
+            )));
+        }
+        (true, _, _, ModeArg::Peer) => {
+            return Err(usage(format!(
+                "--mode peer: {game} is a solo game; play it in director mode (a director's chain) or practice mode (an open seed)"
+            )));
+        }
+        (true, None, Some(director), _) => director,
+        (false, _, Some(_), _) | (false, _, _, ModeArg::Director) => {
+            return Err(usage(format!(
+                "{game} is played between two players (--first and --second); director mode and --director are for solo games"
+            )));
+        }
+        (false, None, None, _) => return Err(usage("--second NAME: the invited player")),
+        (false, Some(second), None, _) => second,
+    };
+    if args.first == *other_name {
+        return Err(usage(if solo {
+            "--first and --director must be two identities"
+        } else {
+            "--first and --second must be two identities"
+        }));
+    }
+    if solo && args.draw_seats {
+        return Err(usage("--draw-seats: a solo game has one seat"));
     }
     let date = args.date.clone().unwrap_or_else(today);
     let id_text = match &args.id {
@@ -294,7 +404,7 @@ fn new_game(args: &NewArgs) -> Step<()> {
         .identity(&args.first)
         .map_err(|e| usage(e.to_string()))?;
     let (second, second_new) = secrets
-        .identity(&args.second)
+        .identity(other_name)
         .map_err(|e| usage(e.to_string()))?;
     if !args.force && args.out.exists() {
         return Err(usage(format!(
@@ -302,14 +412,19 @@ fn new_game(args: &NewArgs) -> Step<()> {
             args.out.display()
         )));
     }
-    let mode = match args.mode {
+    let mode = match mode_arg {
         ModeArg::Peer => Mode::Peer,
+        ModeArg::Director => Mode::Director,
         ModeArg::Practice => Mode::Practice {
             seed: Blob::new(args.seed.clone().unwrap_or_default().into_bytes())
                 .map_err(|e| usage(format!("--seed: {e}")))?,
         },
     };
-    let chains = if args.mode == ModeArg::Peer {
+    let chains = if mode_arg == ModeArg::Practice {
+        None
+    } else {
+        // In director mode the player has a chain too, so that the director
+        // cannot know an outcome before the player's request.
         Some((
             secrets
                 .new_chain(&id, &first, args.chain_length)
@@ -318,10 +433,10 @@ fn new_game(args: &NewArgs) -> Step<()> {
                 .new_chain(&id, &second, args.chain_length)
                 .map_err(|e| usage(e.to_string()))?,
         ))
-    } else {
-        None
     };
-    let seating = if args.draw_seats {
+    let seating = if solo {
+        Seating::Refereed
+    } else if args.draw_seats {
         Seating::Drawn {
             salt: random_32().map_err(|e| usage(e.to_string()))?,
             toss: random_32().map_err(|e| usage(e.to_string()))?,
@@ -331,18 +446,26 @@ fn new_game(args: &NewArgs) -> Step<()> {
             challenger_first: true,
         }
     };
+    let first_signer = Signer {
+        key: &first.key,
+        chain: chains.as_ref().map(|c| &c.0),
+    };
+    let second_signer = Signer {
+        key: &second.key,
+        chain: chains.as_ref().map(|c| &c.1),
+    };
+    // A solo game is opened by its director, for the player.
+    let (challenger, acceptor) = if solo {
+        (second_signer, first_signer)
+    } else {
+        (first_signer, second_signer)
+    };
     let opening = Opening {
         game: id.clone(),
         ruleset: ruleset.clone(),
         mode,
-        challenger: Signer {
-            key: &first.key,
-            chain: chains.as_ref().map(|c| &c.0),
-        },
-        acceptor: Signer {
-            key: &second.key,
-            chain: chains.as_ref().map(|c| &c.1),
-        },
+        challenger,
+        acceptor,
         seating,
     };
     let before = SignedReplay::start(&rulesets, &ruleset).map_err(usage)?;
@@ -375,6 +498,16 @@ fn new_game(args: &NewArgs) -> Step<()> {
         .map_err(|e| invalid(e.to_string()))?;
     let text = record_to_string::<RawGrammar>(&record);
     check_written(&text, &args.out)?;
+    // The director's register first: a game that could not be registered
+    // is not started, and a ladder sees every game that was.
+    let register = if mode_arg == ModeArg::Director {
+        let all = secrets
+            .append_register(&text)
+            .map_err(|e| usage(e.to_string()))?;
+        Some(register_count(&all, &first))
+    } else {
+        None
+    };
     atomic::write(&args.out, text.as_bytes(), args.force)
         .map_err(|e| usage(format!("{}: cannot write: {e}", args.out.display())))?;
     let mut out = std::io::stdout().lock();
@@ -396,15 +529,39 @@ fn new_game(args: &NewArgs) -> Step<()> {
         game,
         id,
         ruleset.name,
-        match args.mode {
+        match mode_arg {
             ModeArg::Peer => "peer",
+            ModeArg::Director => "director",
             ModeArg::Practice => "practice: unverified",
         }
     );
+    if let Some(count) = register {
+        let _ = writeln!(
+            out,
+            "{}: the director's register lists {count} game{} started by {}",
+            secrets.register_path().display(),
+            if count == 1 { "" } else { "s" },
+            first.name
+        );
+    }
     let names = identity_names(&names);
     print_seats(&mut out, &replay, &names);
     print_next(&mut out, &replay, &names);
     Ok(())
+}
+
+/// How many games of the register `player` holds the seat of.
+fn register_count(register: &str, player: &Identity) -> usize {
+    let key = hex::encode(player.key.public_key().as_bytes());
+    read_signed(register.as_bytes())
+        .map(|games| {
+            games
+                .iter()
+                .filter_map(|g| g.as_ref().ok())
+                .filter(|g| g.tag("FirstKey").is_some_and(|t| t.value == key))
+                .count()
+        })
+        .unwrap_or(0)
 }
 
 /// Names for keys: the local identities' names, or the record's player
@@ -443,6 +600,15 @@ fn print_seats(out: &mut impl Write, replay: &SignedReplay, names: &Names) {
             key.fingerprint()
         );
     }
+    if let (Some(referee), Some(challenge)) = (replay.referee(), replay.challenge()) {
+        let role = yam_referee::signed::text::mode_name(&challenge.mode);
+        let role = if role == "practice" { "referee" } else { role };
+        let name = names
+            .iter()
+            .find(|(k, _)| *k == referee.key)
+            .map_or("", |(_, n)| n.as_str());
+        let _ = writeln!(out, "  {role:<8} {name:<12} {}", referee.key.fingerprint());
+    }
 }
 
 fn name_of(names: &Names, key: &PublicKey) -> String {
@@ -473,11 +639,22 @@ fn print_next(out: &mut impl Write, replay: &SignedReplay, names: &Names) {
                 yam_notation::Dots::One => ".",
                 yam_notation::Dots::Three => "...",
             };
-            let _ = writeln!(
-                out,
-                "next: {number}{dots} {} to move",
-                who(replay, names, &key)
-            );
+            if number == 0 {
+                // Before the first numbered move (Castle Siege's secret
+                // setups, where either side may act).
+                let _ = writeln!(
+                    out,
+                    "next: {} to move ({})",
+                    who(replay, names, &key),
+                    replay.game().position()
+                );
+            } else {
+                let _ = writeln!(
+                    out,
+                    "next: {number}{dots} {} to move",
+                    who(replay, names, &key)
+                );
+            }
         }
         (None, None) => {
             let _ = writeln!(out, "waiting: nobody can move yet");
@@ -606,6 +783,10 @@ impl Keys {
             })
     }
 
+    fn identity(&self, key: &PublicKey) -> Option<&Identity> {
+        self.identities.iter().find(|i| i.key.public_key() == *key)
+    }
+
     fn others(&self, me: &PublicKey) -> Vec<Signer<'_>> {
         self.identities
             .iter()
@@ -677,39 +858,331 @@ fn commit(
 fn play_move(args: &MoveArgs) -> Step<()> {
     let mut loaded = load(&args.file)?;
     let keys = Keys::load(&args.secrets, &loaded.replay)?;
-    let names = keys.names();
-    let Some(to_move) = loaded.replay.to_move_key() else {
-        return Err(invalid(match loaded.replay.ending() {
+    let mover = pick_mover(&loaded.replay, &keys, args.who.as_deref(), &args.secrets)?;
+    let intent = written_intent(&loaded.replay, &args.moves)?;
+    take_turn(
+        &args.file,
+        &mut loaded,
+        &keys,
+        &mover,
+        intent,
+        &Turn {
+            prose: args.comment.as_deref(),
+            dry_run: args.dry_run,
+            annotate: false,
+            secrets: &args.secrets,
+        },
+    )
+}
+
+/// Who plays: `who` by name, or the player to move.
+fn pick_mover(
+    replay: &SignedReplay,
+    keys: &Keys,
+    who: Option<&str>,
+    secrets: &Path,
+) -> Step<PublicKey> {
+    if let Some(name) = who {
+        return Ok(keys.by_name(name)?.public_key());
+    }
+    let Some(to_move) = replay.to_move_key() else {
+        return Err(invalid(match replay.ending() {
             Some(end) => format!("the game is over: {} ({})", end.result, end.reason),
             None => "nobody can move yet".to_owned(),
         }));
     };
-    let mover = keys.signer(&to_move).ok_or_else(|| {
-        usage(format!(
+    if keys.signer(&to_move).is_none() {
+        return Err(usage(format!(
             "it is {}'s turn, whose secrets are not in {}",
-            loaded.replay.name_of(&to_move),
-            args.secrets.display()
+            replay.name_of(&to_move),
+            secrets.display()
+        )));
+    }
+    Ok(to_move)
+}
+
+/// What the written moves ask for: orders, or (Castle Siege, before the
+/// game) a setup to seal or the reveal of the kept one.
+fn written_intent(replay: &SignedReplay, moves: &[String]) -> Step<Intent> {
+    use yam_referee::castle_siege::game_replay::SetupStage;
+    let Some(stage) = autoplay::siege(replay).and_then(|s| s.setup_stage()) else {
+        return Ok(Intent::Orders(moves.to_vec()));
+    };
+    match (stage, moves) {
+        (SetupStage::Sealing, [one]) if one.eq_ignore_ascii_case("reveal") => Err(invalid(
+            "refused: both setups are sealed before either is revealed (CS-07)",
+        )),
+        (SetupStage::Sealing, [one]) => Ok(Intent::Seal(one.clone())),
+        (SetupStage::Revealing, [one]) if one.eq_ignore_ascii_case("reveal") => {
+            Ok(Intent::Reveal(None))
+        }
+        (SetupStage::Revealing, [one]) => Ok(Intent::Reveal(Some(one.clone()))),
+        (SetupStage::Sealing, _) => Err(usage(
+            "the setups are sealed first (CS-07): give your placement as one token, such as Defender:CKAO/OACK/KCOA/AOKC; it is kept secret in the secrets directory, and the record shows only Defender:sealed with its commitment",
+        )),
+        (SetupStage::Revealing, _) => Err(usage(
+            "both setups are sealed; each is now revealed: `reveal` reveals the setup kept in the secrets directory",
+        )),
+    }
+}
+
+/// How a turn is taken.
+struct Turn<'a> {
+    /// Prose for the comment after it.
+    prose: Option<&'a str>,
+    /// Show it, write nothing.
+    dry_run: bool,
+    /// Add what the dice decided to the prose.
+    annotate: bool,
+    /// The secrets directory.
+    secrets: &'a Path,
+}
+
+/// Plays `intent` by `mover`: builds and proves the events, then writes
+/// them (or, in a dry run, shows them).
+fn take_turn(
+    path: &Path,
+    loaded: &mut Loaded,
+    keys: &Keys,
+    mover: &PublicKey,
+    intent: Intent,
+    how: &Turn<'_>,
+) -> Step<()> {
+    let names = keys.names();
+    let signer = keys.signer(mover).ok_or_else(|| {
+        usage(format!(
+            "the secrets of {} are not in {}",
+            loaded.replay.name_of(mover),
+            how.secrets.display()
         ))
     })?;
     let before = loaded.replay.clone();
-    let mut replay = loaded.replay.clone();
-    let events = table::play(&mut replay, &args.moves, &mover, &keys.others(&to_move)).map_err(
-        |e| match e {
-            TableError::Rules(r) => {
-                invalid(format!("refused: {}\n  position: {}", r.reason, r.position))
+    let mut replay = before.clone();
+    let events = match intent {
+        Intent::Orders(moves) => {
+            if how.dry_run
+                && let Ok(table::Prepared::Roll(orders)) = table::prepare(&replay, &moves, &signer)
+            {
+                // Drawing the dice would show them before the request is
+                // signed: a dry run stops at the declaration.
+                let index = replay.roll_book().map_or(0, |b| b.next_index());
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(
+                    out,
+                    "{} would request roll {index} declaring: {}",
+                    who(&replay, &names, mover),
+                    if orders.is_empty() {
+                        "no orders".to_owned()
+                    } else {
+                        orders.join(" ")
+                    }
+                );
+                let _ = writeln!(
+                    out,
+                    "dry run: the values are drawn only once the request is signed; {} not changed",
+                    path.display()
+                );
+                return Ok(());
             }
-            other => table_error(other),
-        },
-    )?;
+            table::play(&mut replay, &moves, &signer, &keys.others(mover)).map_err(|e| match e {
+                TableError::Rules(r) => {
+                    invalid(format!("refused: {}\n  position: {}", r.reason, r.position))
+                }
+                other => table_error(other),
+            })?
+        }
+        Intent::Seal(written) => vec![seal(&mut replay, keys, &signer, &written, how)?],
+        Intent::Reveal(written) => vec![reveal(&mut replay, keys, &signer, written, how)?],
+    };
+    let annotation = if how.annotate {
+        autoplay::annotate(&before, &events)
+    } else {
+        None
+    };
+    let prose = match (how.prose, annotation.as_deref()) {
+        (Some(p), Some(a)) => Some(format!("{p} {a}")),
+        (Some(p), None) => Some(p.to_owned()),
+        (None, a) => a.map(str::to_owned),
+    };
     commit(
-        &args.file,
-        &mut loaded,
+        path,
+        loaded,
         &before,
         &events,
-        args.comment.as_deref(),
-        args.dry_run,
+        prose.as_deref(),
+        how.dry_run,
         &names,
     )
+}
+
+/// The game's id, from its opening.
+fn game_id(replay: &SignedReplay) -> Step<GameId> {
+    replay
+        .events()
+        .first()
+        .map(|e| e.event.game.clone())
+        .ok_or_else(|| invalid("the record has no opening"))
+}
+
+/// Castle Siege: seals `written` (a placement of the mover's side) with a
+/// fresh commitment; the setup and its salt are kept in the secrets
+/// directory until the reveal, and the record shows only the sealed marker.
+fn seal(
+    replay: &mut SignedReplay,
+    keys: &Keys,
+    signer: &Signer<'_>,
+    written: &str,
+    how: &Turn<'_>,
+) -> Step<SignedEvent> {
+    use yam_referee::castle_siege::Setup;
+    use yam_referee::castle_siege::game_replay::sealed_token;
+    use yam_referee::fair_play::commit::Salt;
+    let me = signer.public_key();
+    let identity = keys
+        .identity(&me)
+        .ok_or_else(|| usage("the mover's identity is not in the secrets directory"))?;
+    let side = autoplay::side_of_seat(
+        replay
+            .seat_of(&me)
+            .ok_or_else(|| invalid(format!("{} has no seat in this game", identity.name)))?,
+    );
+    let setup = Setup::parse(written).map_err(|e| invalid(format!("refused: {written}: {e}")))?;
+    if setup.side() != side {
+        return Err(invalid(format!(
+            "refused: {written} is a setup of the {}, but {} plays the {side}",
+            setup.side(),
+            identity.name
+        )));
+    }
+    let text = setup.placement().to_string();
+    let game = game_id(replay)?;
+    let secrets = Secrets::open(how.secrets).map_err(|e| usage(e.to_string()))?;
+    let salt = match secrets
+        .setup(&game, identity)
+        .map_err(|e| usage(e.to_string()))?
+    {
+        Some(kept) if kept.setup == text => kept.salt,
+        Some(_) => {
+            return Err(usage(format!(
+                "another setup of {} for this game is already kept in {}; a setup never changes once chosen",
+                identity.name,
+                how.secrets.display()
+            )));
+        }
+        None => random_32().map_err(|e| usage(e.to_string()))?,
+    };
+    let (commitment, _) = setup
+        .commit(&game, &me, Salt::from_bytes(salt))
+        .map_err(|e| invalid(e.to_string()))?;
+    let event = table::play_with(
+        replay,
+        &[sealed_token(side)],
+        vec![Evidence::SetupCommitment(commitment)],
+        signer,
+    )
+    .map_err(table_error)?;
+    if !how.dry_run {
+        // Kept before the record shows the seal, so that a sealed setup can
+        // always be revealed.
+        secrets
+            .store_setup(&game, identity, &SealedSetup { salt, setup: text })
+            .map_err(|e| usage(e.to_string()))?;
+    }
+    Ok(event)
+}
+
+/// Castle Siege: reveals the setup the mover sealed, from the secrets
+/// directory; `written`, if given, must be that setup.
+fn reveal(
+    replay: &mut SignedReplay,
+    keys: &Keys,
+    signer: &Signer<'_>,
+    written: Option<String>,
+    how: &Turn<'_>,
+) -> Step<SignedEvent> {
+    use yam_referee::castle_siege::Setup;
+    use yam_referee::fair_play::commit::{Salt, SetupOpening};
+    let me = signer.public_key();
+    let identity = keys
+        .identity(&me)
+        .ok_or_else(|| usage("the mover's identity is not in the secrets directory"))?;
+    let game = game_id(replay)?;
+    let secrets = Secrets::open(how.secrets).map_err(|e| usage(e.to_string()))?;
+    let kept = secrets
+        .setup(&game, identity)
+        .map_err(|e| usage(e.to_string()))?
+        .ok_or_else(|| {
+            usage(format!(
+                "no sealed setup of {} for this game is kept in {}: the reveal needs the setup and the salt it was sealed with",
+                identity.name,
+                how.secrets.display()
+            ))
+        })?;
+    if let Some(written) = written {
+        let setup =
+            Setup::parse(&written).map_err(|e| invalid(format!("refused: {written}: {e}")))?;
+        if setup.placement().to_string() != kept.setup {
+            return Err(invalid(format!(
+                "refused: {} sealed another setup, and a sealed setup cannot change (CS-07): `reveal` reveals the one sealed",
+                identity.name
+            )));
+        }
+    }
+    let opening = SetupOpening {
+        salt: Salt::from_bytes(kept.salt),
+        setup: Blob::new(kept.setup.clone().into_bytes()).map_err(|e| invalid(e.to_string()))?,
+    };
+    table::play_with(
+        replay,
+        &[kept.setup],
+        vec![Evidence::SetupReveal(opening)],
+        signer,
+    )
+    .map_err(table_error)
+}
+
+fn auto(args: &AutoArgs) -> Step<()> {
+    use yam_referee::castle_siege::Policy;
+    let policy = match args.policy {
+        PolicyArg::Eager => Policy::Eager,
+        PolicyArg::Random => Policy::Random,
+    };
+    // A game always ends (the rules cap every game's length); the bound
+    // only keeps a defect from running forever.
+    let steps = if args.to_end { 1_000_000 } else { args.steps };
+    for _ in 0..steps {
+        let mut loaded = load(&args.file)?;
+        if let Some(end) = loaded.replay.ending() {
+            if args.to_end {
+                return Ok(());
+            }
+            return Err(invalid(format!(
+                "the game is over: {} ({})",
+                end.result, end.reason
+            )));
+        }
+        let keys = Keys::load(&args.secrets, &loaded.replay)?;
+        let mover = pick_mover(&loaded.replay, &keys, None, &args.secrets)?;
+        let seat = loaded
+            .replay
+            .seat_of(&mover)
+            .ok_or_else(|| invalid("the player to move has no seat"))?;
+        let intent = autoplay::choose(&loaded.replay, seat, policy, args.seed).map_err(invalid)?;
+        take_turn(
+            &args.file,
+            &mut loaded,
+            &keys,
+            &mover,
+            intent,
+            &Turn {
+                prose: None,
+                dry_run: false,
+                annotate: args.annotate,
+                secrets: &args.secrets,
+            },
+        )?;
+    }
+    Ok(())
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -3,6 +3,7 @@
 //! [`main`].
 
 pub mod atomic;
+pub mod autoplay;
 pub mod check;
 pub mod config;
 pub mod config_check;
@@ -50,7 +51,8 @@ enum Command {
         after_help = "Examples:\n  yam check examples/khan/*.yam\n  yam check --quiet archive.yam"
     )]
     Check(check::CheckArgs),
-    /// Show the position of a game after any move, as a diagram.
+    /// Show the position of a game after any move: a diagram (Khan, Castle
+    /// Siege) or a tableau (Genghis Khan).
     #[command(
         after_help = "Examples:\n  yam show game.yam                 # the final position\n  yam show game.yam --move 23       # after White's 23rd move\n  yam show game.yam --move 23...    # after Black's 23rd move\n  yam show archive.yam --game 4 --ply 10"
     )]
@@ -71,7 +73,7 @@ enum Command {
     /// Play a game on one machine between local identities, every event
     /// signed by the right key and every roll through the real protocol.
     #[command(
-        after_help = "Examples:\n  yam hotseat new --game khan --ruleset magician --first alice --second bob --out game.yam --secrets DIR\n  yam hotseat move game.yam Ng3-f3 --secrets DIR\n  yam hotseat status game.yam\n  yam hotseat offer-draw game.yam --secrets DIR\n  yam hotseat accept-draw game.yam --secrets DIR\n  yam hotseat resign game.yam --secrets DIR\n\nSecrets (signing seeds, chain secrets) live only in the --secrets directory (mode 0600 files);\nthey never enter a record."
+        after_help = "Examples:\n  yam hotseat new --game khan --ruleset magician --first alice --second bob --out game.yam --secrets DIR\n  yam hotseat new --game genghis-khan --ruleset standard --first pat --director dora --out cards.yam --secrets DIR\n  yam hotseat move game.yam Ng3-f3 --secrets DIR\n  yam hotseat auto cards.yam --to-end --annotate --secrets DIR\n  yam hotseat status game.yam\n  yam hotseat offer-draw game.yam --secrets DIR\n  yam hotseat accept-draw game.yam --secrets DIR\n  yam hotseat resign game.yam --secrets DIR\n\nSecrets (signing seeds, chain secrets) live only in the --secrets directory (mode 0600 files);\nthey never enter a record."
     )]
     Hotseat(hotseat::HotseatArgs),
     /// Export a record for readers: `--plain` strips the signed evidence.

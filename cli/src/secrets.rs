@@ -307,3 +307,121 @@ impl Secrets {
         .map_err(|e| SecretError(format!("{}: {e}", path.display())))
     }
 }
+
+/// A sealed setup as its owner keeps it until the reveal: the salt and the
+/// setup's canonical text.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SealedSetup {
+    /// The 32-byte salt of the commitment.
+    pub salt: [u8; 32],
+    /// The setup's canonical text (the bytes committed to).
+    pub setup: String,
+}
+
+impl std::fmt::Debug for SealedSetup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The setup is the secret until it is revealed.
+        f.write_str("SealedSetup(..)")
+    }
+}
+
+impl Secrets {
+    fn setup_path(&self, game: &GameId, identity: &Identity) -> PathBuf {
+        self.game_dir(game).join(format!("{}.setup", identity.name))
+    }
+
+    /// Keeps `sealed` (created once, mode 0600) until its reveal. An
+    /// existing file is never replaced: keeping the same setup again is
+    /// fine, another one is refused.
+    pub fn store_setup(
+        &self,
+        game: &GameId,
+        identity: &Identity,
+        sealed: &SealedSetup,
+    ) -> Result<(), SecretError> {
+        if let Some(kept) = self.setup(game, identity)? {
+            if kept.setup == sealed.setup {
+                return Ok(());
+            }
+            return Err(SecretError(format!(
+                "{}: a setup for this game is already kept here; a setup never changes once chosen (remove the file only if it was never sealed)",
+                self.setup_path(game, identity).display()
+            )));
+        }
+        let dir = self.game_dir(game);
+        private_dir(&dir).map_err(|e| err(&dir, "cannot create", e))?;
+        let path = self.setup_path(game, identity);
+        write_new_secret(
+            &path,
+            &format!(
+                "yam setup 1\nsalt {}\nsetup {}\n",
+                hex::encode(sealed.salt),
+                sealed.setup
+            ),
+        )
+        .map_err(|e| err(&path, "cannot create", e))
+    }
+
+    /// The setup `identity` keeps for `game`, if any.
+    pub fn setup(
+        &self,
+        game: &GameId,
+        identity: &Identity,
+    ) -> Result<Option<SealedSetup>, SecretError> {
+        let path = self.setup_path(game, identity);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let text = read_secret(&path)?;
+        let field = |name: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(name).map(str::trim))
+                .ok_or_else(|| SecretError(format!("{}: no {name}line", path.display())))
+        };
+        Ok(Some(SealedSetup {
+            salt: parse_hex32(&path, field("salt ")?)?,
+            setup: field("setup ")?.to_owned(),
+        }))
+    }
+
+    /// The director's register: every game a director started, one signed
+    /// opening per game (`director/register.yam`).
+    pub fn register_path(&self) -> PathBuf {
+        self.dir.join("director").join("register.yam")
+    }
+
+    /// Appends `entry` (one game's record as first written) to the
+    /// director's register: under an exclusive lock, so that two games
+    /// started at once both land in it, and by an atomic replace, so that a
+    /// crash leaves the register as it was before or after, never half
+    /// written. Returns the register's whole text.
+    pub fn append_register(&self, entry: &str) -> Result<String, SecretError> {
+        let path = self.register_path();
+        let dir = path
+            .parent()
+            .map_or_else(|| self.dir.clone(), Path::to_path_buf);
+        private_dir(&dir).map_err(|e| err(&dir, "cannot create", e))?;
+        let lock_path = dir.join("register.lock");
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| err(&lock_path, "cannot open the register's lock", e))?;
+        lock.lock()
+            .map_err(|e| err(&lock_path, "cannot lock the register", e))?;
+        let mut text = match fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(err(&path, "cannot read the register", e)),
+        };
+        if !text.is_empty() && !text.ends_with("\n\n") {
+            text.push_str(if text.ends_with('\n') { "\n" } else { "\n\n" });
+        }
+        text.push_str(entry);
+        crate::atomic::write(&path, text.as_bytes(), true)
+            .map_err(|e| err(&path, "cannot write the register", e))?;
+        drop(lock);
+        Ok(text)
+    }
+}

@@ -1,10 +1,23 @@
-//! `yam show`: the position after any move of a record, as a diagram.
+//! `yam show`: the position after any move of a record, as a diagram (Khan,
+//! Castle Siege) or a tableau (Genghis Khan).
+//!
+//! Showing is not verifying: Castle Siege is replayed from the die faces
+//! its tokens show, and Genghis Khan from the chance values its
+//! `[%chance]` commands show (or from its open practice seed); `yam
+//! verify` is what holds those to the signed evidence.
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 
+use yam_notation::castle_siege::Token as SiegeToken;
+use yam_notation::genghis_khan::Move as CardMove;
 use yam_notation::khan::KhanGrammar;
-use yam_notation::{Dots, GameKind, Node, RawGrammar, read_all};
-use yam_referee::khan;
+use yam_notation::{CommentPart, Dots, GameKind, Node, RawGrammar, read_all};
+use yam_referee::fair_play::chance::{Chance, ChanceError, PracticeChance};
+use yam_referee::fair_play::encoding::Blob;
+use yam_referee::fair_play::game_id::GameId;
+use yam_referee::fair_play::outcome::Assurance;
+use yam_referee::{castle_siege, genghis_khan, khan};
 
 use crate::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
 
@@ -58,7 +71,9 @@ pub fn run(args: &ShowArgs) -> u8 {
             return EXIT_INVALID;
         }
     };
-    let target = match target_ply(args, record) {
+    // Khan numbers single moves; the other games number whole turns.
+    let per_turn = record.game() != Some(GameKind::Khan);
+    let target = match target_ply(args, record, per_turn) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("{e}");
@@ -67,18 +82,20 @@ pub fn run(args: &ShowArgs) -> u8 {
     };
     match record.game() {
         Some(GameKind::Khan) => show_khan(&args.file, record, target),
-        Some(other) => {
-            eprintln!("showing {other} positions is not available in this build");
-            EXIT_USAGE
-        }
+        Some(GameKind::CastleSiege) => show_siege(record, target),
+        Some(GameKind::GenghisKhan) => show_cards(record, target),
         None => EXIT_INVALID,
     }
 }
 
-/// The main-line ply to stop after, from `--move` or `--ply`.
+/// The main-line ply to stop after, from `--move` or `--ply`. With
+/// `per_turn`, a number stands for a whole turn (Castle Siege: a side's
+/// turn of many tokens; Genghis Khan: a turn of the game), and the position
+/// is the one after its last token.
 fn target_ply(
     args: &ShowArgs,
     record: &yam_notation::Record<String>,
+    per_turn: bool,
 ) -> Result<Option<usize>, String> {
     if let Some(ply) = args.ply {
         return Ok(Some(ply));
@@ -93,6 +110,11 @@ fn target_ply(
     let number: u32 = number
         .parse()
         .map_err(|_| format!("--move takes a move number such as 23 or 23..., not {text:?}"))?;
+    if per_turn {
+        return turn_end(record, number, dots)
+            .map(Some)
+            .ok_or_else(|| format!("the game has no move {text}"));
+    }
     // Find the main-line move that this number introduces.
     let mut depth = 0usize;
     let mut ply = 0usize;
@@ -117,6 +139,239 @@ fn target_ply(
         }
     }
     Err(format!("the game has no move {text}"))
+}
+
+/// The main-line ply after the last token numbered `number` `dots`.
+fn turn_end(record: &yam_notation::Record<String>, number: u32, dots: Dots) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut ply = 0usize;
+    let mut current: Option<(u32, Dots)> = None;
+    let mut end = None;
+    for node in &record.movetext {
+        match node {
+            Node::StartVariation => depth += 1,
+            Node::EndVariation => depth = depth.saturating_sub(1),
+            Node::MoveNumber(n, d) if depth == 0 => current = Some((*n, *d)),
+            Node::Move(..) if depth == 0 => {
+                ply += 1;
+                if current == Some((number, dots)) {
+                    end = Some(ply);
+                }
+            }
+            _ => {}
+        }
+    }
+    end
+}
+
+/// The title line: the game and how far it was played.
+fn title(record: &yam_notation::Record<String>, played: usize) -> String {
+    let moves_word = if played == 1 { "move" } else { "moves" };
+    format!(
+        "{} after {played} {moves_word}",
+        record.tags.get("GameId").unwrap_or("game")
+    )
+}
+
+fn show_siege(record: &yam_notation::Record<String>, target: Option<usize>) -> u8 {
+    let name = record.tags.get("Ruleset").unwrap_or("standard");
+    let ruleset = match castle_siege::Ruleset::builtin(name) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_INVALID;
+        }
+    };
+    let mut tokens = Vec::new();
+    for (token, span) in record.main_line() {
+        if target.is_some_and(|t| tokens.len() >= t) {
+            break;
+        }
+        match token.parse::<SiegeToken>() {
+            Ok(t) => tokens.push(t),
+            Err(e) => {
+                eprintln!("line {}: {token}: {e}", span.start.line);
+                return EXIT_INVALID;
+            }
+        }
+    }
+    let revealed = tokens
+        .iter()
+        .filter(|t| matches!(t, SiegeToken::Setup(_)))
+        .count();
+    if revealed < 2 && !tokens.iter().any(|t| matches!(t, SiegeToken::Order { .. })) {
+        println!("{}", title(record, tokens.len()));
+        let sealed = tokens
+            .iter()
+            .filter(|t| matches!(t, SiegeToken::Sealed(_)))
+            .count();
+        println!(
+            "The setups are secret until both are revealed (CS-07 to CS-10): {sealed} sealed, {revealed} revealed."
+        );
+        return EXIT_VALID;
+    }
+    match castle_siege::replay_record(ruleset.rules, &tokens) {
+        Ok(replayed) => {
+            println!("{}", title(record, tokens.len()));
+            print!("{}", castle_siege::diagram(&replayed.state));
+            EXIT_VALID
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            if target.is_some() {
+                eprintln!(
+                    "(a Castle Siege position is shown after whole declarations: try --move with a turn's number)"
+                );
+            }
+            EXIT_INVALID
+        }
+    }
+}
+
+/// Chance values read from a record's `[%chance]` commands, handed out in
+/// order: what the text says, unverified.
+#[derive(Debug)]
+struct ShownChance {
+    values: VecDeque<(String, String)>,
+    used: usize,
+}
+
+impl ShownChance {
+    /// Every `[%chance]` item of the main line, in order; `None` if there
+    /// is none.
+    fn read(record: &yam_notation::Record<String>) -> Option<ShownChance> {
+        let mut depth = 0usize;
+        let mut values = VecDeque::new();
+        for node in &record.movetext {
+            match node {
+                Node::StartVariation => depth += 1,
+                Node::EndVariation => depth = depth.saturating_sub(1),
+                Node::Comment(c) if depth == 0 => {
+                    for part in &c.parts {
+                        if let CommentPart::Command(cmd) = part
+                            && cmd.name.eq_ignore_ascii_case("chance")
+                        {
+                            for item in cmd.args.iter().skip(1) {
+                                if let Some((purpose, value)) = item.rsplit_once(": ") {
+                                    values.push_back((purpose.to_owned(), value.to_owned()));
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        (!values.is_empty()).then_some(ShownChance { values, used: 0 })
+    }
+
+    fn next(&mut self, purpose: &str) -> Result<String, ChanceError> {
+        let missing = || ChanceError::Missing {
+            position: self.used,
+            purpose: purpose.to_owned(),
+        };
+        let (recorded, value) = self.values.pop_front().ok_or_else(missing)?;
+        if recorded != purpose {
+            return Err(ChanceError::PurposeMismatch {
+                position: self.used,
+                recorded,
+                asked: purpose.to_owned(),
+            });
+        }
+        self.used += 1;
+        Ok(value)
+    }
+}
+
+impl Chance for ShownChance {
+    fn die(&mut self, purpose: &str, sides: u16) -> Result<u16, ChanceError> {
+        let position = self.used;
+        let value = self.next(purpose)?;
+        value
+            .strip_prefix(&format!("d{sides} "))
+            .and_then(|f| f.parse().ok())
+            .ok_or(ChanceError::Missing {
+                position,
+                purpose: purpose.to_owned(),
+            })
+    }
+
+    fn draw(&mut self, purpose: &str, remaining: usize) -> Result<usize, ChanceError> {
+        let position = self.used;
+        let value = self.next(purpose)?;
+        value
+            .strip_prefix('#')
+            .and_then(|v| v.split_once(" of "))
+            .filter(|(_, n)| n.parse::<usize>().ok() == Some(remaining))
+            .and_then(|(i, _)| i.parse().ok())
+            .ok_or(ChanceError::Missing {
+                position,
+                purpose: purpose.to_owned(),
+            })
+    }
+
+    fn assurance(&self) -> Assurance {
+        Assurance::Unverified
+    }
+}
+
+fn show_cards(record: &yam_notation::Record<String>, target: Option<usize>) -> u8 {
+    let name = record.tags.get("Ruleset").unwrap_or("standard");
+    let ruleset = match genghis_khan::Ruleset::builtin(name) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_INVALID;
+        }
+    };
+    let mut chance: Box<dyn Chance> = if let Some(shown) = ShownChance::read(record) {
+        Box::new(shown)
+    } else if let (Some(seed), Some(id)) =
+        (record.tags.get("PracticeSeed"), record.tags.get("GameId"))
+    {
+        match (GameId::new(id), Blob::new(seed.as_bytes().to_vec())) {
+            (Ok(game), Ok(seed)) => Box::new(PracticeChance::new(&game, &seed)),
+            _ => {
+                eprintln!("the GameId or PracticeSeed tag cannot be read");
+                return EXIT_INVALID;
+            }
+        }
+    } else {
+        eprintln!(
+            "the Foe layout and the draws of this game are nowhere in its text: it has neither [%chance] values nor a practice seed"
+        );
+        return EXIT_INVALID;
+    };
+    let mut state = match genghis_khan::setup(&ruleset, &mut *chance) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("the Foe layout: {e}");
+            return EXIT_INVALID;
+        }
+    };
+    let mut played = 0usize;
+    for (token, span) in record.main_line() {
+        if target.is_some_and(|t| played >= t) {
+            break;
+        }
+        let step = token
+            .parse::<CardMove>()
+            .map_err(|e| e.to_string())
+            .and_then(|mv| {
+                genghis_khan::play(&state, &mv, &mut *chance).map_err(|e| e.to_string())
+            });
+        match step {
+            Ok((next, _)) => state = next,
+            Err(e) => {
+                eprintln!("line {}: {token}: {e}", span.start.line);
+                return EXIT_INVALID;
+            }
+        }
+        played += 1;
+    }
+    println!("{}", title(record, played));
+    print!("{}", genghis_khan::tableau(&state));
+    EXIT_VALID
 }
 
 fn show_khan(

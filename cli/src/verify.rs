@@ -94,7 +94,12 @@ pub fn describe_verified(v: &Verified) -> Vec<String> {
         lines.push(format!("    {role:<10} {fp}"));
     }
     if let Some(fp) = &v.referee {
-        lines.push(format!("    {:<10} {fp}", "referee"));
+        let role = match &s.mode {
+            Mode::Director => "director",
+            Mode::Robot => "robot",
+            _ => "referee",
+        };
+        lines.push(format!("    {role:<10} {fp}"));
     }
     if v.seats.is_empty() {
         for fp in &s.parties {

@@ -18,6 +18,23 @@
 //!    (a game without chance never calls it);
 //! 5. [`GameReplay::outcome`]: whether the rules have ended the game.
 //!
+//! Games with dice, cards and secret setups say a little more, each through
+//! a method with a default that suits a game without them (Khan):
+//!
+//! - [`GameReplay::canonical_order`] and [`GameReplay::resolve`]: what a
+//!   player declares in a roll request, and the tokens the roll's values
+//!   make of it (Castle Siege: `Ab5xKc5` declared, `Ab5xKc5@6` played;
+//!   Genghis Khan: `draw` declared, `draw:9a/"Great Destiny"` played);
+//! - [`GameReplay::declared_order`]: the way back, so that the signed
+//!   replay holds each turn to its roll's declaration;
+//! - [`GameReplay::secret_setup`]: which moves seal or reveal a secret
+//!   setup, so that the signed replay holds them to their commitment
+//!   evidence (`docs/fair-play.md`, 3.7);
+//! - [`GameReplay::may_play`] and [`GameReplay::play_as`]: moves made at the
+//!   same time by either player (Castle Siege's setups, CS-07);
+//! - [`GameReplay::setup_by_chance`]: the rules' own draw before any move
+//!   (Genghis Khan's Foe layout, GK-02).
+//!
 //! Adding a game is one implementation plus one arm in [`load_ruleset`] and
 //! [`start`] (or a [`RulesCatalog`] of one's own, as the tests do).
 
@@ -28,7 +45,7 @@ use yam_notation::{GameKind, GameResult};
 use crate::fair_play::chance::Chance;
 use crate::fair_play::hash::Hash32;
 use crate::fair_play::turn::MoveToken;
-use crate::khan;
+use crate::{castle_siege, genghis_khan, khan};
 
 /// How the rules ended a game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,6 +72,29 @@ impl fmt::Display for RulesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.reason)
     }
+}
+
+/// A turn as chance resolved it: the tokens to sign, and which declared
+/// orders were skipped (they drew nothing; `docs/fair-play.md`, 3.3).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Resolved {
+    /// The turn's moves, in canonical spelling.
+    pub moves: Vec<String>,
+    /// The positions, from 0, of the declared orders that were skipped.
+    pub skipped: Vec<usize>,
+}
+
+/// What a turn's moves do with a secret setup (`docs/fair-play.md`, 3.7).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SecretSetup {
+    /// Nothing: the turn may carry no setup commitment and no reveal.
+    None,
+    /// The moves seal the author's setup (Castle Siege `Defender:sealed`):
+    /// the turn must carry the author's setup commitment.
+    Seal,
+    /// The moves reveal a setup: the turn must carry the opening of the
+    /// author's commitment, and it must open to exactly these bytes.
+    Reveal(Vec<u8>),
 }
 
 /// One game's rules, replaying a game turn by turn.
@@ -96,6 +136,87 @@ pub trait GameReplay: fmt::Debug {
 
     /// A copy, for trying a turn without committing to it.
     fn boxed_clone(&self) -> Box<dyn GameReplay>;
+
+    /// Whether the player in `seat` may play a turn now: the player to
+    /// move, or, while the rules let both act at once (Castle Siege's
+    /// secret setups, CS-07), either.
+    fn may_play(&self, seat: usize) -> bool {
+        self.to_move() == Some(seat)
+    }
+
+    /// Plays one turn by the player in `seat` (which [`GameReplay::may_play`]
+    /// allowed). Games where only the player to move acts need not tell
+    /// seats apart.
+    fn play_as(
+        &mut self,
+        seat: usize,
+        moves: &[MoveToken],
+        chance: &mut dyn Chance,
+    ) -> Result<(), RulesError> {
+        let _ = seat;
+        self.play(moves, chance)
+    }
+
+    /// The canonical spelling of an order as a player declares it in a roll
+    /// request, before chance resolves it. By default a move token.
+    fn canonical_order(&self, written: &str) -> Result<String, String> {
+        self.canonical_token(written)
+    }
+
+    /// The turn that carries out `orders` (declared, in canonical spelling)
+    /// by the player in `seat`, with the values `chance` gives: the tokens to
+    /// sign and the skipped orders. By default each order is its own token
+    /// and none is skipped. The replay itself does not change.
+    fn resolve(
+        &self,
+        seat: usize,
+        orders: &[String],
+        chance: &mut dyn Chance,
+    ) -> Result<Resolved, RulesError> {
+        let mut tokens = Vec::with_capacity(orders.len());
+        for (index, order) in orders.iter().enumerate() {
+            tokens.push(MoveToken::new(order.as_str()).map_err(|e| RulesError {
+                index,
+                reason: format!("{order:?} is not a move token: {e}"),
+                position: self.position(),
+            })?);
+        }
+        let mut game = self.boxed_clone();
+        game.play_as(seat, &tokens, chance)?;
+        Ok(Resolved {
+            moves: orders.to_vec(),
+            skipped: Vec::new(),
+        })
+    }
+
+    /// The order a played token carries out, as its roll request declared
+    /// it, and whether the token records that the order was skipped. `None`
+    /// (the default): the token is the order itself, and skipped orders are
+    /// left out of the turn. Games whose tokens show what chance did
+    /// (Castle Siege `Ab5xKc5@6`, `Kc4xAc4/skip`) strip it here.
+    fn declared_order(&self, played: &str) -> Option<(String, bool)> {
+        let _ = played;
+        None
+    }
+
+    /// What `moves` do with a secret setup; by default nothing.
+    fn secret_setup(&self, moves: &[MoveToken]) -> SecretSetup {
+        let _ = moves;
+        SecretSetup::None
+    }
+
+    /// Whether the rules draw chance before any move (Genghis Khan's Foe
+    /// layout, GK-02): the next turn then has no moves, and carries the
+    /// values of a roll that declares no orders.
+    fn setup_by_chance(&self) -> bool {
+        false
+    }
+
+    /// The game's own state, for harnesses and viewers that know the game
+    /// (a diagram, an engine's choice); `None` by default.
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
 }
 
 impl Clone for Box<dyn GameReplay> {
@@ -148,6 +269,12 @@ impl RulesCatalog for Builtin {
 /// A built-in ruleset by name (`magician`, `rescue-khan`).
 pub fn load_ruleset(game: GameKind, name: &str) -> Result<LoadedRuleset, String> {
     match game {
+        GameKind::CastleSiege => {
+            builtin_text(game, name, &castle_siege::ruleset::BUILTIN, "Castle Siege")
+        }
+        GameKind::GenghisKhan => {
+            builtin_text(game, name, &genghis_khan::ruleset::BUILTIN, "Genghis Khan")
+        }
         GameKind::Khan => {
             let wanted = name.replace(['-', '_'], "").to_ascii_lowercase();
             khan::ruleset::BUILTIN
@@ -166,13 +293,52 @@ pub fn load_ruleset(game: GameKind, name: &str) -> Result<LoadedRuleset, String>
                     )
                 })
         }
-        other => Err(format!("this build cannot replay {other} games yet")),
     }
+}
+
+/// A ruleset of `game` from a built-in list, by name; case, `-` and `_`
+/// are not significant.
+fn builtin_text(
+    game: GameKind,
+    name: &str,
+    list: &[(&str, &str)],
+    title: &str,
+) -> Result<LoadedRuleset, String> {
+    let fold = |s: &str| s.replace(['-', '_'], "").to_ascii_lowercase();
+    let wanted = fold(name);
+    list.iter()
+        .find(|(n, _)| fold(n) == wanted)
+        .map(|(n, text)| LoadedRuleset {
+            game,
+            name: (*n).to_owned(),
+            text: (*text).to_owned(),
+        })
+        .ok_or_else(|| {
+            let known: Vec<&str> = list.iter().map(|(n, _)| *n).collect();
+            format!(
+                "no standard {title} ruleset is called {name:?}; there are {}",
+                known.join(", ")
+            )
+        })
 }
 
 /// A replay at the start of `ruleset`.
 pub fn start(ruleset: &LoadedRuleset) -> Result<Box<dyn GameReplay>, String> {
     match ruleset.game {
+        GameKind::CastleSiege => {
+            let rules = castle_siege::Ruleset::from_yaml(&ruleset.text)
+                .map_err(|e| format!("ruleset {}: {e}", ruleset.name))?;
+            Ok(Box::new(castle_siege::game_replay::CastleSiegeReplay::new(
+                rules.rules,
+            )))
+        }
+        GameKind::GenghisKhan => {
+            let rules = genghis_khan::Ruleset::from_yaml(&ruleset.text)
+                .map_err(|e| format!("ruleset {}: {e}", ruleset.name))?;
+            Ok(Box::new(genghis_khan::game_replay::GenghisKhanReplay::new(
+                rules,
+            )))
+        }
         GameKind::Khan => {
             let rules = khan::Ruleset::from_yaml(&ruleset.text)
                 .map_err(|e| format!("ruleset {}: {e}", ruleset.name))?;
@@ -180,7 +346,6 @@ pub fn start(ruleset: &LoadedRuleset) -> Result<Box<dyn GameReplay>, String> {
                 rules.start_position(),
             )))
         }
-        other => Err(format!("this build cannot replay {other} games yet")),
     }
 }
 
@@ -233,7 +398,16 @@ mod tests {
                 .unwrap_err()
                 .contains("rescue-khan")
         );
-        assert!(load_ruleset(GameKind::CastleSiege, "standard").is_err());
+        let siege = load_ruleset(GameKind::CastleSiege, "Castle_Wide-Rocks").unwrap();
+        assert_eq!(siege.name, "castle-wide-rocks");
+        assert_eq!(start(&siege).unwrap().seats(), &["defender", "attacker"]);
+        let cards = load_ruleset(GameKind::GenghisKhan, "standard").unwrap();
+        assert_eq!(start(&cards).unwrap().seats(), &["player"]);
+        assert!(
+            load_ruleset(GameKind::GenghisKhan, "chess")
+                .unwrap_err()
+                .contains("no standard Genghis Khan ruleset")
+        );
         let game = start(&magician).unwrap();
         assert_eq!(game.to_move(), Some(0));
         assert_eq!(game.seats(), &["white", "black"]);

@@ -21,6 +21,8 @@
 //! - [`resolve`](mod@resolve): carrying them out through the door for chance;
 //! - [`outcome`](mod@outcome): how the game ends;
 //! - [`replay`](mod@replay): a movetext replayed from the faces it shows;
+//! - [`game_replay`]: the game behind the fair-play layer's `GameReplay`
+//!   door: setups sealed and revealed, declarations resolved by rolls;
 //! - [`legal`]: the legal orders of a position;
 //! - [`diagram`](mod@diagram): the text diagram;
 //! - [`selfplay`]: seeded games of random legal orders.
@@ -48,6 +50,7 @@ pub mod board;
 pub mod breach;
 pub mod declaration;
 pub mod diagram;
+pub mod game_replay;
 pub mod illegal;
 pub mod legal;
 pub mod outcome;
@@ -68,11 +71,12 @@ pub use diagram::diagram;
 pub use illegal::{Illegal, Refusal};
 pub use legal::{legal_attacks, legal_breaches, legal_orders, legal_steps};
 pub use outcome::{Outcome, WinReason};
-pub use replay::{ReplayError, Replayed, replay_record, replay_turns};
+pub use replay::{ReplayError, Replayed, replay_record, replay_turns, resolve_written};
 pub use resolve::{Effect, OrderOutcome, Resolution, ResolveError, SkipReason, resolve};
 pub use ruleset::{InnerMoves, Rocks, Rules, Ruleset, RulesetError};
 pub use selfplay::{
-    GameSummary, Policy, SelfPlayError, Stats, play_game, play_game_with, play_games,
+    GameSummary, Policy, SelfPlayError, Stats, choose_declaration, choose_setup, play_game,
+    play_game_with, play_games,
 };
 pub use setup::{Setup, SetupError};
 pub use state::{PositionError, State, Unit, breachable};

@@ -219,6 +219,50 @@ fn replay_from(mut state: State, tokens: &[Token], offset: usize) -> Result<Repl
     })
 }
 
+/// One declaration's resolved tokens, resolved again from the faces they
+/// show: what each order did, for reports and annotations. The tokens
+/// must come out exactly as written.
+pub fn resolve_written(
+    state: &State,
+    tokens: &[Token],
+) -> Result<super::resolve::Resolution, ReplayError> {
+    let mut faces = VecDeque::new();
+    let mut declared = Vec::with_capacity(tokens.len());
+    for t in tokens {
+        if let Token::Order { order, mark } = t {
+            if let Mark::Roll(f) = mark {
+                faces.push_back(f.get());
+            }
+            declared.push(Token::declared(*order));
+        } else {
+            declared.push(t.clone());
+        }
+    }
+    let declaration =
+        Declaration::from_tokens(&declared).map_err(|refusal| ReplayError::Refused {
+            index: refusal.index.unwrap_or(0),
+            refusal,
+        })?;
+    let mut chance = WrittenDice { faces, used: 0 };
+    let resolution = resolve(state, &declaration, &mut chance).map_err(|e| match e {
+        ResolveError::Refused(refusal) => ReplayError::Refused {
+            index: refusal.index.unwrap_or(0),
+            refusal,
+        },
+        ResolveError::Chance { index, error, .. } => ReplayError::Dice { index, error },
+    })?;
+    for (index, (written, resolved)) in tokens.iter().zip(resolution.tokens()).enumerate() {
+        if *written != resolved {
+            return Err(ReplayError::Mismatch {
+                index,
+                written: written.clone(),
+                resolved,
+            });
+        }
+    }
+    Ok(resolution)
+}
+
 /// Replays a whole movetext: the setups (each side's `sealed` marker
 /// optional, then both placements, in any order), then the orders.
 pub fn replay_record(rules: Rules, tokens: &[Token]) -> Result<Replayed, ReplayError> {

@@ -116,9 +116,9 @@ impl fmt::Display for RulesetError {
 }
 
 /// The standard rulesets, by name, as shipped in
-/// `examples/castle-siege/rulesets/`: the rulings' defaults and the four
-/// variants of the rulings' balance check.
-pub const BUILTIN: [(&str, &str); 5] = [
+/// `examples/castle-siege/rulesets/`: the rulings' defaults, the four
+/// variants of the rulings' balance check, and a short game of 8 rounds.
+pub const BUILTIN: [(&str, &str); 6] = [
     (
         "standard",
         include_str!("../../../examples/castle-siege/rulesets/standard.yaml"),
@@ -138,6 +138,10 @@ pub const BUILTIN: [(&str, &str); 5] = [
     (
         "castle-wide-rocks",
         include_str!("../../../examples/castle-siege/rulesets/castle-wide-rocks.yaml"),
+    ),
+    (
+        "skirmish",
+        include_str!("../../../examples/castle-siege/rulesets/skirmish.yaml"),
     ),
 ];
 

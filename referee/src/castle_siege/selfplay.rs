@@ -394,6 +394,71 @@ fn attack_score(state: &State, order: &Order) -> i64 {
     (if intruder { 1000 } else { 0 }) + (if infantry { 10 } else { 0 }) - need
 }
 
+/// The driver's choices as a seed: SplitMix64 from the first 8 bytes of
+/// `SHA-256(label || seed)`.
+fn choices(label: &str, seed: u64) -> SplitMix {
+    SplitMix(u64::from_be_bytes(
+        derive(label, seed)[..8].try_into().unwrap_or([0; 8]),
+    ))
+}
+
+/// A setup for `side` as the driver chooses it from `seed`: a random
+/// permutation of the side's army (CS-08). For harnesses that play the
+/// driver's choices one step at a time (`yam hotseat auto`).
+pub fn choose_setup(side: Side, seed: u64) -> Result<Setup, SetupError> {
+    random_setup(&mut choices("yam/castle-siege/auto/setup", seed), side)
+}
+
+/// The next declaration of the side to move in `state`, as `policy` chooses
+/// it from `seed`: in the Move phase a priority list of steps (a third of
+/// the time with the breaches, the attacks and `End` after it, the whole
+/// turn in one declaration), else the breaches and attacks of the rest of
+/// the turn and `End`. Never empty; always legal when declared. For
+/// harnesses that play one declaration at a time (`yam hotseat auto`),
+/// with the dice coming from elsewhere.
+pub fn choose_declaration(state: &State, policy: Policy, seed: u64) -> Declaration {
+    let mut rng = choices("yam/castle-siege/auto/orders", seed);
+    let mut orders = Vec::new();
+    match state.phase() {
+        Phase::Move => {
+            let steps = random_steps(&mut rng, state, policy);
+            let whole_turn = rng.chance(1, 3);
+            if !steps.is_empty() {
+                orders.push(Order::Phase(Phase::Move));
+                orders.extend(steps);
+            }
+            if whole_turn || orders.is_empty() {
+                // Breaches and attacks as the position stands now: units
+                // that move away are skipped (CS-P2).
+                let breaches = random_breaches(&mut rng, state, policy);
+                if !breaches.is_empty() {
+                    orders.push(Order::Phase(Phase::Breach));
+                    orders.extend(breaches);
+                }
+                orders.push(Order::Phase(Phase::Attack));
+                orders.extend(random_attacks(&mut rng, state, policy));
+                orders.push(Order::End);
+            }
+        }
+        Phase::Breach => {
+            let breaches = random_breaches(&mut rng, state, policy);
+            if !breaches.is_empty() {
+                orders.push(Order::Phase(Phase::Breach));
+                orders.extend(breaches);
+            }
+            orders.push(Order::Phase(Phase::Attack));
+            orders.extend(random_attacks(&mut rng, state, policy));
+            orders.push(Order::End);
+        }
+        Phase::Attack => {
+            orders.push(Order::Phase(Phase::Attack));
+            orders.extend(random_attacks(&mut rng, state, policy));
+            orders.push(Order::End);
+        }
+    }
+    Declaration::new(orders)
+}
+
 /// Plays one game of random legal orders from `seed` under `ruleset`.
 pub fn play_game(seed: u64, ruleset: &Ruleset) -> Result<GameSummary, SelfPlayError> {
     play_game_with(seed, ruleset, Policy::Random)

@@ -16,7 +16,9 @@
 //! - [`score`]: the score and the best score still possible;
 //! - [`token`]: written moves to actions and back;
 //! - [`tableau`](mod@tableau): the text display;
-//! - [`greedy`]: a greedy player, for figures and tests.
+//! - [`greedy`]: a greedy player, for figures and tests;
+//! - [`game_replay`]: the game behind the fair-play layer's `GameReplay`
+//!   door: the layout and each draw by a roll of its own.
 //!
 //! ```
 //! use yam_referee::fair_play::{chance::PracticeChance, encoding::Blob, game_id::GameId};
@@ -38,6 +40,7 @@
 pub mod action;
 pub mod apply;
 pub mod cards;
+pub mod game_replay;
 pub mod greedy;
 pub mod ruleset;
 pub mod score;

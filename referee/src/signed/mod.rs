@@ -27,6 +27,8 @@ pub mod verify;
 pub mod write;
 
 #[cfg(test)]
+mod games_tests;
+#[cfg(test)]
 mod tests;
 
 pub use collect::{Collector, SignedText};

@@ -14,7 +14,14 @@
 //! - moves are made by the player to move, and are legal;
 //! - a turn's outcomes belong to a roll its author requested, and its moves
 //!   are exactly the orders that roll declared (less the ones recorded as
-//!   skipped): nobody can roll for one move and play another;
+//!   skipped, or, in a game whose tokens show what chance did, all of them
+//!   with exactly the recorded ones shown skipped): nobody can roll for one
+//!   move and play another;
+//! - a move that seals or reveals a secret setup stands with its commitment
+//!   or its opening, which opens to exactly the revealed bytes, and no such
+//!   evidence stands without such a move;
+//! - a turn without moves plays nothing, unless the rules draw before any
+//!   move (Genghis Khan's Foe layout) and it carries that roll's values;
 //! - the rules asked for exactly the recorded values, with the recorded
 //!   purposes;
 //! - nothing follows an ending made by the rules;
@@ -39,7 +46,9 @@ use crate::fair_play::sign::{Fingerprint, PublicKey};
 use crate::fair_play::turn::{
     Challenge, EventBody, Evidence, Mode, Party, RoleChoice, SignedEvent, TurnBody,
 };
-use crate::replay::{GameEnd, GameReplay, LoadedRuleset, NoChance, RulesCatalog, RulesError};
+use crate::replay::{
+    GameEnd, GameReplay, LoadedRuleset, NoChance, RulesCatalog, RulesError, SecretSetup,
+};
 
 use super::text::{mode_name, practice_seed_text};
 
@@ -109,6 +118,21 @@ pub enum ReplayFault {
         /// The moves of the turn.
         played: Vec<String>,
     },
+    /// The tokens show other orders skipped than the evidence records.
+    #[error(
+        "roll {roll}: the moves show the orders at {shown:?} skipped, but the signed evidence records {recorded:?} (positions from 0)"
+    )]
+    SkipsDiffer {
+        /// The roll.
+        roll: u64,
+        /// The positions the tokens mark skipped.
+        shown: Vec<usize>,
+        /// The positions the `Skipped` evidence lists.
+        recorded: Vec<usize>,
+    },
+    /// A secret setup and its evidence do not go together.
+    #[error("{0}")]
+    Setup(String),
     /// Outcomes of a roll the author did not request.
     #[error("roll {roll} was not requested by the author of these outcomes")]
     NotYourRoll {
@@ -219,11 +243,25 @@ impl SignedReplay {
     /// Checks and applies the next event; on error nothing changes.
     pub fn push(&mut self, signed: &SignedEvent) -> Result<(), ReplayError> {
         let seq = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
+        // The logs only grow, and only once every check has passed (the end
+        // of `apply`), so they move into the working copy instead of being
+        // copied: a push costs the same at event 400 as at event 4.
+        let events = std::mem::take(&mut self.events);
+        let snapshots = std::mem::take(&mut self.snapshots);
         let mut next = self.clone();
-        next.apply(signed)
-            .map_err(|fault| ReplayError { seq, fault })?;
-        *self = next;
-        Ok(())
+        next.events = events;
+        next.snapshots = snapshots;
+        match next.apply(signed) {
+            Ok(()) => {
+                *self = next;
+                Ok(())
+            }
+            Err(fault) => {
+                self.events = next.events;
+                self.snapshots = next.snapshots;
+                Err(ReplayError { seq, fault })
+            }
+        }
     }
 
     fn apply(&mut self, signed: &SignedEvent) -> Result<(), ReplayFault> {
@@ -392,30 +430,6 @@ impl SignedReplay {
                 _ => {}
             }
         }
-        if turn.moves.is_empty() {
-            // Values drawn for no move would be values the rules never
-            // asked for.
-            return match turn.evidence.iter().find_map(|e| match e {
-                Evidence::Outcomes { results, .. } => Some(results.len()),
-                _ => None,
-            }) {
-                Some(count) if count > 0 => Err(ReplayFault::Chance(ChanceError::Unused {
-                    position: 0,
-                    count,
-                })),
-                _ => Ok(()),
-            };
-        }
-        let Some(seats) = &self.seats else {
-            return Err(ReplayFault::RolesNotSettled);
-        };
-        let to_move = self.game.to_move().and_then(|s| seats.get(s)).copied();
-        if to_move != Some(author) {
-            return Err(ReplayFault::NotYourTurn {
-                author: self.name_of(&author),
-                expected: to_move.map_or_else(|| "nobody".to_owned(), |k| self.name_of(&k)),
-            });
-        }
         let outcomes: Vec<(u64, &[ChanceRecord])> = turn
             .evidence
             .iter()
@@ -424,12 +438,58 @@ impl SignedReplay {
                 _ => None,
             })
             .collect();
+        // A turn without moves plays nothing, unless the rules draw before
+        // any move (Genghis Khan's Foe layout) and this turn carries the
+        // values.
+        let rules_draw =
+            self.seats.is_some() && self.game.setup_by_chance() && !outcomes.is_empty();
+        if turn.moves.is_empty() && !rules_draw {
+            check_setup_evidence(&SecretSetup::None, turn)?;
+            // Values drawn for no move would be values the rules never
+            // asked for.
+            return match outcomes.first() {
+                Some((_, results)) if !results.is_empty() => {
+                    Err(ReplayFault::Chance(ChanceError::Unused {
+                        position: 0,
+                        count: results.len(),
+                    }))
+                }
+                _ => Ok(()),
+            };
+        }
+        let Some(seats) = &self.seats else {
+            return Err(ReplayFault::RolesNotSettled);
+        };
+        let seat = seats.iter().position(|k| *k == author);
+        let Some(seat) = seat.filter(|s| self.game.may_play(*s)) else {
+            let to_move = self.to_move_key();
+            return Err(ReplayFault::NotYourTurn {
+                author: self.name_of(&author),
+                expected: to_move.map_or_else(|| "nobody".to_owned(), |k| self.name_of(&k)),
+            });
+        };
+        let secret = self.game.secret_setup(&turn.moves);
         let mut game = self.game.clone();
         match outcomes.as_slice() {
-            [] => play_watched(&mut *game, &turn.moves, &mut NoChance)?,
+            [] => play_watched(&mut *game, seat, &turn.moves, &mut NoChance)?,
             [(roll, results)] => {
-                if let Some(stream) = self.practice.as_mut() {
-                    play_checked(&mut *game, &turn.moves, stream, results)?;
+                if self.practice.is_some() {
+                    // No request declared the orders; the skipped evidence
+                    // must still be what the tokens show.
+                    if let Some(forms) = self.declared_forms(turn) {
+                        let shown = shown_skips(&forms);
+                        let recorded = recorded_skips(*roll, turn);
+                        if shown != recorded {
+                            return Err(ReplayFault::SkipsDiffer {
+                                roll: *roll,
+                                shown,
+                                recorded,
+                            });
+                        }
+                    }
+                    if let Some(stream) = self.practice.as_mut() {
+                        play_checked(&mut *game, seat, &turn.moves, stream, results)?;
+                    }
                 } else {
                     self.check_declared(*roll, author, turn)?;
                     let (Some(done), Some(id)) =
@@ -437,11 +497,14 @@ impl SignedReplay {
                     else {
                         return Err(ReplayFault::Record(Fault::NoSuchRoll { roll: *roll }));
                     };
-                    play_checked(&mut *game, &turn.moves, done.stream(&id), results)?;
+                    play_checked(&mut *game, seat, &turn.moves, done.stream(&id), results)?;
                 }
             }
             _ => return Err(ReplayFault::TwoRolls),
         }
+        // Secret setups (fair-play 3.7): the moves that seal or reveal one
+        // stand with their evidence, and no evidence stands without them.
+        check_setup_evidence(&secret, turn)?;
         self.game = game;
         self.plies = self
             .plies
@@ -462,30 +525,57 @@ impl SignedReplay {
         if request.requester != author {
             return Err(ReplayFault::NotYourRoll { roll });
         }
-        let skipped: Vec<usize> = turn
-            .evidence
-            .iter()
-            .filter_map(|e| match e {
-                Evidence::Skipped { roll: r, order } if *r == roll => usize::try_from(*order).ok(),
-                _ => None,
-            })
-            .collect();
-        let declared: Vec<String> = request
-            .orders
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !skipped.contains(i))
-            .map(|(_, o)| o.clone())
-            .collect();
+        let skipped = recorded_skips(roll, turn);
         let played: Vec<String> = turn.moves.iter().map(|m| m.as_str().to_owned()).collect();
-        if declared != played {
-            return Err(ReplayFault::UndeclaredMoves {
-                roll,
-                declared,
-                played,
-            });
+        let forms = self.declared_forms(turn);
+        let undeclared = |declared: Vec<String>| ReplayFault::UndeclaredMoves {
+            roll,
+            declared,
+            played: played.clone(),
+        };
+        match forms {
+            // The tokens show what became of every declared order, skipped
+            // ones included: they must be the declaration, order for order,
+            // and the skipped evidence exactly the orders shown skipped.
+            Some(forms) => {
+                let orders: Vec<String> = forms.iter().map(|(o, _)| o.clone()).collect();
+                let shown = shown_skips(&forms);
+                if orders != request.orders {
+                    return Err(undeclared(request.orders.clone()));
+                }
+                if shown != skipped {
+                    return Err(ReplayFault::SkipsDiffer {
+                        roll,
+                        shown,
+                        recorded: skipped,
+                    });
+                }
+            }
+            // The tokens are the orders carried out; the skipped ones are
+            // left out.
+            None => {
+                let declared: Vec<String> = request
+                    .orders
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| skipped.binary_search(i).is_err())
+                    .map(|(_, o)| o.clone())
+                    .collect();
+                if declared != played {
+                    return Err(undeclared(declared));
+                }
+            }
         }
         Ok(())
+    }
+
+    /// Each move of `turn` as the order it carries out and whether it shows
+    /// that order skipped, for games whose tokens show it.
+    fn declared_forms(&self, turn: &TurnBody) -> Option<Vec<(String, bool)>> {
+        turn.moves
+            .iter()
+            .map(|m| self.game.declared_order(m.as_str()))
+            .collect()
     }
 
     // ----- what the replay shows -----
@@ -557,6 +647,15 @@ impl SignedReplay {
         self.seats.as_ref()?.get(seat).copied()
     }
 
+    /// Whether `key` may play a turn now (the player to move, or either
+    /// player while the rules let both act at once).
+    pub fn may_play(&self, key: &PublicKey) -> bool {
+        self.ending.is_none()
+            && self
+                .seat_of(key)
+                .is_some_and(|seat| self.game.may_play(seat))
+    }
+
     /// The practice stream as far as it was used (practice games only).
     pub fn practice_stream(&self) -> Option<&PracticeStream> {
         self.practice.as_ref()
@@ -597,6 +696,12 @@ impl SignedReplay {
         }
         let roles = self.game.seats();
         match self.ending? {
+            // A solo game has nobody to win it: the player abandoned it, and
+            // it has no final score.
+            RecordEnding::Resigned(_) if roles.len() < 2 => Some(GameEnd {
+                result: GameResult::Unfinished,
+                reason: "the player abandoned the game: it has no final score".into(),
+            }),
             RecordEnding::Resigned(seat) => {
                 let winner = if seat == 0 { 1 } else { 0 };
                 let result = if winner == 0 {
@@ -710,10 +815,82 @@ impl SignedReplay {
     }
 }
 
+/// The positions the turn's `Skipped` evidence records for `roll`, in
+/// ascending order.
+fn recorded_skips(roll: u64, turn: &TurnBody) -> Vec<usize> {
+    let mut skipped: Vec<usize> = turn
+        .evidence
+        .iter()
+        .filter_map(|e| match e {
+            Evidence::Skipped { roll: r, order } if *r == roll => usize::try_from(*order).ok(),
+            _ => None,
+        })
+        .collect();
+    skipped.sort_unstable();
+    skipped
+}
+
+/// The positions of the moves that show their order skipped.
+fn shown_skips(forms: &[(String, bool)]) -> Vec<usize> {
+    forms
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, skip))| *skip)
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Holds a turn's setup evidence to what its moves do with a secret setup:
+/// a seal carries the author's commitment, a reveal the opening of it with
+/// exactly the revealed bytes, and anything else neither. (That an opening
+/// opens the author's commitment is the record verifier's check.)
+fn check_setup_evidence(secret: &SecretSetup, turn: &TurnBody) -> Result<(), ReplayFault> {
+    let commitment = turn
+        .evidence
+        .iter()
+        .any(|e| matches!(e, Evidence::SetupCommitment(_)));
+    let opening = turn.evidence.iter().find_map(|e| match e {
+        Evidence::SetupReveal(o) => Some(o),
+        _ => None,
+    });
+    let fault = |text: &str| Err(ReplayFault::Setup(text.to_owned()));
+    match secret {
+        SecretSetup::None if commitment => {
+            fault("a setup commitment stands only with the move that seals the setup")
+        }
+        SecretSetup::None if opening.is_some() => {
+            fault("a setup reveal stands only with the move that reveals the setup")
+        }
+        SecretSetup::None => Ok(()),
+        SecretSetup::Seal if !commitment => {
+            fault("the move seals a setup, but the turn carries no setup commitment")
+        }
+        SecretSetup::Seal if opening.is_some() => {
+            fault("a setup is sealed and revealed in one turn: nothing was secret")
+        }
+        SecretSetup::Seal => Ok(()),
+        SecretSetup::Reveal(_) if commitment => {
+            fault("a turn that reveals a setup cannot commit to another")
+        }
+        SecretSetup::Reveal(bytes) => match opening {
+            None => {
+                fault("the move reveals a setup, but the turn carries no opening of its commitment")
+            }
+            Some(o) if o.setup.as_bytes() != bytes.as_slice() => Err(ReplayFault::Setup(format!(
+                "the move reveals {:?}, but the opening of the commitment holds {:?}",
+                String::from_utf8_lossy(bytes),
+                String::from_utf8_lossy(o.setup.as_bytes())
+            ))),
+            Some(_) => Ok(()),
+        },
+    }
+}
+
 /// Plays a turn, reporting a chance value the rules could not get as a
 /// chance fault (a missing or mismatched outcome), not as a refused move.
 fn play_watched(
     game: &mut dyn GameReplay,
+    seat: usize,
     moves: &[crate::fair_play::turn::MoveToken],
     chance: &mut impl Chance,
 ) -> Result<(), ReplayFault> {
@@ -721,7 +898,7 @@ fn play_watched(
         inner: chance,
         error: None,
     };
-    let played = game.play(moves, &mut watch);
+    let played = game.play_as(seat, moves, &mut watch);
     if let Some(e) = watch.error.take() {
         return Err(ReplayFault::Chance(e));
     }
@@ -732,12 +909,13 @@ fn play_watched(
 /// value must be used.
 fn play_checked(
     game: &mut dyn GameReplay,
+    seat: usize,
     moves: &[crate::fair_play::turn::MoveToken],
     source: impl ByteSource,
     results: &[ChanceRecord],
 ) -> Result<(), ReplayFault> {
     let mut chance = ReplayChance::new(source, results);
-    play_watched(game, moves, &mut chance)?;
+    play_watched(game, seat, moves, &mut chance)?;
     chance.finish().map_err(ReplayFault::Chance)
 }
 

@@ -9,11 +9,20 @@
 //! handing it back, so nothing invalid is ever returned.
 //!
 //! A move that needs chance is played in three events, as by mail: the
-//! mover's turn with its signed roll request (declaring the moves), each
+//! mover's turn with its signed roll request (declaring the orders), each
 //! other party's turn with its response made through the guard
 //! [`RollBook::answer`](crate::fair_play::roll::RollBook::answer), and the
 //! mover's turn with the moves and the outcomes. In a practice game the
 //! values come from the open seed and one event carries moves and outcomes.
+//! The moves are what the game's rules make of the declared orders with the
+//! roll's values ([`GameReplay::resolve`](crate::replay::GameReplay::resolve)):
+//! Castle Siege's `Ab5xKc5` is played as `Ab5xKc5@6`, Genghis Khan's `draw`
+//! as the card drawn; orders the rules skipped are recorded as `Skipped`.
+//!
+//! A solo game ([`Seating::Refereed`]) is opened by its referee (a
+//! tournament director) for the player, and a game whose rules draw before
+//! any move (Genghis Khan's Foe layout) has that roll played as part of its
+//! opening.
 
 use std::fmt;
 
@@ -34,6 +43,7 @@ use crate::fair_play::turn::{
 use crate::replay::{LoadedRuleset, RulesCatalog, RulesError};
 
 use super::replay::{ReplayError, SignedReplay};
+use super::text::mode_name;
 
 /// One party's secrets for this game, as the harness holds them.
 #[derive(Clone, Copy)]
@@ -74,6 +84,9 @@ pub enum Seating {
         /// The acceptor's bytes.
         toss: [u8; 32],
     },
+    /// A solo game: the challenger referees (a tournament director, whose
+    /// role is the mode's name) and the acceptor takes the game's one seat.
+    Refereed,
 }
 
 /// Everything a new game needs.
@@ -161,10 +174,25 @@ pub fn open(
     let mut replay = SignedReplay::start(catalog, &opening.ruleset).map_err(TableError::Start)?;
     let seats = replay.game().seats();
     let game_name = replay.game().game().name();
-    let [first_role, second_role] = seats else {
-        return Err(TableError::Start(
-            "the hot-seat harness plays two-player games".into(),
-        ));
+    let (first_role, second_role) = match (seats, opening.seating) {
+        ([only], Seating::Refereed) => (*only, mode_name(&opening.mode)),
+        ([_], _) => {
+            return Err(TableError::Start(format!(
+                "{game_name} is a solo game: its player plays against a referee's chain (director mode) or an open seed (practice)"
+            )));
+        }
+        ([first, second], Seating::Refereed) => {
+            let _ = (first, second);
+            return Err(TableError::Start(format!(
+                "{game_name} is played between two players, not against a referee"
+            )));
+        }
+        ([first, second], _) => (*first, *second),
+        _ => {
+            return Err(TableError::Start(
+                "the hot-seat harness plays games of one or two seats".into(),
+            ));
+        }
     };
     let practice = matches!(opening.mode, Mode::Practice { .. });
     let anchor = |s: &Signer<'_>| {
@@ -177,6 +205,13 @@ pub fn open(
     let roles =
         |role: &str| List::new(vec![text(role)?]).map_err(|e| TableError::Value(e.to_string()));
     let (challenger_roles, acceptor_roles, role_choice, reveal, toss) = match opening.seating {
+        Seating::Refereed => (
+            roles(second_role)?,
+            roles(first_role)?,
+            RoleChoice::Chosen,
+            None,
+            None,
+        ),
         Seating::Chosen { challenger_first } => {
             let (mine, theirs) = if challenger_first {
                 (first_role, second_role)
@@ -239,6 +274,22 @@ pub fn open(
         });
         events.push(next_event(&mut replay, opening.challenger.key, body)?);
     }
+    // The rules' own draw before any move (Genghis Khan's Foe layout): a
+    // roll that declares no orders, requested by the player to move.
+    if replay.game().setup_by_chance() {
+        let signers = [opening.challenger, opening.acceptor];
+        let mover = replay
+            .to_move_key()
+            .and_then(|k| signers.iter().find(|s| s.public_key() == k))
+            .copied()
+            .ok_or_else(|| TableError::Start("nobody is to move after the opening".into()))?;
+        let others: Vec<Signer<'_>> = signers
+            .iter()
+            .filter(|s| s.public_key() != mover.public_key())
+            .copied()
+            .collect();
+        events.extend(chance_turn(&mut replay, &[], &mover, &others)?);
+    }
     Ok((replay, events))
 }
 
@@ -268,16 +319,59 @@ impl Chance for Probe {
     }
 }
 
-fn check_turn(replay: &SignedReplay, who: &Signer<'_>) -> Result<(), TableError> {
+fn check_turn(replay: &SignedReplay, who: &Signer<'_>) -> Result<usize, TableError> {
     let me = who.public_key();
-    let to_move = replay.to_move_key();
-    if to_move != Some(me) {
-        return Err(TableError::NotYourTurn {
-            who: replay.name_of(&me),
-            to_move: to_move.map(|k| replay.name_of(&k)),
-        });
+    match replay.seat_of(&me) {
+        Some(seat) if replay.may_play(&me) => Ok(seat),
+        _ => {
+            let to_move = replay.to_move_key();
+            Err(TableError::NotYourTurn {
+                who: replay.name_of(&me),
+                to_move: to_move.map(|k| replay.name_of(&k)),
+            })
+        }
     }
-    Ok(())
+}
+
+/// A turn checked and ready to be signed: its moves when it needs no chance,
+/// or the orders a roll must resolve.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Prepared {
+    /// No chance: these moves (canonical) are the turn.
+    Plain(Vec<String>),
+    /// Chance: these orders (canonical, as declared) go into a roll request
+    /// (or, in practice, straight to the open seed).
+    Roll(Vec<String>),
+}
+
+/// Checks a turn of `orders` (as written) by `mover` without signing
+/// anything or drawing any value: whose turn it is, the spelling, and the
+/// rules as far as they go before chance.
+pub fn prepare(
+    replay: &SignedReplay,
+    orders: &[String],
+    mover: &Signer<'_>,
+) -> Result<Prepared, TableError> {
+    let seat = check_turn(replay, mover)?;
+    let mut canonical = Vec::with_capacity(orders.len());
+    for written in orders {
+        canonical.push(
+            replay
+                .game()
+                .canonical_order(written)
+                .map_err(|e| TableError::Value(format!("{written}: expected {e}")))?,
+        );
+    }
+    // Try the turn without chance first: most moves of most games need none.
+    let mut probe = Probe::default();
+    match replay.game().resolve(seat, &canonical, &mut probe) {
+        Ok(resolved) if resolved.skipped.is_empty() => Ok(Prepared::Plain(resolved.moves)),
+        Ok(_) => Err(TableError::Value(
+            "the rules skipped orders of a turn that drew nothing".into(),
+        )),
+        Err(e) if !probe.asked => Err(TableError::Rules(e)),
+        Err(_) => Ok(Prepared::Roll(canonical)),
+    }
 }
 
 /// Plays one turn of `moves` (as written; spelled canonically here) by
@@ -289,59 +383,98 @@ pub fn play(
     mover: &Signer<'_>,
     others: &[Signer<'_>],
 ) -> Result<Vec<SignedEvent>, TableError> {
-    check_turn(replay, mover)?;
-    let mut tokens = Vec::with_capacity(moves.len());
-    for written in moves {
-        let canonical = replay
-            .game()
-            .canonical_token(written)
-            .map_err(|e| TableError::Value(format!("{written}: expected {e}")))?;
-        tokens.push(MoveToken::new(canonical).map_err(|e| TableError::Value(e.to_string()))?);
-    }
-    let token_list = List::new(tokens.clone()).map_err(|e| TableError::Value(e.to_string()))?;
-    // Try the move without chance first: most moves of most games need none.
-    let mut probe = Probe::default();
-    let mut trial = replay.game().boxed_clone();
-    match trial.play(&tokens, &mut probe) {
-        Ok(()) => {
-            let body = EventBody::Turn(TurnBody {
-                moves: token_list,
-                evidence: List::empty(),
-            });
-            let mut working = replay.clone();
-            let event = next_event(&mut working, mover.key, body)?;
-            *replay = working;
-            return Ok(vec![event]);
-        }
-        Err(e) if !probe.asked => return Err(TableError::Rules(e)),
-        Err(_) => {}
-    }
+    let prepared = prepare(replay, moves, mover)?;
     let mut working = replay.clone();
-    let events = if let Some(stream) = working.practice_stream() {
-        let mut stream = stream.clone();
-        let roll = working.summary().map_or(0, |s| s.rolls);
-        let mut chance = RecordingChance::new(&mut stream);
-        let mut game = working.game().boxed_clone();
-        game.play(&tokens, &mut chance).map_err(TableError::Rules)?;
-        let results = chance.into_records();
-        let body = EventBody::Turn(TurnBody {
-            moves: token_list,
-            evidence: List::new(vec![Evidence::Outcomes { roll, results }])
-                .map_err(|e| TableError::Value(e.to_string()))?,
-        });
-        vec![next_event(&mut working, mover.key, body)?]
-    } else {
-        roll(&mut working, tokens, token_list, mover, others)?
+    let events = match prepared {
+        Prepared::Plain(moves) => {
+            vec![turn_event(&mut working, mover, &moves, Vec::new())?]
+        }
+        Prepared::Roll(orders) => chance_turn(&mut working, &orders, mover, others)?,
     };
     *replay = working;
     Ok(events)
 }
 
+/// Plays one turn of `moves` (canonical, needing no chance) by `mover`
+/// with `evidence` beside them: a secret setup sealed with its commitment
+/// or revealed with its opening (Castle Siege). Returns the event, proven
+/// against `replay`, which is updated.
+pub fn play_with(
+    replay: &mut SignedReplay,
+    moves: &[String],
+    evidence: Vec<Evidence>,
+    mover: &Signer<'_>,
+) -> Result<SignedEvent, TableError> {
+    check_turn(replay, mover)?;
+    let mut working = replay.clone();
+    let event = turn_event(&mut working, mover, moves, evidence)?;
+    *replay = working;
+    Ok(event)
+}
+
+/// Signs and proves a turn of `moves` with `evidence`.
+fn turn_event(
+    working: &mut SignedReplay,
+    mover: &Signer<'_>,
+    moves: &[String],
+    evidence: Vec<Evidence>,
+) -> Result<SignedEvent, TableError> {
+    let tokens = moves
+        .iter()
+        .map(|m| MoveToken::new(m.as_str()).map_err(|e| TableError::Value(e.to_string())))
+        .collect::<Result<Vec<_>, _>>()?;
+    let body = EventBody::Turn(TurnBody {
+        moves: List::new(tokens).map_err(|e| TableError::Value(e.to_string()))?,
+        evidence: List::new(evidence).map_err(|e| TableError::Value(e.to_string()))?,
+    });
+    next_event(working, mover.key, body)
+}
+
+/// The evidence of a resolved turn: its outcomes, then each skipped order.
+fn outcome_evidence(
+    roll: u64,
+    results: List<crate::fair_play::chance::ChanceRecord>,
+    skipped: &[usize],
+) -> Result<Vec<Evidence>, TableError> {
+    let mut evidence = vec![Evidence::Outcomes { roll, results }];
+    for order in skipped {
+        evidence.push(Evidence::Skipped {
+            roll,
+            order: u32::try_from(*order)
+                .map_err(|_| TableError::Value("too many orders in one turn".into()))?,
+        });
+    }
+    Ok(evidence)
+}
+
+/// A turn that needs chance: from the open seed in practice, else through
+/// a roll's three steps.
+fn chance_turn(
+    working: &mut SignedReplay,
+    orders: &[String],
+    mover: &Signer<'_>,
+    others: &[Signer<'_>],
+) -> Result<Vec<SignedEvent>, TableError> {
+    let seat = check_turn(working, mover)?;
+    if let Some(stream) = working.practice_stream() {
+        let mut stream = stream.clone();
+        let roll = working.summary().map_or(0, |s| s.rolls);
+        let mut chance = RecordingChance::new(&mut stream);
+        let resolved = working
+            .game()
+            .resolve(seat, orders, &mut chance)
+            .map_err(TableError::Rules)?;
+        let evidence = outcome_evidence(roll, chance.into_records(), &resolved.skipped)?;
+        return Ok(vec![turn_event(working, mover, &resolved.moves, evidence)?]);
+    }
+    roll(working, seat, orders, mover, others)
+}
+
 /// The three steps of a roll: request, responses, moves with outcomes.
 fn roll(
     working: &mut SignedReplay,
-    tokens: Vec<MoveToken>,
-    token_list: List<MoveToken>,
+    seat: usize,
+    orders: &[String],
     mover: &Signer<'_>,
     others: &[Signer<'_>],
 ) -> Result<Vec<SignedEvent>, TableError> {
@@ -363,9 +496,9 @@ fn roll(
         (Some(_), None) => return Err(TableError::MissingSecret(working.name_of(&me))),
         (None, _) => None,
     };
-    let orders = tokens
+    let declared = orders
         .iter()
-        .map(|t| text(t.as_str()))
+        .map(|o| text(o))
         .collect::<Result<Vec<_>, _>>()?;
     let request = RollRequest {
         game: last.event.game.clone(),
@@ -373,7 +506,7 @@ fn roll(
         record_hash: last.hash(),
         requester: me,
         declaration: Declaration {
-            orders: List::new(orders).map_err(|e| TableError::Value(e.to_string()))?,
+            orders: List::new(declared).map_err(|e| TableError::Value(e.to_string()))?,
             seed: Text::default(),
         },
         reveal,
@@ -425,17 +558,12 @@ fn roll(
         return Err(TableError::Start("the roll did not complete".into()));
     };
     let mut chance = RecordingChance::new(done.stream(&game_id));
-    let mut game = working.game().boxed_clone();
-    game.play(&tokens, &mut chance).map_err(TableError::Rules)?;
-    let body = EventBody::Turn(TurnBody {
-        moves: token_list,
-        evidence: List::new(vec![Evidence::Outcomes {
-            roll: index,
-            results: chance.into_records(),
-        }])
-        .map_err(|e| TableError::Value(e.to_string()))?,
-    });
-    events.push(next_event(working, mover.key, body)?);
+    let resolved = working
+        .game()
+        .resolve(seat, orders, &mut chance)
+        .map_err(TableError::Rules)?;
+    let evidence = outcome_evidence(index, chance.into_records(), &resolved.skipped)?;
+    events.push(turn_event(working, mover, &resolved.moves, evidence)?);
     Ok(events)
 }
 

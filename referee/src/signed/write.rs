@@ -7,21 +7,25 @@
 //!
 //! [`RawGrammar`]: yam_notation::RawGrammar
 
-use yam_notation::{Command, Comment, CommentPart, Node, Record, Span, Tags};
+use yam_notation::{Command, Comment, CommentPart, Dots, Node, Record, Span, Tags};
 
 use crate::fair_play::turn::{EventBody, Evidence, SignedEvent};
 
 use super::replay::{ReplayError, SignedReplay};
 use super::text::{EVENT_COMMAND, FAIR_PLAY_TAGS, chance_command, event_command};
 
-/// Appends `events` to `record`: the moves of each turn in the main line
-/// (numbered), then a comment with its `[%chance]` and `[%event]`; an event
-/// without moves joins the comment before it when the movetext ends in
-/// one. `before` is the replay as it stood before the events; it is used to
-/// number the moves. `prose`, if any, goes into the comment after the
-/// first turn with moves, or, when no event has moves (the opening), into
-/// the first comment the events start. Then the fair-play tags and the
-/// result are set from the events.
+/// Appends `events` to `record`: the moves of each turn in the main line,
+/// then a comment with its `[%chance]` and `[%event]`; an event without
+/// moves joins the comment before it when the movetext ends in one (its
+/// `[%chance]` too, for a turn of the rules' own chance such as Genghis
+/// Khan's Foe layout). `before` is the replay as it stood before the
+/// events; it numbers the moves: a number is written when it differs from
+/// the last one in the main line (a player's turn of several declarations
+/// reads as one), and never for number 0, the moves before the first
+/// numbered one (Castle Siege's secret setups). `prose`, if any, goes into
+/// the comment after the first turn with moves, or, when no event has
+/// moves (the opening), into the first comment the events start. Then the
+/// fair-play tags and the result are set from the events.
 pub fn append_events(
     record: &mut Record<String>,
     before: &SignedReplay,
@@ -30,6 +34,7 @@ pub fn append_events(
 ) -> Result<SignedReplay, ReplayError> {
     let mut replay = before.clone();
     let mut prose = prose.filter(|p| !p.trim().is_empty());
+    let mut last_number = last_main_number(&record.movetext);
     let any_moves = events
         .iter()
         .any(|e| matches!(&e.event.body, EventBody::Turn(t) if !t.moves.is_empty()));
@@ -49,6 +54,9 @@ pub fn append_events(
         let mut comment = Comment::default();
         if moves.is_empty() {
             if let Some(Node::Comment(last)) = record.movetext.last_mut() {
+                if let Some(chance) = outcomes {
+                    last.push_command(chance);
+                }
                 last.push_command(event_command(signed));
                 continue;
             }
@@ -57,7 +65,10 @@ pub fn append_events(
                 comment.push_text(text);
             }
         } else {
-            record.movetext.push(Node::MoveNumber(number, dots));
+            if number > 0 && last_number != Some((number, dots)) {
+                record.movetext.push(Node::MoveNumber(number, dots));
+                last_number = Some((number, dots));
+            }
             for m in moves {
                 record.movetext.push(Node::Move(m, Span::default()));
             }
@@ -76,6 +87,21 @@ pub fn append_events(
         record.set_result(end.result);
     }
     Ok(replay)
+}
+
+/// The last move number of the main line, if any.
+fn last_main_number(movetext: &[Node<String>]) -> Option<(u32, Dots)> {
+    let mut depth = 0usize;
+    let mut last = None;
+    for node in movetext {
+        match node {
+            Node::StartVariation => depth += 1,
+            Node::EndVariation => depth = depth.saturating_sub(1),
+            Node::MoveNumber(n, d) if depth == 0 => last = Some((*n, *d)),
+            _ => {}
+        }
+    }
+    last
 }
 
 /// Sets the fair-play tags to what `replay`'s events say, removing any

@@ -1,0 +1,723 @@
+//! The signed games with chance and secrets, through the harness, the text
+//! and the verifier: Castle Siege (setups sealed and revealed, declarations
+//! resolved by rolls, every face in the tokens) and Genghis Khan (the Foe
+//! layout and every Horde card by a roll of its own, against a director's
+//! chain). Each honest case verifies; each attack is refused with its
+//! reason.
+
+use yam_notation::{GameKind, RawGrammar, Reader, Record, Tags, record_to_string};
+
+use super::collect::{Collector, SignedText};
+use super::replay::{ReplayFault, SignedReplay};
+use super::table::{self, Opening, Prepared, Seating, Signer, TableError};
+use super::verify::{Failure, Verdict, Verified, verify_text};
+use super::write::append_events;
+use crate::castle_siege::game_replay::{CastleSiegeReplay, SetupStage, sealed_token};
+use crate::castle_siege::selfplay::{choose_declaration, choose_setup};
+use crate::castle_siege::{Policy, Side};
+use crate::check::{Checker, Verdict as CheckVerdict};
+use crate::fair_play::chain::{ChainSecret, HashChain};
+use crate::fair_play::commit::Salt;
+use crate::fair_play::encoding::{Blob, List};
+use crate::fair_play::game_id::GameId;
+use crate::fair_play::sign::SigningKey;
+use crate::fair_play::turn::{Event, EventBody, Evidence, Mode, SignedEvent, TurnBody};
+use crate::genghis_khan::game_replay::{DRAW_ORDER, GenghisKhanReplay};
+use crate::genghis_khan::{Action, greedy_action, notate};
+use crate::replay::{Builtin, RulesCatalog};
+
+struct Party {
+    key: SigningKey,
+    chain: HashChain,
+}
+
+impl Party {
+    fn new(seed: u8, game: &GameId) -> Party {
+        let key = SigningKey::from_seed(&[seed; 32]);
+        let chain = HashChain::new(
+            &ChainSecret::from_bytes([seed ^ 0xa5; 32]),
+            game.clone(),
+            key.public_key(),
+            512,
+        )
+        .unwrap();
+        Party { key, chain }
+    }
+
+    fn signer(&self) -> Signer<'_> {
+        Signer {
+            key: &self.key,
+            chain: Some(&self.chain),
+        }
+    }
+}
+
+/// A game on one table: the challenger and the acceptor, the replay and the
+/// record as the harness writes it.
+struct Game {
+    id: GameId,
+    parties: [Party; 2],
+    replay: SignedReplay,
+    record: Record<String>,
+}
+
+impl Game {
+    fn open(game: GameKind, ruleset: &str, mode: Mode, seating: Seating) -> Game {
+        let id = GameId::new(format!("games-test-{ruleset}-{}", game.name().len())).unwrap();
+        let parties = [Party::new(11, &id), Party::new(12, &id)];
+        let ruleset = Builtin.load_ruleset(game, ruleset).unwrap();
+        let mut tags = Tags::new();
+        for (name, value) in [
+            ("Game", game.name()),
+            ("Variant", "Test"),
+            ("GameId", id.as_str()),
+            ("Date", "2026.12.01"),
+            ("Result", "*"),
+            ("NotationVersion", "1"),
+            ("Ruleset", ruleset.name.as_str()),
+        ] {
+            tags.set(name, value);
+        }
+        for player in game.player_tags() {
+            tags.set(player, *player);
+        }
+        let mut record = Record::new(tags);
+        let before = SignedReplay::start(&Builtin, &ruleset).unwrap();
+        let (_, events) = table::open(
+            &Builtin,
+            &Opening {
+                game: id.clone(),
+                ruleset,
+                mode,
+                challenger: parties[0].signer(),
+                acceptor: parties[1].signer(),
+                seating,
+            },
+        )
+        .unwrap();
+        let replay = append_events(&mut record, &before, &events, None).unwrap();
+        Game {
+            id,
+            parties,
+            replay,
+            record,
+        }
+    }
+
+    /// Castle Siege: the challenger defends, the acceptor attacks.
+    fn siege(ruleset: &str) -> Game {
+        Game::open(
+            GameKind::CastleSiege,
+            ruleset,
+            Mode::Peer,
+            Seating::Chosen {
+                challenger_first: true,
+            },
+        )
+    }
+
+    /// Genghis Khan: the challenger directs, the acceptor plays.
+    fn cards(mode: Mode) -> Game {
+        Game::open(GameKind::GenghisKhan, "standard", mode, Seating::Refereed)
+    }
+
+    fn party_of_seat(&self, seat: usize) -> usize {
+        let key = self.replay.seats().unwrap()[seat];
+        usize::from(self.parties[1].key.public_key() == key)
+    }
+
+    fn append(&mut self, before: &SignedReplay, events: &[SignedEvent]) {
+        append_events(&mut self.record, before, events, None).unwrap();
+    }
+
+    /// The player in `seat` plays `orders`; the other party answers.
+    fn try_play(&mut self, seat: usize, orders: &[String]) -> Result<Vec<SignedEvent>, TableError> {
+        let me = self.party_of_seat(seat);
+        let before = self.replay.clone();
+        let events = table::play(
+            &mut self.replay,
+            orders,
+            &self.parties[me].signer(),
+            &[self.parties[1 - me].signer()],
+        )?;
+        self.append(&before, &events);
+        Ok(events)
+    }
+
+    fn play(&mut self, orders: &[String]) -> Vec<SignedEvent> {
+        let seat = self.replay.game().to_move().unwrap();
+        self.try_play(seat, orders).unwrap()
+    }
+
+    fn siege_state(&self) -> &CastleSiegeReplay {
+        self.replay
+            .game()
+            .as_any()
+            .and_then(|a| a.downcast_ref::<CastleSiegeReplay>())
+            .unwrap()
+    }
+
+    fn cards_state(&self) -> &GenghisKhanReplay {
+        self.replay
+            .game()
+            .as_any()
+            .and_then(|a| a.downcast_ref::<GenghisKhanReplay>())
+            .unwrap()
+    }
+
+    /// The side in `seat` seals the setup the driver chooses from `seed`.
+    fn seal(&mut self, seat: usize, seed: u64) -> crate::fair_play::commit::SetupOpening {
+        let side = if seat == 0 {
+            Side::Defender
+        } else {
+            Side::Attacker
+        };
+        let setup = choose_setup(side, seed).unwrap();
+        let me = self.party_of_seat(seat);
+        let key = self.parties[me].key.public_key();
+        let (commitment, opening) = setup
+            .commit(&self.id, &key, Salt::from_bytes([seed as u8; 32]))
+            .unwrap();
+        let before = self.replay.clone();
+        let event = table::play_with(
+            &mut self.replay,
+            &[sealed_token(side)],
+            vec![Evidence::SetupCommitment(commitment)],
+            &self.parties[me].signer(),
+        )
+        .unwrap();
+        self.append(&before, &[event]);
+        opening
+    }
+
+    fn reveal(&mut self, seat: usize, opening: crate::fair_play::commit::SetupOpening) {
+        let me = self.party_of_seat(seat);
+        let token = String::from_utf8(opening.setup.as_bytes().to_vec()).unwrap();
+        let before = self.replay.clone();
+        let event = table::play_with(
+            &mut self.replay,
+            &[token],
+            vec![Evidence::SetupReveal(opening)],
+            &self.parties[me].signer(),
+        )
+        .unwrap();
+        self.append(&before, &[event]);
+    }
+
+    /// Seals both setups (the Attacker first: CS-07 lets either go first)
+    /// and reveals them.
+    fn set_up(&mut self) {
+        let attacker = self.seal(1, 2);
+        let defender = self.seal(0, 1);
+        self.reveal(1, attacker);
+        self.reveal(0, defender);
+    }
+
+    /// One declaration chosen by `policy`.
+    fn declare(&mut self, policy: Policy, seed: u64) -> Vec<SignedEvent> {
+        let state = self.siege_state().state().unwrap().clone();
+        let orders = choose_declaration(&state, policy, seed).texts();
+        self.play(&orders)
+    }
+
+    fn text(&self) -> String {
+        record_to_string::<RawGrammar>(&self.record)
+    }
+}
+
+fn collect(text: &str) -> SignedText {
+    Reader::new(text.as_bytes())
+        .read_game(&mut Collector::new())
+        .unwrap()
+        .unwrap()
+}
+
+#[track_caller]
+fn verified(text: &str) -> Box<Verified> {
+    match verify_text(&collect(text), &Builtin) {
+        Verdict::Verified(v) => v,
+        other => panic!("expected verified, got {other:?}"),
+    }
+}
+
+#[track_caller]
+fn failure(text: &str) -> Box<Failure> {
+    match verify_text(&collect(text), &Builtin) {
+        Verdict::Failed(f) => f,
+        other => panic!("expected a failure, got {other:?}"),
+    }
+}
+
+fn check(text: &str) -> CheckVerdict {
+    Reader::new(text.as_bytes())
+        .read_game(&mut Checker::new())
+        .unwrap()
+        .unwrap()
+        .verdict
+}
+
+/// The first token of the main line that `pick` accepts, replaced by `to`.
+fn replace_token(text: &str, pick: impl Fn(&str) -> bool, to: impl Fn(&str) -> String) -> String {
+    let mut record = yam_notation::parse_record::<RawGrammar>(text).unwrap();
+    let node = record
+        .movetext
+        .iter_mut()
+        .find_map(|n| match n {
+            yam_notation::Node::Move(m, _) if pick(m) => Some(m),
+            _ => None,
+        })
+        .unwrap();
+    *node = to(node);
+    record_to_string::<RawGrammar>(&record)
+}
+
+// ----- Castle Siege -----
+
+#[test]
+fn siege_setups_are_sealed_then_revealed_in_either_order() {
+    let mut g = Game::siege("standard");
+    assert_eq!(g.siege_state().setup_stage(), Some(SetupStage::Sealing));
+    // Both may seal: the Attacker goes first here.
+    let attacker = g.seal(1, 2);
+    // Nobody reveals before both have sealed (CS-07).
+    let early = g.try_play(
+        1,
+        &[String::from_utf8(attacker.setup.as_bytes().to_vec()).unwrap()],
+    );
+    assert!(
+        matches!(&early, Err(TableError::NotYourTurn { .. })),
+        "{early:?}"
+    );
+    let defender = g.seal(0, 1);
+    assert_eq!(g.siege_state().setup_stage(), Some(SetupStage::Revealing));
+    g.reveal(0, defender);
+    g.reveal(1, attacker);
+    assert!(g.siege_state().state().is_some());
+    let text = g.text();
+    assert!(text.contains("Attacker:sealed"), "{text}");
+    assert!(text.contains("[FirstCommitment \""));
+    assert!(text.contains("[SecondCommitment \""));
+    let v = verified(&text);
+    assert_eq!(v.summary.rolls, 0);
+    assert_eq!(v.plies, 4);
+}
+
+#[test]
+fn siege_declarations_roll_and_show_every_face() {
+    let mut g = Game::siege("standard");
+    g.set_up();
+    let mut rolls = 0;
+    for seed in 0..12 {
+        let events = g.declare(Policy::Eager, seed);
+        if events.len() == 3 {
+            rolls += 1;
+        }
+    }
+    assert!(rolls > 0);
+    let text = g.text();
+    let v = verified(&text);
+    assert_eq!(v.summary.rolls, rolls);
+    assert!(v.summary.values_checked > 0);
+    // Every die shows in the movetext and in the readable values.
+    assert!(text.contains("Move@"), "{text}");
+    assert!(text.contains("\"allowance: d6 "), "{text}");
+    // The rules checker replays the same movetext from its faces.
+    assert_eq!(check(&text), CheckVerdict::Legal);
+}
+
+#[test]
+fn a_siege_played_to_its_end_verifies_with_its_result() {
+    let mut g = Game::siege("skirmish");
+    g.set_up();
+    let mut seed = 0;
+    while g.replay.ending().is_none() {
+        g.declare(Policy::Random, seed);
+        seed += 1;
+        assert!(seed < 400, "the round cap ends the game");
+    }
+    let end = g.replay.ending().unwrap();
+    let text = g.text();
+    let v = verified(&text);
+    assert_eq!(v.result, end.result);
+    assert_eq!(v.ending.as_ref().unwrap().reason, end.reason);
+    assert_eq!(check(&text), CheckVerdict::Legal);
+}
+
+#[test]
+fn a_changed_die_face_is_refused() {
+    let mut g = Game::siege("standard");
+    g.set_up();
+    for seed in 0..4 {
+        g.declare(Policy::Eager, seed);
+    }
+    let text = g.text();
+    let changed = replace_token(
+        &text,
+        |t| t.starts_with("Move@"),
+        |t| {
+            let face = t.as_bytes()[5] - b'0';
+            format!("Move@{}", face % 6 + 1)
+        },
+    );
+    let f = failure(&changed);
+    assert!(f.reason.contains("signs Move@"), "{}", f.reason);
+    assert!(f.found.starts_with("Move@"));
+    // The readable value changed with it is refused too.
+    let chance = changed.replacen("\"allowance: d6 ", "\"allowance: d6 9", 1);
+    let f = failure(&chance);
+    assert!(f.reason.contains("signs Move@"), "{}", f.reason);
+}
+
+#[test]
+fn setups_must_stand_with_their_evidence() {
+    let mut g = Game::siege("standard");
+    // A sealed token without a commitment.
+    let me = g.party_of_seat(0);
+    let refused = table::play_with(
+        &mut g.replay.clone(),
+        &[sealed_token(Side::Defender)],
+        Vec::new(),
+        &g.parties[me].signer(),
+    );
+    assert!(
+        matches!(&refused, Err(TableError::Refused(e)) if matches!(&e.fault, ReplayFault::Setup(r) if r.contains("no setup commitment"))),
+        "{refused:?}"
+    );
+    // The side seals its own setup only.
+    let other = table::play_with(
+        &mut g.replay.clone(),
+        &[sealed_token(Side::Attacker)],
+        Vec::new(),
+        &g.parties[me].signer(),
+    );
+    assert!(
+        matches!(&other, Err(TableError::Refused(e)) if e.to_string().contains("not the Defender's to play")),
+        "{other:?}"
+    );
+    let defender = g.seal(0, 1);
+    let attacker = g.seal(1, 2);
+    // A reveal of another placement than the one sealed: the opening does
+    // not open the commitment, or the token is not what was opened.
+    let mut forged = attacker.clone();
+    forged.setup = defender.setup.clone();
+    let me = g.party_of_seat(1);
+    let wrong = table::play_with(
+        &mut g.replay.clone(),
+        &[String::from_utf8(attacker.setup.as_bytes().to_vec()).unwrap()],
+        vec![Evidence::SetupReveal(forged)],
+        &g.parties[me].signer(),
+    );
+    assert!(
+        matches!(&wrong, Err(TableError::Refused(e)) if matches!(e.fault, ReplayFault::Record(crate::fair_play::record::Fault::Commit(_)))),
+        "{wrong:?}"
+    );
+    let other_placement = choose_setup(Side::Attacker, 99).unwrap();
+    let mismatch = table::play_with(
+        &mut g.replay.clone(),
+        &[other_placement.placement().to_string()],
+        vec![Evidence::SetupReveal(attacker.clone())],
+        &g.parties[me].signer(),
+    );
+    assert!(
+        matches!(&mismatch, Err(TableError::Refused(e)) if matches!(&e.fault, ReplayFault::Setup(r) if r.contains("opening of the commitment holds"))),
+        "{mismatch:?}"
+    );
+    g.reveal(1, attacker);
+    g.reveal(0, defender);
+    verified(&g.text());
+}
+
+#[test]
+fn declared_orders_are_checked_before_any_die() {
+    let mut g = Game::siege("standard");
+    g.set_up();
+    let me = g.party_of_seat(0);
+    // The Defender may not leave the castle (CS-17): refused before a roll.
+    let refused = table::prepare(
+        &g.replay,
+        &["Move".into(), "Kc3-b2".into()],
+        &g.parties[me].signer(),
+    );
+    assert!(matches!(&refused, Err(TableError::Rules(_))), "{refused:?}");
+    // A face cannot be declared.
+    let face = table::prepare(&g.replay, &["Move@3".into()], &g.parties[me].signer());
+    assert!(
+        matches!(&face, Err(TableError::Value(v)) if v.contains("nobody knows a die")),
+        "{face:?}"
+    );
+    // Orders that need a die are a roll; a marker alone is not.
+    let state = g.siege_state().state().unwrap().clone();
+    let orders = choose_declaration(&state, Policy::Eager, 0).texts();
+    assert!(matches!(
+        table::prepare(&g.replay, &orders, &g.parties[me].signer()),
+        Ok(Prepared::Roll(_))
+    ));
+    assert_eq!(
+        table::prepare(&g.replay, &["breach".into()], &g.parties[me].signer()).unwrap(),
+        Prepared::Plain(vec!["Breach".into()])
+    );
+}
+
+#[test]
+fn skipped_orders_must_be_the_ones_recorded() {
+    let mut g = Game::siege("standard");
+    g.set_up();
+    // Eight steps: the allowance (at most 6) leaves some skipped.
+    let state = g.siege_state().state().unwrap().clone();
+    let mut orders = vec!["Move".to_owned()];
+    orders.extend(
+        crate::castle_siege::legal_steps(&state)
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .fold(Vec::<String>::new(), |mut acc, s| {
+                // Distinct units: one step per starting square.
+                if !acc.iter().any(|a| a[..3] == s[..3]) {
+                    acc.push(s);
+                }
+                acc
+            })
+            .into_iter()
+            .take(8),
+    );
+    let before = g.replay.clone();
+    let events = g.play(&orders);
+    let last = events.last().unwrap();
+    let EventBody::Turn(turn) = &last.event.body else {
+        panic!("a turn")
+    };
+    assert!(turn.moves.iter().any(|m| m.as_str().ends_with("/skip")));
+    assert!(
+        turn.evidence
+            .iter()
+            .any(|e| matches!(e, Evidence::Skipped { .. }))
+    );
+    // The same turn without its skipped evidence, signed by its author.
+    let mut replay = before.clone();
+    for e in &events[..events.len() - 1] {
+        replay.push(e).unwrap();
+    }
+    let evidence: Vec<Evidence> = turn
+        .evidence
+        .iter()
+        .filter(|e| !matches!(e, Evidence::Skipped { .. }))
+        .cloned()
+        .collect();
+    let forged = Event {
+        body: EventBody::Turn(TurnBody {
+            moves: turn.moves.clone(),
+            evidence: List::new(evidence).unwrap(),
+        }),
+        ..last.event.clone()
+    }
+    .sign(&g.parties[g.party_of_seat(0)].key)
+    .unwrap();
+    let err = replay.push(&forged).unwrap_err();
+    assert!(
+        matches!(err.fault, ReplayFault::SkipsDiffer { .. }),
+        "{err}"
+    );
+    verified(&g.text());
+}
+
+// ----- Genghis Khan -----
+
+#[test]
+fn a_card_game_against_a_director_verifies_to_its_score() {
+    let mut g = Game::cards(Mode::Director);
+    // The layout was rolled in the opening: the rows are public.
+    assert!(g.cards_state().state().is_some());
+    assert!(
+        g.text()
+            .contains("\"lay out Mongolian Unification: card 1 of 20: #")
+    );
+    let mut draws = 0;
+    while let Some(action) = g.cards_state().state().and_then(greedy_action) {
+        let state = g.cards_state().state().unwrap().clone();
+        let order = match &action {
+            Action::Draw => {
+                draws += 1;
+                DRAW_ORDER.to_owned()
+            }
+            other => notate(&state, other, &[]).unwrap().to_string(),
+        };
+        let events = g.play(&[order]);
+        assert_eq!(events.len(), if action == Action::Draw { 3 } else { 1 });
+    }
+    let text = g.text();
+    let v = verified(&text);
+    assert_eq!(v.summary.rolls, draws + 1, "the layout and each draw");
+    assert_eq!(v.summary.values_checked, 100 + draws as usize);
+    assert!(v.referee.is_some());
+    let score = g.cards_state().state().unwrap().result();
+    assert_eq!(v.result, score);
+    assert!(text.contains("[Mode \"director\"]"));
+    assert!(text.contains("[RefereeKey \""));
+    // The rules checker leaves it to `yam verify`.
+    assert!(matches!(check(&text), CheckVerdict::RulesNotChecked(_)));
+
+    // One drawn card changed is refused, where it stands.
+    let changed = replace_token(
+        &text,
+        |t| t.starts_with("draw:"),
+        |t| {
+            if t.starts_with("draw:1a/") {
+                "draw:1b".into()
+            } else {
+                "draw:1a".into()
+            }
+        },
+    );
+    let f = failure(&changed);
+    assert!(f.reason.contains("signs draw:"), "{}", f.reason);
+    assert!(f.found.starts_with("draw:1"));
+}
+
+#[test]
+fn each_card_is_a_roll_of_its_own() {
+    let mut g = Game::cards(Mode::Director);
+    let two = g.try_play(0, &[DRAW_ORDER.into(), DRAW_ORDER.into()]);
+    assert!(
+        matches!(&two, Err(TableError::Rules(r)) if r.reason.contains("GK-P1")),
+        "{two:?}"
+    );
+    let card = g.try_play(0, &["draw:9a".into()]);
+    assert!(
+        matches!(&card, Err(TableError::Value(v)) if v.contains("not known until the roll")),
+        "{card:?}"
+    );
+    let early = g.try_play(0, &["attack:M".into()]);
+    assert!(
+        matches!(&early, Err(TableError::Rules(r)) if r.reason.contains("GK-04")),
+        "{early:?}"
+    );
+    let events = g.play(&[DRAW_ORDER.into()]);
+    assert_eq!(events.len(), 3);
+    let text = g.text();
+    assert!(text.contains("\"turn 1 Horde: card 1: #"));
+    verified(&text);
+}
+
+#[test]
+fn a_practice_card_game_is_unverified_and_checks_from_its_seed() {
+    let seed = Blob::new(b"practice cards".to_vec()).unwrap();
+    let mut g = Game::cards(Mode::Practice { seed });
+    for _ in 0..5 {
+        g.play(&[DRAW_ORDER.into()]);
+    }
+    g.play(&["attack:M".into()]);
+    let text = g.text();
+    let v = verified(&text);
+    assert!(v.is_practice());
+    assert_eq!(v.summary.rolls, 6);
+    // The practice stream is the one the rules checker replays from the
+    // seed: the layout first, then every draw.
+    assert_eq!(check(&text), CheckVerdict::Legal);
+}
+
+#[test]
+fn a_solo_game_abandoned_has_no_score() {
+    let mut g = Game::cards(Mode::Director);
+    g.play(&[DRAW_ORDER.into()]);
+    let before = g.replay.clone();
+    let player = g.party_of_seat(0);
+    let event = table::resign(&mut g.replay, &g.parties[player].signer()).unwrap();
+    g.append(&before, &[event]);
+    let end = g.replay.ending().unwrap();
+    assert_eq!(end.result, yam_notation::GameResult::Unfinished);
+    assert!(end.reason.contains("abandoned"));
+    verified(&g.text());
+}
+
+// ----- hostile tokens -----
+
+mod hostile {
+    use proptest::prelude::*;
+
+    use crate::castle_siege::game_replay::CastleSiegeReplay;
+    use crate::castle_siege::{Policy, Ruleset, Setup, Side, choose_declaration, choose_setup};
+    use crate::fair_play::chance::PracticeChance;
+    use crate::fair_play::encoding::Blob;
+    use crate::fair_play::game_id::GameId;
+    use crate::fair_play::turn::MoveToken;
+    use crate::genghis_khan::game_replay::GenghisKhanReplay;
+    use crate::replay::{GameReplay, NoChance};
+
+    fn chance() -> PracticeChance {
+        PracticeChance::new(
+            &GameId::new("hostile").unwrap(),
+            &Blob::new(b"seed".to_vec()).unwrap(),
+        )
+    }
+
+    /// A siege at each stage: sealing, revealing, playing.
+    fn sieges() -> Vec<CastleSiegeReplay> {
+        let mut game = CastleSiegeReplay::new(Ruleset::standard().rules);
+        let mut out = vec![game.clone()];
+        let sealed = |side| vec![MoveToken::new(super::sealed_token(side)).unwrap()];
+        game.play_as(0, &sealed(Side::Defender), &mut NoChance)
+            .unwrap();
+        game.play_as(1, &sealed(Side::Attacker), &mut NoChance)
+            .unwrap();
+        out.push(game.clone());
+        for (seat, side) in [(0, Side::Defender), (1, Side::Attacker)] {
+            let setup: Setup = choose_setup(side, 5).unwrap();
+            let token = MoveToken::new(setup.placement().to_string()).unwrap();
+            game.play_as(seat, &[token], &mut NoChance).unwrap();
+        }
+        let state = game.state().unwrap().clone();
+        let orders: Vec<MoveToken> = choose_declaration(&state, Policy::Random, 1)
+            .texts()
+            .into_iter()
+            .map(|t| MoveToken::new(t).unwrap())
+            .collect();
+        out.push(game.clone());
+        let _ = game.play(&orders, &mut chance());
+        out.push(game);
+        out
+    }
+
+    fn cards() -> Vec<GenghisKhanReplay> {
+        let mut game = GenghisKhanReplay::new(crate::genghis_khan::Ruleset::standard());
+        let before = game.clone();
+        game.play(&[], &mut chance()).unwrap();
+        vec![before, game]
+    }
+
+    fn token() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[ -~]{1,40}",
+            "(Move|Breach|Attack|End|draw|pass|attack:M|Defender:sealed|reveal)",
+            "[A-Z][a-h][1-8][-#x][A-Z]?[a-h][1-8](@[0-9]|/skip)?",
+            "(draw|capture|discard):[0-9a-jA-Z/,+=\"]{0,20}",
+        ]
+        .prop_filter("a token", |t| MoveToken::new(t.as_str()).is_ok())
+    }
+
+    proptest! {
+        #[test]
+        fn no_turn_panics_any_replay(moves in proptest::collection::vec(token(), 0..6), seat in 0usize..3) {
+            let tokens: Vec<MoveToken> = moves.iter().map(|m| MoveToken::new(m.as_str()).unwrap()).collect();
+            let mut games: Vec<Box<dyn GameReplay>> = Vec::new();
+            games.extend(sieges().into_iter().map(|g| Box::new(g) as Box<dyn GameReplay>));
+            games.extend(cards().into_iter().map(|g| Box::new(g) as Box<dyn GameReplay>));
+            for game in games {
+                let before = game.position();
+                let mut trial = game.boxed_clone();
+                if trial.play_as(seat, &tokens, &mut chance()).is_err() {
+                    prop_assert_eq!(trial.position(), before.clone());
+                }
+                let _ = game.resolve(seat, &moves, &mut chance());
+                let _ = game.secret_setup(&tokens);
+                for m in &moves {
+                    let _ = game.declared_order(m);
+                    let _ = game.canonical_order(m);
+                    let _ = game.canonical_token(m);
+                }
+                let _ = game.legal_moves();
+                let _ = game.may_play(seat);
+            }
+        }
+    }
+}

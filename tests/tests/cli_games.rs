@@ -1,0 +1,360 @@
+//! Castle Siege and Genghis Khan, signed, end to end: `yam hotseat` seals,
+//! reveals, rolls and draws through the real protocol, `yam verify` accepts
+//! the honest records with their reason and refuses a changed die face or a
+//! changed card with theirs, and the director's register lists every game
+//! started.
+
+use std::path::PathBuf;
+
+use predicates::prelude::*;
+use yam_tests::{workspace, yam};
+
+/// A scratch directory with a secrets directory.
+struct Scratch {
+    dir: tempfile::TempDir,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        Scratch {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn secrets(&self) -> PathBuf {
+        self.path("secrets")
+    }
+
+    fn hotseat(&self, command: &str, file: &str, args: &[&str]) -> assert_cmd::assert::Assert {
+        yam()
+            .args(["hotseat", command])
+            .arg(self.path(file))
+            .args(args)
+            .arg("--secrets")
+            .arg(self.secrets())
+            .assert()
+    }
+
+    fn new_game(&self, file: &str, args: &[&str]) -> assert_cmd::assert::Assert {
+        yam()
+            .args(["hotseat", "new", "--date", "2026.12.01", "--id"])
+            .arg(format!("e2e-{file}"))
+            .args(args)
+            .arg("--out")
+            .arg(self.path(file))
+            .arg("--secrets")
+            .arg(self.secrets())
+            .assert()
+    }
+
+    fn read(&self, file: &str) -> String {
+        std::fs::read_to_string(self.path(file)).unwrap()
+    }
+
+    fn write(&self, file: &str, text: &str) {
+        std::fs::write(self.path(file), text).unwrap();
+    }
+
+    fn verify(&self, file: &str) -> assert_cmd::assert::Assert {
+        yam().arg("verify").arg(self.path(file)).assert()
+    }
+}
+
+const DEFENDER: &str = "Defender:CKAO/OACK/KCOA/AOKC";
+const ATTACKER: &str = "Attacker:KKRTTRKK/AA/SS/CC/CC/SS/AA/KKRTTRKK";
+
+#[test]
+fn a_hot_seat_siege_with_dice_through_the_real_protocol_verifies() {
+    let s = Scratch::new();
+    s.new_game(
+        "siege.yam",
+        &[
+            "--game",
+            "castle-siege",
+            "--ruleset",
+            "standard",
+            "--first",
+            "ann",
+            "--second",
+            "bo",
+        ],
+    )
+    .success()
+    .stdout(predicate::str::contains("secret setups"));
+    // CS-07: either side seals first; the record shows only the marker.
+    s.hotseat("move", "siege.yam", &[ATTACKER, "--as", "bo"])
+        .success()
+        .stdout(predicate::str::contains(
+            "attacker (bo) played Attacker:sealed",
+        ));
+    // Nobody reveals before both have sealed.
+    s.hotseat("move", "siege.yam", &["reveal", "--as", "bo"])
+        .code(1)
+        .stderr(predicate::str::contains(
+            "both setups are sealed before either is revealed (CS-07)",
+        ));
+    s.hotseat("move", "siege.yam", &[DEFENDER])
+        .success()
+        .stdout(predicate::str::contains("Defender:sealed"));
+    let sealed = s.read("siege.yam");
+    assert!(!sealed.contains("CKAO"), "a sealed setup stays secret");
+    assert!(!sealed.contains("KKRTTRKK"), "a sealed setup stays secret");
+    assert!(sealed.contains("[FirstCommitment \"") && sealed.contains("[SecondCommitment \""));
+    // A reveal must be the setup sealed.
+    s.hotseat(
+        "move",
+        "siege.yam",
+        &["Defender:OACK/CKAO/KCOA/AOKC", "--as", "ann"],
+    )
+    .code(1)
+    .stderr(predicate::str::contains(
+        "a sealed setup cannot change (CS-07)",
+    ));
+    s.hotseat("move", "siege.yam", &["reveal", "--as", "ann"])
+        .success();
+    s.hotseat("move", "siege.yam", &["reveal", "--as", "bo"])
+        .success()
+        .stdout(predicate::str::contains("next: 1. defender (ann) to move"));
+    // A declaration is refused before any die with its reason.
+    s.hotseat("move", "siege.yam", &["Move", "Kd6-c7", "End"])
+        .code(1)
+        .stderr(predicate::str::contains("refused").and(predicate::str::contains("Kd6-c7")));
+    // A dry run stops at the declaration: no die is drawn.
+    s.hotseat(
+        "move",
+        "siege.yam",
+        &["Move", "Kd6-c6", "Attack", "Cd4xKa1", "End", "--dry-run"],
+    )
+    .success()
+    .stdout(
+        predicate::str::contains("would request roll 0 declaring: Move Kd6-c6 Attack Cd4xKa1 End")
+            .and(predicate::str::contains("not changed")),
+    );
+    // A whole turn in one declaration: one roll, its faces in the tokens.
+    s.hotseat(
+        "move",
+        "siege.yam",
+        &["Move", "Kd6-c6", "Attack", "Cd4xKa1", "End"],
+    )
+    .success()
+    .stdout(
+        predicate::str::contains("defender (ann) played Move@")
+            .and(predicate::str::contains("Cd4xKa1"))
+            .and(predicate::str::contains("(roll 0: allowance: d6 ")),
+    );
+    s.hotseat(
+        "move",
+        "siege.yam",
+        &["Move", "Kb1-b2", "Attack", "Ca4xKc4", "End"],
+    )
+    .success()
+    .stdout(predicate::str::contains("attacker (bo) played Move@"));
+    // The engine plays a declaration too.
+    s.hotseat("auto", "siege.yam", &["--steps", "2", "--annotate"])
+        .success();
+    let text = s.read("siege.yam");
+    assert!(text.contains("[%chance 0 \"allowance: d6 "));
+    assert!(text.contains("Defender:CKAO/OACK/KCOA/AOKC"));
+    s.verify("siege.yam").code(0).stdout(
+        predicate::str::contains("verified (peer mode)")
+            .and(predicate::str::contains("rolls ("))
+            .and(predicate::str::contains(
+                "1 verified, 0 unverified practice, 0 failed",
+            )),
+    );
+    // The rules checker replays the same movetext from its faces.
+    yam()
+        .arg("check")
+        .arg(s.path("siege.yam"))
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("1 valid"));
+    yam()
+        .arg("show")
+        .arg(s.path("siege.yam"))
+        .args(["--move", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Round 1: the Attacker to play"));
+}
+
+/// The first die face in the movetext after `marker`, changed.
+fn change_first_face(text: &str, marker: &str) -> (String, String) {
+    // Base64 has no `@`, so the first `Move@` is a token of the movetext.
+    let at = text.find(marker).unwrap() + marker.len();
+    let face = text.as_bytes()[at] - b'0';
+    let other = face % 6 + 1;
+    let mut out = text.to_owned();
+    out.replace_range(at..=at, &other.to_string());
+    (out, format!("{marker}{other}"))
+}
+
+#[test]
+fn verify_accepts_the_siege_examples_and_refuses_one_die_face_changed() {
+    let s = Scratch::new();
+    yam()
+        .args(["verify", "examples/castle-siege"])
+        .assert()
+        .code(0)
+        .stdout(
+            predicate::str::contains(
+                "result 0-1 (Attacker wins: an attacking unit entered the victory square",
+            )
+            .and(predicate::str::contains("(CS-47)"))
+            .and(predicate::str::contains("(CS-50)"))
+            .and(predicate::str::contains("0 failed").count(3)),
+        );
+    let honest = std::fs::read_to_string(
+        workspace().join("examples/castle-siege/attacker-victory-square.yam"),
+    )
+    .unwrap();
+    let (changed, token) = change_first_face(&honest, "Move@");
+    s.write("changed.yam", &changed);
+    s.verify("changed.yam")
+        .code(1)
+        .stdout(predicate::str::contains("not verified"))
+        .stderr(
+            predicate::str::contains("signs Move@")
+                .and(predicate::str::contains(format!(
+                    "but the movetext has {token}"
+                )))
+                .and(predicate::str::contains("changed.yam:")),
+        );
+    // The readable value changed as well: still the signed event decides.
+    let chance_at = changed.find("\"allowance: d6 ").unwrap() + "\"allowance: d6 ".len();
+    let mut both = changed.clone();
+    both.replace_range(chance_at..=chance_at, &token[token.len() - 1..]);
+    s.write("both.yam", &both);
+    s.verify("both.yam")
+        .code(1)
+        .stderr(predicate::str::contains("signs Move@"));
+    // Only the readable value changed: refused against the signed outcomes.
+    let chance_at = honest.find("\"allowance: d6 ").unwrap() + "\"allowance: d6 ".len();
+    let face = honest.as_bytes()[chance_at] - b'0';
+    let mut readable = honest.clone();
+    readable.replace_range(chance_at..=chance_at, &(face % 6 + 1).to_string());
+    s.write("readable.yam", &readable);
+    s.verify("readable.yam")
+        .code(1)
+        .stderr(predicate::str::contains("the readable outcomes say"));
+}
+
+#[test]
+fn verify_accepts_the_card_examples_and_refuses_one_drawn_card_changed() {
+    let s = Scratch::new();
+    yam()
+        .args(["verify", "examples/genghis-khan"])
+        .assert()
+        .code(0)
+        .stdout(
+            predicate::str::contains("verified (director mode)")
+                .and(predicate::str::contains("    director   "))
+                .and(predicate::str::contains("unverified practice (open seed"))
+                .and(predicate::str::contains("the player abandoned the game"))
+                .and(predicate::str::contains("/150 (the game is over")),
+        );
+    let honest =
+        std::fs::read_to_string(workspace().join("examples/genghis-khan/director-pat-1.yam"))
+            .unwrap();
+    // Base64 has no `:`, so the first `draw:` is a token of the movetext.
+    let at = honest.find("draw:").unwrap();
+    let end = at + honest[at..].find(" {").unwrap();
+    let drawn = &honest[at..end];
+    let other = if drawn.starts_with("draw:1a/") {
+        "draw:1b"
+    } else {
+        "draw:1a"
+    };
+    let mut changed = honest.clone();
+    changed.replace_range(at..end, other);
+    s.write("changed.yam", &changed);
+    s.verify("changed.yam").code(1).stderr(
+        predicate::str::contains(format!("signs {drawn}"))
+            .and(predicate::str::contains("but the movetext has draw:1"))
+            .and(predicate::str::contains("changed.yam:")),
+    );
+    // The rows shown by `yam show` come from the same values.
+    yam()
+        .args([
+            "show",
+            "examples/genghis-khan/director-pat-1.yam",
+            "--move",
+            "1",
+        ])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("Genghis Khan: turn 2 of 21")
+                .and(predicate::str::contains("best still possible")),
+        );
+}
+
+#[test]
+fn a_director_game_is_in_the_register_and_its_draws_are_rolls() {
+    let s = Scratch::new();
+    let cards = [
+        "--game",
+        "genghis-khan",
+        "--ruleset",
+        "standard",
+        "--first",
+        "pat",
+        "--director",
+        "dora",
+    ];
+    // A solo game has a director, not a second player, and no peer mode.
+    s.new_game("x.yam", &[&cards[..6], &["--second", "bo"]].concat())
+        .code(2)
+        .stderr(predicate::str::contains("solo game"));
+    s.new_game("x.yam", &[&cards[..], &["--mode", "peer"]].concat())
+        .code(2)
+        .stderr(predicate::str::contains("--mode peer"));
+    s.new_game("one.yam", &cards).success().stdout(
+        predicate::str::contains("director mode")
+            .and(predicate::str::contains("lists 1 game started by pat"))
+            .and(predicate::str::contains("director dora")),
+    );
+    // The layout was roll 0; the next card is roll 1, drawn alone.
+    s.hotseat("move", "one.yam", &["draw", "--dry-run"])
+        .success()
+        .stdout(predicate::str::contains(
+            "would request roll 1 declaring: draw",
+        ));
+    s.hotseat("move", "one.yam", &["draw", "draw"])
+        .code(1)
+        .stderr(predicate::str::contains("GK-P1"));
+    s.hotseat("move", "one.yam", &["draw"]).success().stdout(
+        predicate::str::contains("player (pat) played draw:")
+            .and(predicate::str::contains("(roll 1: turn 1 Horde: card 1: #")),
+    );
+    s.hotseat("auto", "one.yam", &["--steps", "4", "--annotate"])
+        .success();
+    s.verify("one.yam").code(0).stdout(
+        predicate::str::contains("verified (director mode)")
+            .and(predicate::str::contains("6 rolls")),
+    );
+    s.new_game("two.yam", &cards)
+        .success()
+        .stdout(predicate::str::contains("lists 2 games started by pat"));
+    // A practice game proves nothing, and is not registered.
+    s.new_game(
+        "practice.yam",
+        &[&cards[..], &["--mode", "practice", "--seed", "x"]].concat(),
+    )
+    .success()
+    .stdout(
+        predicate::str::contains("practice: unverified")
+            .and(predicate::str::contains("register").not()),
+    );
+    let register = s.secrets().join("director").join("register.yam");
+    yam()
+        .arg("verify")
+        .arg(&register)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("2 games, 2 verified"));
+}
