@@ -291,6 +291,86 @@ impl<'a> Iterator for RawParts<'a> {
     }
 }
 
+/// Check a comment body as [`RawParts`] would, without building its parts
+/// (no allocation): the first error `RawParts` yields, or none.
+pub(crate) fn check_body(body: &str) -> Result<(), CommentError> {
+    let mut at = 0;
+    while at < body.len() {
+        let rest = &body[at..];
+        let result = if rest.starts_with("[%") {
+            check_command(rest)
+        } else {
+            prose(rest)
+        };
+        match result {
+            Ok(len) => at += len,
+            Err((offset, expected)) => {
+                return Err(CommentError {
+                    offset: at + offset,
+                    expected,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The length of the command at the start of `rest`, as [`command`] reads
+/// it, without collecting its arguments.
+fn check_command(rest: &str) -> PartResult<usize> {
+    let bytes = rest.as_bytes();
+    // The name: a letter, then letters, digits, `_` or `-`.
+    let mut i = 2;
+    if !bytes.get(i).is_some_and(u8::is_ascii_alphabetic) {
+        return Err((2, "a command name after [% (a letter first)"));
+    }
+    while bytes
+        .get(i)
+        .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    {
+        i += 1;
+    }
+    loop {
+        let ws_start = i;
+        while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\r' | b'\n')) {
+            i += 1;
+        }
+        match bytes.get(i) {
+            Some(b']') => return Ok(i + 1),
+            None => return Err((i, "] to close the command")),
+            Some(_) if i == ws_start => {
+                return Err((i, "a space between command arguments, or ]"));
+            }
+            Some(b'"') => {
+                let (len, _) = quoted_raw(&rest[i..]).map_err(|(o, e)| (i + o, e))?;
+                i += len;
+            }
+            Some(_) => {
+                let start = i;
+                while let Some(&b) = bytes.get(i) {
+                    if b.is_ascii() {
+                        if !is_bare_arg_char(char::from(b)) {
+                            break;
+                        }
+                        i += 1;
+                    } else {
+                        // `i` is a character boundary: only ASCII bytes
+                        // were stepped over since the last one.
+                        let c = rest[i..].chars().next().unwrap_or(' ');
+                        if !is_bare_arg_char(c) {
+                            break;
+                        }
+                        i += c.len_utf8();
+                    }
+                }
+                if i == start {
+                    return Err((start, "a command argument (bare or \"quoted\") or ]"));
+                }
+            }
+        }
+    }
+}
+
 type PartResult<T> = Result<T, (usize, &'static str)>;
 
 /// The length of the prose run at the start of `rest` (up to the next `[%`).
@@ -412,6 +492,62 @@ mod tests {
             Comment::parse("[%a \"b").unwrap_err().expected,
             "a closing \" for the quoted argument"
         );
+    }
+
+    /// `check_body` agrees with `RawParts` on every body: same first error,
+    /// or none.
+    #[test]
+    fn checking_a_body_finds_what_the_parts_find() {
+        let pieces = [
+            "a",
+            " ",
+            "\n",
+            "\t",
+            "\r",
+            "[",
+            "]",
+            "%",
+            "[%",
+            "\"",
+            "\\",
+            "{",
+            "}",
+            "é",
+            "\u{a0}",
+            "\u{3000}",
+            "x1",
+            "_",
+            "-",
+            "9",
+            "[%clk 1:00]",
+            "[%a \"b c\"]",
+            "\\\\",
+            "\\}",
+            "\\[",
+            "\\\"",
+            "\\q",
+        ];
+        // Every sequence of up to four pieces, and some longer ones.
+        let mut bodies = vec![String::new()];
+        for _ in 0..4 {
+            let mut next = Vec::new();
+            for body in &bodies {
+                for piece in pieces {
+                    next.push(format!("{body}{piece}"));
+                }
+            }
+            bodies.extend(next.into_iter().filter(|b| b.len() < 12));
+            bodies.sort();
+            bodies.dedup();
+        }
+        assert!(bodies.len() > 10_000);
+        for body in &bodies {
+            let expected = match RawParts::new(body).find(Result::is_err) {
+                Some(Err(e)) => Err(e),
+                _ => Ok(()),
+            };
+            assert_eq!(check_body(body), expected, "{body:?}");
+        }
     }
 
     #[test]

@@ -90,6 +90,80 @@ pub(crate) fn is_token_delimiter(b: u8) -> bool {
     TOKEN_DELIMITER[b as usize]
 }
 
+/// How the reader's fast path sees a byte inside a move token.
+pub(crate) const TOKEN_PLAIN: u8 = 0;
+/// A byte of a multi-byte character.
+pub(crate) const TOKEN_HIGH: u8 = 1;
+/// `"`: a quoted string begins.
+pub(crate) const TOKEN_QUOTE: u8 = 2;
+/// A delimiter: the token ends before it.
+pub(crate) const TOKEN_END: u8 = 3;
+
+/// [`TOKEN_PLAIN`], [`TOKEN_HIGH`], [`TOKEN_QUOTE`] or [`TOKEN_END`] for
+/// every byte.
+pub(crate) static TOKEN_CLASS: [u8; 256] = {
+    let mut table = [TOKEN_PLAIN; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = if TOKEN_DELIMITER[b] {
+            TOKEN_END
+        } else if b >= 0x80 {
+            TOKEN_HIGH
+        } else if b == b'"' as usize {
+            TOKEN_QUOTE
+        } else {
+            TOKEN_PLAIN
+        };
+        b += 1;
+    }
+    table
+};
+
+// Eight bytes at a time ("SWAR"): each test sets the high bit of a byte of
+// the result for the bytes of `x` it matches. A borrow can also set it in a
+// byte *after* a matching one, never before, so the lowest set bit always
+// marks the first match, which is all the fast path asks.
+
+const ONES: u64 = u64::from_le_bytes([1; 8]);
+const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+
+/// Bytes equal to `b`.
+#[inline(always)]
+fn swar_eq(x: u64, b: u8) -> u64 {
+    let y = x ^ (ONES * u64::from(b));
+    y.wrapping_sub(ONES) & !y & HIGHS
+}
+
+/// Bytes below `n` (at most 0x80).
+#[inline(always)]
+fn swar_below(x: u64, n: u8) -> u64 {
+    x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS
+}
+
+/// The first of eight bytes (little-endian in `x`) that may not be a plain
+/// ASCII token byte: every delimiter, `"` and byte of a multi-byte
+/// character is caught, and a few plain bytes too (`Y`, `_`, `y`), which
+/// the caller tells apart with [`TOKEN_CLASS`]. `None`: all eight are plain.
+#[inline(always)]
+pub(crate) fn token_stop(x: u64) -> Option<usize> {
+    let m = swar_below(x, 0x23) // controls, space, `!`, `"`
+        | swar_eq(x, b'$')
+        | swar_eq(x & !ONES, b'(') // `(` `)`
+        | swar_eq(x | (ONES * 0x04), b'?') // `;` `?`
+        | swar_eq(x & !(ONES * 0x26), 0x59) // `[` `]` `{` `}` DEL, and Y _ y
+        | (x & HIGHS);
+    (m != 0).then(|| (m.trailing_zeros() / 8) as usize)
+}
+
+/// The first of eight bytes that may end or interrupt a quoted string:
+/// `"`, `\`, control characters (among them CR and LF) and bytes of
+/// multi-byte characters. `None`: none of the eight.
+#[inline(always)]
+pub(crate) fn quoted_stop(x: u64) -> Option<usize> {
+    let m = swar_eq(x, b'"') | swar_eq(x, b'\\') | swar_below(x, 0x0e) | (x & HIGHS);
+    (m != 0).then(|| (m.trailing_zeros() / 8) as usize)
+}
+
 pub(crate) fn is_tag_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
@@ -390,4 +464,66 @@ pub(crate) enum CommentLexError {
     Incomplete,
     Unterminated,
     TagLineInside(usize),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The eight-byte scans find the first byte a byte-by-byte scan would
+    /// stop at, or one before it that the byte table tells apart.
+    #[test]
+    fn swar_scans_stop_no_later_than_the_byte_tables() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let interesting: Vec<u8> = (0..=255u8).collect();
+        for round in 0..200_000 {
+            let mut bytes = [0u8; 8];
+            for b in &mut bytes {
+                let r = next();
+                *b = if round % 2 == 0 {
+                    interesting[(r % 256) as usize]
+                } else {
+                    // Mostly plain token bytes, now and then anything.
+                    match r % 16 {
+                        0 => (r >> 8) as u8,
+                        _ => b"Wg4-f5xK#@/:=*+YyaZ_"[((r >> 8) % 20) as usize],
+                    }
+                };
+            }
+            let x = u64::from_le_bytes(bytes);
+            let token_first = bytes
+                .iter()
+                .position(|&b| TOKEN_CLASS[usize::from(b)] != TOKEN_PLAIN);
+            match token_stop(x) {
+                None => assert_eq!(token_first, None, "{bytes:?}"),
+                Some(at) => {
+                    assert!(token_first.is_none_or(|f| at <= f), "{bytes:?}");
+                    assert!(
+                        TOKEN_CLASS[usize::from(bytes[at])] != TOKEN_PLAIN
+                            || matches!(bytes[at], b'Y' | b'_' | b'y'),
+                        "{bytes:?}"
+                    );
+                }
+            }
+            let quoted_first = bytes
+                .iter()
+                .position(|&b| matches!(b, b'"' | b'\\' | b'\n' | b'\r') || !b.is_ascii());
+            match quoted_stop(x) {
+                None => assert_eq!(quoted_first, None, "{bytes:?}"),
+                Some(at) => {
+                    assert!(quoted_first.is_none_or(|f| at <= f), "{bytes:?}");
+                    assert!(
+                        matches!(bytes[at], b'"' | b'\\' | 0..0x0e) || !bytes[at].is_ascii(),
+                        "{bytes:?}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -11,8 +11,9 @@ use std::io::{self, Read};
 
 use nom::Err;
 
-use crate::comment::RawParts;
+use crate::comment::{self, RawParts};
 use crate::error::{ErrorKind, ParseError, ReadError};
+use crate::grammar::TokenError;
 use crate::lex::{self, CommentLexError, LexError, LexFailure, Numeric};
 use crate::nag::Nag;
 use crate::pos::{Pos, Span};
@@ -22,6 +23,10 @@ use crate::visitor::{Dots, RawComment, RawTagValue, Visitor};
 
 /// The buffer's starting size.
 const INITIAL_BUFFER: usize = 1 << 16;
+
+/// How many bytes the fast path checks as UTF-8 at a time (more for a
+/// larger element).
+const FAST_WINDOW: usize = 1024;
 
 /// The default limit on one element (a comment, a token, a tag line).
 pub const DEFAULT_MAX_ELEMENT: usize = 1 << 26;
@@ -61,6 +66,18 @@ struct GameState {
     result_tag_text_ok: bool,
 }
 
+/// A lexed tag pair: where it starts, its name and raw value (with their
+/// buffer indices, for errors) and its length.
+#[derive(Debug, Clone, Copy)]
+struct TagParts<'a> {
+    start: Pos,
+    name: &'a str,
+    name_at: usize,
+    value: &'a str,
+    value_at: usize,
+    len: usize,
+}
+
 /// A streaming reader of Yam records.
 #[derive(Debug)]
 pub struct Reader<R> {
@@ -81,6 +98,13 @@ pub struct Reader<R> {
     max_element: usize,
     /// Hashes of the unknown tag names seen in this game (reused).
     unknown_tags: Vec<u64>,
+    /// About how long recent headers and movetexts were: the size of the
+    /// fast path's first window, so that it checks little text twice.
+    header_hint: usize,
+    movetext_hint: usize,
+    /// Tests turn the fast path off to compare it with the general code.
+    #[cfg(test)]
+    fast_path: bool,
 }
 
 impl<R: Read> Reader<R> {
@@ -99,6 +123,10 @@ impl<R: Read> Reader<R> {
             games: 0,
             max_element: DEFAULT_MAX_ELEMENT,
             unknown_tags: Vec::new(),
+            header_hint: FAST_WINDOW,
+            movetext_hint: FAST_WINDOW,
+            #[cfg(test)]
+            fast_path: true,
         }
     }
 
@@ -171,7 +199,10 @@ impl<R: Read> Reader<R> {
     fn read_game_body<V: Visitor>(&mut self, visitor: &mut V) -> Result<V::Output, Fail> {
         let mut state = GameState::default();
         self.unknown_tags.clear();
+        let header_start = self.bytes_read();
         let game = self.read_header(visitor, &mut state)?;
+        let movetext_start = self.bytes_read();
+        self.header_hint = hint(self.header_hint, movetext_start - header_start);
         let skip_all = match visitor.end_tags(game) {
             Ok(skip) => skip.0,
             Err(expected) => {
@@ -179,6 +210,7 @@ impl<R: Read> Reader<R> {
             }
         };
         let result = self.read_movetext(visitor, skip_all)?;
+        self.movetext_hint = hint(self.movetext_hint, self.bytes_read() - movetext_start);
         if let Some(tag) = state.result_tag
             && tag != result.0
         {
@@ -209,6 +241,7 @@ impl<R: Read> Reader<R> {
     ) -> Result<GameKind, Fail> {
         let mut count = 0usize;
         loop {
+            count += self.fast_header(visitor, state)?;
             self.skip_whitespace()?;
             if self.peek()? != Some(b'[') {
                 break;
@@ -267,7 +300,7 @@ impl<R: Read> Reader<R> {
                 }
             }
         };
-        let name_range = self.pos + pair.name.start..self.pos + pair.name.end;
+        let name_at = self.pos + pair.name.start;
         let value_range = self.pos + pair.value.start..self.pos + pair.value.end;
         let value = match std::str::from_utf8(&self.buf[value_range.clone()]) {
             Ok(v) => v,
@@ -277,44 +310,84 @@ impl<R: Read> Reader<R> {
             }
         };
         // The lexer only lets ASCII letters, digits and _ into a name.
-        let name = std::str::from_utf8(&self.buf[name_range.clone()]).unwrap_or_default();
+        let name =
+            std::str::from_utf8(&self.buf[name_at..self.pos + pair.name.end]).unwrap_or_default();
+        let tag = TagParts {
+            start,
+            name,
+            name_at,
+            value,
+            value_at: value_range.start,
+            len: pair.len,
+        };
+        if let Some(hash) = self.accept_tag(visitor, state, &tag)? {
+            self.unknown_tags.push(hash);
+        }
+        self.advance(pair.len);
+        Ok(())
+    }
+
+    /// Everything after lexing a tag pair: duplicates, the tags the reader
+    /// itself reads, the visitor. Returns the hash of an unknown name, for
+    /// the caller to remember.
+    fn accept_tag<V: Visitor>(
+        &self,
+        visitor: &mut V,
+        state: &mut GameState,
+        tag: &TagParts<'_>,
+    ) -> Result<Option<u64>, Fail> {
+        let TagParts {
+            start,
+            name,
+            name_at,
+            value,
+            value_at,
+            len,
+        } = *tag;
         let dup = |name: &str| ErrorKind::DuplicateTag(name.to_owned());
+        let mut unknown = None;
         match tags::known_tag(name) {
             Some((rank, canonical)) => {
                 let bit = 1u64 << rank;
                 if state.seen_known & bit != 0 {
-                    return Err(self.syntax_at(name_range.start, dup(canonical), Resume::SkipGame));
+                    return Err(self.syntax_at(name_at, dup(canonical), Resume::SkipGame));
                 }
                 state.seen_known |= bit;
-                let decoded = tags::unescape_tag_value(value);
-                match canonical {
-                    "Game" => match GameKind::from_name(&decoded) {
-                        Some(g) => state.game = Some(g),
-                        None => {
-                            return Err(self.syntax_at(
-                                value_range.start,
-                                ErrorKind::UnknownGame(decoded.into_owned()),
-                                Resume::SkipGame,
-                            ));
+                match rank {
+                    GAME_RANK => {
+                        let decoded = tags::unescape_tag_value(value);
+                        match GameKind::from_name(&decoded) {
+                            Some(g) => state.game = Some(g),
+                            None => {
+                                return Err(self.syntax_at(
+                                    value_at,
+                                    ErrorKind::UnknownGame(decoded.into_owned()),
+                                    Resume::SkipGame,
+                                ));
+                            }
                         }
-                    },
-                    "Result" => {
+                    }
+                    RESULT_RANK => {
+                        let decoded = tags::unescape_tag_value(value);
                         state.result_tag = GameResult::parse(decoded.trim().as_bytes());
                         if state.result_tag.is_none() {
                             return Err(self.syntax_at(
-                                value_range.start,
+                                value_at,
                                 ErrorKind::BadTag("a result: 1-0, 0-1, 1/2-1/2, +/-, -/+, -/-, * or a score such as 112/150".into()),
                                 Resume::SkipGame,
                             ));
                         }
                         state.result_tag_text_ok = true;
                     }
-                    "NotationVersion" if decoded.trim() != NOTATION_VERSION => {
-                        return Err(self.syntax_at(
-                            value_range.start,
-                            ErrorKind::UnsupportedVersion(decoded.into_owned()),
-                            Resume::SkipGame,
-                        ));
+                    VERSION_RANK => {
+                        let decoded = tags::unescape_tag_value(value);
+                        if decoded.trim() != NOTATION_VERSION {
+                            return Err(self.syntax_at(
+                                value_at,
+                                ErrorKind::UnsupportedVersion(decoded.into_owned()),
+                                Resume::SkipGame,
+                            ));
+                        }
                     }
                     _ => {}
                 }
@@ -322,19 +395,18 @@ impl<R: Read> Reader<R> {
             None => {
                 let hash = fold_hash(name);
                 if self.unknown_tags.contains(&hash) {
-                    return Err(self.syntax_at(name_range.start, dup(name), Resume::SkipGame));
+                    return Err(self.syntax_at(name_at, dup(name), Resume::SkipGame));
                 }
-                self.unknown_tags.push(hash);
+                unknown = Some(hash);
             }
         }
-        let span = Span::new(start, pair.len);
+        let span = Span::new(start, len);
         if let Err(e) = visitor.tag(name, RawTagValue(value), span) {
             let kind = ErrorKind::BadTag(e.expected);
-            let at = value_range.start + e.offset.min(value.len());
+            let at = value_at + e.offset.min(value.len());
             return Err(self.syntax_at(at, kind, Resume::SkipGame));
         }
-        self.advance(pair.len);
-        Ok(())
+        Ok(unknown)
     }
 
     // ----- the movetext -----
@@ -348,6 +420,7 @@ impl<R: Read> Reader<R> {
         // The depth at which a skipped variation began (or 0 for the whole movetext).
         let mut skip_from: Option<u32> = if skip_all { Some(0) } else { None };
         loop {
+            self.fast_movetext(visitor, &mut depth, &mut skip_from)?;
             self.skip_whitespace()?;
             let Some(b) = self.peek()? else {
                 let kind = if depth > 0 {
@@ -484,17 +557,440 @@ impl<R: Read> Reader<R> {
         if live {
             let span = Span::new(self.pos_here(), len);
             if let Err(e) = visitor.token(text, span) {
-                let at = range.start + e.offset.min(len);
-                let found = text.to_owned();
-                let mut fail = self.syntax_at(at, ErrorKind::BadMove(e.expected), Resume::SkipGame);
-                if let Fail::Syntax { found: f, .. } = &mut fail {
-                    *f = found;
-                }
-                return Err(fail);
+                return Err(self.token_error(range.start, text, e));
             }
         }
         self.advance_inline(len);
         Ok(())
+    }
+
+    /// The error for a move token at buffer index `at` that the visitor refused.
+    fn token_error(&self, at: usize, token: &str, e: TokenError) -> Fail {
+        let mut fail = self.syntax_at(
+            at + e.offset.min(token.len()),
+            ErrorKind::BadMove(e.expected),
+            Resume::SkipGame,
+        );
+        if let Fail::Syntax { found, .. } = &mut fail {
+            *found = token.to_owned();
+        }
+        fail
+    }
+
+    // ----- the fast path -----
+    //
+    // Most of an archive is a few common elements in their usual form. The
+    // fast path reads those by hand from a window of the buffer that it has
+    // checked to be UTF-8 once, so that each element's text is a slice of
+    // the window: no per-element validation, no parser combinators. It
+    // stops, without consuming it, at anything else (results, the rare
+    // forms, anything malformed, an element that needs more input than the
+    // buffer holds), and the general code reads that element exactly as it
+    // would have without the fast path. So every outcome, error position
+    // and refill is the general code's; the fast path only accepts elements
+    // the general code would accept, with the same events.
+
+    /// The end of a fast-path window of about `len` bytes from `from`: the
+    /// end of the buffered input, or a point moved back off a character's
+    /// continuation bytes so as not to cut it.
+    fn window_end(&self, from: usize, len: usize) -> usize {
+        let mut to = from.saturating_add(len);
+        if to >= self.end {
+            return self.end;
+        }
+        let mut back = 0;
+        while back < 3 && to > from && (self.buf[to] as i8) < -0x40 {
+            to -= 1;
+            back += 1;
+        }
+        to
+    }
+
+    /// Read tag pairs of the usual form for as long as they lie whole in the
+    /// buffer; returns how many. Stops before anything else.
+    fn fast_header<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        state: &mut GameState,
+    ) -> Result<usize, Fail> {
+        let mut count = 0;
+        #[cfg(test)]
+        if !self.fast_path {
+            return Ok(0);
+        }
+        let mut window = self.header_hint;
+        'window: loop {
+            let from = self.pos;
+            let to = self.window_end(from, window);
+            let text = valid_prefix(&self.buf[from..to]);
+            let bytes = text.as_bytes();
+            let can_widen = from + bytes.len() == to && to < self.end;
+            // The element at `self.pos` runs past the window: validate a
+            // larger one from it, or leave it to the general code.
+            macro_rules! need_more {
+                () => {{
+                    if can_widen {
+                        window = FAST_WINDOW.max(2 * (to - self.pos));
+                        continue 'window;
+                    }
+                    return Ok(count);
+                }};
+            }
+            loop {
+                let mut i = self.pos - from;
+                let b = loop {
+                    let Some(&b) = bytes.get(i) else {
+                        self.pos = from + i;
+                        need_more!();
+                    };
+                    match b {
+                        b' ' | b'\t' | b'\r' | 0x0b | 0x0c => i += 1,
+                        b'\n' => {
+                            i += 1;
+                            self.line += 1;
+                            self.line_start = self.base + (from + i) as u64;
+                            self.line_ascii = true;
+                        }
+                        _ => break b,
+                    }
+                };
+                self.pos = from + i;
+                if b != b'[' {
+                    return Ok(count);
+                }
+                // `[`, spaces, name, spaces, `"value"`, spaces, `]`.
+                let start = i;
+                i += 1;
+                while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+                    i += 1;
+                }
+                let name_start = i;
+                match bytes.get(i) {
+                    None => need_more!(),
+                    Some(c) if c.is_ascii_alphabetic() => {}
+                    Some(_) => return Ok(count),
+                }
+                while bytes.get(i).is_some_and(|&c| lex::is_tag_name_byte(c)) {
+                    i += 1;
+                }
+                let name_end = i;
+                while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+                    i += 1;
+                }
+                match bytes.get(i) {
+                    None => need_more!(),
+                    Some(b'"') => i += 1,
+                    Some(_) => return Ok(count),
+                }
+                let value_start = i;
+                loop {
+                    if let Some(eight) = bytes.get(i..i + 8) {
+                        let x = u64::from_le_bytes(eight.try_into().unwrap_or_default());
+                        match lex::quoted_stop(x) {
+                            None => {
+                                i += 8;
+                                continue;
+                            }
+                            Some(k) => i += k,
+                        }
+                    }
+                    match bytes.get(i) {
+                        None => need_more!(),
+                        Some(b'"') => break,
+                        Some(b'\\') => match bytes.get(i + 1) {
+                            Some(b'"' | b'\\') => i += 2,
+                            None => need_more!(),
+                            Some(_) => return Ok(count),
+                        },
+                        Some(b'\n' | b'\r') => return Ok(count),
+                        Some(_) => i += 1,
+                    }
+                }
+                let value_end = i;
+                i += 1;
+                while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+                    i += 1;
+                }
+                match bytes.get(i) {
+                    None => need_more!(),
+                    Some(b']') => i += 1,
+                    Some(_) => return Ok(count),
+                }
+                let (Some(name), Some(value)) = (
+                    text.get(name_start..name_end),
+                    text.get(value_start..value_end),
+                ) else {
+                    return Ok(count);
+                };
+                let tag = TagParts {
+                    start: self.pos_at(self.pos),
+                    name,
+                    name_at: from + name_start,
+                    value,
+                    value_at: from + value_start,
+                    len: i - start,
+                };
+                if let Some(hash) = self.accept_tag(visitor, state, &tag)? {
+                    self.unknown_tags.push(hash);
+                }
+                // A tag pair holds no line break.
+                if self.line_ascii {
+                    self.line_ascii = bytes[start..i].is_ascii();
+                }
+                self.pos = from + i;
+                count += 1;
+            }
+        }
+    }
+
+    /// Read the common movetext elements (move tokens, move numbers,
+    /// comments, NAGs, glyphs, variations, whitespace) for as long as they
+    /// lie whole in the buffer. Stops before anything else.
+    fn fast_movetext<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        depth: &mut u32,
+        skip_from: &mut Option<u32>,
+    ) -> Result<(), Fail> {
+        #[cfg(test)]
+        if !self.fast_path {
+            return Ok(());
+        }
+        let mut window = self.movetext_hint;
+        'window: loop {
+            let from = self.pos;
+            let to = self.window_end(from, window);
+            let text = valid_prefix(&self.buf[from..to]);
+            let bytes = text.as_bytes();
+            let can_widen = from + bytes.len() == to && to < self.end;
+            macro_rules! need_more {
+                () => {{
+                    if can_widen {
+                        window = FAST_WINDOW.max(2 * (to - self.pos));
+                        continue 'window;
+                    }
+                    return Ok(());
+                }};
+            }
+            loop {
+                let mut i = self.pos - from;
+                let b = loop {
+                    let Some(&b) = bytes.get(i) else {
+                        self.pos = from + i;
+                        need_more!();
+                    };
+                    match b {
+                        b' ' | b'\t' | b'\r' | 0x0b | 0x0c => i += 1,
+                        b'\n' => {
+                            i += 1;
+                            self.line += 1;
+                            self.line_start = self.base + (from + i) as u64;
+                            self.line_ascii = true;
+                        }
+                        _ => break b,
+                    }
+                };
+                self.pos = from + i;
+                let live = skip_from.is_none();
+                let start = i;
+                match b {
+                    b'0'..=b'9' => {
+                        // Up to nine digits cannot overflow; more (leading
+                        // zeros, or too large) are left to the general code.
+                        let mut number = 0u32;
+                        while let Some(&d) = bytes.get(i)
+                            && d.is_ascii_digit()
+                        {
+                            if i - start == 9 {
+                                return Ok(());
+                            }
+                            number = number * 10 + u32::from(d - b'0');
+                            i += 1;
+                        }
+                        match bytes.get(i) {
+                            None => need_more!(),
+                            Some(b'.') => {}
+                            // A result, or something malformed.
+                            Some(_) => return Ok(()),
+                        }
+                        let dots = i;
+                        while bytes.get(i) == Some(&b'.') {
+                            i += 1;
+                        }
+                        if i == bytes.len() {
+                            need_more!();
+                        }
+                        if live {
+                            let dots = if i - dots == 1 {
+                                Dots::One
+                            } else {
+                                Dots::Three
+                            };
+                            visitor.move_number(
+                                number,
+                                dots,
+                                Span::new(self.pos_here(), i - start),
+                            );
+                        }
+                    }
+                    b'{' => {
+                        let found = match lex::comment(&bytes[i..], false) {
+                            Ok(found) => found,
+                            Err(CommentLexError::Incomplete) => need_more!(),
+                            Err(_) => return Ok(()),
+                        };
+                        let Some(body) = text.get(i + found.body.start..i + found.body.end) else {
+                            return Ok(());
+                        };
+                        if comment::check_body(body).is_err() {
+                            return Ok(());
+                        }
+                        if live {
+                            visitor
+                                .comment(RawComment(body), Span::new(self.pos_here(), found.len));
+                        }
+                        i += found.len;
+                        track_lines(
+                            &bytes[start..i],
+                            self.base + self.pos as u64,
+                            &mut self.line,
+                            &mut self.line_start,
+                            &mut self.line_ascii,
+                        );
+                    }
+                    b'(' => {
+                        i += 1;
+                        *depth += 1;
+                        if live && visitor.begin_variation().0 {
+                            *skip_from = Some(*depth);
+                        }
+                    }
+                    b')' => {
+                        if *depth == 0 {
+                            return Ok(());
+                        }
+                        i += 1;
+                        if live {
+                            visitor.end_variation();
+                        } else if *skip_from == Some(*depth) {
+                            *skip_from = None;
+                        }
+                        *depth -= 1;
+                    }
+                    b'$' => {
+                        i += 1;
+                        let mut value = Some(0u8);
+                        while let Some(&d) = bytes.get(i)
+                            && d.is_ascii_digit()
+                        {
+                            value = value
+                                .and_then(|v| v.checked_mul(10))
+                                .and_then(|v| v.checked_add(d - b'0'));
+                            i += 1;
+                        }
+                        if i == bytes.len() {
+                            need_more!();
+                        }
+                        let (true, Some(value)) = (i > start + 1, value) else {
+                            return Ok(());
+                        };
+                        if live {
+                            visitor.nag(Nag(value), Span::new(self.pos_here(), i - start));
+                        }
+                    }
+                    b'!' | b'?' => {
+                        while matches!(bytes.get(i), Some(b'!' | b'?')) {
+                            i += 1;
+                        }
+                        if i == bytes.len() {
+                            need_more!();
+                        }
+                        let Some(nag) = Nag::from_glyph(&bytes[start..i]) else {
+                            return Ok(());
+                        };
+                        if live {
+                            visitor.nag(nag, Span::new(self.pos_here(), i - start));
+                        }
+                    }
+                    // Results, and what cannot start an element.
+                    b'*' | b'+' | b'-' | b'[' | b']' | b'}' | b';' | b'%' | 0..=0x1f | 0x7f => {
+                        return Ok(());
+                    }
+                    _ => {
+                        let mut ascii = true;
+                        loop {
+                            // Skip plain bytes eight at a time.
+                            if let Some(eight) = bytes.get(i..i + 8) {
+                                let x = u64::from_le_bytes(eight.try_into().unwrap_or_default());
+                                match lex::token_stop(x) {
+                                    None => {
+                                        i += 8;
+                                        continue;
+                                    }
+                                    Some(k) => i += k,
+                                }
+                            }
+                            let Some(&c) = bytes.get(i) else {
+                                need_more!();
+                            };
+                            match lex::TOKEN_CLASS[usize::from(c)] {
+                                lex::TOKEN_PLAIN => i += 1,
+                                lex::TOKEN_HIGH => {
+                                    ascii = false;
+                                    i += 1;
+                                }
+                                lex::TOKEN_QUOTE => {
+                                    i += 1;
+                                    loop {
+                                        if let Some(eight) = bytes.get(i..i + 8) {
+                                            let x = u64::from_le_bytes(
+                                                eight.try_into().unwrap_or_default(),
+                                            );
+                                            match lex::quoted_stop(x) {
+                                                None => {
+                                                    i += 8;
+                                                    continue;
+                                                }
+                                                Some(k) => i += k,
+                                            }
+                                        }
+                                        match bytes.get(i) {
+                                            None => need_more!(),
+                                            Some(b'"') => break,
+                                            Some(b'\\') => match bytes.get(i + 1) {
+                                                Some(b'"' | b'\\') => i += 2,
+                                                None => need_more!(),
+                                                Some(_) => return Ok(()),
+                                            },
+                                            Some(b'\n' | b'\r') => return Ok(()),
+                                            Some(&q) => {
+                                                ascii &= q.is_ascii();
+                                                i += 1;
+                                            }
+                                        }
+                                    }
+                                    i += 1;
+                                }
+                                _ => break,
+                            }
+                        }
+                        if live {
+                            let Some(token) = text.get(start..i) else {
+                                return Ok(());
+                            };
+                            let span = Span::new(self.pos_here(), i - start);
+                            if let Err(e) = visitor.token(token, span) {
+                                return Err(self.token_error(self.pos, token, e));
+                            }
+                        }
+                        if !ascii {
+                            self.line_ascii = false;
+                        }
+                    }
+                }
+                self.pos = from + i;
+            }
+        }
     }
 
     fn read_comment<V: Visitor>(&mut self, visitor: &mut V, live: bool) -> Result<(), Fail> {
@@ -694,14 +1190,13 @@ impl<R: Read> Reader<R> {
 
     /// Consume `len` bytes, keeping the line count.
     fn advance(&mut self, len: usize) {
-        let consumed = &self.buf[self.pos..self.pos + len];
-        if let Some(last) = memchr::memrchr(b'\n', consumed) {
-            self.line += memchr::memchr_iter(b'\n', consumed).count() as u32;
-            self.line_start = self.base + (self.pos + last + 1) as u64;
-            self.line_ascii = consumed[last + 1..].is_ascii();
-        } else if self.line_ascii {
-            self.line_ascii = consumed.is_ascii();
-        }
+        track_lines(
+            &self.buf[self.pos..self.pos + len],
+            self.base + self.pos as u64,
+            &mut self.line,
+            &mut self.line_start,
+            &mut self.line_ascii,
+        );
         self.pos += len;
     }
 
@@ -714,6 +1209,8 @@ impl<R: Read> Reader<R> {
     }
 
     /// The position of `pos`, cheaply when the line so far is ASCII.
+    /// (Inlined, so that it costs nothing for a visitor that ignores it.)
+    #[inline(always)]
     fn pos_here(&self) -> Pos {
         let offset = self.base + self.pos as u64;
         if self.line_ascii && self.line_start >= self.base {
@@ -723,8 +1220,14 @@ impl<R: Read> Reader<R> {
                 column: u32::try_from(offset - self.line_start + 1).unwrap_or(u32::MAX),
             }
         } else {
-            self.pos_at(self.pos)
+            self.pos_here_slow()
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn pos_here_slow(&self) -> Pos {
+        self.pos_at(self.pos)
     }
 
     fn skip_bom(&mut self) -> Result<(), ReadError> {
@@ -848,8 +1351,47 @@ impl<R: Read> Reader<R> {
     }
 }
 
-/// Required tags missing from a header, for the game it names.
+/// Keep the line count over `consumed`, which starts at absolute `offset`.
+fn track_lines(
+    consumed: &[u8],
+    offset: u64,
+    line: &mut u32,
+    line_start: &mut u64,
+    line_ascii: &mut bool,
+) {
+    if let Some(last) = memchr::memrchr(b'\n', consumed) {
+        *line += memchr::memchr_iter(b'\n', consumed).count() as u32;
+        *line_start = offset + (last + 1) as u64;
+        *line_ascii = consumed[last + 1..].is_ascii();
+    } else if *line_ascii {
+        *line_ascii = consumed.is_ascii();
+    }
+}
+
+/// The next fast-path window size, from the last one and the length just
+/// read: a moving average, with a little room.
+fn hint(old: usize, len: u64) -> usize {
+    let len = usize::try_from(len)
+        .unwrap_or(usize::MAX)
+        .min(INITIAL_BUFFER);
+    ((3 * old + len) / 4 + 32).clamp(64, INITIAL_BUFFER)
+}
+
+/// The longest prefix of `bytes` that is UTF-8, as text.
+fn valid_prefix(bytes: &[u8]) -> &str {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(_) => bytes.utf8_chunks().next().map_or("", |chunk| chunk.valid()),
+    }
+}
+
+/// Required tags missing from a header, for the game it names. Allocates
+/// only when some are missing.
 fn missing_tags(state: &GameState) -> Vec<&'static str> {
+    let required = REQUIRED_MASK | state.game.map_or(0, player_mask);
+    if state.seen_known & required == required {
+        return Vec::new();
+    }
     let seen = |name: &str| {
         tags::known_tag(name).is_some_and(|(rank, _)| state.seen_known & (1 << rank) != 0)
     };
@@ -860,6 +1402,50 @@ fn missing_tags(state: &GameState) -> Vec<&'static str> {
         .filter(|name| !seen(name))
         .copied()
         .collect()
+}
+
+/// The rank of a known tag, at compile time.
+const fn rank_of(name: &str) -> usize {
+    let mut rank = 0;
+    while rank < KNOWN_TAGS.len() {
+        let (a, b) = (KNOWN_TAGS[rank].as_bytes(), name.as_bytes());
+        if a.len() == b.len() {
+            let mut i = 0;
+            while i < a.len() && a[i] == b[i] {
+                i += 1;
+            }
+            if i == a.len() {
+                return rank;
+            }
+        }
+        rank += 1;
+    }
+    panic!("not a known tag")
+}
+
+/// The seen-tag bits of `names`.
+const fn mask_of(names: &[&str]) -> u64 {
+    let mut mask = 0;
+    let mut i = 0;
+    while i < names.len() {
+        mask |= 1 << rank_of(names[i]);
+        i += 1;
+    }
+    mask
+}
+
+const GAME_RANK: usize = rank_of("Game");
+const RESULT_RANK: usize = rank_of("Result");
+const VERSION_RANK: usize = rank_of("NotationVersion");
+const REQUIRED_MASK: u64 = mask_of(&REQUIRED_TAGS);
+
+/// The seen-tag bits of a game's player tags ([`GameKind::player_tags`]).
+fn player_mask(game: GameKind) -> u64 {
+    match game {
+        GameKind::Khan => const { mask_of(&["White", "Black"]) },
+        GameKind::CastleSiege => const { mask_of(&["Defender", "Attacker"]) },
+        GameKind::GenghisKhan => const { mask_of(&["Player"]) },
+    }
 }
 
 fn lex_error_kind(e: &LexError<'_>, what: &'static str) -> ErrorKind {
@@ -878,3 +1464,296 @@ fn fold_hash(name: &str) -> u64 {
 }
 
 const _: () = assert!(KNOWN_TAGS.len() <= 64, "the seen-tag bitmask holds 64 tags");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Records every event, with its span, and refuses some tokens and
+    /// tags and skips some variations and movetexts, by their content.
+    #[derive(Default)]
+    struct Log {
+        events: Vec<String>,
+        games: u64,
+        variations: u64,
+    }
+
+    impl Visitor for Log {
+        type Output = Vec<String>;
+        fn begin_game(&mut self) {
+            self.games += 1;
+            self.events.push("begin".into());
+        }
+        fn tag(
+            &mut self,
+            name: &str,
+            value: RawTagValue<'_>,
+            span: Span,
+        ) -> Result<(), TokenError> {
+            self.events
+                .push(format!("tag {name:?} {:?} {span:?}", value.0));
+            if name == "Refuse" {
+                return Err(TokenError::new(1, "no"));
+            }
+            Ok(())
+        }
+        fn end_tags(
+            &mut self,
+            game: GameKind,
+        ) -> Result<crate::Skip, std::borrow::Cow<'static, str>> {
+            self.events.push(format!("end_tags {game:?}"));
+            Ok(crate::Skip(self.games.is_multiple_of(5)))
+        }
+        fn move_number(&mut self, number: u32, dots: Dots, span: Span) {
+            self.events
+                .push(format!("number {number} {dots:?} {span:?}"));
+        }
+        fn token(&mut self, token: &str, span: Span) -> Result<(), TokenError> {
+            self.events.push(format!("token {token:?} {span:?}"));
+            if token.contains('Z') {
+                return Err(TokenError::new(token.len() / 2, "no Z"));
+            }
+            Ok(())
+        }
+        fn nag(&mut self, nag: Nag, span: Span) {
+            self.events.push(format!("nag {nag:?} {span:?}"));
+        }
+        fn comment(&mut self, comment: RawComment<'_>, span: Span) {
+            self.events
+                .push(format!("comment {:?} {span:?}", comment.0));
+        }
+        fn begin_variation(&mut self) -> crate::Skip {
+            self.variations += 1;
+            self.events.push("(".into());
+            crate::Skip(self.variations.is_multiple_of(3))
+        }
+        fn end_variation(&mut self) {
+            self.events.push(")".into());
+        }
+        fn result(&mut self, result: GameResult, span: Span) {
+            self.events.push(format!("result {result:?} {span:?}"));
+        }
+        fn end_game(&mut self) -> Vec<String> {
+            std::mem::take(&mut self.events)
+        }
+    }
+
+    /// Hands out at most `chunk` bytes per read.
+    struct Chunked<'a> {
+        data: &'a [u8],
+        chunk: usize,
+    }
+
+    impl Read for Chunked<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.chunk.min(buf.len()).min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    /// Everything a read of `data` gives, in order.
+    fn read_log(data: &[u8], chunk: usize, fast_path: bool) -> Vec<String> {
+        let mut reader = Reader::new(Chunked { data, chunk });
+        reader.fast_path = fast_path;
+        let mut log = Log::default();
+        let mut out = Vec::new();
+        for _ in 0..=data.len() {
+            let step = reader.read_game(&mut log);
+            let end = matches!(step, Ok(None));
+            out.push(match step {
+                Ok(Some(events)) => format!("game {events:?}"),
+                Ok(None) => "end".into(),
+                Err(e) => format!("error {e:?} after {:?}", std::mem::take(&mut log.events)),
+            });
+            out.push(format!(
+                "at {} {}",
+                reader.bytes_read(),
+                reader.games_read()
+            ));
+            if end {
+                break;
+            }
+        }
+        out
+    }
+
+    const TAGS: [&str; 9] = [
+        "[Game \"Khan\"]",
+        "[Variant \"V\"]",
+        "[GameId \"g\"]",
+        "[Date \"2026.01.01\"]",
+        "[White \"W é\"]",
+        "[Black \"B\"]",
+        "[Result \"*\"]",
+        "[NotationVersion \"1\"]",
+        "[Ruleset \"r\"]",
+    ];
+
+    fn tag_piece() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "[ Annotator\t \"a \\\"q\\\\ é\" ]",
+            "[X_1 \"€\"]",
+            "[x_1 \"again\"]",
+            "[white \"twice\"]",
+            "[Refuse \"x\"]",
+            "[Site \"a\\nb\"]",
+            "[Site \"open",
+            "[Site]",
+            "[9 \"x\"]",
+            "[Result \"1-0\"]",
+            "[Game \"Chess\"]",
+            "[NotationVersion \"2\"]",
+        ])
+    }
+
+    fn separator() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec!["\n", "\n", "\n", " ", "", "\r\n", "\t", "\n\n"])
+    }
+
+    fn piece() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            " ",
+            "\n",
+            "\r\n",
+            "\t",
+            "  ",
+            "1.",
+            "12...",
+            "3..",
+            "007.",
+            "1234567890.",
+            "4294967296.",
+            "Wg4-f5",
+            "a5-a4",
+            "Hf5*h5",
+            "Ca8#c6@1",
+            "Buryats=8g",
+            "YyZ_",
+            "é€x",
+            "Ögedei",
+            "pay:\"Meat, Milk & Blood\"",
+            "x\"a\\\"b\"",
+            "x\"a\\qb\"",
+            "x\"open",
+            "\"",
+            "{",
+            "}",
+            "{prose}",
+            "{a [%clk 1:00] b}",
+            "{a\nb}",
+            "{é\r\n \\[x}",
+            "{[%sig\n\"x y\"]}",
+            "{é\n[x] \\}}",
+            "{[%9]}",
+            "{\\q}",
+            "{\n[Game}",
+            "(",
+            ")",
+            "$1",
+            "$255",
+            "$256",
+            "$",
+            "!",
+            "?",
+            "!!",
+            "?!",
+            "!?!",
+            "*",
+            "1-0",
+            "0-1",
+            "1/2-1/2",
+            "112/150",
+            "+/-",
+            "-",
+            "[",
+            "]",
+            ";",
+            "%",
+            "\x0b",
+            "\x7f",
+            "\u{a0}",
+            "\n\n",
+            "\n[Game \"Khan\"]\n",
+        ])
+    }
+
+    /// A game: the required tags (some left out, some added) with any
+    /// separators, then movetext pieces, then a result.
+    fn game() -> impl Strategy<Value = Vec<u8>> {
+        (
+            prop::collection::vec((any::<bool>(), separator()), TAGS.len()),
+            prop::collection::vec((tag_piece(), separator()), 0..3),
+            prop::collection::vec(piece(), 0..40),
+            prop::sample::select(vec![" *\n", " *", "*\n\n", " 1-0\n", "\n"]),
+        )
+            .prop_map(|(tags, extra, pieces, end)| {
+                let mut data = Vec::new();
+                for (tag, (keep, sep)) in TAGS.iter().zip(tags) {
+                    if keep || !tag.contains("Game") {
+                        data.extend_from_slice(tag.as_bytes());
+                        data.extend_from_slice(sep.as_bytes());
+                    }
+                }
+                for (tag, sep) in extra {
+                    data.extend_from_slice(tag.as_bytes());
+                    data.extend_from_slice(sep.as_bytes());
+                }
+                data.push(b'\n');
+                for piece in pieces {
+                    data.extend_from_slice(piece.as_bytes());
+                }
+                data.extend_from_slice(end.as_bytes());
+                data
+            })
+    }
+
+    fn soup() -> impl Strategy<Value = Vec<u8>> {
+        (
+            prop::collection::vec(game(), 1..4),
+            prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..3),
+        )
+            .prop_map(|(games, flips)| {
+                let mut data = games.concat();
+                for (at, byte) in flips {
+                    if !data.is_empty() {
+                        let at = at.index(data.len());
+                        data[at] = byte;
+                    }
+                }
+                data
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// With and without the fast path, a read gives the same events,
+        /// errors, positions and byte counts, good input or bad, read at
+        /// once or in small pieces (which stop the fast path at every turn).
+        #[test]
+        fn the_fast_path_reads_like_the_general_code(data in soup(), chunk in 1usize..40) {
+            for chunk in [data.len().max(1), chunk] {
+                let general = read_log(&data, chunk, false);
+                let fast = read_log(&data, chunk, true);
+                prop_assert_eq!(general, fast, "chunk {}: {:?}", chunk, String::from_utf8_lossy(&data));
+            }
+        }
+    }
+
+    #[test]
+    fn player_masks_name_the_player_tags() {
+        for game in GameKind::ALL {
+            let names = game.player_tags();
+            let mask = names
+                .iter()
+                .fold(0, |m, n| m | 1 << tags::known_tag(n).unwrap().0);
+            assert_eq!(player_mask(game), mask, "{game}");
+        }
+        assert_eq!(tags::known_tag("Game").unwrap().0, GAME_RANK);
+        assert_eq!(tags::known_tag("Result").unwrap().0, RESULT_RANK);
+        assert_eq!(tags::known_tag("NotationVersion").unwrap().0, VERSION_RANK);
+    }
+}

@@ -33,14 +33,28 @@ impl GameKind {
 
     /// Read a `Game` tag value; case and inner spacing are not significant.
     pub fn from_name(name: &str) -> Option<GameKind> {
-        let folded: String = name
-            .chars()
-            .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
-            .flat_map(char::to_lowercase)
-            .collect();
-        GameKind::ALL
-            .into_iter()
-            .find(|g| g.name().replace(' ', "").to_lowercase() == folded)
+        // The canonical spellings first, then the lenient comparison,
+        // character by character and without allocating: the reader asks
+        // this once per game.
+        match name {
+            "Khan" => return Some(GameKind::Khan),
+            "Castle Siege" => return Some(GameKind::CastleSiege),
+            "Genghis Khan" => return Some(GameKind::GenghisKhan),
+            _ => {}
+        }
+        let folded = || {
+            name.chars()
+                .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
+                .flat_map(char::to_lowercase)
+        };
+        GameKind::ALL.into_iter().find(|g| {
+            let canonical = g
+                .name()
+                .chars()
+                .filter(|&c| c != ' ')
+                .flat_map(char::to_lowercase);
+            folded().eq(canonical)
+        })
     }
 
     /// The tags that name the players, first side first.
@@ -115,11 +129,44 @@ pub const KNOWN_TAGS: &[&str] = &[
 
 /// The canonical spelling and rank of a known tag name, matched without case.
 pub fn known_tag(name: &str) -> Option<(usize, &'static str)> {
-    KNOWN_TAGS
-        .iter()
-        .enumerate()
-        .find(|(_, known)| known.eq_ignore_ascii_case(name))
-        .map(|(rank, known)| (rank, *known))
+    // The length and the first letter single out one candidate (checked by
+    // a test below); one comparison without case then decides.
+    let first = name.as_bytes().first()?.to_ascii_lowercase();
+    let rank = match (name.len(), first) {
+        (4, b'g') => 0,
+        (7, b'v') => 1,
+        (6, b'g') => 2,
+        (5, b'e') => 3,
+        (4, b's') => 4,
+        (4, b'd') => 5,
+        (5, b'r') => 6,
+        (5, b'w') => 7,
+        (5, b'b') => 8,
+        (8, b'd') => 9,
+        (8, b'a') => 10,
+        (6, b'p') => 11,
+        (6, b'r') => 12,
+        (11, b't') => 13,
+        (15, b'n') => 14,
+        (7, b'r') => 15,
+        (11, b'r') => 16,
+        (4, b'm') => 17,
+        (8, b'f') => 18,
+        (9, b's') => 19,
+        (10, b'r') => 20,
+        (11, b'f') => 21,
+        (12, b's') => 22,
+        (13, b'r') => 23,
+        (15, b'f') => 24,
+        (16, b's') => 25,
+        (12, b'p') => 26,
+        (9, b'a') => 27,
+        (5, b's') => 28,
+        (8, b'p') => 29,
+        _ => return None,
+    };
+    let known = KNOWN_TAGS[rank];
+    (known == name || known.eq_ignore_ascii_case(name)).then_some((rank, known))
 }
 
 /// Whether `name` is a well-formed tag name: a letter, then letters, digits
@@ -287,6 +334,75 @@ mod tests {
         let missing = tags.missing_required();
         assert!(missing.contains(&"Player"));
         assert!(!missing.contains(&"White"));
+    }
+
+    #[test]
+    fn known_tags_are_found_by_length_and_first_letter() {
+        let linear = |name: &str| {
+            KNOWN_TAGS
+                .iter()
+                .enumerate()
+                .find(|(_, known)| known.eq_ignore_ascii_case(name))
+                .map(|(rank, known)| (rank, *known))
+        };
+        for (rank, known) in KNOWN_TAGS.iter().enumerate() {
+            for name in [
+                known.to_string(),
+                known.to_lowercase(),
+                known.to_uppercase(),
+                known.replace(|c: char| c.is_ascii_lowercase(), "x"),
+                format!("{known}x"),
+                known[1..].to_string(),
+            ] {
+                assert_eq!(known_tag(&name), linear(&name), "{name}");
+            }
+            assert_eq!(known_tag(known), Some((rank, *known)));
+        }
+        for name in [
+            "",
+            "X",
+            "Gam",
+            "Games",
+            "Whitey",
+            "K\u{212a}",
+            "Résult",
+            "Gamé",
+        ] {
+            assert_eq!(known_tag(name), linear(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn game_names_fold_case_and_spacing_like_before() {
+        let reference = |name: &str| {
+            let folded: String = name
+                .chars()
+                .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
+                .flat_map(char::to_lowercase)
+                .collect();
+            GameKind::ALL
+                .into_iter()
+                .find(|g| g.name().replace(' ', "").to_lowercase() == folded)
+        };
+        for name in [
+            "Khan",
+            "KHAN",
+            " k h a n ",
+            "\u{212a}han",
+            "Castle Siege",
+            "castle-siege",
+            "Castle_Siege",
+            "CastleSiege",
+            "Genghis Khan",
+            "genghis\tkhan",
+            "Genghis Khan!",
+            "Khans",
+            "Kha",
+            "",
+            "\u{130}",
+        ] {
+            assert_eq!(GameKind::from_name(name), reference(name), "{name:?}");
+        }
     }
 
     #[test]

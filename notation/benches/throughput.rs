@@ -1,0 +1,489 @@
+//! Archive-scale parse throughput, Yam against pgn-reader, in one run.
+//!
+//! `cargo bench -p yam-notation --bench throughput`
+//!
+//! - Yam: generated archives of each game (plain records, no fair-play
+//!   evidence: `benches/data/*.yam`, written by `yam generate`, see
+//!   `docs/performance.md`), repeated to the size of the peer corpus. Two
+//!   depths of work: a visitor that does nothing (`parse`), and one that
+//!   parses every move token with the game's grammar (`tokens`).
+//! - Peer: pgn-reader 0.29 on the lichess sample
+//!   (`../shared/bench/lichess_db_1000k.pgn`, or `$YAM_PEER_PGN`) repeated
+//!   100 times: a visitor that does nothing (`parse`; pgn-reader still parses
+//!   every move's SAN), and shakmaty 0.30 playing every move (`validate`).
+//!
+//! Both readers read from memory through their `Read`-based streaming API,
+//! with the same buffer-refill work as reading a file in the page cache.
+//! After criterion's own report, a table gives the median MB/s and moves/s
+//! of each benchmark and the ratio of each Yam figure to pgn-reader's parse.
+//! `YAM_BENCH_MB` sets the input size (default: 100 copies of the sample).
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, Throughput};
+use yam_notation::castle_siege::CastleSiegeGrammar;
+use yam_notation::genghis_khan::GenghisKhanGrammar;
+use yam_notation::khan::KhanGrammar;
+use yam_notation::{MoveGrammar, Span, TokenError};
+
+// ---------------------------------------------------------------------------
+// Inputs
+
+const SAMPLE_COPIES: usize = 100;
+
+fn peer_path() -> PathBuf {
+    match std::env::var_os("YAM_PEER_PGN") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/bench/lichess_db_1000k.pgn"),
+    }
+}
+
+fn peer_sample() -> Option<&'static [u8]> {
+    static SAMPLE: OnceLock<Option<Vec<u8>>> = OnceLock::new();
+    SAMPLE
+        .get_or_init(|| match std::fs::read(peer_path()) {
+            Ok(bytes) => Some(bytes),
+            Err(e) => {
+                eprintln!(
+                    "peer corpus {} not readable ({e}); set YAM_PEER_PGN. Skipping pgn-reader.",
+                    peer_path().display()
+                );
+                None
+            }
+        })
+        .as_deref()
+}
+
+/// The size every input is repeated to.
+fn target_bytes() -> usize {
+    if let Some(mb) = std::env::var("YAM_BENCH_MB")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+    {
+        return mb * 1_000_000;
+    }
+    peer_sample().map_or(100_000_000, |s| s.len() * SAMPLE_COPIES)
+}
+
+/// `seed` repeated (whole) until it is at least `target` bytes long.
+fn repeat_to(seed: &[u8], target: usize) -> Vec<u8> {
+    let copies = target.div_ceil(seed.len()).max(1);
+    let mut out = Vec::with_capacity(copies * (seed.len() + 1));
+    for _ in 0..copies {
+        out.extend_from_slice(seed);
+        if !seed.ends_with(b"\n\n") {
+            out.push(b'\n');
+        }
+    }
+    out
+}
+
+/// One benchmark input, built on first use (so that a filtered run builds
+/// only what it measures), with the number of moves it holds.
+struct Input {
+    data: Vec<u8>,
+    moves: u64,
+    games: u64,
+}
+
+fn yam_input(game: &'static str) -> &'static Input {
+    static INPUTS: OnceLock<std::sync::Mutex<BTreeMap<&'static str, &'static Input>>> =
+        OnceLock::new();
+    let map = INPUTS.get_or_init(Default::default);
+    let mut map = map.lock().unwrap();
+    map.entry(game).or_insert_with(|| {
+        let seed = match game {
+            "khan" => &include_bytes!("data/khan.yam")[..],
+            "castle-siege" => &include_bytes!("data/castle-siege.yam")[..],
+            "genghis-khan" => &include_bytes!("data/genghis-khan.yam")[..],
+            _ => unreachable!(),
+        };
+        let data = repeat_to(seed, target_bytes());
+        let mut count = yam::CountMoves::default();
+        let mut reader = yam_notation::Reader::new(&data[..]);
+        while reader
+            .read_game(&mut count)
+            .expect("the benchmark archive is valid")
+            .is_some()
+        {}
+        Box::leak(Box::new(Input {
+            data,
+            moves: count.moves,
+            games: count.games,
+        }))
+    })
+}
+
+fn peer_input() -> Option<&'static Input> {
+    static INPUT: OnceLock<Option<Input>> = OnceLock::new();
+    INPUT
+        .get_or_init(|| {
+            let sample = peer_sample()?;
+            let data = repeat_to(sample, target_bytes());
+            let mut count = peer::CountMoves::default();
+            let mut reader = pgn_reader::Reader::new(&data[..]);
+            while reader.read_game(&mut count).expect("in memory").is_some() {}
+            Some(Input {
+                data,
+                moves: count.moves,
+                games: count.games,
+            })
+        })
+        .as_ref()
+}
+
+// ---------------------------------------------------------------------------
+// Yam visitors
+
+mod yam {
+    use super::*;
+    use yam_notation::Visitor;
+
+    /// Does nothing: the envelope alone.
+    pub struct Nothing;
+
+    impl Visitor for Nothing {
+        type Output = ();
+        fn end_game(&mut self) {}
+    }
+
+    /// Parses every move token with the game's grammar.
+    pub struct Tokens<G>(pub std::marker::PhantomData<G>);
+
+    impl<G: MoveGrammar> Visitor for Tokens<G> {
+        type Output = ();
+        fn token(&mut self, token: &str, _span: Span) -> Result<(), TokenError> {
+            black_box(G::parse_move(token)?);
+            Ok(())
+        }
+        fn end_game(&mut self) {}
+    }
+
+    #[derive(Default)]
+    pub struct CountMoves {
+        pub moves: u64,
+        pub games: u64,
+    }
+
+    impl Visitor for CountMoves {
+        type Output = ();
+        fn token(&mut self, _token: &str, _span: Span) -> Result<(), TokenError> {
+            self.moves += 1;
+            Ok(())
+        }
+        fn end_game(&mut self) {
+            self.games += 1;
+        }
+    }
+
+    pub fn read_all<V: Visitor>(data: &[u8], visitor: &mut V) {
+        let mut reader = yam_notation::Reader::new(data);
+        while let Some(out) = reader.read_game(visitor).expect("the archive is valid") {
+            black_box(out);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// pgn-reader visitors
+
+mod peer {
+    use super::*;
+    use pgn_reader::{RawTag, SanPlus, Visitor};
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+
+    /// Does nothing (pgn-reader still parses each move's SAN).
+    pub struct Nothing;
+
+    impl Visitor for Nothing {
+        type Tags = ();
+        type Movetext = ();
+        type Output = ();
+        fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+            ControlFlow::Continue(())
+        }
+        fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<(), ()> {
+            ControlFlow::Continue(())
+        }
+        fn end_game(&mut self, _movetext: ()) {}
+    }
+
+    #[derive(Default)]
+    pub struct CountMoves {
+        pub moves: u64,
+        pub games: u64,
+    }
+
+    impl Visitor for CountMoves {
+        type Tags = ();
+        type Movetext = ();
+        type Output = ();
+        fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+            ControlFlow::Continue(())
+        }
+        fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<(), ()> {
+            ControlFlow::Continue(())
+        }
+        fn san(&mut self, _movetext: &mut (), _san: SanPlus) -> ControlFlow<()> {
+            self.moves += 1;
+            ControlFlow::Continue(())
+        }
+        fn end_game(&mut self, _movetext: ()) {
+            self.games += 1;
+        }
+    }
+
+    /// Plays every move with shakmaty, as pgn-reader's `validate` example.
+    pub struct Validate;
+
+    impl Visitor for Validate {
+        type Tags = Option<Chess>;
+        type Movetext = Chess;
+        type Output = bool;
+
+        fn begin_tags(&mut self) -> ControlFlow<bool, Option<Chess>> {
+            ControlFlow::Continue(None)
+        }
+
+        fn tag(
+            &mut self,
+            tags: &mut Option<Chess>,
+            name: &[u8],
+            value: RawTag<'_>,
+        ) -> ControlFlow<bool> {
+            if name == b"FEN" {
+                let Some(pos) = Fen::from_ascii(value.as_bytes())
+                    .ok()
+                    .and_then(|fen| fen.into_position(CastlingMode::Chess960).ok())
+                else {
+                    return ControlFlow::Break(false);
+                };
+                *tags = Some(pos);
+            }
+            ControlFlow::Continue(())
+        }
+
+        fn begin_movetext(&mut self, tags: Option<Chess>) -> ControlFlow<bool, Chess> {
+            ControlFlow::Continue(tags.unwrap_or_default())
+        }
+
+        fn san(&mut self, pos: &mut Chess, san_plus: SanPlus) -> ControlFlow<bool> {
+            match san_plus.san.to_move(pos) {
+                Ok(m) => {
+                    pos.play_unchecked(m);
+                    ControlFlow::Continue(())
+                }
+                Err(_) => ControlFlow::Break(false),
+            }
+        }
+
+        fn end_game(&mut self, _pos: Chess) -> bool {
+            true
+        }
+    }
+
+    pub fn read_all<V: Visitor<Output = O>, O>(data: &[u8], visitor: &mut V) {
+        let mut reader = pgn_reader::Reader::new(data);
+        while let Some(out) = reader.read_game(visitor).expect("in memory") {
+            black_box(out);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Measurement and summary
+
+/// Per-iteration times of every sample criterion took, by benchmark.
+struct Samples {
+    times: BTreeMap<String, Vec<Duration>>,
+    inputs: BTreeMap<String, &'static Input>,
+}
+
+thread_local! {
+    static SAMPLES: RefCell<Samples> = const {
+        RefCell::new(Samples { times: BTreeMap::new(), inputs: BTreeMap::new() })
+    };
+}
+
+const SAMPLE_SIZE: usize = 10;
+
+/// Benchmark `run` over `input`, keeping criterion's per-sample times.
+fn bench(c: &mut Criterion, group: &str, name: &str, input: &'static Input, run: fn(&[u8])) {
+    let id = format!("{group}/{name}");
+    let mut g = c.benchmark_group(group);
+    g.throughput(Throughput::Bytes(input.data.len() as u64));
+    g.sample_size(SAMPLE_SIZE);
+    g.warm_up_time(Duration::from_secs(2));
+    g.measurement_time(Duration::from_secs(10));
+    g.bench_function(name, |b| {
+        b.iter_custom(|iters| {
+            let start = Instant::now();
+            for _ in 0..iters {
+                run(black_box(&input.data));
+            }
+            let elapsed = start.elapsed();
+            SAMPLES.with_borrow_mut(|s| {
+                s.times
+                    .entry(id.clone())
+                    .or_default()
+                    .push(elapsed / iters as u32);
+                s.inputs.insert(id.clone(), input);
+            });
+            elapsed
+        })
+    });
+    g.finish();
+}
+
+fn throughput(c: &mut Criterion) {
+    // The lazily built inputs are only built when a benchmark runs; the
+    // closures below are only called by criterion when the filter matches.
+    type Run = fn(&[u8]);
+    let yam: [(&str, Run, Run); 3] = [
+        (
+            "khan",
+            |d| yam::read_all(d, &mut yam::Nothing),
+            |d| yam::read_all(d, &mut yam::Tokens::<KhanGrammar>(Default::default())),
+        ),
+        (
+            "castle-siege",
+            |d| yam::read_all(d, &mut yam::Nothing),
+            |d| {
+                yam::read_all(
+                    d,
+                    &mut yam::Tokens::<CastleSiegeGrammar>(Default::default()),
+                )
+            },
+        ),
+        (
+            "genghis-khan",
+            |d| yam::read_all(d, &mut yam::Nothing),
+            |d| {
+                yam::read_all(
+                    d,
+                    &mut yam::Tokens::<GenghisKhanGrammar>(Default::default()),
+                )
+            },
+        ),
+    ];
+    for (game, parse, tokens) in yam {
+        let group = format!("yam-{game}");
+        if filtered_out(&group, &["parse", "tokens"]) {
+            continue;
+        }
+        let input = yam_input(game);
+        bench(c, &group, "parse", input, parse);
+        bench(c, &group, "tokens", input, tokens);
+    }
+    if !filtered_out("pgn-reader", &["parse", "validate"])
+        && let Some(input) = peer_input()
+    {
+        bench(c, "pgn-reader", "parse", input, |d| {
+            peer::read_all(d, &mut peer::Nothing)
+        });
+        bench(c, "pgn-reader", "validate", input, |d| {
+            peer::read_all(d, &mut peer::Validate)
+        });
+    }
+}
+
+/// Whether the command-line filters exclude every benchmark of `group`, so
+/// that its 100 MB input need not be built. (Criterion reads a filter as a
+/// regular expression; one with metacharacters is taken to match.)
+fn filtered_out(group: &str, names: &[&str]) -> bool {
+    const WITH_VALUE: &[&str] = &[
+        "--save-baseline",
+        "--baseline",
+        "--baseline-lenient",
+        "--load-baseline",
+        "--sample-size",
+        "--warm-up-time",
+        "--measurement-time",
+        "--nresamples",
+        "--noise-threshold",
+        "--confidence-level",
+        "--significance-level",
+        "--profile-time",
+        "--output-format",
+        "--color",
+        "--plotting-backend",
+        "--format",
+    ];
+    let mut filters = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if WITH_VALUE.contains(&arg.as_str()) {
+            args.next();
+        } else if !arg.starts_with('-') {
+            filters.push(arg);
+        }
+    }
+    let matches = |f: &str| {
+        f.contains(|c: char| "\\.*+?()[]{}|^$".contains(c))
+            || names.iter().any(|n| format!("{group}/{n}").contains(f))
+    };
+    !filters.is_empty() && !filters.iter().any(|f| matches(f))
+}
+
+fn median(times: &[Duration]) -> Duration {
+    let mut sorted = times.to_vec();
+    sorted.sort();
+    let n = sorted.len();
+    if n % 2 == 1 {
+        sorted[n / 2]
+    } else {
+        (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+    }
+}
+
+fn summary() {
+    SAMPLES.with_borrow(|s| {
+        if s.times.is_empty() {
+            return;
+        }
+        let rate = |id: &str| -> Option<(f64, f64)> {
+            let times = s.times.get(id)?;
+            // Criterion's measurement samples are the last SAMPLE_SIZE calls;
+            // the ones before them are its warm-up.
+            let measured = &times[times.len().saturating_sub(SAMPLE_SIZE)..];
+            let secs = median(measured).as_secs_f64();
+            let input = s.inputs[id];
+            Some((
+                input.data.len() as f64 / 1e6 / secs,
+                input.moves as f64 / secs,
+            ))
+        };
+        let peer_parse = rate("pgn-reader/parse").map(|r| r.0);
+        println!();
+        println!("Median of {SAMPLE_SIZE} samples per benchmark:");
+        println!();
+        println!("| benchmark | input MB | games | moves | MB/s | Mmoves/s | x pgn-reader parse |");
+        println!("|---|---:|---:|---:|---:|---:|---:|");
+        for id in s.times.keys() {
+            let (mbs, moves) = rate(id).expect("measured");
+            let input = s.inputs[id.as_str()];
+            let ratio = peer_parse.map_or("-".to_owned(), |p| format!("{:.2}", mbs / p));
+            println!(
+                "| {id} | {:.1} | {} | {} | {mbs:.0} | {:.1} | {ratio} |",
+                input.data.len() as f64 / 1e6,
+                input.games,
+                input.moves,
+                moves / 1e6,
+            );
+        }
+    });
+}
+
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    throughput(&mut c);
+    c.final_summary();
+    summary();
+}
