@@ -39,7 +39,7 @@ start)
     owner=()
   fi
 
-  venv=${YAM_MAILTEST_VENV:-$HOME/.cache/yam/mailtest-venv}
+  venv=${YAM_MAILTEST_VENV:-${HOME:-/tmp}/.cache/yam/mailtest-venv}
   if ! "$venv/bin/python" -c 'import aiosmtpd' 2>/dev/null; then
     python3 -m venv "$venv" >/dev/null
     "$venv/bin/pip" install -q 'aiosmtpd==1.4.6' >"$dir/pip.log" 2>&1
