@@ -300,6 +300,15 @@ impl RecordVerifier {
         })
     }
 
+    /// The first roll whose responses are all in but whose outcomes no turn
+    /// has given yet: its requester owes the turn that uses them.
+    pub fn roll_awaiting_outcomes(&self) -> Option<u64> {
+        self.completed
+            .keys()
+            .copied()
+            .find(|index| !self.outcomes_given.contains(index))
+    }
+
     /// The completed roll `index`, for the game's replay.
     pub fn completed_roll(&self, index: u64) -> Option<&CompletedRoll> {
         self.completed.get(&index)

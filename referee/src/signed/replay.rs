@@ -595,6 +595,15 @@ impl SignedReplay {
         &self.verifier
     }
 
+    /// The roll whose values are in but not yet used: its index, its
+    /// requester and the orders it declared. The requester's next turn
+    /// must play those orders with those values.
+    pub fn pending_outcomes(&self) -> Option<(u64, PublicKey, Vec<String>)> {
+        let index = self.verifier.roll_awaiting_outcomes()?;
+        let request = self.requests.get(&index)?;
+        Some((index, request.requester, request.orders.clone()))
+    }
+
     /// The roll book, for a responder's guard.
     pub fn roll_book(&self) -> Option<&RollBook> {
         self.verifier.roll_book()

@@ -33,8 +33,9 @@ use crate::fair_play::chance::{Chance, ChanceError, RecordingChance};
 use crate::fair_play::commit::{Commitment, Salt, SetupOpening};
 use crate::fair_play::encoding::{Blob, List, Text};
 use crate::fair_play::game_id::GameId;
+use crate::fair_play::hash::Hash32;
 use crate::fair_play::outcome::Assurance;
-use crate::fair_play::roll::{Declaration, RollRequest, TurnContext};
+use crate::fair_play::roll::{Declaration, RollRequest, SignedRollRequest, TurnContext};
 use crate::fair_play::sign::{PublicKey, SigningKey};
 use crate::fair_play::turn::{
     Acceptance, Challenge, Event, EventBody, Evidence, Mode, MoveToken, Party, RoleChoice,
@@ -164,115 +165,258 @@ fn next_event(
     Ok(signed)
 }
 
-/// Opens a game: the challenge, the acceptance, and (when the seats are
-/// drawn) the challenger's role reveal. Returns the replay after them and
-/// the events.
-pub fn open(
+/// How the challenger wants the seats settled, as far as it alone decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeatChoice {
+    /// The challenger takes the first seat or the second.
+    Chosen {
+        /// Whether the challenger takes the first seat.
+        challenger_first: bool,
+    },
+    /// Drawn: the challenger's secret salt, committed in the challenge; the
+    /// acceptor's bytes come with its acceptance.
+    Drawn {
+        /// The challenger's secret salt.
+        salt: [u8; 32],
+    },
+    /// A solo game refereed by the challenger.
+    Refereed,
+}
+
+/// A challenge, as its author alone can make it: the invited player is
+/// named by key, so the keys are exchanged first.
+#[derive(Debug)]
+pub struct ChallengeSpec<'a> {
+    /// The game's identifier.
+    pub game: GameId,
+    /// The ruleset, as loaded: its hash is pinned in the challenge.
+    pub ruleset: LoadedRuleset,
+    /// Peer, director or practice.
+    pub mode: Mode,
+    /// Who challenges.
+    pub challenger: Signer<'a>,
+    /// Whom it invites.
+    pub invited: PublicKey,
+    /// How the seats are settled.
+    pub seats: SeatChoice,
+}
+
+fn one_list<T>(item: T) -> Result<List<T>, TableError> {
+    List::new(vec![item]).map_err(|e| TableError::Value(e.to_string()))
+}
+
+/// The challenger's first event. Returns the replay after it and the event.
+pub fn challenge(
     catalog: &dyn RulesCatalog,
-    opening: &Opening<'_>,
-) -> Result<(SignedReplay, Vec<SignedEvent>), TableError> {
-    let mut replay = SignedReplay::start(catalog, &opening.ruleset).map_err(TableError::Start)?;
+    spec: &ChallengeSpec<'_>,
+) -> Result<(SignedReplay, SignedEvent), TableError> {
+    let mut replay = SignedReplay::start(catalog, &spec.ruleset).map_err(TableError::Start)?;
     let seats = replay.game().seats();
     let game_name = replay.game().game().name();
-    let (first_role, second_role) = match (seats, opening.seating) {
-        ([only], Seating::Refereed) => (*only, mode_name(&opening.mode)),
-        ([_], _) => {
+    let refereed = spec.seats == SeatChoice::Refereed;
+    let (first_role, second_role) = match (seats, refereed) {
+        ([only], true) => (*only, mode_name(&spec.mode)),
+        ([_], false) => {
             return Err(TableError::Start(format!(
                 "{game_name} is a solo game: its player plays against a referee's chain (director mode) or an open seed (practice)"
             )));
         }
-        ([first, second], Seating::Refereed) => {
-            let _ = (first, second);
+        ([_, _], true) => {
             return Err(TableError::Start(format!(
                 "{game_name} is played between two players, not against a referee"
             )));
         }
-        ([first, second], _) => (*first, *second),
+        ([first, second], false) => (*first, *second),
         _ => {
             return Err(TableError::Start(
-                "the hot-seat harness plays games of one or two seats".into(),
+                "Yam's tables seat games of one or two seats".into(),
             ));
         }
     };
-    let practice = matches!(opening.mode, Mode::Practice { .. });
-    let anchor = |s: &Signer<'_>| {
-        if practice {
-            None
-        } else {
-            s.chain.map(|c| c.anchor().clone())
-        }
-    };
-    let roles =
-        |role: &str| List::new(vec![text(role)?]).map_err(|e| TableError::Value(e.to_string()));
-    let (challenger_roles, acceptor_roles, role_choice, reveal, toss) = match opening.seating {
-        Seating::Refereed => (
-            roles(second_role)?,
-            roles(first_role)?,
-            RoleChoice::Chosen,
-            None,
-            None,
-        ),
-        Seating::Chosen { challenger_first } => {
-            let (mine, theirs) = if challenger_first {
-                (first_role, second_role)
+    let practice = matches!(spec.mode, Mode::Practice { .. });
+    let (challenger_roles, role_choice) = match spec.seats {
+        SeatChoice::Refereed => (one_list(text(second_role)?)?, RoleChoice::Chosen),
+        SeatChoice::Chosen { challenger_first } => {
+            let mine = if challenger_first {
+                first_role
             } else {
-                (second_role, first_role)
+                second_role
             };
-            (roles(mine)?, roles(theirs)?, RoleChoice::Chosen, None, None)
+            (one_list(text(mine)?)?, RoleChoice::Chosen)
         }
-        Seating::Drawn { salt, toss } => {
+        SeatChoice::Drawn { salt } => {
             let secret = SetupOpening {
                 salt: Salt::from_bytes(salt),
                 setup: Blob::default(),
             };
-            let commitment =
-                Commitment::new(&opening.game, &opening.challenger.public_key(), &secret);
-            (
-                List::empty(),
-                List::empty(),
-                RoleChoice::Drawn { commitment },
-                Some(secret),
-                Some(toss),
-            )
+            let commitment = Commitment::new(&spec.game, &spec.challenger.public_key(), &secret);
+            (List::empty(), RoleChoice::Drawn { commitment })
         }
     };
     let challenge = Event::challenge(
-        opening.game.clone(),
-        opening.challenger.public_key(),
+        spec.game.clone(),
+        spec.challenger.public_key(),
         Challenge {
             game_name: text(game_name)?,
-            ruleset_hash: opening.ruleset.hash(),
-            mode: opening.mode.clone(),
+            ruleset_hash: spec.ruleset.hash(),
+            mode: spec.mode.clone(),
             roles: role_choice,
             challenger: Party {
-                key: opening.challenger.public_key(),
-                anchor: anchor(&opening.challenger),
+                key: spec.challenger.public_key(),
+                anchor: if practice {
+                    None
+                } else {
+                    spec.challenger.chain.map(|c| c.anchor().clone())
+                },
                 roles: challenger_roles,
             },
-            invited: List::new(vec![opening.acceptor.public_key()])
-                .map_err(|e| TableError::Value(e.to_string()))?,
+            invited: one_list(spec.invited)?,
         },
     )
-    .sign(opening.challenger.key)
+    .sign(spec.challenger.key)
     .map_err(|e| TableError::Value(e.to_string()))?;
     replay.push(&challenge).map_err(TableError::Refused)?;
-    let mut events = vec![challenge];
-    let acceptance = EventBody::Acceptance(Acceptance {
+    Ok((replay, challenge))
+}
+
+/// The invited player's acceptance of the challenge `replay` holds: its
+/// key, its chain's anchor, the seat the challenge leaves it, and (when the
+/// seats are drawn) its `toss`, 32 bytes of its own randomness.
+pub fn accept(
+    replay: &mut SignedReplay,
+    acceptor: &Signer<'_>,
+    toss: Option<[u8; 32]>,
+) -> Result<SignedEvent, TableError> {
+    let challenge = replay
+        .challenge()
+        .cloned()
+        .ok_or_else(|| TableError::Start("there is no challenge to accept".into()))?;
+    if replay.events().len() != 1 {
+        return Err(TableError::Start(
+            "the challenge has been answered already".into(),
+        ));
+    }
+    if !challenge
+        .invited
+        .iter()
+        .any(|k| *k == acceptor.public_key())
+    {
+        return Err(TableError::Start(format!(
+            "the challenge invites {}, not {}",
+            challenge
+                .invited
+                .iter()
+                .map(|k| k.fingerprint().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            acceptor.public_key().fingerprint()
+        )));
+    }
+    let drawn = matches!(challenge.roles, RoleChoice::Drawn { .. });
+    if drawn != toss.is_some() {
+        return Err(TableError::Start(if drawn {
+            "the seats are drawn: the acceptance carries 32 bytes of the acceptor's randomness"
+                .into()
+        } else {
+            "the seats are chosen: the acceptance carries no toss".into()
+        }));
+    }
+    let roles = if drawn {
+        List::empty()
+    } else {
+        let taken: Vec<&str> = challenge
+            .challenger
+            .roles
+            .iter()
+            .map(|r| r.as_str())
+            .collect();
+        let left: Vec<Text> = replay
+            .game()
+            .seats()
+            .iter()
+            .filter(|r| !taken.contains(r))
+            .map(|r| text(r))
+            .collect::<Result<_, _>>()?;
+        List::new(left).map_err(|e| TableError::Value(e.to_string()))?
+    };
+    let practice = matches!(challenge.mode, Mode::Practice { .. });
+    let body = EventBody::Acceptance(Acceptance {
         party: Party {
-            key: opening.acceptor.public_key(),
-            anchor: anchor(&opening.acceptor),
-            roles: acceptor_roles,
+            key: acceptor.public_key(),
+            anchor: if practice {
+                None
+            } else {
+                acceptor.chain.map(|c| c.anchor().clone())
+            },
+            roles,
         },
         toss,
     });
-    events.push(next_event(&mut replay, opening.acceptor.key, acceptance)?);
-    if let Some(secret) = reveal {
-        let body = EventBody::Turn(TurnBody {
-            moves: List::empty(),
-            evidence: List::new(vec![Evidence::RoleReveal(secret)])
-                .map_err(|e| TableError::Value(e.to_string()))?,
-        });
-        events.push(next_event(&mut replay, opening.challenger.key, body)?);
+    let mut working = replay.clone();
+    let event = next_event(&mut working, acceptor.key, body)?;
+    *replay = working;
+    Ok(event)
+}
+
+/// The challenger opens the salt it committed to, which with the
+/// acceptor's toss settles who takes which seat.
+pub fn reveal_seats(
+    replay: &mut SignedReplay,
+    challenger: &Signer<'_>,
+    salt: [u8; 32],
+) -> Result<SignedEvent, TableError> {
+    let secret = SetupOpening {
+        salt: Salt::from_bytes(salt),
+        setup: Blob::default(),
+    };
+    let body = EventBody::Turn(TurnBody {
+        moves: List::empty(),
+        evidence: one_list(Evidence::RoleReveal(secret))?,
+    });
+    let mut working = replay.clone();
+    let event = next_event(&mut working, challenger.key, body)?;
+    *replay = working;
+    Ok(event)
+}
+
+/// Whether the seats still wait for the challenger's reveal.
+pub fn seats_await_reveal(replay: &SignedReplay) -> bool {
+    replay.opening_complete()
+        && replay.seats().is_none()
+        && replay
+            .challenge()
+            .is_some_and(|c| matches!(c.roles, RoleChoice::Drawn { .. }))
+}
+
+/// Opens a game on one table: the challenge, the acceptance, and (when the
+/// seats are drawn) the challenger's role reveal. Returns the replay after
+/// them and the events.
+pub fn open(
+    catalog: &dyn RulesCatalog,
+    opening: &Opening<'_>,
+) -> Result<(SignedReplay, Vec<SignedEvent>), TableError> {
+    let (seats, toss, salt) = match opening.seating {
+        Seating::Chosen { challenger_first } => {
+            (SeatChoice::Chosen { challenger_first }, None, None)
+        }
+        Seating::Drawn { salt, toss } => (SeatChoice::Drawn { salt }, Some(toss), Some(salt)),
+        Seating::Refereed => (SeatChoice::Refereed, None, None),
+    };
+    let (mut replay, challenge) = challenge(
+        catalog,
+        &ChallengeSpec {
+            game: opening.game.clone(),
+            ruleset: opening.ruleset.clone(),
+            mode: opening.mode.clone(),
+            challenger: opening.challenger,
+            invited: opening.acceptor.public_key(),
+            seats,
+        },
+    )?;
+    let mut events = vec![challenge];
+    events.push(accept(&mut replay, &opening.acceptor, toss)?);
+    if let Some(salt) = salt {
+        events.push(reveal_seats(&mut replay, &opening.challenger, salt)?);
     }
     // The rules' own draw before any move (Genghis Khan's Foe layout): a
     // roll that declares no orders, requested by the player to move.
@@ -467,19 +611,44 @@ fn chance_turn(
         let evidence = outcome_evidence(roll, chance.into_records(), &resolved.skipped)?;
         return Ok(vec![turn_event(working, mover, &resolved.moves, evidence)?]);
     }
-    roll(working, seat, orders, mover, others)
+    roll(working, orders, mover, others)
 }
 
-/// The three steps of a roll: request, responses, moves with outcomes.
+/// The three steps of a roll on one table: request, responses, moves with
+/// outcomes.
 fn roll(
     working: &mut SignedReplay,
-    seat: usize,
     orders: &[String],
     mover: &Signer<'_>,
     others: &[Signer<'_>],
 ) -> Result<Vec<SignedEvent>, TableError> {
+    let mut events = vec![request_roll(working, orders, mover)?];
+    let awaiting: Vec<PublicKey> = working
+        .roll_book()
+        .map(|b| b.awaiting().to_vec())
+        .unwrap_or_default();
+    for responder in awaiting {
+        let signer = others
+            .iter()
+            .find(|s| s.public_key() == responder)
+            .ok_or_else(|| TableError::MissingSecret(working.name_of(&responder)))?;
+        events.push(respond(working, signer)?);
+    }
+    events.push(complete_roll(working, mover)?);
+    Ok(events)
+}
+
+/// The mover's first step of a roll: the signed request declaring
+/// `orders` (canonical, as [`prepare`] returned them in
+/// [`Prepared::Roll`]), with the next value of its own chain.
+pub fn request_roll(
+    replay: &mut SignedReplay,
+    orders: &[String],
+    mover: &Signer<'_>,
+) -> Result<SignedEvent, TableError> {
+    check_turn(replay, mover)?;
     let me = mover.public_key();
-    let (Some(book), Some(last)) = (working.roll_book(), working.events().last()) else {
+    let (Some(book), Some(last)) = (replay.roll_book(), replay.events().last()) else {
         return Err(TableError::Start("the game has no roll book".into()));
     };
     let index = book.next_index();
@@ -493,7 +662,7 @@ fn roll(
                     .map_err(|e| TableError::Value(e.to_string()))?,
             )
         }
-        (Some(_), None) => return Err(TableError::MissingSecret(working.name_of(&me))),
+        (Some(_), None) => return Err(TableError::MissingSecret(replay.name_of(&me))),
         (None, _) => None,
     };
     let declared = orders
@@ -512,59 +681,113 @@ fn roll(
         reveal,
     }
     .sign(mover.key);
-    let mut events = Vec::new();
     let body = EventBody::Turn(TurnBody {
         moves: List::empty(),
-        evidence: List::new(vec![Evidence::RollRequest(request.clone())])
-            .map_err(|e| TableError::Value(e.to_string()))?,
+        evidence: one_list(Evidence::RollRequest(request))?,
     });
-    events.push(next_event(working, mover.key, body)?);
-    let turn = TurnContext {
-        record_hash: request.request.record_hash,
-        player_to_move: me,
-    };
-    let awaiting: Vec<PublicKey> = working
+    let mut working = replay.clone();
+    let event = next_event(&mut working, mover.key, body)?;
+    *replay = working;
+    Ok(event)
+}
+
+/// The open roll request, as signed, and the turn it was made in.
+fn open_request(replay: &SignedReplay) -> Option<(SignedRollRequest, TurnContext)> {
+    let open = replay.roll_book()?.open_request()?.clone();
+    replay
+        .events()
+        .iter()
+        .rev()
+        .find_map(|e| match &e.event.body {
+            EventBody::Turn(turn) => turn.evidence.iter().find_map(|ev| match ev {
+                Evidence::RollRequest(r) if r.request == open => Some((
+                    r.clone(),
+                    TurnContext {
+                        record_hash: r.request.record_hash,
+                        player_to_move: r.request.requester,
+                    },
+                )),
+                _ => None,
+            }),
+            _ => None,
+        })
+}
+
+/// A responder's answer to the open roll request: the next value of its
+/// chain, signed over the request. Made only through the guard
+/// [`RollBook::answer`](crate::fair_play::roll::RollBook::answer), on a
+/// copy of the book the verifier accepted.
+pub fn respond(
+    replay: &mut SignedReplay,
+    responder: &Signer<'_>,
+) -> Result<SignedEvent, TableError> {
+    let me = responder.public_key();
+    let (request, turn) = open_request(replay)
+        .ok_or_else(|| TableError::Value("no roll request waits for an answer".into()))?;
+    if !replay
         .roll_book()
-        .map(|b| b.awaiting().to_vec())
-        .unwrap_or_default();
-    for responder in awaiting {
-        let signer = others
-            .iter()
-            .find(|s| s.public_key() == responder)
-            .ok_or_else(|| TableError::MissingSecret(working.name_of(&responder)))?;
-        let chain = signer
-            .chain
-            .ok_or_else(|| TableError::MissingSecret(working.name_of(&responder)))?;
-        // The responder answers only through the guard, on a copy of the
-        // book the verifier accepted.
-        let mut book = working
-            .roll_book()
-            .cloned()
-            .ok_or_else(|| TableError::Start("the game has no roll book".into()))?;
-        let answer = book
-            .answer(&request, &turn, signer.key, chain)
-            .map_err(|e| TableError::Value(format!("the roll was not answered: {e}")))?;
-        let body = EventBody::Turn(TurnBody {
-            moves: List::empty(),
-            evidence: List::new(vec![Evidence::RollResponse(answer.response)])
-                .map_err(|e| TableError::Value(e.to_string()))?,
-        });
-        events.push(next_event(working, signer.key, body)?);
+        .is_some_and(|b| b.awaiting().contains(&me))
+    {
+        return Err(TableError::Value(format!(
+            "the open roll does not wait for {}",
+            replay.name_of(&me)
+        )));
     }
+    let chain = responder
+        .chain
+        .ok_or_else(|| TableError::MissingSecret(replay.name_of(&me)))?;
+    let mut book = replay
+        .roll_book()
+        .cloned()
+        .ok_or_else(|| TableError::Start("the game has no roll book".into()))?;
+    let answer = book
+        .answer(&request, &turn, responder.key, chain)
+        .map_err(|e| TableError::Value(format!("the roll was not answered: {e}")))?;
+    let body = EventBody::Turn(TurnBody {
+        moves: List::empty(),
+        evidence: one_list(Evidence::RollResponse(answer.response))?,
+    });
+    let mut working = replay.clone();
+    let event = next_event(&mut working, responder.key, body)?;
+    *replay = working;
+    Ok(event)
+}
+
+/// The mover's last step of a roll: the orders it declared, resolved by the
+/// rules with the roll's values, and the outcomes as evidence.
+pub fn complete_roll(
+    replay: &mut SignedReplay,
+    mover: &Signer<'_>,
+) -> Result<SignedEvent, TableError> {
+    let me = mover.public_key();
+    let (index, requester, orders) = replay
+        .pending_outcomes()
+        .ok_or_else(|| TableError::Value("no completed roll waits for its turn".into()))?;
+    if requester != me {
+        return Err(TableError::NotYourTurn {
+            who: replay.name_of(&me),
+            to_move: Some(replay.name_of(&requester)),
+        });
+    }
+    let seat = replay
+        .seat_of(&me)
+        .ok_or_else(|| TableError::Value(format!("{} has no seat", replay.name_of(&me))))?;
     let (Some(done), Some(game_id)) = (
-        working.verifier().completed_roll(index).cloned(),
-        working.events().first().map(|e| e.event.game.clone()),
+        replay.verifier().completed_roll(index).cloned(),
+        replay.events().first().map(|e| e.event.game.clone()),
     ) else {
         return Err(TableError::Start("the roll did not complete".into()));
     };
     let mut chance = RecordingChance::new(done.stream(&game_id));
-    let resolved = working
+    let resolved = replay
         .game()
-        .resolve(seat, orders, &mut chance)
+        .resolve(seat, &orders, &mut chance)
         .map_err(TableError::Rules)?;
     let evidence = outcome_evidence(index, chance.into_records(), &resolved.skipped)?;
-    events.push(turn_event(working, mover, &resolved.moves, evidence)?);
-    Ok(events)
+    let mut working = replay.clone();
+    let event = turn_event(&mut working, mover, &resolved.moves, evidence)?;
+    *replay = working;
+    Ok(event)
 }
 
 /// `who` resigns.
@@ -605,4 +828,141 @@ pub fn answer_draw(
     )?;
     *replay = working;
     Ok(event)
+}
+
+/// `who` offers to take the game back to the position after event
+/// `back_to` (never past a roll: the verifier refuses that).
+pub fn offer_takeback(
+    replay: &mut SignedReplay,
+    who: &Signer<'_>,
+    back_to: u32,
+) -> Result<SignedEvent, TableError> {
+    let mut working = replay.clone();
+    let event = next_event(&mut working, who.key, EventBody::TakebackOffer { back_to })?;
+    *replay = working;
+    Ok(event)
+}
+
+/// The latest open take-back offer by another party than `who`: its hash
+/// and the event it goes back to.
+pub fn open_takeback(replay: &SignedReplay, who: &PublicKey) -> Option<(Hash32, u32)> {
+    let mut open: Vec<(Hash32, u32, PublicKey)> = Vec::new();
+    for signed in replay.events() {
+        match &signed.event.body {
+            EventBody::TakebackOffer { back_to } => {
+                open.push((signed.hash(), *back_to, signed.event.author));
+            }
+            EventBody::TakebackAnswer { offer, .. } => open.retain(|(h, _, _)| h != offer),
+            _ => {}
+        }
+    }
+    open.into_iter()
+        .rev()
+        .find(|(_, _, by)| by != who)
+        .map(|(h, back_to, _)| (h, back_to))
+}
+
+/// `who` answers the latest open take-back offer by another party.
+pub fn answer_takeback(
+    replay: &mut SignedReplay,
+    who: &Signer<'_>,
+    accepted: bool,
+) -> Result<SignedEvent, TableError> {
+    let (offer, _) = open_takeback(replay, &who.public_key()).ok_or(TableError::NoOffer)?;
+    let mut working = replay.clone();
+    let event = next_event(
+        &mut working,
+        who.key,
+        EventBody::TakebackAnswer { offer, accepted },
+    )?;
+    *replay = working;
+    Ok(event)
+}
+
+/// `who` claims that `against` has not answered in time. Offline, time
+/// cannot be proven: the claim is evidence for a director, with `reason`.
+pub fn claim_forfeit(
+    replay: &mut SignedReplay,
+    who: &Signer<'_>,
+    against: PublicKey,
+    reason: &str,
+) -> Result<SignedEvent, TableError> {
+    let body = EventBody::ForfeitClaim {
+        against,
+        reason: text(reason)?,
+        robot_time: None,
+    };
+    let mut working = replay.clone();
+    let event = next_event(&mut working, who.key, body)?;
+    *replay = working;
+    Ok(event)
+}
+
+/// What the game waits for, and from whom.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Duty {
+    /// The invited player's acceptance.
+    Accept(PublicKey),
+    /// The challenger's reveal of the salt that draws the seats.
+    RevealSeats(PublicKey),
+    /// An answer to an open draw offer.
+    AnswerDraw(PublicKey),
+    /// An answer to an open take-back offer.
+    AnswerTakeback(PublicKey),
+    /// A response to the open roll request.
+    Respond(PublicKey),
+    /// The requester's turn that uses a completed roll's values.
+    CompleteRoll(PublicKey),
+    /// A move.
+    Move(PublicKey),
+}
+
+impl Duty {
+    /// Whose duty it is.
+    pub fn who(&self) -> PublicKey {
+        match self {
+            Duty::Accept(k)
+            | Duty::RevealSeats(k)
+            | Duty::AnswerDraw(k)
+            | Duty::AnswerTakeback(k)
+            | Duty::Respond(k)
+            | Duty::CompleteRoll(k)
+            | Duty::Move(k) => *k,
+        }
+    }
+}
+
+/// Who must act next, and how; `None` when the game is over (or nobody can
+/// act). Played by mail, only this party writes the next event, so two
+/// parties never sign events on the same parent and histories never fork
+/// in normal play.
+pub fn next_duty(replay: &SignedReplay) -> Option<Duty> {
+    if replay.ending().is_some() {
+        return None;
+    }
+    let challenge = replay.challenge()?;
+    if !replay.opening_complete() {
+        let accepted = replay.parties().len().saturating_sub(1);
+        return challenge.invited.get(accepted).copied().map(Duty::Accept);
+    }
+    if seats_await_reveal(replay) {
+        return Some(Duty::RevealSeats(challenge.challenger.key));
+    }
+    let others = |by: PublicKey| replay.parties().iter().map(|p| p.key).find(|k| *k != by);
+    if let Some((_, by)) = replay.open_draw_offers().last() {
+        return others(*by).map(Duty::AnswerDraw);
+    }
+    let parties: Vec<PublicKey> = replay.parties().iter().map(|p| p.key).collect();
+    for key in &parties {
+        if open_takeback(replay, key).is_some() {
+            return Some(Duty::AnswerTakeback(*key));
+        }
+    }
+    if let Some(waiting) = replay.roll_book().and_then(|b| b.awaiting().first()) {
+        return Some(Duty::Respond(*waiting));
+    }
+    if let Some((_, requester, _)) = replay.pending_outcomes() {
+        return Some(Duty::CompleteRoll(requester));
+    }
+    replay.to_move_key().map(Duty::Move)
 }
