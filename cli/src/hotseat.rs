@@ -252,9 +252,9 @@ struct StatusArgs {
 }
 
 /// A failure with its exit code.
-struct Stop(u8, String);
+pub(crate) struct Stop(pub(crate) u8, pub(crate) String);
 
-type Step<T> = Result<T, Stop>;
+pub(crate) type Step<T> = Result<T, Stop>;
 
 fn usage(message: impl Into<String>) -> Stop {
     Stop(EXIT_USAGE, message.into())
@@ -288,7 +288,7 @@ pub fn run(args: &HotseatArgs) -> u8 {
 }
 
 /// Today's date in UTC, `YYYY.MM.DD`.
-fn today() -> String {
+pub(crate) fn today() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -307,7 +307,7 @@ fn today() -> String {
 }
 
 /// The `Variant` tag for a ruleset.
-fn variant(game: GameKind, ruleset: &yam_referee::replay::LoadedRuleset) -> String {
+pub(crate) fn variant(game: GameKind, ruleset: &yam_referee::replay::LoadedRuleset) -> String {
     if game == GameKind::Khan
         && let Ok(rules) = yam_referee::khan::Ruleset::from_yaml(&ruleset.text)
     {
@@ -903,7 +903,7 @@ fn pick_mover(
 
 /// What the written moves ask for: orders, or (Castle Siege, before the
 /// game) a setup to seal or the reveal of the kept one.
-fn written_intent(replay: &SignedReplay, moves: &[String]) -> Step<Intent> {
+pub(crate) fn written_intent(replay: &SignedReplay, moves: &[String]) -> Step<Intent> {
     use yam_referee::castle_siege::game_replay::SetupStage;
     let Some(stage) = autoplay::siege(replay).and_then(|s| s.setup_stage()) else {
         return Ok(Intent::Orders(moves.to_vec()));
@@ -1034,13 +1034,27 @@ fn seal(
     written: &str,
     how: &Turn<'_>,
 ) -> Step<SignedEvent> {
+    let identity = keys
+        .identity(&signer.public_key())
+        .ok_or_else(|| usage("the mover's identity is not in the secrets directory"))?;
+    let secrets = Secrets::open(how.secrets).map_err(|e| usage(e.to_string()))?;
+    seal_setup(replay, &secrets, identity, signer, written, how.dry_run)
+}
+
+/// Castle Siege: seals `written` for `identity`, whose secrets are in
+/// `secrets` (the hot-seat's and the mail player's shared half).
+pub(crate) fn seal_setup(
+    replay: &mut SignedReplay,
+    secrets: &Secrets,
+    identity: &Identity,
+    signer: &Signer<'_>,
+    written: &str,
+    dry_run: bool,
+) -> Step<SignedEvent> {
     use yam_referee::castle_siege::Setup;
     use yam_referee::castle_siege::game_replay::sealed_token;
     use yam_referee::fair_play::commit::Salt;
     let me = signer.public_key();
-    let identity = keys
-        .identity(&me)
-        .ok_or_else(|| usage("the mover's identity is not in the secrets directory"))?;
     let side = autoplay::side_of_seat(
         replay
             .seat_of(&me)
@@ -1056,7 +1070,6 @@ fn seal(
     }
     let text = setup.placement().to_string();
     let game = game_id(replay)?;
-    let secrets = Secrets::open(how.secrets).map_err(|e| usage(e.to_string()))?;
     let salt = match secrets
         .setup(&game, identity)
         .map_err(|e| usage(e.to_string()))?
@@ -1066,7 +1079,7 @@ fn seal(
             return Err(usage(format!(
                 "another setup of {} for this game is already kept in {}; a setup never changes once chosen",
                 identity.name,
-                how.secrets.display()
+                secrets.dir().display()
             )));
         }
         None => random_32().map_err(|e| usage(e.to_string()))?,
@@ -1081,7 +1094,7 @@ fn seal(
         signer,
     )
     .map_err(table_error)?;
-    if !how.dry_run {
+    if !dry_run {
         // Kept before the record shows the seal, so that a sealed setup can
         // always be revealed.
         secrets
@@ -1100,14 +1113,24 @@ fn reveal(
     written: Option<String>,
     how: &Turn<'_>,
 ) -> Step<SignedEvent> {
+    let identity = keys
+        .identity(&signer.public_key())
+        .ok_or_else(|| usage("the mover's identity is not in the secrets directory"))?;
+    let secrets = Secrets::open(how.secrets).map_err(|e| usage(e.to_string()))?;
+    reveal_setup(replay, &secrets, identity, signer, written)
+}
+
+/// Castle Siege: reveals the setup `identity` sealed, kept in `secrets`.
+pub(crate) fn reveal_setup(
+    replay: &mut SignedReplay,
+    secrets: &Secrets,
+    identity: &Identity,
+    signer: &Signer<'_>,
+    written: Option<String>,
+) -> Step<SignedEvent> {
     use yam_referee::castle_siege::Setup;
     use yam_referee::fair_play::commit::{Salt, SetupOpening};
-    let me = signer.public_key();
-    let identity = keys
-        .identity(&me)
-        .ok_or_else(|| usage("the mover's identity is not in the secrets directory"))?;
     let game = game_id(replay)?;
-    let secrets = Secrets::open(how.secrets).map_err(|e| usage(e.to_string()))?;
     let kept = secrets
         .setup(&game, identity)
         .map_err(|e| usage(e.to_string()))?
@@ -1115,7 +1138,7 @@ fn reveal(
             usage(format!(
                 "no sealed setup of {} for this game is kept in {}: the reveal needs the setup and the salt it was sealed with",
                 identity.name,
-                how.secrets.display()
+                secrets.dir().display()
             ))
         })?;
     if let Some(written) = written {

@@ -14,6 +14,7 @@ pub mod export;
 pub mod generate;
 pub mod hotseat;
 pub mod mail;
+pub mod play;
 pub mod rulesets;
 pub mod secrets;
 pub mod show;
@@ -92,6 +93,46 @@ enum Command {
     /// Trade Khan games with the innersky engine: its FEN and from-to moves.
     #[command(subcommand)]
     Engine(engine::EngineCommand),
+    /// Mail play: my identity and card, contacts, backups.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  yam identity show\n  yam identity send bo@example.net\n  yam identity export --out desk-backup.yaml\n  yam identity import desk-backup.yaml"
+    )]
+    Identity(play::IdentityCommand),
+    /// Mail play: challenge a player (their card is fetched first if new).
+    #[command(
+        after_help = "Examples:\n  yam challenge bo@example.net --game castle-siege --ruleset standard\n  yam challenge bo@example.net --game khan --ruleset rescue-khan --seats first"
+    )]
+    Challenge(play::ChallengeArgs),
+    /// Mail play: accept a challenge read by `yam read`.
+    Accept(play::GameArgs),
+    /// Mail play: make a move (checked by the referee before it is sent).
+    #[command(
+        after_help = "Examples:\n  yam move khan-20261130-1a2b Ng3-f3\n  yam move khan-20261130-1a2b Ng3-f3 --dry-run\n  yam move siege-1 Defender:CKAO/OACK/KCOA/AOKC      # seal a setup\n  yam move siege-1 Ab5xKc5 Ac4-c5 --comment \"all in\""
+    )]
+    Move(play::MoveArgs),
+    /// Mail play: read turns and cards from the mailbox (or a file).
+    #[command(
+        after_help = "Examples:\n  yam read                      # the configured IMAP, Maildir or mbox\n  yam read --maildir ~/Maildir\n  yam read --eml turn.eml\n  yam read --stdin              # from a mail client's filter\n\nA refused mail changes nothing and stays where it was; reading a mail twice changes nothing."
+    )]
+    Read(play::ReadArgs),
+    /// Mail play: list my games with whose turn it is.
+    Games(play::PlaceArgs),
+    /// Mail play: show a game's board, whose turn it is and the legal moves.
+    Board(play::GameArgs),
+    /// Mail play: send the game as it stands again.
+    Resend(play::GameArgs),
+    /// Mail play: resign.
+    Resign(play::GameArgs),
+    /// Mail play: offer, accept or decline a draw.
+    Draw(play::OfferArgs),
+    /// Mail play: offer, accept or decline taking back your last move
+    /// (never past a roll).
+    Takeback(play::OfferArgs),
+    /// Mail play: remind the opponent that the game waits for them.
+    Remind(play::GameArgs),
+    /// Mail play: claim a forfeit after the agreed days of silence.
+    Forfeit(play::GameArgs),
 }
 
 /// Parse the command line and run the command.
@@ -107,6 +148,19 @@ pub fn main() -> ExitCode {
         Command::Engine(command) => engine::run(&command),
         Command::Generate(args) => generate::run(&args),
         Command::Config(command) => config_check::run(&command),
+        Command::Identity(command) => play::identity(&command),
+        Command::Challenge(args) => play::challenge(&args),
+        Command::Accept(args) => play::accept(&args),
+        Command::Move(args) => play::play(&args),
+        Command::Read(args) => play::read(&args),
+        Command::Games(args) => play::games(&args),
+        Command::Board(args) => play::board(&args),
+        Command::Resend(args) => play::one(&args, "resend"),
+        Command::Resign(args) => play::one(&args, "resign"),
+        Command::Remind(args) => play::one(&args, "remind"),
+        Command::Forfeit(args) => play::one(&args, "forfeit"),
+        Command::Draw(args) => play::offer(&args, false),
+        Command::Takeback(args) => play::offer(&args, true),
     };
     ExitCode::from(code)
 }

@@ -144,6 +144,11 @@ fn parse_hex32(path: &Path, text: &str) -> Result<[u8; 32], SecretError> {
 }
 
 impl Secrets {
+    /// The directory itself.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The directory `dir`, created (mode 0700) if needed.
     pub fn open(dir: &Path) -> Result<Secrets, SecretError> {
         private_dir(dir).map_err(|e| err(dir, "cannot create the secrets directory", e))?;

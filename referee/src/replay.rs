@@ -130,6 +130,12 @@ pub trait GameReplay: fmt::Debug {
     /// The current position in the game's own notation, for diagnostics.
     fn position(&self) -> String;
 
+    /// The position drawn for a person (a board diagram or a tableau), for
+    /// mail bodies and terminals; by default the position text.
+    fn diagram(&self) -> String {
+        self.position()
+    }
+
     /// The canonical tokens of every legal single move now, for harnesses
     /// (a game whose turns hold several moves lists the first ones).
     fn legal_moves(&self) -> Vec<String>;

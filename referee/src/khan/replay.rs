@@ -118,6 +118,10 @@ impl GameReplay for KhanReplay {
         position_text(&self.position)
     }
 
+    fn diagram(&self) -> String {
+        super::diagram(&self.position)
+    }
+
     fn legal_moves(&self) -> Vec<String> {
         legal_moves(&self.position)
             .iter()

@@ -1,0 +1,65 @@
+//! The text of a turn mail, for the person reading it: what happened, the
+//! board, the last moves, and what to do next.
+
+use std::fmt::Write;
+
+use yam_notation::Node;
+use yam_referee::signed::table::{Duty, next_duty};
+
+use super::desk::{Desk, Game};
+
+/// How many of the last moves the body lists.
+const LAST_MOVES: usize = 12;
+
+/// The body of a mail carrying `game` after `news`.
+pub fn turn_body(game: &Game, desk: &Desk, news: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{news}");
+    let _ = writeln!(out);
+    let _ = writeln!(out, "{}", whose_turn(game, desk));
+    let moves: Vec<&str> = game
+        .record
+        .movetext
+        .iter()
+        .filter_map(|n| match n {
+            Node::Move(m, _) => Some(m.as_str()),
+            _ => None,
+        })
+        .collect();
+    if !moves.is_empty() {
+        let from = moves.len().saturating_sub(LAST_MOVES);
+        let _ = writeln!(
+            out,
+            "\nLast moves ({} in all): {}",
+            moves.len(),
+            moves[from..].join(" ")
+        );
+    }
+    if game.replay.opening_complete() {
+        let _ = writeln!(out, "\n{}", game.replay.game().diagram());
+    }
+    let _ = writeln!(
+        out,
+        "\nYam reads this mail by itself (`yam read`); the whole signed record is attached\nand in the block below. Game {}.",
+        game.id()
+    );
+    out
+}
+
+/// Whose turn it is, in words, for either reader.
+pub fn whose_turn(game: &Game, desk: &Desk) -> String {
+    if let Some(end) = game.replay.ending() {
+        return format!("The game is over: {} ({}).", end.result, end.reason);
+    }
+    let name = |k| desk.name_of(&k);
+    match next_duty(&game.replay) {
+        Some(Duty::Accept(k)) => format!("Waiting for {} to accept the challenge.", name(k)),
+        Some(Duty::RevealSeats(k)) => format!("Waiting for {} to reveal the seat draw.", name(k)),
+        Some(Duty::AnswerDraw(k)) => format!("{} is to answer a draw offer.", name(k)),
+        Some(Duty::AnswerTakeback(k)) => format!("{} is to answer a take-back offer.", name(k)),
+        Some(Duty::Respond(k)) => format!("Waiting for {}'s roll response.", name(k)),
+        Some(Duty::CompleteRoll(k)) => format!("The dice are in: {} plays the turn.", name(k)),
+        Some(Duty::Move(k)) => format!("{} to move.", name(k)),
+        None => "Nobody can move.".to_owned(),
+    }
+}

@@ -1,0 +1,419 @@
+//! The player's desk: configuration, data directory, identity and
+//! contacts, loaded once per command; the games of the store, read,
+//! verified and written back; and the mail each change sends.
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use yam_notation::{RawGrammar, Record, parse_record, record_to_string};
+use yam_referee::fair_play::sign::PublicKey;
+use yam_referee::fair_play::turn::SignedEvent;
+use yam_referee::signed::table::Signer;
+use yam_referee::signed::write::append_events;
+use yam_referee::signed::{Rejected, SignedReplay, SignedText, replay_text};
+
+use crate::config::Config;
+use crate::mail::compose::{TurnMail, compose};
+use crate::mail::transport;
+use crate::rulesets::RecordRulesets;
+use crate::secrets::{Identity, Secrets};
+use crate::store::{LockedGame, Store};
+use crate::verify::read_signed;
+
+use super::contacts::{Card, Contacts};
+
+/// A refusal, in words for the player.
+pub type Refusal = String;
+
+/// Where the player's things are.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Where {
+    /// The data directory (games, secrets, contacts).
+    #[arg(long, global = true, env = "YAM_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// The configuration file (default: config.yaml in the data directory).
+    #[arg(long, global = true, env = "YAM_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+/// Everything a command needs.
+#[derive(Debug)]
+pub struct Desk {
+    /// The configuration.
+    pub config: Config,
+    /// The data directory.
+    pub store: Store,
+    /// The secrets directory.
+    pub secrets: Secrets,
+    /// My identity.
+    pub me: Identity,
+    /// Whether the identity was made by this command.
+    pub new_identity: bool,
+    /// The players I know.
+    pub contacts: Contacts,
+}
+
+impl Desk {
+    /// Opens the desk.
+    pub fn open(place: &Where) -> Result<Desk, Refusal> {
+        let data = place
+            .data_dir
+            .clone()
+            .unwrap_or_else(crate::store::default_data_dir);
+        let config_path = place
+            .config
+            .clone()
+            .unwrap_or_else(|| data.join("config.yaml"));
+        if !config_path.exists() {
+            return Err(format!(
+                "{}: no configuration; write one (see docs/mail.md: identity and mail accounts) or name it with --config",
+                config_path.display()
+            ));
+        }
+        let config = Config::load(&config_path).map_err(|e| e.to_string())?;
+        let store = Store::open(&data).map_err(|e| e.to_string())?;
+        let secrets = Secrets::open(&store.secrets_dir()).map_err(|e| e.to_string())?;
+        let (me, new_identity) = secrets
+            .identity(&config.identity.key)
+            .map_err(|e| e.to_string())?;
+        let contacts = Contacts::open(&data)?;
+        Ok(Desk {
+            config,
+            store,
+            secrets,
+            me,
+            new_identity,
+            contacts,
+        })
+    }
+
+    /// My address, lower case.
+    pub fn address(&self) -> String {
+        self.config.identity.address.to_ascii_lowercase()
+    }
+
+    /// My card.
+    pub fn card(&self) -> Card {
+        Card {
+            name: self.config.identity.name.clone(),
+            address: self.address(),
+            key: self.me.key.public_key(),
+        }
+    }
+
+    /// My key.
+    pub fn key(&self) -> PublicKey {
+        self.me.key.public_key()
+    }
+
+    /// The name a key goes by: mine, a contact's, or its fingerprint.
+    pub fn name_of(&self, key: &PublicKey) -> String {
+        if *key == self.key() {
+            return self.config.identity.name.clone();
+        }
+        self.contacts
+            .by_key(key)
+            .map_or_else(|| key.fingerprint().to_string(), |c| c.name.clone())
+    }
+
+    /// Sends a mail to `to` (an address) and returns its raw bytes.
+    pub fn send(&self, mail: &Outbound<'_>) -> Result<Vec<u8>, Refusal> {
+        let outgoing = self
+            .config
+            .outgoing
+            .as_ref()
+            .ok_or("no outgoing mail is configured (outgoing: smtp, sendmail or directory)")?
+            .transport()
+            .map_err(|e| e.to_string())?;
+        let from = format!("{} <{}>", self.config.identity.name, self.address())
+            .parse()
+            .map_err(|e| format!("my address {:?}: {e}", self.address()))?;
+        let to = mail
+            .to
+            .parse()
+            .map_err(|e| format!("the address {:?}: {e}", mail.to))?;
+        let message = compose(&TurnMail {
+            from,
+            to: vec![to],
+            game_name: mail.game_name,
+            game_id: mail.game_id,
+            ply: mail.ply,
+            players: mail.players,
+            body: mail.body,
+            turn: mail.payload,
+            record: mail.attachment.unwrap_or(mail.payload),
+            message_id: mail.message_id.clone(),
+            thread: mail.thread,
+            automatic: mail.automatic,
+        })
+        .map_err(|e| format!("cannot build the mail: {e}"))?;
+        transport::send(&outgoing, &message).map_err(|e| e.to_string())?;
+        Ok(message.formatted())
+    }
+}
+
+/// A mail to send.
+#[derive(Debug)]
+pub struct Outbound<'a> {
+    /// The recipient's address.
+    pub to: &'a str,
+    /// The game's name, for the subject.
+    pub game_name: &'a str,
+    /// The game's id (or `card`).
+    pub game_id: &'a str,
+    /// The ply (or the card's kind).
+    pub ply: u32,
+    /// The players.
+    pub players: &'a [String],
+    /// The text for the reader.
+    pub body: &'a str,
+    /// The armored payload.
+    pub payload: &'a [u8],
+    /// The attached record, when not the payload.
+    pub attachment: Option<&'a [u8]>,
+    /// A stable Message-ID.
+    pub message_id: String,
+    /// The thread so far.
+    pub thread: &'a [String],
+    /// Whether no person wrote it.
+    pub automatic: bool,
+}
+
+/// What Yam keeps beside a mail game's record.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MailMeta {
+    /// The opponent's address.
+    pub opponent: String,
+    /// The Message-IDs of the game's mails, oldest first.
+    #[serde(default)]
+    pub thread: Vec<String>,
+    /// When the game last changed (seconds since 1970, UTC).
+    #[serde(default)]
+    pub changed: u64,
+    /// Days of silence after which a forfeit may be claimed.
+    #[serde(default = "default_days")]
+    pub forfeit_days: u32,
+    /// Reminders sent since the last change.
+    #[serde(default)]
+    pub reminders: u32,
+}
+
+fn default_days() -> u32 {
+    40
+}
+
+/// Seconds since 1970 now, or as `YAM_NOW` (seconds) says: tests drive the
+/// clock through it.
+pub fn now() -> u64 {
+    if let Some(s) = std::env::var("YAM_NOW").ok().and_then(|v| v.parse().ok()) {
+        return s;
+    }
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// A game of the store, locked, read and verified.
+#[derive(Debug)]
+pub struct Game {
+    /// The lock, held while the value lives.
+    pub locked: LockedGame,
+    /// The record.
+    pub record: Record<String>,
+    /// Its replay, verified.
+    pub replay: SignedReplay,
+    /// The mail bookkeeping.
+    pub meta: MailMeta,
+}
+
+fn record_path(locked: &LockedGame) -> PathBuf {
+    locked.dir().join("record.yam")
+}
+
+/// Reads and verifies one signed game from `text`; `place` resolves
+/// ruleset files (mail games use built-in rulesets).
+pub fn verified(text: &[u8], place: &Path) -> Result<(Record<String>, SignedReplay), Refusal> {
+    let games = read_signed(text).map_err(|e| e.to_string())?;
+    let signed: &SignedText = match games.as_slice() {
+        [Ok(one)] => one,
+        [Err(e)] => return Err(format!("the record does not parse: {e}")),
+        more => {
+            return Err(format!(
+                "a game's record holds one game, this one holds {}",
+                more.len()
+            ));
+        }
+    };
+    let replay = match replay_text(signed, &RecordRulesets::beside(place)) {
+        Ok(r) => r,
+        Err(Rejected::Unsigned) => return Err("the record is not signed".into()),
+        Err(Rejected::Failed(f)) => {
+            return Err(format!(
+                "the record does not verify: line {}: {}{}",
+                f.span.start.line,
+                f.reason,
+                f.event.map(|e| format!(" (event {e})")).unwrap_or_default()
+            ));
+        }
+    };
+    let text = std::str::from_utf8(text).map_err(|_| "the record is not UTF-8".to_owned())?;
+    let record = parse_record::<RawGrammar>(text).map_err(|e| e.to_string())?;
+    Ok((record, replay))
+}
+
+impl Game {
+    /// Locks and reads the game `id`.
+    pub fn open(store: &Store, id: &str) -> Result<Game, Refusal> {
+        let locked = store.lock(id).map_err(|e| e.to_string())?;
+        let path = record_path(&locked);
+        let text = locked.record().map_err(|e| e.to_string())?;
+        let (record, replay) =
+            verified(&text, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let meta_path = locked.dir().join("mail.yaml");
+        let meta = match std::fs::read_to_string(&meta_path) {
+            Ok(text) => serde_yaml_ng::from_str(&text)
+                .map_err(|e| format!("{}: {e}", meta_path.display()))?,
+            Err(_) => MailMeta::default(),
+        };
+        Ok(Game {
+            locked,
+            record,
+            replay,
+            meta,
+        })
+    }
+
+    /// The game's id.
+    pub fn id(&self) -> String {
+        self.record.tags.get("GameId").unwrap_or("").to_owned()
+    }
+
+    /// The record's text.
+    pub fn text(&self) -> String {
+        record_to_string::<RawGrammar>(&self.record)
+    }
+
+    /// Appends `events` (already proven by the harness) to the record, with
+    /// `prose` after the first turn with moves, and the player tags set.
+    pub fn append(
+        &mut self,
+        events: &[SignedEvent],
+        prose: Option<&str>,
+        desk: &Desk,
+    ) -> Result<(), Refusal> {
+        let before = self.replay.clone();
+        self.replay = append_events(&mut self.record, &before, events, prose)
+            .map_err(|e| format!("internal error: {e}"))?;
+        set_player_tags(&mut self.record, &self.replay, desk);
+        self.meta.changed = now();
+        self.meta.reminders = 0;
+        Ok(())
+    }
+
+    /// Writes the record and the bookkeeping (each atomically), after
+    /// verifying the record's text once more as a whole.
+    pub fn save(&self) -> Result<(), Refusal> {
+        let text = self.text();
+        verified(text.as_bytes(), &record_path(&self.locked))
+            .map_err(|e| format!("internal error: the new record does not verify: {e}"))?;
+        self.save_meta()?;
+        self.locked
+            .write_record(text.as_bytes())
+            .map_err(|e| e.to_string())
+    }
+
+    /// Writes the bookkeeping only.
+    pub fn save_meta(&self) -> Result<(), Refusal> {
+        let meta = serde_yaml_ng::to_string(&self.meta).map_err(|e| e.to_string())?;
+        crate::atomic::write(&self.locked.dir().join("mail.yaml"), meta.as_bytes(), true)
+            .map_err(|e| format!("cannot write the game's bookkeeping: {e}"))
+    }
+
+    /// My signer in this game.
+    pub fn signer<'a>(
+        &self,
+        desk: &'a Desk,
+        chain: &'a Option<yam_referee::fair_play::chain::HashChain>,
+    ) -> Signer<'a> {
+        Signer {
+            key: &desk.me.key,
+            chain: chain.as_ref(),
+        }
+    }
+
+    /// The players' names, first seat first.
+    pub fn players(&self) -> Vec<String> {
+        let kind = self.record.game();
+        kind.map(|k| {
+            k.player_tags()
+                .iter()
+                .map(|t| self.record.tags.get(t).unwrap_or("?").to_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+    }
+
+    /// Sends the record to the opponent: the body says what happened and
+    /// whose turn it is. Records the Message-ID in the thread and keeps
+    /// the raw mail for `yam resend`.
+    pub fn mail(&mut self, desk: &Desk, news: &str, automatic: bool) -> Result<(), Refusal> {
+        let text = self.text();
+        let id = self.id();
+        let events = self.replay.events().len();
+        let last = self
+            .replay
+            .events()
+            .last()
+            .map(|e| e.hash().to_hex())
+            .unwrap_or_default();
+        let domain = desk
+            .address()
+            .rsplit('@')
+            .next()
+            .unwrap_or("yam")
+            .to_owned();
+        let message_id = format!("yam.{id}.{events}.{}@{domain}", &last[..12.min(last.len())]);
+        let players = self.players();
+        let body = super::body::turn_body(self, desk, news);
+        let game_name = self.record.game().map_or("Yam", |g| g.name());
+        let raw = desk.send(&Outbound {
+            to: &self.meta.opponent,
+            game_name,
+            game_id: &id,
+            ply: self.replay.plies(),
+            players: &players,
+            body: &body,
+            payload: text.as_bytes(),
+            attachment: None,
+            message_id: message_id.clone(),
+            thread: &self.meta.thread,
+            automatic,
+        })?;
+        if !self.meta.thread.contains(&message_id) {
+            self.meta.thread.push(message_id);
+        }
+        crate::atomic::write(&self.locked.dir().join("last-sent.eml"), &raw, true)
+            .map_err(|e| format!("cannot keep the sent mail: {e}"))?;
+        self.save_meta()
+    }
+}
+
+/// Sets the player tags from the seats and the names known.
+pub fn set_player_tags(record: &mut Record<String>, replay: &SignedReplay, desk: &Desk) {
+    let Some(kind) = record.game() else { return };
+    match replay.seats() {
+        Some(seats) => {
+            for (tag, key) in kind.player_tags().iter().zip(seats) {
+                record.tags.set(tag, desk.name_of(key));
+            }
+        }
+        None => {
+            for tag in kind.player_tags() {
+                if record.tags.get(tag).is_none() {
+                    record.tags.set(tag, "?");
+                }
+            }
+        }
+    }
+}
