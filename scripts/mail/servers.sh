@@ -88,6 +88,16 @@ CONF
 
   wait_for_port "$smtp_port"
   wait_for_port "$imap_port"
+  # An open port is not enough: another server may hold it. Ours must
+  # still be running.
+  sleep 0.3
+  for service in smtp dovecot; do
+    if ! kill -0 "$(cat "$dir/$service.pid")" 2>/dev/null; then
+      echo "the $service server did not start (is its port taken? set YAM_SMTP_PORT / YAM_IMAP_PORT):" >&2
+      tail -5 "$dir/$service.log" "$dir/$service.out" 2>/dev/null >&2 || true
+      exit 1
+    fi
+  done
   echo "export YAM_MAILTEST_DIR=$dir YAM_MAILTEST_SMTP_PORT=$smtp_port YAM_MAILTEST_IMAP_PORT=$imap_port"
   echo "export YAM_MAILTEST_SMTP_USER=yam YAM_MAILTEST_SMTP_PASSWORD=yam-smtp YAM_MAILTEST_IMAP_PASSWORD=test"
   ;;

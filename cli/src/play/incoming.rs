@@ -256,9 +256,7 @@ fn record(desk: &mut Desk, from: &str, bytes: &[u8], message_id: Option<&str>) -
     }
     // A game not stored: only a fresh challenge to me starts one.
     let me = desk.key();
-    let invites_me = replay
-        .challenge()
-        .is_some_and(|c| c.invited.iter().any(|k| *k == me));
+    let invites_me = replay.challenge().is_some_and(|c| c.invited.contains(&me));
     if replay.events().len() == 1 && invites_me {
         return match act::store_challenge(desk, bytes, &replay, &sender) {
             Ok(game) => {

@@ -315,7 +315,7 @@ pub fn accept(
     let drawn = matches!(challenge.roles, RoleChoice::Drawn { .. });
     if drawn != toss.is_some() {
         return Err(TableError::Start(if drawn {
-            "the seats are drawn: the acceptance carries 32 bytes of the acceptor's randomness"
+            "the seats are drawn: the acceptance carries the acceptor's toss (32 random bytes)"
                 .into()
         } else {
             "the seats are chosen: the acceptance carries no toss".into()

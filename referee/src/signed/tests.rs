@@ -1009,3 +1009,115 @@ fn an_accepted_takeback_restores_the_game() {
     let bad = sign_next(&replay, &t.bob.key, EventBody::TakebackOffer { back_to: 0 });
     assert!(replay.push(&bad).is_err());
 }
+
+// ----- the per-party steps, as two machines take them by mail -----
+
+#[test]
+fn each_party_signs_only_its_own_steps_and_the_duty_says_whose() {
+    use super::table::{ChallengeSpec, Duty, SeatChoice, next_duty};
+    let id = GameId::new("test-steps").unwrap();
+    let (alice, bob, mallory) = (
+        Player::new(1, &id),
+        Player::new(2, &id),
+        Player::new(3, &id),
+    );
+    let ruleset = Catalog.load_ruleset(GameKind::CastleSiege, "race").unwrap();
+    let (mut replay, _) = table::challenge(
+        &Catalog,
+        &ChallengeSpec {
+            game: id.clone(),
+            ruleset,
+            mode: Mode::Peer,
+            challenger: alice.signer(),
+            invited: bob.key.public_key(),
+            seats: SeatChoice::Drawn { salt: [9; 32] },
+        },
+    )
+    .unwrap();
+    let (a, b) = (alice.key.public_key(), bob.key.public_key());
+    assert_eq!(next_duty(&replay), Some(Duty::Accept(b)));
+    // Only the invited player accepts, and a drawn seat needs its toss.
+    let refused = table::accept(&mut replay.clone(), &mallory.signer(), Some([1; 32]));
+    assert!(refused.unwrap_err().to_string().contains("invites"));
+    let refused = table::accept(&mut replay.clone(), &bob.signer(), None);
+    assert!(refused.unwrap_err().to_string().contains("toss"));
+    table::accept(&mut replay, &bob.signer(), Some([1; 32])).unwrap();
+    assert_eq!(next_duty(&replay), Some(Duty::RevealSeats(a)));
+    // Another salt than the committed one is refused by the verifier.
+    assert!(table::reveal_seats(&mut replay.clone(), &alice.signer(), [8; 32]).is_err());
+    table::reveal_seats(&mut replay, &alice.signer(), [9; 32]).unwrap();
+    let mover = next_duty(&replay).unwrap();
+    let Duty::Move(first) = mover else {
+        panic!("{mover:?}")
+    };
+    let (m, o) = if first == a {
+        (&alice, &bob)
+    } else {
+        (&bob, &alice)
+    };
+    // The mover requests; the other party alone may respond; then the
+    // mover alone completes, with the orders it declared.
+    let orders = match table::prepare(&replay, &["Roll".to_owned()], &m.signer()).unwrap() {
+        table::Prepared::Roll(orders) => orders,
+        other => panic!("{other:?}"),
+    };
+    assert!(table::request_roll(&mut replay.clone(), &orders, &o.signer()).is_err());
+    table::request_roll(&mut replay, &orders, &m.signer()).unwrap();
+    assert_eq!(next_duty(&replay), Some(Duty::Respond(o.key.public_key())));
+    assert!(table::respond(&mut replay.clone(), &m.signer()).is_err());
+    assert!(table::complete_roll(&mut replay.clone(), &m.signer()).is_err());
+    table::respond(&mut replay, &o.signer()).unwrap();
+    assert_eq!(
+        next_duty(&replay),
+        Some(Duty::CompleteRoll(m.key.public_key()))
+    );
+    let refused = table::complete_roll(&mut replay.clone(), &o.signer()).unwrap_err();
+    assert!(refused.to_string().contains("turn"), "{refused}");
+    let done = table::complete_roll(&mut replay, &m.signer()).unwrap();
+    let EventBody::Turn(turn) = &done.event.body else {
+        panic!()
+    };
+    assert_eq!(turn.moves.len(), 1);
+    assert!(turn.moves[0].as_str().starts_with("Roll"));
+    assert_eq!(next_duty(&replay), Some(Duty::Move(o.key.public_key())));
+}
+
+#[test]
+fn take_backs_answer_the_latest_offer_and_never_pass_a_roll() {
+    use super::table::{Duty, next_duty};
+    let mut t = Table::khan();
+    t.play(&["Ng3-f3"], None);
+    t.play(&["Ae7-f6"], None);
+    let white = t.replay.to_move_key().unwrap();
+    let (w, b) = if white == t.alice.key.public_key() {
+        (&t.alice, &t.bob)
+    } else {
+        (&t.bob, &t.alice)
+    };
+    let before_white = t.replay.events().len() as u32 - 3;
+    table::offer_takeback(&mut t.replay, &w.signer(), before_white).unwrap();
+    assert_eq!(
+        next_duty(&t.replay),
+        Some(Duty::AnswerTakeback(b.key.public_key()))
+    );
+    // The offerer cannot answer its own offer.
+    assert!(table::answer_takeback(&mut t.replay.clone(), &w.signer(), true).is_err());
+    table::answer_takeback(&mut t.replay, &b.signer(), true).unwrap();
+    assert_eq!(next_duty(&t.replay), Some(Duty::Move(white)));
+    assert!(t.replay.game().legal_moves().contains(&"Ng3-f3".to_owned()));
+
+    // In the dice race, a take-back to before a roll is refused.
+    let mut r = Table::race(Mode::Peer);
+    r.play(&["Roll"], None);
+    let mover = r.replay.to_move_key().unwrap();
+    let m = if mover == r.alice.key.public_key() {
+        &r.alice
+    } else {
+        &r.bob
+    };
+    let refused = table::offer_takeback(&mut r.replay.clone(), &m.signer(), 2).unwrap_err();
+    assert!(
+        refused.to_string().contains("roll") || refused.to_string().contains("chance"),
+        "{refused}"
+    );
+}

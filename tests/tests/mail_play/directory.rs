@@ -1,0 +1,412 @@
+//! Mail play through lettre's file transport: whole games, every refusal,
+//! offers, take-backs, forfeits, backups, and no secret in any mail.
+
+use std::path::Path;
+
+use predicates::prelude::*;
+use yam_tests::yam;
+
+use super::{Inbox, Player, main_line, open_game};
+
+/// Ann and Bo, each mailing into the other's inbox folder.
+fn pair(root: &Path) -> (Player, Player) {
+    let inbox = |who: &str| root.join(format!("{who}-inbox"));
+    let archive = |who: &str| root.join(format!("{who}-read"));
+    for who in ["ann", "bo"] {
+        std::fs::create_dir_all(inbox(who)).unwrap();
+    }
+    let outgoing = |to: &str| {
+        format!(
+            "outgoing:\n  directory:\n    path: {}\n",
+            inbox(to).display()
+        )
+    };
+    let ann = Player::new(
+        "Ann",
+        "ann@example.org",
+        Inbox::Files {
+            dir: inbox("ann"),
+            archive: archive("ann"),
+        },
+        &outgoing("bo"),
+    );
+    let bo = Player::new(
+        "Bo",
+        "bo@example.net",
+        Inbox::Files {
+            dir: inbox("bo"),
+            archive: archive("bo"),
+        },
+        &outgoing("ann"),
+    );
+    (ann, bo)
+}
+
+/// Ann (White) and Bo play the first `moves` of the example Rescue Khan
+/// game.
+fn khan_after(root: &Path, moves: usize) -> (Player, Player, Vec<String>) {
+    let (ann, bo) = pair(root);
+    open_game(
+        &ann,
+        &bo,
+        "khan-1",
+        &[
+            "--game",
+            "khan",
+            "--ruleset",
+            "rescue-khan",
+            "--seats",
+            "first",
+        ],
+    );
+    let example = std::fs::read_to_string(
+        yam_tests::workspace().join("examples/khan/signed/rescue-khan.yam"),
+    )
+    .unwrap();
+    let line = main_line(&example);
+    for (i, mv) in line.iter().take(moves).enumerate() {
+        let (mover, other) = if i % 2 == 0 { (&ann, &bo) } else { (&bo, &ann) };
+        mover.yam(&["move", "khan-1", mv]).success();
+        other.read();
+    }
+    (ann, bo, line)
+}
+
+#[test]
+fn refused_mails_change_nothing_and_stay_in_place() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 3);
+    let Inbox::Files {
+        dir: bo_inbox,
+        archive: bo_read,
+    } = bo.inbox.clone()
+    else {
+        unreachable!()
+    };
+    let read_mails = super::mail_files(&bo_read);
+    let last_from_ann = read_mails.last().unwrap().clone();
+
+    // Read again: nothing changes, and it is said.
+    bo.yam(&["read", "--eml", last_from_ann.to_str().unwrap()])
+        .success()
+        .stdout(predicate::str::contains("read before; nothing changes"));
+    // An older turn of Ann's: refused, nothing changes.
+    let older = read_mails
+        .iter()
+        .rev()
+        .find(|m| {
+            std::fs::read_to_string(m)
+                .unwrap()
+                .contains("X-Yam-Game: khan-1 0")
+        })
+        .unwrap();
+    bo.yam(&["read", "--eml", older.to_str().unwrap()])
+        .code(1)
+        .stdout(predicate::str::contains("an old turn"));
+    bo.yam(&["move", "khan-1", &line[3]]).success();
+    ann.read();
+    let bo_before = bo.record("khan-1");
+
+    // A copy of Ann's desk, made before her third move, will sign another
+    // third move with her own key: a fork.
+    let copy = tempfile::tempdir().unwrap();
+    copy_dir(ann.dir(), copy.path());
+    let twin = Player {
+        name: "Ann".into(),
+        address: ann.address.clone(),
+        data: copy,
+        inbox: ann.inbox.clone(),
+    };
+
+    // Ann moves; the mail is then tampered with before Bo reads it.
+    ann.yam(&["move", "khan-1", &line[4]]).success();
+    let mail = super::mail_files(&bo_inbox).pop().unwrap();
+    let raw = std::fs::read_to_string(&mail).unwrap();
+    std::fs::remove_file(&mail).unwrap();
+
+    // From a stranger's address.
+    let stranger = root.path().join("stranger.eml");
+    std::fs::write(
+        &stranger,
+        raw.replace("ann@example.org", "mallory@example.com"),
+    )
+    .unwrap();
+    bo.yam(&["read", "--eml", stranger.to_str().unwrap()])
+        .code(1)
+        .stdout(predicate::str::contains(
+            "mallory@example.com, an address not in the game",
+        ));
+
+    // A forged turn: the move changed in the record, the signature kept;
+    // the attachment and the block re-encoded as a forger would.
+    let record = ann.record("khan-1");
+    let forged_record = record.replacen(&format!(" {} ", line[4]), " Kb7-b6 ", 1);
+    assert_ne!(forged_record, record);
+    let forged_path = root.path().join("forged.eml");
+    std::fs::write(&forged_path, compose_like(&raw, &forged_record)).unwrap();
+    bo.yam(&["read", "--eml", forged_path.to_str().unwrap()])
+        .code(1)
+        .stdout(predicate::str::contains("does not verify"));
+    assert_eq!(bo.record("khan-1"), bo_before, "refusals change nothing");
+    for left in [&stranger, &forged_path] {
+        assert!(left.exists(), "a refused mail stays where it was");
+    }
+
+    // The genuine mail is taken.
+    std::fs::write(&mail, &raw).unwrap();
+    assert!(bo.read().contains("1 new event(s)"));
+    assert_eq!(main_line(&bo.record("khan-1")).len(), 5);
+    let after_third = bo.record("khan-1");
+
+    // The twin signs another third move; Bo refuses it as a fork.
+    let board = twin.yam(&["board", "khan-1"]).success();
+    let board = String::from_utf8_lossy(&board.get_output().stdout).into_owned();
+    let other = board
+        .lines()
+        .find_map(|l| l.strip_prefix("legal now ("))
+        .and_then(|l| l.split_once("): "))
+        .map(|(_, moves)| {
+            moves
+                .split_whitespace()
+                .find(|m| *m != line[4])
+                .unwrap()
+                .to_owned()
+        })
+        .unwrap();
+    twin.yam(&["move", "khan-1", &other]).success();
+    let fork = super::mail_files(&bo_inbox).pop().unwrap();
+    bo.yam(&["read", "--eml", fork.to_str().unwrap()])
+        .code(1)
+        .stdout(predicate::str::contains("a forked history"));
+    assert!(fork.exists());
+    assert_eq!(bo.record("khan-1"), after_third);
+
+    // A game the reader does not have: Cy knows Ann (her card) but plays
+    // no game with her, and refuses her turn of khan-1.
+    let cy_out = root.path().join("cy-outbox");
+    std::fs::create_dir_all(&cy_out).unwrap();
+    let cy = Player::new(
+        "Cy",
+        "cy@example.com",
+        Inbox::Files {
+            dir: root.path().join("cy-inbox"),
+            archive: root.path().join("cy-read"),
+        },
+        &format!("outgoing:\n  directory:\n    path: {}\n", cy_out.display()),
+    );
+    let ann_card = super::mail_files(&bo_read)
+        .into_iter()
+        .find(|m| {
+            std::fs::read_to_string(m)
+                .unwrap()
+                .contains("X-Yam-Game: card 0")
+        })
+        .unwrap();
+    cy.yam(&["read", "--eml", ann_card.to_str().unwrap()])
+        .success()
+        .stdout(predicate::str::contains("new contact Ann"));
+    let genuine = root.path().join("genuine.eml");
+    std::fs::write(&genuine, &raw).unwrap();
+    cy.yam(&["read", "--eml", genuine.to_str().unwrap()])
+        .code(1)
+        .stdout(predicate::str::contains(
+            "not a game of this data directory",
+        ));
+
+    // Not Bo's... it is Bo's turn now; Ann may not move.
+    ann.yam(&["move", "khan-1", &line[5]])
+        .code(1)
+        .stderr(predicate::str::contains("it is not your move"));
+    // A dry run checks and shows, and changes and sends nothing.
+    let before = bo.record("khan-1");
+    let sent_before = super::mail_files(&match &ann.inbox {
+        Inbox::Files { dir, .. } => dir.clone(),
+        _ => unreachable!(),
+    })
+    .len();
+    bo.yam(&["move", "khan-1", &line[5], "--dry-run"])
+        .success()
+        .stdout(predicate::str::contains("dry run"));
+    assert_eq!(bo.record("khan-1"), before);
+    assert_eq!(
+        super::mail_files(&match &ann.inbox {
+            Inbox::Files { dir, .. } => dir.clone(),
+            _ => unreachable!(),
+        })
+        .len(),
+        sent_before
+    );
+    // An illegal move is refused with its reason, before anything is sent.
+    bo.yam(&["move", "khan-1", "Ae7-a1"])
+        .code(1)
+        .stderr(predicate::str::contains("refused"));
+}
+
+/// A mail like `raw` (its headers) carrying `record` as attachment and
+/// block, as a forger with the record but not the key would build it.
+fn compose_like(raw: &str, record: &str) -> Vec<u8> {
+    use yam_cli::mail::compose::{TurnMail, compose};
+    let incoming = yam_cli::mail::extract::read_mail(raw.as_bytes()).unwrap();
+    let players = vec!["Ann".to_owned(), "Bo".to_owned()];
+    compose(&TurnMail {
+        from: "Ann <ann@example.org>".parse().unwrap(),
+        to: vec!["bo@example.net".parse().unwrap()],
+        game_name: "Khan",
+        game_id: "khan-1",
+        ply: 3,
+        players: &players,
+        body: "Your move.",
+        turn: record.as_bytes(),
+        record: record.as_bytes(),
+        message_id: format!("forged.{}", incoming.message_id.unwrap_or_default()),
+        thread: &[],
+        automatic: false,
+    })
+    .unwrap()
+    .formatted()
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let p = entry.unwrap().path();
+        let target = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = std::fs::metadata(&p).unwrap().permissions().mode();
+                std::fs::set_permissions(&target, std::fs::Permissions::from_mode(mode)).unwrap();
+            }
+            copy_dir(&p, &target);
+        } else {
+            std::fs::copy(&p, &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn offers_take_backs_reminders_forfeits_and_resignation_by_mail() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    // Offers are made on one's own move.
+    bo.yam(&["draw", "offer", "khan-1"])
+        .code(1)
+        .stderr(predicate::str::contains("offer a draw on your own move"));
+    // Ann moves and offers a draw; Bo declines by playing on.
+    ann.yam(&["move", "khan-1", &line[2], "--offer-draw"])
+        .success()
+        .stdout(predicate::str::contains("offers a draw"));
+    assert!(bo.read().contains("is to answer a draw offer"));
+    bo.yam(&["move", "khan-1", &line[3]]).success();
+    ann.read();
+    let record = ann.record("khan-1");
+    assert!(record.contains("[Result \"*\"]"));
+    assert_eq!(main_line(&record).len(), 4);
+
+    // Ann asks to take back her last move; Bo accepts: the position is the
+    // one before it, and it is Ann's move again.
+    ann.yam(&["takeback", "accept", "khan-1"])
+        .code(1)
+        .stderr(predicate::str::contains("no take-back offer"));
+    // It is Ann's move: she offers.
+    ann.yam(&["takeback", "offer", "khan-1"]).success();
+    assert!(bo.read().contains("take-back"));
+    bo.yam(&["takeback", "accept", "khan-1"]).success();
+    assert!(ann.read().contains("Ann to move"));
+    // The take-back returns to before Ann's move 3 (line[2]): she plays
+    // that move again, which is legal only there.
+    ann.yam(&["move", "khan-1", &line[2]]).success();
+    bo.read();
+
+    // Bo is silent. Ann reminds; a forfeit is refused before the agreed 40
+    // days, and accepted as a signed claim after them.
+    ann.yam(&["remind", "khan-1"])
+        .success()
+        .stdout(predicate::str::contains("Reminder 1"));
+    bo.read();
+    ann.yam(&["forfeit", "khan-1"])
+        .code(1)
+        .stderr(predicate::str::contains("after 40 days"));
+    let later = (std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + 41 * 86_400)
+        .to_string();
+    let mut cmd = yam();
+    cmd.args(["forfeit", "khan-1", "--data-dir"])
+        .arg(ann.dir())
+        .env("YAM_NOW", &later);
+    cmd.assert()
+        .success()
+        .stdout(predicate::str::contains("claims a forfeit"));
+    bo.read();
+    // The claim is for a director; the game goes on until Bo resigns.
+    bo.yam(&["resign", "khan-1"]).success();
+    ann.read();
+    let record = ann.record("khan-1");
+    assert_eq!(record, bo.record("khan-1"));
+    assert!(record.contains("[Result \"1-0\"]"), "{record}");
+    assert_eq!(ann.status("khan-1"), "over");
+    let file = root.path().join("ended.yam");
+    std::fs::write(&file, &record).unwrap();
+    yam()
+        .args(["verify", file.to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("forfeit").or(predicate::str::contains("claim")));
+}
+
+#[test]
+fn a_desk_moves_to_a_new_machine_and_the_game_goes_on() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    let bundle = root.path().join("ann-desk.yaml");
+    ann.yam(&["identity", "export", "--out", bundle.to_str().unwrap()])
+        .success()
+        .stdout(predicate::str::contains("ONE machine"));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&bundle).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+    // The new machine: an empty data directory with the same config.
+    let new = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        ann.dir().join("config.yaml"),
+        new.path().join("config.yaml"),
+    )
+    .unwrap();
+    std::fs::remove_file(new.path().join("config.yaml")).unwrap();
+    let mut cmd = yam();
+    cmd.args(["identity", "import", bundle.to_str().unwrap(), "--data-dir"])
+        .arg(new.path());
+    cmd.assert().success();
+    let moved = Player {
+        name: "Ann".into(),
+        address: ann.address.clone(),
+        data: new,
+        inbox: ann.inbox.clone(),
+    };
+    moved
+        .yam(&["identity", "show"])
+        .success()
+        .stdout(predicate::str::contains(
+            String::from_utf8_lossy(&ann.yam(&["identity", "show"]).get_output().stdout)
+                .lines()
+                .nth(1)
+                .unwrap()
+                .to_owned(),
+        ));
+    moved.yam(&["move", "khan-1", &line[2]]).success();
+    assert!(bo.read().contains("1 new event(s)"));
+    // Importing over a desk that differs is refused, and changes nothing.
+    let mut cmd = yam();
+    cmd.args(["identity", "import", bundle.to_str().unwrap(), "--data-dir"])
+        .arg(moved.dir());
+    cmd.assert()
+        .code(2)
+        .stderr(predicate::str::contains("differs"));
+}
