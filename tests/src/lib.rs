@@ -1,5 +1,7 @@
 //! Helpers for Yam's end-to-end tests: the `yam` binary, built once.
 
+pub mod shapes;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;

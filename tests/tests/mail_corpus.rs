@@ -6,6 +6,7 @@
 
 use yam_cli::mail::armor::{self, ArmorError, Block};
 use yam_cli::mail::extract::{MailError, Turn, read_mail};
+use yam_tests::shapes::{self, headers};
 
 const PAYLOAD: &[u8] =
     b"[Game \"Khan\"]\n[GameId \"g1\"]\n\n3. Wh3-f4 {[%event AAAA== BBBB==]} *\n";
@@ -27,69 +28,11 @@ fn expected() -> Turn {
     })
 }
 
-fn headers(content_type: &str, extra: &str) -> String {
-    format!(
-        "From: Ann <ann@example.org>\r\nTo: bo@example.net\r\nSubject: Re: [Yam] Khan g1 #4: Ann vs Bo\r\n\
-         Message-ID: <reply-1@example.org>\r\nIn-Reply-To: <yam.g1.4@example.net>\r\nMIME-Version: 1.0\r\n\
-         {extra}Content-Type: {content_type}\r\n"
-    )
-}
-
-fn quote(text: &str) -> String {
-    text.lines().map(|l| format!("> {l}\r\n")).collect()
-}
-
-/// Quoted-printable as clients write it: soft breaks at 76, `=` as `=3D`.
-fn quoted_printable(text: &str) -> String {
-    let mut out = String::new();
-    for line in text.split('\n') {
-        let mut encoded = String::new();
-        for c in line.chars() {
-            match c {
-                '=' => encoded.push_str("=3D"),
-                c if c.is_ascii() => encoded.push(c),
-                c => {
-                    let mut buf = [0u8; 4];
-                    for b in c.encode_utf8(&mut buf).bytes() {
-                        encoded.push_str(&format!("={b:02X}"));
-                    }
-                }
-            }
-        }
-        while encoded.len() > 75 {
-            let mut cut = 75;
-            while encoded.as_bytes()[cut - 1] == b'='
-                || encoded.as_bytes().get(cut - 2) == Some(&b'=')
-            {
-                cut -= 1;
-            }
-            out.push_str(&encoded[..cut]);
-            out.push_str("=\r\n");
-            encoded = encoded[cut..].to_owned();
-        }
-        out.push_str(&encoded);
-        out.push_str("\r\n");
-    }
-    out
-}
-
 #[test]
 fn thunderbird_reply_in_quoted_printable_with_format_flowed() {
     // Flowed text: soft line breaks are a trailing space; the reply quotes
     // the previous turn below the new one.
-    let flowed: String = block().lines().map(|l| format!("{l} \n")).collect();
-    let body = format!(
-        "Here is my move. \n\n{flowed}\nOn Sunday Bo wrote: \n{}",
-        quote(&old_block())
-    );
-    let raw = format!(
-        "{}Content-Transfer-Encoding: quoted-printable\r\n\r\n{}",
-        headers(
-            "text/plain; charset=UTF-8; format=flowed; delsp=yes",
-            "User-Agent: Mozilla Thunderbird\r\n"
-        ),
-        quoted_printable(&body)
-    );
+    let raw = shapes::thunderbird_reply(&block(), &old_block());
     let mail = read_mail(raw.as_bytes()).unwrap();
     assert_eq!(mail.turns, vec![expected()]);
     assert_eq!(mail.quoted_copies, 1);
@@ -98,12 +41,7 @@ fn thunderbird_reply_in_quoted_printable_with_format_flowed() {
 
 #[test]
 fn gmail_top_posted_reply_quoting_the_previous_turn() {
-    let body = format!(
-        "{}\r\n\r\nOn Sun, Nov 29, 2026 at 10:02 Bo <bo@example.net> wrote:\r\n{}",
-        block().replace('\n', "\r\n"),
-        quote(&quote(&old_block()))
-    );
-    let raw = format!("{}\r\n{body}", headers("text/plain; charset=UTF-8", ""));
+    let raw = shapes::gmail_reply(&block(), &old_block());
     let mail = read_mail(raw.as_bytes()).unwrap();
     assert_eq!(mail.turns, vec![expected()]);
     assert_eq!(mail.quoted_copies, 1);
@@ -111,56 +49,26 @@ fn gmail_top_posted_reply_quoting_the_previous_turn() {
 
 #[test]
 fn html_only_mail() {
-    let html_block = block().replace('\n', "<br>\n");
-    let raw = format!(
-        "{}\r\n<html><body><div dir=\"ltr\">My move:<br><br>{html_block}</div>\
-         <blockquote>{}</blockquote></body></html>\r\n",
-        headers("text/html; charset=UTF-8", ""),
-        quote(&old_block()).replace('\n', "<br>\n")
-    );
+    let raw = shapes::html_only(&block(), &old_block());
     let mail = read_mail(raw.as_bytes()).unwrap();
     assert_eq!(mail.turns, vec![expected()]);
 }
 
 #[test]
 fn signature_and_disclaimer() {
-    let body = format!(
-        "Move attached.\r\n\r\n{}\r\n-- \r\nAnn Example\r\nhttps://example.org\r\n\r\n\
-         CONFIDENTIALITY NOTICE: This e-mail and any attachments are confidential.\r\n",
-        block().replace('\n', "\r\n")
-    );
-    let raw = format!("{}\r\n{body}", headers("text/plain; charset=UTF-8", ""));
+    let raw = shapes::signed_off(&block());
     assert_eq!(read_mail(raw.as_bytes()).unwrap().turns, vec![expected()]);
-}
-
-fn original_mail() -> String {
-    format!(
-        "From: Ann <ann@example.org>\r\nTo: bo@example.net\r\nSubject: [Yam] Khan g1 #5: Ann vs Bo\r\n\
-         Message-ID: <yam.g1.5@example.org>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=UTF-8\r\n\r\n\
-         Your move.\r\n\r\n{}",
-        block().replace('\n', "\r\n")
-    )
 }
 
 #[test]
 fn forwarded_as_an_attached_message() {
-    let raw = format!(
-        "{}\r\n--b1\r\nContent-Type: text/plain\r\n\r\nForwarding Ann's turn.\r\n\
-         --b1\r\nContent-Type: message/rfc822\r\nContent-Disposition: attachment\r\n\r\n{}\r\n--b1--\r\n",
-        headers("multipart/mixed; boundary=\"b1\"", ""),
-        original_mail()
-    );
+    let raw = shapes::forwarded_attached(&block());
     assert_eq!(read_mail(raw.as_bytes()).unwrap().turns, vec![expected()]);
 }
 
 #[test]
 fn forwarded_inline() {
-    let raw = format!(
-        "{}\r\n---------- Forwarded message ---------\r\nFrom: Ann <ann@example.org>\r\n\
-         Subject: [Yam] Khan g1 #5\r\n\r\n{}",
-        headers("text/plain; charset=UTF-8", ""),
-        block().replace('\n', "\r\n")
-    );
+    let raw = shapes::forwarded_inline(&block());
     assert_eq!(read_mail(raw.as_bytes()).unwrap().turns, vec![expected()]);
 }
 

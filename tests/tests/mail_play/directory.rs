@@ -410,3 +410,48 @@ fn a_desk_moves_to_a_new_machine_and_the_game_goes_on() {
         .code(2)
         .stderr(predicate::str::contains("differs"));
 }
+
+#[test]
+fn awkward_mails_carry_a_real_turn_into_the_game() {
+    use yam_cli::mail::armor::armor;
+    use yam_tests::shapes;
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    // Bo's last record (the turn Ann's reply quotes) and Ann's next turn,
+    // as blocks; the mails are built around them as clients would, with no
+    // attachment, so the block alone must carry the turn.
+    let old = armor("khan-1", 2, bo.record("khan-1").as_bytes());
+    ann.yam(&["move", "khan-1", &line[2]]).success();
+    let record = ann.record("khan-1");
+    let new = armor("khan-1", 3, record.as_bytes());
+    let shapes: Vec<(&str, String)> = vec![
+        ("thunderbird", shapes::thunderbird_reply(&new, &old)),
+        ("gmail", shapes::gmail_reply(&new, &old)),
+        ("html", shapes::html_only(&new, &old)),
+        ("signature", shapes::signed_off(&new)),
+        ("forwarded-attached", shapes::forwarded_attached(&new)),
+        ("forwarded-inline", shapes::forwarded_inline(&new)),
+    ];
+    for (name, raw) in shapes {
+        // Each on a copy of Bo's desk as it was.
+        let desk = tempfile::tempdir().unwrap();
+        copy_dir(bo.dir(), desk.path());
+        let file = root.path().join(format!("{name}.eml"));
+        std::fs::write(&file, raw).unwrap();
+        let mut cmd = yam();
+        cmd.args(["read", "--eml", file.to_str().unwrap(), "--data-dir"])
+            .arg(desk.path());
+        cmd.assert()
+            .success()
+            .stdout(predicate::str::contains("1 new event(s) from Ann"));
+        let taken = std::fs::read_to_string(desk.path().join("games/khan-1/record.yam")).unwrap();
+        assert_eq!(taken, record, "{name}: Bo holds Ann's record");
+    }
+    // A block damaged in transit is refused with its reason.
+    let damaged = shapes::signed_off(&new).replacen("Checksum: sha256:", "Checksum: sha256:0", 1);
+    let file = root.path().join("damaged.eml");
+    std::fs::write(&file, damaged).unwrap();
+    bo.yam(&["read", "--eml", file.to_str().unwrap()])
+        .code(1)
+        .stdout(predicate::str::contains("refused"));
+}
