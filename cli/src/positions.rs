@@ -175,10 +175,7 @@ fn siege_orders(
             Err(e) => return Timeline::failed(positions, refused(*line, token, e)),
         };
         if start.outcome().is_some() {
-            return Timeline::failed(
-                positions,
-                refused(*line, token, "the game is already over"),
-            );
+            return Timeline::failed(positions, refused(*line, token, "the game is already over"));
         }
         let ends = matches!(
             t,

@@ -6,7 +6,12 @@ use yam_tests::{workspace, yam};
 
 /// Run `yam show --svg` with `args`; the picture, checked to be SVG.
 fn svg(args: &[&str]) -> String {
-    let out = yam().arg("show").arg("--svg").args(args).output().expect("yam runs");
+    let out = yam()
+        .arg("show")
+        .arg("--svg")
+        .args(args)
+        .output()
+        .expect("yam runs");
     assert!(
         out.status.success(),
         "yam show --svg {args:?} failed: {}",
@@ -23,7 +28,10 @@ fn check_svg(text: &str) -> roxmltree::Document<'_> {
         .unwrap_or_else(|e| panic!("not well-formed XML: {e}\n{text}"));
     let root = doc.root_element();
     assert_eq!(root.tag_name().name(), "svg");
-    assert_eq!(root.tag_name().namespace(), Some("http://www.w3.org/2000/svg"));
+    assert_eq!(
+        root.tag_name().namespace(),
+        Some("http://www.w3.org/2000/svg")
+    );
     assert!(root.attribute("viewBox").is_some(), "no viewBox");
     assert!(
         root.children().any(|n| n.has_tag_name("title")),
@@ -51,7 +59,11 @@ fn words(doc: &roxmltree::Document<'_>) -> String {
 
 #[test]
 fn khan_diagram_marks_towers_gers_and_captives() {
-    let text = svg(&["examples/khan/seed/drop-offs-and-releases.yam", "--ply", "1"]);
+    let text = svg(&[
+        "examples/khan/seed/drop-offs-and-releases.yam",
+        "--ply",
+        "1",
+    ]);
     let doc = check_svg(&text);
     let words = words(&doc);
     for needle in [
@@ -71,7 +83,11 @@ fn khan_diagram_marks_towers_gers_and_captives() {
 
 #[test]
 fn castle_siege_diagram_shows_stacks_breaches_and_the_castle() {
-    let text = svg(&["examples/castle-siege/attacker-victory-square.yam", "--move", "3"]);
+    let text = svg(&[
+        "examples/castle-siege/attacker-victory-square.yam",
+        "--move",
+        "3",
+    ]);
     let doc = check_svg(&text);
     let words = words(&doc);
     for needle in [

@@ -299,7 +299,11 @@ fn index(entries: &[Entry], problems: &[String]) -> String {
             .map(|(_, n)| escape(n))
             .collect::<Vec<_>>()
             .join(" – ");
-        let result = e.record.as_ref().map(|r| r.result.to_string()).unwrap_or_default();
+        let result = e
+            .record
+            .as_ref()
+            .map(|r| r.result.to_string())
+            .unwrap_or_default();
         let _ = writeln!(
             html,
             "<tr data-game=\"{}\" data-players=\"{data_players}\"><td>{}</td>\
@@ -308,7 +312,11 @@ fn index(entries: &[Entry], problems: &[String]) -> String {
             escape(game),
             e.number,
             escape(&e.file_name),
-            if game.is_empty() { "(unreadable)".to_owned() } else { escape(game) },
+            if game.is_empty() {
+                "(unreadable)".to_owned()
+            } else {
+                escape(game)
+            },
             escape(e.tag("Variant")),
             escape(e.tag("Date")),
             escape(&result),

@@ -17,7 +17,9 @@ const EVIDENCE: &str = "event";
 pub(crate) fn game_page(entry: &Entry, prev: Option<&Entry>, next: Option<&Entry>) -> String {
     let title = entry.title();
     let mut html = head(&title, "../");
-    html.push_str("<body class=\"game\">\n<nav class=\"top\"><a href=\"../index.html\">All games</a>");
+    html.push_str(
+        "<body class=\"game\">\n<nav class=\"top\"><a href=\"../index.html\">All games</a>",
+    );
     if let Some(p) = prev {
         let _ = write!(
             html,
@@ -71,7 +73,9 @@ pub(crate) fn game_page(entry: &Entry, prev: Option<&Entry>, next: Option<&Entry
 
 fn tags_table(html: &mut String, entry: &Entry, record: &Record<String>) {
     html.push_str("<table class=\"tags\">\n");
-    for name in ["Game", "Variant", "Event", "Site", "Date", "Round", "Result"] {
+    for name in [
+        "Game", "Variant", "Event", "Site", "Date", "Round", "Result",
+    ] {
         if let Some(v) = record.tags.get(name) {
             let _ = writeln!(
                 html,
@@ -129,9 +133,20 @@ fn diagrams(html: &mut String, entry: &Entry, record: &Record<String>) {
         map.push(index.to_string());
     }
     let last = map.len().saturating_sub(1);
+    html.push_str("<section class=\"board\" aria-label=\"Diagram\">\n");
     let _ = writeln!(
         html,
-        "<section class=\"board\" aria-label=\"Diagram\">\n<div id=\"diagrams\" data-map=\"{}\" data-plies=\"{}\">",
+        "<div class=\"controls\" id=\"controls\" hidden>\n\
+         <button type=\"button\" data-go=\"first\" title=\"Start (Home)\">«</button>\n\
+         <button type=\"button\" data-go=\"prev\" title=\"Back one move (←)\">◀</button>\n\
+         <button type=\"button\" data-go=\"next\" title=\"Forward one move (→)\">▶</button>\n\
+         <button type=\"button\" data-go=\"last\" title=\"End (End)\">»</button>\n\
+         <span id=\"where\" aria-live=\"polite\">after {last} moves</span>\n</div>\n\
+         <p class=\"hint\">Keys: ← → step, Home and End jump; or click a move.</p>"
+    );
+    let _ = writeln!(
+        html,
+        "<div id=\"diagrams\" data-map=\"{}\" data-plies=\"{}\">",
         map.join(","),
         last
     );
@@ -149,16 +164,6 @@ fn diagrams(html: &mut String, entry: &Entry, record: &Record<String>) {
         );
     }
     html.push_str("</div>\n");
-    let _ = writeln!(
-        html,
-        "<div class=\"controls\" id=\"controls\" hidden>\n\
-         <button type=\"button\" data-go=\"first\" title=\"Start (Home)\">⏮</button>\n\
-         <button type=\"button\" data-go=\"prev\" title=\"Back one move (←)\">◀</button>\n\
-         <button type=\"button\" data-go=\"next\" title=\"Forward one move (→)\">▶</button>\n\
-         <button type=\"button\" data-go=\"last\" title=\"End (End)\">⏭</button>\n\
-         <span id=\"where\" aria-live=\"polite\">after {last} moves</span>\n</div>\n\
-         <p class=\"hint\">Keys: ← → step, Home and End jump; or click a move.</p>"
-    );
     if let Some(error) = &timeline.error {
         let _ = writeln!(
             html,
@@ -191,7 +196,9 @@ fn nag_words(n: u8) -> Option<&'static str> {
 }
 
 fn moves(html: &mut String, record: &Record<String>) {
-    html.push_str("<section class=\"moves\" aria-label=\"Moves\">\n<h2>Moves</h2>\n<div id=\"movetext\">\n");
+    html.push_str(
+        "<section class=\"moves\" aria-label=\"Moves\">\n<h2>Moves</h2>\n<div id=\"movetext\">\n",
+    );
     html.push_str("<a class=\"mv start\" href=\"#ply=0\" data-ply=\"0\">start</a>\n");
     let mut depth = 0usize;
     let mut ply = 0usize;
@@ -238,7 +245,8 @@ fn moves(html: &mut String, record: &Record<String>) {
                         CommentPart::Text(t) => {
                             let t = t.trim();
                             if !t.is_empty() {
-                                let _ = write!(parts, "<span class=\"prose\">{}</span> ", escape(t));
+                                let _ =
+                                    write!(parts, "<span class=\"prose\">{}</span> ", escape(t));
                             }
                         }
                         CommentPart::Command(cmd) if cmd.name == EVIDENCE => evidence += 1,

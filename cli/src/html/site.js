@@ -27,6 +27,15 @@
     var moves = document.querySelectorAll('#movetext a.mv');
     var where = document.getElementById('where');
     var ply = 0;
+    var list = document.getElementById('movetext');
+
+    // Scroll the move list, not the page, to keep the current move in view.
+    function reveal(a) {
+      var top = a.offsetTop;
+      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - a.offsetHeight) {
+        list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+      }
+    }
 
     function visiblePicture() {
       for (var i = 0; i < figures.length; i++) {
@@ -44,9 +53,7 @@
       for (var j = 0; j < moves.length; j++) {
         var current = moves[j].getAttribute('data-ply') === String(ply);
         moves[j].classList.toggle('current', current);
-        if (current && moves[j].scrollIntoView) {
-          moves[j].scrollIntoView({ block: 'nearest' });
-        }
+        if (current) { reveal(moves[j]); }
       }
       where.textContent = ply === 0 ? 'start' : 'after ' + ply + (ply === 1 ? ' move' : ' moves') + ' of ' + last;
       document.body.setAttribute('data-ply', String(ply));
@@ -74,7 +81,7 @@
       var b = e.target.closest('button[data-go]');
       if (b) { actions[b.getAttribute('data-go')](); }
     });
-    document.getElementById('movetext').addEventListener('click', function (e) {
+    list.addEventListener('click', function (e) {
       var a = e.target.closest('a.mv');
       if (a) {
         e.preventDefault();

@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use yam_notation::{ParseError, ReadError, Reader};
-use yam_referee::fair_play::turn::Mode;
 use yam_referee::check::{Checker, GameReport, Verdict as CheckVerdict};
+use yam_referee::fair_play::turn::Mode;
 use yam_referee::signed::{Verdict, verify_text};
 
 use crate::rulesets::RecordRulesets;

@@ -210,7 +210,13 @@ fn legend(c: &mut Canvas, state: Option<&State>, note: Option<&str>, top: u32) {
         "Attacker: black chips, small letters",
     );
     y += 19;
-    c.rect(LEFT, y, 31, 14, r##"fill="#d8c8a8" stroke="#3b2a10" stroke-width="3""##);
+    c.rect(
+        LEFT,
+        y,
+        31,
+        14,
+        r##"fill="#d8c8a8" stroke="#3b2a10" stroke-width="3""##,
+    );
     c.text(
         LEFT + 40,
         y + 12,
@@ -219,8 +225,20 @@ fn legend(c: &mut Canvas, state: Option<&State>, note: Option<&str>, top: u32) {
         "castle square (thick line: the walls); light blue: the moat ring",
     );
     y += 19;
-    c.rect(LEFT, y, 31, 14, r##"fill="none" stroke="#8a6d00" stroke-width="1.5""##);
-    c.rect(LEFT + 3, y + 3, 25, 8, r##"fill="none" stroke="#8a6d00" stroke-width="1.5""##);
+    c.rect(
+        LEFT,
+        y,
+        31,
+        14,
+        r##"fill="none" stroke="#8a6d00" stroke-width="1.5""##,
+    );
+    c.rect(
+        LEFT + 3,
+        y + 3,
+        25,
+        8,
+        r##"fill="none" stroke="#8a6d00" stroke-width="1.5""##,
+    );
     c.text(LEFT + 40, y + 12, 12, "", "victory square (d4 e4 d5 e5)");
     y += 19;
     c.raw(&format!(

@@ -52,7 +52,7 @@ pub fn draw(state: &State, caption: &str) -> String {
         c.text(
             LEFT + 8,
             y + 22,
-            15,
+            14,
             r#"font-weight="bold""#,
             &format!("{} {}", deck.letter(), deck.name()),
         );
@@ -67,7 +67,7 @@ pub fn draw(state: &State, caption: &str) -> String {
         };
         c.text(LEFT + 8, y + 42, 12, "", &status);
         if let Some(top) = row.last() {
-            let x = LEFT + 190;
+            let x = LEFT + 214;
             c.rect(
                 x,
                 y + 6,
@@ -75,18 +75,12 @@ pub fn draw(state: &State, caption: &str) -> String {
                 54,
                 r##"rx="4" fill="#ffffff" stroke="#000000" stroke-width="1.5""##,
             );
-            c.text(
-                x + 6,
-                y + 26,
-                16,
-                r#"font-weight="bold""#,
-                &top.code(),
-            );
+            c.text(x + 6, y + 26, 16, r#"font-weight="bold""#, &top.code());
             c.text(x + 6, y + 46, 10, "", &clip(top.name(), 17));
             for (i, card) in row.iter().rev().skip(1).enumerate() {
                 let i = i as u32;
-                let bx = x + 110 + (i % 19) * 22;
-                let by = y + 10 + (i / 19) * 24;
+                let bx = x + 108 + (i % 19) * 21;
+                let by = y + 10 + (i / 19) * 23;
                 c.rect(
                     bx,
                     by,
@@ -114,11 +108,7 @@ pub fn draw(state: &State, caption: &str) -> String {
         y,
         14,
         r#"font-weight="bold""#,
-        &format!(
-            "Hand: {}, force {}",
-            cards(hand.len()),
-            khan_force(&hand)
-        ),
+        &format!("Hand: {}, force {}", cards(hand.len()), khan_force(&hand)),
     );
     y += 8;
     for (i, card) in hand.iter().enumerate() {
@@ -159,7 +149,13 @@ pub fn draw(state: &State, caption: &str) -> String {
         let x = LEFT + i as u32 * 145;
         let n = state.pile(deck).len() as u32;
         let full = FoeDeck::SIZE as u32;
-        c.rect(x, y, 120, 14, r##"fill="#ffffff" stroke="#000000" stroke-width="1""##);
+        c.rect(
+            x,
+            y,
+            120,
+            14,
+            r##"fill="#ffffff" stroke="#000000" stroke-width="1""##,
+        );
         c.rect(
             x,
             y,
@@ -167,17 +163,15 @@ pub fn draw(state: &State, caption: &str) -> String {
             14,
             r##"fill="#4f6f3a" stroke="none""##,
         );
-        c.text(
-            x,
-            y + 30,
-            12,
-            "",
-            &format!("{} {n}/{full}", deck.letter()),
-        );
+        c.text(x, y + 30, 12, "", &format!("{} {n}/{full}", deck.letter()));
     }
     y += 36;
     let lines = vec![
-        format!("{}; best still possible {}.", state.score(), best_possible(state)),
+        format!(
+            "{}; best still possible {}.",
+            state.score(),
+            best_possible(state)
+        ),
         "Cards: Khan cards by force and letter (9a), Foe cards by row letter and force (M9). \
          The highlighted row is the one under attack."
             .to_owned(),

@@ -38,7 +38,14 @@ pub fn draw(pos: &Position, caption: &str) -> String {
             c.hatch(x, y, SQ, 8, true, r##"stroke="#7a1f12" stroke-width="1""##);
         } else if towers.contains(sq) {
             c.rect(x, y, SQ, SQ, r##"fill="#dcdcdc""##);
-            c.hatch(x, y, SQ, 12, false, r##"stroke="#555555" stroke-width="1""##);
+            c.hatch(
+                x,
+                y,
+                SQ,
+                12,
+                false,
+                r##"stroke="#555555" stroke-width="1""##,
+            );
         }
         for side in Side::BOTH {
             if pos.gers(side).contains(sq) {
@@ -134,7 +141,10 @@ fn legend(c: &mut Canvas, pos: &Position, top: u32) {
     let mut y = top + 8;
     // Samples of each mark, then what they mean.
     let samples: [(&str, &str); 5] = [
-        ("manned", "manned tower square (deadly to all but magicians)"),
+        (
+            "manned",
+            "manned tower square (deadly to all but magicians)",
+        ),
         ("silenced", "silenced tower square"),
         ("ger", "ger (dashed frame; W ger White's, B ger Black's)"),
         ("carried", "captive carried by the piece (wk, bk, gen)"),
