@@ -337,7 +337,7 @@ mod tests {
 
     #[test]
     fn file_names_stay_inside_games() {
-        assert_eq!(file_name(3, "../../etc/passwd"), "3------etc-passwd.html");
+        assert_eq!(file_name(3, "../../etc/passwd"), "3-------etc-passwd.html");
         assert_eq!(file_name(1, ""), "1-game.html");
         assert_eq!(file_name(2, "ok_id-7"), "2-ok_id-7.html");
     }
