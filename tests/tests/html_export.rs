@@ -171,6 +171,35 @@ fn a_tampered_signed_game_fails_whatever_its_tags_say() {
 }
 
 #[test]
+fn a_new_export_removes_its_old_pages_and_nothing_else() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().to_str().expect("UTF-8").to_owned();
+    yam()
+        .args(["export", "--html", "examples/khan", "--out", &out])
+        .assert()
+        .code(0);
+    let mine = dir.path().join("games").join("notes.html");
+    std::fs::write(&mine, "my own notes").expect("write");
+    assert!(pages(dir.path()).len() > 5);
+    yam()
+        .args([
+            "export",
+            "--html",
+            "examples/khan/opening-lesson.yam",
+            "--out",
+            &out,
+        ])
+        .assert()
+        .code(0);
+    let left: Vec<PathBuf> = pages(dir.path());
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(
+        mine.is_file(),
+        "a file the export did not write was removed"
+    );
+}
+
+#[test]
 fn export_needs_exactly_one_format() {
     yam()
         .args(["export", "examples/khan/opening-lesson.yam"])

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use yam_notation::{GameKind, RawGrammar, Record, read_all};
 
 use crate::positions::{Shown, Timeline, timeline};
+
 use crate::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
 use status::Status;
 
@@ -47,8 +48,11 @@ pub(crate) struct Entry {
     pub record: Option<Record<String>>,
     /// What the referee found.
     pub status: Status,
-    /// The positions of the main line.
-    pub timeline: Option<Timeline>,
+    /// The archive's path, for rulesets beside it.
+    pub path: PathBuf,
+    /// Genghis Khan's score, as the referee counts it in the last position
+    /// reached; known once the game's page is written.
+    pub score: Option<String>,
 }
 
 impl Entry {
@@ -77,13 +81,10 @@ impl Entry {
             .collect()
     }
 
-    /// Genghis Khan's score, as the referee counts it in the last position
-    /// reached.
-    pub(crate) fn score(&self) -> Option<String> {
-        match self.timeline.as_ref()?.positions.last()? {
-            Shown::Cards(state) => Some(state.score().to_string()),
-            _ => None,
-        }
+    /// The positions of the main line, replayed (on demand: a big archive's
+    /// positions are never all in memory at once).
+    pub(crate) fn timeline(&self) -> Option<Timeline> {
+        self.record.as_ref().map(|r| timeline(&self.path, r, None))
     }
 
     pub(crate) fn title(&self) -> String {
@@ -149,7 +150,6 @@ pub(crate) fn gather(files: &[PathBuf], problems: &mut Vec<String>) -> Vec<Entry
                 }
                 Err(e) => (None, Status::syntax(&e)),
             };
-            let timeline = record.as_ref().map(|r| timeline(path, r, None));
             let id = record
                 .as_ref()
                 .and_then(|r| r.tags.get("GameId"))
@@ -161,7 +161,8 @@ pub(crate) fn gather(files: &[PathBuf], problems: &mut Vec<String>) -> Vec<Entry
                 file_name: file_name(number, id),
                 record,
                 status,
-                timeline,
+                path: path.clone(),
+                score: None,
             });
         }
     }
@@ -181,11 +182,11 @@ pub fn export(files: &[PathBuf], out: &Path) -> u8 {
         }
     };
     let mut problems = Vec::new();
-    let entries = gather(&files, &mut problems);
+    let mut entries = gather(&files, &mut problems);
     for p in &problems {
         eprintln!("{p}");
     }
-    if let Err(e) = write_site(out, &entries, &problems) {
+    if let Err(e) = write_site(out, &mut entries, &problems) {
         eprintln!("{}: cannot write the site: {e}", out.display());
         return EXIT_USAGE;
     }
@@ -213,19 +214,51 @@ pub fn export(files: &[PathBuf], out: &Path) -> u8 {
     }
 }
 
-fn write_site(out: &Path, entries: &[Entry], problems: &[String]) -> std::io::Result<()> {
+/// Write the pages one game at a time (each game's positions are replayed,
+/// drawn and dropped), then the index, which needs their scores.
+fn write_site(out: &Path, entries: &mut [Entry], problems: &[String]) -> std::io::Result<()> {
     let games = out.join("games");
     std::fs::create_dir_all(&games)?;
+    remove_old_pages(&games)?;
     std::fs::write(out.join("style.css"), STYLE)?;
     std::fs::write(out.join("site.js"), SCRIPT)?;
-    std::fs::write(out.join("index.html"), index(entries, problems))?;
-    for (i, entry) in entries.iter().enumerate() {
+    for i in 0..entries.len() {
+        let timeline = entries[i].timeline();
+        let score = match timeline.as_ref().and_then(|t| t.positions.last()) {
+            Some(Shown::Cards(state)) => Some(state.score().to_string()),
+            _ => None,
+        };
+        entries[i].score = score;
+        let entry = &entries[i];
         let prev = i.checked_sub(1).and_then(|j| entries.get(j));
         let next = entries.get(i + 1);
         std::fs::write(
             games.join(&entry.file_name),
-            page::game_page(entry, prev, next),
+            page::game_page(entry, timeline.as_ref(), prev, next),
         )?;
+    }
+    std::fs::write(out.join("index.html"), index(entries, problems))?;
+    Ok(())
+}
+
+/// What marks a page as written by this command.
+const GENERATOR: &str = "<meta name=\"generator\" content=\"yam export --html\">";
+
+/// Remove the game pages an earlier export left in `games`, so that a
+/// game no longer exported leaves no stale page. Only `.html` files that
+/// carry [`GENERATOR`] near their top are removed; anything else there is
+/// someone else's and stays.
+fn remove_old_pages(games: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(games)? {
+        let path = entry?.path();
+        if !path.is_file() || path.extension().is_none_or(|e| e != "html") {
+            continue;
+        }
+        let mut head = [0u8; 1024];
+        let n = std::io::Read::read(&mut std::fs::File::open(&path)?, &mut head)?;
+        if String::from_utf8_lossy(&head[..n]).contains(GENERATOR) {
+            std::fs::remove_file(&path)?;
+        }
     }
     Ok(())
 }
@@ -235,7 +268,7 @@ pub(crate) fn head(title: &str, root: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <meta name=\"generator\" content=\"yam export --html\">\n\
+         {GENERATOR}\n\
          <title>{}</title>\n<link rel=\"stylesheet\" href=\"{root}style.css\">\n\
          <script src=\"{root}site.js\" defer></script>\n</head>\n",
         escape(title)
@@ -322,7 +355,7 @@ fn index(entries: &[Entry], problems: &[String]) -> String {
             escape(&result),
             e.status.class(),
             escape(&e.status.short()),
-            escape(&e.score().unwrap_or_default()),
+            escape(e.score.as_deref().unwrap_or_default()),
             escape(&e.archive),
             e.index,
         );

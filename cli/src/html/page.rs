@@ -8,13 +8,19 @@ use std::fmt::Write as _;
 use yam_notation::{CommentPart, Dots, Node, Record};
 
 use super::{Entry, escape, head};
+use crate::positions::Timeline;
 use crate::svg;
 
 /// Commands that are machine evidence, kept off the page (their count is
 /// given instead): signatures mean nothing to a reader.
 const EVIDENCE: &str = "event";
 
-pub(crate) fn game_page(entry: &Entry, prev: Option<&Entry>, next: Option<&Entry>) -> String {
+pub(crate) fn game_page(
+    entry: &Entry,
+    timeline: Option<&Timeline>,
+    prev: Option<&Entry>,
+    next: Option<&Entry>,
+) -> String {
     let title = entry.title();
     let mut html = head(&title, "../");
     html.push_str(
@@ -65,7 +71,9 @@ pub(crate) fn game_page(entry: &Entry, prev: Option<&Entry>, next: Option<&Entry
     };
     tags_table(&mut html, entry, record);
     html.push_str("<div class=\"board-and-moves\">\n");
-    diagrams(&mut html, entry, record);
+    if let Some(timeline) = timeline {
+        diagrams(&mut html, entry, timeline, record);
+    }
     moves(&mut html, record);
     html.push_str("</div>\n</main>\n</body>\n</html>\n");
     html
@@ -85,7 +93,7 @@ fn tags_table(html: &mut String, entry: &Entry, record: &Record<String>) {
             );
         }
     }
-    if let Some(score) = entry.score() {
+    if let Some(score) = &entry.score {
         let _ = writeln!(
             html,
             "<tr><th>Score</th><td>{} (the referee's count)</td></tr>",
@@ -115,10 +123,7 @@ fn tags_table(html: &mut String, entry: &Entry, record: &Record<String>) {
 /// same (a Castle Siege turn's orders that leave the board as it was) share
 /// one, which keeps long games' pages small. Without the script the last
 /// position is the one shown.
-fn diagrams(html: &mut String, entry: &Entry, record: &Record<String>) {
-    let Some(timeline) = &entry.timeline else {
-        return;
-    };
+fn diagrams(html: &mut String, entry: &Entry, timeline: &Timeline, record: &Record<String>) {
     let plies = record.main_line().count();
     let caption = entry.title();
     let mut seen: HashMap<String, usize> = HashMap::new();
