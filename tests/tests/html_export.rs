@@ -322,7 +322,20 @@ fn a_browser_steps_through_a_game_of_each_kind() {
             .unwrap_or_else(|| panic!("no {game} page"));
         let steps = 6;
         let url = format!("{}#selftest={steps}", file_url(page));
-        let dom = browse(&chromium, profile.path(), &["--dump-dom"], &url);
+        // One run: the DOM after the steps, and a screenshot of the page.
+        let shot = artifacts.join(shot);
+        let _ = std::fs::remove_file(&shot);
+        let dom = browse(
+            &chromium,
+            profile.path(),
+            &[
+                "--dump-dom",
+                &format!("--screenshot={}", shot.display()),
+                "--window-size=1280,1500",
+                "--hide-scrollbars",
+            ],
+            &url,
+        );
         assert_eq!(
             attribute(&dom, "data-errors"),
             Some("[]"),
@@ -341,18 +354,6 @@ fn a_browser_steps_through_a_game_of_each_kind() {
         let start = attribute(&dom, "data-picture-start").expect("start picture");
         let now = attribute(&dom, "data-picture").expect("picture");
         assert_ne!(start, now, "{game}: the diagram did not change");
-        let shot = artifacts.join(shot);
-        let _ = std::fs::remove_file(&shot);
-        browse(
-            &chromium,
-            profile.path(),
-            &[
-                &format!("--screenshot={}", shot.display()),
-                "--window-size=1280,1500",
-                "--hide-scrollbars",
-            ],
-            &format!("{}#ply=12", file_url(page)),
-        );
         let size = std::fs::metadata(&shot).map(|m| m.len()).unwrap_or(0);
         assert!(size > 10_000, "{game}: no screenshot at {}", shot.display());
     }
