@@ -97,7 +97,7 @@ fn tags_table(html: &mut String, entry: &Entry, record: &Record<String>) {
         let _ = writeln!(
             html,
             "<tr><th>Score</th><td>{} (the referee's count)</td></tr>",
-            escape(&score)
+            escape(score)
         );
     }
     let _ = writeln!(
