@@ -385,4 +385,30 @@ fn a_browser_steps_through_a_game_of_each_kind() {
     let khan_rows = read(&index).matches("<tr data-game=\"Khan\"").count();
     assert_eq!(shown, khan_rows, "filtering by game");
     assert!(shown < total);
+    // And by player: the rows that name Ann among their players.
+    let ann = browse(
+        &chromium,
+        profile.path(),
+        &["--dump-dom"],
+        &format!("{}#player=Ann", file_url(&index)),
+    );
+    assert_eq!(
+        attribute(&ann, "data-errors"),
+        Some("[]"),
+        "index: script errors"
+    );
+    let shown: usize = attribute(&ann, "data-shown")
+        .and_then(|n| n.parse().ok())
+        .expect("the index script ran");
+    let ann_rows = read(&index)
+        .split("data-players=\"")
+        .skip(1)
+        .filter(|row| {
+            row.split('"')
+                .next()
+                .is_some_and(|p| p.lines().any(|n| n == "Ann"))
+        })
+        .count();
+    assert!(ann_rows > 0);
+    assert_eq!(shown, ann_rows, "filtering by player");
 }

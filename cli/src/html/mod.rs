@@ -315,7 +315,7 @@ fn index(entries: &[Entry], problems: &[String]) -> String {
         "</select></label>\n<span id=\"filter-count\" aria-live=\"polite\"></span>\n</form>\n",
     );
     html.push_str(
-        "<table id=\"games\">\n<thead><tr><th>#</th><th>Game</th><th>Variant</th><th>Players</th>\
+        "<table id=\"games\">\n<thead><tr><th>#</th><th>Game</th><th>Record</th><th>Variant</th><th>Players</th>\
          <th>Date</th><th>Result</th><th>Status</th><th>Score</th><th>Archive</th></tr></thead>\n<tbody>\n",
     );
     for e in entries {
@@ -340,16 +340,17 @@ fn index(entries: &[Entry], problems: &[String]) -> String {
         let _ = writeln!(
             html,
             "<tr data-game=\"{}\" data-players=\"{data_players}\"><td>{}</td>\
-             <td><a href=\"games/{}\">{}</a></td><td>{}</td><td>{shown_players}</td><td>{}</td>\
+             <td>{}</td><td><a href=\"games/{}\">{}</a></td><td>{}</td><td class=\"players\">{shown_players}</td><td>{}</td>\
              <td>{}</td><td><span class=\"status {}\">{}</span></td><td>{}</td><td class=\"archive\">{} #{}</td></tr>",
             escape(game),
             e.number,
-            escape(&e.file_name),
             if game.is_empty() {
                 "(unreadable)".to_owned()
             } else {
                 escape(game)
             },
+            escape(&e.file_name),
+            escape(&e.title()),
             escape(e.tag("Variant")),
             escape(e.tag("Date")),
             escape(&result),
