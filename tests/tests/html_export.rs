@@ -59,11 +59,44 @@ fn the_examples_make_a_site_with_every_game() {
         let html = read(page);
         assert!(html.contains("id=\"diagrams\""), "{name}: no diagrams");
         assert!(html.contains("<svg"), "{name}: no picture");
-        assert!(
-            !html.contains("http://") || !html.contains("src=\"http"),
-            "{name}: network"
-        );
+        for remote in [
+            "src=\"http",
+            "href=\"http",
+            "src=\"//",
+            "href=\"//",
+            "@import",
+        ] {
+            assert!(!html.contains(remote), "{name}: fetches {remote}");
+        }
     }
+    // No network and no modules in the script: it must run from file://.
+    let script = read(&site.path().join("site.js"));
+    for banned in ["fetch(", "XMLHttpRequest", "import ", "type=\"module\""] {
+        assert!(!script.contains(banned), "site.js uses {banned}");
+    }
+    // Moves, NAGs, comments and variations on a game's page.
+    let lesson = pages
+        .iter()
+        .find(|p| {
+            p.to_string_lossy()
+                .ends_with("-example-khan-opening-lesson.html")
+        })
+        .expect("the opening lesson's page");
+    let lesson = read(lesson);
+    assert!(
+        lesson.contains("data-ply=\"1\">Ng3-f3</a>"),
+        "main-line move"
+    );
+    assert!(
+        lesson.contains("<span class=\"nag\" title=\"$1: good move\">!</span>"),
+        "NAG"
+    );
+    assert!(lesson.contains("<span class=\"var\">"), "variation");
+    assert!(
+        lesson.contains("<span class=\"mv alt\">Nf3-f5</span>"),
+        "variation move"
+    );
+    assert!(lesson.contains("<span class=\"prose\">"), "comment");
     // The statuses the referee gives the examples.
     assert!(index.contains(">verified<"), "no verified game");
     assert!(
