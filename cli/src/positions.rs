@@ -25,8 +25,10 @@ use crate::show::ShownChance;
 /// One position of one game, ready to draw.
 #[derive(Debug, Clone)]
 pub enum Shown {
-    /// A Khan position.
-    Khan(Box<khan::Position>),
+    /// A Khan position, and the squares of the move that led to it (from,
+    /// to), outlined in the picture so a reader stepping through sees what
+    /// moved.
+    Khan(Box<khan::Position>, Option<(khan::Square, khan::Square)>),
     /// A Castle Siege position once both setups are revealed.
     Siege(Box<castle_siege::State>),
     /// A Castle Siege game whose setups are still (partly) secret: the
@@ -94,20 +96,23 @@ fn khan_timeline(file: &Path, record: &Record<String>, tokens: &[(&String, usize
         },
         None => ruleset.start_position(),
     };
-    let mut positions = vec![Shown::Khan(Box::new(pos))];
+    let mut positions = vec![Shown::Khan(Box::new(pos), None)];
     for (token, line) in tokens {
         let step = KhanGrammar::parse_move(token)
             .map_err(|e| e.to_string())
             .and_then(|t| {
                 khan::resolve(&pos, &t)
-                    .and_then(|m| khan::apply(&pos, &m))
+                    .and_then(|m| khan::apply(&pos, &m).map(|a| (m, a)))
                     .map_err(|e| e.to_string())
             });
-        match step {
-            Ok(applied) => pos = applied.position,
+        let last = match step {
+            Ok((m, applied)) => {
+                pos = applied.position;
+                (m.from, m.to)
+            }
             Err(e) => return Timeline::failed(positions, refused(*line, token, e)),
-        }
-        positions.push(Shown::Khan(Box::new(pos)));
+        };
+        positions.push(Shown::Khan(Box::new(pos), Some(last)));
     }
     Timeline {
         positions,

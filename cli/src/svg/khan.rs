@@ -20,8 +20,9 @@ fn corner(sq: Square) -> (u32, u32) {
     (LEFT + file * SQ, TOP + (7 - rank) * SQ)
 }
 
-/// The picture of `pos`.
-pub fn draw(pos: &Position, caption: &str) -> String {
+/// The picture of `pos`; `last` is the move that led to it (from, to),
+/// outlined.
+pub fn draw(pos: &Position, last: Option<(Square, Square)>, caption: &str) -> String {
     let mut c = Canvas::new(WIDTH);
     let manned = pos.manned();
     let towers = pos.tower_squares();
@@ -86,6 +87,20 @@ pub fn draw(pos: &Position, caption: &str) -> String {
             );
         }
     }
+    // The last move: a thick outline on both squares (dashed on the square
+    // left), drawn under the pieces' tags.
+    if let Some((from, to)) = last {
+        for (sq, dash) in [(from, r#" stroke-dasharray="5 3""#), (to, "")] {
+            let (x, y) = corner(sq);
+            c.rect(
+                x + 2,
+                y + 2,
+                SQ - 4,
+                SQ - 4,
+                &format!(r##"fill="none" stroke="#d98c00" stroke-width="4"{dash}"##),
+            );
+        }
+    }
     // Captives over the pieces: a tag in the corner of the square.
     for (captive, at) in pos.captives() {
         match at {
@@ -111,7 +126,7 @@ pub fn draw(pos: &Position, caption: &str) -> String {
         c.text(LEFT - 14, y, 13, r#"text-anchor="middle""#, &rank);
         c.text(LEFT + BOARD + 14, y, 13, r#"text-anchor="middle""#, &rank);
     }
-    legend(&mut c, pos, TOP + BOARD + 26);
+    legend(&mut c, pos, last, TOP + BOARD + 26);
     c.finish(caption)
 }
 
@@ -137,7 +152,7 @@ fn captive_tag(c: &mut Canvas, sq: Square, captive: Captive, waiting: bool) {
     );
 }
 
-fn legend(c: &mut Canvas, pos: &Position, top: u32) {
+fn legend(c: &mut Canvas, pos: &Position, last: Option<(Square, Square)>, top: u32) {
     let mut y = top + 8;
     // Samples of each mark, then what they mean.
     let samples: [(&str, &str); 5] = [
@@ -205,6 +220,11 @@ fn legend(c: &mut Canvas, pos: &Position, top: u32) {
                 .filter(|l| !l.starts_with("Pieces:") && !l.starts_with("Marks:"))
                 .map(str::to_owned),
         );
+    }
+    if let Some((from, to)) = last {
+        lines.push(format!(
+            "Last move from {from} (dashed orange outline) to {to} (solid orange outline)."
+        ));
     }
     if let Some(outcome) = pos.outcome() {
         lines.push(outcome.to_string());

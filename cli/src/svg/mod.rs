@@ -32,8 +32,9 @@ pub fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            // XML 1.0 forbids most control characters even escaped.
-            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => out.push('\u{FFFD}'),
+            // XML 1.0 forbids the control characters but tab, line feed
+            // and carriage return, even escaped.
+            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }
@@ -43,7 +44,7 @@ pub fn escape(text: &str) -> String {
 /// The picture of `shown`, captioned with `caption` (plain text).
 pub fn draw(shown: &Shown, caption: &str) -> String {
     match shown {
-        Shown::Khan(pos) => khan::draw(pos, caption),
+        Shown::Khan(pos, last) => khan::draw(pos, *last, caption),
         Shown::Siege(state) => castle_siege::draw(Some(state), None, caption),
         Shown::SiegeSetup { sealed, revealed } => {
             let note = format!(
