@@ -2,7 +2,8 @@
 # Yam's whole test suite, on a fresh machine or a developer's.
 #
 # It installs what the tests need (Debian's Dovecot for IMAP, aiosmtpd from
-# the Python package index for SMTP), starts both servers on loopback, runs
+# the Python package index for SMTP, Debian's chromium for the browser test
+# of the HTML export), starts both servers on loopback, runs
 # every test of the workspace, and stops the servers. CI (.ci/run) calls
 # exactly this.
 set -euo pipefail
@@ -17,6 +18,20 @@ if ! command -v dovecot >/dev/null 2>&1 || ! python3 -c 'import venv, ensurepip'
       dovecot-imapd python3-venv >/dev/null
   else
     echo "Dovecot or python3-venv is missing; install dovecot-imapd and python3-venv (as root)." >&2
+    exit 1
+  fi
+fi
+
+# A headless browser for tests/tests/html_export.rs (which fails without
+# one unless YAM_SKIP_BROWSER=1).
+if ! command -v chromium >/dev/null 2>&1 && [ "${YAM_SKIP_BROWSER:-}" != 1 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "== installing chromium"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      chromium >/dev/null
+  else
+    echo "chromium is missing; install it (as root), or set YAM_SKIP_BROWSER=1 to skip the browser test." >&2
     exit 1
   fi
 fi

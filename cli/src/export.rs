@@ -1,5 +1,6 @@
-//! `yam export --plain`: the reader's copy of a record, without the
-//! machine evidence.
+//! `yam export`: for readers. `--plain` writes the reader's copy of a
+//! record, without the machine evidence; `--html` writes a static site of
+//! archives (see [`crate::html`]).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -14,45 +15,68 @@ use crate::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID, atomic};
 
 /// Arguments of `yam export`.
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("format").required(true).args(["plain", "html"])))]
 pub struct ExportArgs {
     /// Strip the signed evidence ([%event] commands and the fair-play tags),
-    /// keeping moves, prose, NAGs, variations and readable dice.
-    #[arg(long, required = true)]
+    /// keeping moves, prose, NAGs, variations and readable dice. Takes one
+    /// record file.
+    #[arg(long)]
     pub plain: bool,
-    /// The record file (every game of it is exported).
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
-    /// Write here instead of standard output.
+    /// Write a static HTML site of the archives into the directory OUT: an
+    /// index, and a page per game with diagrams to step through.
+    #[arg(long, requires = "out")]
+    pub html: bool,
+    /// The record files (every game of each is exported); with --html,
+    /// directories too, searched for .yam files.
+    #[arg(value_name = "ARCHIVE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// --plain: write here instead of standard output. --html: the site's
+    /// directory (created if missing; the site's files in it are replaced).
     #[arg(short, long, value_name = "OUT")]
     pub out: Option<PathBuf>,
-    /// Replace OUT if it exists.
+    /// --plain: replace OUT if it exists.
     #[arg(long)]
     pub force: bool,
 }
 
 /// Run `yam export`; returns the exit code.
 pub fn run(args: &ExportArgs) -> u8 {
-    let text = match std::fs::read(&args.file) {
+    if args.html {
+        let Some(out) = &args.out else {
+            eprintln!("yam export --html needs --out DIR");
+            return EXIT_USAGE;
+        };
+        return crate::html::export(&args.files, out);
+    }
+    let [file] = &args.files[..] else {
+        eprintln!("yam export --plain takes one record file");
+        return EXIT_USAGE;
+    };
+    run_plain(args, file)
+}
+
+fn run_plain(args: &ExportArgs, file: &std::path::Path) -> u8 {
+    let text = match std::fs::read(file) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("{}: cannot read: {e}", args.file.display());
+            eprintln!("{}: cannot read: {e}", file.display());
             return EXIT_USAGE;
         }
     };
     let (records, signed) = match (read_all::<RawGrammar, _>(&text[..]), read_signed(&text[..])) {
         (Ok(r), Ok(s)) => (r, s),
         (Err(e), _) | (_, Err(e)) => {
-            eprintln!("{}: read error: {e}", args.file.display());
+            eprintln!("{}: read error: {e}", file.display());
             return EXIT_USAGE;
         }
     };
-    let rulesets = RecordRulesets::beside(&args.file);
+    let rulesets = RecordRulesets::beside(file);
     let mut out_records = Vec::new();
     for (i, (record, signed)) in records.iter().zip(&signed).enumerate() {
         let (Ok(record), Ok(signed)) = (record, signed) else {
             eprintln!(
                 "{}: game {} has a syntax error (see `yam check`); nothing exported",
-                args.file.display(),
+                file.display(),
                 i + 1
             );
             return EXIT_INVALID;

@@ -13,12 +13,15 @@ pub mod engine;
 pub mod export;
 pub mod generate;
 pub mod hotseat;
+pub mod html;
 pub mod mail;
 pub mod play;
+pub mod positions;
 pub mod rulesets;
 pub mod secrets;
 pub mod show;
 pub mod store;
+pub mod svg;
 pub mod verify;
 
 use std::process::ExitCode;
@@ -77,9 +80,10 @@ enum Command {
         after_help = "Examples:\n  yam hotseat new --game khan --ruleset magician --first alice --second bob --out game.yam --secrets DIR\n  yam hotseat new --game genghis-khan --ruleset standard --first pat --director dora --out cards.yam --secrets DIR\n  yam hotseat move game.yam Ng3-f3 --secrets DIR\n  yam hotseat auto cards.yam --to-end --annotate --secrets DIR\n  yam hotseat status game.yam\n  yam hotseat offer-draw game.yam --secrets DIR\n  yam hotseat accept-draw game.yam --secrets DIR\n  yam hotseat resign game.yam --secrets DIR\n\nSecrets (signing seeds, chain secrets) live only in the --secrets directory (mode 0600 files);\nthey never enter a record."
     )]
     Hotseat(hotseat::HotseatArgs),
-    /// Export a record for readers: `--plain` strips the signed evidence.
+    /// Export for readers: `--plain` strips a record's signed evidence;
+    /// `--html` writes a static site of archives, diagrams and all.
     #[command(
-        after_help = "Examples:\n  yam export --plain game.yam\n  yam export --plain game.yam --out game-plain.yam"
+        after_help = "Examples:\n  yam export --plain game.yam\n  yam export --plain game.yam --out game-plain.yam\n  yam export --html examples --out target/site"
     )]
     Export(export::ExportArgs),
     /// Check the configuration: try each mail account and say what is wrong.

@@ -37,6 +37,15 @@ pub struct ShowArgs {
     /// Show the position after this many plies of the main line (0 is the start).
     #[arg(long, value_name = "N")]
     pub ply: Option<usize>,
+    /// Draw the position as an SVG picture with a legend, instead of text.
+    #[arg(long)]
+    pub svg: bool,
+    /// Write the picture here instead of standard output.
+    #[arg(short, long, value_name = "OUT", requires = "svg")]
+    pub out: Option<PathBuf>,
+    /// Replace OUT if it exists.
+    #[arg(long, requires = "out")]
+    pub force: bool,
 }
 
 /// Run `yam show`; returns the exit code.
@@ -80,6 +89,9 @@ pub fn run(args: &ShowArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
+    if args.svg {
+        return show_svg(args, record, target);
+    }
     match record.game() {
         Some(GameKind::Khan) => show_khan(&args.file, record, target),
         Some(GameKind::CastleSiege) => show_siege(record, target),
@@ -164,6 +176,51 @@ fn turn_end(record: &yam_notation::Record<String>, number: u32, dots: Dots) -> O
     end
 }
 
+/// `yam show --svg`: the picture of the position after `target` plies (the
+/// end by default), drawn from the same replay as the HTML export's.
+fn show_svg(args: &ShowArgs, record: &yam_notation::Record<String>, target: Option<usize>) -> u8 {
+    let timeline = crate::positions::timeline(&args.file, record, target);
+    let reached = timeline.positions.len().saturating_sub(1);
+    let Some(shown) = timeline.positions.last() else {
+        eprintln!(
+            "{}: {}",
+            args.file.display(),
+            timeline.error.as_deref().unwrap_or("nothing to show")
+        );
+        return EXIT_INVALID;
+    };
+    // A failure after the position asked for does not matter here.
+    if let Some(error) = &timeline.error
+        && target.is_none_or(|t| t > reached)
+    {
+        eprintln!("{}: {error}", args.file.display());
+        return EXIT_INVALID;
+    }
+    if target.is_some_and(|t| t > reached) {
+        eprintln!(
+            "{}: the main line has only {reached} moves",
+            args.file.display()
+        );
+        return EXIT_USAGE;
+    }
+    let svg = crate::svg::draw(shown, &title(record, reached));
+    match &args.out {
+        Some(path) => {
+            if let Err(e) = crate::atomic::write(path, svg.as_bytes(), args.force) {
+                eprintln!("{}: cannot write: {e}", path.display());
+                return EXIT_USAGE;
+            }
+        }
+        None => {
+            use std::io::Write;
+            if std::io::stdout().lock().write_all(svg.as_bytes()).is_err() {
+                return EXIT_USAGE;
+            }
+        }
+    }
+    EXIT_VALID
+}
+
 /// The title line: the game and how far it was played.
 fn title(record: &yam_notation::Record<String>, played: usize) -> String {
     let moves_word = if played == 1 { "move" } else { "moves" };
@@ -231,7 +288,7 @@ fn show_siege(record: &yam_notation::Record<String>, target: Option<usize>) -> u
 /// Chance values read from a record's `[%chance]` commands, handed out in
 /// order: what the text says, unverified.
 #[derive(Debug)]
-struct ShownChance {
+pub(crate) struct ShownChance {
     values: VecDeque<(String, String)>,
     used: usize,
 }
@@ -239,7 +296,7 @@ struct ShownChance {
 impl ShownChance {
     /// Every `[%chance]` item of the main line, in order; `None` if there
     /// is none.
-    fn read(record: &yam_notation::Record<String>) -> Option<ShownChance> {
+    pub(crate) fn read(record: &yam_notation::Record<String>) -> Option<ShownChance> {
         let mut depth = 0usize;
         let mut values = VecDeque::new();
         for node in &record.movetext {

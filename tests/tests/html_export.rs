@@ -1,0 +1,447 @@
+//! `yam export --html`: the site of all of examples/, its statuses, its
+//! escaping of hostile records, and a real headless browser stepping
+//! through a game of each kind from the file system.
+//!
+//! The browser is Debian's chromium (scripts/test.sh installs it). Without
+//! it the browser test fails, saying so, unless YAM_SKIP_BROWSER=1.
+//! Screenshots of one page of each game go to target/test-artifacts/.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use yam_tests::{workspace, yam};
+
+/// Export `args` into a fresh directory; the directory and the exit code.
+fn export(args: &[&str]) -> (tempfile::TempDir, i32, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = yam()
+        .args(["export", "--html"])
+        .args(args)
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .expect("yam runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (dir, out.status.code().unwrap_or(-1), stderr)
+}
+
+/// The game pages of a site, in name order.
+fn pages(site: &Path) -> Vec<PathBuf> {
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(site.join("games"))
+        .expect("games/")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    pages.sort();
+    pages
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn the_examples_make_a_site_with_every_game() {
+    let (site, code, stderr) = export(&["examples"]);
+    assert_eq!(code, 0, "{stderr}");
+    let index = read(&site.path().join("index.html"));
+    assert!(site.path().join("style.css").is_file());
+    assert!(site.path().join("site.js").is_file());
+    let pages = pages(site.path());
+    assert!(pages.len() >= 20, "only {} pages", pages.len());
+    // Every page is listed in the index, with its game and status.
+    for page in &pages {
+        let name = page.file_name().and_then(|n| n.to_str()).expect("name");
+        assert!(
+            index.contains(&format!("href=\"games/{name}\"")),
+            "{name} not in the index"
+        );
+        let html = read(page);
+        assert!(html.contains("id=\"diagrams\""), "{name}: no diagrams");
+        assert!(html.contains("<svg"), "{name}: no picture");
+        for remote in [
+            "src=\"http",
+            "href=\"http",
+            "src=\"//",
+            "href=\"//",
+            "@import",
+        ] {
+            assert!(!html.contains(remote), "{name}: fetches {remote}");
+        }
+    }
+    // No network and no modules in the script: it must run from file://.
+    let script = read(&site.path().join("site.js"));
+    for banned in ["fetch(", "XMLHttpRequest", "import ", "type=\"module\""] {
+        assert!(!script.contains(banned), "site.js uses {banned}");
+    }
+    // Moves, NAGs, comments and variations on a game's page.
+    let lesson = pages
+        .iter()
+        .find(|p| {
+            p.to_string_lossy()
+                .ends_with("-example-khan-opening-lesson.html")
+        })
+        .expect("the opening lesson's page");
+    let lesson = read(lesson);
+    assert!(
+        lesson.contains("data-ply=\"1\">Ng3-f3</a>"),
+        "main-line move"
+    );
+    assert!(
+        lesson.contains("<span class=\"nag\" title=\"$1: good move\">!</span>"),
+        "NAG"
+    );
+    assert!(lesson.contains("<span class=\"var\">"), "variation");
+    assert!(
+        lesson.contains("<span class=\"mv alt\">Nf3-f5</span>"),
+        "variation move"
+    );
+    assert!(lesson.contains("<span class=\"prose\">"), "comment");
+    // The statuses the referee gives the examples.
+    assert!(index.contains(">verified<"), "no verified game");
+    assert!(
+        index.contains(">unverified practice game<"),
+        "no practice game"
+    );
+    assert!(
+        index.contains(">rules-checked, unsigned<"),
+        "no unsigned game"
+    );
+    assert!(!index.contains("FAILED"), "an example failed");
+    // Genghis Khan's score, as the referee counts it.
+    assert!(index.contains("cards 80/100, score 90/150"), "no score");
+    // Filters by game and by player.
+    assert!(index.contains("id=\"filter-game\""));
+    assert!(index.contains("<option value=\"Ann\">Ann</option>"));
+}
+
+/// A record that lies about itself, one with an illegal move, one that
+/// cannot be read, and one full of markup, in one archive.
+const HOSTILE: &str = r#"[Game "Khan"]
+[Variant "Magician"]
+[GameId "liar"]
+[Event "e"]
+[Date "2026.01.01"]
+[White "<b>Ann</b>"]
+[Black "Bo & co"]
+[Result "*"]
+[NotationVersion "1"]
+[Ruleset "magician"]
+[Evidence "removed by yam export --plain; the original verified (yam verify)"]
+
+1. Wa1-a8 *
+
+[Game "Khan"]
+[Variant "Magician"]
+[GameId "markup"]
+[Event "<img src=x onerror=alert(1)>"]
+[Date "2026.01.01"]
+[White "</td><script>alert(2)</script>"]
+[Black "b"]
+[Result "*"]
+[NotationVersion "1"]
+[Ruleset "magician"]
+
+{</span><script>alert(3)</script> [%note "<i>x</i>"]} *
+
+[Game "Khan"
+this is not a record
+"#;
+
+#[test]
+fn statuses_are_computed_and_record_text_is_escaped() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let archive = dir.path().join("hostile.yam");
+    std::fs::write(&archive, HOSTILE).expect("write");
+    let archive = archive.to_str().expect("UTF-8 path").to_owned();
+    let (site, code, stderr) = export(&[&archive]);
+    // Written, and a game failed: exit code 1, as `yam check`'s.
+    assert_eq!(code, 1, "{stderr}");
+    let index = read(&site.path().join("index.html"));
+    let pages = pages(site.path());
+    assert_eq!(pages.len(), 3, "a bad game stops no other");
+    let all: String = pages.iter().map(|p| read(p)).collect::<String>() + &index;
+    for raw in [
+        "<script>alert",
+        "<img src=x",
+        "<b>Ann</b>",
+        "<i>x</i>",
+        "</td><script>",
+    ] {
+        assert!(!all.contains(raw), "unescaped {raw:?}");
+    }
+    assert!(all.contains("&lt;b&gt;Ann&lt;/b&gt;"));
+    // The record's claim to have verified is not taken: its move is illegal.
+    let liar = read(&pages[0]);
+    assert!(liar.contains("class=\"status failed\""), "{liar}");
+    assert!(liar.contains("illegal"), "{liar}");
+    // The unreadable game has a page saying so.
+    let broken = read(&pages[2]);
+    assert!(broken.contains("syntax error"), "{broken}");
+    // The game with no moves is rules-checked.
+    assert!(read(&pages[1]).contains("Rules-checked, unsigned"));
+}
+
+#[test]
+fn a_tampered_signed_game_fails_whatever_its_tags_say() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let original = read(&workspace().join("examples/khan/signed/magician.yam"));
+    // Change the first move's destination: its signature no longer fits.
+    let at = original.find("\n1. ").expect("a first move") + 4;
+    let end = at + original[at..].find(' ').expect("a move");
+    let mut moved = original[at..end].to_owned();
+    let last = moved.pop().expect("a rank");
+    moved.push(if last == '3' { '4' } else { '3' });
+    let tampered = format!("{}{}{}", &original[..at], moved, &original[end..]);
+    assert_ne!(tampered, original);
+    let path = dir.path().join("tampered.yam");
+    std::fs::write(&path, tampered).expect("write");
+    let (site, code, stderr) = export(&[path.to_str().expect("UTF-8")]);
+    assert_eq!(code, 1, "{stderr}");
+    let index = read(&site.path().join("index.html"));
+    assert!(index.contains("FAILED"), "{index}");
+    assert!(!index.contains(">verified<"));
+}
+
+#[test]
+fn a_new_export_removes_its_old_pages_and_nothing_else() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().to_str().expect("UTF-8").to_owned();
+    yam()
+        .args(["export", "--html", "examples/khan", "--out", &out])
+        .assert()
+        .code(0);
+    let mine = dir.path().join("games").join("notes.html");
+    std::fs::write(&mine, "my own notes").expect("write");
+    assert!(pages(dir.path()).len() > 5);
+    yam()
+        .args([
+            "export",
+            "--html",
+            "examples/khan/opening-lesson.yam",
+            "--out",
+            &out,
+        ])
+        .assert()
+        .code(0);
+    let left: Vec<PathBuf> = pages(dir.path());
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(
+        mine.is_file(),
+        "a file the export did not write was removed"
+    );
+}
+
+#[test]
+fn export_needs_exactly_one_format() {
+    yam()
+        .args(["export", "examples/khan/opening-lesson.yam"])
+        .assert()
+        .code(2);
+    yam()
+        .args([
+            "export",
+            "--plain",
+            "--html",
+            "examples/khan/opening-lesson.yam",
+            "--out",
+            "x",
+        ])
+        .assert()
+        .code(2);
+    yam()
+        .args(["export", "--html", "examples"])
+        .assert()
+        .code(2);
+}
+
+// ---------------------------------------------------------------------------
+// The browser
+
+/// The chromium to drive, or why there is none.
+fn chromium() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("YAM_CHROMIUM") {
+        return Some(PathBuf::from(path));
+    }
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|name| {
+            let found = Command::new("which").arg(name).output().ok()?;
+            let path = String::from_utf8(found.stdout).ok()?;
+            let path = path.trim();
+            (found.status.success() && !path.is_empty()).then(|| PathBuf::from(path))
+        })
+}
+
+/// Run headless chromium with `args` on `url`; its standard output. Fails
+/// the test if it takes over a minute.
+fn browse(chromium: &Path, profile: &Path, args: &[&str], url: &str) -> String {
+    let mut child = Command::new(chromium)
+        .args([
+            "--headless=new",
+            "--disable-gpu",
+            "--no-sandbox",
+            "--no-first-run",
+            "--disable-extensions",
+            "--allow-file-access-from-files",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .arg(url)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromium starts");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut stdout = child.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut stdout, &mut s);
+        s
+    });
+    loop {
+        match child.try_wait().expect("wait") {
+            Some(_) => break,
+            None if Instant::now() > deadline => {
+                let _ = child.kill();
+                panic!("chromium took over a minute on {url}");
+            }
+            None => std::thread::sleep(Duration::from_millis(50)),
+        }
+    }
+    reader.join().expect("reader")
+}
+
+/// The value of attribute `name` on the first element that has it.
+fn attribute<'a>(dom: &'a str, name: &str) -> Option<&'a str> {
+    let start = dom.find(&format!(" {name}=\""))? + name.len() + 3;
+    let len = dom[start..].find('"')?;
+    Some(&dom[start..start + len])
+}
+
+fn file_url(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+#[test]
+fn a_browser_steps_through_a_game_of_each_kind() {
+    let Some(chromium) = chromium() else {
+        if std::env::var("YAM_SKIP_BROWSER").as_deref() == Ok("1") {
+            eprintln!("YAM_SKIP_BROWSER=1: the browser test is skipped");
+            return;
+        }
+        panic!(
+            "no chromium found (install Debian's chromium: scripts/test.sh does; \
+             or set YAM_CHROMIUM=/path/to/chromium, or YAM_SKIP_BROWSER=1 to skip this test)"
+        );
+    };
+    let (site, code, stderr) = export(&["examples"]);
+    assert_eq!(code, 0, "{stderr}");
+    let profile = tempfile::tempdir().expect("profile dir");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("target"));
+    let artifacts = target.join("test-artifacts");
+    std::fs::create_dir_all(&artifacts).expect("artifacts dir");
+    let pages = pages(site.path());
+    for (game, shot) in [
+        ("Khan", "khan.png"),
+        ("Castle Siege", "castle-siege.png"),
+        ("Genghis Khan", "genghis-khan.png"),
+    ] {
+        let page = pages
+            .iter()
+            .find(|p| read(p).contains(&format!("<th>Game</th><td>{game}</td>")))
+            .unwrap_or_else(|| panic!("no {game} page"));
+        let steps = 6;
+        let url = format!("{}#selftest={steps}", file_url(page));
+        // One run: the DOM after the steps, and a screenshot of the page.
+        let shot = artifacts.join(shot);
+        let _ = std::fs::remove_file(&shot);
+        let dom = browse(
+            &chromium,
+            profile.path(),
+            &[
+                "--dump-dom",
+                &format!("--screenshot={}", shot.display()),
+                "--window-size=1280,1500",
+                "--hide-scrollbars",
+            ],
+            &url,
+        );
+        assert_eq!(
+            attribute(&dom, "data-errors"),
+            Some("[]"),
+            "{game}: script errors on {url}"
+        );
+        assert_eq!(
+            attribute(&dom, "data-selftest"),
+            Some("done"),
+            "{game}: the script did not run on {url}"
+        );
+        assert_eq!(
+            attribute(&dom, "data-ply"),
+            Some(steps.to_string().as_str()),
+            "{game}: the keys did not step"
+        );
+        let start = attribute(&dom, "data-picture-start").expect("start picture");
+        let now = attribute(&dom, "data-picture").expect("picture");
+        assert_ne!(start, now, "{game}: the diagram did not change");
+        let size = std::fs::metadata(&shot).map(|m| m.len()).unwrap_or(0);
+        assert!(size > 10_000, "{game}: no screenshot at {}", shot.display());
+    }
+    // The index filters by game.
+    let index = site.path().join("index.html");
+    let all = browse(
+        &chromium,
+        profile.path(),
+        &["--dump-dom"],
+        &file_url(&index),
+    );
+    assert_eq!(
+        attribute(&all, "data-errors"),
+        Some("[]"),
+        "index: script errors"
+    );
+    let total: usize = attribute(&all, "data-shown")
+        .and_then(|n| n.parse().ok())
+        .expect("the index script ran");
+    let khan = browse(
+        &chromium,
+        profile.path(),
+        &["--dump-dom"],
+        &format!("{}#game=Khan", file_url(&index)),
+    );
+    let shown: usize = attribute(&khan, "data-shown")
+        .and_then(|n| n.parse().ok())
+        .expect("the index script ran");
+    let khan_rows = read(&index).matches("<tr data-game=\"Khan\"").count();
+    assert_eq!(shown, khan_rows, "filtering by game");
+    assert!(shown < total);
+    // And by player: the rows that name Ann among their players.
+    let ann = browse(
+        &chromium,
+        profile.path(),
+        &["--dump-dom"],
+        &format!("{}#player=Ann", file_url(&index)),
+    );
+    assert_eq!(
+        attribute(&ann, "data-errors"),
+        Some("[]"),
+        "index: script errors"
+    );
+    let shown: usize = attribute(&ann, "data-shown")
+        .and_then(|n| n.parse().ok())
+        .expect("the index script ran");
+    let ann_rows = read(&index)
+        .split("data-players=\"")
+        .skip(1)
+        .filter(|row| {
+            row.split('"')
+                .next()
+                .is_some_and(|p| p.lines().any(|n| n == "Ann"))
+        })
+        .count();
+    assert!(ann_rows > 0);
+    assert_eq!(shown, ann_rows, "filtering by player");
+}

@@ -1,0 +1,173 @@
+//! `yam show --svg`: the pictures are well-formed XML (read by a real XML
+//! parser), carry a legend, escape what records supply, and one diagram of
+//! each game is pinned by a golden file (tests/tests/snapshots/).
+
+use yam_tests::{workspace, yam};
+
+/// Run `yam show --svg` with `args`; the picture, checked to be SVG.
+fn svg(args: &[&str]) -> String {
+    let out = yam()
+        .arg("show")
+        .arg("--svg")
+        .args(args)
+        .output()
+        .expect("yam runs");
+    assert!(
+        out.status.success(),
+        "yam show --svg {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    check_svg(&text);
+    text
+}
+
+/// Parse `text` as XML and check it is a self-contained SVG picture.
+fn check_svg(text: &str) -> roxmltree::Document<'_> {
+    let doc = roxmltree::Document::parse(text)
+        .unwrap_or_else(|e| panic!("not well-formed XML: {e}\n{text}"));
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "svg");
+    assert_eq!(
+        root.tag_name().namespace(),
+        Some("http://www.w3.org/2000/svg")
+    );
+    assert!(root.attribute("viewBox").is_some(), "no viewBox");
+    assert!(
+        root.children().any(|n| n.has_tag_name("title")),
+        "no <title>"
+    );
+    // Self-contained: nothing fetched, nothing run.
+    for node in doc.descendants() {
+        assert!(
+            !node.has_tag_name("script") && !node.has_tag_name("image"),
+            "external or active content"
+        );
+        assert!(node.attribute("href").is_none(), "a link in the picture");
+    }
+    doc
+}
+
+/// All the text of a picture, in order.
+fn words(doc: &roxmltree::Document<'_>) -> String {
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn khan_diagram_marks_towers_gers_and_captives() {
+    let text = svg(&[
+        "examples/khan/seed/drop-offs-and-releases.yam",
+        "--ply",
+        "1",
+    ]);
+    let doc = check_svg(&text);
+    let words = words(&doc);
+    for needle in [
+        "manned tower square",
+        "silenced tower square",
+        "Tower 1: h5 h6 h7, manned h6 h7; empty.",
+        "White's ger: a1.",
+        "Black's khan is carried by the black power magician on f7.",
+        "White's khan waits at the ger a1 until it is empty.",
+        "bk",
+        "wk",
+    ] {
+        assert!(words.contains(needle), "missing {needle:?} in\n{words}");
+    }
+    insta::assert_snapshot!("khan_drop_offs_ply_1", text);
+}
+
+#[test]
+fn castle_siege_diagram_shows_stacks_breaches_and_the_castle() {
+    let text = svg(&[
+        "examples/castle-siege/attacker-victory-square.yam",
+        "--move",
+        "3",
+    ]);
+    let doc = check_svg(&text);
+    let words = words(&doc);
+    for needle in [
+        "breaches: c6.",
+        "Defenders 16 of 16, attackers 23 of 28",
+        "breached castle square",
+        "victory square",
+    ] {
+        assert!(words.contains(needle), "missing {needle:?} in\n{words}");
+    }
+    // The castle walls: thick lines, 16 edges of the 4x4 castle's outline.
+    let walls = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("line") && n.attribute("stroke-width") == Some("5"))
+        .count();
+    assert_eq!(walls, 16, "castle outline");
+    insta::assert_snapshot!("castle_siege_victory_square_move_3", text);
+}
+
+#[test]
+fn genghis_khan_tableau_shows_rows_hand_and_piles() {
+    let text = svg(&["examples/genghis-khan/practice.yam", "--ply", "40"]);
+    let doc = check_svg(&text);
+    let words = words(&doc);
+    for needle in [
+        "M Mongolian Unification",
+        "J Jin Empire",
+        "Hand:",
+        "Khan deck:",
+        "Conquest piles",
+        "best still possible",
+    ] {
+        assert!(words.contains(needle), "missing {needle:?} in\n{words}");
+    }
+    insta::assert_snapshot!("genghis_khan_practice_ply_40", text);
+}
+
+#[test]
+fn every_example_draws_at_its_start_and_its_end() {
+    let files = yam_cli::check::expand(&[workspace().join("examples")]).expect("examples");
+    assert!(files.len() >= 10);
+    for file in files {
+        let file = file.to_string_lossy().into_owned();
+        svg(&[&file]);
+        svg(&[&file, "--ply", "0"]);
+    }
+}
+
+#[test]
+fn record_text_is_escaped_in_the_picture() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("hostile.yam");
+    std::fs::write(
+        &path,
+        "[Game \"Khan\"]\n[Variant \"Magician\"]\n[GameId \"<script>alert('x')</script>&\"]\n\
+         [Event \"e\"]\n[Date \"2026.01.01\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\
+         [NotationVersion \"1\"]\n[Ruleset \"magician\"]\n\n*\n",
+    )
+    .expect("write");
+    let text = svg(&[path.to_str().expect("UTF-8 path")]);
+    assert!(!text.contains("<script>"), "unescaped record text");
+    let doc = check_svg(&text);
+    let title = doc
+        .descendants()
+        .find(|n| n.has_tag_name("title"))
+        .and_then(|n| n.text())
+        .unwrap_or_default();
+    assert!(title.starts_with("<script>alert('x')</script>&"), "{title}");
+}
+
+#[test]
+fn a_ply_past_the_end_is_refused() {
+    yam()
+        .args([
+            "show",
+            "--svg",
+            "examples/khan/opening-lesson.yam",
+            "--ply",
+            "999",
+        ])
+        .assert()
+        .code(2);
+}
