@@ -352,7 +352,19 @@ pub fn accept(desk: &Desk, id: &str) -> Result<Done, Refusal> {
     let mut replay = game.replay.clone();
     let event = table::accept(&mut replay, &signer, toss).map_err(table_refusal)?;
     let news = format!("{} accepts the challenge.", desk.config.identity.name);
-    commit(desk, &mut game, &[event], None, news, false)
+    let challenger = game.replay.challenge().map(|c| c.challenger.key);
+    let mut done = commit(desk, &mut game, &[event], None, news, false)?;
+    if let Some(key) = challenger {
+        done.lines.insert(
+            1,
+            format!(
+                "playing {}, key fingerprint {}",
+                desk.name_of(&key),
+                key.fingerprint()
+            ),
+        );
+    }
+    Ok(done)
 }
 
 /// What a move command asks.

@@ -447,6 +447,29 @@ fn awkward_mails_carry_a_real_turn_into_the_game() {
         let taken = std::fs::read_to_string(desk.path().join("games/khan-1/record.yam")).unwrap();
         assert_eq!(taken, record, "{name}: Bo holds Ann's record");
     }
+    // The same turn from standard input (a mail client's filter) and
+    // from an mbox file.
+    let genuine = shapes::gmail_reply(&new, &old);
+    for how in ["stdin", "mbox"] {
+        let desk = tempfile::tempdir().unwrap();
+        copy_dir(bo.dir(), desk.path());
+        let mut cmd = yam();
+        cmd.arg("read").arg("--data-dir").arg(desk.path());
+        if how == "stdin" {
+            cmd.arg("--stdin").write_stdin(genuine.clone());
+        } else {
+            let mbox = root.path().join("inbox.mbox");
+            std::fs::write(
+                &mbox,
+                format!("From ann@example.org Mon Nov 30 00:00:00 2026\n{genuine}\n"),
+            )
+            .unwrap();
+            cmd.arg("--mbox").arg(&mbox);
+        }
+        cmd.assert()
+            .success()
+            .stdout(predicate::str::contains("1 new event(s) from Ann"));
+    }
     // A block damaged in transit is refused with its reason.
     let damaged = shapes::signed_off(&new).replacen("Checksum: sha256:", "Checksum: sha256:0", 1);
     let file = root.path().join("damaged.eml");
