@@ -221,6 +221,7 @@ fn commit(
         verified(
             game.text().as_bytes(),
             &game.locked.dir().join("record.yam"),
+            yam_referee::signed::Known::Events(game.replay.events()),
         )?;
         lines.push("dry run: nothing written, nothing sent".into());
         return Ok(Done { lines });

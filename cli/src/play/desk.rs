@@ -11,7 +11,7 @@ use yam_referee::fair_play::sign::PublicKey;
 use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::table::Signer;
 use yam_referee::signed::write::append_events;
-use yam_referee::signed::{Rejected, SignedReplay, SignedText, replay_text};
+use yam_referee::signed::{Known, Rejected, SignedReplay, SignedText, replay_text_knowing};
 
 use crate::config::Config;
 use crate::mail::compose::{TurnMail, compose};
@@ -233,7 +233,11 @@ fn record_path(locked: &LockedGame) -> PathBuf {
 
 /// Reads and verifies one signed game from `text`; `place` resolves
 /// ruleset files (mail games use built-in rulesets).
-pub fn verified(text: &[u8], place: &Path) -> Result<(Record<String>, SignedReplay), Refusal> {
+pub fn verified(
+    text: &[u8],
+    place: &Path,
+    known: Known<'_>,
+) -> Result<(Record<String>, SignedReplay), Refusal> {
     let games = read_signed(text).map_err(|e| e.to_string())?;
     let signed: &SignedText = match games.as_slice() {
         [Ok(one)] => one,
@@ -245,7 +249,7 @@ pub fn verified(text: &[u8], place: &Path) -> Result<(Record<String>, SignedRepl
             ));
         }
     };
-    let replay = match replay_text(signed, &RecordRulesets::beside(place)) {
+    let replay = match replay_text_knowing(signed, &RecordRulesets::beside(place), known) {
         Ok(r) => r,
         Err(Rejected::Unsigned) => return Err("the record is not signed".into()),
         Err(Rejected::Failed(f)) => {
@@ -269,7 +273,10 @@ impl Game {
         let path = record_path(&locked);
         let text = locked.record().map_err(|e| e.to_string())?;
         let (record, replay) =
-            verified(&text, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+            // Every write to the store is verified first (`save`), so its
+            // records' signatures are not checked again; all else is.
+            verified(&text, &path, Known::Everything)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
         let meta_path = locked.dir().join("mail.yaml");
         let meta = match std::fs::read_to_string(&meta_path) {
             Ok(text) => serde_yaml_ng::from_str(&text)
@@ -315,8 +322,12 @@ impl Game {
     /// verifying the record's text once more as a whole.
     pub fn save(&self) -> Result<(), Refusal> {
         let text = self.text();
-        verified(text.as_bytes(), &record_path(&self.locked))
-            .map_err(|e| format!("internal error: the new record does not verify: {e}"))?;
+        verified(
+            text.as_bytes(),
+            &record_path(&self.locked),
+            Known::Events(self.replay.events()),
+        )
+        .map_err(|e| format!("internal error: the new record does not verify: {e}"))?;
         self.save_meta()?;
         self.locked
             .write_record(text.as_bytes())

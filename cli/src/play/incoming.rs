@@ -11,6 +11,7 @@ use crate::mail::extract::{Turn, read_mail};
 use super::act::{self, ChallengeSettings};
 use super::contacts::{Card, Remembered, is_card};
 use super::desk::{Desk, Game, Outbound, Refusal, now, verified};
+use yam_referee::signed::Known;
 
 /// What reading one mail did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -221,10 +222,33 @@ fn take_pending(desk: &Desk, address: &str) -> Result<Option<ChallengeSettings>,
     Ok(Some(settings))
 }
 
+/// The game a record names in its `GameId` tag (verification then holds
+/// the tag to the signed events).
+fn claimed_id(bytes: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    text.lines()
+        .find_map(|l| l.strip_prefix("[GameId \""))
+        .and_then(|l| l.strip_suffix("\"]"))
+        .map(str::to_owned)
+}
+
 /// A record: a new challenge, or the continuation of a stored game.
 fn record(desk: &mut Desk, from: &str, bytes: &[u8], message_id: Option<&str>) -> Outcome {
     let place = desk.store.root().join("games").join("incoming.yam");
-    let (_, replay) = match verified(bytes, &place) {
+    // The stored game it continues, if any: its events were verified, so
+    // only the mail's new events have their signatures checked.
+    let stored =
+        match claimed_id(bytes).filter(|id| desk.store.games().is_ok_and(|g| g.contains(id))) {
+            Some(id) => match Game::open(&desk.store, &id) {
+                Ok(game) => Some(game),
+                Err(e) => return Outcome::Refused(e),
+            },
+            None => None,
+        };
+    let known = stored
+        .as_ref()
+        .map_or(Known::Nothing, |g| Known::Events(g.replay.events()));
+    let (_, replay) = match verified(bytes, &place, known) {
         Ok(r) => r,
         Err(e) => return Outcome::Refused(format!("from {from}: {e}")),
     };
@@ -251,8 +275,14 @@ fn record(desk: &mut Desk, from: &str, bytes: &[u8], message_id: Option<&str>) -
             "game {id}: the mail is from {from}, whose key is not a party of this game"
         ));
     }
-    if desk.store.games().is_ok_and(|g| g.contains(&id)) {
-        return continue_game(desk, &id, from, bytes, &replay, sender_key, message_id);
+    if let Some(game) = stored {
+        if game.id() != id {
+            return Outcome::Refused(format!(
+                "game {id}: the record's GameId tag names {}",
+                game.id()
+            ));
+        }
+        return continue_game(desk, game, from, bytes, &replay, sender_key, message_id);
     }
     // A game not stored: only a fresh challenge to me starts one.
     let me = desk.key();
@@ -265,7 +295,10 @@ fn record(desk: &mut Desk, from: &str, bytes: &[u8], message_id: Option<&str>) -
                 }
                 Outcome::Challenged {
                     game,
-                    by: format!("{} <{}>", sender.name, sender.address),
+                    by: format!(
+                        "{} <{}> (key fingerprint {})",
+                        sender.name, sender.address, sender.fingerprint
+                    ),
                 }
             }
             Err(e) => Outcome::Refused(e),
@@ -278,17 +311,15 @@ fn record(desk: &mut Desk, from: &str, bytes: &[u8], message_id: Option<&str>) -
 
 fn continue_game(
     desk: &mut Desk,
-    id: &str,
+    mut game: Game,
     from: &str,
     bytes: &[u8],
     replay: &SignedReplay,
     sender: Option<yam_referee::fair_play::sign::PublicKey>,
     message_id: Option<&str>,
 ) -> Outcome {
-    let mut game = match Game::open(&desk.store, id) {
-        Ok(g) => g,
-        Err(e) => return Outcome::Refused(e),
-    };
+    let id = game.id();
+    let id = id.as_str();
     if game.meta.opponent != from {
         return Outcome::Refused(format!(
             "game {id}: the mail is from {from}, but the game is played with {}",

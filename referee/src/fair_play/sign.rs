@@ -78,6 +78,31 @@ pub struct PublicKey(ed25519_dalek::VerifyingKey);
 impl PublicKey {
     /// Reads and checks a key.
     pub fn from_bytes(bytes: &[u8; 32]) -> Result<Self, KeyError> {
+        // A record names the same two or three keys in every event, and the
+        // torsion check is a full scalar multiplication: the verdict for
+        // bytes already seen on this thread is remembered (it depends on
+        // the bytes alone). The memo is bounded, so hostile input full of
+        // distinct keys costs only the checks it would cost anyway.
+        thread_local! {
+            static SEEN: std::cell::RefCell<std::collections::HashMap<[u8; 32], Result<PublicKey, KeyError>>> =
+                std::cell::RefCell::new(std::collections::HashMap::new());
+        }
+        const MEMO: usize = 256;
+        if let Some(known) = SEEN.with(|seen| seen.borrow().get(bytes).copied()) {
+            return known;
+        }
+        let checked = Self::check_bytes(bytes);
+        SEEN.with(|seen| {
+            let mut seen = seen.borrow_mut();
+            if seen.len() >= MEMO {
+                seen.clear();
+            }
+            seen.insert(*bytes, checked);
+        });
+        checked
+    }
+
+    fn check_bytes(bytes: &[u8; 32]) -> Result<Self, KeyError> {
         let key =
             ed25519_dalek::VerifyingKey::from_bytes(bytes).map_err(|_| KeyError::NotAPoint)?;
         let point = key.to_edwards();

@@ -33,4 +33,6 @@ mod tests;
 
 pub use collect::{Collector, SignedText};
 pub use replay::{ReplayError, ReplayFault, SignedReplay};
-pub use verify::{Failure, Rejected, Verdict, Verified, replay_text, verify_text};
+pub use verify::{
+    Failure, Known, Rejected, Verdict, Verified, replay_text, replay_text_knowing, verify_text,
+};

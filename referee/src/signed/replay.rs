@@ -240,6 +240,12 @@ impl SignedReplay {
         Ok(SignedReplay::new(game, &ruleset.name, ruleset.hash()))
     }
 
+    /// Whether the next events' signatures were checked before (see
+    /// [`RecordVerifier::set_trusted`]).
+    pub fn set_trusted(&mut self, trusted: bool) {
+        self.verifier.set_trusted(trusted);
+    }
+
     /// Checks and applies the next event; on error nothing changes.
     pub fn push(&mut self, signed: &SignedEvent) -> Result<(), ReplayError> {
         let seq = u32::try_from(self.events.len()).unwrap_or(u32::MAX);

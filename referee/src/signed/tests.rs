@@ -1121,3 +1121,41 @@ fn take_backs_answer_the_latest_offer_and_never_pass_a_roll() {
         "{refused}"
     );
 }
+
+#[test]
+fn known_events_skip_only_their_own_signatures() {
+    use super::verify::{Known, Rejected, replay_text_knowing};
+    let mut t = Table::race(Mode::Peer);
+    t.play(&["Roll"], None);
+    t.play(&["Pass"], None);
+    let before = t.replay.events().to_vec();
+    t.play(&["Double"], None);
+    let text = t.text();
+    let all = t.replay.events().to_vec();
+    // The stored prefix known, the new events checked: the same replay.
+    let known = replay_text_knowing(&collect(&text), &Catalog, Known::Events(&before)).unwrap();
+    assert_eq!(known.events(), &all[..]);
+
+    // A new event with a broken signature is refused, known prefix or not.
+    let last = all.last().unwrap();
+    let mut forged = last.clone();
+    let mut sig = forged.signature.to_bytes();
+    sig[5] ^= 1;
+    forged.signature = crate::fair_play::sign::Signature::from_bytes(sig);
+    let bad = text.replace(
+        &super::text::event_command(last).args[1],
+        &super::text::event_command(&forged).args[1],
+    );
+    assert_ne!(bad, text);
+    let refused = |known| match replay_text_knowing(&collect(&bad), &Catalog, known) {
+        Err(Rejected::Failed(f)) => f.reason,
+        other => panic!("{other:?}"),
+    };
+    assert!(refused(Known::Events(&before)).contains("signature"));
+    // Known events must match signature and all: a stored copy with the
+    // original signature does not vouch for a changed one.
+    assert!(refused(Known::Events(&all)).contains("signature"));
+    // Only a record Yam wrote itself is trusted whole (its signatures
+    // unchecked, all else checked).
+    assert!(replay_text_knowing(&collect(&bad), &Catalog, Known::Everything).is_ok());
+}

@@ -156,15 +156,43 @@ pub fn replay_text(
     text: &SignedText,
     catalog: &dyn RulesCatalog,
 ) -> Result<SignedReplay, Rejected> {
+    replay_text_knowing(text, catalog, Known::Nothing)
+}
+
+/// Which events of a record were verified before, signatures included.
+#[derive(Debug, Clone, Copy)]
+pub enum Known<'a> {
+    /// None: everything is checked (`yam verify`, a stranger's record).
+    Nothing,
+    /// These events, in order: an event equal to the known one at its
+    /// place, signature included, is not checked for its signatures again.
+    /// A turn mail continuing a stored game costs its new events'
+    /// signatures, not the whole game's.
+    Events(&'a [SignedEvent]),
+    /// Every event: only for a record Yam wrote itself after verifying it
+    /// completely (a player's own store, where every write is verified
+    /// first). Everything but the signatures is still checked.
+    Everything,
+}
+
+/// As [`replay_text`], trusting the signatures of what is `known`; every
+/// other check (hash links, chains, commitments, outcomes, the rules, the
+/// header) runs on every event.
+pub fn replay_text_knowing(
+    text: &SignedText,
+    catalog: &dyn RulesCatalog,
+    known: Known<'_>,
+) -> Result<SignedReplay, Rejected> {
     if !text.is_signed() {
         return Err(Rejected::Unsigned);
     }
-    replay_signed(text, catalog).map_err(Rejected::Failed)
+    replay_signed(text, catalog, known).map_err(Rejected::Failed)
 }
 
 fn replay_signed(
     text: &SignedText,
     catalog: &dyn RulesCatalog,
+    known: Known<'_>,
 ) -> Result<SignedReplay, Box<Failure>> {
     let game_kind = text
         .game
@@ -225,9 +253,14 @@ fn replay_signed(
                 };
                 check_moves(&pending, &moves, *span, seq32)?;
                 check_chance(&signed, chance.as_ref(), *span, seq32)?;
-                replay
-                    .push(&signed)
-                    .map_err(|e| locate(&replay, e, *span, &pending))?;
+                replay.set_trusted(match known {
+                    Known::Nothing => false,
+                    Known::Events(events) => events.get(seq) == Some(&signed),
+                    Known::Everything => true,
+                });
+                let pushed = replay.push(&signed);
+                replay.set_trusted(false);
+                pushed.map_err(|e| locate(&replay, e, *span, &pending))?;
                 pending.clear();
             }
         }
