@@ -38,3 +38,22 @@ pub fn yam() -> assert_cmd::Command {
     cmd.current_dir(workspace());
     cmd
 }
+
+/// A variable `scripts/test.sh` sets for the mail servers it starts; the
+/// mail tests fail, saying so, without it.
+pub fn mail_env(name: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| {
+        panic!(
+            "{name} is not set: run the tests with scripts/test.sh, which starts the mail servers"
+        )
+    })
+}
+
+/// A mailbox name of a test's own, so tests running at once never see each
+/// other's mail.
+pub fn fresh_user(prefix: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{prefix}{}{nanos}", std::process::id())
+}

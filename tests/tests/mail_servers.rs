@@ -3,7 +3,7 @@
 //! server delivered into. `scripts/test.sh` starts both servers on loopback
 //! and says where through the `YAM_MAILTEST_*` variables.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use yam_tests::fresh_user;
 
 use yam_cli::mail::compose::{TurnMail, compose};
 use yam_cli::mail::extract::{Turn, read_mail};
@@ -21,11 +21,7 @@ struct Servers {
 }
 
 fn servers() -> Servers {
-    let var = |name: &str| {
-        std::env::var(name).unwrap_or_else(|_| {
-            panic!("{name} is not set: run the tests with scripts/test.sh, which starts the mail servers")
-        })
-    };
+    let var = yam_tests::mail_env;
     Servers {
         dir: var("YAM_MAILTEST_DIR"),
         smtp_port: var("YAM_MAILTEST_SMTP_PORT").parse().unwrap(),
@@ -34,16 +30,6 @@ fn servers() -> Servers {
         smtp_password: var("YAM_MAILTEST_SMTP_PASSWORD"),
         imap_password: var("YAM_MAILTEST_IMAP_PASSWORD"),
     }
-}
-
-/// A mailbox name of this test's own, so tests running at once never see
-/// each other's mail.
-fn fresh_user(prefix: &str) -> String {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!("{prefix}{}{nanos}", std::process::id())
 }
 
 #[test]

@@ -2,8 +2,6 @@
 //! (Dovecot) servers `scripts/test.sh` starts: Ann reads by IMAP, Bo from
 //! the Maildir the SMTP server delivers into.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use predicates::prelude::*;
 use yam_tests::yam;
 
@@ -11,21 +9,7 @@ use super::{
     Inbox, Player, all_files, assert_no_secret, main_line, open_game, play_out, secrets_of,
 };
 
-fn var(name: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| {
-        panic!(
-            "{name} is not set: run the tests with scripts/test.sh, which starts the mail servers"
-        )
-    })
-}
-
-fn fresh_user(prefix: &str) -> String {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!("{prefix}{}{nanos}", std::process::id())
-}
+use yam_tests::{fresh_user, mail_env as var};
 
 /// Ann on IMAP, Bo on the Maildir; both send by SMTP with AUTH.
 fn pair() -> (Player, Player) {
