@@ -14,6 +14,7 @@ pub mod export;
 pub mod generate;
 pub mod hotseat;
 pub mod mail;
+pub mod robot;
 pub mod rulesets;
 pub mod secrets;
 pub mod show;
@@ -92,6 +93,10 @@ enum Command {
     /// Trade Khan games with the innersky engine: its FEN and from-to moves.
     #[command(subcommand)]
     Engine(engine::EngineCommand),
+    /// Referee games on a mail address: players send plain commands by
+    /// mail and get boards, results and verifiable records back.
+    #[command(subcommand)]
+    Robot(robot::RobotCommand),
 }
 
 /// Parse the command line and run the command.
@@ -107,6 +112,7 @@ pub fn main() -> ExitCode {
         Command::Engine(command) => engine::run(&command),
         Command::Generate(args) => generate::run(&args),
         Command::Config(command) => config_check::run(&command),
+        Command::Robot(command) => robot::run(&command),
     };
     ExitCode::from(code)
 }
