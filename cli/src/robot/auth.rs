@@ -92,6 +92,9 @@ mod tests {
         assert!(!p.accepts(Some("0000000000000000")));
         assert!(!p.accepts(Some("")));
         assert!(!p.token_sha256.contains(&token));
-        assert_eq!(address_key("ANN@example.org"), address_key("ann@example.org"));
+        assert_eq!(
+            address_key("ANN@example.org"),
+            address_key("ann@example.org")
+        );
     }
 }

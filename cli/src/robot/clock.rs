@@ -32,7 +32,8 @@ pub fn parse_time(text: &str) -> Result<u64, String> {
     if let Ok(secs) = text.parse::<u64>() {
         return Ok(secs);
     }
-    let expected = || format!("{text:?}: expected YYYY-MM-DDTHH:MM:SSZ (UTC) or seconds since 1970");
+    let expected =
+        || format!("{text:?}: expected YYYY-MM-DDTHH:MM:SSZ (UTC) or seconds since 1970");
     let t = text.strip_suffix('Z').ok_or_else(expected)?;
     let (date, time) = t.split_once('T').ok_or_else(expected)?;
     let d: Vec<i64> = date

@@ -240,7 +240,8 @@ fn command(verb: &str, rest: &str) -> Result<Command, String> {
             match words.as_slice() {
                 [what, rest @ ..] if offer_kind(what).is_some() => {
                     let kind = offer_kind(what).unwrap_or(Offer::Draw);
-                    let id = optional_id(&rest.join(" "), "accept|decline draw|takeback [GAME-ID]")?;
+                    let id =
+                        optional_id(&rest.join(" "), "accept|decline draw|takeback [GAME-ID]")?;
                     Ok(Command::Answer(kind, accepted, id))
                 }
                 [id] if accepted => Ok(Command::Join((*id).to_owned())),
@@ -354,14 +355,20 @@ mod tests {
 
     #[test]
     fn a_malformed_command_says_what_was_expected() {
-        let p = parse("", "move #x Ng3-f3\njoin\noffer flowers\naccept draw g1 g2\n");
+        let p = parse(
+            "",
+            "move #x Ng3-f3\njoin\noffer flowers\naccept draw g1 g2\n",
+        );
         assert!(p.commands.is_empty());
         assert_eq!(p.errors.len(), 4);
         assert!(p.errors[0].expected.contains("#PLY"), "{:?}", p.errors);
         assert_eq!(p.errors[1].expected, "join GAME-ID");
         assert!(p.errors[2].expected.starts_with("offer draw"));
         // The legal forms are accepted.
-        let ok = parse("", "accept draw g1\ndecline takeback\noffer draw\naccept g1\n");
+        let ok = parse(
+            "",
+            "accept draw g1\ndecline takeback\noffer draw\naccept g1\n",
+        );
         assert_eq!(
             ok.commands,
             vec![

@@ -207,9 +207,17 @@ struct Answer {
 impl Robot {
     /// A robot on `store`, with its secrets in the store's secrets
     /// directory.
-    pub fn new(store: Store, address: &str, name: &str, settings: Settings, now: u64) -> Result<Robot, String> {
+    pub fn new(
+        store: Store,
+        address: &str,
+        name: &str,
+        settings: Settings,
+        now: u64,
+    ) -> Result<Robot, String> {
         let secrets = Secrets::open(&store.secrets_dir()).map_err(|e| e.to_string())?;
-        secrets.identity(ROBOT_IDENTITY).map_err(|e| e.to_string())?;
+        secrets
+            .identity(ROBOT_IDENTITY)
+            .map_err(|e| e.to_string())?;
         Ok(Robot {
             store,
             secrets,
@@ -320,7 +328,15 @@ impl Robot {
         work
     }
 
-    fn reply(&self, work: &mut Work, key: &str, incoming: &Incoming, to: &str, body: String, game: Option<&str>) {
+    fn reply(
+        &self,
+        work: &mut Work,
+        key: &str,
+        incoming: &Incoming,
+        to: &str,
+        body: String,
+        game: Option<&str>,
+    ) {
         let mut references = incoming.replies_to.clone();
         references.reverse();
         if let Some(id) = &incoming.message_id {
@@ -432,7 +448,14 @@ impl Robot {
             "answered {key} from {from}: {} command(s)",
             parsed.commands.len()
         ));
-        self.reply(work, key, incoming, from, sections.join("\n"), last_game.as_deref());
+        self.reply(
+            work,
+            key,
+            incoming,
+            from,
+            sections.join("\n"),
+            last_game.as_deref(),
+        );
         if let Some(g) = &last_game
             && let Some(mut meta) = self.meta(work, g)
             && let Some(id) = work.mails.last().map(|m| m.message_id.clone())
@@ -444,7 +467,13 @@ impl Robot {
 
     /// The game a command means: named, else the thread's, else the
     /// sender's only active game.
-    fn which_game(&self, work: &Work, player: &Player, named: Option<&str>, context: Option<&str>) -> Result<String, String> {
+    fn which_game(
+        &self,
+        work: &Work,
+        player: &Player,
+        named: Option<&str>,
+        context: Option<&str>,
+    ) -> Result<String, String> {
         if let Some(id) = named {
             return Ok(id.to_owned());
         }
@@ -460,16 +489,30 @@ impl Robot {
             .collect();
         match active.as_slice() {
             [one] => Ok((*one).clone()),
-            [] => Err("you have no game in play; expected `challenge GAME ...` or `join GAME-ID`".into()),
+            [] => Err(
+                "you have no game in play; expected `challenge GAME ...` or `join GAME-ID`".into(),
+            ),
             many => Err(format!(
                 "which game? Expected a game id after the command; yours are {}",
-                many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                many.iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )),
         }
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn command(&self, work: &mut Work, key: &str, from: &str, player: &mut Player, c: &Command, context: Option<&str>, seed: &str) -> Result<Answer, String> {
+    fn command(
+        &self,
+        work: &mut Work,
+        key: &str,
+        from: &str,
+        player: &mut Player,
+        c: &Command,
+        context: Option<&str>,
+        seed: &str,
+    ) -> Result<Answer, String> {
         match c {
             Command::Help => Ok(Answer {
                 text: command::HELP.to_owned(),
@@ -484,7 +527,16 @@ impl Robot {
                 ruleset,
                 invited,
                 second,
-            } => self.challenge(work, key, from, player, game, ruleset.as_deref(), invited.as_deref(), *second),
+            } => self.challenge(
+                work,
+                key,
+                from,
+                player,
+                game,
+                ruleset.as_deref(),
+                invited.as_deref(),
+                *second,
+            ),
             Command::Join(id) => self.join(work, key, from, player, id),
             Command::Show(id) => {
                 let id = self.which_game(work, player, id.as_deref(), context)?;
@@ -532,7 +584,9 @@ impl Robot {
                 let id = self.which_game(work, player, id.as_deref(), context)?;
                 self.act(work, key, from, &id, |replay, keys, me| {
                     let who = keys.signer(me).ok_or("no key for you in this game")?;
-                    table::resign(replay, &who).map(|e| vec![e]).map_err(|e| e.to_string())
+                    table::resign(replay, &who)
+                        .map(|e| vec![e])
+                        .map_err(|e| e.to_string())
                 })
             }
             Command::Offer(kind, id) => {
@@ -541,7 +595,9 @@ impl Robot {
                 self.act(work, key, from, &id, |replay, keys, me| {
                     let who = keys.signer(me).ok_or("no key for you in this game")?;
                     match kind {
-                        Offer::Draw => table::offer_draw(replay, &who).map(|e| vec![e]).map_err(|e| e.to_string()),
+                        Offer::Draw => table::offer_draw(replay, &who)
+                            .map(|e| vec![e])
+                            .map_err(|e| e.to_string()),
                         Offer::Takeback => offer_takeback(replay, &who),
                     }
                 })
@@ -552,7 +608,9 @@ impl Robot {
                 self.act(work, key, from, &id, |replay, keys, me| {
                     let who = keys.signer(me).ok_or("no key for you in this game")?;
                     match kind {
-                        Offer::Draw => table::answer_draw(replay, &who, accepted).map(|e| vec![e]).map_err(|e| e.to_string()),
+                        Offer::Draw => table::answer_draw(replay, &who, accepted)
+                            .map(|e| vec![e])
+                            .map_err(|e| e.to_string()),
                         Offer::Takeback => answer_takeback(replay, &who, accepted),
                     }
                 })
@@ -612,7 +670,10 @@ impl Robot {
                 .identity_for(&party.key)
                 .map_err(|e| e.to_string())?
                 .ok_or("a party's key is not in the robot's secrets")?;
-            let chain = self.secrets.chain(&game, &identity).map_err(|e| e.to_string())?;
+            let chain = self
+                .secrets
+                .chain(&game, &identity)
+                .map_err(|e| e.to_string())?;
             parties.push((identity, chain));
         }
         Ok(Keys { parties })
@@ -663,7 +724,13 @@ impl Robot {
         self.put_meta(work, &loaded.meta);
         work.log.push(format!("{key}: {id}: {}", summary.trim()));
         let status = self.status(&loaded);
-        self.notify_others(work, key, from, &loaded.meta, &format!("{summary}\n{status}"));
+        self.notify_others(
+            work,
+            key,
+            from,
+            &loaded.meta,
+            &format!("{summary}\n{status}"),
+        );
         Ok(Answer {
             text: format!("{summary}\n{status}"),
             game: Some(id.to_owned()),
@@ -671,7 +738,13 @@ impl Robot {
     }
 
     /// Appends events to the record, checks that it verifies, and queues it.
-    fn commit(&self, work: &mut Work, loaded: &mut Loaded, before: &SignedReplay, events: &[SignedEvent]) -> Result<SignedReplay, String> {
+    fn commit(
+        &self,
+        work: &mut Work,
+        loaded: &mut Loaded,
+        before: &SignedReplay,
+        events: &[SignedEvent],
+    ) -> Result<SignedReplay, String> {
         let after = append_events(&mut loaded.record, before, events, None)
             .map_err(|e| format!("internal error: {e}"))?;
         let text = record_to_string::<RawGrammar>(&loaded.record);
@@ -687,7 +760,10 @@ impl Robot {
             Some(Ok(signed)) => match verify_text(signed, &catalog) {
                 Verdict::Verified(_) => Ok(()),
                 Verdict::Unsigned => Err("internal error: the new record is unsigned".into()),
-                Verdict::Failed(f) => Err(format!("internal error: the new record does not verify: {}", f.reason)),
+                Verdict::Failed(f) => Err(format!(
+                    "internal error: the new record does not verify: {}",
+                    f.reason
+                )),
             },
             _ => Err("internal error: the new record cannot be read".into()),
         }
@@ -703,7 +779,12 @@ impl Robot {
         let message_id = self.message_id(key, n, Some(&meta.id));
         work.mails.push(OutMail {
             to: others,
-            subject: format!("[Yam] {} {}: {}", meta.game, meta.id, meta.seats.join(" vs ")),
+            subject: format!(
+                "[Yam] {} {}: {}",
+                meta.game,
+                meta.id,
+                meta.seats.join(" vs ")
+            ),
             body: format!("{text}\n(Reply to this mail with your commands and your token.)\n"),
             message_id: message_id.clone(),
             in_reply_to: meta.thread.last().cloned(),
@@ -721,12 +802,10 @@ impl Robot {
 
     fn list(&self, work: &Work, player: &Player) -> String {
         if player.games.is_empty() {
-            return "You have no games yet. Expected: `challenge GAME [RULESET] [ADDRESS]`.\n".into();
+            return "You have no games yet. Expected: `challenge GAME [RULESET] [ADDRESS]`.\n"
+                .into();
         }
-        let mut out = format!(
-            "Your register: {} game(s) started.\n",
-            player.games.len()
-        );
+        let mut out = format!("Your register: {} game(s) started.\n", player.games.len());
         for id in &player.games {
             let Some(meta) = self.meta(work, id) else {
                 continue;
@@ -789,7 +868,17 @@ impl Robot {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn challenge(&self, work: &mut Work, key: &str, from: &str, player: &mut Player, game: &str, ruleset: Option<&str>, invited: Option<&str>, second: bool) -> Result<Answer, String> {
+    fn challenge(
+        &self,
+        work: &mut Work,
+        key: &str,
+        from: &str,
+        player: &mut Player,
+        game: &str,
+        ruleset: Option<&str>,
+        invited: Option<&str>,
+        second: bool,
+    ) -> Result<Answer, String> {
         let kind = GameKind::from_name(game)
             .ok_or_else(|| format!("unknown game {game:?}; expected khan or genghis-khan"))?;
         if kind == GameKind::CastleSiege {
@@ -805,7 +894,9 @@ impl Robot {
             return Err("expected the address of another player".into());
         }
         if solo && invited.is_some() {
-            return Err(format!("{kind} is a solo game against the robot: expected no address"));
+            return Err(format!(
+                "{kind} is a solo game against the robot: expected no address"
+            ));
         }
         let random = random_32().map_err(|e| e.to_string())?;
         let id = format!(
@@ -848,7 +939,10 @@ impl Robot {
         if let Some(invited) = invited {
             self.invite(work, key, from, invited, &meta);
         }
-        work.log.push(format!("{key}: {from} challenged {} to {id}", invited.unwrap_or("anyone")));
+        work.log.push(format!(
+            "{key}: {from} challenged {} to {id}",
+            invited.unwrap_or("anyone")
+        ));
         Ok(Answer {
             text: format!(
                 "New {} game {id} ({} ruleset): waiting for {} to send `join {id}`.\n",
@@ -894,7 +988,14 @@ impl Robot {
         });
     }
 
-    fn join(&self, work: &mut Work, key: &str, from: &str, player: &mut Player, id: &str) -> Result<Answer, String> {
+    fn join(
+        &self,
+        work: &mut Work,
+        key: &str,
+        from: &str,
+        player: &mut Player,
+        id: &str,
+    ) -> Result<Answer, String> {
         let mut meta = self
             .meta(work, id)
             .ok_or_else(|| format!("there is no game {id}"))?;
@@ -902,7 +1003,9 @@ impl Robot {
             return Err(format!("{id} has started already"));
         }
         if meta.challenger == from {
-            return Err(format!("{id} is your own challenge; expected another player to join it"));
+            return Err(format!(
+                "{id} is your own challenge; expected another player to join it"
+            ));
         }
         if meta.invited.as_deref().is_some_and(|i| i != from) {
             return Err(format!("{id} is a challenge to another player"));
@@ -920,7 +1023,13 @@ impl Robot {
         let loaded = self.load(work, id)?;
         let status = self.status(&loaded);
         work.log.push(format!("{key}: {from} joined {id}"));
-        self.notify_others(work, key, from, &loaded.meta, &format!("{from} joined {id}. The game begins.\n\n{status}"));
+        self.notify_others(
+            work,
+            key,
+            from,
+            &loaded.meta,
+            &format!("{from} joined {id}. The game begins.\n\n{status}"),
+        );
         Ok(Answer {
             text: format!("You joined {id}. The game begins.\n\n{status}"),
             game: Some(id.to_owned()),
@@ -928,16 +1037,29 @@ impl Robot {
     }
 
     /// Opens the game: keys, chains, the signed opening, the register.
-    fn start(&self, work: &mut Work, meta: &mut GameMeta, ruleset: &LoadedRuleset) -> Result<(), String> {
+    fn start(
+        &self,
+        work: &mut Work,
+        meta: &mut GameMeta,
+        ruleset: &LoadedRuleset,
+    ) -> Result<(), String> {
         let game = GameId::new(meta.id.clone()).map_err(|e| e.to_string())?;
         let kind = GameKind::from_name(&meta.game).ok_or("unknown game")?;
         let identity = |address: &str| -> Result<Identity, String> {
             let p = self.player(work, address).ok_or("unknown player")?;
-            Ok(self.secrets.identity(&p.identity).map_err(|e| e.to_string())?.0)
+            Ok(self
+                .secrets
+                .identity(&p.identity)
+                .map_err(|e| e.to_string())?
+                .0)
         };
         let solo = meta.seats.len() == 1;
         let (first, second) = if solo {
-            let robot = self.secrets.identity(ROBOT_IDENTITY).map_err(|e| e.to_string())?.0;
+            let robot = self
+                .secrets
+                .identity(ROBOT_IDENTITY)
+                .map_err(|e| e.to_string())?
+                .0;
             (robot, identity(&meta.seats[0])?)
         } else {
             (identity(&meta.seats[0])?, identity(&meta.seats[1])?)
@@ -954,8 +1076,14 @@ impl Robot {
             }
         };
         let (c1, c2) = (chain(&first)?, chain(&second)?);
-        let s1 = Signer { key: &first.key, chain: Some(&c1) };
-        let s2 = Signer { key: &second.key, chain: Some(&c2) };
+        let s1 = Signer {
+            key: &first.key,
+            chain: Some(&c1),
+        };
+        let s2 = Signer {
+            key: &second.key,
+            chain: Some(&c2),
+        };
         let opening = Opening {
             game: game.clone(),
             ruleset: ruleset.clone(),
@@ -965,7 +1093,9 @@ impl Robot {
             seating: if solo {
                 Seating::Refereed
             } else {
-                Seating::Chosen { challenger_first: true }
+                Seating::Chosen {
+                    challenger_first: true,
+                }
             },
         };
         let catalog = RecordRulesets::beside(&self.root().join(record_path(&meta.id)));
@@ -994,7 +1124,11 @@ impl Robot {
         // signed, so a ladder can count them.
         for address in &meta.seats {
             work.writes.insert(
-                format!("robot/register/{}/{}.yam", auth::address_key(address), meta.id),
+                format!(
+                    "robot/register/{}/{}.yam",
+                    auth::address_key(address),
+                    meta.id
+                ),
                 text.clone(),
             );
         }
@@ -1021,7 +1155,12 @@ impl Robot {
                 continue;
             }
             let days = self.now.saturating_sub(meta.last_activity) / 86_400;
-            let (reminders, forfeit) = super::clock::due(days, &self.settings.reminders, self.settings.forfeit, &meta.reminders_sent);
+            let (reminders, forfeit) = super::clock::due(
+                days,
+                &self.settings.reminders,
+                self.settings.forfeit,
+                &meta.reminders_sent,
+            );
             if reminders.is_empty() && !forfeit {
                 continue;
             }
@@ -1039,7 +1178,14 @@ impl Robot {
         out
     }
 
-    fn silence(&self, work: &mut Work, key: &str, id: &str, reminders: &[u32], forfeit: bool) -> Result<(), String> {
+    fn silence(
+        &self,
+        work: &mut Work,
+        key: &str,
+        id: &str,
+        reminders: &[u32],
+        forfeit: bool,
+    ) -> Result<(), String> {
         let mut loaded = self.load(work, id)?;
         let Some(silent) = loaded.replay.to_move_key() else {
             return Ok(());
@@ -1055,7 +1201,8 @@ impl Robot {
                     self.status(&loaded)
                 );
                 self.mail_to(work, key, &loaded.meta, vec![silent_address.clone()], text);
-                work.log.push(format!("{id}: reminded {silent_address} after {day} days"));
+                work.log
+                    .push(format!("{id}: reminded {silent_address} after {day} days"));
             }
             self.put_meta(work, &loaded.meta);
             return Ok(());
@@ -1092,7 +1239,8 @@ impl Robot {
             self.settings.forfeit
         );
         self.mail_to(work, key, &loaded.meta, loaded.meta.seats.clone(), text);
-        work.log.push(format!("{id}: forfeit claimed against {silent_address}"));
+        work.log
+            .push(format!("{id}: forfeit claimed against {silent_address}"));
         Ok(())
     }
 
@@ -1100,7 +1248,12 @@ impl Robot {
         let n = work.mails.len();
         work.mails.push(OutMail {
             to,
-            subject: format!("[Yam] {} {}: {}", meta.game, meta.id, meta.seats.join(" vs ")),
+            subject: format!(
+                "[Yam] {} {}: {}",
+                meta.game,
+                meta.id,
+                meta.seats.join(" vs ")
+            ),
             body,
             message_id: self.message_id(key, n, Some(&meta.id)),
             in_reply_to: meta.thread.last().cloned(),
@@ -1147,10 +1300,21 @@ fn describe(c: &Command) -> String {
     match c {
         Command::Help => "help".into(),
         Command::List => "list".into(),
-        Command::Challenge { game, ruleset, invited, second } => format!(
+        Command::Challenge {
+            game,
+            ruleset,
+            invited,
+            second,
+        } => format!(
             "challenge {game}{}{}{}",
-            ruleset.as_deref().map(|r| format!(" {r}")).unwrap_or_default(),
-            invited.as_deref().map(|r| format!(" {r}")).unwrap_or_default(),
+            ruleset
+                .as_deref()
+                .map(|r| format!(" {r}"))
+                .unwrap_or_default(),
+            invited
+                .as_deref()
+                .map(|r| format!(" {r}"))
+                .unwrap_or_default(),
             if *second { " second" } else { "" }
         ),
         Command::Join(id) => format!("join {id}"),
@@ -1166,7 +1330,11 @@ fn describe(c: &Command) -> String {
         Command::Answer(kind, accepted, _) => format!(
             "{} {}",
             if *accepted { "accept" } else { "decline" },
-            if *kind == Offer::Draw { "draw" } else { "takeback" }
+            if *kind == Offer::Draw {
+                "draw"
+            } else {
+                "takeback"
+            }
         ),
     }
 }
@@ -1211,7 +1379,8 @@ fn board(replay: &SignedReplay, ruleset: &LoadedRuleset) -> String {
     }
     if ruleset.game == GameKind::Khan
         && let Ok(rules) = khan::Ruleset::from_yaml(&ruleset.text)
-        && let Ok(pos) = khan::Position::from_yam(&replay.game().position(), *rules.start_position().rules())
+        && let Ok(pos) =
+            khan::Position::from_yam(&replay.game().position(), *rules.start_position().rules())
     {
         return khan::diagram(&pos);
     }
@@ -1244,14 +1413,19 @@ fn events_text(after: &SignedReplay, events: &[SignedEvent]) -> String {
             EventBody::Resignation => format!("{who} resigns"),
             EventBody::DrawOffer => format!("{who} offers a draw"),
             EventBody::DrawAnswer { accepted, .. } => {
-                format!("{who} {} the draw", if *accepted { "accepts" } else { "declines" })
+                format!(
+                    "{who} {} the draw",
+                    if *accepted { "accepts" } else { "declines" }
+                )
             }
             EventBody::TakebackOffer { .. } => format!("{who} asks to take back their last move"),
             EventBody::TakebackAnswer { accepted, .. } => format!(
                 "{who} {} the take-back",
                 if *accepted { "accepts" } else { "declines" }
             ),
-            EventBody::ForfeitClaim { reason, .. } => format!("{who} claims a forfeit: {}", reason.as_str()),
+            EventBody::ForfeitClaim { reason, .. } => {
+                format!("{who} claims a forfeit: {}", reason.as_str())
+            }
             _ => continue,
         };
         out.push_str(&line);
@@ -1270,7 +1444,10 @@ fn offer_takeback(replay: &mut SignedReplay, who: &Signer<'_>) -> Result<Vec<Sig
     let last = replay
         .events()
         .iter()
-        .rposition(|e| e.event.author == me && matches!(&e.event.body, EventBody::Turn(t) if !t.moves.is_empty()))
+        .rposition(|e| {
+            e.event.author == me
+                && matches!(&e.event.body, EventBody::Turn(t) if !t.moves.is_empty())
+        })
         .ok_or("you have no move to take back")?;
     let back_to = last
         .checked_sub(1)
@@ -1282,7 +1459,11 @@ fn offer_takeback(replay: &mut SignedReplay, who: &Signer<'_>) -> Result<Vec<Sig
     Ok(vec![event])
 }
 
-fn answer_takeback(replay: &mut SignedReplay, who: &Signer<'_>, accepted: bool) -> Result<Vec<SignedEvent>, String> {
+fn answer_takeback(
+    replay: &mut SignedReplay,
+    who: &Signer<'_>,
+    accepted: bool,
+) -> Result<Vec<SignedEvent>, String> {
     let me = who.public_key();
     // The latest take-back offer by the other side, not yet answered.
     let mut open = None;
@@ -1295,7 +1476,11 @@ fn answer_takeback(replay: &mut SignedReplay, who: &Signer<'_>, accepted: bool) 
         }
     }
     let offer = open.ok_or("no take-back offer by the other side is waiting for an answer")?;
-    let event = roll::next_event(replay, who.key, EventBody::TakebackAnswer { offer, accepted })
-        .map_err(|e| e.to_string())?;
+    let event = roll::next_event(
+        replay,
+        who.key,
+        EventBody::TakebackAnswer { offer, accepted },
+    )
+    .map_err(|e| e.to_string())?;
     Ok(vec![event])
 }

@@ -35,7 +35,10 @@ pub fn ignore_reason(incoming: &Incoming, raw: &[u8], own_address: &str) -> Opti
     for (name, what) in [
         ("\nx-autoreply:", "an auto-reply (X-Autoreply)"),
         ("\nx-autorespond:", "an auto-reply (X-Autorespond)"),
-        ("\nx-auto-response-suppress:", "an auto-reply (X-Auto-Response-Suppress)"),
+        (
+            "\nx-auto-response-suppress:",
+            "an auto-reply (X-Auto-Response-Suppress)",
+        ),
         ("\nreturn-path: <>", "a bounce (empty Return-Path)"),
     ] {
         if headers.contains(name) {
@@ -114,16 +117,28 @@ mod tests {
         );
         for (headers, why) in [
             ("From: robot@yam.org\r\n", "own address"),
-            ("From: ann@example.org\r\nAuto-Submitted: auto-replied\r\n", "Auto-Submitted"),
+            (
+                "From: ann@example.org\r\nAuto-Submitted: auto-replied\r\n",
+                "Auto-Submitted",
+            ),
             ("From: ann@example.org\r\nPrecedence: bulk\r\n", "bulk"),
-            ("From: ann@example.org\r\nList-Id: <l.example.org>\r\n", "bulk"),
-            ("From: ann@example.org\r\nX-Autoreply: yes\r\n", "X-Autoreply"),
+            (
+                "From: ann@example.org\r\nList-Id: <l.example.org>\r\n",
+                "bulk",
+            ),
+            (
+                "From: ann@example.org\r\nX-Autoreply: yes\r\n",
+                "X-Autoreply",
+            ),
             ("From: MAILER-DAEMON@example.org\r\n", "no person"),
             ("Return-Path: <>\r\nFrom: ann@example.org\r\n", "bounce"),
         ] {
             let raw = mail(headers);
             let reason = ignore_reason(&read_mail(&raw).unwrap(), &raw, "robot@yam.org");
-            assert!(reason.as_deref().is_some_and(|r| r.contains(why)), "{headers}: {reason:?}");
+            assert!(
+                reason.as_deref().is_some_and(|r| r.contains(why)),
+                "{headers}: {reason:?}"
+            );
         }
     }
 

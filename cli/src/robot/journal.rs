@@ -29,7 +29,9 @@ pub fn kill_point(step: &str) {
     if std::env::var("YAM_ROBOT_KILL_AT").is_ok_and(|v| v == step) {
         let pid = std::process::id().to_string();
         // A real SIGKILL: no destructor, no flush, exactly like a crash.
-        let _ = std::process::Command::new("kill").args(["-9", &pid]).status();
+        let _ = std::process::Command::new("kill")
+            .args(["-9", &pid])
+            .status();
         // `kill` missing: stop anyway, still without cleaning up.
         std::process::abort();
     }

@@ -39,7 +39,9 @@ use journal::{Journal, Progress, kill_point};
 #[derive(Debug, Subcommand)]
 pub enum RobotCommand {
     /// Watch the mailbox and referee: process what is waiting, then poll.
-    #[command(after_help = "Examples:\n  yam robot run --config /etc/yam/robot.yaml\n  yam robot run --config robot.yaml --once\n  yam robot run --config robot.yaml --once --now 2026-12-01T00:00:00Z   # tests: the clock\n\nSee docs/robot.md for the configuration, the command language and the security model.")]
+    #[command(
+        after_help = "Examples:\n  yam robot run --config /etc/yam/robot.yaml\n  yam robot run --config robot.yaml --once\n  yam robot run --config robot.yaml --once --now 2026-12-01T00:00:00Z   # tests: the clock\n\nSee docs/robot.md for the configuration, the command language and the security model."
+    )]
     Run(RunArgs),
 }
 
@@ -178,8 +180,16 @@ impl Inbox {
 /// The journal key of a mail: its Message-ID and sender when it has one
 /// (a mail delivered twice is the same mail), else its bytes.
 pub fn mail_key(raw: &[u8]) -> String {
-    let parsed = mail_parser::MessageParser::default().parse_headers(raw);
-    let id = parsed.as_ref().and_then(|m| m.message_id().map(str::to_owned));
+    // The headers only: a 50 MB mail is keyed as fast as a short one.
+    let end = raw
+        .windows(4)
+        .take(64 * 1024)
+        .position(|w| w == b"\r\n\r\n")
+        .map_or(raw.len().min(64 * 1024), |i| i + 4);
+    let parsed = mail_parser::MessageParser::default().parse_headers(&raw[..end]);
+    let id = parsed
+        .as_ref()
+        .and_then(|m| m.message_id().map(str::to_owned));
     let from = parsed
         .as_ref()
         .and_then(|m| m.from())
@@ -221,7 +231,9 @@ pub fn compose(robot: &Address, mail: &OutMail) -> Result<lettre::Message, Strin
             builder.multipart(
                 MultiPart::mixed()
                     .singlepart(SinglePart::plain(mail.body.clone()))
-                    .singlepart(Attachment::new(name.clone()).body(text.clone().into_bytes(), kind)),
+                    .singlepart(
+                        Attachment::new(name.clone()).body(text.clone().into_bytes(), kind),
+                    ),
             )
         }
         None => builder.singlepart(SinglePart::plain(mail.body.clone())),
@@ -281,19 +293,31 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
         settings.max_mail = l.max_mail_bytes.unwrap_or(settings.max_mail);
         settings.per_hour = l.per_sender_per_hour.unwrap_or(settings.per_hour);
     }
-    let robot = Robot::new(store, &config.robot.address, &config.robot.name, settings, now)
-        .map_err(usage)?;
+    let robot = Robot::new(
+        store,
+        &config.robot.address,
+        &config.robot.name,
+        settings,
+        now,
+    )
+    .map_err(usage)?;
     let inbox = match &config.incoming {
         IncomingConfig::Maildir { path } => Inbox::Maildir(path.clone()),
         IncomingConfig::Imap(imap) => Inbox::Imap(imap.account().map_err(usage)?),
         IncomingConfig::Mbox { .. } => {
-            return Err(usage("incoming: the robot reads IMAP or a Maildir, not an mbox file (it cannot archive what it read)"));
+            return Err(usage(
+                "incoming: the robot reads IMAP or a Maildir, not an mbox file (it cannot archive what it read)",
+            ));
         }
     };
     let outgoing = config.outgoing.transport().map_err(usage)?;
     let from = Address::new(
         Some(config.robot.name.clone()),
-        config.robot.address.parse().map_err(|e| usage(format!("robot.address: {e}")))?,
+        config
+            .robot
+            .address
+            .parse()
+            .map_err(|e| usage(format!("robot.address: {e}")))?,
     );
     let journal = Journal::open(&root).map_err(usage)?;
     Ok(Runner {
@@ -316,15 +340,24 @@ fn run_loop(args: &RunArgs) -> Result<(), Fail> {
         .write(true)
         .open(&lock_path)
         .map_err(usage)?;
-    lock.try_lock()
-        .map_err(|_| usage(format!("{}: another robot runs on this store", lock_path.display())))?;
+    lock.try_lock().map_err(|_| {
+        usage(format!(
+            "{}: another robot runs on this store",
+            lock_path.display()
+        ))
+    })?;
     loop {
         let failures = runner.cycle();
         if args.once {
             return if failures == 0 {
                 Ok(())
             } else {
-                Err((EXIT_INVALID, format!("{failures} mail(s) could not be finished; they are retried at the next run")))
+                Err((
+                    EXIT_INVALID,
+                    format!(
+                        "{failures} mail(s) could not be finished; they are retried at the next run"
+                    ),
+                ))
             };
         }
         std::thread::sleep(std::time::Duration::from_secs(args.poll.max(1)));

@@ -84,10 +84,12 @@ fn roll(
     seed: &str,
 ) -> Result<Vec<SignedEvent>, TableError> {
     let me = mover.public_key();
-    let seat = working.seat_of(&me).ok_or_else(|| TableError::NotYourTurn {
-        who: working.name_of(&me),
-        to_move: working.to_move_key().map(|k| working.name_of(&k)),
-    })?;
+    let seat = working
+        .seat_of(&me)
+        .ok_or_else(|| TableError::NotYourTurn {
+            who: working.name_of(&me),
+            to_move: working.to_move_key().map(|k| working.name_of(&k)),
+        })?;
     let (Some(book), Some(last)) = (working.roll_book(), working.events().last()) else {
         return Err(TableError::Start(
             "this game has no chains, so it cannot roll".into(),

@@ -1,0 +1,364 @@
+//! The robot on a local Maildir, answering into a directory: crash safety
+//! (SIGKILL at every step of a mail) and hostile mails. No mail server is
+//! needed, so these run everywhere, fast.
+
+mod robot_common;
+
+use std::path::{Path, PathBuf};
+
+use robot_common::{Received, parse, replay, robot_once, token_in};
+
+struct Local {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    config: PathBuf,
+    seq: u32,
+}
+
+impl Local {
+    fn new() -> Local {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        for sub in ["in/new", "in/cur", "in/tmp", "out"] {
+            std::fs::create_dir_all(root.join(sub)).unwrap();
+        }
+        let config = root.join("robot.yaml");
+        std::fs::write(
+            &config,
+            format!(
+                "robot:\n  address: robot@yam.test\ndata: {d}/data\noutgoing:\n  directory:\n    path: {d}/out\nincoming:\n  maildir:\n    path: {d}/in\nlimits:\n  per_sender_per_hour: 1000\n  max_mail_bytes: 1048576\n",
+                d = root.display()
+            ),
+        )
+        .unwrap();
+        Local {
+            _dir: dir,
+            root,
+            config,
+            seq: 0,
+        }
+    }
+
+    fn deliver_raw(&mut self, raw: &[u8]) {
+        self.seq += 1;
+        std::fs::write(
+            self.root
+                .join("in/new")
+                .join(format!("{:06}.test", self.seq)),
+            raw,
+        )
+        .unwrap();
+    }
+
+    fn deliver(&mut self, from: &str, subject: &str, body: &str) -> String {
+        let id = format!("m{}@player.test", self.seq + 1);
+        let raw = format!(
+            "From: {from}\r\nTo: robot@yam.test\r\nMessage-ID: <{id}>\r\nSubject: {subject}\r\n\r\n{}\r\n",
+            body.replace('\n', "\r\n")
+        );
+        self.deliver_raw(raw.as_bytes());
+        id
+    }
+
+    fn waiting(&self) -> usize {
+        std::fs::read_dir(self.root.join("in/new")).unwrap().count()
+            + std::fs::read_dir(self.root.join("in/cur")).unwrap().count()
+    }
+
+    /// Every answer sent, with its recipients' line.
+    fn sent(&self) -> Vec<(String, Received)> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(self.root.join("out")).unwrap().flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "eml") {
+                let raw = std::fs::read(&p).unwrap();
+                let text = String::from_utf8_lossy(&raw);
+                let to = text
+                    .lines()
+                    .find(|l| l.starts_with("To:"))
+                    .unwrap_or_default()
+                    .to_owned();
+                out.push((to, parse(&raw)));
+            }
+        }
+        out
+    }
+
+    fn answers_to(&self, id: &str) -> Vec<Received> {
+        self.sent()
+            .into_iter()
+            .map(|(_, r)| r)
+            .filter(|r| r.body.contains(id) || r.subject.contains(id))
+            .collect()
+    }
+
+    fn run(&self) -> std::process::Output {
+        let out = robot_once(&self.config, &[]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+
+    /// Registers `who` and returns its token.
+    fn register(&mut self, who: &str) -> String {
+        self.deliver(who, "help", "help");
+        self.run();
+        let token = self
+            .sent()
+            .into_iter()
+            .filter(|(to, _)| to.contains(who))
+            .find_map(|(_, r)| token_in(&r.body))
+            .expect("a token");
+        token
+    }
+
+    fn record(&self, game: &str) -> String {
+        std::fs::read_to_string(self.root.join("data/games").join(game).join("record.yam")).unwrap()
+    }
+}
+
+fn game_of(local: &Local, player: &str) -> String {
+    let dir = local.root.join("data/games");
+    let mut ids: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .collect();
+    ids.sort();
+    let _ = player;
+    ids.pop().expect("a game")
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn a_robot_killed_at_any_step_loses_no_mail_and_applies_no_move_twice() {
+    let mut local = Local::new();
+    let token = local.register("ann@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge genghis-khan",
+        &format!("token: {token}\nseed: first words"),
+    );
+    local.run();
+    let game = game_of(&local, "ann");
+    let mut plies = replay(&local.record(&game)).plies();
+    assert_eq!(plies, 0);
+    for (n, step) in ["after-read", "after-apply", "after-send", "after-archive"]
+        .iter()
+        .enumerate()
+    {
+        let before = local.sent().len();
+        let id = local.deliver(
+            "ann@player.test",
+            &format!("move draw #{plies}"),
+            &format!("token: {token}\nseed: words {n}"),
+        );
+        let killed = robot_once(&local.config, &[("YAM_ROBOT_KILL_AT", step)]);
+        assert!(!killed.status.success(), "{step}: the robot was not killed");
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::ExitStatusExt;
+            assert_eq!(killed.status.signal(), Some(9), "{step}: SIGKILL");
+        }
+        // Restarted, it finishes what the kill interrupted.
+        local.run();
+        // And once more: nothing is done twice.
+        local.run();
+        assert_eq!(local.waiting(), 0, "{step}: the mail is archived");
+        let after = replay(&local.record(&game)).plies();
+        assert_eq!(after, plies + 1, "{step}: the move is applied exactly once");
+        plies = after;
+        let answers: Vec<Received> = local
+            .sent()
+            .into_iter()
+            .skip(0)
+            .map(|(_, r)| r)
+            .filter(|r| r.body.contains("> move draw"))
+            .collect();
+        let mine: Vec<&Received> = answers
+            .iter()
+            .filter(|r| r.subject.contains(&format!("#{}", plies - 1)))
+            .collect();
+        assert!(!mine.is_empty(), "{step}: the answer was sent");
+        // A resent answer carries the same Message-ID: a duplicate is
+        // recognisable.
+        let ids: std::collections::BTreeSet<&str> =
+            mine.iter().map(|r| r.message_id.as_str()).collect();
+        assert_eq!(ids.len(), 1, "{step}: one Message-ID for the answer");
+        assert!(local.sent().len() > before, "{step}");
+        let _ = id;
+    }
+}
+
+#[test]
+fn hostile_and_looping_mails_are_refused_or_ignored_and_the_robot_goes_on() {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let bo = local.register("bo@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge khan rescue-khan bo@player.test",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let game = game_of(&local, "ann");
+    local.deliver(
+        "bo@player.test",
+        &format!("join {game}"),
+        &format!("token: {bo}"),
+    );
+    local.run();
+    let eve = local.register("eve@player.test");
+    let sent_before = local.sent().len();
+
+    // Garbage MIME.
+    local.deliver_raw(b"\x00\x01\x02 this is not a mail \xff\xfe\r\n\r\n--boundary--\r\n");
+    // A mail over the size cap (50 MB).
+    let mut big = b"From: ann@player.test\r\nMessage-ID: <big@x>\r\nSubject: show\r\n\r\n".to_vec();
+    big.resize(50 << 20, b'a');
+    local.deliver_raw(&big);
+    // An auto-reply.
+    local.deliver_raw(
+        b"From: ann@player.test\r\nAuto-Submitted: auto-replied\r\nMessage-ID: <vac@x>\r\nSubject: Out of office\r\n\r\nshow\r\n",
+    );
+    // Mail from the robot's own address.
+    local.deliver("robot@yam.test", "show", "show");
+    // A forged From: a real player's address without the token.
+    local.deliver("ann@player.test", &format!("resign {game}"), "resign");
+    // A wrong token.
+    local.deliver(
+        "ann@player.test",
+        &format!("resign {game}"),
+        "token: 0000000000000000",
+    );
+    // A command for a game the sender is not in.
+    local.deliver(
+        "eve@player.test",
+        &format!("resign {game}"),
+        &format!("token: {eve}"),
+    );
+    // Then a legal mail: the robot still answers.
+    local.deliver(
+        "ann@player.test",
+        &format!("show {game}"),
+        &format!("token: {ann}"),
+    );
+    let out = local.run();
+    let log = stderr(&out);
+    for reason in [
+        "not a mail message",
+        "more than the 1048576 read",
+        "Auto-Submitted: auto-replied",
+        "robot's own address",
+        "the mail carries no `token: XXXX` line",
+        "the token is wrong",
+    ] {
+        assert!(log.contains(reason), "no log line for {reason:?}:\n{log}");
+    }
+    assert_eq!(local.waiting(), 0, "every mail is dealt with");
+    let new: Vec<(String, Received)> = local.sent().into_iter().collect();
+    // Answers: two refusals to ann (no token, wrong token), eve's refusal,
+    // ann's board; nothing to the garbage, the big mail, the auto-reply or
+    // the robot itself.
+    assert_eq!(new.len(), sent_before + 4, "{:#?}", &new[sent_before..]);
+    let refused: Vec<&Received> = new
+        .iter()
+        .map(|(_, r)| r)
+        .filter(|r| r.body.starts_with("Refused"))
+        .collect();
+    assert_eq!(refused.len(), 2);
+    assert!(new.iter().any(|(to, r)| {
+        to.contains("eve")
+            && r.body
+                .contains(&format!("Refused: you are not a player of {game}"))
+    }));
+    // The game went on untouched: nobody resigned.
+    let r = replay(&local.record(&game));
+    assert!(r.ending().is_none());
+    assert!(new.iter().any(|(to, r)| to.contains("ann") && r.body.contains("white (ann@player.test) to move")));
+}
+
+#[test]
+fn a_stale_move_is_refused_and_the_fresh_one_accepted() {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge genghis-khan",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let game = game_of(&local, "ann");
+    local.deliver("ann@player.test", "move draw #5", &format!("token: {ann}"));
+    local.run();
+    assert_eq!(replay(&local.record(&game)).plies(), 0);
+    assert!(local.answers_to("move draw #5").iter().any(|r| {
+        r.body
+            .contains("written at ply 5, but the game is at ply 0")
+    }));
+    local.deliver("ann@player.test", "move draw #0", &format!("token: {ann}"));
+    local.run();
+    assert_eq!(replay(&local.record(&game)).plies(), 1);
+}
+
+#[test]
+fn silence_brings_reminders_then_a_forfeit_claim() {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let bo = local.register("bo@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge khan basic bo@player.test",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let game = game_of(&local, "ann");
+    local.deliver(
+        "bo@player.test",
+        &format!("join {game}"),
+        &format!("token: {bo}"),
+    );
+    local.run();
+    let start =
+        std::fs::read_to_string(local.root.join("data/games").join(&game).join("robot.yaml"))
+            .unwrap();
+    let last: u64 = start
+        .lines()
+        .find_map(|l| l.strip_prefix("last_activity: "))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let at = |days: u64| (last + days * 86_400 + 60).to_string();
+    let reminders = |local: &Local| {
+        local
+            .sent()
+            .into_iter()
+            .filter(|(to, r)| to.contains("ann") && r.body.starts_with("Reminder"))
+            .count()
+    };
+    for (days, expected) in [(13, 0), (14, 1), (20, 1), (28, 2), (35, 3), (39, 3)] {
+        let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(days))]);
+        assert!(out.status.success());
+        assert_eq!(reminders(&local), expected, "day {days}");
+    }
+    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(40))]);
+    assert!(
+        stderr(&out).contains("forfeit claimed against ann@player.test"),
+        "{}",
+        stderr(&out)
+    );
+    let r = replay(&local.record(&game));
+    assert_eq!(r.claims().len(), 1);
+    assert!(r.claims()[0].reason.contains("40 days"));
+    // Once only.
+    robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(41))]);
+    assert_eq!(replay(&local.record(&game)).claims().len(), 1);
+    let _ = Path::new("");
+}
