@@ -187,8 +187,33 @@ fn optional_id(rest: &str, expected: &str) -> Result<Option<String>, String> {
     }
 }
 
+/// Words split at white space outside double quotes: Genghis Khan's moves
+/// name cards in quotes (`capture:M7/"Army of Toghril"=8d`).
+fn words(rest: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = None;
+    let mut quoted = false;
+    for (i, c) in rest.char_indices() {
+        if c == '"' {
+            quoted = !quoted;
+        }
+        match (c.is_whitespace() && !quoted, start) {
+            (true, Some(s)) => {
+                out.push(&rest[s..i]);
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push(&rest[s..]);
+    }
+    out
+}
+
 fn command(verb: &str, rest: &str) -> Result<Command, String> {
-    let words: Vec<&str> = rest.split_whitespace().collect();
+    let words: Vec<&str> = words(rest);
     match verb {
         "help" => Ok(Command::Help),
         "challenge" | "open" | "new" => {
@@ -377,6 +402,19 @@ mod tests {
                 Command::Offer(Offer::Draw, None),
                 Command::Join("g1".into()),
             ]
+        );
+    }
+
+    #[test]
+    fn quoted_card_names_stay_one_move() {
+        let p = parse("", "move capture:M7/\"Army of Toghril\"=8d #6\n");
+        assert_eq!(
+            p.commands,
+            vec![Command::Move {
+                game: None,
+                moves: vec!["capture:M7/\"Army of Toghril\"=8d".into()],
+                ply: Some(6)
+            }]
         );
     }
 

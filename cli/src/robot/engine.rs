@@ -422,7 +422,14 @@ impl Robot {
         let seed = parsed
             .seed
             .clone()
-            .or_else(|| incoming.message_id.as_ref().map(|id| format!("mail {id}")))
+            .or_else(|| {
+                incoming.message_id.as_ref().map(|id| {
+                    format!("mail {id}")
+                        .chars()
+                        .take(command::MAX_SEED)
+                        .collect()
+                })
+            })
             .unwrap_or_default();
         for c in &parsed.commands {
             let answer = self.command(work, key, from, &mut player, c, context.as_deref(), &seed);
@@ -1409,7 +1416,19 @@ fn events_text(after: &SignedReplay, events: &[SignedEvent]) -> String {
                 }
                 line
             }
-            EventBody::Turn(_) => continue,
+            EventBody::Turn(turn) => {
+                // A roll request: say which seed went in, so the player can
+                // check it is the one they sent.
+                let Some(seed) = turn.evidence.iter().find_map(|ev| match ev {
+                    Evidence::RollRequest(r) => {
+                        Some(r.request.declaration.seed.as_str().to_owned())
+                    }
+                    _ => None,
+                }) else {
+                    continue;
+                };
+                format!("{who} requests a roll with the seed {seed:?}")
+            }
             EventBody::Resignation => format!("{who} resigns"),
             EventBody::DrawOffer => format!("{who} offers a draw"),
             EventBody::DrawAnswer { accepted, .. } => {
