@@ -106,13 +106,11 @@ impl Local {
     fn register(&mut self, who: &str) -> String {
         self.deliver(who, "help", "help");
         self.run();
-        let token = self
-            .sent()
+        self.sent()
             .into_iter()
             .filter(|(to, _)| to.contains(who))
             .find_map(|(_, r)| token_in(&r.body))
-            .expect("a token");
-        token
+            .expect("a token")
     }
 
     fn record(&self, game: &str) -> String {
@@ -177,7 +175,6 @@ fn a_robot_killed_at_any_step_loses_no_mail_and_applies_no_move_twice() {
         let answers: Vec<Received> = local
             .sent()
             .into_iter()
-            .skip(0)
             .map(|(_, r)| r)
             .filter(|r| r.body.contains("> move draw"))
             .collect();
@@ -361,4 +358,104 @@ fn silence_brings_reminders_then_a_forfeit_claim() {
     robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(41))]);
     assert_eq!(replay(&local.record(&game)).claims().len(), 1);
     let _ = Path::new("");
+}
+
+/// The last answer to `who`.
+fn last_to(local: &Local, who: &str, containing: &str) -> Received {
+    local
+        .sent()
+        .into_iter()
+        .filter(|(to, r)| to.contains(who) && r.body.contains(containing))
+        .map(|(_, r)| r)
+        .next_back()
+        .unwrap_or_else(|| panic!("no answer to {who} containing {containing:?}"))
+}
+
+#[test]
+fn joins_draws_and_takebacks_are_refused_when_illegal_and_done_when_legal() {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let bo = local.register("bo@player.test");
+    let eve = local.register("eve@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge khan basic bo@player.test",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let game = game_of(&local, "ann");
+    // Only the invited player joins.
+    local.deliver(
+        "ann@player.test",
+        &format!("join {game}"),
+        &format!("token: {ann}"),
+    );
+    local.deliver(
+        "eve@player.test",
+        &format!("join {game}"),
+        &format!("token: {eve}"),
+    );
+    local.run();
+    last_to(
+        &local,
+        "ann",
+        &format!("Refused: {game} is your own challenge"),
+    );
+    last_to(
+        &local,
+        "eve",
+        &format!("Refused: {game} is a challenge to another player"),
+    );
+    local.deliver(
+        "bo@player.test",
+        &format!("join {game}"),
+        &format!("token: {bo}"),
+    );
+    local.run();
+    last_to(&local, "bo", "The game begins");
+    // A take-back with no move to take back is refused; after a move it is
+    // offered, and accepted it restores the position.
+    local.deliver(
+        "ann@player.test",
+        "offer takeback",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    last_to(&local, "ann", "Refused: you have no move to take back");
+    local.deliver(
+        "ann@player.test",
+        "move Ng3-f3 #0",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    assert_eq!(replay(&local.record(&game)).plies(), 1);
+    local.deliver("bo@player.test", "accept takeback", &format!("token: {bo}"));
+    local.run();
+    last_to(
+        &local,
+        "bo",
+        "Refused: no take-back offer by the other side",
+    );
+    local.deliver(
+        "ann@player.test",
+        "offer takeback",
+        &format!("token: {ann}"),
+    );
+    local.deliver("bo@player.test", "accept takeback", &format!("token: {bo}"));
+    local.run();
+    assert_eq!(replay(&local.record(&game)).plies(), 0);
+    // Draws: no offer to accept is refused; an offer accepted ends the game.
+    local.deliver("bo@player.test", "accept draw", &format!("token: {bo}"));
+    local.run();
+    last_to(&local, "bo", "Refused: no draw offer by the other side");
+    local.deliver("ann@player.test", "offer draw", &format!("token: {ann}"));
+    local.deliver("bo@player.test", "accept draw", &format!("token: {bo}"));
+    local.run();
+    let r = replay(&local.record(&game));
+    assert!(
+        r.ending().is_some_and(|e| e.reason.contains("draw")),
+        "{:?}",
+        r.ending()
+    );
+    last_to(&local, "bo", "Game over");
 }

@@ -1061,15 +1061,16 @@ impl Robot {
                 .0)
         };
         let solo = meta.seats.len() == 1;
+        let seat = |n: usize| meta.seats.get(n).ok_or("a seat has no player");
         let (first, second) = if solo {
             let robot = self
                 .secrets
                 .identity(ROBOT_IDENTITY)
                 .map_err(|e| e.to_string())?
                 .0;
-            (robot, identity(&meta.seats[0])?)
+            (robot, identity(seat(0)?)?)
         } else {
-            (identity(&meta.seats[0])?, identity(&meta.seats[1])?)
+            (identity(seat(0)?)?, identity(seat(1)?)?)
         };
         let chain = |i: &Identity| -> Result<HashChain, String> {
             match self.secrets.chain(&game, i).map_err(|e| e.to_string())? {
