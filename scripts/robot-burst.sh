@@ -63,9 +63,9 @@ before=$(ls "$dir/out" | wc -l)
 /usr/bin/time -f '%e %U %S' -o "$dir/time" "$yam" robot run --config "$dir/robot.yaml" --once 2>"$dir/log"
 after=$(ls "$dir/out" | wc -l)
 read -r wall user sys <"$dir/time"
-left=$(ls "$dir/in/new" "$dir/in/cur" | grep -c burst || true)
-echo "mails: $mails from $players players; answers sent: $((after - before)); left unprocessed: $left"
-echo "refusals in the log: $(grep -c 'Refused' "$dir/log" || true)"
+left=$(find "$dir/in/new" "$dir/in/cur" -type f | wc -l)
+refused=$(grep -l 'Refused:' "$dir"/out/*.eml | wc -l)
+echo "mails: $mails from $players players; answers sent: $((after - before)) ($refused refusing a move); left unprocessed: $left"
 awk -v m="$mails" -v w="$wall" -v u="$user" -v s="$sys" 'BEGIN {
   printf "wall %.2f s: %.1f mails/s; CPU %.2f s (user %.2f, sys %.2f): %.2f ms per mail\n",
     w, m / w, u + s, u, s, 1000 * (u + s) / m }'

@@ -459,3 +459,39 @@ fn joins_draws_and_takebacks_are_refused_when_illegal_and_done_when_legal() {
     );
     last_to(&local, "bo", "Game over");
 }
+
+#[test]
+fn a_mail_delivered_twice_is_obeyed_once_and_a_roll_is_never_taken_back() {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge genghis-khan",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let game = game_of(&local, "ann");
+    // The same mail twice (as a retrying server delivers it: same
+    // Message-ID, other Received lines).
+    let mail = |hop: &str| {
+        format!(
+            "Received: from {hop}\r\nFrom: ann@player.test\r\nMessage-ID: <twice@player.test>\r\nSubject: move draw\r\n\r\ntoken: {ann}\r\n"
+        )
+    };
+    local.deliver_raw(mail("relay-1").as_bytes());
+    local.deliver_raw(mail("relay-2").as_bytes());
+    let before = local.sent().len();
+    local.run();
+    assert_eq!(replay(&local.record(&game)).plies(), 1);
+    assert_eq!(local.sent().len(), before + 1, "one answer");
+    assert_eq!(local.waiting(), 0);
+    // A take-back would undo a card drawn: refused.
+    local.deliver(
+        "ann@player.test",
+        "offer takeback",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    last_to(&local, "ann", "Refused: a take-back cannot undo a roll");
+    assert_eq!(replay(&local.record(&game)).plies(), 1);
+}

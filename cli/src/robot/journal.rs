@@ -155,3 +155,68 @@ impl Journal {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mail(id: &str) -> OutMail {
+        OutMail {
+            to: vec!["ann@example.org".into()],
+            subject: "s".into(),
+            body: "b".into(),
+            message_id: id.into(),
+            in_reply_to: None,
+            references: Vec::new(),
+            game: None,
+            attachment: None,
+        }
+    }
+
+    #[test]
+    fn a_plan_is_applied_once_and_each_mail_sent_until_it_goes() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = Journal::open(dir.path()).unwrap();
+        let mut work = Work::default();
+        work.writes
+            .insert("games/g/record.yam".into(), "one".into());
+        work.mails = vec![mail("a@x"), mail("b@x")];
+        assert_eq!(journal.progress("k"), Progress::New);
+        journal.plan("k", &work).unwrap();
+        assert_eq!(journal.progress("k"), Progress::Planned);
+        assert_eq!(journal.unfinished(), ["k"]);
+        let loaded = journal.load("k").unwrap();
+        assert_eq!(loaded, work);
+        journal.apply("k", &loaded).unwrap();
+        let record = dir.path().join("games/g/record.yam");
+        assert_eq!(std::fs::read_to_string(&record).unwrap(), "one");
+        // Applied once: a later change is not overwritten by a replay of
+        // the plan.
+        std::fs::write(&record, "two").unwrap();
+        journal.apply("k", &loaded).unwrap();
+        assert_eq!(std::fs::read_to_string(&record).unwrap(), "two");
+        // The server fails on the second mail: the first is not sent again.
+        let mut sent = Vec::new();
+        let failed = journal.send("k", &loaded, |m| {
+            if m.message_id == "b@x" {
+                return Err("451 try later".into());
+            }
+            sent.push(m.message_id.clone());
+            Ok(())
+        });
+        assert!(failed.is_err());
+        let again = journal.send("k", &loaded, |m| {
+            sent.push(m.message_id.clone());
+            Ok(())
+        });
+        assert_eq!(again, Ok(1));
+        assert_eq!(sent, ["a@x", "b@x"]);
+        journal.finish("k", 2).unwrap();
+        assert_eq!(journal.progress("k"), Progress::Done);
+        assert!(journal.unfinished().is_empty());
+        assert!(
+            journal.load("k").is_err(),
+            "the plan (it may hold a token) is gone"
+        );
+    }
+}
