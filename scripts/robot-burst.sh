@@ -49,6 +49,11 @@ for p in $(seq "$players"); do
   deliver "p$p@player.test" "challenge genghis-khan" "token: ${token[p$p@player.test]}"
 done
 "$yam" robot run --config "$dir/robot.yaml" --once 2>/dev/null
+for p in $(seq "$players"); do
+  deliver "p$p@player.test" "move start" "token: ${token[p$p@player.test]}
+seed: layout $p"
+done
+"$yam" robot run --config "$dir/robot.yaml" --once 2>/dev/null
 for i in $(seq "$mails"); do
   p=$(( (i - 1) % players + 1 ))
   case $(( (i - 1) / players % 3 )) in

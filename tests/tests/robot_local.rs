@@ -145,6 +145,12 @@ fn a_robot_killed_at_any_step_loses_no_mail_and_applies_no_move_twice() {
     );
     local.run();
     let game = game_of(&local, "ann");
+    local.deliver(
+        "ann@player.test",
+        "move start #0",
+        &format!("token: {token}\nseed: layout"),
+    );
+    local.run();
     let mut plies = replay(&local.record(&game)).plies();
     assert_eq!(plies, 0);
     for (n, step) in ["after-read", "after-apply", "after-send", "after-archive"]
@@ -292,6 +298,21 @@ fn a_stale_move_is_refused_and_the_fresh_one_accepted() {
     );
     local.run();
     let game = game_of(&local, "ann");
+    // The Foe layout comes first, from the player's first move mail.
+    local.deliver("ann@player.test", "move draw #0", &format!("token: {ann}"));
+    local.run();
+    last_to(
+        &local,
+        "ann",
+        "Refused: the Foe rows are not laid out yet; expected `move start`",
+    );
+    local.deliver(
+        "ann@player.test",
+        "move start #0",
+        &format!("token: {ann}\nseed: my layout"),
+    );
+    local.run();
+    last_to(&local, "ann", "with the seed \"my layout\"");
     local.deliver("ann@player.test", "move draw #5", &format!("token: {ann}"));
     local.run();
     assert_eq!(replay(&local.record(&game)).plies(), 0);
@@ -471,6 +492,8 @@ fn a_mail_delivered_twice_is_obeyed_once_and_a_roll_is_never_taken_back() {
     );
     local.run();
     let game = game_of(&local, "ann");
+    local.deliver("ann@player.test", "move start", &format!("token: {ann}"));
+    local.run();
     // The same mail twice (as a retrying server delivers it: same
     // Message-ID, other Received lines).
     let mail = |hop: &str| {

@@ -274,8 +274,12 @@ fn genghis_khan_by_mail(max_mails: usize, abandon: bool) -> (String, Received) {
     pat.register(&robot);
     pat.send("challenge genghis-khan", "seed: the opening words");
     robot.run();
+    let id = game_in(&pat.inbox().pop().expect("an answer").body).expect("a game id");
+    // The Foe rows are laid out by the first move mail, with its seed.
+    pat.send("move start #0", "seed: the layout words");
+    robot.run();
     let mut last = pat.inbox().pop().expect("an answer");
-    let id = game_in(&last.body).expect("a game id");
+    assert!(last.body.contains("lays out the game"), "{}", last.body);
     for n in 0..max_mails {
         let record = last.record.clone().expect("a record");
         let r = replay(&record);
@@ -335,6 +339,7 @@ fn a_genghis_khan_game_by_mail_against_the_robot_verifies_offline() {
         })
         .flatten()
         .collect();
+    assert!(seeds.contains(&"the layout words".to_owned()), "{seeds:?}");
     for n in 0..4 {
         assert!(seeds.contains(&format!("my words number {n}")), "{seeds:?}");
     }

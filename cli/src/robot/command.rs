@@ -323,7 +323,8 @@ Commands (one per line, in the subject or the body, any case):
   help                                  this text
   challenge GAME [RULESET] [ADDRESS]    a new game: khan (basic, magician, power-magician,
                                         rescue-general, rescue-khan), genghis-khan (solo,
-                                        against the robot); add `second` to take the second seat;
+                                        against the robot: `move start` lays out the Foe rows);
+                                        add `second` to take the second seat;
                                         without ADDRESS anyone may join
   join GAME-ID   (or: accept GAME-ID)   take the open seat of a challenge
   move [GAME-ID] MOVE... [#PLY]         your turn; #PLY refuses the mail if the game moved on

@@ -583,6 +583,15 @@ impl Robot {
                         ));
                     }
                     let mover = keys.signer(me).ok_or("no key for you in this game")?;
+                    if roll::layout_pending(replay) {
+                        // The rules' own draw first (the Foe layout), with
+                        // this mail's seed: `move start`.
+                        if !moves.iter().all(|m| m.eq_ignore_ascii_case("start")) {
+                            return Err("the Foe rows are not laid out yet; expected `move start` (with a `seed:` line)".into());
+                        }
+                        return roll::play_seeded(replay, &[], &mover, &keys.others(me), seed)
+                            .map_err(|e| refusal(replay, e));
+                    }
                     roll::play_seeded(replay, &moves, &mover, &keys.others(me), seed)
                         .map_err(|e| refusal(replay, e))
                 })
@@ -727,7 +736,7 @@ impl Robot {
         if loaded.replay.ending().is_some() {
             loaded.meta.stage = Stage::Over;
         }
-        let summary = events_text(&loaded.replay, &events);
+        let summary = events_text(&loaded.replay, &loaded.meta.seats, &events);
         self.put_meta(work, &loaded.meta);
         work.log.push(format!("{key}: {id}: {}", summary.trim()));
         let status = self.status(&loaded);
@@ -853,7 +862,13 @@ impl Robot {
         for (_, by) in replay.open_draw_offers() {
             out.push_str(&format!("A draw is offered by {}.\n", replay.name_of(by)));
         }
-        if replay.ending().is_none() && replay.to_move_key().is_some() {
+        if roll::layout_pending(replay) {
+            out.push_str(&format!(
+                "The Foe rows are laid out by your first mail, with its seed: reply `move {} start #{}` and a line `seed: any words`.\n",
+                loaded.meta.id,
+                replay.plies()
+            ));
+        } else if replay.ending().is_none() && replay.to_move_key().is_some() {
             let moves = replay.game().legal_moves();
             if !moves.is_empty() {
                 let shown: Vec<&str> = moves.iter().take(HINTS).map(String::as_str).collect();
@@ -1108,7 +1123,12 @@ impl Robot {
         };
         let catalog = RecordRulesets::beside(&self.root().join(record_path(&meta.id)));
         let before = SignedReplay::start(&catalog, ruleset)?;
-        let (replay, events) = table::open(&catalog, &opening).map_err(|e| e.to_string())?;
+        let (replay, events) = if solo {
+            roll::open_refereed(&catalog, &opening)
+        } else {
+            table::open(&catalog, &opening)
+        }
+        .map_err(|e| e.to_string())?;
         let mut tags = Tags::new();
         tags.set("Game", kind.name());
         tags.set("Variant", ruleset.name.as_str());
@@ -1396,12 +1416,16 @@ fn board(replay: &SignedReplay, ruleset: &LoadedRuleset) -> String {
 }
 
 /// What the events did, one line each.
-fn events_text(after: &SignedReplay, events: &[SignedEvent]) -> String {
+fn events_text(after: &SignedReplay, seats: &[String], events: &[SignedEvent]) -> String {
     use yam_referee::fair_play::turn::Evidence;
     let mut out = String::new();
     for event in events {
         let e = &event.event;
-        let who = after.name_of(&e.author);
+        // Players by their address; the robot by its role.
+        let who = after
+            .seat_of(&e.author)
+            .and_then(|seat| seats.get(seat).cloned())
+            .unwrap_or_else(|| "the robot".to_owned());
         let line = match &e.body {
             EventBody::Turn(turn) if !turn.moves.is_empty() => {
                 let moves: Vec<&str> = turn.moves.iter().map(|m| m.as_str()).collect();
@@ -1420,15 +1444,24 @@ fn events_text(after: &SignedReplay, events: &[SignedEvent]) -> String {
             EventBody::Turn(turn) => {
                 // A roll request: say which seed went in, so the player can
                 // check it is the one they sent.
-                let Some(seed) = turn.evidence.iter().find_map(|ev| match ev {
+                let seed = turn.evidence.iter().find_map(|ev| match ev {
                     Evidence::RollRequest(r) => {
                         Some(r.request.declaration.seed.as_str().to_owned())
                     }
                     _ => None,
-                }) else {
-                    continue;
-                };
-                format!("{who} requests a roll with the seed {seed:?}")
+                });
+                let outcome = turn.evidence.iter().find_map(|ev| match ev {
+                    Evidence::Outcomes { roll, results } => {
+                        Some(format!("roll {roll}: {} values drawn", results.len()))
+                    }
+                    _ => None,
+                });
+                match (seed, outcome) {
+                    (Some(seed), _) => format!("{who} requests a roll with the seed {seed:?}"),
+                    // The rules' own draw (the Foe layout): no moves.
+                    (None, Some(outcome)) => format!("{who} lays out the game ({outcome})"),
+                    (None, None) => continue,
+                }
             }
             EventBody::Resignation => format!("{who} resigns"),
             EventBody::DrawOffer => format!("{who} offers a draw"),

@@ -180,3 +180,61 @@ fn roll(
     events.push(turn(working, mover.key, &resolved.moves, evidence)?);
     Ok(events)
 }
+
+/// Opens a solo game refereed by the robot *without* the rules' own draw
+/// before the first move (Genghis Khan's Foe layout): the signed challenge
+/// and acceptance only, as `table::open` writes them for
+/// [`Seating::Refereed`](yam_referee::signed::table::Seating::Refereed).
+///
+/// Why: the robot draws the chains as it opens the game; were the layout
+/// drawn in the same breath, the robot could draw chains until it liked
+/// the layout. Left for the player's next mail, the layout takes that
+/// mail's seed, which the robot cannot know when it commits the chains.
+pub fn open_refereed(
+    catalog: &dyn yam_referee::replay::RulesCatalog,
+    opening: &table::Opening<'_>,
+) -> Result<(SignedReplay, Vec<SignedEvent>), TableError> {
+    use yam_referee::fair_play::turn::{Acceptance, Challenge, Party, RoleChoice};
+    let mut replay = SignedReplay::start(catalog, &opening.ruleset).map_err(TableError::Start)?;
+    let seat = match replay.game().seats() {
+        [only] => *only,
+        _ => return Err(TableError::Start("a refereed game has one seat".into())),
+    };
+    let game_name = replay.game().game().name();
+    let roles = |role: &str| List::new(vec![Text::new(role).map_err(value)?]).map_err(value);
+    let anchor = |s: &Signer<'_>| s.chain.map(|c| c.anchor().clone());
+    let challenge = Event::challenge(
+        opening.game.clone(),
+        opening.challenger.public_key(),
+        Challenge {
+            game_name: Text::new(game_name).map_err(value)?,
+            ruleset_hash: opening.ruleset.hash(),
+            mode: opening.mode.clone(),
+            roles: RoleChoice::Chosen,
+            challenger: Party {
+                key: opening.challenger.public_key(),
+                anchor: anchor(&opening.challenger),
+                roles: roles(yam_referee::signed::text::mode_name(&opening.mode))?,
+            },
+            invited: List::new(vec![opening.acceptor.public_key()]).map_err(value)?,
+        },
+    )
+    .sign(opening.challenger.key)
+    .map_err(value)?;
+    replay.push(&challenge).map_err(TableError::Refused)?;
+    let acceptance = EventBody::Acceptance(Acceptance {
+        party: Party {
+            key: opening.acceptor.public_key(),
+            anchor: anchor(&opening.acceptor),
+            roles: roles(seat)?,
+        },
+        toss: None,
+    });
+    let accepted = next_event(&mut replay, opening.acceptor.key, acceptance)?;
+    Ok((replay, vec![challenge, accepted]))
+}
+
+/// Whether the rules' own draw before the first move is still to come.
+pub fn layout_pending(replay: &SignedReplay) -> bool {
+    crate::autoplay::cards(replay).is_some_and(|c| c.state().is_none())
+}
