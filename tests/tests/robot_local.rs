@@ -291,13 +291,21 @@ fn hostile_and_looping_mails_are_refused_or_ignored_and_the_robot_goes_on() {
 fn a_stale_move_is_refused_and_the_fresh_one_accepted() {
     let mut local = Local::new();
     let ann = local.register("ann@player.test");
+    // The layout is not drawn in the mail that opens the game: the robot
+    // drew its chains after reading that mail's seed.
     local.deliver(
         "ann@player.test",
         "challenge genghis-khan",
-        &format!("token: {ann}"),
+        &format!("token: {ann}\nmove start\nseed: chosen with the chains"),
     );
     local.run();
+    last_to(
+        &local,
+        "ann",
+        "Refused: the Foe rows are laid out by a mail after the one that opened the game",
+    );
     let game = game_of(&local, "ann");
+    assert_eq!(replay(&local.record(&game)).events().len(), 2);
     // The Foe layout comes first, from the player's first move mail.
     local.deliver("ann@player.test", "move draw #0", &format!("token: {ann}"));
     local.run();
@@ -398,6 +406,13 @@ fn joins_draws_and_takebacks_are_refused_when_illegal_and_done_when_legal() {
     let ann = local.register("ann@player.test");
     let bo = local.register("bo@player.test");
     let eve = local.register("eve@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge khan basic bo@@player..test",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    last_to(&local, "ann", "is not a mail address");
     local.deliver(
         "ann@player.test",
         "challenge khan basic bo@player.test",

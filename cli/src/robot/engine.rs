@@ -573,6 +573,10 @@ impl Robot {
                     _ => (None, moves.clone()),
                 };
                 let id = self.which_game(work, player, named.as_deref(), context)?;
+                // Opened by this very mail: its chains were drawn after its
+                // seed was read, so that seed must not lay out the game.
+                let opened_now = work.writes.contains_key(&record_path(&id))
+                    && !self.root().join(record_path(&id)).exists();
                 self.act(work, key, from, &id, |replay, keys, me| {
                     if let Some(ply) = ply
                         && *ply != replay.plies()
@@ -586,6 +590,9 @@ impl Robot {
                     if roll::layout_pending(replay) {
                         // The rules' own draw first (the Foe layout), with
                         // this mail's seed: `move start`.
+                        if opened_now {
+                            return Err("the Foe rows are laid out by a mail after the one that opened the game, so that the robot's chains are committed before it reads your seed; send `move start` again".into());
+                        }
                         if !moves.iter().all(|m| m.eq_ignore_ascii_case("start")) {
                             return Err("the Foe rows are not laid out yet; expected `move start` (with a `seed:` line)".into());
                         }
@@ -912,6 +919,12 @@ impl Robot {
         });
         let loaded = yam_referee::replay::load_ruleset(kind, name)?;
         let solo = yam_referee::replay::start(&loaded)?.seats().len() == 1;
+        if invited.is_some_and(|a| a.parse::<lettre::Address>().is_err()) {
+            return Err(format!(
+                "{:?} is not a mail address; expected one such as bob@example.org",
+                invited.unwrap_or_default()
+            ));
+        }
         if invited.is_some_and(|a| a == from || a == self.address) {
             return Err("expected the address of another player".into());
         }

@@ -430,7 +430,16 @@ impl Runner {
             log(line);
         }
         self.journal.send(key, &work, |mail| {
-            let message = compose(&self.from, mail)?;
+            let message = match compose(&self.from, mail) {
+                Ok(m) => m,
+                // A mail that cannot be built never will be (a hostile
+                // address): logged and dropped, so it cannot wedge the
+                // journal and the answers after it.
+                Err(e) => {
+                    log(&format!("{key}: mail {} not sent: {e}", mail.message_id));
+                    return Ok(());
+                }
+            };
             send(&self.outgoing, &message).map_err(|e| e.to_string())
         })?;
         kill_point("after-send");
