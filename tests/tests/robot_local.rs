@@ -4,7 +4,7 @@
 
 mod robot_common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use robot_common::{Received, parse, replay, robot_once, token_in};
 
@@ -118,7 +118,9 @@ impl Local {
     }
 }
 
-fn game_of(local: &Local, player: &str) -> String {
+/// The newest game in the store (ids sort by date, then at random: the
+/// tests start one game at a time).
+fn game_of(local: &Local) -> String {
     let dir = local.root.join("data/games");
     let mut ids: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
@@ -126,7 +128,6 @@ fn game_of(local: &Local, player: &str) -> String {
         .filter_map(|e| e.file_name().to_str().map(str::to_owned))
         .collect();
     ids.sort();
-    let _ = player;
     ids.pop().expect("a game")
 }
 
@@ -144,7 +145,7 @@ fn a_robot_killed_at_any_step_loses_no_mail_and_applies_no_move_twice() {
         &format!("token: {token}\nseed: first words"),
     );
     local.run();
-    let game = game_of(&local, "ann");
+    let game = game_of(&local);
     local.deliver(
         "ann@player.test",
         "move start #0",
@@ -158,7 +159,7 @@ fn a_robot_killed_at_any_step_loses_no_mail_and_applies_no_move_twice() {
         .enumerate()
     {
         let before = local.sent().len();
-        let id = local.deliver(
+        local.deliver(
             "ann@player.test",
             &format!("move draw #{plies}"),
             &format!("token: {token}\nseed: words {n}"),
@@ -195,7 +196,6 @@ fn a_robot_killed_at_any_step_loses_no_mail_and_applies_no_move_twice() {
             mine.iter().map(|r| r.message_id.as_str()).collect();
         assert_eq!(ids.len(), 1, "{step}: one Message-ID for the answer");
         assert!(local.sent().len() > before, "{step}");
-        let _ = id;
     }
 }
 
@@ -210,7 +210,7 @@ fn hostile_and_looping_mails_are_refused_or_ignored_and_the_robot_goes_on() {
         &format!("token: {ann}"),
     );
     local.run();
-    let game = game_of(&local, "ann");
+    let game = game_of(&local);
     local.deliver(
         "bo@player.test",
         &format!("join {game}"),
@@ -304,7 +304,7 @@ fn a_stale_move_is_refused_and_the_fresh_one_accepted() {
         "ann",
         "Refused: the Foe rows are laid out by a mail after the one that opened the game",
     );
-    let game = game_of(&local, "ann");
+    let game = game_of(&local);
     assert_eq!(replay(&local.record(&game)).events().len(), 2);
     // The Foe layout comes first, from the player's first move mail.
     local.deliver("ann@player.test", "move draw #0", &format!("token: {ann}"));
@@ -344,7 +344,7 @@ fn silence_brings_reminders_then_a_forfeit_claim() {
         &format!("token: {ann}"),
     );
     local.run();
-    let game = game_of(&local, "ann");
+    let game = game_of(&local);
     local.deliver(
         "bo@player.test",
         &format!("join {game}"),
@@ -386,7 +386,6 @@ fn silence_brings_reminders_then_a_forfeit_claim() {
     // Once only.
     robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(41))]);
     assert_eq!(replay(&local.record(&game)).claims().len(), 1);
-    let _ = Path::new("");
 }
 
 /// The last answer to `who`.
@@ -419,7 +418,7 @@ fn joins_draws_and_takebacks_are_refused_when_illegal_and_done_when_legal() {
         &format!("token: {ann}"),
     );
     local.run();
-    let game = game_of(&local, "ann");
+    let game = game_of(&local);
     // Only the invited player joins.
     local.deliver(
         "ann@player.test",
@@ -506,7 +505,7 @@ fn a_mail_delivered_twice_is_obeyed_once_and_a_roll_is_never_taken_back() {
         &format!("token: {ann}"),
     );
     local.run();
-    let game = game_of(&local, "ann");
+    let game = game_of(&local);
     local.deliver("ann@player.test", "move start", &format!("token: {ann}"));
     local.run();
     // The same mail twice (as a retrying server delivers it: same

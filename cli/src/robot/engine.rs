@@ -597,10 +597,10 @@ impl Robot {
                             return Err("the Foe rows are not laid out yet; expected `move start` (with a `seed:` line)".into());
                         }
                         return roll::play_seeded(replay, &[], &mover, &keys.others(me), seed)
-                            .map_err(|e| refusal(replay, e));
+                            .map_err(refusal);
                     }
                     roll::play_seeded(replay, &moves, &mover, &keys.others(me), seed)
-                        .map_err(|e| refusal(replay, e))
+                        .map_err(refusal)
                 })
             }
             Command::Resign(id) => {
@@ -1136,7 +1136,7 @@ impl Robot {
         };
         let catalog = RecordRulesets::beside(&self.root().join(record_path(&meta.id)));
         let before = SignedReplay::start(&catalog, ruleset)?;
-        let (replay, events) = if solo {
+        let (_, events) = if solo {
             roll::open_refereed(&catalog, &opening)
         } else {
             table::open(&catalog, &opening)
@@ -1160,7 +1160,6 @@ impl Robot {
         append_events(&mut record, &before, &events, None).map_err(|e| e.to_string())?;
         let text = record_to_string::<RawGrammar>(&record);
         self.check_written(&meta.id, &text)?;
-        let _ = replay;
         // The register: the opening of every game started, per player, as
         // signed, so a ladder can count them.
         for address in &meta.seats {
@@ -1380,14 +1379,10 @@ fn describe(c: &Command) -> String {
     }
 }
 
-fn refusal(replay: &SignedReplay, e: TableError) -> String {
+fn refusal(e: TableError) -> String {
     match e {
         TableError::Rules(r) => format!("{} (position: {})", r.reason, r.position),
-        TableError::NotYourTurn { .. } => e.to_string(),
-        other => {
-            let _ = replay;
-            other.to_string()
-        }
+        other => other.to_string(),
     }
 }
 
