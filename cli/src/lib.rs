@@ -17,6 +17,7 @@ pub mod html;
 pub mod mail;
 pub mod play;
 pub mod positions;
+pub mod robot;
 pub mod rulesets;
 pub mod secrets;
 pub mod show;
@@ -137,6 +138,10 @@ enum Command {
     Remind(play::GameArgs),
     /// Mail play: claim a forfeit after the agreed days of silence.
     Forfeit(play::GameArgs),
+    /// Referee games on a mail address: players send plain commands by
+    /// mail and get boards, results and verifiable records back.
+    #[command(subcommand)]
+    Robot(robot::RobotCommand),
 }
 
 /// Parse the command line and run the command.
@@ -165,6 +170,7 @@ pub fn main() -> ExitCode {
         Command::Forfeit(args) => play::one(&args, "forfeit"),
         Command::Draw(args) => play::offer(&args, false),
         Command::Takeback(args) => play::offer(&args, true),
+        Command::Robot(command) => robot::run(&command),
     };
     ExitCode::from(code)
 }

@@ -1,0 +1,443 @@
+//! The robot's command language: plain lines in a mail's subject or body.
+//!
+//! A line is a command when its first word is a known verb (any case);
+//! every other line is ignored, so a reply's quoted text (`> ...`), a
+//! subject's `Re: [Yam] ...` and a signature never read as commands.
+//! Reading stops at a signature separator (`-- `), and quoted lines are
+//! skipped (a player may write below a quote), so an answer quoted back is
+//! never obeyed twice. Besides commands, a mail may carry `token: XXXX` (the
+//! sender's token, see `auth`) and `seed: free text` (entering every roll
+//! of the mail).
+
+/// The most commands one mail may carry: a mail of thousands of lines is
+/// answered with an error, not with thousands of moves.
+pub const MAX_COMMANDS: usize = 20;
+
+/// The longest free-text seed kept (the rest is cut).
+pub const MAX_SEED: usize = 200;
+
+/// One command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// `help`: the command language.
+    Help,
+    /// `challenge GAME [RULESET] [ADDRESS] [second]` or `open ...`: a new
+    /// game; solo games start at once, two-player games wait for `join`.
+    Challenge {
+        /// The game's name as written.
+        game: String,
+        /// The ruleset, if named.
+        ruleset: Option<String>,
+        /// The invited address (none: anyone may join).
+        invited: Option<String>,
+        /// Whether the challenger takes the second seat.
+        second: bool,
+    },
+    /// `join ID` or `accept ID`.
+    Join(String),
+    /// `move [ID] TOKEN... [#PLY]`.
+    Move {
+        /// The game, if named.
+        game: Option<String>,
+        /// The moves of the turn.
+        moves: Vec<String>,
+        /// The ply the sender saw (a stale mail is refused).
+        ply: Option<u32>,
+    },
+    /// `show [ID]`.
+    Show(Option<String>),
+    /// `list`: the sender's games.
+    List,
+    /// `resign [ID]`.
+    Resign(Option<String>),
+    /// `offer draw|takeback [ID]`.
+    Offer(Offer, Option<String>),
+    /// `accept|decline draw|takeback [ID]`.
+    Answer(Offer, bool, Option<String>),
+}
+
+/// What is offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Offer {
+    /// A draw.
+    Draw,
+    /// Taking back the offerer's last move.
+    Takeback,
+}
+
+/// A line that looks like a command but is not one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadLine {
+    /// The line.
+    pub line: String,
+    /// What was expected.
+    pub expected: String,
+}
+
+/// What a mail says.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Parsed {
+    /// Its commands, in order.
+    pub commands: Vec<Command>,
+    /// The token given, if any.
+    pub token: Option<String>,
+    /// The free-text seed, if any.
+    pub seed: Option<String>,
+    /// Lines refused.
+    pub errors: Vec<BadLine>,
+    /// Whether more than [`MAX_COMMANDS`] commands were given (the rest
+    /// were dropped).
+    pub truncated: bool,
+}
+
+const VERBS: &[&str] = &[
+    "help",
+    "challenge",
+    "open",
+    "new",
+    "join",
+    "accept",
+    "decline",
+    "move",
+    "play",
+    "show",
+    "board",
+    "list",
+    "games",
+    "resign",
+    "offer",
+];
+
+/// Reads the subject, then the body.
+pub fn parse(subject: &str, body: &str) -> Parsed {
+    let mut parsed = Parsed::default();
+    let line_of = |line: &str, parsed: &mut Parsed| {
+        let line = line.trim();
+        if line.is_empty() {
+            return;
+        }
+        let (head, rest) = split_word(line);
+        let head_lower = head.to_ascii_lowercase();
+        let key = head_lower.trim_end_matches(':');
+        if key == "token" {
+            if let Some(token) = rest.split_whitespace().next() {
+                parsed.token = Some(token.to_owned());
+            }
+            return;
+        }
+        if key == "seed" && head_lower.ends_with(':') {
+            let seed: String = rest.trim().chars().take(MAX_SEED).collect();
+            if !seed.is_empty() {
+                parsed.seed = Some(seed);
+            }
+            return;
+        }
+        if !VERBS.contains(&key) {
+            return;
+        }
+        if parsed.commands.len() >= MAX_COMMANDS {
+            parsed.truncated = true;
+            return;
+        }
+        match command(key, rest) {
+            Ok(c) => parsed.commands.push(c),
+            Err(expected) => parsed.errors.push(BadLine {
+                line: line.chars().take(200).collect(),
+                expected,
+            }),
+        }
+    };
+    // The subject is one line; an answer's subject (`Re: [Yam] ...`) starts
+    // with no verb and so is passed over.
+    line_of(subject, &mut parsed);
+    for line in body.lines() {
+        if line == "-- " {
+            break;
+        }
+        if line.trim_start().starts_with('>') {
+            continue;
+        }
+        line_of(line, &mut parsed);
+    }
+    parsed
+}
+
+fn split_word(line: &str) -> (&str, &str) {
+    match line.find(char::is_whitespace) {
+        Some(i) => (&line[..i], line[i..].trim_start()),
+        None => (line, ""),
+    }
+}
+
+fn offer_kind(word: &str) -> Option<Offer> {
+    match word.to_ascii_lowercase().as_str() {
+        "draw" => Some(Offer::Draw),
+        "takeback" | "take-back" | "undo" => Some(Offer::Takeback),
+        _ => None,
+    }
+}
+
+/// An optional game id: at most one word.
+fn optional_id(rest: &str, expected: &str) -> Result<Option<String>, String> {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    match words.as_slice() {
+        [] => Ok(None),
+        [id] => Ok(Some((*id).to_owned())),
+        _ => Err(expected.to_owned()),
+    }
+}
+
+/// Words split at white space outside double quotes: Genghis Khan's moves
+/// name cards in quotes (`capture:M7/"Army of Toghril"=8d`).
+fn words(rest: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = None;
+    let mut quoted = false;
+    for (i, c) in rest.char_indices() {
+        if c == '"' {
+            quoted = !quoted;
+        }
+        match (c.is_whitespace() && !quoted, start) {
+            (true, Some(s)) => {
+                out.push(&rest[s..i]);
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push(&rest[s..]);
+    }
+    out
+}
+
+fn command(verb: &str, rest: &str) -> Result<Command, String> {
+    let words: Vec<&str> = words(rest);
+    match verb {
+        "help" => Ok(Command::Help),
+        "challenge" | "open" | "new" => {
+            let expected = "challenge GAME [RULESET] [ADDRESS] [second], for instance `challenge khan rescue-khan bob@example.org` or `challenge genghis-khan`";
+            let mut game = None;
+            let mut ruleset = None;
+            let mut invited = None;
+            let mut second = false;
+            for word in words {
+                let lower = word.to_ascii_lowercase();
+                if word.contains('@') {
+                    if invited.is_some() {
+                        return Err(expected.into());
+                    }
+                    invited = Some(lower.trim_matches(['<', '>']).to_owned());
+                } else if lower == "second" || lower == "black" {
+                    second = true;
+                } else if lower == "first" || lower == "white" {
+                    second = false;
+                } else if game.is_none() {
+                    game = Some(lower);
+                } else if ruleset.is_none() {
+                    ruleset = Some(lower);
+                } else {
+                    return Err(expected.into());
+                }
+            }
+            let game = game.ok_or_else(|| expected.to_owned())?;
+            // `castle siege` and `genghis khan` in two words.
+            let (game, ruleset) = match (game.as_str(), ruleset.as_deref()) {
+                ("castle", Some("siege")) | ("genghis", Some("khan")) => {
+                    (format!("{game}-{}", ruleset.unwrap_or_default()), None)
+                }
+                _ => (game, ruleset),
+            };
+            Ok(Command::Challenge {
+                game,
+                ruleset,
+                invited,
+                second,
+            })
+        }
+        "join" => match words.as_slice() {
+            [id] => Ok(Command::Join((*id).to_owned())),
+            _ => Err("join GAME-ID".into()),
+        },
+        "accept" | "decline" => {
+            let accepted = verb == "accept";
+            match words.as_slice() {
+                [what, rest @ ..] if offer_kind(what).is_some() => {
+                    let kind = offer_kind(what).unwrap_or(Offer::Draw);
+                    let id =
+                        optional_id(&rest.join(" "), "accept|decline draw|takeback [GAME-ID]")?;
+                    Ok(Command::Answer(kind, accepted, id))
+                }
+                [id] if accepted => Ok(Command::Join((*id).to_owned())),
+                _ => Err(if accepted {
+                    "accept GAME-ID (a challenge), or accept draw|takeback [GAME-ID]".into()
+                } else {
+                    "decline draw|takeback [GAME-ID]".into()
+                }),
+            }
+        }
+        "offer" => match words.as_slice() {
+            [what, rest @ ..] if offer_kind(what).is_some() => {
+                let kind = offer_kind(what).unwrap_or(Offer::Draw);
+                let id = optional_id(&rest.join(" "), "offer draw|takeback [GAME-ID]")?;
+                Ok(Command::Offer(kind, id))
+            }
+            _ => Err("offer draw|takeback [GAME-ID]".into()),
+        },
+        "move" | "play" => {
+            let mut moves = Vec::new();
+            let mut ply = None;
+            for word in words {
+                if let Some(n) = word.strip_prefix('#') {
+                    ply = Some(n.parse::<u32>().map_err(|_| {
+                        format!("#PLY, a number (the ply of the board you saw), not {word}")
+                    })?);
+                } else {
+                    moves.push(word.to_owned());
+                }
+            }
+            if moves.is_empty() {
+                return Err(
+                    "move [GAME-ID] MOVE... [#PLY], for instance `move Ng3-f3 #4` or `move draw`"
+                        .into(),
+                );
+            }
+            Ok(Command::Move {
+                game: None,
+                moves,
+                ply,
+            })
+        }
+        "show" | "board" => optional_id(rest, "show [GAME-ID]").map(Command::Show),
+        "list" | "games" => Ok(Command::List),
+        "resign" => optional_id(rest, "resign [GAME-ID]").map(Command::Resign),
+        _ => Err("a command (send `help`)".into()),
+    }
+}
+
+/// The help text.
+pub const HELP: &str = "\
+Commands (one per line, in the subject or the body, any case):
+
+  help                                  this text
+  challenge GAME [RULESET] [ADDRESS]    a new game: khan (basic, magician, power-magician,
+                                        rescue-general, rescue-khan), genghis-khan (solo,
+                                        against the robot: `move start` lays out the Foe rows);
+                                        add `second` to take the second seat;
+                                        without ADDRESS anyone may join
+  join GAME-ID   (or: accept GAME-ID)   take the open seat of a challenge
+  move [GAME-ID] MOVE... [#PLY]         your turn; #PLY refuses the mail if the game moved on
+  show [GAME-ID]                        the board
+  list                                  your games
+  resign [GAME-ID]
+  offer draw [GAME-ID]      accept draw [GAME-ID]      decline draw [GAME-ID]
+  offer takeback [GAME-ID]  accept takeback [GAME-ID]  decline takeback [GAME-ID]
+
+Every command mail carries your token on a line of its own:  token: XXXX
+A line `seed: any words you like` enters the dice and cards of that mail's moves.
+Without a game id, a reply to the robot's mail means that game, and otherwise your only game.
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_are_read_from_subject_and_body_in_any_case() {
+        let p = parse(
+            "CHALLENGE Khan rescue-khan Bob@Example.org",
+            "token: abc123\nseed: my lucky words\nMove g-1 Ng3-f3 #4\n> move Kb1-b2\nshow\n-- \nmove nope\n",
+        );
+        assert_eq!(p.token.as_deref(), Some("abc123"));
+        assert_eq!(p.seed.as_deref(), Some("my lucky words"));
+        assert_eq!(
+            p.commands,
+            vec![
+                Command::Challenge {
+                    game: "khan".into(),
+                    ruleset: Some("rescue-khan".into()),
+                    invited: Some("bob@example.org".into()),
+                    second: false
+                },
+                Command::Move {
+                    game: None,
+                    moves: vec!["g-1".into(), "Ng3-f3".into()],
+                    ply: Some(4)
+                },
+                Command::Show(None),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_reply_subject_and_prose_are_not_commands() {
+        let p = parse(
+            "Re: [Yam] Khan g-1 #3: Ann vs Bo",
+            "Thanks, nice game!\nI will move tomorrow.\n",
+        );
+        assert_eq!(p, Parsed::default());
+    }
+
+    #[test]
+    fn a_malformed_command_says_what_was_expected() {
+        let p = parse(
+            "",
+            "move #x Ng3-f3\njoin\noffer flowers\naccept draw g1 g2\n",
+        );
+        assert!(p.commands.is_empty());
+        assert_eq!(p.errors.len(), 4);
+        assert!(p.errors[0].expected.contains("#PLY"), "{:?}", p.errors);
+        assert_eq!(p.errors[1].expected, "join GAME-ID");
+        assert!(p.errors[2].expected.starts_with("offer draw"));
+        // The legal forms are accepted.
+        let ok = parse(
+            "",
+            "accept draw g1\ndecline takeback\noffer draw\naccept g1\n",
+        );
+        assert_eq!(
+            ok.commands,
+            vec![
+                Command::Answer(Offer::Draw, true, Some("g1".into())),
+                Command::Answer(Offer::Takeback, false, None),
+                Command::Offer(Offer::Draw, None),
+                Command::Join("g1".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn quoted_card_names_stay_one_move() {
+        let p = parse("", "move capture:M7/\"Army of Toghril\"=8d #6\n");
+        assert_eq!(
+            p.commands,
+            vec![Command::Move {
+                game: None,
+                moves: vec!["capture:M7/\"Army of Toghril\"=8d".into()],
+                ply: Some(6)
+            }]
+        );
+    }
+
+    #[test]
+    fn too_many_commands_are_cut() {
+        let body = "show\n".repeat(MAX_COMMANDS + 5);
+        let p = parse("", &body);
+        assert_eq!(p.commands.len(), MAX_COMMANDS);
+        assert!(p.truncated);
+    }
+
+    #[test]
+    fn two_word_game_names_read() {
+        let p = parse("challenge genghis khan", "");
+        assert_eq!(
+            p.commands,
+            vec![Command::Challenge {
+                game: "genghis-khan".into(),
+                ruleset: None,
+                invited: None,
+                second: false
+            }]
+        );
+    }
+}

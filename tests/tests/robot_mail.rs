@@ -1,0 +1,360 @@
+//! The robot against the real mail servers of `scripts/test.sh` (SMTP with
+//! AUTH, Dovecot IMAP): players write plain mails by SMTP, the robot reads
+//! its mailbox by IMAP and answers by SMTP, players read the answers from
+//! their Maildirs, and every record the robot sent verifies offline with
+//! `yam verify`.
+
+mod robot_common;
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use robot_common::{Received, game_in, mail, maildir_files, parse, replay, robot_once, token_in};
+use yam_cli::mail::transport::{Outgoing, Security, send};
+use yam_notation::GameKind;
+use yam_referee::fair_play::turn::{EventBody, Evidence, MoveToken};
+use yam_referee::replay::{GameReplay, NoChance, load_ruleset, start};
+
+struct Servers {
+    dir: String,
+    smtp_port: u16,
+    imap_port: u16,
+    smtp_user: String,
+    smtp_password: String,
+    imap_password: String,
+}
+
+fn servers() -> Servers {
+    let var = |name: &str| {
+        std::env::var(name).unwrap_or_else(|_| {
+            panic!("{name} is not set: run the tests with scripts/test.sh, which starts the mail servers")
+        })
+    };
+    Servers {
+        dir: var("YAM_MAILTEST_DIR"),
+        smtp_port: var("YAM_MAILTEST_SMTP_PORT").parse().unwrap(),
+        imap_port: var("YAM_MAILTEST_IMAP_PORT").parse().unwrap(),
+        smtp_user: var("YAM_MAILTEST_SMTP_USER"),
+        smtp_password: var("YAM_MAILTEST_SMTP_PASSWORD"),
+        imap_password: var("YAM_MAILTEST_IMAP_PASSWORD"),
+    }
+}
+
+fn fresh_user(prefix: &str) -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!("{prefix}{}{nanos}", std::process::id())
+}
+
+/// A robot on its own mailbox, with its own store.
+struct Robot {
+    _data: tempfile::TempDir,
+    config: PathBuf,
+    address: String,
+}
+
+impl Robot {
+    fn new(s: &Servers) -> Robot {
+        let data = tempfile::tempdir().unwrap();
+        let user = fresh_user("robot");
+        let config = data.path().join("robot.yaml");
+        std::fs::write(
+            &config,
+            format!(
+                "robot:\n  address: {user}@example.org\n  name: Yam robot\ndata: {}\n\
+                 outgoing:\n  smtp:\n    host: 127.0.0.1\n    port: {}\n    security: none\n    user: {}\n    password: {}\n\
+                 incoming:\n  imap:\n    host: 127.0.0.1\n    port: {}\n    tls: false\n    user: {user}\n    password: {}\n\
+                 limits:\n  per_sender_per_hour: 100000\n",
+                data.path().join("store").display(),
+                s.smtp_port,
+                s.smtp_user,
+                s.smtp_password,
+                s.imap_port,
+                s.imap_password
+            ),
+        )
+        .unwrap();
+        Robot {
+            _data: data,
+            config,
+            address: format!("{user}@example.org"),
+        }
+    }
+
+    fn run(&self) -> String {
+        let out = robot_once(&self.config, &[]);
+        let log = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{log}");
+        log
+    }
+}
+
+/// A player without the program: plain mails out, answers in a Maildir.
+struct Player {
+    address: String,
+    maildir: PathBuf,
+    outgoing: Outgoing,
+    robot: String,
+    read: usize,
+    sent: usize,
+    token: String,
+}
+
+impl Player {
+    fn new(s: &Servers, prefix: &str, robot: &Robot) -> Player {
+        let user = fresh_user(prefix);
+        Player {
+            address: format!("{user}@example.org"),
+            maildir: Path::new(&s.dir).join("home").join(&user).join("Maildir"),
+            outgoing: Outgoing::Smtp {
+                host: "127.0.0.1".into(),
+                port: s.smtp_port,
+                security: Security::None,
+                auth: Some((s.smtp_user.clone(), s.smtp_password.clone())),
+            },
+            robot: robot.address.clone(),
+            read: 0,
+            sent: 0,
+            token: String::new(),
+        }
+    }
+
+    fn send(&mut self, subject: &str, body: &str) {
+        self.sent += 1;
+        let id = format!(
+            "{}.{}@example.org",
+            self.sent,
+            self.address.replace('@', ".")
+        );
+        let body = format!("token: {}\n{body}\n", self.token);
+        send(
+            &self.outgoing,
+            &mail(&self.address, &self.robot, &id, subject, &body),
+        )
+        .unwrap();
+    }
+
+    /// The answers that arrived since the last look.
+    fn inbox(&mut self) -> Vec<Received> {
+        let files = maildir_files(&self.maildir);
+        let new: Vec<Received> = files[self.read.min(files.len())..]
+            .iter()
+            .map(|p| parse(&std::fs::read(p).unwrap()))
+            .collect();
+        self.read = files.len();
+        new
+    }
+
+    fn register(&mut self, robot: &Robot) {
+        self.send("help", "help");
+        robot.run();
+        let answers = self.inbox();
+        self.token = answers
+            .iter()
+            .find_map(|r| token_in(&r.body))
+            .unwrap_or_else(|| panic!("no token in {answers:#?}"));
+    }
+}
+
+/// `yam verify` on a record the robot sent.
+fn verify_offline(record: &str, dir: &Path, name: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, record).unwrap();
+    let out = yam_tests::yam().arg("verify").arg(&path).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("verified"), "{text}");
+    text
+}
+
+/// A complete Rescue Khan game, decided in advance: a win taken whenever
+/// one is legal, otherwise a move from a small generator.
+fn rescue_khan_game() -> Vec<String> {
+    let ruleset = load_ruleset(GameKind::Khan, "rescue-khan").unwrap();
+    for seed in 1u64..200 {
+        let mut game: Box<dyn GameReplay> = start(&ruleset).unwrap();
+        let mut moves = Vec::new();
+        let mut state = seed;
+        while game.outcome().is_none() && moves.len() < 400 {
+            let legal = game.legal_moves();
+            let winning = legal.iter().find(|m| {
+                let mut g = game.clone();
+                g.play(&[MoveToken::new(m.as_str()).unwrap()], &mut NoChance)
+                    .is_ok()
+                    && g.outcome().is_some()
+            });
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let pick = winning
+                .cloned()
+                .unwrap_or_else(|| legal[(state >> 33) as usize % legal.len()].clone());
+            game.play(&[MoveToken::new(pick.as_str()).unwrap()], &mut NoChance)
+                .unwrap();
+            moves.push(pick);
+        }
+        if game.outcome().is_some() {
+            return moves;
+        }
+    }
+    panic!("no short game found")
+}
+
+#[test]
+fn a_complete_rescue_khan_game_between_two_addresses_refereed_by_the_robot() {
+    let s = servers();
+    let robot = Robot::new(&s);
+    let mut ann = Player::new(&s, "ann", &robot);
+    let mut bo = Player::new(&s, "bo", &robot);
+    ann.register(&robot);
+    bo.register(&robot);
+    ann.send(&format!("challenge khan rescue-khan {}", bo.address), "");
+    robot.run();
+    let id = ann
+        .inbox()
+        .iter()
+        .find_map(|r| game_in(&r.body))
+        .expect("a game id");
+    let invitation = bo.inbox();
+    assert!(
+        invitation
+            .iter()
+            .any(|r| r.body.contains(&format!("join {id}")))
+    );
+    bo.send(&format!("join {id}"), "");
+    robot.run();
+    assert!(
+        ann.inbox()
+            .iter()
+            .any(|r| r.body.contains("The game begins"))
+    );
+    assert!(
+        bo.inbox()
+            .iter()
+            .any(|r| r.body.contains("The game begins"))
+    );
+
+    // The whole game, one mail per move, each guarded by its ply; the
+    // robot reads them all in one run, in the order they arrived.
+    let moves = rescue_khan_game();
+    for (ply, m) in moves.iter().enumerate() {
+        let player = if ply % 2 == 0 { &mut ann } else { &mut bo };
+        player.send(&format!("move {id} {m} #{ply}"), "");
+    }
+    let log = robot.run();
+    assert!(!log.contains("Refused"), "{log}");
+    let last = ann
+        .inbox()
+        .into_iter()
+        .chain(bo.inbox())
+        .last()
+        .expect("answers");
+    assert!(last.body.contains("Game over"), "{}", last.body);
+    let record = last.record.expect("the record is attached");
+    let r = replay(&record);
+    assert_eq!(r.plies() as usize, moves.len());
+    assert!(r.ending().is_some());
+    let dir = tempfile::tempdir().unwrap();
+    let report = verify_offline(&record, dir.path(), "rescue.yam");
+    assert!(report.contains("peer"), "{report}");
+}
+
+/// Plays a Genghis Khan game by mail: up to `max_mails` mails of the
+/// greedy choice, then, when `abandon`, the player's resignation.
+fn genghis_khan_by_mail(max_mails: usize, abandon: bool) -> (String, Received) {
+    let s = servers();
+    let robot = Robot::new(&s);
+    let mut pat = Player::new(&s, "pat", &robot);
+    pat.register(&robot);
+    pat.send("challenge genghis-khan", "seed: the opening words");
+    robot.run();
+    let id = game_in(&pat.inbox().pop().expect("an answer").body).expect("a game id");
+    // The Foe rows are laid out by the first move mail, with its seed.
+    pat.send("move start #0", "seed: the layout words");
+    robot.run();
+    let mut last = pat.inbox().pop().expect("an answer");
+    assert!(last.body.contains("lays out the game"), "{}", last.body);
+    for n in 0..max_mails {
+        let record = last.record.clone().expect("a record");
+        let r = replay(&record);
+        if r.ending().is_some() {
+            break;
+        }
+        let seat = r.seat_of(&r.to_move_key().unwrap()).unwrap();
+        let yam_cli::autoplay::Intent::Orders(orders) =
+            yam_cli::autoplay::choose(&r, seat, yam_referee::castle_siege::Policy::Eager, 1)
+                .unwrap()
+        else {
+            panic!("Genghis Khan has orders only")
+        };
+        pat.send(
+            &format!("move {} #{}", orders.join(" "), r.plies()),
+            &format!("seed: my words number {n}"),
+        );
+        robot.run();
+        last = pat.inbox().pop().expect("an answer");
+        assert!(!last.body.contains("Refused"), "{}", last.body);
+    }
+    if abandon {
+        pat.send("resign", "");
+        robot.run();
+        last = pat.inbox().pop().expect("an answer");
+    }
+    (id, last)
+}
+
+#[test]
+fn a_genghis_khan_game_by_mail_against_the_robot_verifies_offline() {
+    // A few cards drawn, then the player abandons: an ended game, short
+    // enough for every CI run. The full game is the ignored test below.
+    let (id, last) = genghis_khan_by_mail(4, true);
+    assert!(last.body.contains("abandoned"), "{}", last.body);
+    let record = last.record.expect("a record");
+    let r = replay(&record);
+    assert!(r.plies() >= 4, "{}", r.plies());
+    assert!(r.ending().is_some());
+    // Every draw's declaration carries the player's seed.
+    let seeds: Vec<String> = r
+        .events()
+        .iter()
+        .filter_map(|e| match &e.event.body {
+            EventBody::Turn(t) => Some(
+                t.evidence
+                    .iter()
+                    .filter_map(|ev| match ev {
+                        Evidence::RollRequest(req) => {
+                            Some(req.request.declaration.seed.as_str().to_owned())
+                        }
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert!(seeds.contains(&"the layout words".to_owned()), "{seeds:?}");
+    for n in 0..4 {
+        assert!(seeds.contains(&format!("my words number {n}")), "{seeds:?}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let report = verify_offline(&record, dir.path(), &format!("{id}.yam"));
+    assert!(report.contains("robot"), "{report}");
+}
+
+#[test]
+#[ignore = "a whole Genghis Khan game is some 220 mails: minutes in a debug build"]
+fn a_complete_genghis_khan_game_by_mail_against_the_robot() {
+    let (id, last) = genghis_khan_by_mail(1000, false);
+    assert!(last.body.contains("Game over"), "{}", last.body);
+    let record = last.record.expect("a record");
+    assert!(replay(&record).ending().is_some());
+    let dir = tempfile::tempdir().unwrap();
+    verify_offline(&record, dir.path(), &format!("{id}.yam"));
+}
