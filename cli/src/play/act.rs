@@ -436,7 +436,8 @@ pub fn play(desk: &Desk, id: &str, request: &MoveRequest) -> Result<Done, Refusa
                     });
                 }
                 events.push(
-                    table::request_roll(&mut replay, &orders, &signer).map_err(table_refusal)?,
+                    table::request_roll(&mut replay, &orders, &signer, "")
+                        .map_err(table_refusal)?,
                 );
                 news = format!(
                     "{} declares {} and asks for the dice (roll request).",
@@ -629,7 +630,7 @@ pub fn act(desk: &Desk, id: &str, act: Act) -> Result<Done, Refusal> {
                 game.meta.forfeit_days
             );
             (
-                table::claim_forfeit(&mut replay, &signer, duty.who(), &reason)
+                table::claim_forfeit(&mut replay, &signer, duty.who(), &reason, None)
                     .map_err(table_refusal)?,
                 format!(
                     "{name} claims a forfeit: {} has not answered in {silent} days. A director judges the claim (yam verify shows it).",

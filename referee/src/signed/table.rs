@@ -143,8 +143,9 @@ fn text(value: &str) -> Result<Text, TableError> {
     Text::new(value).map_err(|e| TableError::Value(e.to_string()))
 }
 
-/// Signs `body` by `key` as the next event of `replay`, and proves it.
-fn next_event(
+/// Signs `body` by `key` as the next event of `replay`, and proves it:
+/// the one way every event of the harness is made.
+pub fn next_event(
     replay: &mut SignedReplay,
     key: &SigningKey,
     body: EventBody,
@@ -432,7 +433,7 @@ pub fn open(
             .filter(|s| s.public_key() != mover.public_key())
             .copied()
             .collect();
-        events.extend(chance_turn(&mut replay, &[], &mover, &others)?);
+        events.extend(chance_turn(&mut replay, &[], &mover, &others, "")?);
     }
     Ok((replay, events))
 }
@@ -527,13 +528,26 @@ pub fn play(
     mover: &Signer<'_>,
     others: &[Signer<'_>],
 ) -> Result<Vec<SignedEvent>, TableError> {
+    play_seeded(replay, moves, mover, others, "")
+}
+
+/// As [`play`], with `seed` (a player's free text, such as a robot's
+/// player adds to a mail) in the roll's declaration, so that it enters the
+/// outcome.
+pub fn play_seeded(
+    replay: &mut SignedReplay,
+    moves: &[String],
+    mover: &Signer<'_>,
+    others: &[Signer<'_>],
+    seed: &str,
+) -> Result<Vec<SignedEvent>, TableError> {
     let prepared = prepare(replay, moves, mover)?;
     let mut working = replay.clone();
     let events = match prepared {
         Prepared::Plain(moves) => {
             vec![turn_event(&mut working, mover, &moves, Vec::new())?]
         }
-        Prepared::Roll(orders) => chance_turn(&mut working, &orders, mover, others)?,
+        Prepared::Roll(orders) => chance_turn(&mut working, &orders, mover, others, seed)?,
     };
     *replay = working;
     Ok(events)
@@ -598,6 +612,7 @@ fn chance_turn(
     orders: &[String],
     mover: &Signer<'_>,
     others: &[Signer<'_>],
+    seed: &str,
 ) -> Result<Vec<SignedEvent>, TableError> {
     let seat = check_turn(working, mover)?;
     if let Some(stream) = working.practice_stream() {
@@ -611,7 +626,7 @@ fn chance_turn(
         let evidence = outcome_evidence(roll, chance.into_records(), &resolved.skipped)?;
         return Ok(vec![turn_event(working, mover, &resolved.moves, evidence)?]);
     }
-    roll(working, orders, mover, others)
+    roll(working, orders, mover, others, seed)
 }
 
 /// The three steps of a roll on one table: request, responses, moves with
@@ -621,8 +636,9 @@ fn roll(
     orders: &[String],
     mover: &Signer<'_>,
     others: &[Signer<'_>],
+    seed: &str,
 ) -> Result<Vec<SignedEvent>, TableError> {
-    let mut events = vec![request_roll(working, orders, mover)?];
+    let mut events = vec![request_roll(working, orders, mover, seed)?];
     let awaiting: Vec<PublicKey> = working
         .roll_book()
         .map(|b| b.awaiting().to_vec())
@@ -640,11 +656,13 @@ fn roll(
 
 /// The mover's first step of a roll: the signed request declaring
 /// `orders` (canonical, as [`prepare`] returned them in
-/// [`Prepared::Roll`]), with the next value of its own chain.
+/// [`Prepared::Roll`]) and `seed` (free text of the mover's, often empty),
+/// with the next value of its own chain.
 pub fn request_roll(
     replay: &mut SignedReplay,
     orders: &[String],
     mover: &Signer<'_>,
+    seed: &str,
 ) -> Result<SignedEvent, TableError> {
     check_turn(replay, mover)?;
     let me = mover.public_key();
@@ -676,7 +694,7 @@ pub fn request_roll(
         requester: me,
         declaration: Declaration {
             orders: List::new(declared).map_err(|e| TableError::Value(e.to_string()))?,
-            seed: Text::default(),
+            seed: text(seed)?,
         },
         reveal,
     }
@@ -879,18 +897,20 @@ pub fn answer_takeback(
     Ok(event)
 }
 
-/// `who` claims that `against` has not answered in time. Offline, time
-/// cannot be proven: the claim is evidence for a director, with `reason`.
+/// `who` claims that `against` has not answered in time, with `reason`.
+/// Offline, time cannot be proven: a peer's claim is evidence for a
+/// director; a robot adds `robot_time`, its signed clock.
 pub fn claim_forfeit(
     replay: &mut SignedReplay,
     who: &Signer<'_>,
     against: PublicKey,
     reason: &str,
+    robot_time: Option<u64>,
 ) -> Result<SignedEvent, TableError> {
     let body = EventBody::ForfeitClaim {
         against,
         reason: text(reason)?,
-        robot_time: None,
+        robot_time,
     };
     let mut working = replay.clone();
     let event = next_event(&mut working, who.key, body)?;

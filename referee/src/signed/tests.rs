@@ -1061,8 +1061,8 @@ fn each_party_signs_only_its_own_steps_and_the_duty_says_whose() {
         table::Prepared::Roll(orders) => orders,
         other => panic!("{other:?}"),
     };
-    assert!(table::request_roll(&mut replay.clone(), &orders, &o.signer()).is_err());
-    table::request_roll(&mut replay, &orders, &m.signer()).unwrap();
+    assert!(table::request_roll(&mut replay.clone(), &orders, &o.signer(), "").is_err());
+    table::request_roll(&mut replay, &orders, &m.signer(), "").unwrap();
     assert_eq!(next_duty(&replay), Some(Duty::Respond(o.key.public_key())));
     assert!(table::respond(&mut replay.clone(), &m.signer()).is_err());
     assert!(table::complete_roll(&mut replay.clone(), &m.signer()).is_err());
