@@ -532,3 +532,89 @@ fn a_mail_delivered_twice_is_obeyed_once_and_a_roll_is_never_taken_back() {
     last_to(&local, "ann", "Refused: a take-back cannot undo a roll");
     assert_eq!(replay(&local.record(&game)).plies(), 1);
 }
+
+#[test]
+fn a_castle_siege_game_between_two_addresses_is_refereed_to_its_end() {
+    use yam_cli::autoplay::{Intent, choose};
+    use yam_referee::castle_siege::Policy;
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let bo = local.register("bo@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge castle-siege standard bo@player.test",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let game = game_of(&local);
+    local.deliver(
+        "bo@player.test",
+        &format!("join {game}"),
+        &format!("token: {bo}"),
+    );
+    local.run();
+    let tokens = [("ann@player.test", ann), ("bo@player.test", bo)];
+    let mut turns = 0u64;
+    let mut sealed_seen = false;
+    loop {
+        let record = local.record(&game);
+        let replay = replay(&record);
+        if replay.ending().is_some() {
+            break;
+        }
+        turns += 1;
+        assert!(turns < 400, "the game did not end");
+        let to_move = replay.to_move_key().expect("someone is to move");
+        let seat = replay.seat_of(&to_move).unwrap();
+        // Who is who: the player tag of the seat names the address.
+        let tag = ["Defender", "Attacker"][seat];
+        let line = record
+            .lines()
+            .find(|l| l.starts_with(&format!("[{tag} ")))
+            .unwrap();
+        let (address, token) = tokens
+            .iter()
+            .find(|(a, _)| line.contains(a.split('@').next().unwrap()))
+            .unwrap();
+        let words = match choose(&replay, seat, Policy::Eager, turns).unwrap() {
+            Intent::Seal(setup) => vec![setup],
+            Intent::Orders(orders) => orders,
+            Intent::Reveal(_) => panic!("the robot reveals by itself"),
+        };
+        local.deliver(
+            address,
+            &format!("move {game} {}", words.join(" ")),
+            &format!("token: {token}\nseed: turn {turns}"),
+        );
+        local.run();
+        let after = replay_of(&local, &game);
+        assert!(
+            after.events().len() > replay.events().len(),
+            "turn {turns} was not taken: {:?}",
+            local.sent().last().map(|(_, r)| r.body.clone())
+        );
+        // While one setup is sealed, the record shows only its marker.
+        if record.contains("Defender:sealed") && !record.contains("Attacker:sealed") {
+            sealed_seen = true;
+            assert!(!record.contains("Defender:C") && !record.contains("Defender:K"));
+        }
+    }
+    assert!(sealed_seen);
+    let record = local.record(&game);
+    assert!(record.contains("[Result \"1-0\"]") || record.contains("[Result \"0-1\"]"));
+    let file = local.root.join("siege.yam");
+    std::fs::write(&file, &record).unwrap();
+    let out = std::process::Command::new(yam_tests::yam_bin())
+        .args(["verify", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+fn replay_of(local: &Local, game: &str) -> yam_referee::signed::SignedReplay {
+    replay(&local.record(game))
+}

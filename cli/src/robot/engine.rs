@@ -198,6 +198,64 @@ impl Keys {
     }
 }
 
+impl Keys {
+    fn identity(&self, key: &PublicKey) -> Option<&Identity> {
+        self.parties
+            .iter()
+            .map(|(i, _)| i)
+            .find(|i| i.key.public_key() == *key)
+    }
+}
+
+/// Castle Siege before the first round: the player's setup, sealed for
+/// them (CS-07: the record shows only the sealed marker and the
+/// commitment; the placement waits in the robot's secrets), and once both
+/// are sealed, both revealed at once: no choice is left to anyone, so no
+/// mail need wait for it. The robot holds both players' setups until then,
+/// as it holds their keys: players who want to keep a setup even from the
+/// referee play by mail with their own Yam (`docs/mail.md`).
+fn siege_setup(
+    replay: &mut SignedReplay,
+    keys: &Keys,
+    me: &PublicKey,
+    moves: &[String],
+    secrets: &Secrets,
+) -> Result<Vec<SignedEvent>, String> {
+    use yam_referee::castle_siege::game_replay::SetupStage;
+    let stage =
+        |replay: &SignedReplay| crate::autoplay::siege(replay).and_then(|s| s.setup_stage());
+    let mut events = Vec::new();
+    if stage(replay) == Some(SetupStage::Sealing) {
+        let [written] = moves else {
+            return Err("the setups are sealed first (CS-07): send your placement as one token, such as `move Defender:CKAO/OACK/KCOA/AOKC` or `move Attacker:KKRTTRKK/AA/SS/CC/CC/SS/AA/KKRTTRKK`; it stays secret until both are sealed".into());
+        };
+        let identity = keys.identity(me).ok_or("no key for you in this game")?;
+        let signer = keys.signer(me).ok_or("no key for you in this game")?;
+        events.push(
+            crate::hotseat::seal_setup(replay, secrets, identity, &signer, written, false)
+                .map_err(|e| e.1)?,
+        );
+    }
+    // At most two reveals; the bound only keeps a defect from looping.
+    for _ in 0..2 {
+        if stage(replay) != Some(SetupStage::Revealing) {
+            break;
+        }
+        let to_move = replay.to_move_key().ok_or("nobody is to reveal")?;
+        let identity = keys
+            .identity(&to_move)
+            .ok_or("a setup's owner has no key here")?;
+        let signer = keys
+            .signer(&to_move)
+            .ok_or("a setup's owner has no key here")?;
+        events.push(
+            crate::hotseat::reveal_setup(replay, secrets, identity, &signer, None)
+                .map_err(|e| e.1)?,
+        );
+    }
+    Ok(events)
+}
+
 /// One command's answer: text, and the game it concerns.
 struct Answer {
     text: String,
@@ -577,6 +635,7 @@ impl Robot {
                 // seed was read, so that seed must not lay out the game.
                 let opened_now = work.writes.contains_key(&record_path(&id))
                     && !self.root().join(record_path(&id)).exists();
+                let secrets = &self.secrets;
                 self.act(work, key, from, &id, |replay, keys, me| {
                     if let Some(ply) = ply
                         && *ply != replay.plies()
@@ -598,6 +657,9 @@ impl Robot {
                         }
                         return roll::play_seeded(replay, &[], &mover, &keys.others(me), seed)
                             .map_err(refusal);
+                    }
+                    if crate::autoplay::siege(replay).and_then(|s| s.setup_stage()).is_some() {
+                        return siege_setup(replay, keys, me, &moves, secrets);
                     }
                     roll::play_seeded(replay, &moves, &mover, &keys.others(me), seed)
                         .map_err(refusal)
@@ -908,11 +970,9 @@ impl Robot {
         invited: Option<&str>,
         second: bool,
     ) -> Result<Answer, String> {
-        let kind = GameKind::from_name(game)
-            .ok_or_else(|| format!("unknown game {game:?}; expected khan or genghis-khan"))?;
-        if kind == GameKind::CastleSiege {
-            return Err("Castle Siege is not played through the robot yet (its sealed setups need the player's own program); expected khan or genghis-khan".into());
-        }
+        let kind = GameKind::from_name(game).ok_or_else(|| {
+            format!("unknown game {game:?}; expected khan, castle-siege or genghis-khan")
+        })?;
         let name = ruleset.unwrap_or(match kind {
             GameKind::Khan => "magician",
             _ => "standard",
