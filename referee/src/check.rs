@@ -314,7 +314,9 @@ impl Checker {
         let Some(Game::Khan { line, .. }) = &mut self.game else {
             return;
         };
-        let before = line.position;
+        // Borrowed, not copied: a position is a few hundred bytes and this
+        // runs for every move of an archive.
+        let before = &line.position;
         let numbered = self.pending_number.take();
         if let Some((number, dots, _)) = numbered {
             let side_ok = matches!(
@@ -326,27 +328,30 @@ impl Checker {
                     khan::Side::White => format!("{}.", before.fullmoves()),
                     khan::Side::Black => format!("{}...", before.fullmoves()),
                 };
-                self.pending_number = numbered;
                 let reason = format!(
                     "this move is numbered wrongly: it is {}'s move {expected}",
                     before.turn()
                 );
-                self.violate(span, text, reason, position_text(&before));
+                let position = position_text(before);
+                self.pending_number = numbered;
+                self.violate(span, text, reason, position);
                 return;
             }
         }
-        let played = khan::resolve(&before, token).and_then(|mv| khan::apply(&before, &mv));
-        match played {
-            Ok(applied) => {
-                line.before_last = before;
-                line.position = applied.position;
+        match khan::resolve(before, token) {
+            Ok(mv) => {
+                // `resolve` has checked the move against every rule here, so
+                // it is played without `apply`'s second check and its events.
+                line.before_last = line.position;
+                line.position.play_unchecked(&mv);
                 if self.depth == 0 {
                     self.plies += 1;
                 }
             }
             Err(illegal) => {
+                let position = position_text(before);
                 self.pending_number = numbered;
-                self.violate(span, text, illegal.to_string(), position_text(&before));
+                self.violate(span, text, illegal.to_string(), position);
             }
         }
     }

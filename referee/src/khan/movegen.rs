@@ -28,24 +28,38 @@ fn two_steps(from: Square, open: Bitboard) -> Bitboard {
 
 /// Slides of 1..=`n` squares in `dirs`, stopping at the first closed square
 /// (which is itself a target: a capture or a walk into a tower).
+///
+/// Each ray is walked as a one-bit bitboard shifted a step at a time, which
+/// is branch-light: the referee asks this for every move it checks.
 fn slides(from: Square, open: Bitboard, dirs: &[(i8, i8)], n: u8) -> Bitboard {
-    let mut r = Bitboard::EMPTY;
+    let mut r = 0u64;
     for &(df, dr) in dirs {
-        let mut sq = from;
+        let mut frontier = 1u64 << from.index();
         for _ in 0..n {
-            match sq.offset(df, dr) {
-                Some(next) => {
-                    r = r.with(next);
-                    if !open.contains(next) {
-                        break;
-                    }
-                    sq = next;
-                }
-                None => break,
+            frontier = step(frontier, df, dr);
+            r |= frontier;
+            frontier &= open.0;
+            if frontier == 0 {
+                break;
             }
         }
     }
-    r
+    Bitboard(r)
+}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+
+/// Every square of `b` moved one step by (`df`, `dr`) (one of the eight
+/// king steps); steps off the board are dropped, files do not wrap.
+const fn step(b: u64, df: i8, dr: i8) -> u64 {
+    let b = match df {
+        1 => b & !FILE_H,
+        -1 => b & !FILE_A,
+        _ => b,
+    };
+    let s = dr * 8 + df;
+    if s >= 0 { b << s } else { b >> -s }
 }
 
 /// Every square a `kind` on `from` could end a move on, given the set of
@@ -118,25 +132,60 @@ impl Position {
     }
 
     /// KR-P7: an enemy (of `by`'s) piece that attacks `target`: could capture
-    /// there by an ordinary move. Spells never attack.
+    /// there by an ordinary move. Spells never attack. Of several, the one on
+    /// the lowest square.
     pub fn attacker(&self, target: Square, by: Side) -> Option<Square> {
-        let victim = self.squares[target.index()].map(|p| p.kind);
+        self.attackers(target, by).first()
+    }
+
+    /// Every piece of `by`'s that attacks `target` (KR-P7).
+    ///
+    /// Every movement is symmetric: a piece on `a` reaches `b` exactly when
+    /// the same kind on `b` would reach `a` over the same open squares (one
+    /// step, two steps with an open middle square, a ray with open squares
+    /// between). So instead of asking each nearby enemy piece whether it
+    /// reaches the target, this asks once per movement which squares the
+    /// target reaches, and keeps the pieces there that move that way. The
+    /// royal test of every checked move comes here.
+    pub(crate) fn attackers(&self, target: Square, by: Side) -> Bitboard {
+        let t = target.index();
+        let kinds = |ks: &[Kind]| {
+            ks.iter()
+                .fold(Bitboard::EMPTY, |b, k| b | self.by_kind[k.index()])
+        };
+        let theirs = self.by_side[by.index()];
         let open = self.open();
-        // Nothing reaches further than three squares.
-        for from in self.by_side[by.index()] & within(target, 3) {
-            let Some(p) = self.squares[from.index()] else {
-                continue;
-            };
-            if let Some(v) = victim
-                && !self.may_capture(p.kind, v)
-            {
-                continue;
-            }
-            if reach(from, p.kind, open, self.rules.options.power_magician_moves).contains(target) {
-                return Some(from);
-            }
+        let (power_two, power_orth) = match self.rules.options.power_magician_moves {
+            PowerMagicianMoves::Warrior => (kinds(&[Kind::PowerMagician]), Bitboard::EMPTY),
+            PowerMagicianMoves::Orthogonal => (Bitboard::EMPTY, kinds(&[Kind::PowerMagician])),
+        };
+        let swords = kinds(&[Kind::Swordsman, Kind::KhanSword]) & theirs;
+        let mut found = swords & DIAG[t];
+        found |= kinds(&[Kind::Archer, Kind::KhanArcher]) & theirs & KING[t];
+        found |= kinds(&[Kind::Magician, Kind::DemotedMagician]) & theirs & ORTHO[t];
+        let walkers = (kinds(&[Kind::Warrior, Kind::Bondsman, Kind::Khan]) | power_two) & theirs;
+        if !walkers.is_empty() {
+            found |= walkers & two_steps(target, open);
         }
-        None
+        let runners = (kinds(&[Kind::Assassin]) | power_orth) & theirs;
+        if !runners.is_empty() {
+            found |= runners & slides(target, open, &ORTHOGONAL, 2);
+        }
+        let bondsmen = kinds(&[Kind::Bondsman]) & theirs;
+        if !bondsmen.is_empty() {
+            found |= bondsmen & slides(target, open, &ORTHOGONAL, 3);
+        }
+        let khans = kinds(&[Kind::Khan]) & theirs;
+        if !khans.is_empty() {
+            found |= khans & slides(target, open, &DIRECTIONS, 3);
+        }
+        // KR-3.10: a sword that may not capture the piece there does not attack it.
+        if let Some(victim) = self.squares[t]
+            && !self.may_capture(Kind::Swordsman, victim.kind)
+        {
+            found &= !swords;
+        }
+        found
     }
 
     /// Every move that obeys the movement, capture, spell, exchange and
