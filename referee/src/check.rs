@@ -81,6 +81,8 @@ struct KhanLine {
 enum Game {
     Khan {
         line: KhanLine,
+        /// Where each move is played before it is known to be legal.
+        scratch: khan::Position,
         /// Lines suspended by open variations.
         stack: Vec<KhanLine>,
     },
@@ -230,6 +232,7 @@ impl Checker {
                 position: start,
                 before_last: start,
             },
+            scratch: start,
             stack: Vec::new(),
         })
     }
@@ -311,7 +314,7 @@ impl Checker {
     }
 
     fn khan_move(&mut self, token: &MoveToken, text: &str, span: Span) {
-        let Some(Game::Khan { line, .. }) = &mut self.game else {
+        let Some(Game::Khan { line, scratch, .. }) = &mut self.game else {
             return;
         };
         // Borrowed, not copied: a position is a few hundred bytes and this
@@ -338,12 +341,10 @@ impl Checker {
                 return;
             }
         }
-        match khan::resolve(before, token) {
-            Ok(mv) => {
-                // `resolve` has checked the move against every rule here, so
-                // it is played without `apply`'s second check and its events.
+        match khan::resolve_into(before, token, scratch) {
+            Ok(_) => {
                 line.before_last = line.position;
-                line.position.play_unchecked(&mv);
+                line.position = *scratch;
                 if self.depth == 0 {
                     self.plies += 1;
                 }
@@ -458,7 +459,7 @@ impl Visitor for Checker {
     fn begin_variation(&mut self) -> Skip {
         self.depth += 1;
         self.pending_number = None;
-        if let Some(Game::Khan { line, stack }) = &mut self.game {
+        if let Some(Game::Khan { line, stack, .. }) = &mut self.game {
             stack.push(line.clone());
             line.position = line.before_last;
         }
@@ -468,7 +469,7 @@ impl Visitor for Checker {
     fn end_variation(&mut self) {
         self.depth = self.depth.saturating_sub(1);
         self.pending_number = None;
-        if let Some(Game::Khan { line, stack }) = &mut self.game
+        if let Some(Game::Khan { line, stack, .. }) = &mut self.game
             && let Some(outer) = stack.pop()
         {
             *line = outer;

@@ -47,11 +47,53 @@ fn slides(from: Square, open: Bitboard, dirs: &[(i8, i8)], n: u8) -> Bitboard {
     Bitboard(r)
 }
 
+/// The squares the sliding movements reach from one square.
+struct Rays {
+    /// Orthogonal slides of up to two squares (KR-3.3, KR-3.5).
+    orthogonal2: Bitboard,
+    /// Orthogonal slides of up to three (KR-3.7).
+    orthogonal3: Bitboard,
+    /// Diagonal slides of up to three (with the orthogonal ones, KR-3.8).
+    diagonal3: Bitboard,
+}
+
+/// Every slide the attack lookup needs, in one walk of the eight rays, with
+/// the same stopping rule as [`slides`] (which the lookup's test holds it to).
+#[inline]
+fn rays_from(from: Square, open: Bitboard) -> Rays {
+    let start = 1u64 << from.index();
+    let mut orthogonal = [start; 4];
+    let mut diagonal = [start; 4];
+    let mut reached_orthogonal = [0u64; 3];
+    let mut reached_diagonal = 0u64;
+    for reached in &mut reached_orthogonal {
+        let mut r = 0;
+        for (frontier, &(df, dr)) in orthogonal.iter_mut().zip(&DIRECTIONS[..4]) {
+            *frontier = step(*frontier, df, dr);
+            r |= *frontier;
+            *frontier &= open.0;
+        }
+        *reached = r;
+        for (frontier, &(df, dr)) in diagonal.iter_mut().zip(&DIRECTIONS[4..]) {
+            *frontier = step(*frontier, df, dr);
+            reached_diagonal |= *frontier;
+            *frontier &= open.0;
+        }
+    }
+    let orthogonal2 = reached_orthogonal[0] | reached_orthogonal[1];
+    Rays {
+        orthogonal2: Bitboard(orthogonal2),
+        orthogonal3: Bitboard(orthogonal2 | reached_orthogonal[2]),
+        diagonal3: Bitboard(reached_diagonal),
+    }
+}
+
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
 
 /// Every square of `b` moved one step by (`df`, `dr`) (one of the eight
 /// king steps); steps off the board are dropped, files do not wrap.
+#[inline(always)]
 const fn step(b: u64, df: i8, dr: i8) -> u64 {
     let b = match df {
         1 => b & !FILE_H,
@@ -168,16 +210,13 @@ impl Position {
             found |= walkers & two_steps(target, open);
         }
         let runners = (kinds(&[Kind::Assassin]) | power_orth) & theirs;
-        if !runners.is_empty() {
-            found |= runners & slides(target, open, &ORTHOGONAL, 2);
-        }
         let bondsmen = kinds(&[Kind::Bondsman]) & theirs;
-        if !bondsmen.is_empty() {
-            found |= bondsmen & slides(target, open, &ORTHOGONAL, 3);
-        }
         let khans = kinds(&[Kind::Khan]) & theirs;
-        if !khans.is_empty() {
-            found |= khans & slides(target, open, &DIRECTIONS, 3);
+        if !(runners | bondsmen | khans).is_empty() {
+            let rays = rays_from(target, open);
+            found |= runners & rays.orthogonal2;
+            found |= bondsmen & rays.orthogonal3;
+            found |= khans & (rays.orthogonal3 | rays.diagonal3);
         }
         // KR-3.10: a sword that may not capture the piece there does not attack it.
         if let Some(victim) = self.squares[t]
@@ -245,18 +284,47 @@ impl Position {
     /// If the move leaves the mover's royal leader attacked: the leader's
     /// square in the new position and the attacker's square.
     pub(crate) fn royal_attacker_after(&self, mv: &Move) -> Option<(Square, Square)> {
+        self.royal_test(mv, None).err()
+    }
+
+    /// The royal-leader test: `Err` with the leader's and the attacker's
+    /// squares if the move leaves the leader attacked. If it had to play the
+    /// move and `out` is given, the position after the move is left there and
+    /// the answer is `Ok(true)`, so a caller that goes on to play the move
+    /// need not play it twice. (Written into place, not returned: a position
+    /// is a few hundred bytes, and moving it through `Result`s costs copies.)
+    pub(crate) fn royal_test(
+        &self,
+        mv: &Move,
+        out: Option<&mut Position>,
+    ) -> Result<bool, (Square, Square)> {
         let us = self.turn;
         let before = self.leaders(us).count();
         // A move loses at most one of the mover's leaders (walking it into a
         // manned square, or giving the bondsman's horse in an exchange); with
         // two left over nobody is royal, so there is nothing to test.
         if before >= 3 || (before == 2 && !self.may_lose_leader(mv)) {
-            return None;
+            return Ok(false);
         }
-        let mut next = *self;
+        let mut local;
+        let next = match out {
+            Some(out) => {
+                *out = *self;
+                out
+            }
+            None => {
+                local = *self;
+                &mut local
+            }
+        };
         next.play(mv, &mut NoEvents);
-        let royal = next.royal(us)?;
-        next.attacker(royal, us.opposite()).map(|a| (royal, a))
+        let Some(royal) = next.royal(us) else {
+            return Ok(true);
+        };
+        match next.attacker(royal, us.opposite()) {
+            Some(a) => Err((royal, a)),
+            None => Ok(true),
+        }
     }
 
     fn may_lose_leader(&self, mv: &Move) -> bool {
