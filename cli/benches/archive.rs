@@ -418,7 +418,9 @@ fn bench(c: &mut Criterion, group: &str, name: &str, input: &'static Input, run:
 fn archive(c: &mut Criterion) {
     let khan = khan_input();
     bench(c, "yam-khan", "parse", khan, |d| read_all(d, &mut Nothing));
-    bench(c, "yam-khan", "check", khan, |d| read_all(d, &mut Checker::new()));
+    bench(c, "yam-khan", "check", khan, |d| {
+        read_all(d, &mut Checker::new())
+    });
     if let Some(peer) = peer_input() {
         bench(c, "pgn-reader", "parse", peer, |d| {
             peer::read_all(d, &mut peer::Nothing)

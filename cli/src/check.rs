@@ -171,8 +171,11 @@ fn check_piece(path: &Path, piece: &Piece) -> Vec<Checked> {
     }
 }
 
-/// How many bytes of an archive one worker takes at a time.
-const PIECE: usize = 1 << 20;
+/// How many bytes of an archive one worker takes at a time: a few
+/// milliseconds of work, so that handing pieces out costs nothing, and
+/// small beside the program itself, so that the pieces in flight (two a
+/// worker) leave the peak memory the same for any size of archive.
+const PIECE: usize = 1 << 18;
 
 fn check_file(
     path: &Path,
@@ -226,14 +229,16 @@ pub(crate) fn stream_pieces<T: Send>(
         .build()
         .map_err(io::Error::other)?;
     let window = jobs.max(1) * 2;
-    let (done_tx, done_rx) = std::sync::mpsc::channel::<(usize, u64, Vec<T>)>();
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<(usize, Piece, Vec<T>)>();
     let mut pending = std::collections::BTreeMap::new();
     let mut next_to_report = 0usize;
     let mut read_error = None;
     let work = &work;
     pool.in_place_scope(|scope| {
         let mut in_flight = 0usize;
-        let mut arrived = |index: usize, bytes: u64, results: Vec<T>| {
+        let mut arrived = |index: usize, piece: Piece, results: Vec<T>| {
+            let bytes = piece.bytes.len() as u64;
+            drop(piece);
             pending.insert(index, (bytes, results));
             while let Some((bytes, results)) = pending.remove(&next_to_report) {
                 for item in results {
@@ -261,7 +266,11 @@ pub(crate) fn stream_pieces<T: Send>(
             in_flight += 1;
             scope.spawn(move |_| {
                 let results = work(&piece);
-                let _ = tx.send((index, piece.bytes.len() as u64, results));
+                // The piece goes back to be freed by the thread that
+                // allocated it: freed by the workers, the allocator's
+                // per-thread arenas let the peak memory creep up with the
+                // archive's size.
+                let _ = tx.send((index, piece, results));
             });
         }
         while in_flight > 0 {
