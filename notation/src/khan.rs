@@ -508,7 +508,8 @@ impl MoveToken {
         let square = |f: u8, r: u8| {
             let file = f.to_ascii_lowercase().wrapping_sub(b'a');
             let rank = r.wrapping_sub(b'1');
-            (file < 8 && rank < 8).then_some(Square(rank * 8 + file))
+            // Lazily: off the board, `rank * 8` may overflow.
+            (file < 8 && rank < 8).then(|| Square(rank * 8 + file))
         };
         let [p, f1, r1, mark, rest @ ..] = b else {
             return None;
