@@ -270,6 +270,11 @@ fn signed_khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(),
         pos.play_unchecked(&mv);
         plies += 1;
     }
+    // The events set the result of a finished game; one stopped at the
+    // ply cap is still in progress.
+    if pos.outcome().is_none() {
+        record.set_result(GameResult::Unfinished);
+    }
     write_record::<RawGrammar>(&record, out);
     Ok(())
 }
