@@ -150,10 +150,7 @@ fn check_piece(path: &Path, piece: &Piece) -> Vec<Checked> {
     // Ruleset files are named relative to the record's directory.
     let mut checker = Checker::with_rulesets(Box::new(RecordRulesets::beside(path)));
     let mut out = Vec::new();
-    let shift = |pos: &mut Pos| {
-        pos.offset += piece.offset;
-        pos.line = pos.line.saturating_add(piece.line - 1);
-    };
+    let shift = |pos: &mut Pos| shift_pos(piece, pos);
     loop {
         match reader.read_game(&mut checker) {
             Ok(None) => return out,
@@ -174,8 +171,11 @@ fn check_piece(path: &Path, piece: &Piece) -> Vec<Checked> {
     }
 }
 
-/// How many bytes of an archive one worker takes at a time.
-const PIECE: usize = 1 << 20;
+/// How many bytes of an archive one worker takes at a time: a few
+/// milliseconds of work, so that handing pieces out costs nothing, and
+/// small beside the program itself, so that the pieces in flight (two a
+/// worker) leave the peak memory the same for any size of archive.
+const PIECE: usize = 1 << 18;
 
 fn check_file(
     path: &Path,
@@ -185,6 +185,35 @@ fn check_file(
     size: Option<u64>,
 ) -> io::Result<Tally> {
     let mut tally = Tally::default();
+    let mut games_before = 0u64;
+    stream_pieces(
+        input,
+        jobs,
+        size,
+        |piece| check_piece(path, piece),
+        |item, progress| {
+            games_before += 1;
+            record(path, games_before, item, quiet, &mut tally, progress);
+        },
+    )?;
+    Ok(tally)
+}
+
+/// Cut an archive into pieces of whole games, hand them to `jobs` workers
+/// running `work`, and give what each piece's games came to to `report`, in
+/// file order, with a progress bar on a terminal (none when standard error
+/// is not one, or for small inputs).
+///
+/// Pieces come back in any order and wait until those before them are
+/// reported; at most two per worker are in flight, so memory stays bounded
+/// whatever the archive's size.
+pub(crate) fn stream_pieces<T: Send>(
+    input: impl Read + Send,
+    jobs: usize,
+    size: Option<u64>,
+    work: impl Fn(&Piece) -> Vec<T> + Sync,
+    mut report: impl FnMut(T, &indicatif::ProgressBar),
+) -> io::Result<()> {
     let progress = match size {
         Some(total) if total > 4 * PIECE as u64 => indicatif::ProgressBar::new(total),
         _ => indicatif::ProgressBar::hidden(),
@@ -199,23 +228,21 @@ fn check_file(
         .num_threads(jobs.max(1))
         .build()
         .map_err(io::Error::other)?;
-    // Pieces go out to the workers and come back in any order; they are
-    // reported in file order, and at most `window` are in flight, so memory
-    // stays bounded whatever the archive's size.
     let window = jobs.max(1) * 2;
-    let (done_tx, done_rx) = std::sync::mpsc::channel::<(usize, u64, Vec<Checked>)>();
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<(usize, Piece, Vec<T>)>();
     let mut pending = std::collections::BTreeMap::new();
     let mut next_to_report = 0usize;
-    let mut games_before = 0u64;
     let mut read_error = None;
+    let work = &work;
     pool.in_place_scope(|scope| {
         let mut in_flight = 0usize;
-        let mut report = |index: usize, bytes: u64, results: Vec<Checked>, tally: &mut Tally| {
+        let mut arrived = |index: usize, piece: Piece, results: Vec<T>| {
+            let bytes = piece.bytes.len() as u64;
+            drop(piece);
             pending.insert(index, (bytes, results));
             while let Some((bytes, results)) = pending.remove(&next_to_report) {
                 for item in results {
-                    games_before += 1;
-                    record(path, games_before, item, quiet, tally, &progress);
+                    report(item, &progress);
                 }
                 progress.inc(bytes);
                 next_to_report += 1;
@@ -232,28 +259,38 @@ fn check_file(
             while in_flight >= window {
                 if let Ok((i, bytes, results)) = done_rx.recv() {
                     in_flight -= 1;
-                    report(i, bytes, results, &mut tally);
+                    arrived(i, bytes, results);
                 }
             }
             let tx = done_tx.clone();
             in_flight += 1;
             scope.spawn(move |_| {
-                let results = check_piece(path, &piece);
-                let _ = tx.send((index, piece.bytes.len() as u64, results));
+                let results = work(&piece);
+                // The piece goes back to be freed by the thread that
+                // allocated it: freed by the workers, the allocator's
+                // per-thread arenas let the peak memory creep up with the
+                // archive's size.
+                let _ = tx.send((index, piece, results));
             });
         }
         while in_flight > 0 {
             if let Ok((i, bytes, results)) = done_rx.recv() {
                 in_flight -= 1;
-                report(i, bytes, results, &mut tally);
+                arrived(i, bytes, results);
             }
         }
     });
     progress.finish_and_clear();
     match read_error {
         Some(e) => Err(e),
-        None => Ok(tally),
+        None => Ok(()),
     }
+}
+
+/// Move a position found in a piece into the whole file's terms.
+pub(crate) fn shift_pos(piece: &Piece, pos: &mut Pos) {
+    pos.offset += piece.offset;
+    pos.line = pos.line.saturating_add(piece.line - 1);
 }
 
 /// Count one game and print what is wrong with it.

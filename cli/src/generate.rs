@@ -5,7 +5,8 @@
 //! self-play driver; Genghis Khan games are the greedy player's practice
 //! games, whose open seed is in the record so that anyone can replay every
 //! draw. These archives feed the benchmarks and the scale tests; they are
-//! unsigned (plain records).
+//! unsigned (plain records), except Khan's with `--signed`: peer games with
+//! every turn a signed event, for `yam verify`.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -13,10 +14,19 @@ use std::path::PathBuf;
 use yam_notation::castle_siege::{CastleSiegeGrammar, Order, Token as SiegeToken};
 use yam_notation::genghis_khan::GenghisKhanGrammar;
 use yam_notation::khan::KhanGrammar;
-use yam_notation::{Dots, GameKind, GameResult, Node, Record, Span, Tags, write_record};
+use yam_notation::{
+    Dots, GameKind, GameResult, Node, RawGrammar, Record, Span, Tags, write_record,
+};
+use yam_referee::fair_play::chain::{ChainSecret, HashChain};
 use yam_referee::fair_play::chance::PracticeChance;
 use yam_referee::fair_play::encoding::Blob;
 use yam_referee::fair_play::game_id::GameId;
+use yam_referee::fair_play::sign::SigningKey;
+use yam_referee::fair_play::turn::Mode;
+use yam_referee::replay::{Builtin, RulesCatalog};
+use yam_referee::signed::SignedReplay;
+use yam_referee::signed::table::{self, Opening, Seating, Signer};
+use yam_referee::signed::write::append_events;
 use yam_referee::{castle_siege, genghis_khan, khan};
 
 use crate::{EXIT_USAGE, EXIT_VALID};
@@ -42,10 +52,20 @@ pub struct GenerateArgs {
     /// Khan only: stop a game after this many plies (result `*`).
     #[arg(long, default_value_t = 600)]
     pub max_plies: u32,
+    /// Khan only: signed peer games with their evidence, every turn an
+    /// event signed through the fair-play harness, for `yam verify`. The
+    /// keys and chains are derived from the seed (so the same seed gives
+    /// the same bytes): they are public, and prove nothing about anyone.
+    #[arg(long)]
+    pub signed: bool,
 }
 
 /// Run `yam generate`.
 pub fn run(args: &GenerateArgs) -> u8 {
+    if args.signed && args.game != "khan" {
+        eprintln!("--signed makes Khan games only");
+        return EXIT_USAGE;
+    }
     let Some(game) = GameKind::from_name(&args.game) else {
         eprintln!(
             "unknown game {:?}: expected khan, castle-siege or genghis-khan",
@@ -70,6 +90,7 @@ pub fn run(args: &GenerateArgs) -> u8 {
             text.push('\n');
         }
         let made = match game {
+            GameKind::Khan if args.signed => signed_khan_game(args, i, &mut text),
             GameKind::Khan => khan_game(args, i, &mut text),
             GameKind::CastleSiege => siege_game(args, i, &mut text),
             GameKind::GenghisKhan => card_game(args, i, &mut text),
@@ -160,6 +181,101 @@ fn khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(), String
         .unwrap_or(GameResult::Unfinished);
     record.set_result(result);
     write_record::<KhanGrammar>(&record, out);
+    Ok(())
+}
+
+/// 32 bytes from the generator, for a derived key or chain secret.
+fn bytes32(rng: &mut SplitMix) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    for chunk in out.chunks_mut(8) {
+        chunk.copy_from_slice(&rng.next().to_le_bytes());
+    }
+    out
+}
+
+/// A Khan game as two peers play it through the signed harness: the
+/// challenge and acceptance, then one signed turn event per move, each
+/// proven against the replay before it is written. The moves are the same
+/// kind of random legal moves as the plain games'.
+fn signed_khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(), String> {
+    let name = args.ruleset.as_deref().unwrap_or("rescue-khan");
+    let rules = khan::Ruleset::builtin(name).map_err(|e| e.to_string())?;
+    let id = format!("gen-khan-signed-{}-{i}", args.seed);
+    let game = GameId::new(id.clone()).map_err(|e| e.to_string())?;
+    let mut rng = SplitMix(args.seed.wrapping_mul(0x1000_0000_01b3) ^ i);
+    let party = |rng: &mut SplitMix| -> Result<(SigningKey, HashChain), String> {
+        let key = SigningKey::from_seed(&bytes32(rng));
+        // Khan draws nothing, so the chain is only anchored in the opening.
+        let chain = HashChain::new(
+            &ChainSecret::from_bytes(bytes32(rng)),
+            game.clone(),
+            key.public_key(),
+            16,
+        )
+        .map_err(|e| e.to_string())?;
+        Ok((key, chain))
+    };
+    let parties = [party(&mut rng)?, party(&mut rng)?];
+    let signer = |p: usize| Signer {
+        key: &parties[p].0,
+        chain: Some(&parties[p].1),
+    };
+    let loaded = Builtin
+        .load_ruleset(GameKind::Khan, name)
+        .map_err(|e| e.to_string())?;
+    let mut record = Record::new(header(
+        GameKind::Khan,
+        &rules.game.to_string(),
+        &id,
+        name,
+        &["Random White", "Random Black"],
+    ));
+    let before = SignedReplay::start(&Builtin, &loaded).map_err(|e| e.to_string())?;
+    let (_, events) = table::open(
+        &Builtin,
+        &Opening {
+            game: game.clone(),
+            ruleset: loaded,
+            mode: Mode::Peer,
+            challenger: signer(0),
+            acceptor: signer(1),
+            // The challenger plays White.
+            seating: Seating::Chosen {
+                challenger_first: true,
+            },
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let mut replay =
+        append_events(&mut record, &before, &events, None).map_err(|e| e.to_string())?;
+    let mut pos = rules.start_position();
+    let mut moves = Vec::new();
+    let mut plies = 0;
+    while pos.outcome().is_none() && plies < args.max_plies {
+        khan::legal_moves_into(&pos, &mut moves);
+        let Some(&mv) = moves.get(rng.below(moves.len().max(1))) else {
+            break;
+        };
+        let token = khan::to_token(&pos, &mv).map_err(|e| e.to_string())?;
+        let mover = usize::from(pos.turn() == khan::Side::Black);
+        let before = replay.clone();
+        let events = table::play(
+            &mut replay,
+            &[token.to_string()],
+            &signer(mover),
+            &[signer(1 - mover)],
+        )
+        .map_err(|e| e.to_string())?;
+        replay = append_events(&mut record, &before, &events, None).map_err(|e| e.to_string())?;
+        pos.play_unchecked(&mv);
+        plies += 1;
+    }
+    // The events set the result of a finished game; one stopped at the
+    // ply cap is still in progress.
+    if pos.outcome().is_none() {
+        record.set_result(GameResult::Unfinished);
+    }
+    write_record::<RawGrammar>(&record, out);
     Ok(())
 }
 

@@ -5,12 +5,13 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
+use yam_notation::split::Piece;
 use yam_notation::{ParseError, ReadError, Reader};
 use yam_referee::fair_play::turn::Mode;
 use yam_referee::signed::text::{mode_name, practice_seed_text};
 use yam_referee::signed::{Collector, Failure, SignedText, Verdict, Verified, verify_text};
 
-use crate::check::{expand, render_syntax};
+use crate::check::{expand, render_syntax, shift_pos, stream_pieces};
 use crate::diagnostics::render;
 use crate::rulesets::RecordRulesets;
 use crate::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
@@ -25,6 +26,9 @@ pub struct VerifyArgs {
     /// Print only the summary line of each file.
     #[arg(short, long)]
     pub quiet: bool,
+    /// How many games to verify at once (default: one per core).
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
 }
 
 #[derive(Debug, Default)]
@@ -34,6 +38,45 @@ struct Tally {
     practice: u64,
     failed: u64,
     unsigned: u64,
+    plies: u64,
+}
+
+/// One game's fate, with positions already in the whole file's terms.
+#[derive(Debug)]
+enum Checked {
+    Game { id: String, verdict: Verdict },
+    Syntax(Box<ParseError>),
+}
+
+/// Verify one piece of an archive on its own.
+fn verify_piece(path: &Path, piece: &Piece) -> Vec<Checked> {
+    let mut reader = Reader::new(&piece.bytes[..]);
+    let mut collector = Collector::new();
+    // Ruleset files are named relative to the record's directory.
+    let rulesets = RecordRulesets::beside(path);
+    let mut out = Vec::new();
+    loop {
+        match reader.read_game(&mut collector) {
+            Ok(None) => return out,
+            Ok(Some(text)) => {
+                let id = text
+                    .tag("GameId")
+                    .map_or(String::new(), |t| t.value.clone());
+                let mut verdict = verify_text(&text, &rulesets);
+                if let Verdict::Failed(f) = &mut verdict {
+                    shift_pos(piece, &mut f.span.start);
+                }
+                out.push(Checked::Game { id, verdict });
+            }
+            Err(ReadError::Syntax(mut e)) => {
+                shift_pos(piece, &mut e.pos);
+                shift_pos(piece, &mut e.game_start);
+                out.push(Checked::Syntax(e));
+            }
+            // A slice cannot fail to read.
+            Err(ReadError::Io(_)) => return out,
+        }
+    }
 }
 
 /// Every game of an archive, as its signed view or its syntax error.
@@ -113,6 +156,9 @@ pub fn describe_verified(v: &Verified) -> Vec<String> {
 }
 
 /// Run `yam verify`; returns the exit code.
+///
+/// Each file is streamed: cut into pieces of whole games that `--jobs`
+/// workers verify at once, reported in file order, in constant memory.
 pub fn run(args: &VerifyArgs) -> u8 {
     let mut code = EXIT_VALID;
     let files = match expand(&args.files) {
@@ -122,13 +168,21 @@ pub fn run(args: &VerifyArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let stdout = io::stdout();
     for path in &files {
-        let input: Box<dyn Read> = if path.as_os_str() == "-" {
-            Box::new(io::stdin().lock())
+        let started = std::time::Instant::now();
+        let mut size = None;
+        let input: Box<dyn Read + Send> = if path.as_os_str() == "-" {
+            Box::new(io::stdin())
         } else {
             match File::open(path) {
-                Ok(f) => Box::new(f),
+                Ok(f) => {
+                    size = f.metadata().ok().map(|m| m.len());
+                    Box::new(f)
+                }
                 Err(e) => {
                     eprintln!("{}: cannot open: {e}", path.display());
                     code = EXIT_USAGE;
@@ -136,75 +190,27 @@ pub fn run(args: &VerifyArgs) -> u8 {
                 }
             }
         };
-        let games = match read_signed(input) {
-            Ok(g) => g,
-            Err(e) => {
-                eprintln!("{}: read error: {e}", path.display());
-                code = EXIT_USAGE;
-                continue;
-            }
-        };
         let mut tally = Tally::default();
-        let mut out = stdout.lock();
-        let rulesets = RecordRulesets::beside(path);
-        for (i, game) in games.iter().enumerate() {
-            let number = i + 1;
-            tally.games += 1;
-            let text = match game {
-                Ok(t) => t,
-                Err(e) => {
-                    tally.failed += 1;
-                    if !args.quiet {
-                        let _ = writeln!(
-                            out,
-                            "{}: game {number}: not verified: syntax error",
-                            path.display()
-                        );
-                        eprint!("{}", render_syntax(path, e));
-                    }
-                    continue;
-                }
-            };
-            let id = text.tag("GameId").map_or("", |t| t.value.as_str());
-            let label = format!("{}: game {number} ({id})", path.display());
-            match verify_text(text, &rulesets) {
-                Verdict::Verified(v) => {
-                    if v.is_practice() {
-                        tally.practice += 1;
-                    } else {
-                        tally.verified += 1;
-                    }
-                    if !args.quiet {
-                        let lines = describe_verified(&v);
-                        let _ = writeln!(out, "{label}: {}", lines[0]);
-                        for line in &lines[1..] {
-                            let _ = writeln!(out, "{line}");
-                        }
-                    }
-                }
-                Verdict::Unsigned => {
-                    tally.unsigned += 1;
-                    if !args.quiet {
-                        let _ = writeln!(
-                            out,
-                            "{label}: unsigned: the record carries no signed events ([%event]), so there is nothing to verify (`yam check` checks its moves)"
-                        );
-                    }
-                }
-                Verdict::Failed(f) => {
-                    tally.failed += 1;
-                    if !args.quiet {
-                        let _ = writeln!(out, "{label}: not verified: {}", f.reason);
-                        eprint!("{}", render_failure(path, number, id, &f));
-                    }
-                }
-            }
+        let streamed = stream_pieces(
+            input,
+            jobs,
+            size,
+            |piece| verify_piece(path, piece),
+            |item, progress| {
+                tally.games += 1;
+                let number = tally.games as usize;
+                progress.suspend(|| report_game(path, number, item, args.quiet, &mut tally));
+            },
+        );
+        if let Err(e) = streamed {
+            eprintln!("{}: read error: {e}", path.display());
+            code = EXIT_USAGE;
+            continue;
         }
         if tally.failed + tally.unsigned > 0 && code == EXIT_VALID {
             code = EXIT_INVALID;
         }
-        let _ = writeln!(
-            out,
+        let mut line = format!(
             "{}: {} game{}, {} verified, {} unverified practice, {} failed, {} unsigned",
             path.display(),
             tally.games,
@@ -214,6 +220,71 @@ pub fn run(args: &VerifyArgs) -> u8 {
             tally.failed,
             tally.unsigned
         );
+        if let Some(bytes) = size {
+            let secs = started.elapsed().as_secs_f64().max(1e-6);
+            line.push_str(&format!(
+                "; {} moves; {:.1} MB in {secs:.2} s ({:.0} MB/s)",
+                tally.plies,
+                bytes as f64 / 1e6,
+                bytes as f64 / 1e6 / secs
+            ));
+        }
+        let _ = writeln!(stdout.lock(), "{line}");
     }
     code
+}
+
+/// Count one game and print what became of it.
+fn report_game(path: &Path, number: usize, item: Checked, quiet: bool, tally: &mut Tally) {
+    let mut out = io::stdout().lock();
+    let (id, verdict) = match item {
+        Checked::Game { id, verdict } => (id, verdict),
+        Checked::Syntax(mut e) => {
+            tally.failed += 1;
+            e.game = number as u64;
+            if !quiet {
+                let _ = writeln!(
+                    out,
+                    "{}: game {number}: not verified: syntax error",
+                    path.display()
+                );
+                eprint!("{}", render_syntax(path, &e));
+            }
+            return;
+        }
+    };
+    let label = format!("{}: game {number} ({id})", path.display());
+    match verdict {
+        Verdict::Verified(v) => {
+            tally.plies += u64::from(v.plies);
+            if v.is_practice() {
+                tally.practice += 1;
+            } else {
+                tally.verified += 1;
+            }
+            if !quiet {
+                let lines = describe_verified(&v);
+                let _ = writeln!(out, "{label}: {}", lines[0]);
+                for line in &lines[1..] {
+                    let _ = writeln!(out, "{line}");
+                }
+            }
+        }
+        Verdict::Unsigned => {
+            tally.unsigned += 1;
+            if !quiet {
+                let _ = writeln!(
+                    out,
+                    "{label}: unsigned: the record carries no signed events ([%event]), so there is nothing to verify (`yam check` checks its moves)"
+                );
+            }
+        }
+        Verdict::Failed(f) => {
+            tally.failed += 1;
+            if !quiet {
+                let _ = writeln!(out, "{label}: not verified: {}", f.reason);
+                eprint!("{}", render_failure(path, number, &id, &f));
+            }
+        }
+    }
 }

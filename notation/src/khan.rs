@@ -485,6 +485,65 @@ pub struct MoveToken {
 impl MoveToken {
     /// Read a whole token.
     pub fn parse(token: &str) -> Result<MoveToken, TokenError> {
+        // Nearly every token has the plain shape, read here byte by byte (a
+        // replay reads millions); anything else, and so every error with
+        // its message and column, goes through the grammar.
+        match MoveToken::parse_plain(token.as_bytes()) {
+            Some(t) => Ok(t),
+            None => MoveToken::parse_grammar(token),
+        }
+    }
+
+    /// The plain shape: piece, square, mark, square, then `=piece` or nothing.
+    /// `None` for anything else, valid or not. Accepts exactly what
+    /// [`MoveToken::parse_grammar`] accepts for these shapes, with the same value.
+    fn parse_plain(b: &[u8]) -> Option<MoveToken> {
+        let letter = |c: u8| {
+            if c.is_ascii() {
+                Kind::from_letter(c as char)
+            } else {
+                None
+            }
+        };
+        let square = |f: u8, r: u8| {
+            let file = f.to_ascii_lowercase().wrapping_sub(b'a');
+            let rank = r.wrapping_sub(b'1');
+            // Lazily: off the board, `rank * 8` may overflow.
+            (file < 8 && rank < 8).then(|| Square(rank * 8 + file))
+        };
+        let [p, f1, r1, mark, rest @ ..] = b else {
+            return None;
+        };
+        let piece = letter(*p)?;
+        let from = square(*f1, *r1)?;
+        let (action, rest) = match (mark, rest) {
+            (b'-', rest) => (Action::Move, rest),
+            (b'x' | b'X', rest) => (Action::Capture, rest),
+            (b'*', rest) => (Action::Spell, rest),
+            (b'>', rest) => (Action::Transfer, rest),
+            (b'<', [b'>', rest @ ..]) => (Action::Exchange, rest),
+            _ => return None,
+        };
+        let [f2, r2, rest @ ..] = rest else {
+            return None;
+        };
+        let to = square(*f2, *r2)?;
+        let promotion = match rest {
+            [] => None,
+            [b'=', k] if matches!(action, Action::Move | Action::Capture) => Some(letter(*k)?),
+            _ => return None,
+        };
+        Some(MoveToken {
+            piece,
+            from,
+            action,
+            to,
+            promotion,
+        })
+    }
+
+    /// The token's grammar, with the error of the first thing that is wrong.
+    fn parse_grammar(token: &str) -> Result<MoveToken, TokenError> {
         let at = |rest: &str| token.len() - rest.len();
         let (rest, piece) = piece_letter(token)
             .map_err(|_| TokenError::new(0, "a piece letter (K J I F W A S N M H G)"))?;
@@ -1438,6 +1497,29 @@ mod tests {
             prop_assert!(!first.is_ascii_digit() && !matches!(first, '*' | '+' | '-'));
             let forbidden = |c: char| c.is_whitespace() || FORBIDDEN.contains(c);
             prop_assert!(!s.contains(forbidden), "token {} has a forbidden character", s);
+        }
+
+        #[test]
+        fn the_plain_token_path_agrees_with_the_grammar(
+            s in "[KJIFWASNMHGkxXa-hA-H0-9=<>*-]{0,9}"
+        ) {
+            if let Some(t) = MoveToken::parse_plain(s.as_bytes()) {
+                prop_assert_eq!(MoveToken::parse_grammar(&s), Ok(t));
+            }
+        }
+
+        #[test]
+        fn plain_looking_tokens_take_the_plain_path(
+            p in "[KJIFWASNMHGkjifwasnmhg]", f in "[a-hA-H]", r in "[1-8]",
+            m in "(-|x|X|\\*|>|<>)", g in "[a-hA-H]", q in "[1-8]",
+            promo in "(=[KJIFWASNMHG])?",
+        ) {
+            let s = format!("{p}{f}{r}{m}{g}{q}{promo}");
+            let grammar = MoveToken::parse_grammar(&s);
+            match MoveToken::parse_plain(s.as_bytes()) {
+                Some(t) => prop_assert_eq!(grammar, Ok(t)),
+                None => prop_assert!(grammar.is_err(), "{} refused by the plain path only", s),
+            }
         }
 
         #[test]

@@ -81,6 +81,8 @@ struct KhanLine {
 enum Game {
     Khan {
         line: KhanLine,
+        /// Where each move is played before it is known to be legal.
+        scratch: khan::Position,
         /// Lines suspended by open variations.
         stack: Vec<KhanLine>,
     },
@@ -230,6 +232,7 @@ impl Checker {
                 position: start,
                 before_last: start,
             },
+            scratch: start,
             stack: Vec::new(),
         })
     }
@@ -311,10 +314,12 @@ impl Checker {
     }
 
     fn khan_move(&mut self, token: &MoveToken, text: &str, span: Span) {
-        let Some(Game::Khan { line, .. }) = &mut self.game else {
+        let Some(Game::Khan { line, scratch, .. }) = &mut self.game else {
             return;
         };
-        let before = line.position;
+        // Borrowed, not copied: a position is a few hundred bytes and this
+        // runs for every move of an archive.
+        let before = &line.position;
         let numbered = self.pending_number.take();
         if let Some((number, dots, _)) = numbered {
             let side_ok = matches!(
@@ -326,27 +331,28 @@ impl Checker {
                     khan::Side::White => format!("{}.", before.fullmoves()),
                     khan::Side::Black => format!("{}...", before.fullmoves()),
                 };
-                self.pending_number = numbered;
                 let reason = format!(
                     "this move is numbered wrongly: it is {}'s move {expected}",
                     before.turn()
                 );
-                self.violate(span, text, reason, position_text(&before));
+                let position = position_text(before);
+                self.pending_number = numbered;
+                self.violate(span, text, reason, position);
                 return;
             }
         }
-        let played = khan::resolve(&before, token).and_then(|mv| khan::apply(&before, &mv));
-        match played {
-            Ok(applied) => {
-                line.before_last = before;
-                line.position = applied.position;
+        match khan::resolve_into(before, token, scratch) {
+            Ok(_) => {
+                line.before_last = line.position;
+                line.position = *scratch;
                 if self.depth == 0 {
                     self.plies += 1;
                 }
             }
             Err(illegal) => {
+                let position = position_text(before);
                 self.pending_number = numbered;
-                self.violate(span, text, illegal.to_string(), position_text(&before));
+                self.violate(span, text, illegal.to_string(), position);
             }
         }
     }
@@ -453,7 +459,7 @@ impl Visitor for Checker {
     fn begin_variation(&mut self) -> Skip {
         self.depth += 1;
         self.pending_number = None;
-        if let Some(Game::Khan { line, stack }) = &mut self.game {
+        if let Some(Game::Khan { line, stack, .. }) = &mut self.game {
             stack.push(line.clone());
             line.position = line.before_last;
         }
@@ -463,7 +469,7 @@ impl Visitor for Checker {
     fn end_variation(&mut self) {
         self.depth = self.depth.saturating_sub(1);
         self.pending_number = None;
-        if let Some(Game::Khan { line, stack }) = &mut self.game
+        if let Some(Game::Khan { line, stack, .. }) = &mut self.game
             && let Some(outer) = stack.pop()
         {
             *line = outer;

@@ -105,3 +105,89 @@ fn parallel_checking_reports_exactly_what_one_thread_reports() {
     assert_eq!(run("2"), one);
     assert_eq!(run("4"), one);
 }
+
+fn verify(text: &str, jobs: &str) -> assert_cmd::assert::Assert {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("signed.yam");
+    std::fs::write(&path, text).unwrap();
+    yam().args(["verify", "--jobs", jobs]).arg(&path).assert()
+}
+
+fn generate_signed(games: &str, seed: &str) -> String {
+    let out = yam()
+        .args([
+            "generate",
+            "--game",
+            "khan",
+            "--signed",
+            "--max-plies",
+            "40",
+        ])
+        .args(["--games", games, "--seed", seed])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn signed_khan_games_verify_reproducibly_and_a_changed_signature_is_refused() {
+    let text = generate_signed("3", "9");
+    assert_eq!(text, generate_signed("3", "9"));
+    assert_ne!(text, generate_signed("3", "10"));
+    for jobs in ["1", "2"] {
+        verify(&text, jobs)
+            .success()
+            .stdout(predicate::str::contains("3 games, 3 verified,"));
+    }
+    // The last event's signature, one base64 letter changed: the third game fails.
+    let at = text.rfind("==]").unwrap() - 3;
+    let was = &text[at..at + 1];
+    let changed = format!(
+        "{}{}{}",
+        &text[..at],
+        if was == "A" { "B" } else { "A" },
+        &text[at + 1..]
+    );
+    verify(&changed, "2")
+        .code(1)
+        .stdout(predicate::str::contains("3 games, 2 verified,"))
+        .stdout(predicate::str::contains(
+            "game 3 (gen-khan-signed-9-2): not verified",
+        ));
+}
+
+#[test]
+fn verify_streams_a_many_piece_archive_in_order() {
+    // Plain games, unsigned: about 750 KB, three pieces; every game is
+    // reported in file order, numbered across pieces, and a syntax error
+    // near the end is placed on its line in the whole file.
+    let some = generate("khan", "20", "12");
+    let mut text = vec![some.as_str(); 30].join("\n");
+    let games_before = text.matches("[Game ").count();
+    let line = text.lines().count() + 3;
+    text.push_str("\n[Game \"Khan\"]\n1. Ad2-d3 )\n");
+    let out = verify(&text, "2").code(1).get_output().clone();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let numbers: Vec<usize> = stdout
+        .lines()
+        .filter_map(|l| l.split(": game ").nth(1))
+        .filter_map(|l| l.split([' ', ':']).next())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    assert_eq!(numbers, (1..=games_before + 1).collect::<Vec<_>>());
+    assert!(
+        stdout.contains(&format!(
+            "{} games, 0 verified, 0 unverified practice, 1 failed, {games_before} unsigned",
+            games_before + 1
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains(&format!(":{line}:")),
+        "line {line}: {stderr}"
+    );
+}

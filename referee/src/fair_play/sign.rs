@@ -77,31 +77,36 @@ pub struct PublicKey(ed25519_dalek::VerifyingKey);
 
 impl PublicKey {
     /// Reads and checks a key.
+    ///
+    /// The checks are a function of the bytes alone, and the torsion check
+    /// costs a full scalar multiplication, more than verifying a signature;
+    /// a record names the same two or three keys in every event. So the
+    /// keys this thread accepted last are remembered by their bytes and
+    /// handed back without checking again (a refused key is not remembered,
+    /// and is refused again with its reason).
     pub fn from_bytes(bytes: &[u8; 32]) -> Result<Self, KeyError> {
-        // A record names the same two or three keys in every event, and the
-        // torsion check is a full scalar multiplication: the verdict for
-        // bytes already seen on this thread is remembered (it depends on
-        // the bytes alone). The memo is bounded, so hostile input full of
-        // distinct keys costs only the checks it would cost anyway.
         thread_local! {
-            static SEEN: std::cell::RefCell<std::collections::HashMap<[u8; 32], Result<PublicKey, KeyError>>> =
-                std::cell::RefCell::new(std::collections::HashMap::new());
+            static ACCEPTED: std::cell::RefCell<[Option<PublicKey>; 4]> =
+                const { std::cell::RefCell::new([None; 4]) };
         }
-        const MEMO: usize = 256;
-        if let Some(known) = SEEN.with(|seen| seen.borrow().get(bytes).copied()) {
-            return known;
-        }
-        let checked = Self::check_bytes(bytes);
-        SEEN.with(|seen| {
-            let mut seen = seen.borrow_mut();
-            if seen.len() >= MEMO {
-                seen.clear();
-            }
-            seen.insert(*bytes, checked);
+        let known = ACCEPTED.with_borrow(|keys| {
+            keys.iter()
+                .flatten()
+                .find(|k| k.as_bytes() == bytes)
+                .copied()
         });
-        checked
+        if let Some(key) = known {
+            return Ok(key);
+        }
+        let key = PublicKey::check_bytes(bytes)?;
+        ACCEPTED.with_borrow_mut(|keys| {
+            keys.rotate_right(1);
+            keys[0] = Some(key);
+        });
+        Ok(key)
     }
 
+    /// [`PublicKey::from_bytes`]'s checks, every time.
     fn check_bytes(bytes: &[u8; 32]) -> Result<Self, KeyError> {
         let key =
             ed25519_dalek::VerifyingKey::from_bytes(bytes).map_err(|_| KeyError::NotAPoint)?;
@@ -439,6 +444,27 @@ pub(crate) mod tests {
             Err(KeyError::NonCanonical)
         );
         assert_eq!(PublicKey::from_bytes(honest.as_bytes()), Ok(honest));
+    }
+
+    #[test]
+    fn remembered_keys_change_no_answer() {
+        let honest = key(6).public_key();
+        let mixed = (honest.0.to_edwards() + EIGHT_TORSION[1])
+            .compress()
+            .to_bytes();
+        for _ in 0..3 {
+            // Accepted, then remembered: the same key again.
+            assert_eq!(PublicKey::from_bytes(honest.as_bytes()), Ok(honest));
+            // Refused every time, never remembered.
+            assert_eq!(PublicKey::from_bytes(&mixed), Err(KeyError::MixedOrder));
+        }
+        // More keys than are remembered: each still reads as itself.
+        for round in 0..2 {
+            for seed in 20..30 {
+                let k = key(seed).public_key();
+                assert_eq!(PublicKey::from_bytes(k.as_bytes()), Ok(k), "{round} {seed}");
+            }
+        }
     }
 
     #[test]

@@ -445,15 +445,44 @@ impl Position {
     /// Whether `mv` is legal here, and if not, why. After checkmate or
     /// stalemate every move is refused as [`Illegal::GameOver`].
     pub fn check(&self, mv: &Move) -> Result<(), Illegal> {
-        self.check_rules(mv).map_err(|e| match e {
+        self.check_rules_into(mv, None)
+            .map(|_| ())
+            .map_err(|e| self.refusal(e))
+    }
+
+    /// [`Position::check`], leaving the position after the move in `next`
+    /// (unspecified if the move is refused): one play of the move, where the
+    /// royal test has already played it.
+    pub(crate) fn check_and_play(&self, mv: &Move, next: &mut Position) -> Result<(), Illegal> {
+        match self.check_rules_into(mv, Some(next)) {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                *next = *self;
+                next.play(mv, &mut NoEvents);
+                Ok(())
+            }
+            Err(e) => Err(self.refusal(e)),
+        }
+    }
+
+    /// Why a move the rules refuse is refused: once the game is over, for that.
+    fn refusal(&self, e: Illegal) -> Illegal {
+        match e {
             Illegal::GameOver(_) => e,
             // Only an illegal move pays for the look at whether any move is legal.
             _ => self.outcome().map_or(e, Illegal::GameOver),
-        })
+        }
     }
 
     /// [`Position::check`] without the look for checkmate and stalemate.
+    #[cfg(test)]
     pub(crate) fn check_rules(&self, mv: &Move) -> Result<(), Illegal> {
+        self.check_rules_into(mv, None).map(|_| ())
+    }
+
+    /// [`Position::check`] without the look for checkmate and stalemate;
+    /// `Ok(true)` if the royal test played the move into `next`.
+    fn check_rules_into(&self, mv: &Move, next: Option<&mut Position>) -> Result<bool, Illegal> {
         if let Some(o) = self.early_end() {
             return Err(Illegal::GameOver(o));
         }
@@ -563,20 +592,20 @@ impl Position {
                 }
             }
         }
-        if let Some((square, attacker_square)) = self.royal_attacker_after(mv) {
-            let mut next = *self;
-            next.play(mv, &mut NoEvents);
-            let leader = next.squares[square.index()].map_or(Kind::Khan, |p| p.kind);
-            let attacker = next.squares[attacker_square.index()]
-                .unwrap_or(Piece::new(us.opposite(), Kind::Warrior));
-            return Err(Illegal::LeavesRoyalAttacked {
-                leader,
-                square,
-                attacker,
-                attacker_square,
-            });
-        }
-        Ok(())
+        self.royal_test(mv, next)
+            .map_err(|(square, attacker_square)| {
+                let mut next = *self;
+                next.play(mv, &mut NoEvents);
+                let leader = next.squares[square.index()].map_or(Kind::Khan, |p| p.kind);
+                let attacker = next.squares[attacker_square.index()]
+                    .unwrap_or(Piece::new(us.opposite(), Kind::Warrior));
+                Illegal::LeavesRoyalAttacked {
+                    leader,
+                    square,
+                    attacker,
+                    attacker_square,
+                }
+            })
     }
 
     fn check_reach(&self, piece: Piece, from: Square, to: Square) -> Result<(), Illegal> {

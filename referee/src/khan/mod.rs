@@ -49,7 +49,9 @@ pub use piece::{Captive, Kind, Piece, Side};
 pub use position::{CaptiveAt, Position, PositionError};
 pub use ruleset::{GameType, Options, PowerMagicianMoves, Rules, Ruleset, RulesetError};
 pub use square::{Bitboard, Square};
-pub use token::{EngineLineError, from_engine, replay_engine, resolve, to_engine, to_token};
+pub use token::{
+    EngineLineError, from_engine, replay_engine, resolve, resolve_into, to_engine, to_token,
+};
 
 #[cfg(test)]
 mod tests;

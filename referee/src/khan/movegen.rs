@@ -28,24 +28,80 @@ fn two_steps(from: Square, open: Bitboard) -> Bitboard {
 
 /// Slides of 1..=`n` squares in `dirs`, stopping at the first closed square
 /// (which is itself a target: a capture or a walk into a tower).
+///
+/// Each ray is walked as a one-bit bitboard shifted a step at a time, which
+/// is branch-light: the referee asks this for every move it checks.
 fn slides(from: Square, open: Bitboard, dirs: &[(i8, i8)], n: u8) -> Bitboard {
-    let mut r = Bitboard::EMPTY;
+    let mut r = 0u64;
     for &(df, dr) in dirs {
-        let mut sq = from;
+        let mut frontier = 1u64 << from.index();
         for _ in 0..n {
-            match sq.offset(df, dr) {
-                Some(next) => {
-                    r = r.with(next);
-                    if !open.contains(next) {
-                        break;
-                    }
-                    sq = next;
-                }
-                None => break,
+            frontier = step(frontier, df, dr);
+            r |= frontier;
+            frontier &= open.0;
+            if frontier == 0 {
+                break;
             }
         }
     }
-    r
+    Bitboard(r)
+}
+
+/// The squares the sliding movements reach from one square.
+struct Rays {
+    /// Orthogonal slides of up to two squares (KR-3.3, KR-3.5).
+    orthogonal2: Bitboard,
+    /// Orthogonal slides of up to three (KR-3.7).
+    orthogonal3: Bitboard,
+    /// Diagonal slides of up to three (with the orthogonal ones, KR-3.8).
+    diagonal3: Bitboard,
+}
+
+/// Every slide the attack lookup needs, in one walk of the eight rays, with
+/// the same stopping rule as [`slides`] (which the lookup's test holds it to).
+#[inline]
+fn rays_from(from: Square, open: Bitboard) -> Rays {
+    let start = 1u64 << from.index();
+    let mut orthogonal = [start; 4];
+    let mut diagonal = [start; 4];
+    let mut reached_orthogonal = [0u64; 3];
+    let mut reached_diagonal = 0u64;
+    for reached in &mut reached_orthogonal {
+        let mut r = 0;
+        for (frontier, &(df, dr)) in orthogonal.iter_mut().zip(&DIRECTIONS[..4]) {
+            *frontier = step(*frontier, df, dr);
+            r |= *frontier;
+            *frontier &= open.0;
+        }
+        *reached = r;
+        for (frontier, &(df, dr)) in diagonal.iter_mut().zip(&DIRECTIONS[4..]) {
+            *frontier = step(*frontier, df, dr);
+            reached_diagonal |= *frontier;
+            *frontier &= open.0;
+        }
+    }
+    let orthogonal2 = reached_orthogonal[0] | reached_orthogonal[1];
+    Rays {
+        orthogonal2: Bitboard(orthogonal2),
+        orthogonal3: Bitboard(orthogonal2 | reached_orthogonal[2]),
+        diagonal3: Bitboard(reached_diagonal),
+    }
+}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+
+/// Every square of `b` moved one step by (`df`, `dr`) (one of the eight
+/// king steps); steps off the board are dropped, files do not wrap.
+#[inline(always)]
+const fn step(b: u64, df: i8, dr: i8) -> u64 {
+    let b = match df {
+        1 => b & !FILE_H,
+        -1 => b & !FILE_A,
+        _ => b,
+    };
+    let s = dr * 8 + df;
+    if s >= 0 { b << s } else { b >> -s }
 }
 
 /// Every square a `kind` on `from` could end a move on, given the set of
@@ -118,25 +174,57 @@ impl Position {
     }
 
     /// KR-P7: an enemy (of `by`'s) piece that attacks `target`: could capture
-    /// there by an ordinary move. Spells never attack.
+    /// there by an ordinary move. Spells never attack. Of several, the one on
+    /// the lowest square.
     pub fn attacker(&self, target: Square, by: Side) -> Option<Square> {
-        let victim = self.squares[target.index()].map(|p| p.kind);
+        self.attackers(target, by).first()
+    }
+
+    /// Every piece of `by`'s that attacks `target` (KR-P7).
+    ///
+    /// Every movement is symmetric: a piece on `a` reaches `b` exactly when
+    /// the same kind on `b` would reach `a` over the same open squares (one
+    /// step, two steps with an open middle square, a ray with open squares
+    /// between). So instead of asking each nearby enemy piece whether it
+    /// reaches the target, this asks once per movement which squares the
+    /// target reaches, and keeps the pieces there that move that way. The
+    /// royal test of every checked move comes here.
+    pub(crate) fn attackers(&self, target: Square, by: Side) -> Bitboard {
+        let t = target.index();
+        let kinds = |ks: &[Kind]| {
+            ks.iter()
+                .fold(Bitboard::EMPTY, |b, k| b | self.by_kind[k.index()])
+        };
+        let theirs = self.by_side[by.index()];
         let open = self.open();
-        // Nothing reaches further than three squares.
-        for from in self.by_side[by.index()] & within(target, 3) {
-            let Some(p) = self.squares[from.index()] else {
-                continue;
-            };
-            if let Some(v) = victim
-                && !self.may_capture(p.kind, v)
-            {
-                continue;
-            }
-            if reach(from, p.kind, open, self.rules.options.power_magician_moves).contains(target) {
-                return Some(from);
-            }
+        let (power_two, power_orth) = match self.rules.options.power_magician_moves {
+            PowerMagicianMoves::Warrior => (kinds(&[Kind::PowerMagician]), Bitboard::EMPTY),
+            PowerMagicianMoves::Orthogonal => (Bitboard::EMPTY, kinds(&[Kind::PowerMagician])),
+        };
+        let swords = kinds(&[Kind::Swordsman, Kind::KhanSword]) & theirs;
+        let mut found = swords & DIAG[t];
+        found |= kinds(&[Kind::Archer, Kind::KhanArcher]) & theirs & KING[t];
+        found |= kinds(&[Kind::Magician, Kind::DemotedMagician]) & theirs & ORTHO[t];
+        let walkers = (kinds(&[Kind::Warrior, Kind::Bondsman, Kind::Khan]) | power_two) & theirs;
+        if !walkers.is_empty() {
+            found |= walkers & two_steps(target, open);
         }
-        None
+        let runners = (kinds(&[Kind::Assassin]) | power_orth) & theirs;
+        let bondsmen = kinds(&[Kind::Bondsman]) & theirs;
+        let khans = kinds(&[Kind::Khan]) & theirs;
+        if !(runners | bondsmen | khans).is_empty() {
+            let rays = rays_from(target, open);
+            found |= runners & rays.orthogonal2;
+            found |= bondsmen & rays.orthogonal3;
+            found |= khans & (rays.orthogonal3 | rays.diagonal3);
+        }
+        // KR-3.10: a sword that may not capture the piece there does not attack it.
+        if let Some(victim) = self.squares[t]
+            && !self.may_capture(Kind::Swordsman, victim.kind)
+        {
+            found &= !swords;
+        }
+        found
     }
 
     /// Every move that obeys the movement, capture, spell, exchange and
@@ -196,18 +284,47 @@ impl Position {
     /// If the move leaves the mover's royal leader attacked: the leader's
     /// square in the new position and the attacker's square.
     pub(crate) fn royal_attacker_after(&self, mv: &Move) -> Option<(Square, Square)> {
+        self.royal_test(mv, None).err()
+    }
+
+    /// The royal-leader test: `Err` with the leader's and the attacker's
+    /// squares if the move leaves the leader attacked. If it had to play the
+    /// move and `out` is given, the position after the move is left there and
+    /// the answer is `Ok(true)`, so a caller that goes on to play the move
+    /// need not play it twice. (Written into place, not returned: a position
+    /// is a few hundred bytes, and moving it through `Result`s costs copies.)
+    pub(crate) fn royal_test(
+        &self,
+        mv: &Move,
+        out: Option<&mut Position>,
+    ) -> Result<bool, (Square, Square)> {
         let us = self.turn;
         let before = self.leaders(us).count();
         // A move loses at most one of the mover's leaders (walking it into a
         // manned square, or giving the bondsman's horse in an exchange); with
         // two left over nobody is royal, so there is nothing to test.
         if before >= 3 || (before == 2 && !self.may_lose_leader(mv)) {
-            return None;
+            return Ok(false);
         }
-        let mut next = *self;
+        let mut local;
+        let next = match out {
+            Some(out) => {
+                *out = *self;
+                out
+            }
+            None => {
+                local = *self;
+                &mut local
+            }
+        };
         next.play(mv, &mut NoEvents);
-        let royal = next.royal(us)?;
-        next.attacker(royal, us.opposite()).map(|a| (royal, a))
+        let Some(royal) = next.royal(us) else {
+            return Ok(true);
+        };
+        match next.attacker(royal, us.opposite()) {
+            Some(a) => Err((royal, a)),
+            None => Ok(true),
+        }
     }
 
     fn may_lose_leader(&self, mv: &Move) -> bool {

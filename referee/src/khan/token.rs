@@ -14,6 +14,27 @@ use super::position::Position;
 /// from-square, the move must be legal, and the promotion mark must be
 /// written exactly when the move promotes, naming what the piece becomes.
 pub fn resolve(pos: &Position, token: &MoveToken) -> Result<Move, Illegal> {
+    resolve_with(pos, token, |mv| pos.check(mv)).map(|(mv, ())| mv)
+}
+
+/// [`resolve`], leaving the position after the move in `next` (unspecified
+/// if the move is refused): the replay's path, which plays the move once
+/// where `resolve` then [`super::apply()`] would check it twice and play it
+/// up to three times.
+pub fn resolve_into(
+    pos: &Position,
+    token: &MoveToken,
+    next: &mut Position,
+) -> Result<Move, Illegal> {
+    resolve_with(pos, token, |mv| pos.check_and_play(mv, next)).map(|(mv, ())| mv)
+}
+
+/// [`resolve`]'s checks in their order, with `check` for the rules.
+fn resolve_with<T>(
+    pos: &Position,
+    token: &MoveToken,
+    check: impl FnOnce(&Move) -> Result<T, Illegal>,
+) -> Result<(Move, T), Illegal> {
     let mv = Move::new(token.action, token.from, token.to);
     if let Some(p) = pos.piece_at(token.from)
         && p.side == pos.turn()
@@ -25,7 +46,7 @@ pub fn resolve(pos: &Position, token: &MoveToken) -> Result<Move, Illegal> {
             actual: p.kind,
         });
     }
-    pos.check(&mv)?;
+    let checked = check(&mv)?;
     let piece = token.piece;
     match (pos.promotion_of(&mv), token.promotion) {
         (None, None) => {}
@@ -40,7 +61,7 @@ pub fn resolve(pos: &Position, token: &MoveToken) -> Result<Move, Illegal> {
         }
         (Some(_), Some(_)) => {}
     }
-    Ok(mv)
+    Ok((mv, checked))
 }
 
 /// The canonical token of a legal move (an illegal one is refused with its reason).

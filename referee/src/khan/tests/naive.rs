@@ -265,6 +265,26 @@ impl Naive {
         })
     }
 
+    /// Every piece of `by`'s that attacks `target`, in square order: the
+    /// figure the fast generator's reverse lookup is held to.
+    pub fn attackers(&self, target: Square, by: Side) -> Vec<Square> {
+        let t = to_sq(target);
+        let victim = self.at(t).map(|p| p.1);
+        let mut found: Vec<Square> = self
+            .board
+            .iter()
+            .filter(|(s, (side, k))| {
+                **s != t
+                    && *side == by
+                    && victim.is_none_or(|v| self.sword_may_take(*k, v))
+                    && self.reaches(**s, t, *k)
+            })
+            .map(|(s, _)| from_sq(*s))
+            .collect();
+        found.sort_by_key(|s| s.index());
+        found
+    }
+
     fn demote(k: Kind) -> Option<Kind> {
         Some(kind(match letter(k) {
             'K' => 'J',

@@ -6,11 +6,12 @@
 use proptest::prelude::*;
 use yam_notation::khan::{EngineMove, MoveToken};
 
+use super::naive::Naive;
 use super::perft::{middle_position, middles};
 use super::support::start;
 use crate::khan::{
-    Action, Event, GameType, Move, Position, Square, apply, from_engine, legal_moves, resolve,
-    to_engine, to_token,
+    Action, Event, GameType, Move, Position, Side, Square, apply, from_engine, legal_moves,
+    resolve, to_engine, to_token,
 };
 
 /// A small deterministic generator, so failures can be replayed.
@@ -330,4 +331,26 @@ fn an_engine_game_line_replays_and_exports_back() {
         e.to_string(),
         "engine move 2 (g4f4) is illegal: there is no piece on g4"
     );
+}
+
+#[test]
+fn the_reverse_attack_lookup_finds_what_the_naive_generator_finds() {
+    let mut checked = 0;
+    for pos in sample(31, 60) {
+        let naive = Naive::from_position(&pos);
+        for target in Square::all() {
+            for by in [Side::White, Side::Black] {
+                let fast: Vec<Square> = pos.attackers(target, by).into_iter().collect();
+                assert_eq!(
+                    fast,
+                    naive.attackers(target, by),
+                    "{target} by {by:?} in {}",
+                    pos.to_yam()
+                );
+                assert_eq!(pos.attacker(target, by), fast.first().copied());
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
 }

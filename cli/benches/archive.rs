@@ -1,0 +1,512 @@
+//! Archive scale, in one run: Yam's parse, rules replay and signed
+//! verification beside pgn-reader 0.29 and shakmaty 0.30, and the floor of
+//! the cryptography `yam verify` must do.
+//!
+//! `cargo bench -p yam-cli --bench archive`
+//!
+//! - `yam-khan/parse`: the envelope alone (a visitor that does nothing) over
+//!   generated plain Khan records (`notation/benches/data/khan.yam`, written
+//!   by `yam generate`) repeated to the peer corpus's size.
+//! - `yam-khan/check`: the same bytes through `yam check`'s visitor (every
+//!   move resolved and checked against every rule, no cryptography).
+//! - `pgn-reader/parse` and `pgn-reader/validate`: the lichess sample
+//!   (`../shared/bench/lichess_db_1000k.pgn`, or `$YAM_PEER_PGN`) repeated
+//!   100 times; `validate` plays every move with shakmaty.
+//! - `yam-signed/verify`: signed Khan peer games (`yam generate --signed`,
+//!   `$YAM_BENCH_SIGNED` games, default 100) through `yam verify`'s path:
+//!   every signature, hash link, the ruleset hash and the rules.
+//! - `yam-signed/crypto-floor`: the same number of strict ed25519
+//!   verifications over the same event bytes and SHA-256 hashes of them
+//!   (one per event for its hash link, one ruleset text per game), nothing
+//!   else. ed25519-dalek's batch verification is not strict (it accepts
+//!   signatures `verify_strict` refuses), so the floor, like `yam verify`,
+//!   verifies one signature at a time.
+//!
+//! Every input is read from memory through the streaming `Read` API. After
+//! criterion's report, a table gives the median MB/s and moves/s of each
+//! benchmark and the ratios the targets in `docs/performance.md` name.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, Throughput};
+use yam_notation::{Span, TokenError, Visitor};
+use yam_referee::check::Checker;
+use yam_referee::fair_play::hash::Hash32;
+use yam_referee::fair_play::sign::{PublicKey, Signature};
+use yam_referee::replay::Builtin;
+use yam_referee::signed::collect::Item;
+use yam_referee::signed::text::decode_event;
+use yam_referee::signed::{Collector, Verdict, verify_text};
+
+// ---------------------------------------------------------------------------
+// Inputs
+
+const SAMPLE_COPIES: usize = 100;
+
+fn peer_path() -> PathBuf {
+    match std::env::var_os("YAM_PEER_PGN") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/bench/lichess_db_1000k.pgn"),
+    }
+}
+
+fn peer_sample() -> Option<&'static [u8]> {
+    static SAMPLE: OnceLock<Option<Vec<u8>>> = OnceLock::new();
+    SAMPLE
+        .get_or_init(|| match std::fs::read(peer_path()) {
+            Ok(bytes) => Some(bytes),
+            Err(e) => {
+                eprintln!(
+                    "peer corpus {} not readable ({e}); set YAM_PEER_PGN. Skipping pgn-reader.",
+                    peer_path().display()
+                );
+                None
+            }
+        })
+        .as_deref()
+}
+
+/// The size every input is repeated to.
+fn target_bytes() -> usize {
+    if let Some(mb) = std::env::var("YAM_BENCH_MB")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+    {
+        return mb * 1_000_000;
+    }
+    peer_sample().map_or(100_000_000, |s| s.len() * SAMPLE_COPIES)
+}
+
+/// `seed` repeated (whole) until it is at least `target` bytes long.
+fn repeat_to(seed: &[u8], target: usize) -> Vec<u8> {
+    let copies = target.div_ceil(seed.len()).max(1);
+    let mut out = Vec::with_capacity(copies * (seed.len() + 1));
+    for _ in 0..copies {
+        out.extend_from_slice(seed);
+        if !seed.ends_with(b"\n\n") {
+            out.push(b'\n');
+        }
+    }
+    out
+}
+
+/// One benchmark input, built on first use (so that a filtered run builds
+/// only what it measures), with the number of moves it holds.
+struct Input {
+    data: Vec<u8>,
+    moves: u64,
+    games: u64,
+}
+
+fn khan_input() -> &'static Input {
+    static INPUT: OnceLock<Input> = OnceLock::new();
+    INPUT.get_or_init(|| {
+        let seed = include_bytes!("../../notation/benches/data/khan.yam");
+        let data = repeat_to(seed, target_bytes());
+        let mut count = CountMoves::default();
+        let mut reader = yam_notation::Reader::new(&data[..]);
+        while reader
+            .read_game(&mut count)
+            .expect("the benchmark archive is valid")
+            .is_some()
+        {}
+        Input {
+            data,
+            moves: count.moves,
+            games: count.games,
+        }
+    })
+}
+
+/// Signed games, and for the floor each event's key, bytes and signature.
+struct Signed {
+    input: Input,
+    events: Vec<(PublicKey, Vec<u8>, Signature)>,
+}
+
+fn signed_input() -> &'static Signed {
+    static INPUT: OnceLock<Signed> = OnceLock::new();
+    INPUT.get_or_init(|| {
+        let games = std::env::var("YAM_BENCH_SIGNED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(100);
+        let dir = std::env::temp_dir().join(format!("yam-bench-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temporary directory");
+        let path = dir.join("signed.yam");
+        let args = yam_cli::generate::GenerateArgs {
+            game: "khan".into(),
+            ruleset: None,
+            games,
+            seed: 1,
+            out: Some(path.clone()),
+            max_plies: 600,
+            signed: true,
+        };
+        assert_eq!(yam_cli::generate::run(&args), 0, "yam generate --signed");
+        let data = std::fs::read(&path).expect("the signed archive");
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut events = Vec::new();
+        let mut moves = 0;
+        let mut count = 0;
+        let mut reader = yam_notation::Reader::new(&data[..]);
+        let mut collector = Collector::new();
+        while let Some(text) = reader.read_game(&mut collector).expect("valid") {
+            count += 1;
+            for item in &text.items {
+                match item {
+                    Item::Move { .. } => moves += 1,
+                    Item::Event { args, .. } => {
+                        let signed = decode_event(args).expect("a valid event");
+                        let bytes = yam_referee::fair_play::encoding::Canonical::to_canonical_bytes(
+                            &signed.event,
+                        );
+                        events.push((signed.event.author, bytes, signed.signature));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Signed {
+            input: Input {
+                data,
+                moves,
+                games: count,
+            },
+            events,
+        }
+    })
+}
+
+fn peer_input() -> Option<&'static Input> {
+    static INPUT: OnceLock<Option<Input>> = OnceLock::new();
+    INPUT
+        .get_or_init(|| {
+            let sample = peer_sample()?;
+            let data = repeat_to(sample, target_bytes());
+            let mut count = peer::CountMoves::default();
+            let mut reader = pgn_reader::Reader::new(&data[..]);
+            while reader.read_game(&mut count).expect("in memory").is_some() {}
+            Some(Input {
+                data,
+                moves: count.moves,
+                games: count.games,
+            })
+        })
+        .as_ref()
+}
+
+// ---------------------------------------------------------------------------
+// Yam's work
+
+/// Does nothing: the envelope alone.
+struct Nothing;
+
+impl Visitor for Nothing {
+    type Output = ();
+    fn end_game(&mut self) {}
+}
+
+#[derive(Default)]
+struct CountMoves {
+    moves: u64,
+    games: u64,
+}
+
+impl Visitor for CountMoves {
+    type Output = ();
+    fn token(&mut self, _token: &str, _span: Span) -> Result<(), TokenError> {
+        self.moves += 1;
+        Ok(())
+    }
+    fn end_game(&mut self) {
+        self.games += 1;
+    }
+}
+
+fn read_all<V: Visitor>(data: &[u8], visitor: &mut V) {
+    let mut reader = yam_notation::Reader::new(data);
+    while let Some(out) = reader.read_game(visitor).expect("the archive is valid") {
+        black_box(out);
+    }
+}
+
+/// `yam verify`'s work on one archive, on one thread.
+fn verify_all(data: &[u8]) {
+    let mut reader = yam_notation::Reader::new(data);
+    let mut collector = Collector::new();
+    while let Some(text) = reader.read_game(&mut collector).expect("valid") {
+        let verdict = verify_text(&text, &Builtin);
+        assert!(matches!(verdict, Verdict::Verified(_)), "{verdict:?}");
+    }
+}
+
+/// The cryptography alone: a strict signature check and a hash per event,
+/// and a ruleset text hashed per game.
+fn crypto_floor(signed: &Signed) {
+    let ruleset = yam_referee::khan::ruleset::BUILTIN
+        .iter()
+        .find(|(name, _)| *name == "rescue-khan")
+        .map_or("", |(_, text)| text);
+    for (key, bytes, signature) in &signed.events {
+        key.verify(bytes, signature).expect("a valid signature");
+        black_box(Hash32::of(bytes));
+    }
+    for _ in 0..signed.input.games {
+        black_box(Hash32::of(ruleset.as_bytes()));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// pgn-reader
+
+mod peer {
+    use super::*;
+    use pgn_reader::{RawTag, SanPlus, Visitor};
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+
+    /// Does nothing (pgn-reader still parses each move's SAN).
+    pub struct Nothing;
+
+    impl Visitor for Nothing {
+        type Tags = ();
+        type Movetext = ();
+        type Output = ();
+        fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+            ControlFlow::Continue(())
+        }
+        fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<(), ()> {
+            ControlFlow::Continue(())
+        }
+        fn end_game(&mut self, _movetext: ()) {}
+    }
+
+    #[derive(Default)]
+    pub struct CountMoves {
+        pub moves: u64,
+        pub games: u64,
+    }
+
+    impl Visitor for CountMoves {
+        type Tags = ();
+        type Movetext = ();
+        type Output = ();
+        fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+            ControlFlow::Continue(())
+        }
+        fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<(), ()> {
+            ControlFlow::Continue(())
+        }
+        fn san(&mut self, _movetext: &mut (), _san: SanPlus) -> ControlFlow<()> {
+            self.moves += 1;
+            ControlFlow::Continue(())
+        }
+        fn end_game(&mut self, _movetext: ()) {
+            self.games += 1;
+        }
+    }
+
+    /// Plays every move with shakmaty, as pgn-reader's `validate` example.
+    pub struct Validate;
+
+    impl Visitor for Validate {
+        type Tags = Option<Chess>;
+        type Movetext = Chess;
+        type Output = bool;
+
+        fn begin_tags(&mut self) -> ControlFlow<bool, Option<Chess>> {
+            ControlFlow::Continue(None)
+        }
+
+        fn tag(
+            &mut self,
+            tags: &mut Option<Chess>,
+            name: &[u8],
+            value: RawTag<'_>,
+        ) -> ControlFlow<bool> {
+            if name == b"FEN" {
+                let Some(pos) = Fen::from_ascii(value.as_bytes())
+                    .ok()
+                    .and_then(|fen| fen.into_position(CastlingMode::Chess960).ok())
+                else {
+                    return ControlFlow::Break(false);
+                };
+                *tags = Some(pos);
+            }
+            ControlFlow::Continue(())
+        }
+
+        fn begin_movetext(&mut self, tags: Option<Chess>) -> ControlFlow<bool, Chess> {
+            ControlFlow::Continue(tags.unwrap_or_default())
+        }
+
+        fn san(&mut self, pos: &mut Chess, san_plus: SanPlus) -> ControlFlow<bool> {
+            match san_plus.san.to_move(pos) {
+                Ok(m) => {
+                    pos.play_unchecked(m);
+                    ControlFlow::Continue(())
+                }
+                Err(_) => ControlFlow::Break(false),
+            }
+        }
+
+        fn end_game(&mut self, _pos: Chess) -> bool {
+            true
+        }
+    }
+
+    pub fn read_all<V: Visitor<Output = O>, O>(data: &[u8], visitor: &mut V) {
+        let mut reader = pgn_reader::Reader::new(data);
+        while let Some(out) = reader.read_game(visitor).expect("in memory") {
+            black_box(out);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Measurement and summary
+
+/// Per-iteration times of every sample criterion took, by benchmark.
+struct Samples {
+    times: BTreeMap<String, Vec<Duration>>,
+    inputs: BTreeMap<String, &'static Input>,
+}
+
+thread_local! {
+    static SAMPLES: RefCell<Samples> = const {
+        RefCell::new(Samples { times: BTreeMap::new(), inputs: BTreeMap::new() })
+    };
+}
+
+const SAMPLE_SIZE: usize = 10;
+
+/// Benchmark `run` over `input`, keeping criterion's per-sample times.
+fn bench(c: &mut Criterion, group: &str, name: &str, input: &'static Input, run: fn(&[u8])) {
+    let id = format!("{group}/{name}");
+    let mut g = c.benchmark_group(group);
+    g.throughput(Throughput::Bytes(input.data.len() as u64));
+    g.sample_size(SAMPLE_SIZE);
+    g.warm_up_time(Duration::from_secs(2));
+    g.measurement_time(Duration::from_secs(10));
+    g.bench_function(name, |b| {
+        b.iter_custom(|iters| {
+            let start = Instant::now();
+            for _ in 0..iters {
+                run(black_box(&input.data));
+            }
+            let elapsed = start.elapsed();
+            SAMPLES.with_borrow_mut(|s| {
+                s.times
+                    .entry(id.clone())
+                    .or_default()
+                    .push(elapsed / iters as u32);
+                s.inputs.insert(id.clone(), input);
+            });
+            elapsed
+        })
+    });
+    g.finish();
+}
+
+fn archive(c: &mut Criterion) {
+    let khan = khan_input();
+    bench(c, "yam-khan", "parse", khan, |d| read_all(d, &mut Nothing));
+    bench(c, "yam-khan", "check", khan, |d| {
+        read_all(d, &mut Checker::new())
+    });
+    if let Some(peer) = peer_input() {
+        bench(c, "pgn-reader", "parse", peer, |d| {
+            peer::read_all(d, &mut peer::Nothing)
+        });
+        bench(c, "pgn-reader", "validate", peer, |d| {
+            peer::read_all(d, &mut peer::Validate)
+        });
+    }
+    let signed = signed_input();
+    bench(c, "yam-signed", "verify", &signed.input, verify_all);
+    bench(c, "yam-signed", "crypto-floor", &signed.input, |_| {
+        crypto_floor(signed_input())
+    });
+}
+
+fn median(times: &[Duration]) -> Duration {
+    let mut sorted = times.to_vec();
+    sorted.sort();
+    let n = sorted.len();
+    if n % 2 == 1 {
+        sorted[n / 2]
+    } else {
+        (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+    }
+}
+
+fn summary() {
+    SAMPLES.with_borrow(|s| {
+        if s.times.is_empty() {
+            return;
+        }
+        let secs = |id: &str| -> Option<f64> {
+            let times = s.times.get(id)?;
+            // Criterion's measurement samples are the last SAMPLE_SIZE calls;
+            // the ones before them are its warm-up.
+            let measured = &times[times.len().saturating_sub(SAMPLE_SIZE)..];
+            Some(median(measured).as_secs_f64())
+        };
+        let rate = |id: &str| -> Option<(f64, f64)> {
+            let t = secs(id)?;
+            let input = s.inputs[id];
+            Some((input.data.len() as f64 / 1e6 / t, input.moves as f64 / t))
+        };
+        println!();
+        println!("Median of {SAMPLE_SIZE} samples per benchmark:");
+        println!();
+        println!("| benchmark | input MB | games | moves | s | MB/s | Mmoves/s |");
+        println!("|---|---:|---:|---:|---:|---:|---:|");
+        for id in s.times.keys() {
+            let (mbs, moves) = rate(id).expect("measured");
+            let input = s.inputs[id.as_str()];
+            println!(
+                "| {id} | {:.1} | {} | {} | {:.3} | {mbs:.1} | {:.2} |",
+                input.data.len() as f64 / 1e6,
+                input.games,
+                input.moves,
+                secs(id).unwrap_or(0.0),
+                moves / 1e6,
+            );
+        }
+        println!();
+        let ratio = |a: Option<(f64, f64)>, b: Option<(f64, f64)>| match (a, b) {
+            (Some(a), Some(b)) => format!("{:.2}x MB/s, {:.2}x moves/s", a.0 / b.0, a.1 / b.1),
+            _ => "-".to_owned(),
+        };
+        println!(
+            "yam parse / pgn-reader parse: {}",
+            ratio(rate("yam-khan/parse"), rate("pgn-reader/parse"))
+        );
+        println!(
+            "yam check / pgn-reader+shakmaty validate: {}",
+            ratio(rate("yam-khan/check"), rate("pgn-reader/validate"))
+        );
+        if let (Some(v), Some(f)) = (secs("yam-signed/verify"), secs("yam-signed/crypto-floor")) {
+            println!(
+                "yam verify time / crypto floor time: {:.2}x ({} events)",
+                v / f,
+                signed_input().events.len()
+            );
+        }
+    });
+}
+
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    archive(&mut c);
+    c.final_summary();
+    summary();
+}
