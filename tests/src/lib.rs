@@ -57,3 +57,38 @@ pub fn fresh_user(prefix: &str) -> String {
         .map_or(0, |d| d.as_nanos());
     format!("{prefix}{}{nanos}", std::process::id())
 }
+
+/// Where the mail servers `scripts/test.sh` started listen, and their
+/// logins.
+#[derive(Debug, Clone)]
+pub struct MailServers {
+    /// The servers' directory (Maildirs under `home/USER/Maildir`).
+    pub dir: String,
+    /// The SMTP port (AUTH required).
+    pub smtp_port: u16,
+    /// The IMAP port.
+    pub imap_port: u16,
+    /// The SMTP login.
+    pub smtp_user: String,
+    /// Its password.
+    pub smtp_password: String,
+    /// Every IMAP user's password.
+    pub imap_password: String,
+}
+
+/// The mail servers of `scripts/test.sh`; fails, saying so, without them.
+pub fn mail_servers() -> MailServers {
+    let port = |name: &str| {
+        mail_env(name)
+            .parse()
+            .unwrap_or_else(|_| panic!("{name} is not a port"))
+    };
+    MailServers {
+        dir: mail_env("YAM_MAILTEST_DIR"),
+        smtp_port: port("YAM_MAILTEST_SMTP_PORT"),
+        imap_port: port("YAM_MAILTEST_IMAP_PORT"),
+        smtp_user: mail_env("YAM_MAILTEST_SMTP_USER"),
+        smtp_password: mail_env("YAM_MAILTEST_SMTP_PASSWORD"),
+        imap_password: mail_env("YAM_MAILTEST_IMAP_PASSWORD"),
+    }
+}

@@ -11,26 +11,7 @@ use yam_cli::mail::imap::{ImapAccount, fetch_unseen, mark_seen};
 use yam_cli::mail::maildir::read_maildir;
 use yam_cli::mail::transport::{Outgoing, Security, send};
 
-struct Servers {
-    dir: String,
-    smtp_port: u16,
-    imap_port: u16,
-    smtp_user: String,
-    smtp_password: String,
-    imap_password: String,
-}
-
-fn servers() -> Servers {
-    let var = yam_tests::mail_env;
-    Servers {
-        dir: var("YAM_MAILTEST_DIR"),
-        smtp_port: var("YAM_MAILTEST_SMTP_PORT").parse().unwrap(),
-        imap_port: var("YAM_MAILTEST_IMAP_PORT").parse().unwrap(),
-        smtp_user: var("YAM_MAILTEST_SMTP_USER"),
-        smtp_password: var("YAM_MAILTEST_SMTP_PASSWORD"),
-        imap_password: var("YAM_MAILTEST_IMAP_PASSWORD"),
-    }
-}
+use yam_tests::mail_servers as servers;
 
 #[test]
 fn a_turn_mail_travels_through_smtp_and_comes_back_by_imap_and_maildir() {

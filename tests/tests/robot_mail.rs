@@ -7,7 +7,6 @@
 mod robot_common;
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use robot_common::{Received, game_in, mail, maildir_files, parse, replay, robot_once, token_in};
 use yam_cli::mail::transport::{Outgoing, Security, send};
@@ -15,38 +14,7 @@ use yam_notation::GameKind;
 use yam_referee::fair_play::turn::{EventBody, Evidence, MoveToken};
 use yam_referee::replay::{GameReplay, NoChance, load_ruleset, start};
 
-struct Servers {
-    dir: String,
-    smtp_port: u16,
-    imap_port: u16,
-    smtp_user: String,
-    smtp_password: String,
-    imap_password: String,
-}
-
-fn servers() -> Servers {
-    let var = |name: &str| {
-        std::env::var(name).unwrap_or_else(|_| {
-            panic!("{name} is not set: run the tests with scripts/test.sh, which starts the mail servers")
-        })
-    };
-    Servers {
-        dir: var("YAM_MAILTEST_DIR"),
-        smtp_port: var("YAM_MAILTEST_SMTP_PORT").parse().unwrap(),
-        imap_port: var("YAM_MAILTEST_IMAP_PORT").parse().unwrap(),
-        smtp_user: var("YAM_MAILTEST_SMTP_USER"),
-        smtp_password: var("YAM_MAILTEST_SMTP_PASSWORD"),
-        imap_password: var("YAM_MAILTEST_IMAP_PASSWORD"),
-    }
-}
-
-fn fresh_user(prefix: &str) -> String {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!("{prefix}{}{nanos}", std::process::id())
-}
+use yam_tests::{MailServers as Servers, fresh_user, mail_servers as servers};
 
 /// A robot on its own mailbox, with its own store.
 struct Robot {
