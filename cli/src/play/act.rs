@@ -25,9 +25,24 @@ use crate::secrets::{SealedSetup, random_32};
 use super::contacts::Contact;
 use super::desk::{Desk, Game, MailMeta, Refusal, now, set_player_tags, verified};
 
-/// How long a new chain is: more rolls than any game of the three needs
-/// (a Castle Siege game of 30 rounds rolls about 60 times per side).
-pub const CHAIN_LENGTH: u32 = 4096;
+/// How long a new chain is, at the least: more rolls than a game of the
+/// standard rules can need (Castle Siege is the only game of the three that
+/// rolls between two players; its round cap of 50 times a few rolls a side
+/// a round is far below). Every read of a turn rebuilds the chain from its
+/// secret, one hash per value, so it is not longer than it must be.
+pub const CHAIN_LENGTH: u32 = 1024;
+
+/// The chain length for a game of `ruleset`: [`CHAIN_LENGTH`], or more for
+/// a Castle Siege ruleset whose round cap could need more (eight values a
+/// round, twice what the rules can use).
+fn chain_length(kind: GameKind, ruleset: &yam_referee::replay::LoadedRuleset) -> u32 {
+    if kind != GameKind::CastleSiege {
+        return CHAIN_LENGTH;
+    }
+    yam_referee::castle_siege::Ruleset::from_yaml(&ruleset.text)
+        .map(|r| r.rules.round_cap.saturating_mul(8).max(CHAIN_LENGTH))
+        .unwrap_or(CHAIN_LENGTH)
+}
 
 /// A challenge's settings.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -130,7 +145,7 @@ pub fn challenge(
     }
     let chain = desk
         .secrets
-        .new_chain(&id, &desk.me, CHAIN_LENGTH)
+        .new_chain(&id, &desk.me, chain_length(kind, &ruleset))
         .map_err(|e| e.to_string())?;
     if let SeatChoice::Drawn { salt } = seats {
         desk.secrets
@@ -344,7 +359,11 @@ pub fn accept(desk: &Desk, id: &str) -> Result<Done, Refusal> {
     };
     let chain = desk
         .secrets
-        .new_chain(&gid, &desk.me, CHAIN_LENGTH)
+        .new_chain(&gid, &desk.me, {
+            let kind = game.record.game().ok_or("the record names no game")?;
+            yam_referee::replay::load_ruleset(kind, game.replay.ruleset_name())
+                .map_or(CHAIN_LENGTH, |r| chain_length(kind, &r))
+        })
         .map_err(|e| e.to_string())?;
     let signer = Signer {
         key: &desk.me.key,

@@ -266,29 +266,81 @@ pub fn verified(
     Ok((record, replay))
 }
 
-impl Game {
+/// A stored game, locked, before its record is replayed: what reading a
+/// turn mail needs of it (its signed events, to be met again in the mail's
+/// record) costs no replay of its own.
+#[derive(Debug)]
+pub struct Stored {
+    /// The lock, held while the value lives.
+    pub locked: LockedGame,
+    /// The record's bytes.
+    pub text: Vec<u8>,
+    /// The mail bookkeeping.
+    pub meta: MailMeta,
+}
+
+impl Stored {
     /// Locks and reads the game `id`.
-    pub fn open(store: &Store, id: &str) -> Result<Game, Refusal> {
+    pub fn open(store: &Store, id: &str) -> Result<Stored, Refusal> {
         let locked = store.lock(id).map_err(|e| e.to_string())?;
-        let path = record_path(&locked);
         let text = locked.record().map_err(|e| e.to_string())?;
-        let (record, replay) =
-            // Every write to the store is verified first (`save`), so its
-            // records' signatures are not checked again; all else is.
-            verified(&text, &path, Known::Everything)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
         let meta_path = locked.dir().join("mail.yaml");
         let meta = match std::fs::read_to_string(&meta_path) {
             Ok(text) => serde_yaml_ng::from_str(&text)
                 .map_err(|e| format!("{}: {e}", meta_path.display()))?,
             Err(_) => MailMeta::default(),
         };
+        Ok(Stored { locked, text, meta })
+    }
+
+    /// The signed events of the stored record, decoded but not replayed:
+    /// every write to the store was verified first (`Game::save`).
+    pub fn events(&self) -> Result<Vec<SignedEvent>, Refusal> {
+        use yam_referee::signed::collect::Item;
+        let games = read_signed(&self.text[..]).map_err(|e| e.to_string())?;
+        let Some(Ok(signed)) = games.first() else {
+            return Err("the stored record does not parse".into());
+        };
+        signed
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                Item::Event { args, .. } => Some(yam_referee::signed::text::decode_event(args)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The game, replayed (its signatures trusted: every write to the
+    /// store is verified first; all else is checked).
+    pub fn replay(self) -> Result<Game, Refusal> {
+        let path = record_path(&self.locked);
+        let (record, replay) = verified(&self.text, &path, Known::Everything)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(Game {
-            locked,
+            locked: self.locked,
             record,
             replay,
-            meta,
+            meta: self.meta,
         })
+    }
+}
+
+impl Game {
+    /// Locks and reads the game `id`.
+    pub fn open(store: &Store, id: &str) -> Result<Game, Refusal> {
+        Stored::open(store, id)?.replay()
+    }
+
+    /// The game made of a stored one and a record that continues it,
+    /// verified by the caller.
+    pub fn adopt(stored: Stored, record: Record<String>, replay: SignedReplay) -> Game {
+        Game {
+            locked: stored.locked,
+            record,
+            replay,
+            meta: stored.meta,
+        }
     }
 
     /// The game's id.

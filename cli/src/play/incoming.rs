@@ -10,7 +10,8 @@ use crate::mail::extract::{Turn, read_mail};
 
 use super::act::{self, ChallengeSettings};
 use super::contacts::{Card, Remembered, is_card};
-use super::desk::{Desk, Game, Outbound, Refusal, now, verified};
+use super::desk::{Desk, Game, Outbound, Refusal, Stored, now, verified};
+use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::Known;
 
 /// What reading one mail did.
@@ -237,18 +238,21 @@ fn record(desk: &mut Desk, from: &str, bytes: &[u8], message_id: Option<&str>) -
     let place = desk.store.root().join("games").join("incoming.yam");
     // The stored game it continues, if any: its events were verified, so
     // only the mail's new events have their signatures checked.
-    let stored =
-        match claimed_id(bytes).filter(|id| desk.store.games().is_ok_and(|g| g.contains(id))) {
-            Some(id) => match Game::open(&desk.store, &id) {
-                Ok(game) => Some(game),
-                Err(e) => return Outcome::Refused(e),
-            },
-            None => None,
-        };
+    let claimed = claimed_id(bytes).filter(|id| desk.store.games().is_ok_and(|g| g.contains(id)));
+    let stored = match claimed {
+        Some(id) => match Stored::open(&desk.store, &id).and_then(|s| {
+            let events = s.events()?;
+            Ok((s, events))
+        }) {
+            Ok(found) => Some(found),
+            Err(e) => return Outcome::Refused(e),
+        },
+        None => None,
+    };
     let known = stored
         .as_ref()
-        .map_or(Known::Nothing, |g| Known::Events(g.replay.events()));
-    let (_, replay) = match verified(bytes, &place, known) {
+        .map_or(Known::Nothing, |(_, events)| Known::Events(events));
+    let (record, replay) = match verified(bytes, &place, known) {
         Ok(r) => r,
         Err(e) => return Outcome::Refused(format!("from {from}: {e}")),
     };
@@ -275,14 +279,19 @@ fn record(desk: &mut Desk, from: &str, bytes: &[u8], message_id: Option<&str>) -
             "game {id}: the mail is from {from}, whose key is not a party of this game"
         ));
     }
-    if let Some(game) = stored {
-        if game.id() != id {
-            return Outcome::Refused(format!(
-                "game {id}: the record's GameId tag names {}",
-                game.id()
-            ));
-        }
-        return continue_game(desk, game, from, bytes, &replay, sender_key, message_id);
+    if let Some((stored, events)) = stored {
+        return continue_game(
+            desk,
+            Arrival {
+                stored,
+                events,
+                record,
+                replay,
+            },
+            from,
+            sender_key,
+            message_id,
+        );
     }
     // A game not stored: only a fresh challenge to me starts one.
     let me = desk.key();
@@ -309,24 +318,39 @@ fn record(desk: &mut Desk, from: &str, bytes: &[u8], message_id: Option<&str>) -
     ))
 }
 
+/// A mail's record, verified, and the stored game it may continue.
+struct Arrival {
+    stored: Stored,
+    events: Vec<SignedEvent>,
+    record: yam_notation::Record<String>,
+    replay: SignedReplay,
+}
+
 fn continue_game(
     desk: &mut Desk,
-    mut game: Game,
+    arrival: Arrival,
     from: &str,
-    bytes: &[u8],
-    replay: &SignedReplay,
     sender: Option<yam_referee::fair_play::sign::PublicKey>,
     message_id: Option<&str>,
 ) -> Outcome {
-    let id = game.id();
+    let Arrival {
+        stored: kept,
+        events: stored,
+        record,
+        replay,
+    } = arrival;
+    let id = replay
+        .events()
+        .first()
+        .map(|e| e.event.game.as_str().to_owned())
+        .unwrap_or_default();
     let id = id.as_str();
-    if game.meta.opponent != from {
+    if kept.meta.opponent != from {
         return Outcome::Refused(format!(
             "game {id}: the mail is from {from}, but the game is played with {}",
-            game.meta.opponent
+            kept.meta.opponent
         ));
     }
-    let stored = game.replay.events();
     let received = replay.events();
     let common = stored
         .iter()
@@ -360,14 +384,7 @@ fn continue_game(
         ));
     }
     let new = received.len() - stored.len();
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return Outcome::Refused("the record is not UTF-8".into());
-    };
-    let Ok(record) = yam_notation::parse_record::<yam_notation::RawGrammar>(text) else {
-        return Outcome::Refused("the record does not parse".into());
-    };
-    game.record = record;
-    game.replay = replay.clone();
+    let mut game = Game::adopt(kept, record, replay);
     game.meta.changed = now();
     game.meta.reminders = 0;
     if let Some(m) = message_id

@@ -1,0 +1,78 @@
+//! The CPU one incoming turn mail costs inside Yam, without the process
+//! start: `cargo run --release -p yam-cli --example mail_cpu -- DESK MAIL [N]`.
+//!
+//! DESK is a player's data directory (with its config.yaml), MAIL a turn
+//! mail for one of its games. Each of N rounds copies DESK afresh (not
+//! timed), then opens the desk, reads, verifies and applies the mail, takes
+//! the automatic steps and sends the answer (timed), exactly as `yam read
+//! --eml MAIL` does. CPU time is the thread's own, from
+//! /proc/thread-self/schedstat (nanoseconds; Linux only).
+
+use std::path::Path;
+
+use yam_cli::play::desk::{Desk, Where};
+use yam_cli::play::incoming::{Outcome, process};
+
+fn cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|n| n.parse().ok()))
+        .unwrap_or(0)
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("a scratch directory");
+    for entry in std::fs::read_dir(from).expect("the desk").flatten() {
+        let (p, t) = (entry.path(), to.join(entry.file_name()));
+        if p.is_dir() {
+            copy(&p, &t);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = std::fs::metadata(&p).map(|m| m.permissions().mode());
+                if let Ok(mode) = mode {
+                    let _ = std::fs::set_permissions(&t, std::fs::Permissions::from_mode(mode));
+                }
+            }
+        } else {
+            std::fs::copy(&p, &t).expect("a desk file");
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(desk), Some(mail)) = (args.get(1), args.get(2)) else {
+        eprintln!("usage: mail_cpu DESK MAIL [N]");
+        std::process::exit(2);
+    };
+    let rounds: u64 = args.get(3).and_then(|n| n.parse().ok()).unwrap_or(20);
+    let raw = std::fs::read(mail).expect("the mail");
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let mut total = 0u64;
+    let mut each = Vec::new();
+    for round in 0..rounds {
+        let dir = scratch.path().join(round.to_string());
+        copy(Path::new(desk), &dir);
+        let start = cpu_ns();
+        let mut opened = Desk::open(&Where {
+            data_dir: Some(dir.clone()),
+            config: None,
+        })
+        .expect("the desk opens");
+        let outcome = process(&mut opened, &raw);
+        let spent = cpu_ns() - start;
+        assert!(
+            matches!(outcome, Outcome::Applied { .. }),
+            "the mail was not applied: {outcome:?}"
+        );
+        total += spent;
+        each.push(spent);
+    }
+    each.sort_unstable();
+    println!(
+        "{rounds} rounds: median {:.2} ms, mean {:.2} ms of CPU per mail (desk opened, mail read, verified, applied, answered, sent)",
+        each[each.len() / 2] as f64 / 1e6,
+        total as f64 / rounds as f64 / 1e6
+    );
+}
