@@ -69,10 +69,10 @@ pub struct GameReport {
 /// Replay state of one Khan game.
 #[derive(Debug, Clone)]
 struct KhanLine {
-    position: khan::Position,
+    position: Box<khan::Position>,
     /// The position before the last move of this line, where a variation
     /// on that move starts.
-    before_last: khan::Position,
+    before_last: Box<khan::Position>,
 }
 
 // One per checker, not one per move: the size difference costs nothing.
@@ -82,7 +82,7 @@ enum Game {
     Khan {
         line: KhanLine,
         /// Where each move is played before it is known to be legal.
-        scratch: khan::Position,
+        scratch: Box<khan::Position>,
         /// Lines suspended by open variations.
         stack: Vec<KhanLine>,
     },
@@ -229,10 +229,10 @@ impl Checker {
         };
         Some(Game::Khan {
             line: KhanLine {
-                position: start,
-                before_last: start,
+                position: Box::new(start),
+                before_last: Box::new(start),
             },
-            scratch: start,
+            scratch: Box::new(start),
             stack: Vec::new(),
         })
     }
@@ -319,7 +319,7 @@ impl Checker {
         };
         // Borrowed, not copied: a position is a few hundred bytes and this
         // runs for every move of an archive.
-        let before = &line.position;
+        let before = &*line.position;
         let numbered = self.pending_number.take();
         if let Some((number, dots, _)) = numbered {
             let side_ok = matches!(
@@ -343,8 +343,12 @@ impl Checker {
         }
         match khan::resolve_into(before, token, scratch) {
             Ok(_) => {
-                line.before_last = line.position;
-                line.position = *scratch;
+                // Three boxes rotated, not two positions copied: the old
+                // position becomes the one before the last move, the
+                // scratch the new position, and the old before-last the
+                // next scratch.
+                std::mem::swap(&mut line.before_last, &mut line.position);
+                std::mem::swap(&mut line.position, scratch);
                 if self.depth == 0 {
                     self.plies += 1;
                 }
@@ -461,7 +465,7 @@ impl Visitor for Checker {
         self.pending_number = None;
         if let Some(Game::Khan { line, stack, .. }) = &mut self.game {
             stack.push(line.clone());
-            line.position = line.before_last;
+            *line.position = *line.before_last;
         }
         Skip(false)
     }
@@ -523,7 +527,7 @@ impl Visitor for Checker {
             return;
         }
         if let Some(Game::Khan { line, .. }) = &self.game {
-            let pos = line.position;
+            let pos = *line.position;
             if let Some(outcome) = pos.outcome() {
                 if outcome.result() != result.to_string() {
                     self.violate(

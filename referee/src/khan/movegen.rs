@@ -13,7 +13,10 @@ use super::piece::{
 };
 use super::position::Position;
 use super::ruleset::PowerMagicianMoves;
-use super::square::{Bitboard, DIAG, DIRECTIONS, KING, ORTHO, ORTHOGONAL, Square, within};
+use super::square::{
+    Bitboard, DIAG, DIRECTIONS, KING, LINES3, NEAR2, ORTHO, ORTHO_LINES2, ORTHO_LINES3, ORTHOGONAL,
+    Square, within,
+};
 
 /// KR-3.6: one king step, or two king steps whose middle square is open
 /// (any middle square will do).
@@ -205,13 +208,20 @@ impl Position {
         let mut found = swords & DIAG[t];
         found |= kinds(&[Kind::Archer, Kind::KhanArcher]) & theirs & KING[t];
         found |= kinds(&[Kind::Magician, Kind::DemotedMagician]) & theirs & ORTHO[t];
-        let walkers = (kinds(&[Kind::Warrior, Kind::Bondsman, Kind::Khan]) | power_two) & theirs;
+        // Only pieces near enough can reach: one or two king steps end within
+        // king distance two, slides run at most two (assassin, orthogonal
+        // power magician) or three (bondsman, khan) squares along a line. So
+        // the walks are skipped when no piece that moves that way stands on
+        // those squares, whatever blocks them (exact: the walks would find
+        // nothing).
+        let walkers =
+            (kinds(&[Kind::Warrior, Kind::Bondsman, Kind::Khan]) | power_two) & theirs & NEAR2[t];
         if !walkers.is_empty() {
             found |= walkers & two_steps(target, open);
         }
-        let runners = (kinds(&[Kind::Assassin]) | power_orth) & theirs;
-        let bondsmen = kinds(&[Kind::Bondsman]) & theirs;
-        let khans = kinds(&[Kind::Khan]) & theirs;
+        let runners = (kinds(&[Kind::Assassin]) | power_orth) & theirs & ORTHO_LINES2[t];
+        let bondsmen = kinds(&[Kind::Bondsman]) & theirs & ORTHO_LINES3[t];
+        let khans = kinds(&[Kind::Khan]) & theirs & LINES3[t];
         if !(runners | bondsmen | khans).is_empty() {
             let rays = rays_from(target, open);
             found |= runners & rays.orthogonal2;

@@ -183,6 +183,70 @@ const fn neighbour_table(first_dir: usize, last_dir: usize) -> [Bitboard; 64] {
     table
 }
 
+/// The squares up to `n` steps along each direction in
+/// `first_dir..last_dir`, whatever stands between (blocking ignored).
+const fn ray_table(first_dir: usize, last_dir: usize, n: i8) -> [Bitboard; 64] {
+    let mut table = [Bitboard::EMPTY; 64];
+    let mut i = 0;
+    while i < 64 {
+        let f = (i % 8) as i8;
+        let r = (i / 8) as i8;
+        let mut d = first_dir;
+        let mut bits = 0u64;
+        while d < last_dir {
+            let (df, dr) = DIRECTIONS[d];
+            let mut k = 1;
+            while k <= n {
+                let (nf, nr) = (f + df * k, r + dr * k);
+                if nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
+                    bits |= 1 << (nr * 8 + nf);
+                }
+                k += 1;
+            }
+            d += 1;
+        }
+        table[i] = Bitboard(bits);
+        i += 1;
+    }
+    table
+}
+
+/// Every square within king distance two, the square itself left out: all
+/// that one or two king steps can reach (KR-3.6).
+const fn near2_table() -> [Bitboard; 64] {
+    let mut table = [Bitboard::EMPTY; 64];
+    let mut i = 0;
+    while i < 64 {
+        let f = (i % 8) as i8;
+        let r = (i / 8) as i8;
+        let mut bits = 0u64;
+        let mut df = -2;
+        while df <= 2 {
+            let mut dr = -2;
+            while dr <= 2 {
+                let (nf, nr) = (f + df, r + dr);
+                if (df != 0 || dr != 0) && nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
+                    bits |= 1 << (nr * 8 + nf);
+                }
+                dr += 1;
+            }
+            df += 1;
+        }
+        table[i] = Bitboard(bits);
+        i += 1;
+    }
+    table
+}
+
+/// Squares within king distance two (the square itself left out).
+pub(crate) static NEAR2: [Bitboard; 64] = near2_table();
+/// Squares up to two steps away along the four orthogonal lines.
+pub(crate) static ORTHO_LINES2: [Bitboard; 64] = ray_table(0, 4, 2);
+/// Squares up to three steps away along the four orthogonal lines.
+pub(crate) static ORTHO_LINES3: [Bitboard; 64] = ray_table(0, 4, 3);
+/// Squares up to three steps away along all eight lines.
+pub(crate) static LINES3: [Bitboard; 64] = ray_table(0, 8, 3);
+
 /// The up-to-eight squares one king step away.
 pub(crate) static KING: [Bitboard; 64] = neighbour_table(0, 8);
 /// The up-to-four squares one orthogonal step away.
@@ -219,6 +283,33 @@ mod tests {
         assert_eq!(DIAG[Square::E4.index()].count(), 4);
         assert!(DIAG[Square::E4.index()].contains(Square::D3));
         assert!(!DIAG[Square::E4.index()].contains(Square::E3));
+    }
+
+    #[test]
+    fn the_line_and_box_tables_hold_what_they_say() {
+        for sq in Square::all() {
+            let i = sq.index();
+            let near: Bitboard = Square::all()
+                .filter(|o| *o != sq && o.distance(sq) <= 2)
+                .collect();
+            assert_eq!(NEAR2[i], near, "{sq}");
+            let on_line = |o: &Square, orthogonal_only: bool, n: u8| {
+                let df = i16::from(o.file()) - i16::from(sq.file());
+                let dr = i16::from(o.rank()) - i16::from(sq.rank());
+                let line = if orthogonal_only {
+                    df == 0 || dr == 0
+                } else {
+                    df == 0 || dr == 0 || df.abs() == dr.abs()
+                };
+                *o != sq && line && o.distance(sq) <= n
+            };
+            let o2: Bitboard = Square::all().filter(|o| on_line(o, true, 2)).collect();
+            let o3: Bitboard = Square::all().filter(|o| on_line(o, true, 3)).collect();
+            let l3: Bitboard = Square::all().filter(|o| on_line(o, false, 3)).collect();
+            assert_eq!(ORTHO_LINES2[i], o2, "{sq}");
+            assert_eq!(ORTHO_LINES3[i], o3, "{sq}");
+            assert_eq!(LINES3[i], l3, "{sq}");
+        }
     }
 
     #[test]

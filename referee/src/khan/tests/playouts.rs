@@ -354,3 +354,38 @@ fn the_reverse_attack_lookup_finds_what_the_naive_generator_finds() {
     }
     assert!(checked > 10_000, "{checked}");
 }
+
+/// The royal test (its early outs and the attack lookup's near-enough
+/// masks) against the plain rule: after the move, either the mover has no
+/// single royal leader or the naive generator finds nothing attacking it.
+#[test]
+fn the_royal_test_agrees_with_the_naive_lookup_after_every_move() {
+    let mut checked = 0;
+    let mut refused = 0;
+    let mut moves = Vec::new();
+    for pos in sample(37, 80) {
+        moves.clear();
+        pos.pseudo_moves(&mut moves);
+        let us = pos.turn();
+        for mv in &moves {
+            let mut next = pos;
+            next.play_unchecked(mv);
+            let expected = match next.royal(us) {
+                None => true,
+                Some(royal) => Naive::from_position(&next)
+                    .attackers(royal, us.opposite())
+                    .is_empty(),
+            };
+            assert_eq!(
+                pos.passes_royal_test(mv),
+                expected,
+                "{mv:?} in {}",
+                pos.to_yam()
+            );
+            checked += 1;
+            refused += usize::from(!expected);
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+    assert!(refused > 100, "{refused}");
+}
