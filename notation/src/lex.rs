@@ -164,8 +164,20 @@ pub(crate) fn quoted_stop(x: u64) -> Option<usize> {
     (m != 0).then(|| (m.trailing_zeros() / 8) as usize)
 }
 
+/// ASCII letters, digits and `_`.
+static TAG_NAME_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_';
+        b += 1;
+    }
+    table
+};
+
 pub(crate) fn is_tag_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+    TAG_NAME_BYTE[usize::from(b)]
 }
 
 fn spaces(input: &[u8], eof: bool) -> LexResult<'_, &[u8]> {

@@ -621,6 +621,7 @@ impl<R: Read> Reader<R> {
         let mut window = self.header_hint;
         'window: loop {
             let from = self.pos;
+            let window_at = self.base + from as u64;
             let to = self.window_end(from, window);
             let text = valid_prefix(&self.buf[from..to]);
             let bytes = text.as_bytes();
@@ -637,24 +638,16 @@ impl<R: Read> Reader<R> {
                 }};
             }
             loop {
-                let mut i = self.pos - from;
-                let b = loop {
-                    let Some(&b) = bytes.get(i) else {
-                        self.pos = from + i;
-                        need_more!();
-                    };
-                    match b {
-                        b' ' | b'\t' | b'\r' | 0x0b | 0x0c => i += 1,
-                        b'\n' => {
-                            i += 1;
-                            self.line += 1;
-                            self.line_start = self.base + (from + i) as u64;
-                            self.line_ascii = true;
-                        }
-                        _ => break b,
-                    }
-                };
+                let mut i = fast_whitespace(
+                    bytes,
+                    self.pos - from,
+                    window_at,
+                    (&mut self.line, &mut self.line_start, &mut self.line_ascii),
+                );
                 self.pos = from + i;
+                let Some(&b) = bytes.get(i) else {
+                    need_more!();
+                };
                 if b != b'[' {
                     return Ok(count);
                 }
@@ -683,28 +676,11 @@ impl<R: Read> Reader<R> {
                     Some(_) => return Ok(count),
                 }
                 let value_start = i;
-                loop {
-                    if let Some(eight) = bytes.get(i..i + 8) {
-                        let x = u64::from_le_bytes(eight.try_into().unwrap_or_default());
-                        match lex::quoted_stop(x) {
-                            None => {
-                                i += 8;
-                                continue;
-                            }
-                            Some(k) => i += k,
-                        }
-                    }
-                    match bytes.get(i) {
-                        None => need_more!(),
-                        Some(b'"') => break,
-                        Some(b'\\') => match bytes.get(i + 1) {
-                            Some(b'"' | b'\\') => i += 2,
-                            None => need_more!(),
-                            Some(_) => return Ok(count),
-                        },
-                        Some(b'\n' | b'\r') => return Ok(count),
-                        Some(_) => i += 1,
-                    }
+                let mut ascii = true;
+                match scan_quoted(bytes, i, &mut ascii) {
+                    Quoted::Closed(end) => i = end,
+                    Quoted::NeedMore => need_more!(),
+                    Quoted::Refused => return Ok(count),
                 }
                 let value_end = i;
                 i += 1;
@@ -717,8 +693,8 @@ impl<R: Read> Reader<R> {
                     Some(_) => return Ok(count),
                 }
                 let (Some(name), Some(value)) = (
-                    text.get(name_start..name_end),
-                    text.get(value_start..value_end),
+                    substr(text, name_start, name_end),
+                    substr(text, value_start, value_end),
                 ) else {
                     return Ok(count);
                 };
@@ -759,6 +735,7 @@ impl<R: Read> Reader<R> {
         let mut window = self.movetext_hint;
         'window: loop {
             let from = self.pos;
+            let window_at = self.base + from as u64;
             let to = self.window_end(from, window);
             let text = valid_prefix(&self.buf[from..to]);
             let bytes = text.as_bytes();
@@ -773,24 +750,16 @@ impl<R: Read> Reader<R> {
                 }};
             }
             loop {
-                let mut i = self.pos - from;
-                let b = loop {
-                    let Some(&b) = bytes.get(i) else {
-                        self.pos = from + i;
-                        need_more!();
-                    };
-                    match b {
-                        b' ' | b'\t' | b'\r' | 0x0b | 0x0c => i += 1,
-                        b'\n' => {
-                            i += 1;
-                            self.line += 1;
-                            self.line_start = self.base + (from + i) as u64;
-                            self.line_ascii = true;
-                        }
-                        _ => break b,
-                    }
-                };
+                let mut i = fast_whitespace(
+                    bytes,
+                    self.pos - from,
+                    window_at,
+                    (&mut self.line, &mut self.line_start, &mut self.line_ascii),
+                );
                 self.pos = from + i;
+                let Some(&b) = bytes.get(i) else {
+                    need_more!();
+                };
                 let live = skip_from.is_none();
                 let start = i;
                 match b {
@@ -839,7 +808,8 @@ impl<R: Read> Reader<R> {
                             Err(CommentLexError::Incomplete) => need_more!(),
                             Err(_) => return Ok(()),
                         };
-                        let Some(body) = text.get(i + found.body.start..i + found.body.end) else {
+                        let Some(body) = substr(text, i + found.body.start, i + found.body.end)
+                        else {
                             return Ok(());
                         };
                         if comment::check_body(body).is_err() {
@@ -933,49 +903,26 @@ impl<R: Read> Reader<R> {
                             let Some(&c) = bytes.get(i) else {
                                 need_more!();
                             };
+                            // Most tokens end at a space.
+                            if c == b' ' {
+                                break;
+                            }
                             match lex::TOKEN_CLASS[usize::from(c)] {
                                 lex::TOKEN_PLAIN => i += 1,
                                 lex::TOKEN_HIGH => {
                                     ascii = false;
                                     i += 1;
                                 }
-                                lex::TOKEN_QUOTE => {
-                                    i += 1;
-                                    loop {
-                                        if let Some(eight) = bytes.get(i..i + 8) {
-                                            let x = u64::from_le_bytes(
-                                                eight.try_into().unwrap_or_default(),
-                                            );
-                                            match lex::quoted_stop(x) {
-                                                None => {
-                                                    i += 8;
-                                                    continue;
-                                                }
-                                                Some(k) => i += k,
-                                            }
-                                        }
-                                        match bytes.get(i) {
-                                            None => need_more!(),
-                                            Some(b'"') => break,
-                                            Some(b'\\') => match bytes.get(i + 1) {
-                                                Some(b'"' | b'\\') => i += 2,
-                                                None => need_more!(),
-                                                Some(_) => return Ok(()),
-                                            },
-                                            Some(b'\n' | b'\r') => return Ok(()),
-                                            Some(&q) => {
-                                                ascii &= q.is_ascii();
-                                                i += 1;
-                                            }
-                                        }
-                                    }
-                                    i += 1;
-                                }
+                                lex::TOKEN_QUOTE => match scan_quoted(bytes, i + 1, &mut ascii) {
+                                    Quoted::Closed(end) => i = end + 1,
+                                    Quoted::NeedMore => need_more!(),
+                                    Quoted::Refused => return Ok(()),
+                                },
                                 _ => break,
                             }
                         }
                         if live {
-                            let Some(token) = text.get(start..i) else {
+                            let Some(token) = substr(text, start, i) else {
                                 return Ok(());
                             };
                             let span = Span::new(self.pos_here(), i - start);
@@ -1365,6 +1312,83 @@ fn track_lines(
         *line_ascii = consumed[last + 1..].is_ascii();
     } else if *line_ascii {
         *line_ascii = consumed.is_ascii();
+    }
+}
+
+/// Skip whitespace in a fast-path window from index `i`, counting line
+/// breaks (`window_at` is the window's absolute offset); returns the index
+/// of the first other byte (or the end).
+#[inline(always)]
+fn fast_whitespace(
+    bytes: &[u8],
+    mut i: usize,
+    window_at: u64,
+    (line, line_start, line_ascii): (&mut u32, &mut u64, &mut bool),
+) -> usize {
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b' ' | b'\t' | b'\r' | 0x0b | 0x0c => i += 1,
+            b'\n' => {
+                i += 1;
+                *line += 1;
+                *line_start = window_at + i as u64;
+                *line_ascii = true;
+            }
+            _ => break,
+        }
+    }
+    i
+}
+
+/// `text.get(from..to)`, in a form that the compiler inlines (the hot
+/// loops call it for every token).
+#[inline(always)]
+fn substr(text: &str, from: usize, to: usize) -> Option<&str> {
+    let (head, _) = text.split_at_checked(to)?;
+    let (_, part) = head.split_at_checked(from)?;
+    Some(part)
+}
+
+/// How a quoted string in a fast-path window ends.
+enum Quoted {
+    /// At the closing quote, at this index.
+    Closed(usize),
+    /// The window ends first.
+    NeedMore,
+    /// A line break or a bad escape: left to the general code.
+    Refused,
+}
+
+/// Scan a quoted string's body from index `i` (just after the opening
+/// quote), eight plain bytes at a time; `ascii` is cleared if it holds a
+/// byte of a multi-byte character.
+#[inline(always)]
+fn scan_quoted(bytes: &[u8], mut i: usize, ascii: &mut bool) -> Quoted {
+    loop {
+        if let Some(eight) = bytes.get(i..i + 8) {
+            let x = u64::from_le_bytes(eight.try_into().unwrap_or_default());
+            match lex::quoted_stop(x) {
+                None => {
+                    i += 8;
+                    continue;
+                }
+                Some(k) => i += k,
+            }
+        }
+        match bytes.get(i) {
+            None => return Quoted::NeedMore,
+            Some(b'"') => return Quoted::Closed(i),
+            Some(b'\\') => match bytes.get(i + 1) {
+                Some(b'"' | b'\\') => i += 2,
+                None => return Quoted::NeedMore,
+                Some(_) => return Quoted::Refused,
+            },
+            Some(b'\n' | b'\r') => return Quoted::Refused,
+            Some(&q) => {
+                *ascii &= q.is_ascii();
+                i += 1;
+            }
+        }
     }
 }
 
