@@ -655,13 +655,13 @@ impl Robot {
                         if !moves.iter().all(|m| m.eq_ignore_ascii_case("start")) {
                             return Err("the Foe rows are not laid out yet; expected `move start` (with a `seed:` line)".into());
                         }
-                        return roll::play_seeded(replay, &[], &mover, &keys.others(me), seed)
+                        return table::play_seeded(replay, &[], &mover, &keys.others(me), seed)
                             .map_err(refusal);
                     }
                     if crate::autoplay::siege(replay).and_then(|s| s.setup_stage()).is_some() {
                         return siege_setup(replay, keys, me, &moves, secrets);
                     }
-                    roll::play_seeded(replay, &moves, &mover, &keys.others(me), seed)
+                    table::play_seeded(replay, &moves, &mover, &keys.others(me), seed)
                         .map_err(refusal)
                 })
             }
@@ -1321,7 +1321,7 @@ impl Robot {
         let before = loaded.replay.clone();
         let mut replay = before.clone();
         let reason = format!("no move in {} days", self.settings.forfeit);
-        let event = roll::next_event(
+        let event = table::next_event(
             &mut replay,
             signer.key,
             EventBody::ForfeitClaim {
@@ -1575,7 +1575,7 @@ fn offer_takeback(replay: &mut SignedReplay, who: &Signer<'_>) -> Result<Vec<Sig
         .and_then(|i| replay.events().get(i))
         .map(|e| e.event.seq)
         .ok_or("you have no move to take back")?;
-    let event = roll::next_event(replay, who.key, EventBody::TakebackOffer { back_to })
+    let event = table::next_event(replay, who.key, EventBody::TakebackOffer { back_to })
         .map_err(|e| e.to_string())?;
     Ok(vec![event])
 }
@@ -1597,7 +1597,7 @@ fn answer_takeback(
         }
     }
     let offer = open.ok_or("no take-back offer by the other side is waiting for an answer")?;
-    let event = roll::next_event(
+    let event = table::next_event(
         replay,
         who.key,
         EventBody::TakebackAnswer { offer, accepted },

@@ -1,37 +1,10 @@
-//! A turn played for a player without the program: the harness's roll with
-//! the player's free-text seed in the declaration.
-//!
-//! The robot's players add a seed (`seed: ...` in their mail), and it must
-//! enter the outcome: the harness's `play_seeded` puts it in the roll's
-//! declaration. The robot also opens solo games without the rules' first
-//! draw (see `open_refereed`).
+//! The robot's openings: solo games without the rules' first draw (see
+//! `open_refereed`). Its players' seeds (`seed: ...` in their mail) enter
+//! each roll through the harness's `table::play_seeded`.
 
-use yam_referee::fair_play::sign::SigningKey;
-use yam_referee::fair_play::turn::{EventBody, SignedEvent};
+use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::SignedReplay;
-use yam_referee::signed::table::{self, ChallengeSpec, SeatChoice, Signer, TableError};
-
-/// Signs `body` by `key` as the next event of `replay`, and proves it.
-pub fn next_event(
-    replay: &mut SignedReplay,
-    key: &SigningKey,
-    body: EventBody,
-) -> Result<SignedEvent, TableError> {
-    table::next_event(replay, key, body)
-}
-
-/// Plays `moves` (as written) by `mover`, answering any roll with `others`,
-/// with `seed` in the roll's declaration. The replay is updated only when
-/// every event was proven.
-pub fn play_seeded(
-    replay: &mut SignedReplay,
-    moves: &[String],
-    mover: &Signer<'_>,
-    others: &[Signer<'_>],
-    seed: &str,
-) -> Result<Vec<SignedEvent>, TableError> {
-    table::play_seeded(replay, moves, mover, others, seed)
-}
+use yam_referee::signed::table::{self, ChallengeSpec, SeatChoice, TableError};
 
 /// Opens a solo game refereed by the robot *without* the rules' own draw
 /// before the first move (Genghis Khan's Foe layout): the signed challenge
