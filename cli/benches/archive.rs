@@ -29,7 +29,6 @@
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -46,63 +45,9 @@ use yam_referee::signed::{Collector, Verdict, verify_text};
 // ---------------------------------------------------------------------------
 // Inputs
 
-const SAMPLE_COPIES: usize = 100;
-
-fn peer_path() -> PathBuf {
-    match std::env::var_os("YAM_PEER_PGN") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../shared/bench/lichess_db_1000k.pgn"),
-    }
-}
-
-fn peer_sample() -> Option<&'static [u8]> {
-    static SAMPLE: OnceLock<Option<Vec<u8>>> = OnceLock::new();
-    SAMPLE
-        .get_or_init(|| match std::fs::read(peer_path()) {
-            Ok(bytes) => Some(bytes),
-            Err(e) => {
-                eprintln!(
-                    "peer corpus {} not readable ({e}); set YAM_PEER_PGN. Skipping pgn-reader.",
-                    peer_path().display()
-                );
-                None
-            }
-        })
-        .as_deref()
-}
-
-/// The size every input is repeated to.
-fn target_bytes() -> usize {
-    if let Some(mb) = std::env::var("YAM_BENCH_MB")
-        .ok()
-        .and_then(|s| s.parse::<usize>().ok())
-    {
-        return mb * 1_000_000;
-    }
-    peer_sample().map_or(100_000_000, |s| s.len() * SAMPLE_COPIES)
-}
-
-/// `seed` repeated (whole) until it is at least `target` bytes long.
-fn repeat_to(seed: &[u8], target: usize) -> Vec<u8> {
-    let copies = target.div_ceil(seed.len()).max(1);
-    let mut out = Vec::with_capacity(copies * (seed.len() + 1));
-    for _ in 0..copies {
-        out.extend_from_slice(seed);
-        if !seed.ends_with(b"\n\n") {
-            out.push(b'\n');
-        }
-    }
-    out
-}
-
-/// One benchmark input, built on first use (so that a filtered run builds
-/// only what it measures), with the number of moves it holds.
-struct Input {
-    data: Vec<u8>,
-    moves: u64,
-    games: u64,
-}
+#[path = "../../notation/benches/shared/inputs.rs"]
+mod inputs;
+use inputs::{Input, peer_sample, repeat_to, target_bytes};
 
 fn khan_input() -> &'static Input {
     static INPUT: OnceLock<Input> = OnceLock::new();
