@@ -561,6 +561,25 @@ pub fn act(desk: &Desk, id: &str, act: Act) -> Result<Done, Refusal> {
     let mine = duty.as_ref().is_some_and(|d| d.who() == me);
     let name = desk.config.identity.name.clone();
     let mut replay = game.replay.clone();
+    // One writer at a time: an offer is made on one's own move, and an
+    // answer only to an offer that waits for it, so two mails never cross
+    // with events on the same parent.
+    let required = match act {
+        Act::OfferDraw => Some((Duty::Move(me), "offer a draw on your own move")),
+        Act::OfferTakeback => Some((Duty::Move(me), "offer a take-back on your own move")),
+        Act::AnswerDraw(_) => Some((Duty::AnswerDraw(me), "no draw offer waits for your answer")),
+        Act::AnswerTakeback(_) => Some((
+            Duty::AnswerTakeback(me),
+            "no take-back offer waits for your answer",
+        )),
+        Act::Resign | Act::ClaimForfeit => None,
+    };
+    if let Some((needed, why)) = required
+        && duty.as_ref() != Some(&needed)
+    {
+        return Err(duty_refusal(desk, &game, why));
+    }
+    let verb = |yes: bool| if yes { "accepts" } else { "declines" };
     let (event, news) = match act {
         Act::Resign => {
             if duty.is_none() {
@@ -571,41 +590,15 @@ pub fn act(desk: &Desk, id: &str, act: Act) -> Result<Done, Refusal> {
                 format!("{name} resigns."),
             )
         }
-        Act::OfferDraw => {
-            // One writer at a time: an offer is made on one's own move, so
-            // two mails never cross with events on the same parent.
-            if duty != Some(Duty::Move(me)) {
-                return Err(duty_refusal(desk, &game, "offer a draw on your own move"));
-            }
-            (
-                table::offer_draw(&mut replay, &signer).map_err(table_refusal)?,
-                format!("{name} offers a draw."),
-            )
-        }
-        Act::AnswerDraw(yes) => {
-            if duty != Some(Duty::AnswerDraw(me)) {
-                return Err(duty_refusal(
-                    desk,
-                    &game,
-                    "no draw offer waits for your answer",
-                ));
-            }
-            (
-                table::answer_draw(&mut replay, &signer, yes).map_err(table_refusal)?,
-                format!(
-                    "{name} {} the draw.",
-                    if yes { "accepts" } else { "declines" }
-                ),
-            )
-        }
+        Act::OfferDraw => (
+            table::offer_draw(&mut replay, &signer).map_err(table_refusal)?,
+            format!("{name} offers a draw."),
+        ),
+        Act::AnswerDraw(yes) => (
+            table::answer_draw(&mut replay, &signer, yes).map_err(table_refusal)?,
+            format!("{name} {} the draw.", verb(yes)),
+        ),
         Act::OfferTakeback => {
-            if duty != Some(Duty::Move(me)) {
-                return Err(duty_refusal(
-                    desk,
-                    &game,
-                    "offer a take-back on your own move",
-                ));
-            }
             let back_to = before_my_last_move(&replay, &me)
                 .ok_or("refused: you have made no move to take back")?;
             (
@@ -613,22 +606,10 @@ pub fn act(desk: &Desk, id: &str, act: Act) -> Result<Done, Refusal> {
                 format!("{name} asks to take back their last move."),
             )
         }
-        Act::AnswerTakeback(yes) => {
-            if duty != Some(Duty::AnswerTakeback(me)) {
-                return Err(duty_refusal(
-                    desk,
-                    &game,
-                    "no take-back offer waits for your answer",
-                ));
-            }
-            (
-                table::answer_takeback(&mut replay, &signer, yes).map_err(table_refusal)?,
-                format!(
-                    "{name} {} the take-back.",
-                    if yes { "accepts" } else { "declines" }
-                ),
-            )
-        }
+        Act::AnswerTakeback(yes) => (
+            table::answer_takeback(&mut replay, &signer, yes).map_err(table_refusal)?,
+            format!("{name} {} the take-back.", verb(yes)),
+        ),
         Act::ClaimForfeit => {
             let Some(duty) = duty else {
                 return Err("refused: the game is over".into());
