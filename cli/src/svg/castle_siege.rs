@@ -75,23 +75,7 @@ pub fn draw(state: Option<&State>, note: Option<&str>, caption: &str) -> String 
             }
         }
     }
-    c.rect(
-        LEFT,
-        TOP,
-        BOARD,
-        BOARD,
-        r##"fill="none" stroke="#000000" stroke-width="2""##,
-    );
-    for i in 0..8u32 {
-        let file = char::from(b'a' + i as u8).to_string();
-        let x = LEFT + i * SQ + SQ / 2;
-        c.text(x, TOP - 7, 13, r#"text-anchor="middle""#, &file);
-        c.text(x, TOP + BOARD + 17, 13, r#"text-anchor="middle""#, &file);
-        let rank = (8 - i).to_string();
-        let y = TOP + i * SQ + SQ / 2 + 5;
-        c.text(LEFT - 14, y, 13, r#"text-anchor="middle""#, &rank);
-        c.text(LEFT + BOARD + 14, y, 13, r#"text-anchor="middle""#, &rank);
-    }
+    c.board_frame(LEFT, TOP, SQ);
     legend(&mut c, state, note, TOP + BOARD + 26);
     c.finish(caption)
 }

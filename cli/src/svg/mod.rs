@@ -135,6 +135,29 @@ impl Canvas {
     }
 
     /// The finished document.
+    /// The frame of an 8x8 board whose top-left corner is at `left`, `top`
+    /// with squares `sq` wide, and the files and ranks on all four sides.
+    pub(crate) fn board_frame(&mut self, left: u32, top: u32, sq: u32) {
+        let board = 8 * sq;
+        self.rect(
+            left,
+            top,
+            board,
+            board,
+            r##"fill="none" stroke="#000000" stroke-width="2""##,
+        );
+        for i in 0..8u32 {
+            let file = char::from(b'a' + i as u8).to_string();
+            let x = left + i * sq + sq / 2;
+            self.text(x, top - 7, 13, r#"text-anchor="middle""#, &file);
+            self.text(x, top + board + 17, 13, r#"text-anchor="middle""#, &file);
+            let rank = (8 - i).to_string();
+            let y = top + i * sq + sq / 2 + 5;
+            self.text(left - 14, y, 13, r#"text-anchor="middle""#, &rank);
+            self.text(left + board + 14, y, 13, r#"text-anchor="middle""#, &rank);
+        }
+    }
+
     pub(crate) fn finish(self, caption: &str) -> String {
         let height = self.bottom + 10;
         let width = self.width;
