@@ -254,8 +254,10 @@ pub fn verified(
         Err(Rejected::Unsigned) => return Err("the record is not signed".into()),
         Err(Rejected::Failed(f)) => {
             return Err(format!(
-                "the record does not verify: line {}: {}{}",
+                "the record does not verify: line {}, column {}, at {:?}: {}{}",
                 f.span.start.line,
+                f.span.start.column,
+                f.found,
                 f.reason,
                 f.event.map(|e| format!(" (event {e})")).unwrap_or_default()
             ));

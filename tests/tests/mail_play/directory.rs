@@ -146,7 +146,8 @@ fn refused_mails_change_nothing_and_stay_in_place() {
     std::fs::write(&forged_path, compose_like(&raw, &forged_record)).unwrap();
     bo.yam(&["read", "--eml", forged_path.to_str().unwrap()])
         .code(1)
-        .stdout(predicate::str::contains("does not verify"));
+        .stdout(predicate::str::contains("does not verify: line "))
+        .stdout(predicate::str::contains(", column "));
     assert_eq!(bo.record("khan-1"), bo_before, "refusals change nothing");
     for left in [&stranger, &forged_path] {
         assert!(left.exists(), "a refused mail stays where it was");
