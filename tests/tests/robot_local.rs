@@ -618,3 +618,35 @@ fn a_castle_siege_game_between_two_addresses_is_refereed_to_its_end() {
 fn replay_of(local: &Local, game: &str) -> yam_referee::signed::SignedReplay {
     replay(&local.record(game))
 }
+
+#[test]
+fn done_markers_are_pruned_after_the_configured_days() {
+    let mut local = Local::new();
+    local.register("ann@player.test");
+    let journal = local.root.join("data/robot/journal");
+    let done = || {
+        std::fs::read_dir(&journal)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".done"))
+            .count()
+    };
+    assert_eq!(done(), 1, "the registration mail is remembered");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let out = robot_once(
+        &local.config,
+        &[("YAM_ROBOT_NOW", &(now + 29 * 86_400).to_string())],
+    );
+    assert!(out.status.success());
+    assert_eq!(done(), 1, "kept within the default 30 days");
+    let out = robot_once(
+        &local.config,
+        &[("YAM_ROBOT_NOW", &(now + 31 * 86_400).to_string())],
+    );
+    assert!(out.status.success());
+    assert!(stderr(&out).contains("1 done marker(s) older than 30 days pruned"));
+    assert_eq!(done(), 0);
+}

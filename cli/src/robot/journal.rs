@@ -15,6 +15,11 @@
 //! at least once, and a duplicate is recognisable by its Message-ID. The
 //! plan is deleted once done, since it may hold a new player's token.
 //!
+//! Done markers are what recognises a mail delivered twice; they are
+//! pruned once they are older than `limits.journal_days` (default 30), by
+//! which time no mail system still retries a delivery and the mail itself
+//! has long been archived.
+//!
 //! `YAM_ROBOT_KILL_AT=after-read|after-apply|after-send|after-archive`
 //! makes the process kill itself (SIGKILL, by `kill -9` of its own pid) at
 //! that step, for the crash tests.
@@ -144,6 +149,31 @@ impl Journal {
         Ok(sent)
     }
 
+    /// Removes the done markers last written more than `days` days before
+    /// `now` (seconds since the epoch); returns how many. Plans and their
+    /// step markers are never pruned: they are work not yet finished.
+    pub fn prune(&self, now: u64, days: u32) -> std::io::Result<usize> {
+        let horizon = std::time::UNIX_EPOCH
+            + std::time::Duration::from_secs(now.saturating_sub(u64::from(days) * 86_400));
+        let mut removed = 0;
+        for entry in std::fs::read_dir(&self.dir)? {
+            let entry = entry?;
+            if !entry
+                .file_name()
+                .to_str()
+                .is_some_and(|n| n.ends_with(".done"))
+            {
+                continue;
+            }
+            let written = entry.metadata()?.modified()?;
+            if written < horizon {
+                std::fs::remove_file(entry.path())?;
+                removed += 1;
+            }
+        }
+        Ok(removed)
+    }
+
     /// Marks `key` done and drops its plan and markers.
     pub fn finish(&self, key: &str, mails: usize) -> std::io::Result<()> {
         atomic::write(&self.path(key, "done"), b"", true)?;
@@ -218,5 +248,31 @@ mod tests {
             journal.load("k").is_err(),
             "the plan (it may hold a token) is gone"
         );
+    }
+
+    #[test]
+    fn only_done_markers_older_than_the_horizon_are_pruned() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = Journal::open(dir.path()).unwrap();
+        let day = 86_400;
+        let now = 1_800_000_000;
+        let age = |key: &str, what: &str, days: u64| {
+            let path = journal.path(key, what);
+            std::fs::write(&path, b"").unwrap();
+            let file = std::fs::File::options().write(true).open(&path).unwrap();
+            let when = std::time::UNIX_EPOCH + std::time::Duration::from_secs(now - days * day);
+            file.set_modified(when).unwrap();
+        };
+        age("old", "done", 31);
+        age("recent", "done", 29);
+        // An unfinished plan is work, however old.
+        age("stuck", "plan", 400);
+        age("stuck", "sent.0", 400);
+        assert_eq!(journal.prune(now, 30).unwrap(), 1);
+        assert_eq!(journal.progress("old"), Progress::New);
+        assert_eq!(journal.progress("recent"), Progress::Done);
+        assert_eq!(journal.progress("stuck"), Progress::Planned);
+        assert!(journal.path("stuck", "sent.0").exists());
+        assert_eq!(journal.prune(now, 30).unwrap(), 0);
     }
 }

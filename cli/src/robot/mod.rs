@@ -118,6 +118,8 @@ pub struct Limits {
     pub max_mail_bytes: Option<usize>,
     /// Mails answered per sender per hour.
     pub per_sender_per_hour: Option<u32>,
+    /// Days a processed mail's done marker is kept (default 30).
+    pub journal_days: Option<u32>,
 }
 
 /// Where mail is read from.
@@ -271,6 +273,9 @@ struct Runner {
     outgoing: Outgoing,
     from: Address,
     journal: Journal,
+    journal_days: u32,
+    /// When the journal was last pruned (robot clock, seconds).
+    pruned_at: Option<u64>,
 }
 
 fn setup(args: &RunArgs) -> Result<Runner, Fail> {
@@ -320,12 +325,19 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
             .map_err(|e| usage(format!("robot.address: {e}")))?,
     );
     let journal = Journal::open(&root).map_err(usage)?;
+    let journal_days = config
+        .limits
+        .as_ref()
+        .and_then(|l| l.journal_days)
+        .unwrap_or(30);
     Ok(Runner {
         robot,
         inbox,
         outgoing,
         from,
         journal,
+        journal_days,
+        pruned_at: None,
     })
 }
 
@@ -372,6 +384,7 @@ impl Runner {
     /// Returns how many could not be finished.
     fn cycle(&mut self) -> usize {
         let mut failures = 0;
+        self.prune_journal();
         for key in self.journal.unfinished() {
             if let Err(e) = self.finish(&key, None) {
                 log(&format!("{key}: {e}"));
@@ -422,6 +435,23 @@ impl Runner {
     }
 
     /// Carries out a plan: files, mails, archive.
+    /// Drops old done markers, at start-up and then once a day.
+    fn prune_journal(&mut self) {
+        let now = self.robot.now;
+        if self.pruned_at.is_some_and(|at| now < at + 86_400) {
+            return;
+        }
+        self.pruned_at = Some(now);
+        match self.journal.prune(now, self.journal_days) {
+            Ok(0) => {}
+            Ok(n) => log(&format!(
+                "journal: {n} done marker(s) older than {} days pruned",
+                self.journal_days
+            )),
+            Err(e) => log(&format!("journal: cannot prune: {e}")),
+        }
+    }
+
     fn finish(&self, key: &str, handle: Option<&Handle>) -> Result<(), String> {
         let work: Work = self.journal.load(key).map_err(|e| e.to_string())?;
         self.journal.apply(key, &work).map_err(|e| e.to_string())?;
