@@ -326,3 +326,50 @@ fn a_complete_genghis_khan_game_by_mail_against_the_robot() {
     let dir = tempfile::tempdir().unwrap();
     verify_offline(&record, dir.path(), &format!("{id}.yam"));
 }
+
+/// Kills the watching robot when the test ends, passed or failed.
+struct Watching(std::process::Child);
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn a_watching_robot_is_woken_by_imap_idle_not_by_its_poll() {
+    let s = servers();
+    let robot = Robot::new(&s);
+    // A poll far longer than the test may wait: an answer within the
+    // minute can only come from a wake in IDLE.
+    let _watching = Watching(
+        std::process::Command::new(yam_tests::yam_bin())
+            .args(["robot", "run", "--poll", "3600", "--config"])
+            .arg(&robot.config)
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("yam runs"),
+    );
+    let wait_for = |player: &mut Player, what: &str| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            if let Some(r) = player.inbox().into_iter().find(|r| r.body.contains(what)) {
+                return r;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no answer containing {what:?} within a minute"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+    };
+    let mut ann = Player::new(&s, "idle-ann", &robot);
+    ann.send("help", "help");
+    let first = wait_for(&mut ann, "token");
+    ann.token = token_in(&first.body).expect("a token");
+    // The first cycle is long over: the robot now waits in IDLE.
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    ann.send("list", "list");
+    wait_for(&mut ann, "You have no games yet");
+}

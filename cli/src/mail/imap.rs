@@ -5,7 +5,9 @@
 //! place, so a person can look at it.
 
 use std::sync::Arc;
+use std::time::Duration;
 
+use async_imap::extensions::idle::IdleResponse;
 use futures_util::StreamExt;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
@@ -139,6 +141,58 @@ pub fn check(account: &ImapAccount) -> Result<u32, ImapError> {
             .exists;
         session.logout().await.map_err(protocol)?;
         Ok(exists)
+    })
+}
+
+/// How a wait for mail ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wake {
+    /// Unseen mail is waiting, or the server announced a change.
+    Mail,
+    /// Nothing happened within the time given.
+    Timeout,
+    /// The server does not offer IDLE: the caller polls instead.
+    Unsupported,
+}
+
+/// Waits in IMAP IDLE (RFC 2177) until the server announces a change to
+/// the mailbox or `limit` passes. Returns at once when unseen mail is
+/// already waiting, since a mail that arrived between the last fetch and
+/// the IDLE would otherwise wait for the next change.
+pub fn wait_for_mail(account: &ImapAccount, limit: Duration) -> Result<Wake, ImapError> {
+    runtime()?.block_on(async {
+        let mut session = session(connect(account).await?, account).await?;
+        if !session
+            .capabilities()
+            .await
+            .map_err(protocol)?
+            .has_str("IDLE")
+        {
+            session.logout().await.map_err(protocol)?;
+            return Ok(Wake::Unsupported);
+        }
+        if !session
+            .uid_search("UNSEEN")
+            .await
+            .map_err(protocol)?
+            .is_empty()
+        {
+            session.logout().await.map_err(protocol)?;
+            return Ok(Wake::Mail);
+        }
+        let mut idle = session.idle();
+        idle.init().await.map_err(protocol)?;
+        let (wait, _interrupt) = idle.wait_with_timeout(limit);
+        // The crate's timeout restarts at every keep-alive the server
+        // sends; the whole wait must still end at `limit`.
+        let woke = match tokio::time::timeout(limit, wait).await {
+            Ok(Ok(IdleResponse::NewData(_))) => Wake::Mail,
+            Ok(Ok(_)) | Err(_) => Wake::Timeout,
+            Ok(Err(e)) => return Err(protocol(e)),
+        };
+        let mut session = idle.done().await.map_err(protocol)?;
+        session.logout().await.map_err(protocol)?;
+        Ok(woke)
     })
 }
 

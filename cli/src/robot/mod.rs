@@ -38,7 +38,8 @@ use journal::{Journal, Progress, kill_point};
 /// `yam robot ...`
 #[derive(Debug, Subcommand)]
 pub enum RobotCommand {
-    /// Watch the mailbox and referee: process what is waiting, then poll.
+    /// Watch the mailbox and referee: process what is waiting, then wait
+    /// (IMAP IDLE when the server offers it, else polling).
     #[command(
         after_help = "Examples:\n  yam robot run --config /etc/yam/robot.yaml\n  yam robot run --config robot.yaml --once\n  yam robot run --config robot.yaml --once --now 2026-12-01T00:00:00Z   # tests: the clock\n\nSee docs/robot.md for the configuration, the command language and the security model."
     )]
@@ -54,7 +55,8 @@ pub struct RunArgs {
     /// Process the mail waiting and the deadlines due, then exit.
     #[arg(long)]
     once: bool,
-    /// Seconds between looks at the mailbox.
+    /// Seconds between looks at the mailbox at most (with IMAP IDLE a new
+    /// mail wakes the robot at once).
     #[arg(long, default_value_t = 60, value_name = "SECS")]
     poll: u64,
     /// The time (UTC, YYYY-MM-DDTHH:MM:SSZ), instead of the clock; also
@@ -372,7 +374,10 @@ fn run_loop(args: &RunArgs) -> Result<(), Fail> {
                 ))
             };
         }
-        std::thread::sleep(std::time::Duration::from_secs(args.poll.max(1)));
+        runner.wait(
+            std::time::Duration::from_secs(args.poll.max(1)),
+            failures > 0,
+        );
         if args.now.is_none() {
             runner.robot.now = clock::now(None).unwrap_or(runner.robot.now);
         }
@@ -435,6 +440,23 @@ impl Runner {
     }
 
     /// Carries out a plan: files, mails, archive.
+    /// Waits for the next look at the mailbox: in IMAP IDLE when the
+    /// server offers it, woken by a new mail, else `poll` of sleep. Either
+    /// way at most `poll`, since deadlines fall due without any mail.
+    /// After a cycle that could not finish a mail (a server down), it
+    /// sleeps: the mail still unseen would wake IDLE at once, and the robot
+    /// would hammer the server.
+    fn wait(&self, poll: std::time::Duration, after_failure: bool) {
+        if let (Inbox::Imap(account), false) = (&self.inbox, after_failure) {
+            match crate::mail::imap::wait_for_mail(account, poll) {
+                Ok(crate::mail::imap::Wake::Unsupported) => {}
+                Ok(_) => return,
+                Err(e) => log(&format!("cannot wait in IMAP IDLE ({e}); polling")),
+            }
+        }
+        std::thread::sleep(poll);
+    }
+
     /// Drops old done markers, at start-up and then once a day.
     fn prune_journal(&mut self) {
         let now = self.robot.now;
