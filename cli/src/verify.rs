@@ -235,12 +235,13 @@ pub fn run(args: &VerifyArgs) -> u8 {
 }
 
 /// Count one game and print what became of it.
-fn report_game(path: &Path, number: usize, item: Checked, quiet: bool, tally: &mut Tally) {
+fn report_game(path: &Path, number: usize, item: &Checked, quiet: bool, tally: &mut Tally) {
     let mut out = io::stdout().lock();
     let (id, verdict) = match item {
         Checked::Game { id, verdict } => (id, verdict),
-        Checked::Syntax(mut e) => {
+        Checked::Syntax(e) => {
             tally.failed += 1;
+            let mut e = e.clone();
             e.game = number as u64;
             if !quiet {
                 let _ = writeln!(
@@ -263,7 +264,7 @@ fn report_game(path: &Path, number: usize, item: Checked, quiet: bool, tally: &m
                 tally.verified += 1;
             }
             if !quiet {
-                let lines = describe_verified(&v);
+                let lines = describe_verified(v);
                 let _ = writeln!(out, "{label}: {}", lines[0]);
                 for line in &lines[1..] {
                     let _ = writeln!(out, "{line}");
@@ -283,7 +284,7 @@ fn report_game(path: &Path, number: usize, item: Checked, quiet: bool, tally: &m
             tally.failed += 1;
             if !quiet {
                 let _ = writeln!(out, "{label}: not verified: {}", f.reason);
-                eprint!("{}", render_failure(path, number, &id, &f));
+                eprint!("{}", render_failure(path, number, id, f));
             }
         }
     }
