@@ -146,6 +146,13 @@ impl Desk {
             message_id: mail.message_id.clone(),
             thread: mail.thread,
             automatic: mail.automatic,
+            referee: match mail.referee {
+                Some(r) => Some(
+                    r.parse()
+                        .map_err(|e| format!("the referee's address {r:?}: {e}"))?,
+                ),
+                None => None,
+            },
         })
         .map_err(|e| format!("cannot build the mail: {e}"))?;
         transport::send(&outgoing, &message).map_err(|e| e.to_string())?;
@@ -178,6 +185,8 @@ pub struct Outbound<'a> {
     pub thread: &'a [String],
     /// Whether no person wrote it.
     pub automatic: bool,
+    /// The game's referee robot, copied on the mail.
+    pub referee: Option<&'a str>,
 }
 
 /// What Yam keeps beside a mail game's record.
@@ -197,6 +206,10 @@ pub struct MailMeta {
     /// Reminders sent since the last change.
     #[serde(default)]
     pub reminders: u32,
+    /// The referee robot's address: every mail of the game goes to it too
+    /// (Cc), so it keeps a witnessed copy of the record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub referee: Option<String>,
 }
 
 fn default_days() -> u32 {
@@ -454,6 +467,7 @@ impl Game {
             message_id: message_id.clone(),
             thread: &self.meta.thread,
             automatic,
+            referee: self.meta.referee.as_deref(),
         })?;
         if !self.meta.thread.contains(&message_id) {
             self.meta.thread.push(message_id);

@@ -64,6 +64,11 @@ pub struct ChallengeArgs {
     /// A comment for the opening.
     #[arg(long)]
     pub comment: Option<String>,
+    /// A referee robot's address: it gets a copy of every mail of the game
+    /// and keeps a witnessed record (docs/robot.md, "Players with the
+    /// program").
+    #[arg(long, value_name = "ADDRESS")]
+    pub referee: Option<String>,
     #[command(flatten)]
     pub place: Where,
 }
@@ -240,6 +245,7 @@ pub fn challenge(args: &ChallengeArgs) -> u8 {
         id: args.id.clone(),
         forfeit_days: args.forfeit_days,
         comment: args.comment.clone(),
+        referee: args.referee.as_deref().map(str::to_ascii_lowercase),
     };
     let address = args.address.to_ascii_lowercase();
     match desk.contacts.by_address(&address).cloned() {
