@@ -618,3 +618,412 @@ fn a_castle_siege_game_between_two_addresses_is_refereed_to_its_end() {
 fn replay_of(local: &Local, game: &str) -> yam_referee::signed::SignedReplay {
     replay(&local.record(game))
 }
+
+/// A player with the program: a desk of their own, mailing into an outbox
+/// directory that `Referee::route` delivers from.
+struct Desk {
+    address: String,
+    data: PathBuf,
+    outbox: PathBuf,
+    inbox: PathBuf,
+}
+
+impl Desk {
+    fn new(root: &std::path::Path, name: &str, address: &str) -> Desk {
+        let data = root.join(format!("{name}-desk"));
+        let outbox = root.join(format!("{name}-out"));
+        let inbox = root.join(format!("{name}-in"));
+        for d in [&data, &outbox, &inbox] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(
+            data.join("config.yaml"),
+            format!(
+                "identity:\n  name: {name}\n  address: {address}\n  key: {name}\noutgoing:\n  directory:\n    path: {}\n",
+                outbox.display()
+            ),
+        )
+        .unwrap();
+        Desk {
+            address: address.into(),
+            data,
+            outbox,
+            inbox,
+        }
+    }
+
+    fn yam(&self, args: &[&str]) -> std::process::Output {
+        let out = yam_tests::yam()
+            .args(args)
+            .arg("--data-dir")
+            .arg(&self.data)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "yam {args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+
+    /// Reads every mail waiting, oldest first; what `yam read` said.
+    fn read(&self) -> String {
+        let mut said = String::new();
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&self.inbox)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        files.sort();
+        for file in files {
+            said.push_str(&String::from_utf8_lossy(
+                &self.yam(&["read", "--eml", file.to_str().unwrap()]).stdout,
+            ));
+            std::fs::remove_file(&file).unwrap();
+        }
+        said
+    }
+
+    fn status(&self, game: &str) -> String {
+        let text = String::from_utf8_lossy(&self.yam(&["games"]).stdout).into_owned();
+        text.lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(game))
+            .and_then(|l| l.split_whitespace().next())
+            .unwrap_or("none")
+            .to_owned()
+    }
+
+    fn record(&self, game: &str) -> String {
+        std::fs::read_to_string(self.data.join("games").join(game).join("record.yam")).unwrap()
+    }
+}
+
+/// Two desks and the robot, with a postman between them.
+struct Referee {
+    local: Local,
+    ann: Desk,
+    bo: Desk,
+    seq: u32,
+    /// Every mail the robot was handed, raw.
+    to_robot: Vec<Vec<u8>>,
+}
+
+impl Referee {
+    fn new() -> Referee {
+        let local = Local::new();
+        let ann = Desk::new(&local.root, "ann", "ann@player.test");
+        let bo = Desk::new(&local.root, "bo", "bo@player.test");
+        Referee {
+            local,
+            ann,
+            bo,
+            seq: 0,
+            to_robot: Vec::new(),
+        }
+    }
+
+    /// Delivers every mail the desks sent, by its To and Cc; returns how
+    /// many went to the robot. (The robot's answers stay in its outbox,
+    /// where `Local::sent` reads them.)
+    fn route(&mut self) -> usize {
+        let mut to_robot = 0;
+        let outboxes = [self.ann.outbox.clone(), self.bo.outbox.clone()];
+        for dir in outboxes {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+                .collect();
+            files.sort_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
+            for file in files {
+                let raw = std::fs::read(&file).unwrap();
+                let parsed = mail_parser::MessageParser::default().parse(&raw).unwrap();
+                let mut rcpts: Vec<String> = Vec::new();
+                for list in [parsed.to(), parsed.cc()].into_iter().flatten() {
+                    for a in list.iter() {
+                        rcpts.push(a.address().unwrap_or_default().to_lowercase());
+                    }
+                }
+                for rcpt in rcpts {
+                    self.seq += 1;
+                    if rcpt == self.ann.address {
+                        std::fs::write(self.ann.inbox.join(format!("{:06}.eml", self.seq)), &raw)
+                            .unwrap();
+                    } else if rcpt == self.bo.address {
+                        std::fs::write(self.bo.inbox.join(format!("{:06}.eml", self.seq)), &raw)
+                            .unwrap();
+                    } else if rcpt == "robot@yam.test" {
+                        self.local.deliver_raw(&raw);
+                        self.to_robot.push(raw.clone());
+                        to_robot += 1;
+                    }
+                }
+                let sent = dir.join("sent");
+                std::fs::create_dir_all(&sent).unwrap();
+                std::fs::rename(&file, sent.join(file.file_name().unwrap())).unwrap();
+            }
+        }
+        to_robot
+    }
+
+    /// Routes, then lets the robot read; the robot's log.
+    fn robot(&mut self) -> String {
+        self.route();
+        stderr(&self.local.run())
+    }
+
+    fn robot_record(&self, game: &str) -> String {
+        self.local.record(game)
+    }
+}
+
+/// A forged copy of `record`: one character of its last event's signature
+/// changed.
+fn forge(record: &str) -> String {
+    let end = record.rfind("]").unwrap();
+    let at = record[..end]
+        .char_indices()
+        .rev()
+        .filter(|(_, c)| c.is_ascii_alphanumeric())
+        .nth(12)
+        .unwrap()
+        .0;
+    let mut forged = record.to_owned();
+    let swap = if &record[at..=at] == "A" { "B" } else { "A" };
+    forged.replace_range(at..=at, swap);
+    assert_ne!(forged, record);
+    forged
+}
+
+/// A turn mail as a desk composes it, with the record given.
+fn turn_mail(from: &str, game: &str, record: &str, message_id: &str, automatic: bool) -> Vec<u8> {
+    use yam_cli::mail::compose::{TurnMail, compose};
+    let players = vec!["ann".to_owned(), "bo".to_owned()];
+    compose(&TurnMail {
+        from: from.parse().unwrap(),
+        to: vec!["bo@player.test".parse().unwrap()],
+        game_name: "Khan",
+        game_id: game,
+        ply: 9,
+        players: &players,
+        body: "Your move.",
+        turn: record.as_bytes(),
+        record: record.as_bytes(),
+        message_id: message_id.into(),
+        thread: &[],
+        automatic,
+        referee: Some("robot@yam.test".parse().unwrap()),
+    })
+    .unwrap()
+    .formatted()
+}
+
+#[test]
+fn the_robot_referees_a_game_between_two_players_with_their_own_keys() {
+    let mut t = Referee::new();
+    let game = "khan-ref-1";
+    t.ann.yam(&[
+        "challenge",
+        "bo@player.test",
+        "--game",
+        "khan",
+        "--ruleset",
+        "basic",
+        "--seats",
+        "drawn",
+        "--id",
+        game,
+        "--referee",
+        "robot@yam.test",
+    ]);
+    // Cards first (not copied to the robot: no game yet), then the
+    // challenge, copied.
+    assert_eq!(t.route(), 0);
+    assert!(t.bo.read().contains("my card is sent in answer"));
+    assert_eq!(t.route(), 0);
+    assert!(t.ann.read().contains("the waiting challenge"));
+    let log = t.robot();
+    assert!(
+        log.contains(&format!("witnessed {game}: 1 new event")),
+        "{log}"
+    );
+    let said = t.bo.read();
+    assert!(said.contains("refereed by robot@yam.test"), "{said}");
+    t.bo.yam(&["accept", game]);
+    let log = t.robot();
+    assert!(log.contains(&format!("witnessed {game}")), "{log}");
+    // Ann's desk reveals the seat draw by itself, with Auto-Submitted: the
+    // robot takes it all the same, since a member signed it.
+    t.ann.read();
+    let log = t.robot();
+    assert!(log.contains(&format!("witnessed {game}")), "{log}");
+    assert!(
+        t.to_robot.last().is_some_and(
+            |raw| String::from_utf8_lossy(raw).contains("Auto-Submitted: auto-generated")
+        ),
+        "the seat reveal is an automatic mail"
+    );
+    t.bo.read();
+    let mut turns = 0;
+    while turns < 8 {
+        let (a, b) = (t.ann.status(game), t.bo.status(game));
+        let (mover, other) = match (a.as_str(), b.as_str()) {
+            ("YOU", _) => (&t.ann, &t.bo),
+            (_, "YOU") => (&t.bo, &t.ann),
+            other => panic!("nobody to move: {other:?}"),
+        };
+        mover.yam(&[
+            "move",
+            game,
+            "--auto",
+            "random",
+            "--seed",
+            &turns.to_string(),
+        ]);
+        let _ = other;
+        let log = t.robot();
+        assert!(log.contains(&format!("witnessed {game}")), "{log}");
+        t.ann.read();
+        t.bo.read();
+        turns += 1;
+    }
+    t.robot();
+    assert_eq!(t.robot_record(game), t.ann.record(game), "byte for byte");
+    assert_eq!(t.robot_record(game), t.bo.record(game), "byte for byte");
+    let file = t
+        .local
+        .root
+        .join("data/games")
+        .join(game)
+        .join("record.yam");
+    let verified = yam_tests::yam()
+        .args(["verify", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        verified.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verified.stdout)
+    );
+    // An accepted turn is answered with nothing.
+    assert!(t.local.sent().is_empty(), "no answers to accepted turns");
+
+    // The next turn, held back: forged, from a stranger, then the real one.
+    let mover = if t.ann.status(game) == "YOU" {
+        &t.ann
+    } else {
+        &t.bo
+    };
+    let mover_address = mover.address.clone();
+    mover.yam(&["move", game, "--auto", "random", "--seed", "99"]);
+    let real = mover.record(game);
+    let before = t.robot_record(game);
+
+    t.local.deliver_raw(&turn_mail(
+        &mover_address,
+        game,
+        &forge(&real),
+        "forged.1@player.test",
+        false,
+    ));
+    let log = stderr(&t.local.run());
+    assert!(log.contains("refused"), "{log}");
+    assert!(log.contains("does not verify"), "{log}");
+    assert_eq!(
+        t.robot_record(game),
+        before,
+        "the forged turn changes nothing"
+    );
+    let answers = t.local.answers_to(game);
+    assert!(
+        answers
+            .iter()
+            .any(|r| r.body.contains("Refused") && r.body.contains("does not verify")),
+        "{answers:?}"
+    );
+    assert!(answers.iter().all(|r| r.record.is_none()));
+
+    t.local.deliver_raw(&turn_mail(
+        "eve@player.test",
+        game,
+        &real,
+        "stranger.1@player.test",
+        false,
+    ));
+    let log = stderr(&t.local.run());
+    assert!(
+        log.contains("refused") && log.contains("not by the sender eve@player.test"),
+        "{log}"
+    );
+    assert_eq!(
+        t.robot_record(game),
+        before,
+        "a stranger's mail changes nothing"
+    );
+
+    // Automatic mails without a member's record: never answered.
+    let sent = t.local.sent().len();
+    t.local.deliver_raw(&turn_mail(
+        &mover_address,
+        game,
+        &forge(&real),
+        "forged.2@player.test",
+        true,
+    ));
+    t.local.deliver_raw(
+        format!(
+            "From: {mover_address}\r\nTo: robot@yam.test\r\nMessage-ID: <vacation.1@player.test>\r\nAuto-Submitted: auto-replied\r\nSubject: Out of office\r\n\r\nI am away.\r\n"
+        )
+        .as_bytes(),
+    );
+    let log = stderr(&t.local.run());
+    assert_eq!(log.matches("ignored").count(), 2, "{log}");
+    assert_eq!(t.local.sent().len(), sent, "no answer to an automatic mail");
+    assert_eq!(t.robot_record(game), before);
+
+    // The real turn, copied by the desk, is taken.
+    let log = t.robot();
+    assert!(
+        log.contains(&format!("witnessed {game}: 1 new event")),
+        "{log}"
+    );
+    assert_eq!(t.robot_record(game), real);
+    t.ann.read();
+    t.bo.read();
+
+    // `show` and `list` by plain command cover the witnessed game.
+    let token = t.local.register("ann@player.test");
+    t.local.deliver(
+        "ann@player.test",
+        "list",
+        &format!("token: {token}\nshow {game}"),
+    );
+    t.robot();
+    let answer = t
+        .local
+        .answers_to(game)
+        .into_iter()
+        .find(|r| r.body.contains("> list"))
+        .expect("an answer to list");
+    assert!(
+        answer.body.contains(&format!("{game}  Khan")),
+        "{}",
+        answer.body
+    );
+    assert!(answer.body.contains("ply"), "{}", answer.body);
+    assert!(
+        answer.record.is_none(),
+        "no record from the robot's address"
+    );
+    // The robot's commands do not sign in a witnessed game.
+    t.local.deliver(
+        "ann@player.test",
+        "resign",
+        &format!("token: {token}\nresign {game}"),
+    );
+    t.robot();
+    assert_eq!(t.robot_record(game), real);
+}

@@ -281,6 +281,24 @@ pub fn verified(
     Ok((record, replay))
 }
 
+/// The signed events of a stored record, decoded but not replayed: what
+/// the store holds was verified before it was written.
+pub fn stored_events(text: &[u8]) -> Result<Vec<SignedEvent>, Refusal> {
+    use yam_referee::signed::collect::Item;
+    let games = read_signed(text).map_err(|e| e.to_string())?;
+    let Some(Ok(signed)) = games.first() else {
+        return Err("the stored record does not parse".into());
+    };
+    signed
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Event { args, .. } => Some(yam_referee::signed::text::decode_event(args)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A stored game, locked, before its record is replayed: what reading a
 /// turn mail needs of it (its signed events, to be met again in the mail's
 /// record) costs no replay of its own.
@@ -311,19 +329,7 @@ impl Stored {
     /// The signed events of the stored record, decoded but not replayed:
     /// every write to the store was verified first (`Game::save`).
     pub fn events(&self) -> Result<Vec<SignedEvent>, Refusal> {
-        use yam_referee::signed::collect::Item;
-        let games = read_signed(&self.text[..]).map_err(|e| e.to_string())?;
-        let Some(Ok(signed)) = games.first() else {
-            return Err("the stored record does not parse".into());
-        };
-        signed
-            .items
-            .iter()
-            .filter_map(|item| match item {
-                Item::Event { args, .. } => Some(yam_referee::signed::text::decode_event(args)),
-                _ => None,
-            })
-            .collect()
+        stored_events(&self.text)
     }
 
     /// The game, replayed (its signatures trusted: every write to the

@@ -232,7 +232,7 @@ fn take_pending(desk: &Desk, address: &str) -> Result<Option<ChallengeSettings>,
 
 /// The game a record names in its `GameId` tag (verification then holds
 /// the tag to the signed events).
-fn claimed_id(bytes: &[u8]) -> Option<String> {
+pub fn claimed_id(bytes: &[u8]) -> Option<String> {
     let text = std::str::from_utf8(bytes).ok()?;
     text.lines()
         .find_map(|l| l.strip_prefix("[GameId \""))
