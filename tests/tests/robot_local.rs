@@ -821,24 +821,22 @@ fn turn_mail(from: &str, game: &str, record: &str, message_id: &str, automatic: 
     .formatted()
 }
 
-#[test]
-fn the_robot_referees_a_game_between_two_players_with_their_own_keys() {
-    let mut t = Referee::new();
-    let game = "khan-ref-1";
-    t.ann.yam(&[
+/// Ann challenges Bo to `game` (`--game`, `--ruleset` in `args`), seats
+/// drawn, with the robot as referee; Bo accepts; every mail reaches the
+/// robot, which takes each.
+fn open_refereed(t: &mut Referee, game: &str, args: &[&str]) {
+    let mut challenge = vec![
         "challenge",
         "bo@player.test",
-        "--game",
-        "khan",
-        "--ruleset",
-        "basic",
         "--seats",
         "drawn",
         "--id",
         game,
         "--referee",
         "robot@yam.test",
-    ]);
+    ];
+    challenge.extend_from_slice(args);
+    t.ann.yam(&challenge);
     // Cards first (not copied to the robot: no game yet), then the
     // challenge, copied.
     assert_eq!(t.route(), 0);
@@ -867,13 +865,29 @@ fn the_robot_referees_a_game_between_two_players_with_their_own_keys() {
         "the seat reveal is an automatic mail"
     );
     t.bo.read();
-    let mut turns = 0;
-    while turns < 8 {
+}
+
+/// Plays `turns` turns chosen by `--auto random` (or to the end), every
+/// mail copied to the robot, which must take each.
+fn play_refereed(t: &mut Referee, game: &str, turns: usize) {
+    let mut played = 0;
+    for _ in 0..(turns * 8 + 8) {
+        if played == turns {
+            break;
+        }
         let (a, b) = (t.ann.status(game), t.bo.status(game));
-        let (mover, other) = match (a.as_str(), b.as_str()) {
-            ("YOU", _) => (&t.ann, &t.bo),
-            (_, "YOU") => (&t.bo, &t.ann),
-            other => panic!("nobody to move: {other:?}"),
+        let mover = match (a.as_str(), b.as_str()) {
+            ("over", "over") => break,
+            ("YOU", _) => &t.ann,
+            (_, "YOU") => &t.bo,
+            // A step is still travelling (a roll response, a reveal).
+            _ => {
+                let log = t.robot();
+                assert!(!log.contains("refused"), "{log}");
+                t.ann.read();
+                t.bo.read();
+                continue;
+            }
         };
         mover.yam(&[
             "move",
@@ -881,16 +895,36 @@ fn the_robot_referees_a_game_between_two_players_with_their_own_keys() {
             "--auto",
             "random",
             "--seed",
-            &turns.to_string(),
+            &played.to_string(),
         ]);
-        let _ = other;
+        played += 1;
         let log = t.robot();
         assert!(log.contains(&format!("witnessed {game}")), "{log}");
+        assert!(!log.contains("refused"), "{log}");
         t.ann.read();
         t.bo.read();
-        turns += 1;
     }
-    t.robot();
+    assert!(played > 0);
+    // Until no mail travels: the last automatic steps reach everyone.
+    for _ in 0..8 {
+        let log = t.robot();
+        assert!(!log.contains("refused"), "{log}");
+        let waiting = |dir: &PathBuf| {
+            std::fs::read_dir(dir)
+                .unwrap()
+                .flatten()
+                .any(|e| e.path().extension().is_some_and(|x| x == "eml"))
+        };
+        if !waiting(&t.ann.inbox) && !waiting(&t.bo.inbox) {
+            break;
+        }
+        t.ann.read();
+        t.bo.read();
+    }
+}
+
+/// The robot's copy is both players' record byte for byte, and verifies.
+fn assert_same_records(t: &Referee, game: &str) {
     assert_eq!(t.robot_record(game), t.ann.record(game), "byte for byte");
     assert_eq!(t.robot_record(game), t.bo.record(game), "byte for byte");
     let file = t
@@ -908,6 +942,15 @@ fn the_robot_referees_a_game_between_two_players_with_their_own_keys() {
         "{}",
         String::from_utf8_lossy(&verified.stdout)
     );
+}
+
+#[test]
+fn the_robot_referees_a_game_between_two_players_with_their_own_keys() {
+    let mut t = Referee::new();
+    let game = "khan-ref-1";
+    open_refereed(&mut t, game, &["--game", "khan", "--ruleset", "basic"]);
+    play_refereed(&mut t, game, 8);
+    assert_same_records(&t, game);
     // An accepted turn is answered with nothing.
     assert!(t.local.sent().is_empty(), "no answers to accepted turns");
 
@@ -1026,4 +1069,103 @@ fn the_robot_referees_a_game_between_two_players_with_their_own_keys() {
     );
     t.robot();
     assert_eq!(t.robot_record(game), real);
+}
+
+#[test]
+fn a_refereed_castle_siege_rolls_with_both_players_chains() {
+    let mut t = Referee::new();
+    let game = "siege-ref-1";
+    open_refereed(
+        &mut t,
+        game,
+        &["--game", "castle-siege", "--ruleset", "standard"],
+    );
+    play_refereed(&mut t, game, 10);
+    assert_same_records(&t, game);
+    let replay = replay(&t.robot_record(game));
+    assert_eq!(replay.parties().len(), 2);
+    assert!(
+        replay.parties().iter().all(|p| p.anchor.is_some()),
+        "both players' chains are committed"
+    );
+    assert!(
+        t.to_robot
+            .iter()
+            .any(|raw| String::from_utf8_lossy(raw).contains("Auto-Submitted: auto-generated")),
+        "automatic steps (reveals, roll responses) reached the robot"
+    );
+    assert!(t.local.sent().is_empty(), "no answers to accepted turns");
+}
+
+#[test]
+fn a_silent_player_of_a_refereed_game_is_reminded_and_the_other_told_to_claim() {
+    let mut t = Referee::new();
+    let game = "khan-ref-2";
+    open_refereed(&mut t, game, &["--game", "khan", "--ruleset", "basic"]);
+    let ann_moves = t.ann.status(game) == "YOU";
+    let (silent, waiting) = if ann_moves {
+        (&t.ann, &t.bo)
+    } else {
+        (&t.bo, &t.ann)
+    };
+    let (silent_address, waiting_address) = (silent.address.clone(), waiting.address.clone());
+    let waiting_data = waiting.data.clone();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let at = move |days: u64| (now + days * 86_400).to_string();
+    let run_at = |t: &Referee, days: u64| {
+        let out = robot_once(&t.local.config, &[("YAM_ROBOT_NOW", &at(days))]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stderr(&out)
+    };
+    let log = run_at(&t, 15);
+    assert!(log.contains(&format!("reminded {silent_address}")), "{log}");
+    let sent = t.local.sent();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].0.contains(&silent_address), "{:?}", sent[0].0);
+    assert!(sent[0].1.body.contains("Reminder"), "{}", sent[0].1.body);
+    assert!(sent[0].1.record.is_none());
+    let log = run_at(&t, 41);
+    assert!(log.contains("a forfeit may be claimed"), "{log}");
+    let sent = t.local.sent();
+    let note = sent
+        .iter()
+        .find(|(_, r)| r.body.contains(&format!("yam forfeit {game}")))
+        .expect("the waiting player is told");
+    assert!(note.0.contains(&waiting_address), "{:?}", note.0);
+    assert!(!note.0.contains(&silent_address), "{:?}", note.0);
+    // Told once.
+    run_at(&t, 42);
+    assert_eq!(t.local.sent().len(), sent.len());
+    // The claim, signed by the waiting player's desk and copied to the
+    // robot, closes the robot's copy.
+    let claim = yam_tests::yam()
+        .args(["forfeit", game, "--data-dir"])
+        .arg(&waiting_data)
+        .env("YAM_NOW", at(41))
+        .output()
+        .unwrap();
+    assert!(
+        claim.status.success(),
+        "{}",
+        String::from_utf8_lossy(&claim.stderr)
+    );
+    t.route();
+    let log = run_at(&t, 43);
+    assert!(log.contains("the game is over"), "{log}");
+    let waiting = if ann_moves { &t.bo } else { &t.ann };
+    assert_eq!(t.robot_record(game), waiting.record(game));
+    let meta = std::fs::read_to_string(
+        t.local
+            .root
+            .join("data/games")
+            .join(game)
+            .join("robot.yaml"),
+    )
+    .unwrap();
+    assert!(meta.contains("stage: over"), "{meta}");
+    run_at(&t, 90);
+    assert_eq!(t.local.sent().len(), sent.len(), "nothing more");
 }
