@@ -850,6 +850,9 @@ fn open_refereed(t: &mut Referee, game: &str, args: &[&str]) {
     );
     let said = t.bo.read();
     assert!(said.contains("refereed by robot@yam.test"), "{said}");
+    // Bo's desk keeps the referee: its own mails of the game go to it too.
+    let board = String::from_utf8_lossy(&t.bo.yam(&["board", game]).stdout).into_owned();
+    assert!(board.contains("refereed by robot@yam.test"), "{board}");
     t.bo.yam(&["accept", game]);
     let log = t.robot();
     assert!(log.contains(&format!("witnessed {game}")), "{log}");

@@ -388,6 +388,12 @@ pub fn board(args: &GameArgs) -> u8 {
         game.id(),
         game.players().join(" vs ")
     );
+    if let Some(referee) = &game.meta.referee {
+        let _ = writeln!(
+            out,
+            "refereed by {referee} (a copy of every mail goes to it)"
+        );
+    }
     if game.replay.opening_complete() {
         let _ = writeln!(out, "{}", game.replay.game().diagram());
     }

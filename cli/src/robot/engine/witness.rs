@@ -56,11 +56,21 @@ impl Robot {
         let Some(first) = records.first() else {
             return false;
         };
-        if claimed_id(first)
-            .and_then(|id| self.meta(work, &id))
-            .is_some_and(|m| !m.witness)
-        {
+        let meta = claimed_id(first).and_then(|id| self.meta(work, &id));
+        if meta.as_ref().is_some_and(|m| !m.witness) {
             return false;
+        }
+        let limit = RateLimit::new(&self.dir().join("rate"), self.settings.per_hour);
+        // Verifying costs more than reading a command: an address that does
+        // not speak for a key of the game is counted before it, so a flood
+        // of records from strangers is cut off like a flood of commands.
+        let member = meta.is_some_and(|m| m.bound.iter().any(|b| b.address == from));
+        if !member && !limit.allow(&from, self.now) {
+            work.log.push(format!(
+                "ignored {key} from {from}: more than {} mails this hour",
+                self.settings.per_hour
+            ));
+            return true;
         }
         let hygiene = hygiene::ignore_reason(incoming, raw, &self.address);
         // The first candidate that is taken decides; the others carry the
@@ -87,8 +97,8 @@ impl Robot {
         }
         work.log
             .push(format!("refused {key} from {from}: its record: {why}"));
-        let limit = RateLimit::new(&self.dir().join("rate"), self.settings.per_hour);
-        if limit.allow(&from, self.now) {
+        // A stranger was counted already; a member's refusals count here.
+        if !member || limit.allow(&from, self.now) {
             let body = format!(
                 "Refused: the Yam record in your mail was not taken: {why}.\n\n\
                  The robot's copy of the game is unchanged. If you did not send this mail, \
