@@ -1172,3 +1172,31 @@ fn a_silent_player_of_a_refereed_game_is_reminded_and_the_other_told_to_claim() 
     run_at(&t, 90);
     assert_eq!(t.local.sent().len(), sent.len(), "nothing more");
 }
+
+#[test]
+fn a_robot_killed_while_witnessing_takes_the_turn_exactly_once() {
+    let mut t = Referee::new();
+    let game = "khan-ref-3";
+    open_refereed(&mut t, game, &["--game", "khan", "--ruleset", "basic"]);
+    for (n, step) in ["after-read", "after-apply", "after-archive"]
+        .iter()
+        .enumerate()
+    {
+        let mover = if t.ann.status(game) == "YOU" {
+            &t.ann
+        } else {
+            &t.bo
+        };
+        mover.yam(&["move", game, "--auto", "random", "--seed", &n.to_string()]);
+        assert_eq!(t.route(), 1);
+        let killed = robot_once(&t.local.config, &[("YAM_ROBOT_KILL_AT", step)]);
+        assert!(!killed.status.success(), "{step}: the robot was not killed");
+        let log = t.robot();
+        assert!(!log.contains("refused"), "{step}: {log}");
+        assert_eq!(t.local.waiting(), 0, "{step}: the mail is archived");
+        t.ann.read();
+        t.bo.read();
+        assert_same_records(&t, game);
+    }
+    assert!(t.local.sent().is_empty(), "no answers to accepted turns");
+}

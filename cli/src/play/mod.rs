@@ -248,6 +248,18 @@ pub fn challenge(args: &ChallengeArgs) -> u8 {
         referee: args.referee.as_deref().map(str::to_ascii_lowercase),
     };
     let address = args.address.to_ascii_lowercase();
+    // Checked before anything is signed or stored: a bad referee address
+    // would otherwise surface only when the first mail is sent.
+    if let Some(referee) = &settings.referee
+        && (referee.parse::<lettre::Address>().is_err()
+            || *referee == address
+            || *referee == desk.address())
+    {
+        eprintln!(
+            "--referee {referee}: expected the address of a referee robot, neither yours nor your opponent's"
+        );
+        return EXIT_USAGE;
+    }
     match desk.contacts.by_address(&address).cloned() {
         Some(contact) => report(
             act::challenge(&desk, &contact, &settings).map(|id| act::Done {
