@@ -21,6 +21,11 @@ fn hex_key(key: &PublicKey) -> String {
     hex::encode(key.as_bytes())
 }
 
+fn key_of(hex_text: &str) -> Option<PublicKey> {
+    let bytes: [u8; 32] = hex::decode(hex_text).ok()?.try_into().ok()?;
+    PublicKey::from_bytes(&bytes).ok()
+}
+
 /// A record the robot took.
 struct Taken {
     log: String,
@@ -41,7 +46,8 @@ impl Robot {
         let Some(from) = incoming.from.clone() else {
             return false;
         };
-        if from == self.address {
+        // Left to the hygiene rules, which ignore them.
+        if from == self.address || !from.contains('@') || from.len() > 254 {
             return false;
         }
         let records: Vec<&[u8]> = incoming
@@ -164,12 +170,7 @@ impl Robot {
             .and_then(|m| m.bound.iter().find(|b| b.address == from))
             .map(|b| b.key.clone());
         let sender = match &bound_here {
-            Some(hex) => received
-                .iter()
-                .map(|e| e.event.author)
-                .chain(challenge.invited.iter().copied())
-                .chain([challenge.challenger.key])
-                .find(|k| hex_key(k) == *hex),
+            Some(hex) => key_of(hex),
             None => {
                 // An address new to the game speaks for the key of the
                 // first event it brings, unless that key has its address.
