@@ -33,6 +33,7 @@ fn a_turn_mail_travels_through_smtp_and_comes_back_by_imap_and_maildir() {
         message_id: format!("yam.g-mail-1.1.{bo}@example.org"),
         thread: &[],
         automatic: false,
+        referee: None,
     };
     let outgoing = Outgoing::Smtp {
         host: "127.0.0.1".into(),
@@ -100,6 +101,7 @@ fn smtp_without_the_right_password_is_refused() {
         message_id: "yam.g.1@example.org".into(),
         thread: &[],
         automatic: false,
+        referee: None,
     };
     let outgoing = Outgoing::Smtp {
         host: "127.0.0.1".into(),

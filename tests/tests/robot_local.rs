@@ -619,6 +619,588 @@ fn replay_of(local: &Local, game: &str) -> yam_referee::signed::SignedReplay {
     replay(&local.record(game))
 }
 
+/// A player with the program: a desk of their own, mailing into an outbox
+/// directory that `Referee::route` delivers from.
+struct Desk {
+    address: String,
+    data: PathBuf,
+    outbox: PathBuf,
+    inbox: PathBuf,
+}
+
+impl Desk {
+    fn new(root: &std::path::Path, name: &str, address: &str) -> Desk {
+        let data = root.join(format!("{name}-desk"));
+        let outbox = root.join(format!("{name}-out"));
+        let inbox = root.join(format!("{name}-in"));
+        for d in [&data, &outbox, &inbox] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(
+            data.join("config.yaml"),
+            format!(
+                "identity:\n  name: {name}\n  address: {address}\n  key: {name}\noutgoing:\n  directory:\n    path: {}\n",
+                outbox.display()
+            ),
+        )
+        .unwrap();
+        Desk {
+            address: address.into(),
+            data,
+            outbox,
+            inbox,
+        }
+    }
+
+    fn yam(&self, args: &[&str]) -> std::process::Output {
+        let out = yam_tests::yam()
+            .args(args)
+            .arg("--data-dir")
+            .arg(&self.data)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "yam {args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+
+    /// Reads every mail waiting, oldest first; what `yam read` said.
+    fn read(&self) -> String {
+        let mut said = String::new();
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&self.inbox)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        files.sort();
+        for file in files {
+            said.push_str(&String::from_utf8_lossy(
+                &self.yam(&["read", "--eml", file.to_str().unwrap()]).stdout,
+            ));
+            std::fs::remove_file(&file).unwrap();
+        }
+        said
+    }
+
+    fn status(&self, game: &str) -> String {
+        let text = String::from_utf8_lossy(&self.yam(&["games"]).stdout).into_owned();
+        text.lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(game))
+            .and_then(|l| l.split_whitespace().next())
+            .unwrap_or("none")
+            .to_owned()
+    }
+
+    fn record(&self, game: &str) -> String {
+        std::fs::read_to_string(self.data.join("games").join(game).join("record.yam")).unwrap()
+    }
+}
+
+/// Two desks and the robot, with a postman between them.
+struct Referee {
+    local: Local,
+    ann: Desk,
+    bo: Desk,
+    seq: u32,
+    /// Every mail the robot was handed, raw.
+    to_robot: Vec<Vec<u8>>,
+}
+
+impl Referee {
+    fn new() -> Referee {
+        let local = Local::new();
+        let ann = Desk::new(&local.root, "ann", "ann@player.test");
+        let bo = Desk::new(&local.root, "bo", "bo@player.test");
+        Referee {
+            local,
+            ann,
+            bo,
+            seq: 0,
+            to_robot: Vec::new(),
+        }
+    }
+
+    /// Delivers every mail the desks sent, by its To and Cc; returns how
+    /// many went to the robot. (The robot's answers stay in its outbox,
+    /// where `Local::sent` reads them.)
+    fn route(&mut self) -> usize {
+        let mut to_robot = 0;
+        let outboxes = [self.ann.outbox.clone(), self.bo.outbox.clone()];
+        for dir in outboxes {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+                .collect();
+            files.sort_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
+            for file in files {
+                let raw = std::fs::read(&file).unwrap();
+                let parsed = mail_parser::MessageParser::default().parse(&raw).unwrap();
+                let mut rcpts: Vec<String> = Vec::new();
+                for list in [parsed.to(), parsed.cc()].into_iter().flatten() {
+                    for a in list.iter() {
+                        rcpts.push(a.address().unwrap_or_default().to_lowercase());
+                    }
+                }
+                for rcpt in rcpts {
+                    self.seq += 1;
+                    if rcpt == self.ann.address {
+                        std::fs::write(self.ann.inbox.join(format!("{:06}.eml", self.seq)), &raw)
+                            .unwrap();
+                    } else if rcpt == self.bo.address {
+                        std::fs::write(self.bo.inbox.join(format!("{:06}.eml", self.seq)), &raw)
+                            .unwrap();
+                    } else if rcpt == "robot@yam.test" {
+                        self.local.deliver_raw(&raw);
+                        self.to_robot.push(raw.clone());
+                        to_robot += 1;
+                    }
+                }
+                let sent = dir.join("sent");
+                std::fs::create_dir_all(&sent).unwrap();
+                std::fs::rename(&file, sent.join(file.file_name().unwrap())).unwrap();
+            }
+        }
+        to_robot
+    }
+
+    /// Routes, then lets the robot read; the robot's log.
+    fn robot(&mut self) -> String {
+        self.route();
+        stderr(&self.local.run())
+    }
+
+    fn robot_record(&self, game: &str) -> String {
+        self.local.record(game)
+    }
+}
+
+/// A forged copy of `record`: one character of its last event's signature
+/// changed.
+fn forge(record: &str) -> String {
+    let end = record.rfind("]").unwrap();
+    let at = record[..end]
+        .char_indices()
+        .rev()
+        .filter(|(_, c)| c.is_ascii_alphanumeric())
+        .nth(12)
+        .unwrap()
+        .0;
+    let mut forged = record.to_owned();
+    let swap = if &record[at..=at] == "A" { "B" } else { "A" };
+    forged.replace_range(at..=at, swap);
+    assert_ne!(forged, record);
+    forged
+}
+
+/// A turn mail as a desk composes it, with the record given.
+fn turn_mail(from: &str, game: &str, record: &str, message_id: &str, automatic: bool) -> Vec<u8> {
+    use yam_cli::mail::compose::{TurnMail, compose};
+    let players = vec!["ann".to_owned(), "bo".to_owned()];
+    compose(&TurnMail {
+        from: from.parse().unwrap(),
+        to: vec!["bo@player.test".parse().unwrap()],
+        game_name: "Khan",
+        game_id: game,
+        ply: 9,
+        players: &players,
+        body: "Your move.",
+        turn: record.as_bytes(),
+        record: record.as_bytes(),
+        message_id: message_id.into(),
+        thread: &[],
+        automatic,
+        referee: Some("robot@yam.test".parse().unwrap()),
+    })
+    .unwrap()
+    .formatted()
+}
+
+/// Ann challenges Bo to `game` (`--game`, `--ruleset` in `args`), seats
+/// drawn, with the robot as referee; Bo accepts; every mail reaches the
+/// robot, which takes each.
+fn open_refereed(t: &mut Referee, game: &str, args: &[&str]) {
+    let mut challenge = vec![
+        "challenge",
+        "bo@player.test",
+        "--seats",
+        "drawn",
+        "--id",
+        game,
+        "--referee",
+        "robot@yam.test",
+    ];
+    challenge.extend_from_slice(args);
+    t.ann.yam(&challenge);
+    // Cards first (not copied to the robot: no game yet), then the
+    // challenge, copied.
+    assert_eq!(t.route(), 0);
+    assert!(t.bo.read().contains("my card is sent in answer"));
+    assert_eq!(t.route(), 0);
+    assert!(t.ann.read().contains("the waiting challenge"));
+    let log = t.robot();
+    assert!(
+        log.contains(&format!("witnessed {game}: 1 new event")),
+        "{log}"
+    );
+    let said = t.bo.read();
+    assert!(said.contains("refereed by robot@yam.test"), "{said}");
+    // Bo's desk keeps the referee: its own mails of the game go to it too.
+    let board = String::from_utf8_lossy(&t.bo.yam(&["board", game]).stdout).into_owned();
+    assert!(board.contains("refereed by robot@yam.test"), "{board}");
+    t.bo.yam(&["accept", game]);
+    let log = t.robot();
+    assert!(log.contains(&format!("witnessed {game}")), "{log}");
+    // Ann's desk reveals the seat draw by itself, with Auto-Submitted: the
+    // robot takes it all the same, since a member signed it.
+    t.ann.read();
+    let log = t.robot();
+    assert!(log.contains(&format!("witnessed {game}")), "{log}");
+    assert!(
+        t.to_robot.last().is_some_and(
+            |raw| String::from_utf8_lossy(raw).contains("Auto-Submitted: auto-generated")
+        ),
+        "the seat reveal is an automatic mail"
+    );
+    t.bo.read();
+}
+
+/// Plays `turns` turns chosen by `--auto random` (or to the end), every
+/// mail copied to the robot, which must take each.
+fn play_refereed(t: &mut Referee, game: &str, turns: usize) {
+    let mut played = 0;
+    for _ in 0..(turns * 8 + 8) {
+        if played == turns {
+            break;
+        }
+        let (a, b) = (t.ann.status(game), t.bo.status(game));
+        let mover = match (a.as_str(), b.as_str()) {
+            ("over", "over") => break,
+            ("YOU", _) => &t.ann,
+            (_, "YOU") => &t.bo,
+            // A step is still travelling (a roll response, a reveal).
+            _ => {
+                let log = t.robot();
+                assert!(!log.contains("refused"), "{log}");
+                t.ann.read();
+                t.bo.read();
+                continue;
+            }
+        };
+        mover.yam(&[
+            "move",
+            game,
+            "--auto",
+            "random",
+            "--seed",
+            &played.to_string(),
+        ]);
+        played += 1;
+        let log = t.robot();
+        assert!(log.contains(&format!("witnessed {game}")), "{log}");
+        assert!(!log.contains("refused"), "{log}");
+        t.ann.read();
+        t.bo.read();
+    }
+    assert!(played > 0);
+    // Until no mail travels: the last automatic steps reach everyone.
+    for _ in 0..8 {
+        let log = t.robot();
+        assert!(!log.contains("refused"), "{log}");
+        let waiting = |dir: &PathBuf| {
+            std::fs::read_dir(dir)
+                .unwrap()
+                .flatten()
+                .any(|e| e.path().extension().is_some_and(|x| x == "eml"))
+        };
+        if !waiting(&t.ann.inbox) && !waiting(&t.bo.inbox) {
+            break;
+        }
+        t.ann.read();
+        t.bo.read();
+    }
+}
+
+/// The robot's copy is both players' record byte for byte, and verifies.
+fn assert_same_records(t: &Referee, game: &str) {
+    assert_eq!(t.robot_record(game), t.ann.record(game), "byte for byte");
+    assert_eq!(t.robot_record(game), t.bo.record(game), "byte for byte");
+    let file = t
+        .local
+        .root
+        .join("data/games")
+        .join(game)
+        .join("record.yam");
+    let verified = yam_tests::yam()
+        .args(["verify", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        verified.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verified.stdout)
+    );
+}
+
+#[test]
+fn the_robot_referees_a_game_between_two_players_with_their_own_keys() {
+    let mut t = Referee::new();
+    let game = "khan-ref-1";
+    open_refereed(&mut t, game, &["--game", "khan", "--ruleset", "basic"]);
+    play_refereed(&mut t, game, 8);
+    assert_same_records(&t, game);
+    // An accepted turn is answered with nothing.
+    assert!(t.local.sent().is_empty(), "no answers to accepted turns");
+
+    // The next turn, held back: forged, from a stranger, then the real one.
+    let mover = if t.ann.status(game) == "YOU" {
+        &t.ann
+    } else {
+        &t.bo
+    };
+    let mover_address = mover.address.clone();
+    mover.yam(&["move", game, "--auto", "random", "--seed", "99"]);
+    let real = mover.record(game);
+    let before = t.robot_record(game);
+
+    t.local.deliver_raw(&turn_mail(
+        &mover_address,
+        game,
+        &forge(&real),
+        "forged.1@player.test",
+        false,
+    ));
+    let log = stderr(&t.local.run());
+    assert!(log.contains("refused"), "{log}");
+    assert!(log.contains("does not verify"), "{log}");
+    assert_eq!(
+        t.robot_record(game),
+        before,
+        "the forged turn changes nothing"
+    );
+    let answers = t.local.answers_to(game);
+    assert!(
+        answers
+            .iter()
+            .any(|r| r.body.contains("Refused") && r.body.contains("does not verify")),
+        "{answers:?}"
+    );
+    assert!(answers.iter().all(|r| r.record.is_none()));
+
+    t.local.deliver_raw(&turn_mail(
+        "eve@player.test",
+        game,
+        &real,
+        "stranger.1@player.test",
+        false,
+    ));
+    let log = stderr(&t.local.run());
+    assert!(
+        log.contains("refused") && log.contains("not by the sender eve@player.test"),
+        "{log}"
+    );
+    assert_eq!(
+        t.robot_record(game),
+        before,
+        "a stranger's mail changes nothing"
+    );
+
+    // Automatic mails without a member's record: never answered.
+    let sent = t.local.sent().len();
+    t.local.deliver_raw(&turn_mail(
+        &mover_address,
+        game,
+        &forge(&real),
+        "forged.2@player.test",
+        true,
+    ));
+    t.local.deliver_raw(
+        format!(
+            "From: {mover_address}\r\nTo: robot@yam.test\r\nMessage-ID: <vacation.1@player.test>\r\nAuto-Submitted: auto-replied\r\nSubject: Out of office\r\n\r\nI am away.\r\n"
+        )
+        .as_bytes(),
+    );
+    let log = stderr(&t.local.run());
+    assert_eq!(log.matches("ignored").count(), 2, "{log}");
+    assert_eq!(t.local.sent().len(), sent, "no answer to an automatic mail");
+    assert_eq!(t.robot_record(game), before);
+
+    // The real turn, copied by the desk, is taken.
+    let log = t.robot();
+    assert!(
+        log.contains(&format!("witnessed {game}: 1 new event")),
+        "{log}"
+    );
+    assert_eq!(t.robot_record(game), real);
+    t.ann.read();
+    t.bo.read();
+
+    // `show` and `list` by plain command cover the witnessed game.
+    let token = t.local.register("ann@player.test");
+    t.local.deliver(
+        "ann@player.test",
+        "list",
+        &format!("token: {token}\nshow {game}"),
+    );
+    t.robot();
+    let answer = t
+        .local
+        .answers_to(game)
+        .into_iter()
+        .find(|r| r.body.contains("> list"))
+        .expect("an answer to list");
+    assert!(
+        answer.body.contains(&format!("{game}  Khan")),
+        "{}",
+        answer.body
+    );
+    assert!(answer.body.contains("ply"), "{}", answer.body);
+    assert!(
+        answer.record.is_none(),
+        "no record from the robot's address"
+    );
+    // The robot's commands do not sign in a witnessed game.
+    t.local.deliver(
+        "ann@player.test",
+        "resign",
+        &format!("token: {token}\nresign {game}"),
+    );
+    t.robot();
+    assert_eq!(t.robot_record(game), real);
+}
+
+#[test]
+fn a_refereed_castle_siege_rolls_with_both_players_chains() {
+    let mut t = Referee::new();
+    let game = "siege-ref-1";
+    open_refereed(
+        &mut t,
+        game,
+        &["--game", "castle-siege", "--ruleset", "standard"],
+    );
+    play_refereed(&mut t, game, 10);
+    assert_same_records(&t, game);
+    let replay = replay(&t.robot_record(game));
+    assert_eq!(replay.parties().len(), 2);
+    assert!(
+        replay.parties().iter().all(|p| p.anchor.is_some()),
+        "both players' chains are committed"
+    );
+    assert!(
+        t.to_robot
+            .iter()
+            .any(|raw| String::from_utf8_lossy(raw).contains("Auto-Submitted: auto-generated")),
+        "automatic steps (reveals, roll responses) reached the robot"
+    );
+    assert!(t.local.sent().is_empty(), "no answers to accepted turns");
+}
+
+#[test]
+fn a_silent_player_of_a_refereed_game_is_reminded_and_the_other_told_to_claim() {
+    let mut t = Referee::new();
+    let game = "khan-ref-2";
+    open_refereed(&mut t, game, &["--game", "khan", "--ruleset", "basic"]);
+    let ann_moves = t.ann.status(game) == "YOU";
+    let (silent, waiting) = if ann_moves {
+        (&t.ann, &t.bo)
+    } else {
+        (&t.bo, &t.ann)
+    };
+    let (silent_address, waiting_address) = (silent.address.clone(), waiting.address.clone());
+    let waiting_data = waiting.data.clone();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let at = move |days: u64| (now + days * 86_400).to_string();
+    let run_at = |t: &Referee, days: u64| {
+        let out = robot_once(&t.local.config, &[("YAM_ROBOT_NOW", &at(days))]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stderr(&out)
+    };
+    let log = run_at(&t, 15);
+    assert!(log.contains(&format!("reminded {silent_address}")), "{log}");
+    let sent = t.local.sent();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].0.contains(&silent_address), "{:?}", sent[0].0);
+    assert!(sent[0].1.body.contains("Reminder"), "{}", sent[0].1.body);
+    assert!(sent[0].1.record.is_none());
+    let log = run_at(&t, 41);
+    assert!(log.contains("a forfeit may be claimed"), "{log}");
+    let sent = t.local.sent();
+    let note = sent
+        .iter()
+        .find(|(_, r)| r.body.contains(&format!("yam forfeit {game}")))
+        .expect("the waiting player is told");
+    assert!(note.0.contains(&waiting_address), "{:?}", note.0);
+    assert!(!note.0.contains(&silent_address), "{:?}", note.0);
+    // Told once.
+    run_at(&t, 42);
+    assert_eq!(t.local.sent().len(), sent.len());
+    // The claim, signed by the waiting player's desk and copied to the
+    // robot, closes the robot's copy.
+    let claim = yam_tests::yam()
+        .args(["forfeit", game, "--data-dir"])
+        .arg(&waiting_data)
+        .env("YAM_NOW", at(41))
+        .output()
+        .unwrap();
+    assert!(
+        claim.status.success(),
+        "{}",
+        String::from_utf8_lossy(&claim.stderr)
+    );
+    t.route();
+    let log = run_at(&t, 43);
+    assert!(log.contains("the game is over"), "{log}");
+    let waiting = if ann_moves { &t.bo } else { &t.ann };
+    assert_eq!(t.robot_record(game), waiting.record(game));
+    let meta = std::fs::read_to_string(
+        t.local
+            .root
+            .join("data/games")
+            .join(game)
+            .join("robot.yaml"),
+    )
+    .unwrap();
+    assert!(meta.contains("stage: over"), "{meta}");
+    run_at(&t, 90);
+    assert_eq!(t.local.sent().len(), sent.len(), "nothing more");
+}
+
+#[test]
+fn a_robot_killed_while_witnessing_takes_the_turn_exactly_once() {
+    let mut t = Referee::new();
+    let game = "khan-ref-3";
+    open_refereed(&mut t, game, &["--game", "khan", "--ruleset", "basic"]);
+    for (n, step) in ["after-read", "after-apply", "after-archive"]
+        .iter()
+        .enumerate()
+    {
+        let mover = if t.ann.status(game) == "YOU" {
+            &t.ann
+        } else {
+            &t.bo
+        };
+        mover.yam(&["move", game, "--auto", "random", "--seed", &n.to_string()]);
+        assert_eq!(t.route(), 1);
+        let killed = robot_once(&t.local.config, &[("YAM_ROBOT_KILL_AT", step)]);
+        assert!(!killed.status.success(), "{step}: the robot was not killed");
+        let log = t.robot();
+        assert!(!log.contains("refused"), "{step}: {log}");
+        assert_eq!(t.local.waiting(), 0, "{step}: the mail is archived");
+        t.ann.read();
+        t.bo.read();
+        assert_same_records(&t, game);
+    }
+    assert!(t.local.sent().is_empty(), "no answers to accepted turns");
+}
+
 #[test]
 fn done_markers_are_pruned_after_the_configured_days() {
     let mut local = Local::new();

@@ -327,6 +327,127 @@ fn a_complete_genghis_khan_game_by_mail_against_the_robot() {
     verify_offline(&record, dir.path(), &format!("{id}.yam"));
 }
 
+/// A player with the program: a desk sending by SMTP and reading the
+/// Maildir the SMTP server delivers into.
+struct Desk {
+    address: String,
+    data: tempfile::TempDir,
+}
+
+impl Desk {
+    fn new(s: &Servers, prefix: &str) -> Desk {
+        let user = fresh_user(prefix);
+        let address = format!("{user}@example.org");
+        let data = tempfile::tempdir().unwrap();
+        std::fs::write(
+            data.path().join("config.yaml"),
+            format!(
+                "identity:\n  name: {prefix}\n  address: {address}\n  key: {prefix}\n\
+                 outgoing:\n  smtp:\n    host: 127.0.0.1\n    port: {}\n    security: none\n    user: {}\n    password: {}\n\
+                 incoming:\n  maildir:\n    path: {}/home/{user}/Maildir\n",
+                s.smtp_port,
+                s.smtp_user,
+                s.smtp_password,
+                s.dir
+            ),
+        )
+        .unwrap();
+        Desk { address, data }
+    }
+
+    fn yam(&self, args: &[&str]) -> String {
+        let out = yam_tests::yam()
+            .args(args)
+            .arg("--data-dir")
+            .arg(self.data.path())
+            .output()
+            .unwrap();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "yam {args:?}: {said}");
+        said
+    }
+
+    fn status(&self, game: &str) -> String {
+        self.yam(&["games"])
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(game))
+            .and_then(|l| l.split_whitespace().next())
+            .unwrap_or("none")
+            .to_owned()
+    }
+
+    fn record(&self, game: &str) -> String {
+        std::fs::read_to_string(self.data.path().join("games").join(game).join("record.yam"))
+            .unwrap()
+    }
+}
+
+#[test]
+fn two_players_with_their_own_keys_play_through_the_robot_as_referee() {
+    let s = servers();
+    let robot = Robot::new(&s);
+    let (ann, bo) = (Desk::new(&s, "ann"), Desk::new(&s, "bo"));
+    let game = format!("khan-{}", fresh_user("ref"));
+    ann.yam(&[
+        "challenge",
+        &bo.address,
+        "--game",
+        "khan",
+        "--ruleset",
+        "basic",
+        "--id",
+        &game,
+        "--referee",
+        &robot.address,
+    ]);
+    assert!(bo.yam(&["read"]).contains("my card is sent in answer"));
+    assert!(ann.yam(&["read"]).contains("the waiting challenge"));
+    let log = robot.run();
+    assert!(
+        log.contains(&format!("witnessed {game}: 1 new event")),
+        "{log}"
+    );
+    assert!(bo.yam(&["read"]).contains("refereed by"));
+    bo.yam(&["accept", &game]);
+    let mut played = 0;
+    for _ in 0..60 {
+        let log = robot.run();
+        assert!(!log.contains("refused"), "{log}");
+        ann.yam(&["read"]);
+        bo.yam(&["read"]);
+        if played == 6 {
+            break;
+        }
+        let mover = match (ann.status(&game).as_str(), bo.status(&game).as_str()) {
+            ("YOU", _) => &ann,
+            (_, "YOU") => &bo,
+            _ => continue,
+        };
+        mover.yam(&[
+            "move",
+            &game,
+            "--auto",
+            "random",
+            "--seed",
+            &played.to_string(),
+        ]);
+        played += 1;
+    }
+    assert_eq!(played, 6);
+    let log = robot.run();
+    assert!(!log.contains("refused"), "{log}");
+    let store = robot.config.parent().unwrap().join("store");
+    let witnessed =
+        std::fs::read_to_string(store.join("games").join(&game).join("record.yam")).unwrap();
+    assert_eq!(witnessed, ann.record(&game), "byte for byte");
+    assert_eq!(witnessed, bo.record(&game), "byte for byte");
+    verify_offline(&witnessed, store.as_path(), "witnessed.yam");
+}
+
 /// Kills the watching robot when the test ends, passed or failed.
 struct Watching(std::process::Child);
 

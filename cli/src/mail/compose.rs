@@ -43,6 +43,23 @@ impl Header for YamGame {
     }
 }
 
+/// `X-Yam-Referee: <address>`: the game's referee robot, which gets a copy
+/// of every mail of the game (Cc) and witnesses the record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamReferee(pub String);
+
+impl Header for YamReferee {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("X-Yam-Referee")
+    }
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(YamReferee(s.trim().to_owned()))
+    }
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), self.0.clone())
+    }
+}
+
 /// Everything a turn mail says.
 #[derive(Debug, Clone)]
 pub struct TurnMail<'a> {
@@ -71,6 +88,9 @@ pub struct TurnMail<'a> {
     pub thread: &'a [String],
     /// Whether no person wrote it (a roll response, a reminder).
     pub automatic: bool,
+    /// The game's referee robot, if any: copied (Cc) and named in
+    /// `X-Yam-Referee`.
+    pub referee: Option<Mailbox>,
 }
 
 /// The subject of a turn mail: game, id, ply and players.
@@ -95,6 +115,11 @@ pub fn compose(mail: &TurnMail<'_>) -> Result<lettre::Message, lettre::error::Er
         .header(YamGame(format!("{} {}", mail.game_id, mail.ply)));
     for to in &mail.to {
         builder = builder.to(to.clone());
+    }
+    if let Some(referee) = &mail.referee {
+        builder = builder
+            .cc(referee.clone())
+            .header(YamReferee(referee.email.to_string()));
     }
     if let Some(parent) = mail.thread.last() {
         builder = builder.in_reply_to(format!("<{parent}>"));
@@ -145,6 +170,7 @@ mod tests {
             message_id: "yam.g1.2@example.org".into(),
             thread: &thread,
             automatic: true,
+            referee: None,
         };
         let raw = compose(&mail).unwrap().formatted();
         let incoming = read_mail(&raw).unwrap();

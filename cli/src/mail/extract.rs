@@ -28,6 +28,8 @@ pub struct Incoming {
     pub auto_submitted: Option<String>,
     /// Whether it is bulk or list mail (`Precedence: bulk/list/junk`, `List-Id`).
     pub bulk: bool,
+    /// The game's referee robot (`X-Yam-Referee`), lower case.
+    pub referee: Option<String>,
     /// The turns found, best first.
     pub turns: Vec<Turn>,
     /// Turn blocks found damaged, with why (for the refusal message).
@@ -103,6 +105,10 @@ pub fn read_mail(raw: &[u8]) -> Result<Incoming, MailError> {
                     "bulk" | "list" | "junk"
                 )
             }),
+        referee: message
+            .header_raw("X-Yam-Referee")
+            .map(|v| v.trim().trim_matches(['<', '>']).to_ascii_lowercase())
+            .filter(|v| v.contains('@')),
         ..Incoming::default()
     };
     collect_turns(&message, &mut incoming, 0);

@@ -59,6 +59,9 @@ pub struct ChallengeSettings {
     pub forfeit_days: u32,
     /// An opening comment.
     pub comment: Option<String>,
+    /// The referee robot's address, copied on every mail of the game.
+    #[serde(default)]
+    pub referee: Option<String>,
 }
 
 fn table_refusal(e: TableError) -> Refusal {
@@ -202,6 +205,7 @@ pub fn challenge(
         changed: now(),
         forfeit_days: settings.forfeit_days,
         reminders: 0,
+        referee: settings.referee.clone(),
     };
     game.save_meta()?;
     let news = format!(
@@ -683,6 +687,7 @@ pub fn store_challenge(
     text: &[u8],
     replay: &SignedReplay,
     from: &Contact,
+    referee: Option<String>,
 ) -> Result<String, Refusal> {
     let id = game_id_of(replay)?;
     let locked = desk
@@ -697,6 +702,7 @@ pub fn store_challenge(
         changed: now(),
         forfeit_days: 40,
         reminders: 0,
+        referee,
     };
     game.save_meta()?;
     Ok(id.as_str().to_owned())

@@ -146,6 +146,13 @@ impl Desk {
             message_id: mail.message_id.clone(),
             thread: mail.thread,
             automatic: mail.automatic,
+            referee: match mail.referee {
+                Some(r) => Some(
+                    r.parse()
+                        .map_err(|e| format!("the referee's address {r:?}: {e}"))?,
+                ),
+                None => None,
+            },
         })
         .map_err(|e| format!("cannot build the mail: {e}"))?;
         transport::send(&outgoing, &message).map_err(|e| e.to_string())?;
@@ -178,6 +185,8 @@ pub struct Outbound<'a> {
     pub thread: &'a [String],
     /// Whether no person wrote it.
     pub automatic: bool,
+    /// The game's referee robot, copied on the mail.
+    pub referee: Option<&'a str>,
 }
 
 /// What Yam keeps beside a mail game's record.
@@ -197,6 +206,10 @@ pub struct MailMeta {
     /// Reminders sent since the last change.
     #[serde(default)]
     pub reminders: u32,
+    /// The referee robot's address: every mail of the game goes to it too
+    /// (Cc), so it keeps a witnessed copy of the record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub referee: Option<String>,
 }
 
 fn default_days() -> u32 {
@@ -268,6 +281,24 @@ pub fn verified(
     Ok((record, replay))
 }
 
+/// The signed events of a stored record, decoded but not replayed: what
+/// the store holds was verified before it was written.
+pub fn stored_events(text: &[u8]) -> Result<Vec<SignedEvent>, Refusal> {
+    use yam_referee::signed::collect::Item;
+    let games = read_signed(text).map_err(|e| e.to_string())?;
+    let Some(Ok(signed)) = games.first() else {
+        return Err("the stored record does not parse".into());
+    };
+    signed
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Event { args, .. } => Some(yam_referee::signed::text::decode_event(args)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A stored game, locked, before its record is replayed: what reading a
 /// turn mail needs of it (its signed events, to be met again in the mail's
 /// record) costs no replay of its own.
@@ -298,19 +329,7 @@ impl Stored {
     /// The signed events of the stored record, decoded but not replayed:
     /// every write to the store was verified first (`Game::save`).
     pub fn events(&self) -> Result<Vec<SignedEvent>, Refusal> {
-        use yam_referee::signed::collect::Item;
-        let games = read_signed(&self.text[..]).map_err(|e| e.to_string())?;
-        let Some(Ok(signed)) = games.first() else {
-            return Err("the stored record does not parse".into());
-        };
-        signed
-            .items
-            .iter()
-            .filter_map(|item| match item {
-                Item::Event { args, .. } => Some(yam_referee::signed::text::decode_event(args)),
-                _ => None,
-            })
-            .collect()
+        stored_events(&self.text)
     }
 
     /// The game, replayed (its signatures trusted: every write to the
@@ -454,6 +473,7 @@ impl Game {
             message_id: message_id.clone(),
             thread: &self.meta.thread,
             automatic,
+            referee: self.meta.referee.as_deref(),
         })?;
         if !self.meta.thread.contains(&message_id) {
             self.meta.thread.push(message_id);

@@ -86,7 +86,13 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
         let outcome = if is_card(bytes) {
             card(desk, &from, bytes, incoming.replies_to.is_empty())
         } else {
-            record(desk, &from, bytes, incoming.message_id.as_deref())
+            record(
+                desk,
+                &from,
+                bytes,
+                incoming.message_id.as_deref(),
+                incoming.referee.as_deref(),
+            )
         };
         match outcome {
             Outcome::Refused(reason) => {
@@ -187,6 +193,7 @@ pub fn send_card(desk: &Desk, to: &str, answer: bool) -> Result<Vec<u8>, Refusal
         message_id,
         thread: &[],
         automatic: answer,
+        referee: None,
     })
 }
 
@@ -225,7 +232,7 @@ fn take_pending(desk: &Desk, address: &str) -> Result<Option<ChallengeSettings>,
 
 /// The game a record names in its `GameId` tag (verification then holds
 /// the tag to the signed events).
-fn claimed_id(bytes: &[u8]) -> Option<String> {
+pub fn claimed_id(bytes: &[u8]) -> Option<String> {
     let text = std::str::from_utf8(bytes).ok()?;
     text.lines()
         .find_map(|l| l.strip_prefix("[GameId \""))
@@ -234,7 +241,13 @@ fn claimed_id(bytes: &[u8]) -> Option<String> {
 }
 
 /// A record: a new challenge, or the continuation of a stored game.
-fn record(desk: &mut Desk, from: &str, bytes: &[u8], message_id: Option<&str>) -> Outcome {
+fn record(
+    desk: &mut Desk,
+    from: &str,
+    bytes: &[u8],
+    message_id: Option<&str>,
+    referee: Option<&str>,
+) -> Outcome {
     let place = desk.store.root().join("games").join("incoming.yam");
     // The stored game it continues, if any: its events were verified, so
     // only the mail's new events have their signatures checked.
@@ -297,7 +310,8 @@ fn record(desk: &mut Desk, from: &str, bytes: &[u8], message_id: Option<&str>) -
     let me = desk.key();
     let invites_me = replay.challenge().is_some_and(|c| c.invited.contains(&me));
     if replay.events().len() == 1 && invites_me {
-        return match act::store_challenge(desk, bytes, &replay, &sender) {
+        return match act::store_challenge(desk, bytes, &replay, &sender, referee.map(str::to_owned))
+        {
             Ok(game) => {
                 if let Some(message_id) = message_id {
                     thread(desk, &game, message_id);
@@ -305,8 +319,13 @@ fn record(desk: &mut Desk, from: &str, bytes: &[u8], message_id: Option<&str>) -
                 Outcome::Challenged {
                     game,
                     by: format!(
-                        "{} <{}> (key fingerprint {})",
-                        sender.name, sender.address, sender.fingerprint
+                        "{} <{}> (key fingerprint {}){}",
+                        sender.name,
+                        sender.address,
+                        sender.fingerprint,
+                        referee
+                            .map(|r| format!(", refereed by {r}, which gets a copy of every mail"))
+                            .unwrap_or_default()
                     ),
                 }
             }
@@ -352,38 +371,31 @@ fn continue_game(
         ));
     }
     let received = replay.events();
-    let common = stored
-        .iter()
-        .zip(received)
-        .take_while(|(a, b)| a.hash() == b.hash())
-        .count();
-    if common < stored.len() && common < received.len() {
-        return Outcome::Refused(format!(
-            "game {id}: a forked history: the mail's record and yours part after event {common} (compare them with `yam dispute`)"
-        ));
-    }
-    if received.len() <= stored.len() {
-        return if received.len() == stored.len() {
-            Outcome::AlreadyKnown(format!("game {id}: read before; nothing changes"))
-        } else {
-            Outcome::Refused(format!(
+    let new = match adoption(&stored, received, sender) {
+        Adoption::New(n) => n,
+        Adoption::Fork(common) => {
+            return Outcome::Refused(format!(
+                "game {id}: a forked history: the mail's record and yours part after event {common} (compare them with `yam dispute`)"
+            ));
+        }
+        Adoption::Same => {
+            return Outcome::AlreadyKnown(format!("game {id}: read before; nothing changes"));
+        }
+        Adoption::Old => {
+            return Outcome::Refused(format!(
                 "game {id}: an old turn ({} events; the game has {}): nothing changes",
                 received.len(),
                 stored.len()
-            ))
-        };
-    }
-    if let Some(foreign) = received[stored.len()..]
-        .iter()
-        .find(|e| Some(e.event.author) != sender)
-    {
-        return Outcome::Refused(format!(
-            "game {id}: event {} is signed by {}, not by the sender {from}",
-            foreign.event.seq,
-            desk.name_of(&foreign.event.author)
-        ));
-    }
-    let new = received.len() - stored.len();
+            ));
+        }
+        Adoption::Foreign(foreign) => {
+            return Outcome::Refused(format!(
+                "game {id}: event {} is signed by {}, not by the sender {from}",
+                foreign.event.seq,
+                desk.name_of(&foreign.event.author)
+            ));
+        }
+    };
     let mut game = Game::adopt(kept, record, replay);
     game.meta.changed = now();
     game.meta.reminders = 0;
@@ -419,4 +431,53 @@ fn continue_game(
         game: id.to_owned(),
         news,
     }
+}
+
+/// Whether a verified record may replace the stored one: what the desk
+/// and the referee robot both decide before adopting a mail's record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Adoption<'a> {
+    /// It continues the stored record with this many events, all signed by
+    /// the sender.
+    New(usize),
+    /// The very same events: read before.
+    Same,
+    /// Fewer events than stored, on the same history: a late or replayed
+    /// mail.
+    Old,
+    /// The histories part after this many common events.
+    Fork(usize),
+    /// A new event signed by someone other than the sender.
+    Foreign(&'a SignedEvent),
+}
+
+/// Judges `received` (verified) against `stored` (the events kept): the
+/// stored ones must be a prefix, hash for hash, and every new one signed
+/// by `sender`.
+pub fn adoption<'a>(
+    stored: &[SignedEvent],
+    received: &'a [SignedEvent],
+    sender: Option<yam_referee::fair_play::sign::PublicKey>,
+) -> Adoption<'a> {
+    let common = stored
+        .iter()
+        .zip(received)
+        .take_while(|(a, b)| a.hash() == b.hash())
+        .count();
+    if common < stored.len() && common < received.len() {
+        return Adoption::Fork(common);
+    }
+    if received.len() == stored.len() {
+        return Adoption::Same;
+    }
+    if received.len() < stored.len() {
+        return Adoption::Old;
+    }
+    if let Some(foreign) = received[stored.len()..]
+        .iter()
+        .find(|e| Some(e.event.author) != sender)
+    {
+        return Adoption::Foreign(foreign);
+    }
+    Adoption::New(received.len() - stored.len())
 }

@@ -64,6 +64,11 @@ pub struct ChallengeArgs {
     /// A comment for the opening.
     #[arg(long)]
     pub comment: Option<String>,
+    /// A referee robot's address: it gets a copy of every mail of the game
+    /// and keeps a witnessed record (docs/robot.md, "Players with the
+    /// program").
+    #[arg(long, value_name = "ADDRESS")]
+    pub referee: Option<String>,
     #[command(flatten)]
     pub place: Where,
 }
@@ -240,8 +245,21 @@ pub fn challenge(args: &ChallengeArgs) -> u8 {
         id: args.id.clone(),
         forfeit_days: args.forfeit_days,
         comment: args.comment.clone(),
+        referee: args.referee.as_deref().map(str::to_ascii_lowercase),
     };
     let address = args.address.to_ascii_lowercase();
+    // Checked before anything is signed or stored: a bad referee address
+    // would otherwise surface only when the first mail is sent.
+    if let Some(referee) = &settings.referee
+        && (referee.parse::<lettre::Address>().is_err()
+            || *referee == address
+            || *referee == desk.address())
+    {
+        eprintln!(
+            "--referee {referee}: expected the address of a referee robot, neither yours nor your opponent's"
+        );
+        return EXIT_USAGE;
+    }
     match desk.contacts.by_address(&address).cloned() {
         Some(contact) => report(
             act::challenge(&desk, &contact, &settings).map(|id| act::Done {
@@ -382,6 +400,12 @@ pub fn board(args: &GameArgs) -> u8 {
         game.id(),
         game.players().join(" vs ")
     );
+    if let Some(referee) = &game.meta.referee {
+        let _ = writeln!(
+            out,
+            "refereed by {referee} (a copy of every mail goes to it)"
+        );
+    }
     if game.replay.opening_complete() {
         let _ = writeln!(out, "{}", game.replay.game().diagram());
     }

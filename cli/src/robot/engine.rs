@@ -28,6 +28,8 @@ use crate::secrets::{Identity, Secrets, random_32};
 use crate::store::Store;
 use crate::verify::read_signed;
 
+mod witness;
+
 /// The robot's settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
@@ -90,6 +92,23 @@ pub struct GameMeta {
     pub last_activity: u64,
     /// Reminders sent for the current silence (days).
     pub reminders_sent: Vec<u32>,
+    /// A game between players with their own keys and chains, which the
+    /// robot only witnesses: it holds no key of it and signs nothing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub witness: bool,
+    /// In a witnessed game, each party's key (hex) and the address whose
+    /// mail first brought an event signed by it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bound: Vec<Binding>,
+}
+
+/// A party's key bound to the address that speaks for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Binding {
+    /// The public key, hex.
+    pub key: String,
+    /// The address, lower case.
+    pub address: String,
 }
 
 /// A mail to send, as the journal keeps it: composed again from this at
@@ -327,6 +346,17 @@ impl Robot {
         }
     }
 
+    /// The record attached to a mail about game `id`: none for a witnessed
+    /// game, whose players hold the record themselves (their Yam would
+    /// refuse a record from an address not in the game).
+    fn attachment(&self, work: &Work, id: &str) -> Option<(String, String)> {
+        if self.meta(work, id).is_some_and(|m| m.witness) {
+            return None;
+        }
+        self.read(work, &record_path(id))
+            .map(|text| (format!("{id}.yam"), text))
+    }
+
     fn domain(&self) -> &str {
         self.address.split('@').nth(1).unwrap_or("yam.invalid")
     }
@@ -360,6 +390,11 @@ impl Robot {
                 return work;
             }
         };
+        // A signed record is judged by its signatures before any header:
+        // a member's automatic step carries Auto-Submitted.
+        if self.witness(&mut work, key, &incoming, raw) {
+            return work;
+        }
         if let Some(why) = hygiene::ignore_reason(&incoming, raw, &self.address) {
             work.log.push(format!(
                 "ignored {key} from {}: {why}",
@@ -408,10 +443,7 @@ impl Robot {
             format!("Re: {}", incoming.subject)
         };
         let n = work.mails.len();
-        let attachment = game.and_then(|g| {
-            self.read(work, &record_path(g))
-                .map(|text| (format!("{g}.yam"), text))
-        });
+        let attachment = game.and_then(|g| self.attachment(work, g));
         let game_header = game.map(|g| g.to_owned());
         work.mails.push(OutMail {
             to: vec![to.to_owned()],
@@ -436,7 +468,10 @@ impl Robot {
                     return;
                 }
             };
-            let player = Player::new(from, &token, self.now);
+            let mut player = Player::new(from, &token, self.now);
+            // Games witnessed before the address registered are its games
+            // too: `list` and the default game know them.
+            player.games = self.registered_games(from);
             self.put_player(work, &player);
             work.log.push(format!("registered {from}"));
             let body = format!(
@@ -774,6 +809,9 @@ impl Robot {
         f: impl FnOnce(&mut SignedReplay, &Keys, &PublicKey) -> Result<Vec<SignedEvent>, String>,
     ) -> Result<Answer, String> {
         let meta = self.member(work, from, id)?;
+        if meta.witness {
+            return Err(witnessed_only(id));
+        }
         if meta.stage == Stage::Pending {
             return Err(format!("{id} has not started: it waits for `join {id}`"));
         }
@@ -875,9 +913,7 @@ impl Robot {
             in_reply_to: meta.thread.last().cloned(),
             references: meta.thread.clone(),
             game: Some(meta.id.clone()),
-            attachment: self
-                .read(work, &record_path(&meta.id))
-                .map(|t| (format!("{}.yam", meta.id), t)),
+            attachment: self.attachment(work, &meta.id),
         });
         if let Some(mut m) = self.meta(work, &meta.id) {
             m.thread.push(message_id);
@@ -937,7 +973,10 @@ impl Robot {
                 loaded.meta.id,
                 replay.plies()
             ));
-        } else if replay.ending().is_none() && replay.to_move_key().is_some() {
+        } else if !loaded.meta.witness
+            && replay.ending().is_none()
+            && replay.to_move_key().is_some()
+        {
             let moves = replay.game().legal_moves();
             if !moves.is_empty() {
                 let shown: Vec<&str> = moves.iter().take(HINTS).map(String::as_str).collect();
@@ -1012,6 +1051,8 @@ impl Robot {
             thread: Vec::new(),
             last_activity: self.now,
             reminders_sent: Vec::new(),
+            witness: false,
+            bound: Vec::new(),
         };
         player.games.push(id.clone());
         self.put_player(work, player);
@@ -1094,6 +1135,9 @@ impl Robot {
         let mut meta = self
             .meta(work, id)
             .ok_or_else(|| format!("there is no game {id}"))?;
+        if meta.witness {
+            return Err(witnessed_only(id));
+        }
         if meta.stage != Stage::Pending {
             return Err(format!("{id} has started already"));
         }
@@ -1254,6 +1298,11 @@ impl Robot {
             if meta.stage != Stage::Active {
                 continue;
             }
+            // A witnessed game's forfeit is the waiting player's to claim:
+            // they are told once.
+            if meta.witness && meta.reminders_sent.contains(&self.settings.forfeit) {
+                continue;
+            }
             let days = self.now.saturating_sub(meta.last_activity) / 86_400;
             let (reminders, forfeit) = super::clock::due(
                 days,
@@ -1287,6 +1336,9 @@ impl Robot {
         forfeit: bool,
     ) -> Result<(), String> {
         let mut loaded = self.load(work, id)?;
+        if loaded.meta.witness {
+            return self.witness_silence(work, key, loaded, reminders, forfeit);
+        }
         let Some(silent) = loaded.replay.to_move_key() else {
             return Ok(());
         };
@@ -1359,11 +1411,15 @@ impl Robot {
             in_reply_to: meta.thread.last().cloned(),
             references: meta.thread.clone(),
             game: Some(meta.id.clone()),
-            attachment: self
-                .read(work, &record_path(&meta.id))
-                .map(|t| (format!("{}.yam", meta.id), t)),
+            attachment: self.attachment(work, &meta.id),
         });
     }
+}
+
+fn witnessed_only(id: &str) -> String {
+    format!(
+        "{id} is played with the players' own Yam, which sign every event: the robot only witnesses it (`show`, `list`); play with `yam move`, `yam accept` and the rest on your desk"
+    )
 }
 
 fn valid_id(id: &str) -> bool {

@@ -5,6 +5,11 @@
 //! robots loop; RFC 3834 asks responders not to. The robot's own answers
 //! carry `Auto-Submitted: auto-replied`, so a well-behaved vacation
 //! responder stays quiet too.
+//!
+//! A signed Yam record from a member of a witnessed game is judged before
+//! these rules (`engine::witness`): the desks mark their automatic steps
+//! `Auto-Submitted`, and the signature, not the header, decides. Only a
+//! record that is taken escapes them.
 
 use std::path::{Path, PathBuf};
 

@@ -6,8 +6,10 @@
 //!
 //! One file per job: `command` (the language), `auth` (tokens), `hygiene`
 //! (what is never answered; rate limits), `clock` (time and deadlines),
-//! `roll` (rolls with the player's seed), `engine` (deciding), `journal`
-//! (crash safety), and here the loop and the mailbox.
+//! `roll` (rolls with the player's seed), `engine` (deciding; its
+//! `witness` keeps the games of players with their own keys, who name the
+//! robot as referee), `journal` (crash safety), and here the loop and the
+//! mailbox.
 
 pub mod auth;
 pub mod clock;

@@ -262,6 +262,7 @@ fn compose_like(raw: &str, record: &str) -> Vec<u8> {
         message_id: format!("forged.{}", incoming.message_id.unwrap_or_default()),
         thread: &[],
         automatic: false,
+        referee: None,
     })
     .unwrap()
     .formatted()
