@@ -1232,3 +1232,44 @@ fn done_markers_are_pruned_after_the_configured_days() {
     assert!(stderr(&out).contains("1 done marker(s) older than 30 days pruned"));
     assert_eq!(done(), 0);
 }
+
+#[test]
+fn a_refereed_game_whose_copy_was_lost_catches_up_with_the_next_mail() {
+    let mut t = Referee::new();
+    let game = "khan-ref-lost";
+    open_refereed(&mut t, game, &["--game", "khan", "--ruleset", "basic"]);
+    play_refereed(&mut t, game, 2);
+    let before = t.robot_record(game);
+    // The next turn reaches the opponent but its copy to the robot is lost.
+    let mover = if t.ann.status(game) == "YOU" {
+        &t.ann
+    } else {
+        &t.bo
+    };
+    mover.yam(&["move", game, "--auto", "random", "--seed", "77"]);
+    assert_eq!(t.route(), 1);
+    for e in std::fs::read_dir(t.local.root.join("in/new"))
+        .unwrap()
+        .flatten()
+    {
+        std::fs::remove_file(e.path()).unwrap();
+    }
+    t.ann.read();
+    t.bo.read();
+    assert_eq!(t.robot_record(game), before, "the robot missed the turn");
+    // The other player's answer brings the missed turn along.
+    let mover = if t.ann.status(game) == "YOU" {
+        &t.ann
+    } else {
+        &t.bo
+    };
+    mover.yam(&["move", game, "--auto", "random", "--seed", "78"]);
+    let log = t.robot();
+    assert!(
+        log.contains("caught up on 1 event(s) of the other player missed before"),
+        "{log}"
+    );
+    t.ann.read();
+    t.bo.read();
+    assert_same_records(&t, game);
+}

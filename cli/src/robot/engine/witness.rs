@@ -197,8 +197,19 @@ impl Robot {
                 Some(author)
             }
         };
+        // Events of the other player the robot missed (a lost copy) come
+        // along in the next mail of a bound member: every one verified,
+        // signed by a party, after a prefix of the robot's copy.
+        let mut missed = 0;
         let new = match adoption(&stored, received, sender) {
             Adoption::New(n) => n,
+            Adoption::Foreign(_) if bound_here.is_some() => {
+                missed = received[stored.len()..]
+                    .iter()
+                    .filter(|e| Some(e.event.author) != sender)
+                    .count();
+                received.len() - stored.len()
+            }
             Adoption::Same => {
                 return Ok(Taken {
                     log: format!("{id}: read before from {from}; nothing changes"),
@@ -322,8 +333,13 @@ impl Robot {
         self.put_meta(work, &meta);
         Ok(Taken {
             log: format!(
-                "witnessed {id}: {new} new event(s) signed by {} from {from}{}",
+                "witnessed {id}: {new} new event(s) signed by {} from {from}{}{}",
                 sender.fingerprint(),
+                if missed > 0 {
+                    format!("; caught up on {missed} event(s) of the other player missed before")
+                } else {
+                    String::new()
+                },
                 match meta.stage {
                     Stage::Over => "; the game is over",
                     _ => "",
