@@ -6,7 +6,7 @@
 use yam_referee::signed::SignedReplay;
 use yam_referee::signed::table::{Duty, next_duty};
 
-use crate::mail::extract::{Turn, read_mail};
+use crate::mail::extract::{Incoming, Turn, read_mail, read_mail_attachments};
 
 use super::act::{self, ChallengeSettings};
 use super::contacts::{Card, Remembered, is_card};
@@ -56,14 +56,31 @@ impl Outcome {
 
 /// Reads one raw mail.
 pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
+    // The attached records first, alone: one that reads decides, and the
+    // turn block of the text (the same record once more) is then never
+    // decoded. Otherwise the whole mail is read, and its blocks tried after
+    // the attachments, as ever.
+    let attached = match read_mail_attachments(raw) {
+        Ok(i) => i,
+        Err(e) => return Outcome::Refused(format!("unreadable: {e}")),
+    };
+    let from = attached.from.clone().unwrap_or_default();
+    if from == desk.address() {
+        return Outcome::Ignored("my own mail".into());
+    }
+    let mut first_refusal = None;
+    for turn in &attached.turns {
+        match read_turn(desk, &from, &attached, turn) {
+            Outcome::Refused(reason) => {
+                first_refusal.get_or_insert(reason);
+            }
+            other => return other,
+        }
+    }
     let incoming = match read_mail(raw) {
         Ok(i) => i,
         Err(e) => return Outcome::Refused(format!("unreadable: {e}")),
     };
-    let from = incoming.from.clone().unwrap_or_default();
-    if from == desk.address() {
-        return Outcome::Ignored("my own mail".into());
-    }
     if incoming.turns.is_empty() {
         if let Some(damage) = incoming.damaged.first() {
             return Outcome::Refused(format!("from {from}: {damage}"));
@@ -77,18 +94,9 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
     }
     // The first candidate that reads decides; the others carry the same
     // turn (the attachment and the block are two copies of one record).
-    let mut first_refusal = None;
-    for turn in &incoming.turns {
-        let bytes = match turn {
-            Turn::Attachment { bytes, .. } => bytes.as_slice(),
-            Turn::Block(block) => block.payload.as_slice(),
-        };
-        let outcome = if is_card(bytes) {
-            card(desk, &from, bytes, incoming.replies_to.is_empty())
-        } else {
-            record(desk, &from, bytes, incoming.message_id.as_deref())
-        };
-        match outcome {
+    let tried = attached.turns.len().min(incoming.turns.len());
+    for turn in &incoming.turns[tried..] {
+        match read_turn(desk, &from, &incoming, turn) {
             Outcome::Refused(reason) => {
                 first_refusal.get_or_insert(reason);
             }
@@ -96,6 +104,18 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
         }
     }
     Outcome::Refused(first_refusal.unwrap_or_else(|| "no readable turn".into()))
+}
+
+fn read_turn(desk: &mut Desk, from: &str, incoming: &Incoming, turn: &Turn) -> Outcome {
+    let bytes = match turn {
+        Turn::Attachment { bytes, .. } => bytes.as_slice(),
+        Turn::Block(block) => block.payload.as_slice(),
+    };
+    if is_card(bytes) {
+        card(desk, from, bytes, incoming.replies_to.is_empty())
+    } else {
+        record(desk, from, bytes, incoming.message_id.as_deref())
+    }
 }
 
 /// Notes a mail of game `id` in its thread, so replies thread under it.
