@@ -19,7 +19,7 @@ use crate::mail::transport;
 use crate::rulesets::RecordRulesets;
 use crate::secrets::{Identity, Secrets};
 use crate::store::{LockedGame, Store};
-use crate::verify::read_signed;
+use crate::verify::{read_signed, read_signed_with_record};
 
 use super::contacts::{Card, Contacts};
 
@@ -232,40 +232,62 @@ fn record_path(locked: &LockedGame) -> PathBuf {
 }
 
 /// Reads and verifies one signed game from `text`; `place` resolves
-/// ruleset files (mail games use built-in rulesets).
+/// ruleset files (mail games use built-in rulesets). The text is read once
+/// for both the signed view and the record.
 pub fn verified(
     text: &[u8],
     place: &Path,
     known: Known<'_>,
 ) -> Result<(Record<String>, SignedReplay), Refusal> {
-    let games = read_signed(text).map_err(|e| e.to_string())?;
-    let signed: &SignedText = match games.as_slice() {
-        [Ok(one)] => one,
-        [Err(e)] => return Err(format!("the record does not parse: {e}")),
-        more => {
-            return Err(format!(
-                "a game's record holds one game, this one holds {}",
-                more.len()
-            ));
-        }
-    };
-    let replay = match replay_text_knowing(signed, &RecordRulesets::beside(place), known) {
-        Ok(r) => r,
-        Err(Rejected::Unsigned) => return Err("the record is not signed".into()),
-        Err(Rejected::Failed(f)) => {
-            return Err(format!(
-                "the record does not verify: line {}, column {}, at {:?}: {}{}",
-                f.span.start.line,
-                f.span.start.column,
-                f.found,
-                f.reason,
-                f.event.map(|e| format!(" (event {e})")).unwrap_or_default()
-            ));
-        }
-    };
+    let games = read_signed_with_record(text).map_err(|e| e.to_string())?;
+    let (signed, record) = one_game(games)?;
+    let replay = replay_of(&signed, place, known)?;
     let text = std::str::from_utf8(text).map_err(|_| "the record is not UTF-8".to_owned())?;
-    let record = parse_record::<RawGrammar>(text).map_err(|e| e.to_string())?;
+    let record = match record {
+        Some(record) => record,
+        // Only the record's stricter reading failed: its own parse says why.
+        None => parse_record::<RawGrammar>(text).map_err(|e| e.to_string())?,
+    };
     Ok((record, replay))
+}
+
+/// As [`verified`], for a text whose record is not needed (a record about
+/// to be written, checked once more as a whole): the signed view only.
+pub fn verified_replay(
+    text: &[u8],
+    place: &Path,
+    known: Known<'_>,
+) -> Result<SignedReplay, Refusal> {
+    let games = read_signed(text).map_err(|e| e.to_string())?;
+    let signed = one_game(games)?;
+    replay_of(&signed, place, known)
+}
+
+fn one_game<T>(games: Vec<Result<T, Box<yam_notation::ParseError>>>) -> Result<T, Refusal> {
+    let count = games.len();
+    let mut games = games.into_iter();
+    match (games.next(), count) {
+        (Some(Ok(one)), 1) => Ok(one),
+        (Some(Err(e)), 1) => Err(format!("the record does not parse: {e}")),
+        _ => Err(format!(
+            "a game's record holds one game, this one holds {count}"
+        )),
+    }
+}
+
+fn replay_of(signed: &SignedText, place: &Path, known: Known<'_>) -> Result<SignedReplay, Refusal> {
+    match replay_text_knowing(signed, &RecordRulesets::beside(place), known) {
+        Ok(r) => Ok(r),
+        Err(Rejected::Unsigned) => Err("the record is not signed".into()),
+        Err(Rejected::Failed(f)) => Err(format!(
+            "the record does not verify: line {}, column {}, at {:?}: {}{}",
+            f.span.start.line,
+            f.span.start.column,
+            f.found,
+            f.reason,
+            f.event.map(|e| format!(" (event {e})")).unwrap_or_default()
+        )),
+    }
 }
 
 /// A stored game, locked, before its record is replayed: what reading a
