@@ -397,22 +397,45 @@ impl Game {
     /// Writes the record and the bookkeeping (each atomically), after
     /// verifying the record's text once more as a whole.
     pub fn save(&self) -> Result<(), Refusal> {
-        let text = self.text();
-        verified(
-            text.as_bytes(),
-            &record_path(&self.locked),
-            Known::Events(self.replay.events()),
-        )
-        .map_err(|e| format!("internal error: the new record does not verify: {e}"))?;
-        self.save_meta()?;
+        let text = self.checked_text()?;
+        let meta = self.meta_text()?;
+        crate::atomic::write_many(&[
+            (&self.locked.dir().join("mail.yaml"), meta.as_bytes()),
+            (&record_path(&self.locked), text.as_bytes()),
+        ])
+        .map_err(|e| format!("{}: {e}", self.locked.dir().display()))
+    }
+
+    /// Writes the record alone (atomically, verified as in
+    /// [`Game::save`]): for a change that is mailed at once, whose
+    /// [`Game::mail`] writes the bookkeeping with the sent mail's id.
+    pub fn save_record(&self) -> Result<(), Refusal> {
+        let text = self.checked_text()?;
         self.locked
             .write_record(text.as_bytes())
             .map_err(|e| e.to_string())
     }
 
+    /// The record's text, verified once more as a whole before it is
+    /// written (what is known is only what this replay holds).
+    fn checked_text(&self) -> Result<String, Refusal> {
+        let text = self.text();
+        verified_replay(
+            text.as_bytes(),
+            &record_path(&self.locked),
+            Known::Events(self.replay.events()),
+        )
+        .map_err(|e| format!("internal error: the new record does not verify: {e}"))?;
+        Ok(text)
+    }
+
+    fn meta_text(&self) -> Result<String, Refusal> {
+        serde_yaml_ng::to_string(&self.meta).map_err(|e| e.to_string())
+    }
+
     /// Writes the bookkeeping only.
     pub fn save_meta(&self) -> Result<(), Refusal> {
-        let meta = serde_yaml_ng::to_string(&self.meta).map_err(|e| e.to_string())?;
+        let meta = self.meta_text()?;
         crate::atomic::write(&self.locked.dir().join("mail.yaml"), meta.as_bytes(), true)
             .map_err(|e| format!("cannot write the game's bookkeeping: {e}"))
     }
@@ -480,9 +503,13 @@ impl Game {
         if !self.meta.thread.contains(&message_id) {
             self.meta.thread.push(message_id);
         }
-        crate::atomic::write(&self.locked.dir().join("last-sent.eml"), &raw, true)
-            .map_err(|e| format!("cannot keep the sent mail: {e}"))?;
-        self.save_meta()
+        let meta = self.meta_text()?;
+        let dir = self.locked.dir();
+        crate::atomic::write_many(&[
+            (&dir.join("last-sent.eml"), &raw),
+            (&dir.join("mail.yaml"), meta.as_bytes()),
+        ])
+        .map_err(|e| format!("cannot keep the sent mail and the game's bookkeeping: {e}"))
     }
 }
 
