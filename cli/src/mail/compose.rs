@@ -117,7 +117,7 @@ pub fn compose(mail: &TurnMail<'_>) -> Result<lettre::Message, lettre::error::Er
     // record (ASCII, long lines) as quoted-printable, which costs more to
     // write and to read than base64 and is larger. Base64 accepts any bytes.
     let record = Body::new_with_encoding(mail.record.to_vec(), ContentTransferEncoding::Base64)
-        .unwrap_or_else(|bytes| Body::new(bytes));
+        .unwrap_or_else(Body::new);
     builder.multipart(
         MultiPart::mixed()
             .singlepart(SinglePart::plain(text))
