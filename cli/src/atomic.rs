@@ -30,7 +30,7 @@ pub fn write(path: &Path, contents: &[u8], replace: bool) -> io::Result<()> {
 /// makes the renames durable with one sync of each directory at the end
 /// rather than one per file: each file is still either old or new after a
 /// crash, only no longer in the order given. For files that need no order
-/// between them (a game's bookkeeping and its copy of the sent mail).
+/// between them (a game's record and its bookkeeping).
 pub fn write_many(files: &[(&Path, &[u8])]) -> io::Result<()> {
     let mut dirs: Vec<&Path> = Vec::new();
     for (path, contents) in files {

@@ -466,7 +466,7 @@ impl Game {
 
     /// Sends the record to the opponent: the body says what happened and
     /// whose turn it is. Records the Message-ID in the thread and keeps
-    /// the raw mail for `yam resend`.
+    /// a copy of the raw mail (`last-sent.eml`).
     pub fn mail(&mut self, desk: &Desk, news: &str, automatic: bool) -> Result<(), Refusal> {
         let text = self.text();
         let id = self.id();
@@ -503,13 +503,12 @@ impl Game {
         if !self.meta.thread.contains(&message_id) {
             self.meta.thread.push(message_id);
         }
-        let meta = self.meta_text()?;
-        let dir = self.locked.dir();
-        crate::atomic::write_many(&[
-            (&dir.join("last-sent.eml"), &raw),
-            (&dir.join("mail.yaml"), meta.as_bytes()),
-        ])
-        .map_err(|e| format!("cannot keep the sent mail and the game's bookkeeping: {e}"))
+        // A copy for the player's eyes: nothing reads it back (`yam resend`
+        // composes the mail anew from the record), so it is written in
+        // place, without the new file and the syncs a game's state needs.
+        std::fs::write(self.locked.dir().join("last-sent.eml"), &raw)
+            .map_err(|e| format!("cannot keep the sent mail: {e}"))?;
+        self.save_meta()
     }
 }
 
