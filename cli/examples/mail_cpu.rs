@@ -7,6 +7,10 @@
 //! the automatic steps and sends the answer (timed), exactly as `yam read
 //! --eml MAIL` does. CPU time is the thread's own, from
 //! /proc/thread-self/schedstat (nanoseconds; Linux only).
+//!
+//! `scripts/mail-cpu-inputs.sh OUT` makes pairs of them: a Castle Siege
+//! game played by two desks through the directory transport, each incoming
+//! roll request kept with the desk that reads it.
 
 use std::path::Path;
 

@@ -19,6 +19,40 @@ pub fn write(path: &Path, contents: &[u8], replace: bool) -> io::Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
+    replace_unsynced(path, dir, contents)?;
+    // Make the rename itself durable.
+    #[cfg(unix)]
+    fs::File::open(dir)?.sync_all()?;
+    Ok(())
+}
+
+/// Writes each of `files` atomically, as [`write`] with `replace`, but
+/// makes the renames durable with one sync of each directory at the end
+/// rather than one per file: each file is still either old or new after a
+/// crash, only no longer in the order given. For files that need no order
+/// between them (a game's record and its bookkeeping).
+pub fn write_many(files: &[(&Path, &[u8])]) -> io::Result<()> {
+    let mut dirs: Vec<&Path> = Vec::new();
+    for (path, contents) in files {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        replace_unsynced(path, dir, contents)?;
+        if !dirs.contains(&dir) {
+            dirs.push(dir);
+        }
+    }
+    #[cfg(unix)]
+    for dir in dirs {
+        fs::File::open(dir)?.sync_all()?;
+    }
+    Ok(())
+}
+
+/// The file written to a temporary, flushed and renamed over `path`; the
+/// rename is not yet synced.
+fn replace_unsynced(path: &Path, dir: &Path, contents: &[u8]) -> io::Result<()> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -33,11 +67,7 @@ pub fn write(path: &Path, contents: &[u8], replace: bool) -> io::Result<()> {
         file.write_all(contents)?;
         file.sync_all()?;
         drop(file);
-        fs::rename(&temp, path)?;
-        // Make the rename itself durable.
-        #[cfg(unix)]
-        fs::File::open(dir)?.sync_all()?;
-        Ok(())
+        fs::rename(&temp, path)
     })();
     if result.is_err() {
         let _ = fs::remove_file(&temp);
@@ -65,5 +95,16 @@ mod tests {
         let leftovers = fs::read_dir(&dir).unwrap().count();
         assert_eq!(leftovers, 1);
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn writes_many_and_leaves_no_temp() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        write(&a, b"old", false).unwrap();
+        write_many(&[(&a, b"one"), (&b, b"two")]).unwrap();
+        assert_eq!(fs::read(&a).unwrap(), b"one");
+        assert_eq!(fs::read(&b).unwrap(), b"two");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 }

@@ -3,7 +3,8 @@
 //! ```text
 //! DIR/                              mode 0700
 //! DIR/identities/NAME.seed          the 32-byte signing seed, in hex (0600)
-//! DIR/games/GAME/NAME.chain         a chain secret for one game (0600)
+//! DIR/games/GAME/NAME.chain         a chain secret for one game, with
+//!                                   every 32nd value of its chain (0600)
 //! ```
 //!
 //! Every secret is drawn from the operating system (`getrandom`), written
@@ -15,10 +16,16 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use yam_referee::fair_play::chain::{ChainSecret, HashChain, MAX_CHAIN_LENGTH};
+use yam_referee::fair_play::chain::{ChainSecret, ChainValue, HashChain, MAX_CHAIN_LENGTH};
 use yam_referee::fair_play::game_id::GameId;
 use yam_referee::fair_play::hash::Hash32;
 use yam_referee::fair_play::sign::{PublicKey, SigningKey};
+
+/// How far apart the chain values kept beside a chain's secret are: a
+/// turn needs at most this many hashes to find its value, where rebuilding
+/// the chain from its secret costs one hash per value (1,024 for the
+/// standard rules) at every read.
+const CHECKPOINT_EVERY: u32 = 32;
 
 /// Why the secrets directory could not be used.
 #[derive(Debug)]
@@ -265,14 +272,16 @@ impl Secrets {
             length,
         )
         .map_err(|e| SecretError(format!("cannot build the chain: {e}")))?;
-        write_new_secret(
-            &path,
-            &format!(
-                "yam chain 1\nlength {length}\nsecret {}\n",
-                hex::encode(secret)
-            ),
-        )
-        .map_err(|e| err(&path, "cannot create", e))?;
+        let mut text = format!(
+            "yam chain 1\nlength {length}\nsecret {}\nevery {CHECKPOINT_EVERY}\n",
+            hex::encode(secret)
+        );
+        for value in chain.checkpoints(CHECKPOINT_EVERY) {
+            text.push_str("checkpoint ");
+            text.push_str(&hex::encode(value.as_bytes()));
+            text.push('\n');
+        }
+        write_new_secret(&path, &text).map_err(|e| err(&path, "cannot create", e))?;
         Ok(chain)
     }
 
@@ -301,15 +310,33 @@ impl Secrets {
                 path.display()
             )));
         }
-        let secret = parse_hex32(&path, field("secret ")?)?;
-        HashChain::new(
-            &ChainSecret::from_bytes(secret),
-            game.clone(),
-            identity.key.public_key(),
-            length,
-        )
-        .map(Some)
-        .map_err(|e| SecretError(format!("{}: {e}", path.display())))
+        let secret = ChainSecret::from_bytes(parse_hex32(&path, field("secret ")?)?);
+        let owner = identity.key.public_key();
+        let built = match field("every ") {
+            // A chain kept with its checkpoints: each value is found in
+            // fewer than `every` hashes, not rebuilt from the secret.
+            Ok(every) => {
+                let every: u32 = every.parse().map_err(|e| err(&path, "bad every", e))?;
+                let checkpoints = text
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("checkpoint "))
+                    .map(|v| parse_hex32(&path, v).map(ChainValue::from_bytes))
+                    .collect::<Result<Vec<_>, _>>()?;
+                HashChain::from_checkpoints(
+                    &secret,
+                    game.clone(),
+                    owner,
+                    length,
+                    every,
+                    &checkpoints,
+                )
+            }
+            // Written before checkpoints were kept.
+            Err(_) => HashChain::new(&secret, game.clone(), owner, length),
+        };
+        built
+            .map(Some)
+            .map_err(|e| SecretError(format!("{}: {e}", path.display())))
     }
 }
 

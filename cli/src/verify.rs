@@ -1,12 +1,16 @@
 //! `yam verify`: every signature, hash link, roll, outcome, commitment and
 //! the ruleset hash of every signed game, replayed with the game's rules.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use yam_notation::split::Piece;
-use yam_notation::{ParseError, ReadError, Reader};
+use yam_notation::{
+    Dots, GameKind, GameResult, Nag, ParseError, RawComment, RawGrammar, RawTagValue, ReadError,
+    Reader, Record, RecordBuilder, Skip, Span, TokenError, Visitor,
+};
 use yam_referee::fair_play::turn::Mode;
 use yam_referee::signed::text::{mode_name, practice_seed_text};
 use yam_referee::signed::{Collector, Failure, SignedText, Verdict, Verified, verify_text};
@@ -91,6 +95,114 @@ pub fn read_signed(input: impl Read) -> io::Result<Vec<Result<SignedText, Box<Pa
             Err(ReadError::Syntax(e)) => games.push(Err(e)),
             Err(ReadError::Io(e)) => return Err(e),
         }
+    }
+}
+
+/// The signed view and the owned record of one game, read in one pass.
+/// The record is `None` when only the record's stricter reading failed
+/// (a malformed Date, say): the caller then parses the text once more to
+/// say why, exactly as a plain parse would.
+pub type SignedAndRecord = (SignedText, Option<Record<String>>);
+
+/// As [`read_signed`], building each game's [`Record`] in the same pass:
+/// a turn mail's record is both verified and kept, and reading it once
+/// halves its parsing.
+pub fn read_signed_with_record(
+    input: impl Read,
+) -> io::Result<Vec<Result<SignedAndRecord, Box<ParseError>>>> {
+    let mut reader = Reader::new(input);
+    let mut both = Both {
+        signed: Collector::new(),
+        record: RecordBuilder::new(),
+        record_failed: false,
+    };
+    let mut games = Vec::new();
+    loop {
+        match reader.read_game(&mut both) {
+            Ok(None) => return Ok(games),
+            Ok(Some(game)) => games.push(Ok(game)),
+            Err(ReadError::Syntax(e)) => games.push(Err(e)),
+            Err(ReadError::Io(e)) => return Err(e),
+        }
+    }
+}
+
+/// Feeds the reader's callbacks to the signed view and to the record.
+/// Only the signed view's verdict stops the reading; the record's own
+/// refusals are remembered and reported as the record being absent.
+struct Both {
+    signed: Collector,
+    record: RecordBuilder<RawGrammar>,
+    record_failed: bool,
+}
+
+impl Visitor for Both {
+    type Output = SignedAndRecord;
+
+    fn begin_game(&mut self) {
+        self.signed.begin_game();
+        self.record.begin_game();
+        self.record_failed = false;
+    }
+
+    fn tag(&mut self, name: &str, value: RawTagValue<'_>, span: Span) -> Result<(), TokenError> {
+        if !self.record_failed && self.record.tag(name, value, span).is_err() {
+            self.record_failed = true;
+        }
+        self.signed.tag(name, value, span)
+    }
+
+    fn end_tags(&mut self, game: GameKind) -> Result<Skip, Cow<'static, str>> {
+        if !self.record_failed && self.record.end_tags(game).is_err() {
+            self.record_failed = true;
+        }
+        self.signed.end_tags(game)
+    }
+
+    fn move_number(&mut self, number: u32, dots: Dots, span: Span) {
+        self.signed.move_number(number, dots, span);
+        self.record.move_number(number, dots, span);
+    }
+
+    fn token(&mut self, token: &str, span: Span) -> Result<(), TokenError> {
+        if !self.record_failed && self.record.token(token, span).is_err() {
+            self.record_failed = true;
+        }
+        self.signed.token(token, span)
+    }
+
+    fn nag(&mut self, nag: Nag, span: Span) {
+        self.signed.nag(nag, span);
+        self.record.nag(nag, span);
+    }
+
+    fn comment(&mut self, comment: RawComment<'_>, span: Span) {
+        self.signed.comment(comment, span);
+        self.record.comment(comment, span);
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        // Neither skips a variation; the signed view decides all the same.
+        self.record.begin_variation();
+        self.signed.begin_variation()
+    }
+
+    fn end_variation(&mut self) {
+        self.signed.end_variation();
+        self.record.end_variation();
+    }
+
+    fn result(&mut self, result: GameResult, span: Span) {
+        self.signed.result(result, span);
+        self.record.result(result, span);
+    }
+
+    fn end_game(&mut self) -> SignedAndRecord {
+        let record = self.record.end_game();
+        (
+            self.signed.end_game(),
+            (!self.record_failed).then_some(record),
+        )
     }
 }
 

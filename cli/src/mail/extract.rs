@@ -65,6 +65,19 @@ pub enum MailError {
 
 /// Read a raw mail (RFC 5322 bytes).
 pub fn read_mail(raw: &[u8]) -> Result<Incoming, MailError> {
+    read_mail_with(raw, true)
+}
+
+/// As [`read_mail`], but without the turn blocks of the mail's own text:
+/// its turns are exactly the first ones [`read_mail`] finds, in the same
+/// order (the attached records, and what forwarded messages carry). A
+/// reader that is done once an attachment reads spares itself decoding
+/// and checking the block, a second copy of the same record.
+pub fn read_mail_attachments(raw: &[u8]) -> Result<Incoming, MailError> {
+    read_mail_with(raw, false)
+}
+
+fn read_mail_with(raw: &[u8], own_text: bool) -> Result<Incoming, MailError> {
     if raw.len() > MAX_MAIL {
         return Err(MailError::TooLarge(raw.len()));
     }
@@ -111,7 +124,7 @@ pub fn read_mail(raw: &[u8]) -> Result<Incoming, MailError> {
             .filter(|v| v.contains('@')),
         ..Incoming::default()
     };
-    collect_turns(&message, &mut incoming, 0);
+    collect_turns(&message, &mut incoming, 0, own_text);
     Ok(incoming)
 }
 
@@ -127,12 +140,12 @@ fn ids<'a>(value: &'a HeaderValue<'_>) -> impl Iterator<Item = String> + 'a {
 /// How deep forwarded messages are followed.
 const MAX_NESTING: usize = 3;
 
-fn collect_turns(message: &Message<'_>, incoming: &mut Incoming, depth: usize) {
+fn collect_turns(message: &Message<'_>, incoming: &mut Incoming, depth: usize, own_text: bool) {
     // Attached records first: their bytes are exactly what the sender sent.
     for part in message.attachments() {
         if let Some(inner) = part.message() {
             if depth < MAX_NESTING {
-                collect_turns(inner, incoming, depth + 1);
+                collect_turns(inner, incoming, depth + 1, true);
             }
             continue;
         }
@@ -148,6 +161,9 @@ fn collect_turns(message: &Message<'_>, incoming: &mut Incoming, depth: usize) {
                 bytes: part.contents().to_vec(),
             });
         }
+    }
+    if depth == 0 && !own_text {
+        return;
     }
     // Then turn blocks in the text bodies (HTML-only mails are rendered).
     let mut texts: Vec<String> = (0..message.text_body_count())

@@ -23,7 +23,7 @@ use crate::rulesets::RecordRulesets;
 use crate::secrets::{SealedSetup, random_32};
 
 use super::contacts::Contact;
-use super::desk::{Desk, Game, MailMeta, Refusal, now, set_player_tags, verified};
+use super::desk::{Desk, Game, MailMeta, Refusal, now, set_player_tags, verified_replay};
 
 /// How long a new chain is, at the least: more rolls than a game of the
 /// standard rules can need (Castle Siege is the only game of the three that
@@ -237,7 +237,7 @@ fn commit(
     let mut lines = vec![news.clone()];
     if dry_run {
         // Checked as the real thing would be, then dropped.
-        verified(
+        verified_replay(
             game.text().as_bytes(),
             &game.locked.dir().join("record.yam"),
             yam_referee::signed::Known::Events(game.replay.events()),

@@ -19,7 +19,7 @@ use crate::mail::transport;
 use crate::rulesets::RecordRulesets;
 use crate::secrets::{Identity, Secrets};
 use crate::store::{LockedGame, Store};
-use crate::verify::read_signed;
+use crate::verify::{read_signed, read_signed_with_record};
 
 use super::contacts::{Card, Contacts};
 
@@ -245,39 +245,22 @@ fn record_path(locked: &LockedGame) -> PathBuf {
 }
 
 /// Reads and verifies one signed game from `text`; `place` resolves
-/// ruleset files (mail games use built-in rulesets).
+/// ruleset files (mail games use built-in rulesets). The text is read once
+/// for both the signed view and the record.
 pub fn verified(
     text: &[u8],
     place: &Path,
     known: Known<'_>,
 ) -> Result<(Record<String>, SignedReplay), Refusal> {
-    let games = read_signed(text).map_err(|e| e.to_string())?;
-    let signed: &SignedText = match games.as_slice() {
-        [Ok(one)] => one,
-        [Err(e)] => return Err(format!("the record does not parse: {e}")),
-        more => {
-            return Err(format!(
-                "a game's record holds one game, this one holds {}",
-                more.len()
-            ));
-        }
-    };
-    let replay = match replay_text_knowing(signed, &RecordRulesets::beside(place), known) {
-        Ok(r) => r,
-        Err(Rejected::Unsigned) => return Err("the record is not signed".into()),
-        Err(Rejected::Failed(f)) => {
-            return Err(format!(
-                "the record does not verify: line {}, column {}, at {:?}: {}{}",
-                f.span.start.line,
-                f.span.start.column,
-                f.found,
-                f.reason,
-                f.event.map(|e| format!(" (event {e})")).unwrap_or_default()
-            ));
-        }
-    };
+    let games = read_signed_with_record(text).map_err(|e| e.to_string())?;
+    let (signed, record) = one_game(games)?;
+    let replay = replay_of(&signed, place, known)?;
     let text = std::str::from_utf8(text).map_err(|_| "the record is not UTF-8".to_owned())?;
-    let record = parse_record::<RawGrammar>(text).map_err(|e| e.to_string())?;
+    let record = match record {
+        Some(record) => record,
+        // Only the record's stricter reading failed: its own parse says why.
+        None => parse_record::<RawGrammar>(text).map_err(|e| e.to_string())?,
+    };
     Ok((record, replay))
 }
 
@@ -297,6 +280,45 @@ pub fn stored_events(text: &[u8]) -> Result<Vec<SignedEvent>, Refusal> {
             _ => None,
         })
         .collect()
+}
+
+/// As [`verified`], for a text whose record is not needed (a record about
+/// to be written, checked once more as a whole): the signed view only.
+pub fn verified_replay(
+    text: &[u8],
+    place: &Path,
+    known: Known<'_>,
+) -> Result<SignedReplay, Refusal> {
+    let games = read_signed(text).map_err(|e| e.to_string())?;
+    let signed = one_game(games)?;
+    replay_of(&signed, place, known)
+}
+
+fn one_game<T>(games: Vec<Result<T, Box<yam_notation::ParseError>>>) -> Result<T, Refusal> {
+    let count = games.len();
+    let mut games = games.into_iter();
+    match (games.next(), count) {
+        (Some(Ok(one)), 1) => Ok(one),
+        (Some(Err(e)), 1) => Err(format!("the record does not parse: {e}")),
+        _ => Err(format!(
+            "a game's record holds one game, this one holds {count}"
+        )),
+    }
+}
+
+fn replay_of(signed: &SignedText, place: &Path, known: Known<'_>) -> Result<SignedReplay, Refusal> {
+    match replay_text_knowing(signed, &RecordRulesets::beside(place), known) {
+        Ok(r) => Ok(r),
+        Err(Rejected::Unsigned) => Err("the record is not signed".into()),
+        Err(Rejected::Failed(f)) => Err(format!(
+            "the record does not verify: line {}, column {}, at {:?}: {}{}",
+            f.span.start.line,
+            f.span.start.column,
+            f.found,
+            f.reason,
+            f.event.map(|e| format!(" (event {e})")).unwrap_or_default()
+        )),
+    }
 }
 
 /// A stored game, locked, before its record is replayed: what reading a
@@ -394,22 +416,45 @@ impl Game {
     /// Writes the record and the bookkeeping (each atomically), after
     /// verifying the record's text once more as a whole.
     pub fn save(&self) -> Result<(), Refusal> {
-        let text = self.text();
-        verified(
-            text.as_bytes(),
-            &record_path(&self.locked),
-            Known::Events(self.replay.events()),
-        )
-        .map_err(|e| format!("internal error: the new record does not verify: {e}"))?;
-        self.save_meta()?;
+        let text = self.checked_text()?;
+        let meta = self.meta_text()?;
+        crate::atomic::write_many(&[
+            (&self.locked.dir().join("mail.yaml"), meta.as_bytes()),
+            (&record_path(&self.locked), text.as_bytes()),
+        ])
+        .map_err(|e| format!("{}: {e}", self.locked.dir().display()))
+    }
+
+    /// Writes the record alone (atomically, verified as in
+    /// [`Game::save`]): for a change that is mailed at once, whose
+    /// [`Game::mail`] writes the bookkeeping with the sent mail's id.
+    pub fn save_record(&self) -> Result<(), Refusal> {
+        let text = self.checked_text()?;
         self.locked
             .write_record(text.as_bytes())
             .map_err(|e| e.to_string())
     }
 
+    /// The record's text, verified once more as a whole before it is
+    /// written (what is known is only what this replay holds).
+    fn checked_text(&self) -> Result<String, Refusal> {
+        let text = self.text();
+        verified_replay(
+            text.as_bytes(),
+            &record_path(&self.locked),
+            Known::Events(self.replay.events()),
+        )
+        .map_err(|e| format!("internal error: the new record does not verify: {e}"))?;
+        Ok(text)
+    }
+
+    fn meta_text(&self) -> Result<String, Refusal> {
+        serde_yaml_ng::to_string(&self.meta).map_err(|e| e.to_string())
+    }
+
     /// Writes the bookkeeping only.
     pub fn save_meta(&self) -> Result<(), Refusal> {
-        let meta = serde_yaml_ng::to_string(&self.meta).map_err(|e| e.to_string())?;
+        let meta = self.meta_text()?;
         crate::atomic::write(&self.locked.dir().join("mail.yaml"), meta.as_bytes(), true)
             .map_err(|e| format!("cannot write the game's bookkeeping: {e}"))
     }
@@ -440,7 +485,7 @@ impl Game {
 
     /// Sends the record to the opponent: the body says what happened and
     /// whose turn it is. Records the Message-ID in the thread and keeps
-    /// the raw mail for `yam resend`.
+    /// a copy of the raw mail (`last-sent.eml`).
     pub fn mail(&mut self, desk: &Desk, news: &str, automatic: bool) -> Result<(), Refusal> {
         let text = self.text();
         let id = self.id();
@@ -478,7 +523,10 @@ impl Game {
         if !self.meta.thread.contains(&message_id) {
             self.meta.thread.push(message_id);
         }
-        crate::atomic::write(&self.locked.dir().join("last-sent.eml"), &raw, true)
+        // A copy for the player's eyes: nothing reads it back (`yam resend`
+        // composes the mail anew from the record), so it is written in
+        // place, without the new file and the syncs a game's state needs.
+        std::fs::write(self.locked.dir().join("last-sent.eml"), &raw)
             .map_err(|e| format!("cannot keep the sent mail: {e}"))?;
         self.save_meta()
     }

@@ -6,7 +6,7 @@
 use yam_referee::signed::SignedReplay;
 use yam_referee::signed::table::{Duty, next_duty};
 
-use crate::mail::extract::{Turn, read_mail};
+use crate::mail::extract::{Incoming, Turn, read_mail, read_mail_attachments};
 
 use super::act::{self, ChallengeSettings};
 use super::contacts::{Card, Remembered, is_card};
@@ -56,14 +56,31 @@ impl Outcome {
 
 /// Reads one raw mail.
 pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
+    // The attached records first, alone: one that reads decides, and the
+    // turn block of the text (the same record once more) is then never
+    // decoded. Otherwise the whole mail is read, and its blocks tried after
+    // the attachments, as ever.
+    let attached = match read_mail_attachments(raw) {
+        Ok(i) => i,
+        Err(e) => return Outcome::Refused(format!("unreadable: {e}")),
+    };
+    let from = attached.from.clone().unwrap_or_default();
+    if from == desk.address() {
+        return Outcome::Ignored("my own mail".into());
+    }
+    let mut first_refusal = None;
+    for turn in &attached.turns {
+        match read_turn(desk, &from, &attached, turn) {
+            Outcome::Refused(reason) => {
+                first_refusal.get_or_insert(reason);
+            }
+            other => return other,
+        }
+    }
     let incoming = match read_mail(raw) {
         Ok(i) => i,
         Err(e) => return Outcome::Refused(format!("unreadable: {e}")),
     };
-    let from = incoming.from.clone().unwrap_or_default();
-    if from == desk.address() {
-        return Outcome::Ignored("my own mail".into());
-    }
     if incoming.turns.is_empty() {
         if let Some(damage) = incoming.damaged.first() {
             return Outcome::Refused(format!("from {from}: {damage}"));
@@ -77,24 +94,9 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
     }
     // The first candidate that reads decides; the others carry the same
     // turn (the attachment and the block are two copies of one record).
-    let mut first_refusal = None;
-    for turn in &incoming.turns {
-        let bytes = match turn {
-            Turn::Attachment { bytes, .. } => bytes.as_slice(),
-            Turn::Block(block) => block.payload.as_slice(),
-        };
-        let outcome = if is_card(bytes) {
-            card(desk, &from, bytes, incoming.replies_to.is_empty())
-        } else {
-            record(
-                desk,
-                &from,
-                bytes,
-                incoming.message_id.as_deref(),
-                incoming.referee.as_deref(),
-            )
-        };
-        match outcome {
+    let tried = attached.turns.len().min(incoming.turns.len());
+    for turn in &incoming.turns[tried..] {
+        match read_turn(desk, &from, &incoming, turn) {
             Outcome::Refused(reason) => {
                 first_refusal.get_or_insert(reason);
             }
@@ -102,6 +104,24 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
         }
     }
     Outcome::Refused(first_refusal.unwrap_or_else(|| "no readable turn".into()))
+}
+
+fn read_turn(desk: &mut Desk, from: &str, incoming: &Incoming, turn: &Turn) -> Outcome {
+    let bytes = match turn {
+        Turn::Attachment { bytes, .. } => bytes.as_slice(),
+        Turn::Block(block) => block.payload.as_slice(),
+    };
+    if is_card(bytes) {
+        card(desk, from, bytes, incoming.replies_to.is_empty())
+    } else {
+        record(
+            desk,
+            from,
+            bytes,
+            incoming.message_id.as_deref(),
+            incoming.referee.as_deref(),
+        )
+    }
 }
 
 /// Notes a mail of game `id` in its thread, so replies thread under it.
@@ -412,11 +432,21 @@ fn continue_game(
         Ok(said) => said,
         Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
     };
-    if let Err(e) = game.save() {
+    // An answer mailed at once writes the bookkeeping with it (one write
+    // of it, not two); the record goes to disk before any mail goes out.
+    let answer = !automatic.is_empty();
+    let saved = if answer {
+        game.save_record()
+    } else {
+        game.save()
+    };
+    if let Err(e) = saved {
         return Outcome::Refused(e);
     }
-    if !automatic.is_empty() {
+    if answer {
         if let Err(e) = game.mail(desk, &automatic.join("\n"), true) {
+            // Threading is a courtesy: a failure here loses no game state.
+            let _ = game.save_meta();
             news.push(format!(
                 "the automatic answer could not be sent ({e}); `yam resend {id}` sends it"
             ));
@@ -459,10 +489,13 @@ pub fn adoption<'a>(
     received: &'a [SignedEvent],
     sender: Option<yam_referee::fair_play::sign::PublicKey>,
 ) -> Adoption<'a> {
+    // Equal events have equal hashes and unequal ones unequal hashes (the
+    // hash is of the event's canonical bytes, signature aside), so the
+    // events are compared as they are, without hashing both histories.
     let common = stored
         .iter()
         .zip(received)
-        .take_while(|(a, b)| a.hash() == b.hash())
+        .take_while(|(a, b)| a.event == b.event)
         .count();
     if common < stored.len() && common < received.len() {
         return Adoption::Fork(common);

@@ -205,12 +205,37 @@ pub enum ChainError {
     NothingToAcknowledge,
 }
 
-/// The owner's chain, with every value precomputed. Holds the secret: it
-/// stays on the owner's machine.
+/// The owner's chain: every value precomputed, or (read back from the
+/// owner's secrets) every `every`-th one, the rest hashed down on demand.
+/// Holds the secret: it stays on the owner's machine.
 pub struct HashChain {
     anchor: ChainAnchor,
-    /// `values[i]` is `x_i`, for `i` in `0..=N`.
-    values: Vec<ChainValue>,
+    values: Values,
+}
+
+enum Values {
+    /// `x_i` at `i`, for `i` in `0..=N`.
+    All(Vec<ChainValue>),
+    /// `x_{k·every}` at `k - 1`, for `k·every` strictly between 0 and
+    /// `N`, and `x_N` last.
+    Every(u32, Vec<ChainValue>),
+}
+
+/// What a checkpoint is kept as: `x_at` masked with a hash of the secret
+/// and the position, so that the kept words are none of the chain's
+/// values (not even once those are revealed) and read as nothing without
+/// the secret.
+fn mask(secret: &ChainValue, at: u32, value: &ChainValue) -> ChainValue {
+    let mut bytes = Vec::with_capacity(64);
+    bytes.extend_from_slice(b"yam/v1/chain-checkpoint");
+    bytes.extend_from_slice(&secret.0);
+    bytes.extend_from_slice(&at.to_be_bytes());
+    let pad = crate::fair_play::hash::Hash32::of(&bytes).into_bytes();
+    let mut out = value.0;
+    for (o, p) in out.iter_mut().zip(pad) {
+        *o ^= p;
+    }
+    ChainValue(out)
 }
 
 impl HashChain {
@@ -238,7 +263,95 @@ impl HashChain {
             length,
             value: current,
         };
-        Ok(HashChain { anchor, values })
+        Ok(HashChain {
+            anchor,
+            values: Values::All(values),
+        })
+    }
+
+    /// Every `every`-th value strictly between `x_0` and `x_N`, masked,
+    /// for the owner to keep beside the secret:
+    /// [`HashChain::from_checkpoints`] then finds any value in fewer than
+    /// `2·every` hashes instead of `N`. They are as secret as the secret,
+    /// and kept with it.
+    pub fn checkpoints(&self, every: u32) -> Vec<ChainValue> {
+        let every = every.max(1);
+        let Some(secret) = self.value(self.anchor.length) else {
+            return Vec::new();
+        };
+        (every..self.anchor.length)
+            .step_by(every as usize)
+            .filter_map(|at| self.value(at).map(|v| mask(&secret, at, &v)))
+            .collect()
+    }
+
+    /// The chain of `secret` from what [`HashChain::checkpoints`] gave:
+    /// the same values, found on demand. Checkpoints of the wrong number
+    /// are refused; wrong values give wrong reveals (and a wrong anchor),
+    /// which every verifier, the owner's own replay first, refuses.
+    pub fn from_checkpoints(
+        secret: &ChainSecret,
+        game: GameId,
+        owner: PublicKey,
+        length: u32,
+        every: u32,
+        checkpoints: &[ChainValue],
+    ) -> Result<Self, ChainError> {
+        if length == 0 || length > MAX_CHAIN_LENGTH || every == 0 {
+            return Err(ChainError::InvalidLength { length });
+        }
+        if checkpoints.len() as u64 != u64::from(length).div_ceil(u64::from(every)) - 1 {
+            return Err(ChainError::InvalidLength { length });
+        }
+        let top = ChainValue(secret.0);
+        let mut values: Vec<ChainValue> = checkpoints
+            .iter()
+            .zip(1u32..)
+            .map(|(v, k)| mask(&top, k * every, v))
+            .collect();
+        values.push(top);
+        // The anchor, from the lowest kept value.
+        let (mut at, mut value) = (every.min(length), values[0]);
+        while at > 0 {
+            value = chain_step(&game, &owner, &value);
+            at -= 1;
+        }
+        let anchor = ChainAnchor {
+            game,
+            owner,
+            length,
+            value,
+        };
+        Ok(HashChain {
+            anchor,
+            values: Values::Every(every, values),
+        })
+    }
+
+    /// `x_i`, for `i` in `0..=N`.
+    fn value(&self, i: u32) -> Option<ChainValue> {
+        if i > self.anchor.length {
+            return None;
+        }
+        match &self.values {
+            Values::All(values) => values.get(i as usize).copied(),
+            Values::Every(_, _) if i == 0 => Some(self.anchor.value),
+            Values::Every(every, values) => {
+                // The nearest kept value at or above `i`, hashed down.
+                let k = i.div_ceil(*every);
+                let kept = values.len() as u32 - 1;
+                let (mut at, mut value) = if k <= kept {
+                    (k * every, values[k as usize - 1])
+                } else {
+                    (self.anchor.length, values[kept as usize])
+                };
+                while at > i {
+                    value = chain_step(&self.anchor.game, &self.anchor.owner, &value);
+                    at -= 1;
+                }
+                Some(value)
+            }
+        }
     }
 
     /// The anchor to publish.
@@ -254,12 +367,8 @@ impl HashChain {
                 found: 0,
             });
         }
-        self.values
-            .get(position as usize)
-            .map(|value| Reveal {
-                position,
-                value: *value,
-            })
+        self.value(position)
+            .map(|value| Reveal { position, value })
             .ok_or(ChainError::Exhausted {
                 length: self.anchor.length,
             })
@@ -469,6 +578,45 @@ mod tests {
             value: ChainValue([0; 32]),
         };
         assert_eq!(v.accept(&beyond), Err(ChainError::Exhausted { length: 3 }));
+    }
+
+    #[test]
+    fn checkpoints_give_the_same_chain() {
+        for (length, every) in [(1, 32), (5, 2), (64, 32), (100, 32), (1024, 32), (7, 10)] {
+            let full = chain(9, length);
+            let kept = HashChain::from_checkpoints(
+                &ChainSecret::from_bytes([9; 32]),
+                game(),
+                key(1).public_key(),
+                length,
+                every,
+                &full.checkpoints(every),
+            )
+            .unwrap();
+            assert_eq!(kept.anchor(), full.anchor());
+            // No kept word is a value of the chain.
+            for word in full.checkpoints(every) {
+                assert!((0..=length).all(|i| full.reveal(i).ok().map(|r| r.value) != Some(word)));
+            }
+            for position in 0..=length + 1 {
+                assert_eq!(
+                    kept.reveal(position),
+                    full.reveal(position),
+                    "{length} {every} {position}"
+                );
+            }
+        }
+        assert!(
+            HashChain::from_checkpoints(
+                &ChainSecret::from_bytes([9; 32]),
+                game(),
+                key(1).public_key(),
+                100,
+                32,
+                &chain(9, 100).checkpoints(16),
+            )
+            .is_err()
+        );
     }
 
     #[test]

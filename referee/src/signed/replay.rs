@@ -32,6 +32,7 @@
 //! nothing, so a harness can try an event before it writes it.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use thiserror::Error;
 use yam_notation::GameResult;
@@ -200,7 +201,10 @@ pub struct SignedReplay {
     parties: Vec<Party>,
     seats: Option<Vec<PublicKey>>,
     practice: Option<PracticeStream>,
-    requests: BTreeMap<u64, Request>,
+    /// Every roll request of the game, kept to its end. Shared between a
+    /// replay and the working copy each push makes, and copied only by the
+    /// push that adds a request: otherwise every push would copy them all.
+    requests: Arc<BTreeMap<u64, Request>>,
     takeback_offers: BTreeMap<Hash32, u32>,
     draw_offers: Vec<(Hash32, PublicKey)>,
     commitments: Vec<(PublicKey, Commitment)>,
@@ -224,7 +228,7 @@ impl SignedReplay {
             parties: Vec::new(),
             seats: None,
             practice: None,
-            requests: BTreeMap::new(),
+            requests: Arc::new(BTreeMap::new()),
             takeback_offers: BTreeMap::new(),
             draw_offers: Vec::new(),
             commitments: Vec::new(),
@@ -405,7 +409,7 @@ impl SignedReplay {
         for evidence in turn.evidence.iter() {
             match evidence {
                 Evidence::RollRequest(request) => {
-                    self.requests.insert(
+                    Arc::make_mut(&mut self.requests).insert(
                         request.request.index,
                         Request {
                             requester: author,
