@@ -174,7 +174,7 @@ impl<R: Read> Reader<R> {
             return Ok(None);
         }
         self.games += 1;
-        let game_start = self.pos_at(self.pos);
+        let game_start = self.pos_here();
         visitor.begin_game();
         match self.read_game_body(visitor) {
             Ok(output) => Ok(Some(output)),
@@ -702,7 +702,7 @@ impl<R: Read> Reader<R> {
                     return Ok(count);
                 };
                 let tag = TagParts {
-                    start: self.pos_at(self.pos),
+                    start: self.pos_here(),
                     name,
                     name_at: from + name_start,
                     value,
