@@ -892,6 +892,9 @@ impl<R: Read> Reader<R> {
                     }
                     _ => {
                         let mut ascii = true;
+                        // 1 when the token ends at a space, which is then
+                        // consumed with it rather than by a whitespace run.
+                        let mut space = 0;
                         loop {
                             // Skip plain bytes eight at a time.
                             if let Some(eight) = bytes.get(i..i + 8) {
@@ -909,6 +912,7 @@ impl<R: Read> Reader<R> {
                             };
                             // Most tokens end at a space.
                             if c == b' ' {
+                                space = 1;
                                 break;
                             }
                             match lex::TOKEN_CLASS[usize::from(c)] {
@@ -937,6 +941,7 @@ impl<R: Read> Reader<R> {
                         if !ascii && self.line_start >= self.base {
                             self.line_wide += continuation_bytes(&bytes[start..i]);
                         }
+                        i += space;
                     }
                 }
                 self.pos = from + i;
