@@ -91,9 +91,12 @@ pub struct Reader<R> {
     line: u32,
     /// Absolute offset of the first byte of the current line.
     line_start: u64,
-    /// Whether the current line is ASCII up to `pos`, so that a column is
-    /// a byte count (the common case, computed without looking back).
-    line_ascii: bool,
+    /// How many continuation bytes of multi-byte characters the current
+    /// line holds before `pos` (0 while the line began before the buffer,
+    /// whose column [`Reader::pos_at`] counts in bytes). Kept as text is
+    /// consumed, so that a position is arithmetic: nothing a visitor that
+    /// ignores spans pays for.
+    line_wide: u64,
     games: u64,
     max_element: usize,
     /// Hashes of the unknown tag names seen in this game (reused).
@@ -119,7 +122,7 @@ impl<R: Read> Reader<R> {
             eof: false,
             line: 1,
             line_start: 0,
-            line_ascii: true,
+            line_wide: 0,
             games: 0,
             max_element: DEFAULT_MAX_ELEMENT,
             unknown_tags: Vec::new(),
@@ -171,7 +174,7 @@ impl<R: Read> Reader<R> {
             return Ok(None);
         }
         self.games += 1;
-        let game_start = self.pos_at(self.pos);
+        let game_start = self.pos_here();
         visitor.begin_game();
         match self.read_game_body(visitor) {
             Ok(output) => Ok(Some(output)),
@@ -642,7 +645,7 @@ impl<R: Read> Reader<R> {
                     bytes,
                     self.pos - from,
                     window_at,
-                    (&mut self.line, &mut self.line_start, &mut self.line_ascii),
+                    (&mut self.line, &mut self.line_start, &mut self.line_wide),
                 );
                 self.pos = from + i;
                 let Some(&b) = bytes.get(i) else {
@@ -699,7 +702,7 @@ impl<R: Read> Reader<R> {
                     return Ok(count);
                 };
                 let tag = TagParts {
-                    start: self.pos_at(self.pos),
+                    start: self.pos_here(),
                     name,
                     name_at: from + name_start,
                     value,
@@ -710,8 +713,8 @@ impl<R: Read> Reader<R> {
                     self.unknown_tags.push(hash);
                 }
                 // A tag pair holds no line break.
-                if self.line_ascii {
-                    self.line_ascii = bytes[start..i].is_ascii();
+                if !ascii && self.line_start >= self.base {
+                    self.line_wide += continuation_bytes(&bytes[start..i]);
                 }
                 self.pos = from + i;
                 count += 1;
@@ -754,7 +757,7 @@ impl<R: Read> Reader<R> {
                     bytes,
                     self.pos - from,
                     window_at,
-                    (&mut self.line, &mut self.line_start, &mut self.line_ascii),
+                    (&mut self.line, &mut self.line_start, &mut self.line_wide),
                 );
                 self.pos = from + i;
                 let Some(&b) = bytes.get(i) else {
@@ -823,9 +826,10 @@ impl<R: Read> Reader<R> {
                         track_lines(
                             &bytes[start..i],
                             self.base + self.pos as u64,
+                            self.base,
                             &mut self.line,
                             &mut self.line_start,
-                            &mut self.line_ascii,
+                            &mut self.line_wide,
                         );
                     }
                     b'(' => {
@@ -888,6 +892,9 @@ impl<R: Read> Reader<R> {
                     }
                     _ => {
                         let mut ascii = true;
+                        // 1 when the token ends at a space, which is then
+                        // consumed with it rather than by a whitespace run.
+                        let mut space = 0;
                         loop {
                             // Skip plain bytes eight at a time.
                             if let Some(eight) = bytes.get(i..i + 8) {
@@ -905,6 +912,7 @@ impl<R: Read> Reader<R> {
                             };
                             // Most tokens end at a space.
                             if c == b' ' {
+                                space = 1;
                                 break;
                             }
                             match lex::TOKEN_CLASS[usize::from(c)] {
@@ -930,9 +938,10 @@ impl<R: Read> Reader<R> {
                                 return Err(self.token_error(self.pos, token, e));
                             }
                         }
-                        if !ascii {
-                            self.line_ascii = false;
+                        if !ascii && self.line_start >= self.base {
+                            self.line_wide += continuation_bytes(&bytes[start..i]);
                         }
+                        i += space;
                     }
                 }
                 self.pos = from + i;
@@ -1100,6 +1109,11 @@ impl<R: Read> Reader<R> {
                 self.buf.resize(grown, 0);
             }
         }
+        // The line now begins before the buffer: its column is counted in
+        // bytes from here on (see `pos_at`).
+        if self.line_start < self.base {
+            self.line_wide = 0;
+        }
         loop {
             match self.src.read(&mut self.buf[self.end..]) {
                 Ok(0) => {
@@ -1140,41 +1154,41 @@ impl<R: Read> Reader<R> {
         track_lines(
             &self.buf[self.pos..self.pos + len],
             self.base + self.pos as u64,
+            self.base,
             &mut self.line,
             &mut self.line_start,
-            &mut self.line_ascii,
+            &mut self.line_wide,
         );
         self.pos += len;
     }
 
     /// Consume `len` bytes that hold no line break (a token, a number).
     fn advance_inline(&mut self, len: usize) {
-        if self.line_ascii {
-            self.line_ascii = self.buf[self.pos..self.pos + len].is_ascii();
+        let consumed = &self.buf[self.pos..self.pos + len];
+        if !consumed.is_ascii() && self.line_start >= self.base {
+            self.line_wide += continuation_bytes(consumed);
         }
         self.pos += len;
     }
 
-    /// The position of `pos`, cheaply when the line so far is ASCII.
-    /// (Inlined, so that it costs nothing for a visitor that ignores it.)
+    /// The position of `pos`, what [`Reader::pos_at`] gives for it.
+    /// (Inlined and free of branches, so that the compiler drops it for a
+    /// visitor that ignores spans.)
     #[inline(always)]
     fn pos_here(&self) -> Pos {
         let offset = self.base + self.pos as u64;
-        if self.line_ascii && self.line_start >= self.base {
-            Pos {
-                offset,
-                line: self.line,
-                column: u32::try_from(offset - self.line_start + 1).unwrap_or(u32::MAX),
-            }
-        } else {
-            self.pos_here_slow()
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn pos_here_slow(&self) -> Pos {
-        self.pos_at(self.pos)
+        let chars = offset
+            .wrapping_sub(self.line_start)
+            .wrapping_sub(self.line_wide);
+        let pos = Pos {
+            offset,
+            line: self.line,
+            column: u32::try_from(chars.wrapping_add(1)).unwrap_or(u32::MAX),
+        };
+        // The tests hold the kept count to the count from the text.
+        #[cfg(test)]
+        assert_eq!(pos, self.pos_scan(self.pos), "line_wide {}", self.line_wide);
+        pos
     }
 
     fn skip_bom(&mut self) -> Result<(), ReadError> {
@@ -1196,7 +1210,7 @@ impl<R: Read> Reader<R> {
                         self.pos += 1;
                         self.line += 1;
                         self.line_start = self.base + self.pos as u64;
-                        self.line_ascii = true;
+                        self.line_wide = 0;
                     }
                     b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.pos += 1,
                     _ => return Ok(()),
@@ -1243,6 +1257,16 @@ impl<R: Read> Reader<R> {
 
     /// The position of buffer index `idx` (at or after `pos`).
     fn pos_at(&self, idx: usize) -> Pos {
+        // Every tag and game start asks for `pos` itself: answered without
+        // looking at the line.
+        if idx == self.pos {
+            return self.pos_here();
+        }
+        self.pos_scan(idx)
+    }
+
+    /// [`Reader::pos_at`] from the buffered text.
+    fn pos_scan(&self, idx: usize) -> Pos {
         let mut line = self.line;
         let mut line_start = self.line_start;
         if idx > self.pos {
@@ -1298,21 +1322,29 @@ impl<R: Read> Reader<R> {
     }
 }
 
-/// Keep the line count over `consumed`, which starts at absolute `offset`.
+/// Keep the line count over `consumed`, which starts at absolute `offset`
+/// (`base`: the buffer's, for [`Reader::line_wide`]).
 fn track_lines(
     consumed: &[u8],
     offset: u64,
+    base: u64,
     line: &mut u32,
     line_start: &mut u64,
-    line_ascii: &mut bool,
+    line_wide: &mut u64,
 ) {
     if let Some(last) = memchr::memrchr(b'\n', consumed) {
         *line += memchr::memchr_iter(b'\n', consumed).count() as u32;
         *line_start = offset + (last + 1) as u64;
-        *line_ascii = consumed[last + 1..].is_ascii();
-    } else if *line_ascii {
-        *line_ascii = consumed.is_ascii();
+        *line_wide = continuation_bytes(&consumed[last + 1..]);
+    } else if *line_start >= base && !consumed.is_ascii() {
+        *line_wide += continuation_bytes(consumed);
     }
+}
+
+/// How many bytes of `text` continue a multi-byte character (what a
+/// column, counted in characters, leaves out).
+fn continuation_bytes(text: &[u8]) -> u64 {
+    text.iter().filter(|&&b| (b as i8) < -0x40).count() as u64
 }
 
 /// Skip whitespace in a fast-path window from index `i`, counting line
@@ -1323,7 +1355,7 @@ fn fast_whitespace(
     bytes: &[u8],
     mut i: usize,
     window_at: u64,
-    (line, line_start, line_ascii): (&mut u32, &mut u64, &mut bool),
+    (line, line_start, line_wide): (&mut u32, &mut u64, &mut u64),
 ) -> usize {
     while let Some(&b) = bytes.get(i) {
         match b {
@@ -1332,7 +1364,7 @@ fn fast_whitespace(
                 i += 1;
                 *line += 1;
                 *line_start = window_at + i as u64;
-                *line_ascii = true;
+                *line_wide = 0;
             }
             _ => break,
         }
