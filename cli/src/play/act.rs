@@ -251,6 +251,7 @@ fn commit(
         news.push_str(&line);
         lines.push(line);
     }
+    game.thread_next_mail(desk);
     game.save()?;
     game.mail(desk, &news, false)?;
     lines.push(super::body::whose_turn(game, desk));

@@ -425,16 +425,6 @@ impl Game {
         .map_err(|e| format!("{}: {e}", self.locked.dir().display()))
     }
 
-    /// Writes the record alone (atomically, verified as in
-    /// [`Game::save`]): for a change that is mailed at once, whose
-    /// [`Game::mail`] writes the bookkeeping with the sent mail's id.
-    pub fn save_record(&self) -> Result<(), Refusal> {
-        let text = self.checked_text()?;
-        self.locked
-            .write_record(text.as_bytes())
-            .map_err(|e| e.to_string())
-    }
-
     /// The record's text, verified once more as a whole before it is
     /// written (what is known is only what this replay holds).
     fn checked_text(&self) -> Result<String, Refusal> {
@@ -483,12 +473,10 @@ impl Game {
         .unwrap_or_default()
     }
 
-    /// Sends the record to the opponent: the body says what happened and
-    /// whose turn it is. Records the Message-ID in the thread and keeps
-    /// a copy of the raw mail (`last-sent.eml`).
-    pub fn mail(&mut self, desk: &Desk, news: &str, automatic: bool) -> Result<(), Refusal> {
-        let text = self.text();
-        let id = self.id();
+    /// The Message-ID of the mail that sends the game as it stands: a
+    /// function of the game and its last event, so a resent turn carries
+    /// the same one and the opponent sees a duplicate.
+    fn message_id(&self, desk: &Desk) -> String {
         let events = self.replay.events().len();
         let last = self
             .replay
@@ -496,13 +484,34 @@ impl Game {
             .last()
             .map(|e| e.hash().to_hex())
             .unwrap_or_default();
-        let domain = desk
-            .address()
-            .rsplit('@')
-            .next()
-            .unwrap_or("yam")
-            .to_owned();
-        let message_id = format!("yam.{id}.{events}.{}@{domain}", &last[..12.min(last.len())]);
+        let address = desk.address();
+        let domain = address.rsplit('@').next().unwrap_or("yam");
+        format!(
+            "yam.{}.{events}.{}@{domain}",
+            self.id(),
+            &last[..12.min(last.len())]
+        )
+    }
+
+    /// Threads the mail about to be sent into the bookkeeping, so that the
+    /// [`Game::save`] before sending writes the bookkeeping once, and
+    /// [`Game::mail`] need not write it again (one file and its syncs
+    /// fewer for every turn).
+    pub fn thread_next_mail(&mut self, desk: &Desk) {
+        let message_id = self.message_id(desk);
+        if !self.meta.thread.contains(&message_id) {
+            self.meta.thread.push(message_id);
+        }
+    }
+
+    /// Sends the record to the opponent: the body says what happened and
+    /// whose turn it is. Records the Message-ID in the thread (unless
+    /// [`Game::thread_next_mail`] did before the game was saved) and keeps
+    /// a copy of the raw mail (`last-sent.eml`).
+    pub fn mail(&mut self, desk: &Desk, news: &str, automatic: bool) -> Result<(), Refusal> {
+        let text = self.text();
+        let id = self.id();
+        let message_id = self.message_id(desk);
         let players = self.players();
         let body = super::body::turn_body(self, desk, news);
         let game_name = self.record.game().map_or("Yam", |g| g.name());
@@ -520,7 +529,8 @@ impl Game {
             automatic,
             referee: self.meta.referee.as_deref(),
         })?;
-        if !self.meta.thread.contains(&message_id) {
+        let threaded = self.meta.thread.contains(&message_id);
+        if !threaded {
             self.meta.thread.push(message_id);
         }
         // A copy for the player's eyes: nothing reads it back (`yam resend`
@@ -528,7 +538,7 @@ impl Game {
         // place, without the new file and the syncs a game's state needs.
         std::fs::write(self.locked.dir().join("last-sent.eml"), &raw)
             .map_err(|e| format!("cannot keep the sent mail: {e}"))?;
-        self.save_meta()
+        if threaded { Ok(()) } else { self.save_meta() }
     }
 }
 

@@ -432,21 +432,17 @@ fn continue_game(
         Ok(said) => said,
         Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
     };
-    // An answer mailed at once writes the bookkeeping with it (one write
-    // of it, not two); the record goes to disk before any mail goes out.
+    // The record and the bookkeeping (the answer already threaded in it)
+    // go to disk together, before any mail goes out.
     let answer = !automatic.is_empty();
-    let saved = if answer {
-        game.save_record()
-    } else {
-        game.save()
-    };
-    if let Err(e) = saved {
+    if answer {
+        game.thread_next_mail(desk);
+    }
+    if let Err(e) = game.save() {
         return Outcome::Refused(e);
     }
     if answer {
         if let Err(e) = game.mail(desk, &automatic.join("\n"), true) {
-            // Threading is a courtesy: a failure here loses no game state.
-            let _ = game.save_meta();
             news.push(format!(
                 "the automatic answer could not be sent ({e}); `yam resend {id}` sends it"
             ));
