@@ -536,10 +536,25 @@ impl Game {
         // A copy for the player's eyes: nothing reads it back (`yam resend`
         // composes the mail anew from the record), so it is written in
         // place, without the new file and the syncs a game's state needs.
-        std::fs::write(self.locked.dir().join("last-sent.eml"), &raw)
+        keep_copy(&self.locked.dir().join("last-sent.eml"), &raw)
             .map_err(|e| format!("cannot keep the sent mail: {e}"))?;
         if threaded { Ok(()) } else { self.save_meta() }
     }
+}
+
+/// Overwrites `path` with `bytes` in place: a game's mails only grow, so
+/// the file's blocks are reused, where truncating first would free them
+/// and allocate them again (and on a disk mounted with discard, free them
+/// synchronously) for every turn.
+fn keep_copy(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut file = std::fs::File::options()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)?;
+    file.write_all(bytes)?;
+    file.set_len(bytes.len() as u64)
 }
 
 /// Sets the player tags from the seats and the names known.
