@@ -60,9 +60,29 @@ impl Local {
         id
     }
 
+    /// Mails not yet dealt with: in `new/`, or in `cur/` without the Seen
+    /// flag. (Dealt with, a mail stays in the mailbox, marked seen.)
     fn waiting(&self) -> usize {
+        let unseen = |e: &std::fs::DirEntry| {
+            !e.file_name()
+                .to_string_lossy()
+                .rsplit_once(":2,")
+                .is_some_and(|(_, flags)| flags.contains('S'))
+        };
         std::fs::read_dir(self.root.join("in/new")).unwrap().count()
-            + std::fs::read_dir(self.root.join("in/cur")).unwrap().count()
+            + std::fs::read_dir(self.root.join("in/cur"))
+                .unwrap()
+                .flatten()
+                .filter(unseen)
+                .count()
+    }
+
+    /// Every mail the mailbox holds, dealt with or not.
+    fn kept(&self) -> usize {
+        ["in/new", "in/cur"]
+            .iter()
+            .map(|d| std::fs::read_dir(self.root.join(d)).unwrap().count())
+            .sum()
     }
 
     /// Every answer sent, with its recipients' line.
@@ -265,6 +285,12 @@ fn hostile_and_looping_mails_are_refused_or_ignored_and_the_robot_goes_on() {
         assert!(log.contains(reason), "no log line for {reason:?}:\n{log}");
     }
     assert_eq!(local.waiting(), 0, "every mail is dealt with");
+    let delivered = local.seq as usize;
+    assert_eq!(
+        local.kept(),
+        delivered,
+        "every mail, the hostile ones included, stays in the mailbox"
+    );
     let new: Vec<(String, Received)> = local.sent().into_iter().collect();
     // Answers: two refusals to ann (no token, wrong token), eve's refusal,
     // ann's board; nothing to the garbage, the big mail, the auto-reply or

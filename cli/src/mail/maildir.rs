@@ -44,6 +44,39 @@ pub fn read_maildir(dir: &Path) -> std::io::Result<Vec<LocalMessage>> {
     Ok(messages)
 }
 
+/// Whether a Maildir file carries the Seen flag (`:2,...S...`).
+pub fn is_seen(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.rsplit_once(":2,"))
+        .is_some_and(|(_, flags)| flags.contains('S'))
+}
+
+/// Moves a Maildir message to `cur/` with the Seen flag, as mail clients
+/// do: it stays in its folder, read. A file already gone (moved by an
+/// earlier run) is not an error.
+pub fn mark_seen(path: &Path) -> std::io::Result<()> {
+    let (Some(name), Some(folder)) = (
+        path.file_name().and_then(|n| n.to_str()),
+        path.parent().and_then(|p| p.parent()),
+    ) else {
+        return Ok(());
+    };
+    let base = name.split_once(":2,").map_or(name, |(b, _)| b);
+    let flags = name.split_once(":2,").map_or("", |(_, f)| f);
+    let mut flags: Vec<char> = flags.chars().chain(['S']).collect();
+    flags.sort_unstable();
+    flags.dedup();
+    let target = folder.join("cur").join(format!(
+        "{base}:2,{}",
+        flags.into_iter().collect::<String>()
+    ));
+    match std::fs::rename(path, target) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        other => other,
+    }
+}
+
 /// The messages of an mbox file, in order.
 pub fn read_mbox(path: &Path) -> std::io::Result<Vec<LocalMessage>> {
     let file = std::fs::File::open(path)?;

@@ -29,7 +29,7 @@ use clap::Subcommand;
 use yam_referee::signed::table::{Duty, next_duty};
 
 use crate::config::IncomingConfig;
-use crate::mail::maildir::{read_maildir, read_mbox};
+use crate::mail::maildir::{is_seen, mark_seen, read_maildir, read_mbox};
 use crate::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
 
 use act::{Act, ChallengeSettings, MoveRequest};
@@ -530,12 +530,14 @@ pub fn read(args: &ReadArgs) -> u8 {
                     let Some(file) = message.path.as_ref() else {
                         continue;
                     };
-                    if maildir_seen(file) {
+                    if is_seen(file) {
                         continue;
                     }
                     let outcome = incoming::process(&mut desk, &message.raw);
                     if outcome.dealt_with() || matches!(outcome, Outcome::Ignored(_)) {
-                        mark_maildir_seen(file);
+                        // A failure only means it is read again, which
+                        // changes nothing.
+                        let _ = mark_seen(file);
                     }
                     say(&outcome, &mut out);
                 }
@@ -562,35 +564,6 @@ pub fn read(args: &ReadArgs) -> u8 {
     } else {
         EXIT_VALID
     }
-}
-
-/// Whether a Maildir file carries the Seen flag (`:2,...S...`).
-fn maildir_seen(path: &std::path::Path) -> bool {
-    path.file_name()
-        .and_then(|n| n.to_str())
-        .and_then(|n| n.rsplit_once(":2,"))
-        .is_some_and(|(_, flags)| flags.contains('S'))
-}
-
-/// Moves a Maildir message to `cur/` with the Seen flag, as mail clients
-/// do; a failure only means it is read again, which changes nothing.
-fn mark_maildir_seen(path: &std::path::Path) {
-    let (Some(name), Some(folder)) = (
-        path.file_name().and_then(|n| n.to_str()),
-        path.parent().and_then(|p| p.parent()),
-    ) else {
-        return;
-    };
-    let base = name.split_once(":2,").map_or(name, |(b, _)| b);
-    let flags = name.split_once(":2,").map_or("", |(_, f)| f);
-    let mut flags: Vec<char> = flags.chars().chain(['S']).collect();
-    flags.sort_unstable();
-    flags.dedup();
-    let target = folder.join("cur").join(format!(
-        "{base}:2,{}",
-        flags.into_iter().collect::<String>()
-    ));
-    let _ = std::fs::rename(path, target);
 }
 
 /// `yam identity ...`.

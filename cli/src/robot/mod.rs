@@ -30,7 +30,7 @@ use sha2::{Digest, Sha256};
 use crate::config::{IncomingConfig, OutgoingConfig};
 use crate::mail::compose::{AutoSubmitted, YamGame};
 use crate::mail::imap::{ImapAccount, fetch_unseen, mark_seen};
-use crate::mail::maildir::read_maildir;
+use crate::mail::maildir::{self, is_seen, read_maildir};
 use crate::mail::transport::{Outgoing, send};
 use crate::store::Store;
 use crate::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
@@ -147,6 +147,7 @@ impl Inbox {
                 .map_err(|e| format!("{}: {e}", dir.display()))?
                 .into_iter()
                 .filter_map(|m| m.path.map(|p| (Handle::File(p), m.raw)))
+                .filter(|(handle, _)| !matches!(handle, Handle::File(p) if is_seen(p)))
                 .collect()),
             Inbox::Imap(account) => Ok(fetch_unseen(account)
                 .map_err(|e| e.to_string())?
@@ -156,24 +157,16 @@ impl Inbox {
         }
     }
 
-    /// Out of the way: a Maildir file moves to the `.Yam.Done` folder, an
-    /// IMAP message is marked seen.
+    /// Marked seen where it is, whatever became of it (answered, refused
+    /// or ignored): an IMAP message gets the `\Seen` flag, a Maildir file
+    /// moves to `cur/` with the S flag, as a mail client would. Nothing is
+    /// moved out of the mailbox, so the operator finds every mail, refused
+    /// ones included, where it arrived. (Left unseen, a refused mail would
+    /// wake IMAP IDLE again at once.)
     fn archive(&self, handle: &Handle) -> Result<(), String> {
         match (self, handle) {
-            (Inbox::Maildir(dir), Handle::File(path)) => {
-                let done = dir.join(".Yam.Done").join("cur");
-                std::fs::create_dir_all(&done).map_err(|e| e.to_string())?;
-                for sub in ["new", "tmp"] {
-                    let _ = std::fs::create_dir_all(dir.join(".Yam.Done").join(sub));
-                }
-                let name = path.file_name().ok_or("no file name")?;
-                match std::fs::rename(path, done.join(name)) {
-                    Ok(()) => Ok(()),
-                    // Archived by an earlier run that was killed before
-                    // its journal said so.
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-                    Err(e) => Err(e.to_string()),
-                }
+            (Inbox::Maildir(_), Handle::File(path)) => {
+                maildir::mark_seen(path).map_err(|e| e.to_string())
             }
             (Inbox::Imap(account), Handle::Uid(uid)) => {
                 mark_seen(account, &[*uid]).map_err(|e| e.to_string())
