@@ -1433,9 +1433,13 @@ fn hint(old: usize, len: u64) -> usize {
     ((3 * old + len) / 4 + 32).clamp(64, INITIAL_BUFFER)
 }
 
-/// The longest prefix of `bytes` that is UTF-8, as text.
+/// The longest prefix of `bytes` that is UTF-8, as text. The common case,
+/// a window that is valid throughout, is checked with SIMD (simdutf8's
+/// `basic` check, several times faster than the standard library's on
+/// ASCII); only a window with an invalid or cut sequence pays for finding
+/// where it ends.
 fn valid_prefix(bytes: &[u8]) -> &str {
-    match std::str::from_utf8(bytes) {
+    match simdutf8::basic::from_utf8(bytes) {
         Ok(text) => text,
         Err(_) => bytes.utf8_chunks().next().map_or("", |chunk| chunk.valid()),
     }
