@@ -26,13 +26,10 @@
 //! criterion's report, a table gives the median MB/s and moves/s of each
 //! benchmark and the ratios the targets in `docs/performance.md` name.
 
-use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
-use criterion::{Criterion, Throughput};
+use criterion::Criterion;
 use yam_notation::{Span, TokenError, Visitor};
 use yam_referee::check::Checker;
 use yam_referee::fair_play::hash::Hash32;
@@ -48,6 +45,9 @@ use yam_referee::signed::{Collector, Verdict, verify_text};
 #[path = "../../notation/benches/shared/inputs.rs"]
 mod inputs;
 use inputs::{Input, peer_sample, repeat_to, target_bytes};
+#[path = "../../notation/benches/shared/measure.rs"]
+mod measure;
+use measure::{SAMPLE_SIZE, bench, measured};
 
 fn khan_input() -> &'static Input {
     static INPUT: OnceLock<Input> = OnceLock::new();
@@ -217,48 +217,6 @@ mod peer;
 // ---------------------------------------------------------------------------
 // Measurement and summary
 
-/// Per-iteration times of every sample criterion took, by benchmark.
-struct Samples {
-    times: BTreeMap<String, Vec<Duration>>,
-    inputs: BTreeMap<String, &'static Input>,
-}
-
-thread_local! {
-    static SAMPLES: RefCell<Samples> = const {
-        RefCell::new(Samples { times: BTreeMap::new(), inputs: BTreeMap::new() })
-    };
-}
-
-const SAMPLE_SIZE: usize = 10;
-
-/// Benchmark `run` over `input`, keeping criterion's per-sample times.
-fn bench(c: &mut Criterion, group: &str, name: &str, input: &'static Input, run: fn(&[u8])) {
-    let id = format!("{group}/{name}");
-    let mut g = c.benchmark_group(group);
-    g.throughput(Throughput::Bytes(input.data.len() as u64));
-    g.sample_size(SAMPLE_SIZE);
-    g.warm_up_time(Duration::from_secs(2));
-    g.measurement_time(Duration::from_secs(10));
-    g.bench_function(name, |b| {
-        b.iter_custom(|iters| {
-            let start = Instant::now();
-            for _ in 0..iters {
-                run(black_box(&input.data));
-            }
-            let elapsed = start.elapsed();
-            SAMPLES.with_borrow_mut(|s| {
-                s.times
-                    .entry(id.clone())
-                    .or_default()
-                    .push(elapsed / iters as u32);
-                s.inputs.insert(id.clone(), input);
-            });
-            elapsed
-        })
-    });
-    g.finish();
-}
-
 fn archive(c: &mut Criterion) {
     let khan = khan_input();
     bench(c, "yam-khan", "parse", khan, |d| read_all(d, &mut Nothing));
@@ -280,72 +238,55 @@ fn archive(c: &mut Criterion) {
     });
 }
 
-fn median(times: &[Duration]) -> Duration {
-    let mut sorted = times.to_vec();
-    sorted.sort();
-    let n = sorted.len();
-    if n % 2 == 1 {
-        sorted[n / 2]
-    } else {
-        (sorted[n / 2 - 1] + sorted[n / 2]) / 2
-    }
-}
-
 fn summary() {
-    SAMPLES.with_borrow(|s| {
-        if s.times.is_empty() {
-            return;
-        }
-        let secs = |id: &str| -> Option<f64> {
-            let times = s.times.get(id)?;
-            // Criterion's measurement samples are the last SAMPLE_SIZE calls;
-            // the ones before them are its warm-up.
-            let measured = &times[times.len().saturating_sub(SAMPLE_SIZE)..];
-            Some(median(measured).as_secs_f64())
-        };
-        let rate = |id: &str| -> Option<(f64, f64)> {
-            let t = secs(id)?;
-            let input = s.inputs[id];
-            Some((input.data.len() as f64 / 1e6 / t, input.moves as f64 / t))
-        };
-        println!();
-        println!("Median of {SAMPLE_SIZE} samples per benchmark:");
-        println!();
-        println!("| benchmark | input MB | games | moves | s | MB/s | Mmoves/s |");
-        println!("|---|---:|---:|---:|---:|---:|---:|");
-        for id in s.times.keys() {
-            let (mbs, moves) = rate(id).expect("measured");
-            let input = s.inputs[id.as_str()];
-            println!(
-                "| {id} | {:.1} | {} | {} | {:.3} | {mbs:.1} | {:.2} |",
-                input.data.len() as f64 / 1e6,
-                input.games,
-                input.moves,
-                secs(id).unwrap_or(0.0),
-                moves / 1e6,
-            );
-        }
-        println!();
-        let ratio = |a: Option<(f64, f64)>, b: Option<(f64, f64)>| match (a, b) {
-            (Some(a), Some(b)) => format!("{:.2}x MB/s, {:.2}x moves/s", a.0 / b.0, a.1 / b.1),
-            _ => "-".to_owned(),
-        };
+    let all = measured();
+    if all.is_empty() {
+        return;
+    }
+    println!();
+    println!("Median of {SAMPLE_SIZE} samples per benchmark:");
+    println!();
+    println!("| benchmark | input MB | games | moves | s | MB/s | Mmoves/s |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for m in all.values() {
         println!(
-            "yam parse / pgn-reader parse: {}",
-            ratio(rate("yam-khan/parse"), rate("pgn-reader/parse"))
+            "| {} | {:.1} | {} | {} | {:.3} | {:.1} | {:.2} |",
+            m.id,
+            m.input.data.len() as f64 / 1e6,
+            m.input.games,
+            m.input.moves,
+            m.secs,
+            m.mb_per_sec(),
+            m.moves_per_sec() / 1e6,
         );
+    }
+    println!();
+    let ratio = |a: &str, b: &str| match (all.get(a), all.get(b)) {
+        (Some(a), Some(b)) => format!(
+            "{:.2}x MB/s, {:.2}x moves/s",
+            a.mb_per_sec() / b.mb_per_sec(),
+            a.moves_per_sec() / b.moves_per_sec()
+        ),
+        _ => "-".to_owned(),
+    };
+    println!(
+        "yam parse / pgn-reader parse: {}",
+        ratio("yam-khan/parse", "pgn-reader/parse")
+    );
+    println!(
+        "yam check / pgn-reader+shakmaty validate: {}",
+        ratio("yam-khan/check", "pgn-reader/validate")
+    );
+    if let (Some(v), Some(f)) = (
+        all.get("yam-signed/verify"),
+        all.get("yam-signed/crypto-floor"),
+    ) {
         println!(
-            "yam check / pgn-reader+shakmaty validate: {}",
-            ratio(rate("yam-khan/check"), rate("pgn-reader/validate"))
+            "yam verify time / crypto floor time: {:.2}x ({} events)",
+            v.secs / f.secs,
+            signed_input().events.len()
         );
-        if let (Some(v), Some(f)) = (secs("yam-signed/verify"), secs("yam-signed/crypto-floor")) {
-            println!(
-                "yam verify time / crypto floor time: {:.2}x ({} events)",
-                v / f,
-                signed_input().events.len()
-            );
-        }
-    });
+    }
 }
 
 fn main() {

@@ -18,13 +18,11 @@
 //! of each benchmark and the ratio of each Yam figure to pgn-reader's parse.
 //! `YAM_BENCH_MB` sets the input size (default: 100 copies of the sample).
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
-use criterion::{Criterion, Throughput};
+use criterion::Criterion;
 use yam_notation::castle_siege::CastleSiegeGrammar;
 use yam_notation::genghis_khan::GenghisKhanGrammar;
 use yam_notation::khan::KhanGrammar;
@@ -36,6 +34,9 @@ use yam_notation::{MoveGrammar, Span, TokenError};
 #[path = "shared/inputs.rs"]
 mod inputs;
 use inputs::{Input, peer_sample, repeat_to, target_bytes};
+#[path = "shared/measure.rs"]
+mod measure;
+use measure::{SAMPLE_SIZE, bench, measured};
 
 fn yam_input(game: &'static str) -> &'static Input {
     static INPUTS: OnceLock<std::sync::Mutex<BTreeMap<&'static str, &'static Input>>> =
@@ -144,48 +145,6 @@ mod peer;
 // ---------------------------------------------------------------------------
 // Measurement and summary
 
-/// Per-iteration times of every sample criterion took, by benchmark.
-struct Samples {
-    times: BTreeMap<String, Vec<Duration>>,
-    inputs: BTreeMap<String, &'static Input>,
-}
-
-thread_local! {
-    static SAMPLES: RefCell<Samples> = const {
-        RefCell::new(Samples { times: BTreeMap::new(), inputs: BTreeMap::new() })
-    };
-}
-
-const SAMPLE_SIZE: usize = 10;
-
-/// Benchmark `run` over `input`, keeping criterion's per-sample times.
-fn bench(c: &mut Criterion, group: &str, name: &str, input: &'static Input, run: fn(&[u8])) {
-    let id = format!("{group}/{name}");
-    let mut g = c.benchmark_group(group);
-    g.throughput(Throughput::Bytes(input.data.len() as u64));
-    g.sample_size(SAMPLE_SIZE);
-    g.warm_up_time(Duration::from_secs(2));
-    g.measurement_time(Duration::from_secs(10));
-    g.bench_function(name, |b| {
-        b.iter_custom(|iters| {
-            let start = Instant::now();
-            for _ in 0..iters {
-                run(black_box(&input.data));
-            }
-            let elapsed = start.elapsed();
-            SAMPLES.with_borrow_mut(|s| {
-                s.times
-                    .entry(id.clone())
-                    .or_default()
-                    .push(elapsed / iters as u32);
-                s.inputs.insert(id.clone(), input);
-            });
-            elapsed
-        })
-    });
-    g.finish();
-}
-
 fn throughput(c: &mut Criterion) {
     // The lazily built inputs are only built when a benchmark runs; the
     // closures below are only called by criterion when the filter matches.
@@ -276,53 +235,29 @@ fn filtered_out(group: &str, names: &[&str]) -> bool {
     !filters.is_empty() && !filters.iter().any(|f| matches(f))
 }
 
-fn median(times: &[Duration]) -> Duration {
-    let mut sorted = times.to_vec();
-    sorted.sort();
-    let n = sorted.len();
-    if n % 2 == 1 {
-        sorted[n / 2]
-    } else {
-        (sorted[n / 2 - 1] + sorted[n / 2]) / 2
-    }
-}
-
 fn summary() {
-    SAMPLES.with_borrow(|s| {
-        if s.times.is_empty() {
-            return;
-        }
-        let rate = |id: &str| -> Option<(f64, f64)> {
-            let times = s.times.get(id)?;
-            // Criterion's measurement samples are the last SAMPLE_SIZE calls;
-            // the ones before them are its warm-up.
-            let measured = &times[times.len().saturating_sub(SAMPLE_SIZE)..];
-            let secs = median(measured).as_secs_f64();
-            let input = s.inputs[id];
-            Some((
-                input.data.len() as f64 / 1e6 / secs,
-                input.moves as f64 / secs,
-            ))
-        };
-        let peer_parse = rate("pgn-reader/parse").map(|r| r.0);
-        println!();
-        println!("Median of {SAMPLE_SIZE} samples per benchmark:");
-        println!();
-        println!("| benchmark | input MB | games | moves | MB/s | Mmoves/s | x pgn-reader parse |");
-        println!("|---|---:|---:|---:|---:|---:|---:|");
-        for id in s.times.keys() {
-            let (mbs, moves) = rate(id).expect("measured");
-            let input = s.inputs[id.as_str()];
-            let ratio = peer_parse.map_or("-".to_owned(), |p| format!("{:.2}", mbs / p));
-            println!(
-                "| {id} | {:.1} | {} | {} | {mbs:.0} | {:.1} | {ratio} |",
-                input.data.len() as f64 / 1e6,
-                input.games,
-                input.moves,
-                moves / 1e6,
-            );
-        }
-    });
+    let all = measured();
+    if all.is_empty() {
+        return;
+    }
+    let peer_parse = all.get("pgn-reader/parse").map(|m| m.mb_per_sec());
+    println!();
+    println!("Median of {SAMPLE_SIZE} samples per benchmark:");
+    println!();
+    println!("| benchmark | input MB | games | moves | MB/s | Mmoves/s | x pgn-reader parse |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for m in all.values() {
+        let mbs = m.mb_per_sec();
+        let ratio = peer_parse.map_or("-".to_owned(), |p| format!("{:.2}", mbs / p));
+        println!(
+            "| {} | {:.1} | {} | {} | {mbs:.0} | {:.1} | {ratio} |",
+            m.id,
+            m.input.data.len() as f64 / 1e6,
+            m.input.games,
+            m.input.moves,
+            m.moves_per_sec() / 1e6,
+        );
+    }
 }
 
 fn main() {
