@@ -44,7 +44,7 @@ use yam_referee::signed::{Collector, Verdict, verify_text};
 
 #[path = "../../notation/benches/shared/inputs.rs"]
 mod inputs;
-use inputs::{Input, peer_sample, repeat_to, target_bytes};
+use inputs::{Input, peer_input, repeat_to, target_bytes};
 #[path = "../../notation/benches/shared/measure.rs"]
 mod measure;
 use measure::{SAMPLE_SIZE, bench, measured};
@@ -127,24 +127,6 @@ fn signed_input() -> &'static Signed {
             events,
         }
     })
-}
-
-fn peer_input() -> Option<&'static Input> {
-    static INPUT: OnceLock<Option<Input>> = OnceLock::new();
-    INPUT
-        .get_or_init(|| {
-            let sample = peer_sample()?;
-            let data = repeat_to(sample, target_bytes());
-            let mut count = peer::CountMoves::default();
-            let mut reader = pgn_reader::Reader::new(&data[..]);
-            while reader.read_game(&mut count).expect("in memory").is_some() {}
-            Some(Input {
-                data,
-                moves: count.moves,
-                games: count.games,
-            })
-        })
-        .as_ref()
 }
 
 // ---------------------------------------------------------------------------

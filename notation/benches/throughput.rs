@@ -33,7 +33,7 @@ use yam_notation::{MoveGrammar, Span, TokenError};
 
 #[path = "shared/inputs.rs"]
 mod inputs;
-use inputs::{Input, peer_sample, repeat_to, target_bytes};
+use inputs::{Input, peer_input, repeat_to, target_bytes};
 #[path = "shared/measure.rs"]
 mod measure;
 use measure::{SAMPLE_SIZE, bench, measured};
@@ -64,24 +64,6 @@ fn yam_input(game: &'static str) -> &'static Input {
             games: count.games,
         }))
     })
-}
-
-fn peer_input() -> Option<&'static Input> {
-    static INPUT: OnceLock<Option<Input>> = OnceLock::new();
-    INPUT
-        .get_or_init(|| {
-            let sample = peer_sample()?;
-            let data = repeat_to(sample, target_bytes());
-            let mut count = peer::CountMoves::default();
-            let mut reader = pgn_reader::Reader::new(&data[..]);
-            while reader.read_game(&mut count).expect("in memory").is_some() {}
-            Some(Input {
-                data,
-                moves: count.moves,
-                games: count.games,
-            })
-        })
-        .as_ref()
 }
 
 // ---------------------------------------------------------------------------

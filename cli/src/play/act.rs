@@ -193,21 +193,19 @@ pub fn challenge(
         .map_err(|e| format!("internal error: {e}"))?;
     set_player_tags(&mut record, &replay, desk);
     let text = record_to_string::<RawGrammar>(&record);
-    let locked = desk
-        .store
-        .create(id.as_str(), text.as_bytes())
-        .map_err(|e| e.to_string())?;
-    drop(locked);
-    let mut game = Game::open(&desk.store, id.as_str())?;
-    game.meta = MailMeta {
-        opponent: contact.address.clone(),
-        thread: Vec::new(),
-        changed: now(),
-        forfeit_days: settings.forfeit_days,
-        reminders: 0,
-        referee: settings.referee.clone(),
-    };
-    game.save_meta()?;
+    let mut game = create_game(
+        desk,
+        id.as_str(),
+        text.as_bytes(),
+        MailMeta {
+            opponent: contact.address.clone(),
+            thread: Vec::new(),
+            changed: now(),
+            forfeit_days: settings.forfeit_days,
+            reminders: 0,
+            referee: settings.referee.clone(),
+        },
+    )?;
     let news = format!(
         "{} challenges {} to {kind} ({} ruleset, seats {}). Accept with:\n\n    yam accept {}",
         desk.config.identity.name, contact.name, ruleset.name, settings.seats, id_text
@@ -691,20 +689,28 @@ pub fn store_challenge(
     referee: Option<String>,
 ) -> Result<String, Refusal> {
     let id = game_id_of(replay)?;
-    let locked = desk
-        .store
-        .create(id.as_str(), text)
-        .map_err(|e| e.to_string())?;
-    drop(locked);
-    let mut game = Game::open(&desk.store, id.as_str())?;
-    game.meta = MailMeta {
-        opponent: from.address.clone(),
-        thread: Vec::new(),
-        changed: now(),
-        forfeit_days: 40,
-        reminders: 0,
-        referee,
-    };
-    game.save_meta()?;
+    create_game(
+        desk,
+        id.as_str(),
+        text,
+        MailMeta {
+            opponent: from.address.clone(),
+            thread: Vec::new(),
+            changed: now(),
+            forfeit_days: super::DEFAULT_FORFEIT_DAYS,
+            reminders: 0,
+            referee,
+        },
+    )?;
     Ok(id.as_str().to_owned())
+}
+
+/// A new game in the store: its first record, then its bookkeeping.
+fn create_game(desk: &Desk, id: &str, text: &[u8], meta: MailMeta) -> Result<Game, Refusal> {
+    // Created and unlocked at once: `Game::open` takes the lock itself.
+    drop(desk.store.create(id, text).map_err(|e| e.to_string())?);
+    let mut game = Game::open(&desk.store, id)?;
+    game.meta = meta;
+    game.save_meta()?;
+    Ok(game)
 }

@@ -38,6 +38,10 @@ use incoming::Outcome;
 
 pub(crate) use crate::hotseat::today;
 
+/// Days of silence after which a forfeit may be claimed, unless the
+/// challenge said otherwise: correspondence chess's 40.
+pub const DEFAULT_FORFEIT_DAYS: u32 = 40;
+
 /// `yam challenge`.
 #[derive(Debug, clap::Args)]
 pub struct ChallengeArgs {
@@ -59,7 +63,7 @@ pub struct ChallengeArgs {
     pub id: Option<String>,
     /// Days of silence after which a forfeit may be claimed (correspondence
     /// chess: 40).
-    #[arg(long, default_value_t = 40)]
+    #[arg(long, default_value_t = DEFAULT_FORFEIT_DAYS)]
     pub forfeit_days: u32,
     /// A comment for the opening.
     #[arg(long)]

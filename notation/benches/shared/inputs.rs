@@ -64,3 +64,23 @@ pub struct Input {
     pub moves: u64,
     pub games: u64,
 }
+
+/// The lichess sample repeated to the benchmarks' size, with its games and
+/// moves counted by pgn-reader (`super::peer`: both benchmarks include it).
+pub fn peer_input() -> Option<&'static Input> {
+    static INPUT: OnceLock<Option<Input>> = OnceLock::new();
+    INPUT
+        .get_or_init(|| {
+            let sample = peer_sample()?;
+            let data = repeat_to(sample, target_bytes());
+            let mut count = super::peer::CountMoves::default();
+            let mut reader = pgn_reader::Reader::new(&data[..]);
+            while reader.read_game(&mut count).expect("in memory").is_some() {}
+            Some(Input {
+                data,
+                moves: count.moves,
+                games: count.games,
+            })
+        })
+        .as_ref()
+}
