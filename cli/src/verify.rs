@@ -11,8 +11,10 @@ use yam_notation::{
     Dots, GameKind, GameResult, Nag, ParseError, RawComment, RawGrammar, RawTagValue, ReadError,
     Reader, Record, RecordBuilder, Skip, Span, TokenError, Visitor,
 };
+use yam_referee::fair_play::roll::RollStage;
+use yam_referee::fair_play::sign::Fingerprint;
 use yam_referee::fair_play::turn::Mode;
-use yam_referee::signed::text::{mode_name, practice_seed_text};
+use yam_referee::signed::text::{mode_guarantee, mode_name, practice_seed_text};
 use yam_referee::signed::{Collector, Failure, SignedText, Verdict, Verified, verify_text};
 
 use crate::check::{expand, render_syntax, shift_pos, stream_pieces};
@@ -237,16 +239,39 @@ pub fn describe_verified(v: &Verified) -> Vec<String> {
         "{} signed events, {} moves, {} rolls ({} chance values recomputed)",
         s.events, v.plies, s.rolls, s.values_checked
     );
-    if let Some(roll) = s.open_roll {
-        counts.push_str(&format!(", roll {roll} waiting for its answer"));
+    if let Some(open) = &s.open_roll {
+        counts.push_str(&format!(", roll {} open", open.index));
     }
     let result = match &v.ending {
         Some(end) => format!("result {} ({})", v.result, end.reason),
         None => format!("result {} (game in progress)", v.result),
     };
     let mut lines = vec![format!("{head}: {counts}; {result}")];
+    lines.push(format!(
+        "    {} mode guarantees {}",
+        mode_name(&s.mode),
+        mode_guarantee(&s.mode)
+    ));
     for (role, fp) in &v.seats {
         lines.push(format!("    {role:<10} {fp}"));
+    }
+    if let Some(open) = &s.open_roll {
+        let name = |fp: &Fingerprint| match v.seats.iter().find(|(_, f)| f == fp) {
+            Some((role, _)) => format!("{role} ({fp})"),
+            None => fp.to_string(),
+        };
+        let owed: Vec<String> = open.owed_by.iter().map(name).collect();
+        let owed = owed.join(" and ");
+        lines.push(match open.stage {
+            RollStage::Requested => format!(
+                "    open roll: roll {} is waiting for its response from {owed} since event #{}",
+                open.index, open.since_event
+            ),
+            RollStage::Answered => format!(
+                "    open roll: roll {} is answered and waiting for its outcomes, owed by {owed} since event #{} (no other move may come before that turn)",
+                open.index, open.since_event
+            ),
+        });
     }
     if let Some(fp) = &v.referee {
         let role = match &s.mode {

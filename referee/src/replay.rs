@@ -211,6 +211,12 @@ pub trait GameReplay: fmt::Debug {
         SecretSetup::None
     }
 
+    /// Why the rules allow no draw by agreement, with the ruling that says
+    /// so; `None` (the default) when two players may agree a draw.
+    fn no_draw_by_agreement(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Whether the rules draw chance before any move (Genghis Khan's Foe
     /// layout, GK-02): the next turn then has no moves, and carries the
     /// values of a roll that declares no orders.

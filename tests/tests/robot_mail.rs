@@ -230,7 +230,8 @@ fn a_complete_rescue_khan_game_between_two_addresses_refereed_by_the_robot() {
     assert!(r.ending().is_some());
     let dir = tempfile::tempdir().unwrap();
     let report = verify_offline(&record, dir.path(), "rescue.yam");
-    assert!(report.contains("peer"), "{report}");
+    assert!(report.contains("verified (robot mode)"), "{report}");
+    assert!(report.contains("robot mode guarantees"), "{report}");
 }
 
 /// Plays a Genghis Khan game by mail: up to `max_mails` mails of the

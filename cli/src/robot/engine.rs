@@ -1227,7 +1227,10 @@ impl Robot {
         let opening = Opening {
             game: game.clone(),
             ruleset: ruleset.clone(),
-            mode: if solo { Mode::Robot } else { Mode::Peer },
+            // Two-player games too: the robot holds both players' keys and
+            // chains, so no party of the game is independent of it, and the
+            // mode says so (`docs/fair-play.md`, section 2).
+            mode: Mode::Robot,
             challenger: s1,
             acceptor: s2,
             seating: if solo {

@@ -280,6 +280,10 @@ impl GameReplay for CastleSiegeReplay {
         }
     }
 
+    fn no_draw_by_agreement(&self) -> Option<&'static str> {
+        Some("Castle Siege has no draws: the round cap ends the game as a Defender win (CS-50)")
+    }
+
     fn may_play(&self, seat: usize) -> bool {
         match (&self.stage, self.setup_stage()) {
             // CS-07: both sides seal, then both reveal, each in any order.

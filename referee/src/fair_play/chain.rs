@@ -9,9 +9,12 @@
 //! game or one player never checks against another's anchor.
 //!
 //! [`HashChain`] is the owner's side (it holds the secret and stays home);
-//! [`ChainVerifier`] is everyone else's: it accepts exactly the next value,
-//! refuses gaps and reuse, and models re-anchoring as a state machine in which
-//! a proposed anchor becomes usable only after another party acknowledges it.
+//! [`ChainVerifier`] is everyone else's: it accepts exactly the next value
+//! and refuses gaps and reuse.
+//!
+//! A chain is never replaced during a game: protocol v1 has no re-anchoring
+//! (`docs/fair-play.md`, 3.2). Every game Yam referees has a bound on its
+//! rolls, so the opening sizes each chain for the whole game.
 
 use std::fmt;
 
@@ -154,8 +157,7 @@ pub enum ChainError {
         /// The length asked for.
         length: u32,
     },
-    /// Every value of the chain in force has been revealed; a new anchor must
-    /// be acknowledged before the next reveal.
+    /// Every value of the chain has been revealed.
     #[error("the chain is exhausted: all {length} values have been revealed")]
     Exhausted {
         /// The chain's length.
@@ -183,9 +185,6 @@ pub enum ChainError {
         /// The position presented.
         position: u32,
     },
-    /// The value belongs to a proposed anchor that nobody has acknowledged.
-    #[error("the value belongs to a new anchor that has not been acknowledged yet")]
-    ReanchorNotAcknowledged,
     /// An anchor bound to another game or another player.
     #[error("the anchor belongs to game {game} and key {owner}, not to this game and player")]
     BoundElsewhere {
@@ -194,15 +193,9 @@ pub enum ChainError {
         /// The owner it names.
         owner: Fingerprint,
     },
-    /// An anchor value already used in this game.
+    /// An anchor value another party of this game already published.
     #[error("the anchor value was already used in this game")]
     AnchorReused,
-    /// A second re-anchoring while one is still waiting for acknowledgement.
-    #[error("a re-anchoring is already waiting for acknowledgement")]
-    ReanchorPending,
-    /// An acknowledgement of an anchor nobody proposed.
-    #[error("no proposed anchor matches the acknowledgement")]
-    NothingToAcknowledge,
 }
 
 /// The owner's chain: every value precomputed, or (read back from the
@@ -383,11 +376,8 @@ impl fmt::Debug for HashChain {
     }
 }
 
-/// A verifier's view of one party's chain.
-///
-/// States: an active chain (anchor, last position and value); optionally a
-/// proposed anchor waiting for acknowledgement. [`ChainVerifier::acknowledge`]
-/// makes the proposed anchor the active one, from position 1.
+/// A verifier's view of one party's chain: its anchor, and the last
+/// position and value revealed.
 #[derive(Debug, Clone)]
 pub struct ChainVerifier {
     game: GameId,
@@ -395,8 +385,6 @@ pub struct ChainVerifier {
     active: ChainAnchor,
     last_position: u32,
     last_value: ChainValue,
-    proposed: Option<ChainAnchor>,
-    used_anchors: Vec<ChainValue>,
 }
 
 impl ChainVerifier {
@@ -408,20 +396,13 @@ impl ChainVerifier {
             owner: *owner,
             last_position: 0,
             last_value: anchor.value,
-            used_anchors: vec![anchor.value],
             active: anchor,
-            proposed: None,
         })
     }
 
-    /// The chain in force.
-    pub fn active_anchor(&self) -> &ChainAnchor {
+    /// The chain's anchor.
+    pub fn anchor(&self) -> &ChainAnchor {
         &self.active
-    }
-
-    /// The anchor waiting for acknowledgement, if any.
-    pub fn proposed_anchor(&self) -> Option<&ChainAnchor> {
-        self.proposed.as_ref()
     }
 
     /// The position the next reveal must have.
@@ -429,23 +410,8 @@ impl ChainVerifier {
         u64::from(self.last_position) + 1
     }
 
-    /// Whether `anchor_value` was ever an anchor of this chain's owner here.
-    pub fn has_used_anchor(&self, anchor_value: &ChainValue) -> bool {
-        self.used_anchors.contains(anchor_value)
-            || self
-                .proposed
-                .as_ref()
-                .is_some_and(|p| p.value == *anchor_value)
-    }
-
     /// Checks that `reveal` is exactly the next value, without accepting it.
     pub fn check(&self, reveal: &Reveal) -> Result<(), ChainError> {
-        if let Some(proposed) = &self.proposed
-            && reveal.position == 1
-            && chain_step(&self.game, &self.owner, &reveal.value) == proposed.value
-        {
-            return Err(ChainError::ReanchorNotAcknowledged);
-        }
         let expected = self.last_position.saturating_add(1);
         if reveal.position < expected || reveal.value == self.last_value {
             return Err(ChainError::Reused {
@@ -492,38 +458,6 @@ impl ChainVerifier {
         self.last_position = reveal.position;
         self.last_value = reveal.value;
         Ok(())
-    }
-
-    /// Records the owner's signed proposal of a new anchor. It is not usable
-    /// until [`ChainVerifier::acknowledge`]d.
-    pub fn propose(&mut self, anchor: ChainAnchor) -> Result<(), ChainError> {
-        check_binding(&anchor, &self.game, &self.owner)?;
-        if self.proposed.is_some() {
-            return Err(ChainError::ReanchorPending);
-        }
-        if self.has_used_anchor(&anchor.value) {
-            return Err(ChainError::AnchorReused);
-        }
-        self.proposed = Some(anchor);
-        Ok(())
-    }
-
-    /// Another party acknowledged the anchor whose `x_0` is `anchor_value`;
-    /// from now on reveals continue on it from position 1.
-    pub fn acknowledge(&mut self, anchor_value: &ChainValue) -> Result<(), ChainError> {
-        match self.proposed.take() {
-            Some(anchor) if anchor.value == *anchor_value => {
-                self.used_anchors.push(anchor.value);
-                self.last_position = 0;
-                self.last_value = anchor.value;
-                self.active = anchor;
-                Ok(())
-            }
-            other => {
-                self.proposed = other;
-                Err(ChainError::NothingToAcknowledge)
-            }
-        }
     }
 }
 
@@ -714,48 +648,6 @@ mod tests {
             ChainVerifier::new(other_game.anchor().clone(), &game(), &key(1).public_key()),
             Err(ChainError::BoundElsewhere { .. })
         ));
-        assert!(matches!(
-            v.propose(other_player.anchor().clone()),
-            Err(ChainError::BoundElsewhere { .. })
-        ));
-    }
-
-    #[test]
-    fn reanchor_is_usable_only_after_acknowledgement() {
-        let old = chain(9, 2);
-        let new = chain(10, 5);
-        let mut v = verifier(&old);
-        v.accept(&old.reveal(1).unwrap()).unwrap();
-        v.propose(new.anchor().clone()).unwrap();
-        assert_eq!(
-            v.accept(&new.reveal(1).unwrap()),
-            Err(ChainError::ReanchorNotAcknowledged)
-        );
-        // The old chain stays in force meanwhile.
-        v.accept(&old.reveal(2).unwrap()).unwrap();
-        assert_eq!(
-            v.acknowledge(&ChainValue([0; 32])),
-            Err(ChainError::NothingToAcknowledge)
-        );
-        v.acknowledge(&new.anchor().value).unwrap();
-        assert_eq!(v.accept(&new.reveal(1).unwrap()), Ok(()));
-        assert_eq!(v.active_anchor(), new.anchor());
-    }
-
-    #[test]
-    fn an_anchor_cannot_be_reused_or_stacked() {
-        let old = chain(9, 2);
-        let new = chain(10, 2);
-        let mut v = verifier(&old);
-        assert_eq!(
-            v.propose(old.anchor().clone()),
-            Err(ChainError::AnchorReused)
-        );
-        v.propose(new.anchor().clone()).unwrap();
-        assert_eq!(
-            v.propose(chain(11, 2).anchor().clone()),
-            Err(ChainError::ReanchorPending)
-        );
     }
 
     #[test]

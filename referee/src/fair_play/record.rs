@@ -15,7 +15,7 @@
 //! the stream in record order. The game's replay then checks, through a
 //! `ReplayChance`, that the rules asked for exactly those.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use thiserror::Error;
 
@@ -24,7 +24,9 @@ use super::commit::{self, CommitMismatch, Commitment};
 use super::game_id::GameId;
 use super::hash::Hash32;
 use super::outcome::{Assurance, ByteSource, PracticeStream, SampleError};
-use super::roll::{CompletedRoll, RollBook, RollError, RollParty, TurnContext};
+use super::roll::{
+    CompletedRoll, OpenRoll, Owed, RollBook, RollError, RollParty, RollStage, TurnContext,
+};
 use super::sign::{Fingerprint, PublicKey, SignatureError};
 use super::turn::{
     Acceptance, Challenge, Event, EventBody, Evidence, Mode, RoleChoice, SignedEvent,
@@ -124,15 +126,33 @@ pub enum Fault {
     /// A roll protocol violation.
     #[error(transparent)]
     Roll(RollError),
-    /// Rolls in a practice game, or outcomes of a roll that is not complete.
-    #[error("no completed roll {roll} to take outcomes from")]
-    NoSuchRoll {
-        /// The roll.
-        roll: u64,
+    /// An event the open roll does not allow: while a roll is open, the
+    /// record takes only what moves it on (a response while it is
+    /// requested, its requester's outcome turn once it is answered), a
+    /// resignation, or a forfeit claim against whoever it waits for.
+    #[error(
+        "{what} while roll {index} is open ({stage}; owed by {owed_by}): the roll must be played first"
+    )]
+    RollOpen {
+        /// What the event tried.
+        what: &'static str,
+        /// The open roll.
+        index: u64,
+        /// Where it stands.
+        stage: RollStage,
+        /// Who owes its next event.
+        owed_by: Owed,
     },
-    /// Outcomes given twice for one roll.
-    #[error("the outcomes of roll {roll} were already given")]
-    OutcomesTwice {
+    /// A roll request or response with other content in its event.
+    #[error("a {what} stands alone in its event: no moves and no other evidence beside it")]
+    NotAlone {
+        /// A roll request or a roll response.
+        what: &'static str,
+    },
+    /// Practice outcomes out of order, or a skipped order of a roll this
+    /// turn does not play.
+    #[error("no roll {roll} is played in this turn")]
+    NoSuchRoll {
         /// The roll.
         roll: u64,
     },
@@ -190,6 +210,21 @@ pub enum Fault {
     InvalidClaim,
 }
 
+/// A roll still open where a record ends: what a forfeit claim or a
+/// director's ruling acts on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenRollReport {
+    /// The roll index.
+    pub index: u64,
+    /// Where it stands.
+    pub stage: RollStage,
+    /// Who owes its next event.
+    pub owed_by: Vec<Fingerprint>,
+    /// The event that put it where it stands (its request, or its last
+    /// response).
+    pub since_event: u32,
+}
+
 /// What a verified record shows, for reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordSummary {
@@ -211,8 +246,9 @@ pub struct RecordSummary {
     pub rolls: u64,
     /// Chance values recomputed and matched.
     pub values_checked: usize,
-    /// A roll still waiting for responses when the record ends.
-    pub open_roll: Option<u64>,
+    /// A roll still open (requested, or answered and not played) when the
+    /// record ends.
+    pub open_roll: Option<OpenRollReport>,
     /// When roles were drawn and revealed: whether the challenger took the
     /// first role set.
     pub challenger_takes_first_roles: Option<bool>,
@@ -248,8 +284,12 @@ pub struct RecordVerifier {
     seen: BTreeMap<Hash32, u32>,
     opening_end: u32,
     rolls: Option<RollBook>,
-    completed: BTreeMap<u64, CompletedRoll>,
-    outcomes_given: BTreeSet<u64>,
+    /// The event that put the open roll where it stands.
+    open_since: u32,
+    /// The roll the last event played, for the game's replay.
+    played: Option<CompletedRoll>,
+    /// The roll whose outcomes the event being checked carries.
+    outcomes_here: Option<u64>,
     practice: Option<PracticeStream>,
     practice_rolls: u64,
     values_checked: usize,
@@ -315,18 +355,15 @@ impl RecordVerifier {
         })
     }
 
-    /// The first roll whose responses are all in but whose outcomes no turn
-    /// has given yet: its requester owes the turn that uses them.
-    pub fn roll_awaiting_outcomes(&self) -> Option<u64> {
-        self.completed
-            .keys()
-            .copied()
-            .find(|index| !self.outcomes_given.contains(index))
+    /// The open roll (requested and not yet played), if any.
+    pub fn open_roll(&self) -> Option<&OpenRoll> {
+        self.rolls.as_ref().and_then(RollBook::open_roll)
     }
 
-    /// The completed roll `index`, for the game's replay.
-    pub fn completed_roll(&self, index: u64) -> Option<&CompletedRoll> {
-        self.completed.get(&index)
+    /// The roll `index` if the last event checked played it: its outcome
+    /// inputs, for the game's replay to check the values against.
+    pub fn played_roll(&self, index: u64) -> Option<&CompletedRoll> {
+        self.played.as_ref().filter(|r| r.index == index)
     }
 
     /// The roll book as of the last event checked (`None` in practice games
@@ -365,11 +402,12 @@ impl RecordVerifier {
             events: self.next_position,
             rolls,
             values_checked: self.values_checked,
-            open_roll: self
-                .rolls
-                .as_ref()
-                .and_then(|r| r.open_request())
-                .map(|r| r.index),
+            open_roll: self.open_roll().map(|open| OpenRollReport {
+                index: open.index(),
+                stage: open.stage(),
+                owed_by: open.owed_by().iter().map(PublicKey::fingerprint).collect(),
+                since_event: self.open_since,
+            }),
             challenger_takes_first_roles: self.toss,
         })
     }
@@ -404,6 +442,8 @@ impl RecordVerifier {
         if !self.trusted {
             signed.verify().map_err(Fault::BadSignature)?;
         }
+        self.played = None;
+        self.outcomes_here = None;
         match &event.body {
             EventBody::Challenge(_) => {}
             EventBody::Acceptance(acceptance) => self.acceptance(event, acceptance)?,
@@ -414,13 +454,76 @@ impl RecordVerifier {
                 if self.over {
                     return Err(Fault::GameOver);
                 }
+                self.life_cycle(event)?;
+                let before = self.open_roll().map(|o| (o.index(), o.stage()));
                 self.play(event, other, &hash, to_move)?;
+                let after = self.open_roll().map(|o| (o.index(), o.stage()));
+                if after.is_some() && after != before {
+                    self.open_since = event.seq;
+                }
             }
         }
         self.seen.insert(hash, event.seq);
         self.last_hash = hash;
         self.next_position = self.next_position.saturating_add(1);
         Ok(())
+    }
+
+    /// The roll life cycle (`docs/fair-play.md`, 3.3): while a roll is open,
+    /// only what moves it on, a resignation, or a forfeit claim against
+    /// whoever it waits for.
+    fn life_cycle(&self, event: &Event) -> Result<(), Fault> {
+        let Some(open) = self.open_roll() else {
+            return Ok(());
+        };
+        let what = match (&event.body, open.stage()) {
+            (EventBody::Resignation, _) => return Ok(()),
+            (EventBody::ForfeitClaim { against, .. }, _) => {
+                if open.owed_by().contains(against) {
+                    return Ok(());
+                }
+                "a forfeit claim against a party the roll does not wait for"
+            }
+            (EventBody::Turn(turn), RollStage::Requested) => {
+                let only_responses = turn.moves.is_empty()
+                    && turn
+                        .evidence
+                        .iter()
+                        .all(|e| matches!(e, Evidence::RollResponse(_)));
+                if only_responses {
+                    return Ok(());
+                }
+                open_turn_what(turn)
+            }
+            (EventBody::Turn(turn), RollStage::Answered) => {
+                let plays_it = event.author == open.requester()
+                    && turn.evidence.iter().all(|e| match e {
+                        Evidence::Outcomes { roll, .. } | Evidence::Skipped { roll, .. } => {
+                            *roll == open.index()
+                        }
+                        _ => false,
+                    })
+                    && turn
+                        .evidence
+                        .iter()
+                        .any(|e| matches!(e, Evidence::Outcomes { .. }));
+                if plays_it {
+                    return Ok(());
+                }
+                open_turn_what(turn)
+            }
+            (EventBody::DrawOffer, _) => "a draw offer",
+            (EventBody::DrawAnswer { .. }, _) => "a draw answer",
+            (EventBody::TakebackOffer { .. }, _) => "a take-back offer",
+            (EventBody::TakebackAnswer { .. }, _) => "a take-back answer",
+            (EventBody::Challenge(_) | EventBody::Acceptance(_), _) => "an opening event",
+        };
+        Err(Fault::RollOpen {
+            what,
+            index: open.index(),
+            stage: open.stage(),
+            owed_by: Owed(open.owed_by().iter().map(PublicKey::fingerprint).collect()),
+        })
     }
 
     fn challenge(&mut self, event: &Event, challenge: &Challenge) -> Result<(), Fault> {
@@ -542,7 +645,18 @@ impl RecordVerifier {
         match body {
             EventBody::Challenge(_) | EventBody::Acceptance(_) => Err(Fault::NotAChallenge),
             EventBody::Turn(turn) => {
+                let alone = turn.moves.is_empty() && turn.evidence.len() == 1;
                 for evidence in turn.evidence.iter() {
+                    let what = match evidence {
+                        Evidence::RollRequest(_) => Some("roll request"),
+                        Evidence::RollResponse(_) => Some("roll response"),
+                        _ => None,
+                    };
+                    if let Some(what) = what
+                        && !alone
+                    {
+                        return Err(Fault::NotAlone { what });
+                    }
                     self.evidence(event, evidence, to_move)?;
                 }
                 Ok(())
@@ -648,28 +762,25 @@ impl RecordVerifier {
                 if response.response.responder != *author {
                     return Err(not_owner("a roll response"));
                 }
-                if let Some(done) = self
-                    .rolls()?
+                self.rolls()?
                     .record_response(response)
-                    .map_err(Fault::Roll)?
-                {
-                    self.completed.insert(done.index, done);
-                }
+                    .map_err(Fault::Roll)?;
                 self.last_chance = Some(event.seq);
             }
             Evidence::Outcomes { roll, results } => {
-                self.outcomes(*roll, results)?;
+                if let Some(earlier) = self.outcomes_here {
+                    return Err(Fault::Roll(RollError::NotTheOpenRoll {
+                        open: earlier,
+                        found: *roll,
+                    }));
+                }
+                self.outcomes(*roll, author, results)?;
+                self.outcomes_here = Some(*roll);
                 self.last_chance = Some(event.seq);
             }
             Evidence::Skipped { roll, .. } => {
-                let known = match &self.rolls {
-                    Some(book) => {
-                        *roll < book.next_index()
-                            || book.open_request().is_some_and(|r| r.index == *roll)
-                    }
-                    None => *roll <= self.practice_rolls,
-                };
-                if !known {
+                // A skipped order belongs to the roll this very turn plays.
+                if self.outcomes_here != Some(*roll) {
                     return Err(Fault::NoSuchRoll { roll: *roll });
                 }
             }
@@ -695,19 +806,6 @@ impl RecordVerifier {
                     .check(&game, author, opening)
                     .map_err(Fault::Commit)?;
                 entry.2 = true;
-            }
-            Evidence::Reanchor(anchor) => {
-                if anchor.owner != *author {
-                    return Err(not_owner("a new anchor"));
-                }
-                self.rolls()?
-                    .propose_anchor(anchor.clone())
-                    .map_err(Fault::Roll)?;
-            }
-            Evidence::AnchorAcknowledged { owner, anchor } => {
-                self.rolls()?
-                    .acknowledge_anchor(author, owner, anchor)
-                    .map_err(Fault::Roll)?;
             }
             Evidence::RoleReveal(opening) => {
                 let (Some(opened), Some(game)) = (&self.opened, &self.game) else {
@@ -736,7 +834,12 @@ impl RecordVerifier {
         Ok(())
     }
 
-    fn outcomes(&mut self, roll: u64, results: &[ChanceRecord]) -> Result<(), Fault> {
+    fn outcomes(
+        &mut self,
+        roll: u64,
+        author: &PublicKey,
+        results: &[ChanceRecord],
+    ) -> Result<(), Fault> {
         let chance_fault = |source| Fault::Chance { roll, source };
         if let Some(stream) = self.practice.as_mut() {
             if roll != self.practice_rolls {
@@ -745,17 +848,30 @@ impl RecordVerifier {
             replay_blind(&mut *stream, results).map_err(chance_fault)?;
             self.practice_rolls += 1;
         } else {
-            if self.outcomes_given.contains(&roll) {
-                return Err(Fault::OutcomesTwice { roll });
-            }
-            let (Some(done), Some(game)) = (self.completed.get(&roll), &self.game) else {
-                return Err(Fault::NoSuchRoll { roll });
-            };
-            replay_blind(done.stream(game), results).map_err(chance_fault)?;
-            self.outcomes_given.insert(roll);
+            let done = self
+                .rolls()?
+                .record_outcomes(roll, author)
+                .map_err(Fault::Roll)?;
+            let game = self.game.clone().ok_or(Fault::NotAChallenge)?;
+            replay_blind(done.stream(&game), results).map_err(chance_fault)?;
+            self.played = Some(done);
         }
         self.values_checked += results.len();
         Ok(())
+    }
+}
+
+/// What a turn that an open roll does not allow tried to do.
+fn open_turn_what(turn: &super::turn::TurnBody) -> &'static str {
+    let has = |f: fn(&Evidence) -> bool| turn.evidence.iter().any(f);
+    if has(|e| matches!(e, Evidence::RollRequest(_))) {
+        "another roll request"
+    } else if has(|e| matches!(e, Evidence::Outcomes { .. })) {
+        "outcomes of another roll, or by another party than its requester,"
+    } else if !turn.moves.is_empty() {
+        "a move"
+    } else {
+        "a turn"
     }
 }
 
@@ -925,7 +1041,7 @@ pub(crate) mod tests {
             for e in &self.events {
                 verifier.push(e).unwrap();
             }
-            let done = verifier.completed_roll(roll).unwrap().clone();
+            let done = verifier.open_roll().unwrap().completed().unwrap();
             let mut chance = RecordingChance::new(done.stream(&self.game));
             chance.d6("A1xB2").unwrap();
             chance.d6("A3xB2").unwrap();
@@ -1033,7 +1149,12 @@ pub(crate) mod tests {
             let EventBody::Turn(turn) = &mut e.body else {
                 panic!()
             };
-            turn.moves = moves(&["extra"]);
+            let Evidence::RollRequest(signed) = &turn.evidence[0] else {
+                panic!()
+            };
+            let mut request = signed.request.clone();
+            request.declaration.seed = text("another seed");
+            turn.evidence = List::new(vec![Evidence::RollRequest(request.sign(&s.alice))]).unwrap();
         });
         assert!(matches!(
             fault(&events),
@@ -1331,8 +1452,10 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn reanchoring_through_the_record() {
-        let mut s = Script::peer();
+    fn retired_reanchoring_is_refused_by_name() {
+        // Evidence kind 6 (a new anchor) as an old draft wrote it: the
+        // kind byte, then an anchor.
+        let s = Script::peer();
         let fresh = HashChain::new(
             &ChainSecret::from_bytes([0xa2; 32]),
             s.game.clone(),
@@ -1340,40 +1463,159 @@ pub(crate) mod tests {
             4,
         )
         .unwrap();
-        s.turn(1, &[], vec![Evidence::Reanchor(fresh.anchor().clone())]);
-        s.turn(
-            2,
-            &[],
-            vec![Evidence::AnchorAcknowledged {
-                owner: s.alice.public_key(),
-                anchor: fresh.anchor().value,
-            }],
-        );
-        s.alice_chain = fresh;
-        s.attack(0);
-        assert!(RecordVerifier::verify(&s.events).is_ok());
-        let mut own = Script::peer();
-        let fresh = HashChain::new(
-            &ChainSecret::from_bytes([0xa3; 32]),
-            own.game.clone(),
-            own.alice.public_key(),
-            4,
+        let mut enc = crate::fair_play::encoding::Encoder::new();
+        enc.u32(0).u32(1).u8(6).put(fresh.anchor());
+        let err = <TurnBody as crate::fair_play::encoding::Canonical>::from_canonical_bytes(
+            &enc.into_bytes(),
         )
-        .unwrap();
-        own.turn(
+        .unwrap_err();
+        assert!(err.to_string().contains("retired"), "{err}");
+        assert!(err.to_string().contains("re-anchoring"), "{err}");
+    }
+
+    #[test]
+    fn the_open_roll_allows_only_what_moves_it_on() {
+        // Requested: Alice may not move, ask again or offer a draw; Bob may
+        // only respond.
+        let mut s = Script::peer();
+        let request = RollRequest {
+            game: s.game.clone(),
+            index: 0,
+            record_hash: s.record_hash(),
+            requester: s.alice.public_key(),
+            declaration: Declaration {
+                orders: List::new(vec![text("A1xB2")]).unwrap(),
+                seed: Text::default(),
+            },
+            reveal: Some(s.alice_chain.reveal(1).unwrap()),
+        }
+        .sign(&s.alice);
+        s.turn(1, &[], vec![Evidence::RollRequest(request.clone())]);
+        let mut moving = Script::peer();
+        moving.events = s.events.clone();
+        moving.turn(2, &["B2-B3"], vec![]);
+        assert!(matches!(
+            fault(&moving.events).fault,
+            Fault::RollOpen {
+                what: "a move",
+                index: 0,
+                stage: RollStage::Requested,
+                ..
+            }
+        ));
+        let mut offering = Script::peer();
+        offering.events = s.events.clone();
+        offering.add(1, EventBody::DrawOffer);
+        assert!(matches!(
+            fault(&offering.events).fault,
+            Fault::RollOpen {
+                what: "a draw offer",
+                ..
+            }
+        ));
+        // A forfeit claim against the responder the roll waits for stands;
+        // one against the requester does not.
+        let mut claim = Script::peer();
+        claim.events = s.events.clone();
+        claim.add(
             1,
-            &[],
-            vec![
-                Evidence::Reanchor(fresh.anchor().clone()),
-                Evidence::AnchorAcknowledged {
-                    owner: own.alice.public_key(),
-                    anchor: fresh.anchor().value,
-                },
-            ],
+            EventBody::ForfeitClaim {
+                against: s.bob.public_key(),
+                reason: text("no response in 40 days"),
+                robot_time: None,
+            },
+        );
+        assert!(RecordVerifier::verify(&claim.events).is_ok());
+        let mut wrong = Script::peer();
+        wrong.events = s.events.clone();
+        wrong.add(
+            2,
+            EventBody::ForfeitClaim {
+                against: s.alice.public_key(),
+                reason: text("no move"),
+                robot_time: None,
+            },
+        );
+        assert!(matches!(fault(&wrong.events).fault, Fault::RollOpen { .. }));
+        // A request shares its event with nothing.
+        let mut crowded = Script::peer();
+        let request = RollRequest {
+            record_hash: crowded.record_hash(),
+            ..request.request.clone()
+        }
+        .sign(&crowded.alice);
+        crowded.turn(1, &["A1xB2"], vec![Evidence::RollRequest(request)]);
+        assert_eq!(
+            fault(&crowded.events).fault,
+            Fault::NotAlone {
+                what: "roll request"
+            }
+        );
+    }
+
+    #[test]
+    fn an_answered_roll_waits_for_its_outcome_turn() {
+        let mut s = Script::peer();
+        let results = s.attack(0);
+        let honest = s.events.clone();
+        let summary = RecordVerifier::verify(&honest).unwrap();
+        assert_eq!(summary.open_roll, None);
+        assert_eq!(summary.rolls, 1);
+        // Without the outcome turn, the roll is reported open, owed by
+        // Alice since Bob's response (event #3).
+        let cut = &honest[..honest.len() - 1];
+        let summary = RecordVerifier::verify(cut).unwrap();
+        assert_eq!(
+            summary.open_roll,
+            Some(OpenRollReport {
+                index: 0,
+                stage: RollStage::Answered,
+                owed_by: vec![s.alice.public_key().fingerprint()],
+                since_event: 3,
+            })
+        );
+        // Best of two: instead of playing roll 0, Alice asks for roll 1.
+        let mut again = Script::peer();
+        again.events = cut.to_vec();
+        let request = RollRequest {
+            game: again.game.clone(),
+            index: 1,
+            record_hash: again.record_hash(),
+            requester: again.alice.public_key(),
+            declaration: Declaration {
+                orders: List::new(vec![text("A1xB2"), text("A3xB2")]).unwrap(),
+                seed: Text::default(),
+            },
+            reveal: Some(again.alice_chain.reveal(2).unwrap()),
+        }
+        .sign(&again.alice);
+        again.turn(1, &[], vec![Evidence::RollRequest(request)]);
+        let err = fault(&again.events);
+        assert_eq!(err.position, 4);
+        assert!(matches!(
+            err.fault,
+            Fault::RollOpen {
+                what: "another roll request",
+                index: 0,
+                stage: RollStage::Answered,
+                ..
+            }
+        ));
+        // Bob cannot play Alice's roll, nor move meanwhile.
+        let mut bob = Script::peer();
+        bob.events = cut.to_vec();
+        bob.turn(2, &["B1-B2"], vec![]);
+        assert!(matches!(fault(&bob.events).fault, Fault::RollOpen { .. }));
+        let mut bob_plays = Script::peer();
+        bob_plays.events = cut.to_vec();
+        bob_plays.turn(
+            2,
+            &["A1xB2", "A3xB2"],
+            vec![Evidence::Outcomes { roll: 0, results }],
         );
         assert!(matches!(
-            fault(&own.events).fault,
-            Fault::Roll(RollError::SelfAcknowledgement { .. })
+            fault(&bob_plays.events).fault,
+            Fault::RollOpen { .. }
         ));
     }
 
@@ -1444,9 +1686,15 @@ pub(crate) mod tests {
                 results: results.clone(),
             }],
         );
-        assert_eq!(fault(&s.events).fault, Fault::OutcomesTwice { roll: 0 });
+        assert_eq!(
+            fault(&s.events).fault,
+            Fault::Roll(RollError::OutcomesTwice { roll: 0 })
+        );
         let mut early = Script::peer();
         early.turn(1, &[], vec![Evidence::Outcomes { roll: 0, results }]);
-        assert_eq!(fault(&early.events).fault, Fault::NoSuchRoll { roll: 0 });
+        assert_eq!(
+            fault(&early.events).fault,
+            Fault::Roll(RollError::NoSuchRoll { roll: 0 })
+        );
     }
 }

@@ -1,24 +1,33 @@
-//! Roll requests and responses, and the [`RollBook`] that replays them.
+//! Roll requests and responses, and the [`RollBook`] that takes every roll
+//! through its life cycle.
 //!
 //! Every roll of a game has the next global index `k` (0, 1, 2, ... with no
 //! gaps), and consumes exactly the next value of every chain taking part.
 //!
-//! 1. The player to move signs a [`RollRequest`]: game id, `k`, the hash of
-//!    the record before it, its key, its [`Declaration`] (the orders the roll
-//!    resolves) and, if it has a chain, its next reveal.
-//! 2. Every other party with a chain answers with a signed [`RollResponse`]:
-//!    game id, `k`, `H(request)`, the same record hash, its key and its next
-//!    reveal. Signing `H(request)` binds the response to that one declaration.
-//! 3. When every response is in, the roll is complete and its outcome stream
-//!    (see `outcome`) is fixed by values that were all committed in advance;
-//!    the requester could not foresee it (it lacked the responses' reveals)
-//!    and nobody could bias it.
+//! 1. **Requested.** The player to move signs a [`RollRequest`]: game id,
+//!    `k`, the hash of the record before it, its key, its [`Declaration`]
+//!    (the orders the roll resolves, legal in the position) and, if it has a
+//!    chain, its next reveal.
+//! 2. **Answered.** Every other party with a chain answers with a signed
+//!    [`RollResponse`]: game id, `k`, `H(request)`, the same record hash, its
+//!    key and its next reveal. Signing `H(request)` binds the response to that
+//!    one declaration. When the last response is in, the outcome stream (see
+//!    `outcome`) is fixed by values that were all committed in advance; the
+//!    requester could not foresee it (it lacked the responses' reveals) and
+//!    nobody could bias it.
+//! 3. **Played.** The requester's next turn plays the declared orders with
+//!    the roll's values and records them as outcomes. Only then is the roll
+//!    closed and may the next one be requested: a requester that could ask
+//!    again while holding an answered roll would keep the outcome it
+//!    prefers.
 //!
-//! The [`RollBook`] is both the verifier that replays a record and the guard a
-//! responder consults before answering ([`RollBook::answer`]): it answers only
-//! the next index, only for the player to move, only at the current record
-//! hash, and only once. Legality of the declared orders is the game's to
-//! check before calling.
+//! The [`RollBook`] is both the verifier that replays a record and the guard
+//! a responder consults before answering ([`RollBook::answer`]): it answers
+//! only the open request the verifier accepted, and only once. Legality of
+//! the declared orders is the game's to check, before the request is
+//! accepted (`crate::signed::SignedReplay` does).
+
+use std::fmt;
 
 use thiserror::Error;
 
@@ -273,8 +282,118 @@ impl CompletedRoll {
     }
 }
 
-/// Why a request, a response or a re-anchoring was refused. Each attack has
-/// its own reason.
+/// Where an open roll stands in its life cycle (`docs/fair-play.md`, 3.3):
+///
+/// ```text
+///   (idle) --request k--> Requested --last response--> Answered --outcome turn--> (idle, next k+1)
+/// ```
+///
+/// A roll is open from its request until the requester's turn that plays its
+/// outcomes. While it is open nobody may request another roll, and the only
+/// events the record accepts are the ones that move it on (a response while
+/// it is requested, the requester's outcome turn once it is answered), a
+/// resignation, and a forfeit claim against whoever it waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RollStage {
+    /// Requested: waiting for the responses of the other parties with a
+    /// chain.
+    Requested,
+    /// Answered: every response is in, so the outcome is fixed (and the
+    /// requester can compute it); waiting for the requester's turn that
+    /// plays it.
+    Answered,
+}
+
+impl fmt::Display for RollStage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RollStage::Requested => "requested, waiting for its responses",
+            RollStage::Answered => "answered, waiting for the turn that plays its outcomes",
+        })
+    }
+}
+
+/// The keys an open roll waits for, for messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Owed(pub Vec<Fingerprint>);
+
+impl fmt::Display for Owed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, fp) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" and ")?;
+            }
+            write!(f, "{fp}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A roll that is open: requested, and not yet played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenRoll {
+    request: RollRequest,
+    request_hash: Hash32,
+    reveals: Vec<(PublicKey, ChainValue)>,
+    awaiting: Vec<PublicKey>,
+}
+
+impl OpenRoll {
+    /// The roll index.
+    pub fn index(&self) -> u64 {
+        self.request.index
+    }
+
+    /// The request, as signed.
+    pub fn request(&self) -> &RollRequest {
+        &self.request
+    }
+
+    /// Who asked for it, and owes the turn that plays it.
+    pub fn requester(&self) -> PublicKey {
+        self.request.requester
+    }
+
+    /// Where it stands.
+    pub fn stage(&self) -> RollStage {
+        if self.awaiting.is_empty() {
+            RollStage::Answered
+        } else {
+            RollStage::Requested
+        }
+    }
+
+    /// The parties whose responses it still waits for (none once answered).
+    pub fn awaiting(&self) -> &[PublicKey] {
+        &self.awaiting
+    }
+
+    /// Who owes the next event of the roll: the responders still awaited,
+    /// or, once it is answered, the requester.
+    pub fn owed_by(&self) -> Vec<PublicKey> {
+        match self.stage() {
+            RollStage::Requested => self.awaiting.clone(),
+            RollStage::Answered => vec![self.request.requester],
+        }
+    }
+
+    /// The inputs of its outcome, once it is answered.
+    pub fn completed(&self) -> Option<CompletedRoll> {
+        (self.stage() == RollStage::Answered).then(|| CompletedRoll {
+            index: self.request.index,
+            request_hash: self.request_hash,
+            declaration_hash: self.request.declaration.hash(),
+            reveals: self.reveals.clone(),
+        })
+    }
+
+    fn owed(&self) -> Owed {
+        Owed(self.owed_by().iter().map(PublicKey::fingerprint).collect())
+    }
+}
+
+/// Why a request, a response or an outcome turn was refused. Each attack
+/// has its own reason.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum RollError {
     /// No party has a chain, so no roll can ever be answered.
@@ -319,11 +438,19 @@ pub enum RollError {
         /// Whose turn it is.
         to_move: Fingerprint,
     },
-    /// A new request while the previous roll still waits for responses.
-    #[error("roll {index} is still waiting for responses")]
+    /// A new request while a roll is open: requested and not yet played.
+    /// Asking again for an answered roll would let the requester keep the
+    /// outcome it prefers (best of N).
+    #[error(
+        "roll {index} is still open ({stage}; owed by {owed_by}): no new roll may be requested before it is played"
+    )]
     RollStillOpen {
         /// The open roll.
         index: u64,
+        /// Where it stands.
+        stage: RollStage,
+        /// Who owes its next event.
+        owed_by: Owed,
     },
     /// A request that skips roll indices.
     #[error("roll index {found} skips ahead: the next roll is {expected}")]
@@ -369,9 +496,15 @@ pub enum RollError {
         /// The next index that may be requested or is open.
         next: u64,
     },
-    /// A response to a roll already complete.
-    #[error("roll {index} is already complete")]
+    /// A response to a roll already played.
+    #[error("roll {index} is already played")]
     ResponseToClosedRoll {
+        /// The index answered.
+        index: u64,
+    },
+    /// A response to a roll whose responses are all in.
+    #[error("roll {index} is already answered")]
+    AlreadyAnswered {
         /// The index answered.
         index: u64,
     },
@@ -402,17 +535,41 @@ pub enum RollError {
         /// The hash of the request on record.
         presented: Hash32,
     },
-    /// A re-anchoring acknowledged by its own owner.
-    #[error("{owner} cannot acknowledge its own anchor")]
-    SelfAcknowledgement {
-        /// The owner.
-        owner: Fingerprint,
+    /// Outcomes of a roll that was never requested.
+    #[error("no roll {roll} was requested, so it has no outcomes to play")]
+    NoSuchRoll {
+        /// The roll named.
+        roll: u64,
     },
-    /// A re-anchoring by a party that takes no part in rolls.
-    #[error("{party} has no chain to re-anchor")]
-    NoChain {
-        /// The party.
-        party: Fingerprint,
+    /// Outcomes of a roll that was played already.
+    #[error("the outcomes of roll {roll} were already played")]
+    OutcomesTwice {
+        /// The roll named.
+        roll: u64,
+    },
+    /// Outcomes of another roll than the open one.
+    #[error("the outcomes are of roll {found}, but the open roll is {open}")]
+    NotTheOpenRoll {
+        /// The open roll.
+        open: u64,
+        /// The roll named.
+        found: u64,
+    },
+    /// Outcomes before every response is in.
+    #[error("roll {roll} is not answered yet: it waits for the response of {awaiting}")]
+    NotAnswered {
+        /// The roll.
+        roll: u64,
+        /// Who has not responded.
+        awaiting: Owed,
+    },
+    /// Outcomes played by another party than the requester.
+    #[error("roll {roll} was requested by {requester}: only its requester plays its outcomes")]
+    NotTheRequester {
+        /// The roll.
+        roll: u64,
+        /// Its requester.
+        requester: Fingerprint,
     },
     /// A chain check failed for a party.
     #[error("chain of {party}: {source}")]
@@ -429,7 +586,7 @@ pub enum RollError {
 pub struct Answer {
     /// The signed response to send.
     pub response: SignedRollResponse,
-    /// The completed roll, if this was the last response needed.
+    /// The answered roll, if this was the last response needed.
     pub completed: Option<CompletedRoll>,
 }
 
@@ -439,17 +596,15 @@ struct PartyState {
     chain: Option<ChainVerifier>,
 }
 
-#[derive(Debug, Clone)]
-struct OpenRoll {
-    request: RollRequest,
-    request_hash: Hash32,
-    reveals: Vec<(PublicKey, ChainValue)>,
-    awaiting: Vec<PublicKey>,
-}
-
-/// Replays the rolls of one game and refuses every deviation from the
-/// protocol with its own [`RollError`]. Every method either succeeds and
-/// updates the book, or fails and leaves it unchanged.
+/// The life cycle of every roll of one game (see [`RollStage`]), replayed
+/// from the record: every deviation from the protocol is refused with its
+/// own [`RollError`]. Every method either succeeds and updates the book, or
+/// fails and leaves it unchanged.
+///
+/// It is the one type through which a roll moves, whoever moves it: the
+/// verifier replaying a record, and every responder, which answers only
+/// through [`RollBook::answer`] on a copy of the book the verifier
+/// accepted.
 #[derive(Debug, Clone)]
 pub struct RollBook {
     game: GameId,
@@ -483,7 +638,7 @@ impl RollBook {
                     let reused = states
                         .iter()
                         .filter_map(|s| s.chain.as_ref())
-                        .any(|c| c.has_used_anchor(&anchor.value));
+                        .any(|c| c.anchor().value == anchor.value);
                     if reused {
                         return Err(chain_error(&party.key, ChainError::AnchorReused));
                     }
@@ -515,19 +670,35 @@ impl RollBook {
         &self.game
     }
 
-    /// The index the next request must have.
+    /// The index the next request must have; also the number of rolls
+    /// played (requested, answered and played by their outcome turn).
     pub fn next_index(&self) -> u64 {
         self.next_index
     }
 
-    /// The request waiting for responses, if any.
+    /// The open roll (requested, not yet played), if any.
+    pub fn open_roll(&self) -> Option<&OpenRoll> {
+        self.open.as_ref()
+    }
+
+    /// The request waiting for responses, if any (not an answered one).
     pub fn open_request(&self) -> Option<&RollRequest> {
-        self.open.as_ref().map(|o| &o.request)
+        self.open
+            .as_ref()
+            .filter(|o| o.stage() == RollStage::Requested)
+            .map(|o| &o.request)
     }
 
     /// The parties whose responses the open roll still waits for.
     pub fn awaiting(&self) -> &[PublicKey] {
         self.open.as_ref().map_or(&[], |o| o.awaiting.as_slice())
+    }
+
+    /// The answered roll whose outcomes its requester owes, if any.
+    pub fn answered(&self) -> Option<&OpenRoll> {
+        self.open
+            .as_ref()
+            .filter(|o| o.stage() == RollStage::Answered)
     }
 
     /// The position `party`'s next reveal must have, if it has a chain.
@@ -537,7 +708,8 @@ impl RollBook {
             .map(ChainVerifier::next_position)
     }
 
-    /// Records a signed request made when the record was as `turn` says.
+    /// Records a signed request made when the record was as `turn` says:
+    /// the roll becomes open ([`RollStage::Requested`]).
     pub fn record_request(
         &mut self,
         signed: &SignedRollRequest,
@@ -555,15 +727,17 @@ impl RollBook {
         let requester = self
             .party(&request.requester)
             .ok_or_else(|| unknown(&request.requester))?;
+        if let Some(open) = &self.open {
+            return Err(RollError::RollStillOpen {
+                index: open.index(),
+                stage: open.stage(),
+                owed_by: open.owed(),
+            });
+        }
         if request.requester != turn.player_to_move {
             return Err(RollError::RequestOutOfTurn {
                 requester: request.requester.fingerprint(),
                 to_move: turn.player_to_move.fingerprint(),
-            });
-        }
-        if let Some(open) = &self.open {
-            return Err(RollError::RollStillOpen {
-                index: open.request.index,
             });
         }
         match request.index.cmp(&self.next_index) {
@@ -626,8 +800,9 @@ impl RollBook {
         Ok(())
     }
 
-    /// Records a signed response; returns the completed roll when it was the
-    /// last response needed.
+    /// Records a signed response; returns the answered roll when it was the
+    /// last response needed ([`RollStage::Answered`]). The roll stays open
+    /// until [`RollBook::record_outcomes`].
     pub fn record_response(
         &mut self,
         signed: &SignedRollResponse,
@@ -642,11 +817,11 @@ impl RollBook {
             )?;
         }
         let open = match &self.open {
-            Some(open) if open.request.index == response.index => open,
-            Some(open) if response.index > open.request.index => {
+            Some(open) if open.index() == response.index => open,
+            Some(open) if response.index > open.index() => {
                 return Err(RollError::ResponseAhead {
                     index: response.index,
-                    next: open.request.index,
+                    next: open.index(),
                 });
             }
             None if response.index >= self.next_index => {
@@ -667,6 +842,11 @@ impl RollBook {
         if responder.chain.is_none() || response.responder == open.request.requester {
             return Err(RollError::WrongResponder {
                 responder: response.responder.fingerprint(),
+            });
+        }
+        if open.stage() == RollStage::Answered {
+            return Err(RollError::AlreadyAnswered {
+                index: response.index,
             });
         }
         if !open.awaiting.contains(&response.responder) {
@@ -695,41 +875,89 @@ impl RollBook {
         open.awaiting.retain(|k| *k != response.responder);
         open.reveals
             .push((response.responder, response.reveal.value));
-        if !open.awaiting.is_empty() {
-            return Ok(None);
-        }
-        let done = CompletedRoll {
-            index: open.request.index,
-            request_hash: open.request_hash,
-            declaration_hash: open.request.declaration.hash(),
-            reveals: open.reveals.clone(),
-        };
-        self.open = None;
-        self.next_index = self.next_index.saturating_add(1);
-        Ok(Some(done))
+        Ok(open.completed())
     }
 
-    /// The responder's side: checks `request` as the verifier would (next
-    /// index, player to move, current record hash, answered only once),
-    /// records it if it is not yet recorded, then reveals `chain`'s next
-    /// value, signs the response with `key` and records it. Anything else is
-    /// refused, so a responder cannot be made to harvest future values.
+    /// Records that `author` played the outcomes of roll `roll` in its turn:
+    /// the roll must be the open one, answered, and `author` its requester.
+    /// The roll is closed, and its outcome inputs returned for the replay
+    /// to check the values against.
+    pub fn record_outcomes(
+        &mut self,
+        roll: u64,
+        author: &PublicKey,
+    ) -> Result<CompletedRoll, RollError> {
+        let Some(open) = &self.open else {
+            return Err(if roll < self.next_index {
+                RollError::OutcomesTwice { roll }
+            } else {
+                RollError::NoSuchRoll { roll }
+            });
+        };
+        if open.index() != roll {
+            return Err(if roll < open.index() {
+                RollError::OutcomesTwice { roll }
+            } else {
+                RollError::NotTheOpenRoll {
+                    open: open.index(),
+                    found: roll,
+                }
+            });
+        }
+        let Some(done) = open.completed() else {
+            return Err(RollError::NotAnswered {
+                roll,
+                awaiting: open.owed(),
+            });
+        };
+        if open.requester() != *author {
+            return Err(RollError::NotTheRequester {
+                roll,
+                requester: open.requester().fingerprint(),
+            });
+        }
+        self.open = None;
+        self.next_index = self.next_index.saturating_add(1);
+        Ok(done)
+    }
+
+    /// The responder's side, and the only way a client answers: `request`
+    /// must be the open roll's request, still waiting for this responder
+    /// (the verifier, with the game's rules, accepted it at the current
+    /// record: the player to move asked, for the next index, and declared
+    /// orders legal in the position). Reveals `chain`'s next value, signs
+    /// the response with `key` and records it. Anything else is refused, so
+    /// a responder cannot be made to answer a second request for an open
+    /// roll, or to harvest future values.
     pub fn answer(
         &mut self,
         request: &SignedRollRequest,
-        turn: &TurnContext,
         key: &SigningKey,
         chain: &HashChain,
     ) -> Result<Answer, RollError> {
-        let mut book = self.clone();
-        let already_open = book.open.as_ref().is_some_and(|o| {
-            o.request == request.request && o.request.record_hash == turn.record_hash
-        });
-        if !already_open {
-            book.record_request(request, turn)?;
-        }
         let me = key.public_key();
-        let position = book
+        let Some(open) = &self.open else {
+            return Err(if request.request.index < self.next_index {
+                RollError::ResponseToClosedRoll {
+                    index: request.request.index,
+                }
+            } else {
+                RollError::ResponseAhead {
+                    index: request.request.index,
+                    next: self.next_index,
+                }
+            });
+        };
+        if open.request != request.request {
+            // Another request than the one on record: a second request for
+            // an open roll, or one the verifier never accepted.
+            return Err(RollError::RollStillOpen {
+                index: open.index(),
+                stage: open.stage(),
+                owed_by: open.owed(),
+            });
+        }
+        let position = self
             .next_reveal_position(&me)
             .ok_or(RollError::WrongResponder {
                 responder: me.fingerprint(),
@@ -744,7 +972,7 @@ impl RollBook {
         })?;
         let reveal = chain.reveal(position).map_err(|e| chain_error(&me, e))?;
         let response = RollResponse {
-            game: book.game.clone(),
+            game: self.game.clone(),
             index: request.request.index,
             request_hash: request.request.hash(),
             record_hash: request.request.record_hash,
@@ -752,47 +980,13 @@ impl RollBook {
             reveal,
         }
         .sign(key);
+        let mut book = self.clone();
         let completed = book.record_response(&response)?;
         *self = book;
         Ok(Answer {
             response,
             completed,
         })
-    }
-
-    /// Records `anchor` proposed by its owner (in a signed event). It is
-    /// unusable until another party acknowledges it.
-    pub fn propose_anchor(&mut self, anchor: ChainAnchor) -> Result<(), RollError> {
-        self.check_game(&anchor.game)?;
-        let owner = anchor.owner;
-        let reused = self
-            .parties
-            .iter()
-            .filter_map(|p| p.chain.as_ref())
-            .any(|c| c.has_used_anchor(&anchor.value));
-        if reused {
-            return Err(chain_error(&owner, ChainError::AnchorReused));
-        }
-        let chain = self.chain_mut(&owner)?;
-        chain.propose(anchor).map_err(|e| chain_error(&owner, e))
-    }
-
-    /// Records that `by` acknowledged (in a signed event) the anchor `value`
-    /// proposed by `owner`; from now on `owner` reveals from the new chain.
-    pub fn acknowledge_anchor(
-        &mut self,
-        by: &PublicKey,
-        owner: &PublicKey,
-        value: &ChainValue,
-    ) -> Result<(), RollError> {
-        if by == owner {
-            return Err(RollError::SelfAcknowledgement {
-                owner: owner.fingerprint(),
-            });
-        }
-        self.party(by).ok_or_else(|| unknown(by))?;
-        let chain = self.chain_mut(owner)?;
-        chain.acknowledge(value).map_err(|e| chain_error(owner, e))
     }
 
     fn check_game(&self, game: &GameId) -> Result<(), RollError> {
@@ -815,8 +1009,8 @@ impl RollBook {
             .iter_mut()
             .find(|p| p.key == *key)
             .ok_or_else(|| unknown(key))?;
-        party.chain.as_mut().ok_or(RollError::NoChain {
-            party: key.fingerprint(),
+        party.chain.as_mut().ok_or(RollError::WrongResponder {
+            responder: key.fingerprint(),
         })
     }
 
@@ -952,8 +1146,9 @@ pub(crate) mod tests {
             .sign(&self.bob)
         }
 
-        /// Plays roll `index` honestly at record `record`.
-        pub(crate) fn play(&mut self, index: u64, record: u8) -> CompletedRoll {
+        /// Requests and answers roll `index` honestly at record `record`;
+        /// the roll is left answered, not played.
+        pub(crate) fn answer(&mut self, index: u64, record: u8) -> CompletedRoll {
             let position = index as u32 + 1;
             let request = self.request(index, position, record, &["A attacks B"]);
             self.book
@@ -961,6 +1156,18 @@ pub(crate) mod tests {
                 .unwrap();
             let response = self.response(&request.request, position);
             self.book.record_response(&response).unwrap().unwrap()
+        }
+
+        /// Plays roll `index` honestly at record `record`: request,
+        /// response, and Alice's turn with its outcomes.
+        pub(crate) fn play(&mut self, index: u64, record: u8) -> CompletedRoll {
+            let answered = self.answer(index, record);
+            let played = self
+                .book
+                .record_outcomes(index, &self.alice.public_key())
+                .unwrap();
+            assert_eq!(answered, played);
+            played
         }
     }
 
@@ -1095,22 +1302,16 @@ pub(crate) mod tests {
             t.book.record_response(&t.response(&ahead.request, 1)),
             Err(RollError::ResponseAhead { index: 1, next: 0 })
         );
-        // And the responder's own guard refuses to produce one.
+        // And the responder's own guard refuses to produce one: it answers
+        // only the request on record.
         let mut bob_book = Table::new().book;
-        let mut turn = t.turn(0);
         assert_eq!(
-            bob_book
-                .answer(&ahead, &turn, &t.bob, &t.bob_chain)
-                .unwrap_err(),
-            RollError::IndexSkipped {
-                expected: 0,
-                found: 1
-            }
+            bob_book.answer(&ahead, &t.bob, &t.bob_chain).unwrap_err(),
+            RollError::ResponseAhead { index: 1, next: 0 }
         );
-        turn.record_hash = Hash32::from_bytes([5; 32]);
         assert!(matches!(
-            bob_book.answer(&phantom, &turn, &t.bob, &t.bob_chain),
-            Err(RollError::StaleRecordHash { .. })
+            t.book.clone().answer(&ahead, &t.bob, &t.bob_chain),
+            Err(RollError::RollStillOpen { index: 0, .. })
         ));
     }
 
@@ -1119,22 +1320,21 @@ pub(crate) mod tests {
         let t = Table::new();
         let mut bob_book = t.book.clone();
         let request = t.request(0, 1, 0, &["x"]);
-        let answer = bob_book
-            .answer(&request, &t.turn(0), &t.bob, &t.bob_chain)
-            .unwrap();
+        // Only a request the verifier accepted is answered.
+        assert_eq!(
+            bob_book.answer(&request, &t.bob, &t.bob_chain).unwrap_err(),
+            RollError::ResponseAhead { index: 0, next: 0 }
+        );
+        bob_book.record_request(&request, &t.turn(0)).unwrap();
+        let answer = bob_book.answer(&request, &t.bob, &t.bob_chain).unwrap();
         assert_eq!(
             answer.response.response.reveal,
             t.bob_chain.reveal(1).unwrap()
         );
         assert!(answer.completed.is_some());
         assert_eq!(
-            bob_book
-                .answer(&request, &t.turn(0), &t.bob, &t.bob_chain)
-                .unwrap_err(),
-            RollError::IndexReused {
-                expected: 1,
-                found: 0
-            }
+            bob_book.answer(&request, &t.bob, &t.bob_chain).unwrap_err(),
+            RollError::AlreadyAnswered { index: 0 }
         );
         // The verifier's copy accepts what the responder produced.
         let mut verifier = t.book.clone();
@@ -1233,53 +1433,58 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn a_reanchor_used_before_acknowledgement_is_refused() {
+    fn a_roll_stays_open_until_its_requester_plays_it() {
         let mut t = Table::new();
-        t.play(0, 0);
-        let fresh = HashChain::new(
-            &ChainSecret::from_bytes([0xa2; 32]),
-            t.game.clone(),
-            t.alice.public_key(),
-            8,
-        )
-        .unwrap();
-        t.book.propose_anchor(fresh.anchor().clone()).unwrap();
-        let mut early = t.request(1, 2, 1, &["x"]).request;
-        early.reveal = Some(fresh.reveal(1).unwrap());
+        let answered = t.answer(0, 0);
+        let open = t.book.open_roll().unwrap();
+        assert_eq!(open.stage(), RollStage::Answered);
+        assert_eq!(open.owed_by(), vec![t.alice.public_key()]);
+        assert_eq!(t.book.answered().map(OpenRoll::index), Some(0));
+        assert_eq!(t.book.open_request(), None);
+        // Best of two: Alice holds the answered roll 0 and asks again.
+        let again = t.request(1, 2, 1, &["A attacks B"]);
         assert_eq!(
-            chain_reason(
-                t.book
-                    .record_request(&early.sign(&t.alice), &t.turn(1))
-                    .unwrap_err()
-            ),
-            ChainError::ReanchorNotAcknowledged
-        );
-        assert_eq!(
-            t.book.acknowledge_anchor(
-                &t.alice.public_key(),
-                &t.alice.public_key(),
-                &fresh.anchor().value
-            ),
-            Err(RollError::SelfAcknowledgement {
-                owner: t.alice.public_key().fingerprint()
+            t.book.record_request(&again, &t.turn(1)),
+            Err(RollError::RollStillOpen {
+                index: 0,
+                stage: RollStage::Answered,
+                owed_by: Owed(vec![t.alice.public_key().fingerprint()]),
             })
         );
-        t.book
-            .acknowledge_anchor(
-                &t.bob.public_key(),
-                &t.alice.public_key(),
-                &fresh.anchor().value,
-            )
-            .unwrap();
-        let mut late = t.request(1, 2, 1, &["x"]).request;
-        late.reveal = Some(fresh.reveal(1).unwrap());
-        let late = late.sign(&t.alice);
-        t.book.record_request(&late, &t.turn(1)).unwrap();
-        assert!(
-            t.book
-                .record_response(&t.response(&late.request, 2))
-                .unwrap()
-                .is_some()
+        // Nobody but its requester plays it, and only it.
+        assert_eq!(
+            t.book.record_outcomes(0, &t.bob.public_key()),
+            Err(RollError::NotTheRequester {
+                roll: 0,
+                requester: t.alice.public_key().fingerprint(),
+            })
+        );
+        assert_eq!(
+            t.book.record_outcomes(1, &t.alice.public_key()),
+            Err(RollError::NotTheOpenRoll { open: 0, found: 1 })
+        );
+        assert_eq!(
+            t.book.record_outcomes(0, &t.alice.public_key()),
+            Ok(answered)
+        );
+        assert_eq!(
+            t.book.record_outcomes(0, &t.alice.public_key()),
+            Err(RollError::OutcomesTwice { roll: 0 })
+        );
+        // Played: the next roll may be requested.
+        assert!(t.book.open_roll().is_none());
+        t.book.record_request(&again, &t.turn(1)).unwrap();
+        // Outcomes before the responses are in.
+        assert_eq!(
+            t.book.record_outcomes(1, &t.alice.public_key()),
+            Err(RollError::NotAnswered {
+                roll: 1,
+                awaiting: Owed(vec![t.bob.public_key().fingerprint()]),
+            })
+        );
+        assert_eq!(
+            t.book.record_outcomes(7, &t.alice.public_key()),
+            Err(RollError::NotTheOpenRoll { open: 1, found: 7 })
         );
     }
 
@@ -1322,10 +1527,6 @@ pub(crate) mod tests {
         ));
         // A re-anchor to another game's chain.
         let mut book = t.book.clone();
-        assert!(matches!(
-            book.propose_anchor(foreign.anchor().clone()),
-            Err(RollError::GameMismatch { .. })
-        ));
         // Reveals from another game's chain do not extend this one.
         let mut request = t.request(0, 1, 0, &["x"]).request;
         request.reveal = Some(foreign.reveal(1).unwrap());
@@ -1357,7 +1558,11 @@ pub(crate) mod tests {
         let next = t.request(1, 2, 0, &["x"]);
         assert_eq!(
             t.book.record_request(&next, &t.turn(0)),
-            Err(RollError::RollStillOpen { index: 0 })
+            Err(RollError::RollStillOpen {
+                index: 0,
+                stage: RollStage::Requested,
+                owed_by: Owed(vec![t.bob.public_key().fingerprint()]),
+            })
         );
     }
 
@@ -1385,6 +1590,7 @@ pub(crate) mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(done.reveals.len(), 1);
+        book.record_outcomes(0, &t.alice.public_key()).unwrap();
         // With a reveal she has no chain for, or the robot asking itself:
         let with_reveal = t.request(1, 1, 0, &["x"]).request.sign(&t.alice);
         assert_eq!(

@@ -26,7 +26,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use super::chain::{ChainAnchor, ChainValue};
+use super::chain::ChainAnchor;
 use super::chance::ChanceRecord;
 use super::commit::{Commitment, SetupOpening};
 use super::encoding::{
@@ -258,9 +258,10 @@ impl Canonical for Acceptance {
 ///
 /// Kinds: 0 roll request, 1 roll response, 2 outcomes (`roll u64 || list of
 /// chance records`), 3 skipped order (`roll u64 || order u32`), 4 setup
-/// commitment, 5 setup reveal, 6 re-anchor (new anchor), 7 anchor
-/// acknowledgement (`owner key || anchor x_0`), 8 role reveal (the
-/// challenger's opening of its role-toss commitment).
+/// commitment, 5 setup reveal, 8 role reveal (the challenger's opening of
+/// its role-toss commitment). Kinds 6 and 7 (a new chain anchor and its
+/// acknowledgement) are retired: protocol v1 has no re-anchoring
+/// (`docs/fair-play.md`, 3.2), and a reader refuses them by name.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Evidence {
     /// The author's signed request for the next roll.
@@ -285,15 +286,6 @@ pub enum Evidence {
     SetupCommitment(Commitment),
     /// The author's opening of its setup commitment.
     SetupReveal(SetupOpening),
-    /// A new anchor for the author's chain, usable once acknowledged.
-    Reanchor(ChainAnchor),
-    /// The author acknowledges another party's new anchor.
-    AnchorAcknowledged {
-        /// Whose anchor.
-        owner: PublicKey,
-        /// Its `x_0`.
-        anchor: ChainValue,
-    },
     /// The challenger opens its role-toss commitment.
     RoleReveal(SetupOpening),
 }
@@ -307,12 +299,11 @@ impl Canonical for Evidence {
             Evidence::Skipped { roll, order } => enc.u8(3).u64(*roll).u32(*order),
             Evidence::SetupCommitment(c) => enc.u8(4).put(c),
             Evidence::SetupReveal(o) => enc.u8(5).put(o),
-            Evidence::Reanchor(a) => enc.u8(6).put(a),
-            Evidence::AnchorAcknowledged { owner, anchor } => enc.u8(7).put(owner).put(anchor),
             Evidence::RoleReveal(o) => enc.u8(8).put(o),
         };
     }
     fn decode(dec: &mut Decoder<'_>) -> Result<Self, DecodeError> {
+        let at = dec.position();
         Ok(match dec.kind("evidence kind", 9)? {
             0 => Evidence::RollRequest(dec.get()?),
             1 => Evidence::RollResponse(dec.get()?),
@@ -326,11 +317,20 @@ impl Canonical for Evidence {
             },
             4 => Evidence::SetupCommitment(dec.get()?),
             5 => Evidence::SetupReveal(dec.get()?),
-            6 => Evidence::Reanchor(dec.get()?),
-            7 => Evidence::AnchorAcknowledged {
-                owner: dec.get()?,
-                anchor: dec.get()?,
-            },
+            kind @ (6 | 7) => {
+                return Err(DecodeError::Invalid {
+                    what: "evidence kind",
+                    at,
+                    reason: format!(
+                        "kind {kind} ({}) is retired: protocol v1 has no re-anchoring, each chain is sized for the whole game at the opening",
+                        if kind == 6 {
+                            "a new chain anchor"
+                        } else {
+                            "an anchor acknowledgement"
+                        }
+                    ),
+                });
+            }
             _ => Evidence::RoleReveal(dec.get()?),
         })
     }
@@ -820,10 +820,7 @@ pub(crate) mod tests {
                 moves: moves(&["a", "b"]),
                 evidence: List::new(vec![
                     Evidence::Skipped { roll: 4, order: 1 },
-                    Evidence::AnchorAcknowledged {
-                        owner: key(1).public_key(),
-                        anchor: ChainValue::from_bytes([3; 32]),
-                    },
+                    Evidence::SetupCommitment(Commitment::from_hash(Hash32::from_bytes([3; 32]))),
                 ])
                 .unwrap(),
             }),

@@ -232,6 +232,10 @@ impl GameReplay for GenghisKhanReplay {
         }
     }
 
+    fn no_draw_by_agreement(&self) -> Option<&'static str> {
+        Some("a solo Genghis Khan game has no draw: its result is always a score (GK-19)")
+    }
+
     fn setup_by_chance(&self) -> bool {
         self.state.is_none()
     }

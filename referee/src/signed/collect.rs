@@ -3,14 +3,17 @@
 //! [`Collector`] is a notation [`Visitor`] that keeps, for each game, what
 //! the verifier needs and where it stands in the text: the header tags, the
 //! main line's move tokens, and every `[%event]` (with the `[%chance]` that
-//! shows its values). Prose, NAGs, move numbers and variations are dropped:
-//! they are outside what is signed. Evidence inside a variation is kept as a
-//! [`Item::Stray`], because the signed game is the main line.
+//! shows its values), and the main line's move numbers, which the verifier
+//! holds to the game as `yam check` does. Prose, NAGs and variations are
+//! dropped: they are outside what is signed. Evidence inside a variation is
+//! kept as a [`Item::Stray`], because the signed game is the main line.
 
 use std::borrow::Cow;
 
 use yam_notation::comment::RawPart;
-use yam_notation::{GameKind, GameResult, Pos, RawComment, RawTagValue, Skip, Span, TokenError};
+use yam_notation::{
+    Dots, GameKind, GameResult, Pos, RawComment, RawTagValue, Skip, Span, TokenError,
+};
 use yam_notation::{Visitor, tags};
 
 use super::text::{CHANCE_COMMAND, EVENT_COMMAND};
@@ -29,6 +32,15 @@ pub struct TagAt {
 /// One signed-relevant element of the main line, in reading order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Item {
+    /// A move number (`12.` or `12...`).
+    Number {
+        /// The number.
+        number: u32,
+        /// Its dots.
+        dots: Dots,
+        /// Where.
+        span: Span,
+    },
     /// A move token as written.
     Move {
         /// The token.
@@ -159,6 +171,12 @@ impl Visitor for Collector {
         Ok(Skip(false))
     }
 
+    fn move_number(&mut self, number: u32, dots: Dots, span: Span) {
+        if self.depth == 0 {
+            self.current.items.push(Item::Number { number, dots, span });
+        }
+    }
+
     fn token(&mut self, token: &str, span: Span) -> Result<(), TokenError> {
         if self.depth == 0 {
             self.current.items.push(Item::Move {
@@ -267,8 +285,16 @@ mod tests {
         };
         assert_eq!(args, &["A", "B"]);
         assert_eq!((span.start.line, span.start.column), (12, 2));
-        assert!(matches!(&signed.items[1], Item::Move { text, .. } if text == "Ng3-f3"));
-        let Item::Event { args, span, chance } = &signed.items[2] else {
+        assert!(matches!(
+            &signed.items[1],
+            Item::Number {
+                number: 1,
+                dots: Dots::One,
+                ..
+            }
+        ));
+        assert!(matches!(&signed.items[2], Item::Move { text, .. } if text == "Ng3-f3"));
+        let Item::Event { args, span, chance } = &signed.items[3] else {
             panic!("the second event")
         };
         assert_eq!(args, &["C", "D"]);
@@ -277,9 +303,17 @@ mod tests {
         let (values, at) = chance.as_ref().unwrap();
         assert_eq!(values, &["0", "x: d6 1"]);
         assert_eq!((at.start.line, at.start.column), (13, 3));
-        assert!(matches!(&signed.items[3], Item::Stray { .. }));
-        assert!(matches!(&signed.items[4], Item::Move { text, .. } if text == "Ae7-f6"));
-        assert_eq!(signed.items.len(), 5);
+        assert!(matches!(&signed.items[4], Item::Stray { .. }));
+        assert!(matches!(
+            &signed.items[5],
+            Item::Number {
+                number: 1,
+                dots: Dots::Three,
+                ..
+            }
+        ));
+        assert!(matches!(&signed.items[6], Item::Move { text, .. } if text == "Ae7-f6"));
+        assert_eq!(signed.items.len(), 7);
         assert_eq!(signed.event_count(), 2);
     }
 

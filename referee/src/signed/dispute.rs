@@ -159,8 +159,6 @@ pub fn describe(event: &SignedEvent) -> String {
                     }
                     Evidence::SetupCommitment(_) => "a setup commitment".into(),
                     Evidence::SetupReveal(_) => "a setup reveal".into(),
-                    Evidence::Reanchor(_) => "a new anchor".into(),
-                    Evidence::AnchorAcknowledged { .. } => "an anchor acknowledgement".into(),
                     Evidence::RoleReveal(_) => "the role reveal".into(),
                 });
             }

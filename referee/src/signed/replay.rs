@@ -42,7 +42,7 @@ use crate::fair_play::commit::Commitment;
 use crate::fair_play::hash::Hash32;
 use crate::fair_play::outcome::{ByteSource, PracticeStream};
 use crate::fair_play::record::{Fault, RecordError, RecordSummary, RecordVerifier};
-use crate::fair_play::roll::RollBook;
+use crate::fair_play::roll::{RollBook, RollStage};
 use crate::fair_play::sign::{Fingerprint, PublicKey};
 use crate::fair_play::turn::{
     Challenge, EventBody, Evidence, Mode, Party, RoleChoice, SignedEvent, TurnBody,
@@ -149,6 +149,39 @@ pub enum ReplayFault {
     /// A party without a seat (a referee) tried to resign.
     #[error("{0} has no seat in this game")]
     NoSeat(String),
+    /// A roll request whose declaration the rules refuse in the position:
+    /// nobody answers it (`docs/fair-play.md`, 3.3).
+    #[error("roll {roll} declares {declared:?}, which the rules refuse here: {error}")]
+    IllegalDeclaration {
+        /// The roll.
+        roll: u64,
+        /// The orders declared.
+        declared: Vec<String>,
+        /// Why the rules refuse them.
+        error: RulesError,
+    },
+    /// A roll request for orders that draw nothing.
+    #[error("roll {roll} declares {declared:?}, which draws no die and no card: it needs no roll")]
+    NeedsNoRoll {
+        /// The roll.
+        roll: u64,
+        /// The orders declared.
+        declared: Vec<String>,
+    },
+    /// A draw offer in a game whose rules have no draw by agreement.
+    #[error("no draw may be offered: {0}")]
+    NoDraw(&'static str),
+    /// A forfeit claim against a party that owes nothing, or by a party
+    /// that owes the next event itself.
+    #[error("{claimant} claims that {against} forfeited, but the game waits for {owing}")]
+    ClaimNotOwed {
+        /// Who claims.
+        claimant: String,
+        /// Against whom.
+        against: String,
+        /// Who owes the next event.
+        owing: String,
+    },
 }
 
 /// An ending the record states: not a move, and no position makes it.
@@ -279,6 +312,12 @@ impl SignedReplay {
         if let Some(end) = self.game.outcome() {
             return Err(ReplayFault::GameOver(end.reason));
         }
+        if let EventBody::ForfeitClaim { against, .. } = &event.body {
+            self.check_claim(&event.author, against)?;
+        }
+        if let (EventBody::DrawOffer, Some(why)) = (&event.body, self.game.no_draw_by_agreement()) {
+            return Err(ReplayFault::NoDraw(why));
+        }
         let to_move = self.to_move_key().unwrap_or(event.author);
         self.verifier
             .push_with_turn(signed, &to_move)
@@ -334,6 +373,26 @@ impl SignedReplay {
             plies: self.plies,
         });
         Ok(())
+    }
+
+    /// A forfeit is claimed against a party the game waits for, by one it
+    /// does not wait for. (When the agreed days have passed is a director's
+    /// to judge: a record proves no time.)
+    fn check_claim(&self, claimant: &PublicKey, against: &PublicKey) -> Result<(), ReplayFault> {
+        let owing = self.owing();
+        if owing.contains(against) && !owing.contains(claimant) {
+            return Ok(());
+        }
+        let names: Vec<String> = owing.iter().map(|k| self.name_of(k)).collect();
+        Err(ReplayFault::ClaimNotOwed {
+            claimant: self.name_of(claimant),
+            against: self.name_of(against),
+            owing: if names.is_empty() {
+                "nobody".to_owned()
+            } else {
+                names.join(" and ")
+            },
+        })
     }
 
     fn open_challenge(&mut self, challenge: &Challenge) -> Result<(), ReplayFault> {
@@ -409,6 +468,7 @@ impl SignedReplay {
         for evidence in turn.evidence.iter() {
             match evidence {
                 Evidence::RollRequest(request) => {
+                    self.check_declaration(&author, &request.request)?;
                     Arc::make_mut(&mut self.requests).insert(
                         request.request.index,
                         Request {
@@ -502,8 +562,7 @@ impl SignedReplay {
                     }
                 } else {
                     self.check_declared(*roll, author, turn)?;
-                    let (Some(done), Some(id)) =
-                        (self.verifier.completed_roll(*roll), self.game_id())
+                    let (Some(done), Some(id)) = (self.verifier.played_roll(*roll), self.game_id())
                     else {
                         return Err(ReplayFault::Record(Fault::NoSuchRoll { roll: *roll }));
                     };
@@ -520,6 +579,57 @@ impl SignedReplay {
             .plies
             .saturating_add(u32::try_from(turn.moves.len()).unwrap_or(u32::MAX));
         Ok(())
+    }
+
+    /// A roll request declares, in canonical spelling, orders that are legal
+    /// in the position and draw at least one value: a responder answers no
+    /// other (`docs/fair-play.md`, 3.3).
+    fn check_declaration(
+        &self,
+        author: &PublicKey,
+        request: &crate::fair_play::roll::RollRequest,
+    ) -> Result<(), ReplayFault> {
+        let roll = request.index;
+        let declared: Vec<String> = request
+            .declaration
+            .orders
+            .iter()
+            .map(|o| o.as_str().to_owned())
+            .collect();
+        let refuse = |index: usize, reason: String| ReplayFault::IllegalDeclaration {
+            roll,
+            declared: declared.clone(),
+            error: RulesError {
+                index,
+                reason,
+                position: self.game.position(),
+            },
+        };
+        let Some(seat) = self.seat_of(author) else {
+            return Err(refuse(0, format!("{} has no seat", self.name_of(author))));
+        };
+        for (index, order) in declared.iter().enumerate() {
+            match self.game.canonical_order(order) {
+                Ok(canonical) if canonical == *order => {}
+                Ok(canonical) => {
+                    return Err(refuse(
+                        index,
+                        format!("{order:?} is not in canonical spelling ({canonical:?})"),
+                    ));
+                }
+                Err(e) => return Err(refuse(index, format!("{order:?}: expected {e}"))),
+            }
+        }
+        let mut probe = Probe::default();
+        match self.game.resolve(seat, &declared, &mut probe) {
+            Err(error) if !probe.asked => Err(ReplayFault::IllegalDeclaration {
+                roll,
+                declared,
+                error,
+            }),
+            Ok(_) if !probe.asked => Err(ReplayFault::NeedsNoRoll { roll, declared }),
+            _ => Ok(()),
+        }
     }
 
     /// The moves must be the roll's declared orders, less the skipped ones.
@@ -605,13 +715,54 @@ impl SignedReplay {
         &self.verifier
     }
 
-    /// The roll whose values are in but not yet used: its index, its
-    /// requester and the orders it declared. The requester's next turn
-    /// must play those orders with those values.
+    /// The answered roll whose values are in but not yet played: its
+    /// index, its requester and the orders it declared. The requester's
+    /// next turn must play those orders with those values; until then the
+    /// roll is open and nothing else happens (`docs/fair-play.md`, 3.3).
     pub fn pending_outcomes(&self) -> Option<(u64, PublicKey, Vec<String>)> {
-        let index = self.verifier.roll_awaiting_outcomes()?;
-        let request = self.requests.get(&index)?;
-        Some((index, request.requester, request.orders.clone()))
+        let open = self.verifier.open_roll()?;
+        if open.stage() != RollStage::Answered {
+            return None;
+        }
+        let request = self.requests.get(&open.index())?;
+        Some((open.index(), request.requester, request.orders.clone()))
+    }
+
+    /// The parties the game waits for: whoever owes the next event. Until
+    /// the opening is complete, the next invited party; then the challenger
+    /// while drawn seats wait for its reveal; while a roll is open, whoever
+    /// the roll waits for (its responders, or once answered its requester);
+    /// otherwise every seat the rules let play (both, during Castle Siege's
+    /// setups). Nobody once the game is over. A forfeit may be claimed only
+    /// against one of them.
+    pub fn owing(&self) -> Vec<PublicKey> {
+        let Some(challenge) = &self.challenge else {
+            return Vec::new();
+        };
+        if self.ending().is_some() {
+            return Vec::new();
+        }
+        if !self.opening_complete() {
+            let accepted = self.parties.len().saturating_sub(1);
+            return challenge
+                .invited
+                .get(accepted)
+                .copied()
+                .into_iter()
+                .collect();
+        }
+        let Some(seats) = &self.seats else {
+            return vec![challenge.challenger.key];
+        };
+        if let Some(open) = self.verifier.open_roll() {
+            return open.owed_by();
+        }
+        seats
+            .iter()
+            .enumerate()
+            .filter(|(seat, _)| self.game.may_play(*seat))
+            .map(|(_, key)| *key)
+            .collect()
     }
 
     /// The roll book, for a responder's guard.
@@ -936,6 +1087,34 @@ fn play_checked(
     let mut chance = ReplayChance::new(source, results);
     play_watched(game, seat, moves, &mut chance)?;
     chance.finish().map_err(ReplayFault::Chance)
+}
+
+/// A door for chance that only notes whether the rules knocked: a turn tried
+/// with it shows whether it needs chance, without drawing any value.
+#[derive(Debug, Default)]
+pub(crate) struct Probe {
+    /// Whether the rules asked for a value.
+    pub(crate) asked: bool,
+}
+
+impl Chance for Probe {
+    fn die(&mut self, purpose: &str, _sides: u16) -> Result<u16, ChanceError> {
+        self.asked = true;
+        Err(ChanceError::Missing {
+            position: 0,
+            purpose: purpose.to_owned(),
+        })
+    }
+    fn draw(&mut self, purpose: &str, _remaining: usize) -> Result<usize, ChanceError> {
+        self.asked = true;
+        Err(ChanceError::Missing {
+            position: 0,
+            purpose: purpose.to_owned(),
+        })
+    }
+    fn assurance(&self) -> crate::fair_play::outcome::Assurance {
+        crate::fair_play::outcome::Assurance::Verified
+    }
 }
 
 /// Remembers the first chance error, so that a game that turns it into a

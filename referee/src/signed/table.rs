@@ -29,13 +29,12 @@ use std::fmt;
 use thiserror::Error;
 
 use crate::fair_play::chain::HashChain;
-use crate::fair_play::chance::{Chance, ChanceError, RecordingChance};
+use crate::fair_play::chance::RecordingChance;
 use crate::fair_play::commit::{Commitment, Salt, SetupOpening};
 use crate::fair_play::encoding::{Blob, List, Text};
 use crate::fair_play::game_id::GameId;
 use crate::fair_play::hash::Hash32;
-use crate::fair_play::outcome::Assurance;
-use crate::fair_play::roll::{Declaration, RollRequest, SignedRollRequest, TurnContext};
+use crate::fair_play::roll::{Declaration, RollRequest, SignedRollRequest};
 use crate::fair_play::sign::{PublicKey, SigningKey};
 use crate::fair_play::turn::{
     Acceptance, Challenge, Event, EventBody, Evidence, Mode, MoveToken, Party, RoleChoice,
@@ -438,32 +437,6 @@ pub fn open(
     Ok((replay, events))
 }
 
-/// A door for chance that only notes whether the rules knocked.
-#[derive(Debug, Default)]
-struct Probe {
-    asked: bool,
-}
-
-impl Chance for Probe {
-    fn die(&mut self, purpose: &str, _sides: u16) -> Result<u16, ChanceError> {
-        self.asked = true;
-        Err(ChanceError::Missing {
-            position: 0,
-            purpose: purpose.to_owned(),
-        })
-    }
-    fn draw(&mut self, purpose: &str, _remaining: usize) -> Result<usize, ChanceError> {
-        self.asked = true;
-        Err(ChanceError::Missing {
-            position: 0,
-            purpose: purpose.to_owned(),
-        })
-    }
-    fn assurance(&self) -> Assurance {
-        Assurance::Verified
-    }
-}
-
 fn check_turn(replay: &SignedReplay, who: &Signer<'_>) -> Result<usize, TableError> {
     let me = who.public_key();
     match replay.seat_of(&me) {
@@ -508,7 +481,7 @@ pub fn prepare(
         );
     }
     // Try the turn without chance first: most moves of most games need none.
-    let mut probe = Probe::default();
+    let mut probe = super::replay::Probe::default();
     match replay.game().resolve(seat, &canonical, &mut probe) {
         Ok(resolved) if resolved.skipped.is_empty() => Ok(Prepared::Plain(resolved.moves)),
         Ok(_) => Err(TableError::Value(
@@ -709,8 +682,8 @@ pub fn request_roll(
     Ok(event)
 }
 
-/// The open roll request, as signed, and the turn it was made in.
-fn open_request(replay: &SignedReplay) -> Option<(SignedRollRequest, TurnContext)> {
+/// The open roll request, as signed, while it waits for responses.
+fn open_request(replay: &SignedReplay) -> Option<SignedRollRequest> {
     let open = replay.roll_book()?.open_request()?.clone();
     replay
         .events()
@@ -718,13 +691,7 @@ fn open_request(replay: &SignedReplay) -> Option<(SignedRollRequest, TurnContext
         .rev()
         .find_map(|e| match &e.event.body {
             EventBody::Turn(turn) => turn.evidence.iter().find_map(|ev| match ev {
-                Evidence::RollRequest(r) if r.request == open => Some((
-                    r.clone(),
-                    TurnContext {
-                        record_hash: r.request.record_hash,
-                        player_to_move: r.request.requester,
-                    },
-                )),
+                Evidence::RollRequest(r) if r.request == open => Some(r.clone()),
                 _ => None,
             }),
             _ => None,
@@ -740,7 +707,7 @@ pub fn respond(
     responder: &Signer<'_>,
 ) -> Result<SignedEvent, TableError> {
     let me = responder.public_key();
-    let (request, turn) = open_request(replay)
+    let request = open_request(replay)
         .ok_or_else(|| TableError::Value("no roll request waits for an answer".into()))?;
     if !replay
         .roll_book()
@@ -759,7 +726,7 @@ pub fn respond(
         .cloned()
         .ok_or_else(|| TableError::Start("the game has no roll book".into()))?;
     let answer = book
-        .answer(&request, &turn, responder.key, chain)
+        .answer(&request, responder.key, chain)
         .map_err(|e| TableError::Value(format!("the roll was not answered: {e}")))?;
     let body = EventBody::Turn(TurnBody {
         moves: List::empty(),
@@ -791,7 +758,7 @@ pub fn complete_roll(
         .seat_of(&me)
         .ok_or_else(|| TableError::Value(format!("{} has no seat", replay.name_of(&me))))?;
     let (Some(done), Some(game_id)) = (
-        replay.verifier().completed_roll(index).cloned(),
+        replay.verifier().open_roll().and_then(|o| o.completed()),
         replay.events().first().map(|e| e.event.game.clone()),
     ) else {
         return Err(TableError::Start("the roll did not complete".into()));

@@ -18,7 +18,7 @@ use super::table::{self, Opening, Seating, Signer};
 use super::verify::{Verdict, verify_text};
 use super::write::{append_events, plain};
 use crate::fair_play::chain::{ChainSecret, HashChain};
-use crate::fair_play::chance::{Chance, ChanceError};
+use crate::fair_play::chance::Chance;
 use crate::fair_play::encoding::{Blob, List};
 use crate::fair_play::game_id::GameId;
 use crate::fair_play::sign::SigningKey;
@@ -760,7 +760,8 @@ fn outcomes_used_for_undeclared_moves_are_refused() {
         ),
         "{err}"
     );
-    // And outcomes left out of a move that needs them.
+    // And outcomes left out of a move: the answered roll is still open, so
+    // no other move may come.
     let mut event = outcome.event.clone();
     let EventBody::Turn(turn) = &mut event.body else {
         panic!("a turn")
@@ -771,7 +772,10 @@ fn outcomes_used_for_undeclared_moves_are_refused() {
     assert!(
         matches!(
             err.fault,
-            super::replay::ReplayFault::Chance(ChanceError::Missing { .. })
+            super::replay::ReplayFault::Record(crate::fair_play::record::Fault::RollOpen {
+                what: "a move",
+                ..
+            })
         ),
         "{err}"
     );

@@ -110,6 +110,25 @@ pub fn mode_name(mode: &Mode) -> &'static str {
     }
 }
 
+/// What a mode guarantees and what it does not, in one sentence for every
+/// report (`docs/fair-play.md`, section 2).
+pub fn mode_guarantee(mode: &Mode) -> &'static str {
+    match mode {
+        Mode::Peer => {
+            "no trusted party: each player's own chain enters every roll, so no player could bias or foresee one"
+        }
+        Mode::Robot => {
+            "a referee robot held the keys and chains it signed with: it could not bias a roll once the opening fixed its chains, and each player's seed text enters every roll, but it could see an outcome before answering"
+        }
+        Mode::Director => {
+            "a director's chain answered every roll: it could not bias one once the opening fixed the chains, and the director's register shows every game started"
+        }
+        Mode::Practice { .. } => {
+            "nothing about fairness: whoever chose the open seed could have chosen the outcomes"
+        }
+    }
+}
+
 /// The `PracticeSeed` tag's value: the seed as text, or `hex:` and its
 /// bytes in hex when they are not UTF-8.
 pub fn practice_seed_text(seed: &Blob) -> String {

@@ -11,12 +11,20 @@
 //! - every fair-play header tag says what the signed events say, and none
 //!   is missing ([`SignedReplay::expected_tags`]); the `GameId` tag names
 //!   the signed game; a `Position` tag (an unsigned start) is refused;
-//! - the result is the one the rules or the signed record make.
+//! - the result is the one the rules or the signed record make;
+//! - each main-line move number is the number of the turn it stands
+//!   before, exactly as `yam check` holds it (no number before Castle
+//!   Siege's setups, which come before move 1).
 //!
-//! Comments' prose, NAGs, move numbers and variations are not looked at:
-//! they are outside what is signed (`yam check` judges them).
+//! Each event is replayed before the text around it is compared with it, so
+//! the first real fault is named: a signature that does not verify before
+//! a readable copy that disagrees with it, an event of another game before
+//! the moves it signs.
+//!
+//! Comments' prose, NAGs and variations are not looked at: they are
+//! outside what is signed (`yam check` judges them).
 
-use yam_notation::{GameResult, Span};
+use yam_notation::{Dots, GameResult, Span};
 
 use crate::fair_play::outcome::Assurance;
 use crate::fair_play::record::RecordSummary;
@@ -217,12 +225,21 @@ fn replay_signed(
     // Moves read since the last event: (canonical, as written, where).
     let mut pending: Vec<(String, String, Span)> = Vec::new();
     let mut first_event: Option<Span> = None;
+    let mut number: Option<(u32, Dots, Span)> = None;
     for item in &text.items {
         match item {
+            Item::Number {
+                number: n,
+                dots,
+                span,
+            } => number = Some((*n, *dots, *span)),
             Item::Move {
                 text: written,
                 span,
             } => {
+                if let Some(written_number) = number.take() {
+                    check_number(written_number, replay.game().move_number())?;
+                }
                 let canonical = replay
                     .game()
                     .canonical_token(written)
@@ -251,8 +268,8 @@ fn replay_signed(
                     EventBody::Turn(t) => t.moves.iter().map(|m| m.as_str().to_owned()).collect(),
                     _ => Vec::new(),
                 };
-                check_moves(&pending, &moves, *span, seq32)?;
-                check_chance(&signed, chance.as_ref(), *span, seq32)?;
+                // The event first, then the text beside it: a forged event
+                // is named as such, not as a disagreement with its copy.
                 replay.set_trusted(match known {
                     Known::Nothing => false,
                     Known::Events(events) => events.get(seq) == Some(&signed),
@@ -260,7 +277,9 @@ fn replay_signed(
                 });
                 let pushed = replay.push(&signed);
                 replay.set_trusted(false);
-                pushed.map_err(|e| locate(&replay, e, *span, &pending))?;
+                pushed.map_err(|e| locate(&replay, e, *span, &pending, &moves))?;
+                check_moves(&pending, &moves, *span, seq32)?;
+                check_chance(&signed, chance.as_ref(), *span, seq32)?;
                 pending.clear();
             }
         }
@@ -307,6 +326,34 @@ fn check_game_id(text: &SignedText, signed: &SignedEvent) -> Result<(), Box<Fail
             "the record has no GameId tag",
         )),
     }
+}
+
+/// A move number must be the number of the turn it stands before (the one
+/// the writer prints); the moves before move 1 (Castle Siege's setups) take
+/// none.
+fn check_number(
+    (number, dots, span): (u32, Dots, Span),
+    (expected, expected_dots): (u32, Dots),
+) -> Result<(), Box<Failure>> {
+    if (number, dots) == (expected, expected_dots) {
+        return Ok(());
+    }
+    let show = |n: u32, d: Dots| match d {
+        Dots::One => format!("{n}."),
+        Dots::Three => format!("{n}..."),
+    };
+    let found = show(number, dots);
+    let reason = if expected == 0 {
+        format!(
+            "the move number {found} is wrong here: these moves come before move 1 and take no number"
+        )
+    } else {
+        format!(
+            "the move number {found} is wrong here: this is move {}",
+            show(expected, expected_dots)
+        )
+    };
+    Err(Failure::at(span, found, reason))
 }
 
 /// The moves read since the last event must be exactly the ones this event
@@ -404,14 +451,26 @@ fn locate(
     error: ReplayError,
     event_span: Span,
     pending: &[(String, String, Span)],
+    signed: &[String],
 ) -> Box<Failure> {
     let seq = error.seq;
     let failure = match &error.fault {
         ReplayFault::Rules(rules) => {
-            let at = pending.get(rules.index).or(pending.first());
+            // At the move as written when the text shows the signed move;
+            // otherwise at the event that signs it.
+            let at = pending
+                .get(rules.index)
+                .filter(|(canonical, _, _)| signed.get(rules.index) == Some(canonical));
             let failure = match at {
                 Some((_, written, span)) => Failure::at(*span, written, rules.reason.clone()),
-                None => Failure::at(event_span, "[%event", rules.reason.clone()),
+                None => match signed.get(rules.index) {
+                    Some(m) => Failure::at(
+                        event_span,
+                        "[%event",
+                        format!("signed move {m}: {}", rules.reason),
+                    ),
+                    None => Failure::at(event_span, "[%event", rules.reason.clone()),
+                },
             };
             failure.with_help(format!("position before it: {}", rules.position))
         }
