@@ -5,12 +5,12 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use yam_notation::Comment;
-use yam_referee::signed::SignedText;
+use yam_notation::{ReadError, Reader};
 use yam_referee::signed::dispute::{Log, Relation, compare, describe};
 use yam_referee::signed::text::event_command;
+use yam_referee::signed::{Collector, SignedText};
 
 use crate::rulesets::RecordRulesets;
-use crate::verify::read_signed;
 use crate::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
 
 /// Arguments of `yam dispute`.
@@ -27,20 +27,31 @@ pub struct DisputeArgs {
     pub game: usize,
 }
 
-fn load(path: &Path, game: usize) -> Result<SignedText, String> {
+/// Game `game` of the file, read as far as it goes: the whole game, or,
+/// when the reader stops in it (a log cut short in the middle of an event,
+/// or before its result), what was read before, with where it stopped.
+fn load(path: &Path, game: usize) -> Result<(SignedText, Option<String>), String> {
     let file = File::open(path).map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
-    let games = read_signed(file).map_err(|e| format!("{}: read error: {e}", path.display()))?;
-    match games.into_iter().nth(game.wrapping_sub(1)) {
-        Some(Ok(text)) => Ok(text),
-        Some(Err(e)) => Err(format!(
-            "{}: game {game} cannot be read: line {}, column {}: {}",
-            path.display(),
-            e.pos.line,
-            e.pos.column,
-            e.kind
-        )),
-        None => Err(format!("{}: there is no game {game}", path.display())),
+    let mut reader = Reader::new(file);
+    let mut collector = Collector::new();
+    for n in 1.. {
+        match reader.read_game(&mut collector) {
+            Ok(Some(text)) if n == game => return Ok((text, None)),
+            Ok(Some(_)) => {}
+            Ok(None) => break,
+            Err(ReadError::Syntax(e)) if n == game => {
+                let cut = format!(
+                    "it stops at line {}, column {}: {}",
+                    e.pos.line, e.pos.column, e.kind
+                );
+                return Ok((collector.take_partial(), Some(cut)));
+            }
+            // Another game's damage: the reader goes on to the next.
+            Err(ReadError::Syntax(_)) => {}
+            Err(ReadError::Io(e)) => return Err(format!("{}: read error: {e}", path.display())),
+        }
     }
+    Err(format!("{}: there is no game {game}", path.display()))
 }
 
 /// Run `yam dispute`; returns the exit code.
@@ -53,10 +64,14 @@ pub fn run(args: &DisputeArgs) -> u8 {
         }
     };
     // Each log takes its ruleset files from its own directory.
-    let report = compare(
-        Log::read(&a, &RecordRulesets::beside(&args.a)),
-        Log::read(&b, &RecordRulesets::beside(&args.b)),
-    );
+    let read = |(text, cut): (SignedText, Option<String>), path: &Path| {
+        let rulesets = RecordRulesets::beside(path);
+        match cut {
+            None => Log::read(&text, &rulesets),
+            Some(cut) => Log::read_cut(&text, &rulesets, cut),
+        }
+    };
+    let report = compare(read(a, &args.a), read(b, &args.b));
     let mut out = io::stdout().lock();
     let _ = writeln!(out, "A: {}", args.a.display());
     let _ = writeln!(out, "B: {}", args.b.display());
@@ -68,7 +83,11 @@ pub fn run(args: &DisputeArgs) -> u8 {
             let _ = writeln!(out, "no fork: one log is the other's first {common} events");
         }
         Relation::Fork(fork) => {
-            let _ = writeln!(out, "fork at event #{}", fork.seq);
+            let _ = writeln!(
+                out,
+                "fork at event #{0}: the logs share their first {0} events",
+                fork.seq
+            );
         }
     }
     for reason in &report.reasons {
@@ -82,7 +101,7 @@ pub fn run(args: &DisputeArgs) -> u8 {
         let _ = writeln!(
             out,
             "proof of equivocation by {} (two events, same game, same parent, same author, different content, both signatures valid; anyone can check them):",
-            proof.culprit().fingerprint()
+            report.name_of(proof.culprit())
         );
         for event in [first, second] {
             let mut comment = Comment::default();

@@ -1179,7 +1179,13 @@ fn auto(args: &AutoArgs) -> Step<()> {
             .replay
             .seat_of(&mover)
             .ok_or_else(|| invalid("the player to move has no seat"))?;
-        let intent = autoplay::choose(&loaded.replay, seat, policy, args.seed).map_err(invalid)?;
+        // An open roll is played before anything else: its own declared
+        // orders, not the engine's next choice (`docs/fair-play.md`, 3.3).
+        let intent = if loaded.replay.verifier().open_roll().is_some() {
+            Intent::Orders(Vec::new())
+        } else {
+            autoplay::choose(&loaded.replay, seat, policy, args.seed).map_err(invalid)?
+        };
         take_turn(
             &args.file,
             &mut loaded,

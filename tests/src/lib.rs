@@ -1,5 +1,6 @@
 //! Helpers for Yam's end-to-end tests: the `yam` binary, built once.
 
+pub mod attacker;
 pub mod shapes;
 
 use std::path::{Path, PathBuf};

@@ -131,6 +131,14 @@ impl Collector {
     pub fn new() -> Self {
         Collector::default()
     }
+
+    /// What was collected of a game whose reading stopped at a syntax
+    /// error (a log cut short in the middle of an event, or before its
+    /// result): everything read before the error, for a caller that can
+    /// use the complete events of a damaged log (`yam dispute`).
+    pub fn take_partial(&mut self) -> SignedText {
+        std::mem::take(&mut self.current)
+    }
 }
 
 /// The position `offset` bytes into `text`, which starts at `start`.

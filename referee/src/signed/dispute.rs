@@ -6,7 +6,7 @@
 //! that rests on a forged or broken event is named void with the first
 //! failure that proves it.
 
-use crate::fair_play::sign::{Fingerprint, PublicKey};
+use crate::fair_play::sign::PublicKey;
 use crate::fair_play::turn::{
     EquivocationProof, EventBody, Evidence, NotEquivocation, Siblings, SignedEvent,
     classify_siblings,
@@ -15,32 +15,38 @@ use crate::replay::RulesCatalog;
 
 use super::collect::{Item, SignedText};
 use super::text::decode_event;
-use super::verify::{Failure, Verdict, verify_text};
+use super::verify::{Failure, Verdict, verify_cut, verify_text};
 
 /// One log as read.
 #[derive(Debug, Clone)]
 pub struct Log {
     /// Its events, up to the first that cannot be read.
     pub events: Vec<SignedEvent>,
-    /// The whole log's verification.
+    /// The whole log's verification (of its complete events, when it is
+    /// cut short).
     pub verdict: Verdict,
+    /// Where and why the log stops early, when it is cut short.
+    pub cut: Option<String>,
 }
 
 impl Log {
     /// Reads the events of a game's text and verifies it.
     pub fn read(text: &SignedText, catalog: &dyn RulesCatalog) -> Log {
-        let mut events = Vec::new();
-        for item in &text.items {
-            if let Item::Event { args, .. } = item {
-                match decode_event(args) {
-                    Ok(e) => events.push(e),
-                    Err(_) => break,
-                }
-            }
-        }
         Log {
-            events,
+            events: events_of(text),
             verdict: verify_text(text, catalog),
+            cut: None,
+        }
+    }
+
+    /// Reads what a log cut short holds (the text read before the reader
+    /// stopped, [`super::Collector::take_partial`]): its complete events,
+    /// verified as far as they go. `cut` says where and why it stops.
+    pub fn read_cut(text: &SignedText, catalog: &dyn RulesCatalog, cut: String) -> Log {
+        Log {
+            events: events_of(text),
+            verdict: verify_cut(text, catalog),
+            cut: Some(cut),
         }
     }
 
@@ -55,6 +61,19 @@ impl Log {
     fn verified(&self) -> bool {
         matches!(self.verdict, Verdict::Verified(_))
     }
+}
+
+fn events_of(text: &SignedText) -> Vec<SignedEvent> {
+    let mut events = Vec::new();
+    for item in &text.items {
+        if let Item::Event { args, .. } = item {
+            match decode_event(args) {
+                Ok(e) => events.push(e),
+                Err(_) => break,
+            }
+        }
+    }
+    events
 }
 
 /// How the two logs relate.
@@ -120,6 +139,15 @@ pub struct Dispute {
     pub reasons: Vec<String>,
     /// Whether the logs conflict (a fork, or a log that fails).
     pub conflict: bool,
+    names: Names,
+}
+
+impl Dispute {
+    /// A party's name for reports: its role in the signed opening and its
+    /// key fingerprint.
+    pub fn name_of(&self, key: &PublicKey) -> String {
+        self.names.name(key)
+    }
 }
 
 /// Who validly signed which events after `from`.
@@ -193,8 +221,34 @@ pub fn describe(event: &SignedEvent) -> String {
     )
 }
 
-fn fp(key: &PublicKey) -> Fingerprint {
-    key.fingerprint()
+/// A party's name for the verdict: its role in the signed opening (the
+/// first role its party lists) and its fingerprint, or the fingerprint
+/// alone when the opening gives it no role (drawn seats).
+#[derive(Debug, Clone, Default)]
+struct Names(Vec<(PublicKey, String)>);
+
+impl Names {
+    fn of(events: &[SignedEvent]) -> Names {
+        let mut names = Vec::new();
+        for e in events {
+            let party = match &e.event.body {
+                EventBody::Challenge(c) => &c.challenger,
+                EventBody::Acceptance(a) => &a.party,
+                _ => continue,
+            };
+            if let Some(role) = party.roles.first() {
+                names.push((party.key, role.as_str().to_owned()));
+            }
+        }
+        Names(names)
+    }
+
+    fn name(&self, key: &PublicKey) -> String {
+        match self.0.iter().find(|(k, _)| k == key) {
+            Some((_, role)) => format!("{role} ({})", key.fingerprint()),
+            None => key.fingerprint().to_string(),
+        }
+    }
 }
 
 /// Compares two logs of one game.
@@ -213,9 +267,18 @@ pub fn compare(a: Log, b: Log) -> Dispute {
         .take_while(|(x, y)| x == y)
         .count();
     let mut reasons = Vec::new();
+    let names = Names::of(if a.events.len() >= b.events.len() {
+        &a.events
+    } else {
+        &b.events
+    });
     let describe_log = |name: &str, log: &Log| match &log.verdict {
         Verdict::Verified(v) if v.is_practice() => format!(
             "log {name} replays as unverified practice ({} events, {} moves)",
+            v.summary.events, v.plies
+        ),
+        Verdict::Verified(v) if log.cut.is_some() => format!(
+            "log {name}'s complete events verify ({} events, {} moves)",
             v.summary.events, v.plies
         ),
         Verdict::Verified(v) => format!(
@@ -230,6 +293,14 @@ pub fn compare(a: Log, b: Log) -> Dispute {
     };
     reasons.push(describe_log("A", &a));
     reasons.push(describe_log("B", &b));
+    for (name, log) in [("A", &a), ("B", &b)] {
+        if let Some(cut) = &log.cut {
+            reasons.push(format!(
+                "log {name} is cut short ({cut}): its {} complete signed events are compared",
+                log.events.len()
+            ));
+        }
+    }
     let (relation, verdict, conflict) = if common == a.events.len() && common == b.events.len() {
         let verdict = match (a.verified(), b.verified()) {
             (true, true) => {
@@ -284,9 +355,6 @@ pub fn compare(a: Log, b: Log) -> Dispute {
             signed_a: signers(&a.events, common),
             signed_b: signers(&b.events, common),
         };
-        reasons.push(format!(
-            "the logs share {common} events and fork at event #{common}"
-        ));
         reasons.push(format!("log A has {}", describe(&fork.a)));
         reasons.push(format!("log B has {}", describe(&fork.b)));
         for (name, signed) in [("A", &fork.signed_a), ("B", &fork.signed_b)] {
@@ -294,12 +362,12 @@ pub fn compare(a: Log, b: Log) -> Dispute {
                 let seqs: Vec<String> = seqs.iter().map(|s| format!("#{s}")).collect();
                 reasons.push(format!(
                     "{} signed branch {name} (events {})",
-                    fp(key),
+                    names.name(key),
                     seqs.join(", ")
                 ));
             }
         }
-        let verdict = fork_verdict(&fork, &a, &b, &mut reasons);
+        let verdict = fork_verdict(&fork, &a, &b, &names, &mut reasons);
         (Relation::Fork(Box::new(fork)), verdict, true)
     };
     Dispute {
@@ -309,10 +377,12 @@ pub fn compare(a: Log, b: Log) -> Dispute {
         verdict,
         reasons,
         conflict,
+        names,
     }
 }
 
-fn fork_verdict(fork: &Fork, a: &Log, b: &Log, reasons: &mut Vec<String>) -> String {
+fn fork_verdict(fork: &Fork, a: &Log, b: &Log, names: &Names, reasons: &mut Vec<String>) -> String {
+    let fp = |key: &PublicKey| names.name(key);
     let in_branch =
         |signed: &[(PublicKey, Vec<u32>)], key: &PublicKey| signed.iter().any(|(k, _)| k == key);
     match &fork.siblings {

@@ -132,6 +132,22 @@ pub enum TableError {
     /// No draw offer by another party is open.
     #[error("no draw offer by the other side is waiting for an answer")]
     NoOffer,
+    /// A roll is open, and this is not its next step: the roll is played
+    /// before anything else (`docs/fair-play.md`, 3.3).
+    #[error(
+        "roll {index} is open ({stage}; owed by {owed_by}): it is played before anything else{}",
+        declared.as_ref().map(|d| format!(", and its turn plays the orders it declared: {d}")).unwrap_or_default()
+    )]
+    RollOpen {
+        /// The open roll.
+        index: u64,
+        /// Where it stands.
+        stage: crate::fair_play::roll::RollStage,
+        /// Who owes its next event, by name.
+        owed_by: String,
+        /// What it declared, when the mover tried to play other orders.
+        declared: Option<String>,
+    },
     /// The fair-play layer refused an event the harness built: a defect, or
     /// a record in a state the harness does not expect.
     #[error("the event was refused: {0}")]
@@ -514,6 +530,9 @@ pub fn play_seeded(
     others: &[Signer<'_>],
     seed: &str,
 ) -> Result<Vec<SignedEvent>, TableError> {
+    if replay.verifier().open_roll().is_some() {
+        return finish_open_roll(replay, moves, mover, others);
+    }
     let prepared = prepare(replay, moves, mover)?;
     let mut working = replay.clone();
     let events = match prepared {
@@ -522,6 +541,73 @@ pub fn play_seeded(
         }
         Prepared::Roll(orders) => chance_turn(&mut working, &orders, mover, others, seed)?,
     };
+    *replay = working;
+    Ok(events)
+}
+
+/// A turn while a roll is open belongs to that roll: its requester, with
+/// the other parties' secrets at hand, gets the responses still awaited
+/// and plays the outcome turn. The moves, if given, must be the orders the
+/// roll declared; nothing else may be played before it (`docs/fair-play.md`,
+/// 3.3).
+fn finish_open_roll(
+    replay: &mut SignedReplay,
+    moves: &[String],
+    mover: &Signer<'_>,
+    others: &[Signer<'_>],
+) -> Result<Vec<SignedEvent>, TableError> {
+    let Some(open) = replay.verifier().open_roll().cloned() else {
+        return Ok(Vec::new());
+    };
+    let me = mover.public_key();
+    let declared: Vec<String> = open
+        .request()
+        .declaration
+        .orders
+        .iter()
+        .map(|o| o.as_str().to_owned())
+        .collect();
+    let written: Vec<String> = moves
+        .iter()
+        .map(|m| {
+            replay
+                .game()
+                .canonical_order(m)
+                .unwrap_or_else(|_| m.clone())
+        })
+        .collect();
+    let refuse = |declared: Option<String>| TableError::RollOpen {
+        index: open.index(),
+        stage: open.stage(),
+        owed_by: open
+            .owed_by()
+            .iter()
+            .map(|k| replay.name_of(k))
+            .collect::<Vec<_>>()
+            .join(" and "),
+        declared,
+    };
+    if open.requester() != me {
+        return Err(refuse(None));
+    }
+    if !written.is_empty() && written != declared {
+        return Err(refuse(Some(if declared.is_empty() {
+            "no orders".to_owned()
+        } else {
+            declared.join(" ")
+        })));
+    }
+    let mut working = replay.clone();
+    let mut events = Vec::new();
+    let awaiting: Vec<PublicKey> = open.awaiting().to_vec();
+    for responder in awaiting {
+        let signer = others
+            .iter()
+            .find(|s| s.public_key() == responder)
+            .ok_or_else(|| TableError::MissingSecret(working.name_of(&responder)))?;
+        events.push(respond(&mut working, signer)?);
+    }
+    events.push(complete_roll(&mut working, mover)?);
     *replay = working;
     Ok(events)
 }
@@ -935,6 +1021,14 @@ pub fn next_duty(replay: &SignedReplay) -> Option<Duty> {
     if seats_await_reveal(replay) {
         return Some(Duty::RevealSeats(challenge.challenger.key));
     }
+    // An open roll comes before everything: nothing else may happen until
+    // it is played (`docs/fair-play.md`, 3.3).
+    if let Some(open) = replay.verifier().open_roll() {
+        return match open.awaiting().first() {
+            Some(responder) => Some(Duty::Respond(*responder)),
+            None => Some(Duty::CompleteRoll(open.requester())),
+        };
+    }
     let others = |by: PublicKey| replay.parties().iter().map(|p| p.key).find(|k| *k != by);
     if let Some((_, by)) = replay.open_draw_offers().last() {
         return others(*by).map(Duty::AnswerDraw);
@@ -944,12 +1038,6 @@ pub fn next_duty(replay: &SignedReplay) -> Option<Duty> {
         if open_takeback(replay, key).is_some() {
             return Some(Duty::AnswerTakeback(*key));
         }
-    }
-    if let Some(waiting) = replay.roll_book().and_then(|b| b.awaiting().first()) {
-        return Some(Duty::Respond(*waiting));
-    }
-    if let Some((_, requester, _)) = replay.pending_outcomes() {
-        return Some(Duty::CompleteRoll(requester));
     }
     replay.to_move_key().map(Duty::Move)
 }

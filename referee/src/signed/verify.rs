@@ -123,7 +123,31 @@ pub enum Verdict {
 
 /// Verifies one game.
 pub fn verify_text(text: &SignedText, catalog: &dyn RulesCatalog) -> Verdict {
-    match replay_text(text, catalog) {
+    verdict(text, catalog, Whole::Yes)
+}
+
+/// Verifies what a log cut short holds ([`super::Collector::take_partial`]):
+/// its header and its complete events, with the moves and values shown
+/// beside them; the moves after the last complete event and the result,
+/// which the cut took away, are not asked for.
+pub fn verify_cut(text: &SignedText, catalog: &dyn RulesCatalog) -> Verdict {
+    verdict(text, catalog, Whole::No)
+}
+
+/// Whether a record is whole, or cut short.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Whole {
+    Yes,
+    No,
+}
+
+fn verdict(text: &SignedText, catalog: &dyn RulesCatalog, whole: Whole) -> Verdict {
+    let replayed = if text.is_signed() {
+        replay_signed(text, catalog, Known::Nothing, whole).map_err(Rejected::Failed)
+    } else {
+        Err(Rejected::Unsigned)
+    };
+    match replayed {
         Err(Rejected::Unsigned) => Verdict::Unsigned,
         Err(Rejected::Failed(f)) => Verdict::Failed(f),
         Ok(replay) => match report(&replay, text.result) {
@@ -194,13 +218,14 @@ pub fn replay_text_knowing(
     if !text.is_signed() {
         return Err(Rejected::Unsigned);
     }
-    replay_signed(text, catalog, known).map_err(Rejected::Failed)
+    replay_signed(text, catalog, known, Whole::Yes).map_err(Rejected::Failed)
 }
 
 fn replay_signed(
     text: &SignedText,
     catalog: &dyn RulesCatalog,
     known: Known<'_>,
+    whole: Whole,
 ) -> Result<SignedReplay, Box<Failure>> {
     let game_kind = text
         .game
@@ -284,7 +309,7 @@ fn replay_signed(
             }
         }
     }
-    if let Some((_, written, span)) = pending.first() {
+    if let (Some((_, written, span)), Whole::Yes) = (pending.first(), whole) {
         return Err(Failure::at(
             *span,
             written,
@@ -293,7 +318,7 @@ fn replay_signed(
     }
     check_header(text, &replay, first_event.unwrap_or_default())?;
     let (allowed, why) = replay.allowed_results();
-    if !allowed.contains(&text.result) {
+    if whole == Whole::Yes && !allowed.contains(&text.result) {
         let list: Vec<String> = allowed.iter().map(ToString::to_string).collect();
         return Err(Failure::at(
             text.result_span,
