@@ -847,7 +847,8 @@ fn equivocation_is_proven_and_named() {
     assert!(d.conflict);
     let white = a.alice.key.public_key().fingerprint().to_string();
     assert!(
-        d.verdict.starts_with(&format!("white ({white}) equivocated")),
+        d.verdict
+            .starts_with(&format!("white ({white}) equivocated")),
         "{}",
         d.verdict
     );

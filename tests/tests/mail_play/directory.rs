@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use predicates::prelude::*;
+use yam_tests::attacker::{self, Cheater, Log};
 use yam_tests::yam;
 
 use super::{Inbox, Player, main_line, open_game};
@@ -479,4 +480,161 @@ fn awkward_mails_carry_a_real_turn_into_the_game() {
     bo.yam(&["read", "--eml", file.to_str().unwrap()])
         .code(1)
         .stdout(predicate::str::contains("refused"));
+}
+
+/// The attached record of a mail file.
+fn attached_record(mail: &Path) -> String {
+    let raw = std::fs::read(mail).unwrap();
+    let incoming = yam_cli::mail::extract::read_mail(&raw).unwrap();
+    incoming
+        .turns
+        .iter()
+        .find_map(|t| match t {
+            yam_cli::mail::extract::Turn::Attachment { bytes, .. } => {
+                Some(String::from_utf8(bytes.clone()).unwrap())
+            }
+            _ => None,
+        })
+        .expect("a record is attached")
+}
+
+#[test]
+fn an_attack_by_mail_is_refused_and_the_game_goes_on() {
+    // Bo cheats: once Ann's desk has answered his roll request, he does not
+    // play the roll but mails a second request for the same declaration,
+    // to keep the better of two outcomes (best of two). Ann's desk refuses
+    // it, answers nothing, and the game goes on when Bo plays the roll.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    let id = "siege-cheat";
+    open_game(
+        &ann,
+        &bo,
+        id,
+        &[
+            "--game",
+            "castle-siege",
+            "--ruleset",
+            "standard",
+            "--seats",
+            "first",
+        ],
+    );
+    let Inbox::Files {
+        dir: ann_inbox,
+        archive: ann_read,
+    } = ann.inbox.clone()
+    else {
+        unreachable!()
+    };
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    // Play on until Bo is to move after the setups and Ann's first turn.
+    let mut seed = 11;
+    for _ in 0..60 {
+        if bo.status(id) == "YOU" && ann.record(id).contains("[%chance") {
+            break;
+        }
+        let (mover, other) = match (ann.status(id).as_str(), bo.status(id).as_str()) {
+            ("YOU", _) => (&ann, &bo),
+            (_, "YOU") => (&bo, &ann),
+            _ => {
+                // A mail is still travelling.
+                ann.read();
+                bo.read();
+                continue;
+            }
+        };
+        seed += 1;
+        mover
+            .yam(&["move", id, "--auto", "eager", "--seed", &seed.to_string()])
+            .success();
+        other.read();
+        mover.read();
+    }
+    assert_eq!(bo.status(id), "YOU");
+    // Bo declares a turn that needs dice; Ann's desk answers it by itself.
+    bo.yam(&["move", id, "--auto", "eager", "--seed", "5"])
+        .success();
+    let said = ann.read();
+    assert!(said.contains("answered the roll request"), "{said}");
+    let answer = super::mail_files(&bo_inbox)
+        .pop()
+        .expect("Ann's answer is in Bo's inbox");
+    // Bo does not let his desk read it. He takes the record it carries and
+    // signs another request with his own key and chain.
+    let answered = attached_record(&answer);
+    let mut log = Log::parse(&answered);
+    let open_index = log.requests().last().unwrap().index;
+    let bo_secrets = Cheater::from_secrets(&bo.dir().join("secrets"), "bo", id);
+    let again = attacker::reroll(&log, &bo_secrets);
+    log.append(&[], &again);
+    let events = u32::try_from(log.events().len()).unwrap();
+    let cheat = ann_inbox.join("cheat.eml");
+    std::fs::write(
+        &cheat,
+        attacker::mail(&bo.address, &ann.address, id, events, &log.text()),
+    )
+    .unwrap();
+    let ann_before = ann.record(id);
+    let bo_mails_before = super::mail_files(&bo_inbox).len();
+    let out = ann.yam(&["read", "--eml", cheat.to_str().unwrap()]);
+    let output = out.get_output();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(&format!(
+            "another roll request while roll {open_index} is open"
+        )),
+        "{said}"
+    );
+    // Nothing changed, nothing was answered, the mail is where it was.
+    assert_eq!(ann.record(id), ann_before);
+    assert_eq!(super::mail_files(&bo_inbox).len(), bo_mails_before);
+    assert!(cheat.exists());
+    std::fs::rename(&cheat, root.path().join("cheat-kept.eml")).unwrap();
+    // Bo gives up and lets his desk read Ann's answer: it plays the roll.
+    let said = bo.read();
+    assert!(said.contains("the turn is played"), "{said}");
+    let said = ann.read();
+    assert!(!said.contains("refused"), "{said}");
+    assert!(
+        ann.record(id) == bo.record(id),
+        "both desks hold the same record"
+    );
+    // And the game goes on: Ann plays her next move when it comes.
+    for _ in 0..20 {
+        if ann.status(id) == "YOU" {
+            break;
+        }
+        seed += 1;
+        if bo.status(id) == "YOU" {
+            bo.yam(&["move", id, "--auto", "eager", "--seed", &seed.to_string()])
+                .success();
+        }
+        ann.read();
+        bo.read();
+    }
+    assert_eq!(ann.status(id), "YOU");
+    ann.yam(&["move", id, "--auto", "eager", "--seed", "99"])
+        .success();
+    // Her turn may need dice: Bo answers, she plays them, Bo reads that.
+    bo.read();
+    ann.read();
+    bo.read();
+    assert!(
+        ann.record(id) == bo.record(id),
+        "both desks hold the same record"
+    );
+    assert!(!super::mail_files(&ann_read).is_empty());
+    yam()
+        .arg("verify")
+        .arg(ann.dir().join("games").join(id).join("record.yam"))
+        .assert()
+        .success();
 }
