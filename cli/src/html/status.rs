@@ -114,8 +114,9 @@ pub fn of_archive(path: &Path, bytes: &[u8]) -> Vec<Status> {
                         Mode::Practice { .. } => "practice",
                     };
                     Status::Verified(format!(
-                        "{} signed events checked, {mode} mode",
-                        v.summary.events
+                        "{} signed events checked, {mode} mode: {}",
+                        v.summary.events,
+                        yam_referee::signed::text::mode_guarantee(&v.summary.mode)
                     ))
                 }
                 Verdict::Failed(f) => Status::Failed(format!(

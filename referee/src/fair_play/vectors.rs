@@ -115,6 +115,7 @@ fn compute() -> BTreeMap<String, String> {
         "event.challenge.signature",
         hex(signed.signature.to_bytes()),
     );
+    let mut record = vec![signed];
     let acceptance = Event::after(
         &challenge,
         pb,
@@ -127,7 +128,17 @@ fn compute() -> BTreeMap<String, String> {
             toss: None,
         }),
     );
+    put(
+        "event.acceptance.bytes",
+        hex(acceptance.to_canonical_bytes()),
+    );
     put("event.acceptance.hash", acceptance.hash().to_hex());
+    let signed = acceptance.clone().sign(&bob).expect("author");
+    put(
+        "event.acceptance.signature",
+        hex(signed.signature.to_bytes()),
+    );
+    record.push(signed);
 
     // Roll 0: Alice's request, Bob's response.
     let declaration = Declaration {
@@ -158,6 +169,17 @@ fn compute() -> BTreeMap<String, String> {
             evidence: List::new(vec![Evidence::RollRequest(signed_request)]).expect("short"),
         }),
     );
+    put(
+        "event.request-turn.bytes",
+        hex(request_turn.to_canonical_bytes()),
+    );
+    put("event.request-turn.hash", request_turn.hash().to_hex());
+    let signed = request_turn.clone().sign(&alice).expect("author");
+    put(
+        "event.request-turn.signature",
+        hex(signed.signature.to_bytes()),
+    );
+    record.push(signed);
     let response = RollResponse {
         game: game.clone(),
         index: 0,
@@ -180,6 +202,17 @@ fn compute() -> BTreeMap<String, String> {
             evidence: List::new(vec![Evidence::RollResponse(signed_response)]).expect("short"),
         }),
     );
+    put(
+        "event.response-turn.bytes",
+        hex(response_turn.to_canonical_bytes()),
+    );
+    put("event.response-turn.hash", response_turn.hash().to_hex());
+    let signed = response_turn.clone().sign(&bob).expect("author");
+    put(
+        "event.response-turn.signature",
+        hex(signed.signature.to_bytes()),
+    );
+    record.push(signed);
 
     // Roll 0: the outcome stream and what it gives.
     let roll0 = super::outcome::OutcomeInput {
@@ -265,6 +298,72 @@ fn compute() -> BTreeMap<String, String> {
     put(
         "event.outcome-turn.signature",
         hex(signed.signature.to_bytes()),
+    );
+
+    // The roll's life cycle through the record verifier: after the
+    // response (event #3) roll 0 is answered and owed by Alice; her
+    // outcome turn (#4) plays it. A second request in its place, for roll
+    // 1 with her next chain value, is refused.
+    let answered = super::record::RecordVerifier::verify(&record).expect("verifies");
+    let open = answered.open_roll.expect("roll 0 is open");
+    put(
+        "lifecycle.after-response",
+        format!(
+            "roll {} {}, owed by {}, since event #{}",
+            open.index,
+            open.stage,
+            open.owed_by
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+            open.since_event
+        ),
+    );
+    let rerequest = RollRequest {
+        game: game.clone(),
+        index: 1,
+        record_hash: response_turn.hash(),
+        requester: pa,
+        declaration: declaration.clone(),
+        reveal: Some(alice_chain.reveal(2).expect("within length")),
+    }
+    .sign(&alice);
+    let rerequest_turn = Event::after(
+        &response_turn,
+        pa,
+        EventBody::Turn(TurnBody {
+            moves: List::empty(),
+            evidence: List::new(vec![Evidence::RollRequest(rerequest)]).expect("short"),
+        }),
+    );
+    put(
+        "event.rerequest-turn.bytes",
+        hex(rerequest_turn.to_canonical_bytes()),
+    );
+    let mut refused = record.clone();
+    refused.push(rerequest_turn.sign(&alice).expect("author"));
+    put(
+        "lifecycle.rerequest",
+        super::record::RecordVerifier::verify(&refused)
+            .expect_err("refused")
+            .to_string(),
+    );
+    record.push(signed);
+    let played = super::record::RecordVerifier::verify(&record).expect("verifies");
+    put(
+        "lifecycle.after-outcome-turn",
+        format!(
+            "{} events, {} roll played, {} values recomputed, open roll: {}",
+            played.events,
+            played.rolls,
+            played.values_checked,
+            if played.open_roll.is_none() {
+                "none"
+            } else {
+                "yes"
+            }
+        ),
     );
 
     // Die mapping on crafted bytes.
