@@ -56,7 +56,12 @@ impl Table {
     /// (events #6 request, #7 response, #8 outcome turn) and roll 1 (#9,
     /// #10, #11). Bo is to move.
     fn siege(&self) -> Log {
-        let file = self.path("siege.yam");
+        self.siege_named("attack-siege", "siege.yam")
+    }
+
+    /// As [`Table::siege`], with game id `id`, in `name`.
+    fn siege_named(&self, id: &str, name: &str) -> Log {
+        let file = self.path(name);
         self.hotseat(&[
             "new",
             "--game",
@@ -70,15 +75,15 @@ impl Table {
             "--date",
             "2026.12.01",
             "--id",
-            "attack-siege",
+            id,
             "--out",
             file.to_str().unwrap(),
         ])
         .success();
         self.hotseat(&["auto", file.to_str().unwrap(), "--steps", "6"])
             .success();
-        let log = Log::parse(&self.read("siege.yam"));
-        assert_eq!(log.events().len(), 12, "{}", self.read("siege.yam"));
+        let log = Log::parse(&self.read(name));
+        assert_eq!(log.events().len(), 12, "{}", self.read(name));
         log
     }
 
@@ -489,5 +494,25 @@ fn a_changed_outcome_is_named_a_bad_signature_not_a_copy_mismatch() {
         &t.path("forged.yam"),
         8,
         &["signature"],
+    );
+}
+
+#[test]
+fn an_event_spliced_from_another_game_is_named_as_such() {
+    let t = Table::new();
+    let log = t.siege();
+    let other = t.siege_named("attack-other", "other.yam");
+    let text = log.text();
+    let mine = yam_referee::signed::text::event_command(&log.events()[8]).args;
+    let theirs = yam_referee::signed::text::event_command(&other.events()[8]).args;
+    let spliced = text
+        .replace(&mine[0], &theirs[0])
+        .replace(&mine[1], &theirs[1]);
+    t.write("spliced.yam", &spliced);
+    refused(
+        yam().arg("verify").arg(t.path("spliced.yam")).assert(),
+        &t.path("spliced.yam"),
+        8,
+        &["the event belongs to game attack-other"],
     );
 }

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use predicates::prelude::*;
+use yam_referee::fair_play::turn::EventBody;
 use yam_tests::attacker::{self, Cheater, Log};
 use yam_tests::yam;
 
@@ -594,10 +595,55 @@ fn an_attack_by_mail_is_refused_and_the_game_goes_on() {
         "{said}"
     );
     // Nothing changed, nothing was answered, the mail is where it was.
-    assert_eq!(ann.record(id), ann_before);
+    assert!(ann.record(id) == ann_before, "Ann's record is unchanged");
     assert_eq!(super::mail_files(&bo_inbox).len(), bo_mails_before);
     assert!(cheat.exists());
     std::fs::rename(&cheat, root.path().join("cheat-kept.eml")).unwrap();
+    // The other ways out of an answered roll fare no better: a draw offer
+    // (Castle Siege has none), a forfeit claim against Ann (the game waits
+    // for Bo), another move instead of the roll's turn.
+    let base = Log::parse(&answered);
+    let ann_key = Cheater::from_secrets(&ann.dir().join("secrets"), "ann", id).public_key();
+    let hostile: Vec<(&str, Log)> = vec![
+        ("no draw may be offered", {
+            let mut l = Log::parse(&answered);
+            l.append(&[], &base.next(&bo_secrets, EventBody::DrawOffer));
+            l
+        }),
+        ("but the game waits for attacker", {
+            let mut l = Log::parse(&answered);
+            l.append(&[], &attacker::forfeit_claim(&base, &bo_secrets, ann_key));
+            l
+        }),
+        ("a move while roll", {
+            let mut l = Log::parse(&answered);
+            l.append(
+                &["End"],
+                &base.next(&bo_secrets, attacker::plain_turn(&["End"])),
+            );
+            l
+        }),
+    ];
+    for (reason, log) in hostile {
+        let mail = ann_inbox.join("hostile.eml");
+        std::fs::write(
+            &mail,
+            attacker::mail(&bo.address, &ann.address, id, events, &log.text()),
+        )
+        .unwrap();
+        let out = ann.yam(&["read", "--eml", mail.to_str().unwrap()]);
+        let output = out.get_output();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert_eq!(output.status.code(), Some(1), "{said}");
+        assert!(said.contains(reason), "{reason:?} not in {said}");
+        assert!(ann.record(id) == ann_before, "Ann's record is unchanged");
+        assert_eq!(super::mail_files(&bo_inbox).len(), bo_mails_before);
+        std::fs::remove_file(&mail).unwrap();
+    }
     // Bo gives up and lets his desk read Ann's answer: it plays the roll.
     let said = bo.read();
     assert!(said.contains("the turn is played"), "{said}");
