@@ -110,6 +110,8 @@ fn refused(assert: assert_cmd::assert::Assert, file: &Path, event: u32, reasons:
     for reason in reasons {
         assert!(stderr.contains(reason), "no {reason:?} in {stderr}");
     }
+    // The diagnostic's first lines, for whoever runs with --nocapture.
+    eprintln!("{}", stderr.lines().take(2).collect::<Vec<_>>().join("\n"));
 }
 
 #[test]
