@@ -85,16 +85,22 @@ fn signed_input() -> &'static Signed {
         let dir = std::env::temp_dir().join(format!("yam-bench-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temporary directory");
         let path = dir.join("signed.yam");
-        let args = yam_cli::generate::GenerateArgs {
-            game: "khan".into(),
-            ruleset: None,
-            games,
-            seed: 1,
-            out: Some(path.clone()),
-            max_plies: 600,
-            signed: true,
-        };
-        assert_eq!(yam_cli::generate::run(&args), 0, "yam generate --signed");
+        let code = yam_cli::run([
+            "yam".into(),
+            "generate".into(),
+            "--game".into(),
+            "khan".into(),
+            "--games".into(),
+            std::ffi::OsString::from(games.to_string()),
+            "--seed".into(),
+            "1".into(),
+            "--max-plies".into(),
+            "600".into(),
+            "--signed".into(),
+            "-o".into(),
+            path.clone().into_os_string(),
+        ]);
+        assert_eq!(code, 0, "yam generate --signed");
         let data = std::fs::read(&path).expect("the signed archive");
         let _ = std::fs::remove_dir_all(&dir);
         let mut events = Vec::new();

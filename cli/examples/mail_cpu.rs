@@ -3,9 +3,9 @@
 //!
 //! DESK is a player's data directory (with its config.yaml), MAIL a turn
 //! mail for one of its games. Each of N rounds copies DESK afresh (not
-//! timed), then opens the desk, reads, verifies and applies the mail, takes
-//! the automatic steps and sends the answer (timed), exactly as `yam read
-//! --eml MAIL` does. CPU time is the thread's own, from
+//! timed), then runs `yam read --eml MAIL` on it in this process (timed):
+//! the desk opened, the mail read, verified and applied, the automatic
+//! steps taken and the answer sent. CPU time is the thread's own, from
 //! /proc/thread-self/schedstat (nanoseconds; Linux only).
 //!
 //! `scripts/mail-cpu-inputs.sh OUT` makes pairs of them: a Castle Siege
@@ -13,9 +13,6 @@
 //! roll request kept with the desk that reads it.
 
 use std::path::Path;
-
-use yam_cli::play::desk::{Desk, Where};
-use yam_cli::play::incoming::{Outcome, process};
 
 fn cpu_ns() -> u64 {
     std::fs::read_to_string("/proc/thread-self/schedstat")
@@ -69,7 +66,6 @@ fn main() {
         std::process::exit(2);
     };
     let rounds: u64 = args.get(3).and_then(|n| n.parse().ok()).unwrap_or(20);
-    let raw = std::fs::read(mail).expect("the mail");
     let scratch = tempfile::tempdir().expect("a scratch directory");
     let mut total = 0u64;
     let mut each = Vec::new();
@@ -86,20 +82,19 @@ fn main() {
             .expect("sync runs");
         let start = cpu_ns();
         let ticks = user_system_ticks();
-        let mut opened = Desk::open(&Where {
-            data_dir: Some(dir.clone()),
-            config: None,
-        })
-        .expect("the desk opens");
-        let outcome = process(&mut opened, &raw);
+        let code = yam_cli::run([
+            "yam".into(),
+            "read".into(),
+            "--eml".into(),
+            std::ffi::OsString::from(mail),
+            "--data-dir".into(),
+            dir.clone().into_os_string(),
+        ]);
         let spent = cpu_ns() - start;
         let after = user_system_ticks();
         user += after.0 - ticks.0;
         system += after.1 - ticks.1;
-        assert!(
-            matches!(outcome, Outcome::Applied { .. }),
-            "the mail was not applied: {outcome:?}"
-        );
+        assert_eq!(code, 0, "the mail was not applied");
         total += spent;
         each.push(spent);
     }

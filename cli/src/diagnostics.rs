@@ -5,7 +5,9 @@ use std::path::Path;
 use miette::{
     Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan,
 };
-use yam_notation::Pos;
+use yam_notation::{ParseError, Pos};
+use yam_referee::check::{GameReport, Violation};
+use yam_referee::signed::Failure;
 
 /// Files up to this size are loaded to show the offending line; larger ones
 /// get the plain `file:line:column` message.
@@ -87,4 +89,62 @@ pub fn render(
         out = format!("{}\n", diagnostic.message);
     }
     out
+}
+
+/// A syntax error, as a readable diagnostic.
+pub fn render_syntax(path: &Path, e: &ParseError) -> String {
+    let len = e.found.split_whitespace().next().map_or(1, str::len).max(1);
+    let label = if e.found.is_empty() {
+        "the input ends here".to_owned()
+    } else {
+        "here".to_owned()
+    };
+    render(
+        path,
+        e.pos,
+        len,
+        &format!("game {}: {}", e.game, e.kind),
+        &label,
+        Some(format!("the game starts at line {}", e.game_start.line)),
+    )
+}
+
+/// A broken rule, as a readable diagnostic.
+pub fn render_violation(path: &Path, game: u64, report: &GameReport, v: &Violation) -> String {
+    let id = if report.game_id.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", report.game_id)
+    };
+    let what = if v.move_number.is_empty() {
+        v.token.clone()
+    } else {
+        format!("{} {}", v.move_number, v.token)
+    };
+    let help = (!v.position.is_empty()).then(|| format!("position before it: {}", v.position));
+    render(
+        path,
+        v.span.start,
+        v.span.len as usize,
+        &format!("game {game}{id}: illegal: {what}: {}", v.reason),
+        "refused here",
+        help,
+    )
+}
+
+/// A failure, as a readable diagnostic.
+pub fn render_failure(path: &Path, game: usize, id: &str, f: &Failure) -> String {
+    let id = if id.is_empty() {
+        String::new()
+    } else {
+        format!(" ({id})")
+    };
+    render(
+        path,
+        f.span.start,
+        (f.span.len as usize).max(1),
+        &format!("game {game}{id}: not verified: {}", f.reason),
+        "refused here",
+        f.help.clone(),
+    )
 }

@@ -1,40 +1,36 @@
 //! `yam`: play, referee, check and verify Khan, Castle Siege and Genghis
 //! Khan games. All of Yam's I/O lives in this crate; `main.rs` only calls
 //! [`main`].
+//!
+//! The crate is rooms (`docs/architecture.md`): the commands
+//! (`commands/`), each thin and never importing another, over shared
+//! services that know no command: the signed game ([`game`]), reading
+//! archives (`archive`), mail ([`mail`]), the data directory (`store`),
+//! the configuration (`config`), diagnostics and pictures. Its public
+//! surface is small: [`main`] and [`run`], the exit codes, and the two
+//! services other programs (the tests, the fuzz targets) drive directly.
 
-pub mod atomic;
-pub mod autoplay;
-pub mod check;
-pub mod config;
-pub mod config_check;
-pub mod diagnostics;
-pub mod dispute;
-pub mod engine;
-pub mod export;
-pub mod generate;
-pub mod hotseat;
-pub mod html;
+mod archive;
+mod commands;
+mod config;
+mod diagnostics;
+mod error;
+pub mod game;
 pub mod mail;
-pub mod play;
-pub mod positions;
-pub mod robot;
-pub mod rulesets;
-pub mod secrets;
-pub mod show;
-pub mod store;
-pub mod svg;
-pub mod verify;
+mod pictures;
+mod store;
+
+pub use archive::expand;
+pub use error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Exit code: everything checked is valid.
-pub const EXIT_VALID: u8 = 0;
-/// Exit code: some input is invalid (syntax, rules or fair play).
-pub const EXIT_INVALID: u8 = 1;
-/// Exit code: bad usage, or a file could not be read.
-pub const EXIT_USAGE: u8 = 2;
+use commands::{
+    check, config as config_check, dispute, engine, export, generate, hotseat, play, robot, show,
+    verify,
+};
 
 /// Yam: a play-by-email referee and notation toolkit for Khan, Castle Siege
 /// and Genghis Khan.
@@ -144,33 +140,69 @@ enum Command {
     Robot(robot::RobotCommand),
 }
 
+/// A command that still reports with an exit code of its own.
+fn legacy(code: u8) -> error::Result<error::Status> {
+    Ok(match code {
+        EXIT_VALID => error::Status::Valid,
+        EXIT_INVALID => error::Status::Invalid,
+        _ => error::Status::Unreadable,
+    })
+}
+
 /// Parse the command line and run the command.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let code = match cli.command {
-        Command::Check(args) => check::run(&args),
-        Command::Show(args) => show::run(&args),
-        Command::Verify(args) => verify::run(&args),
-        Command::Dispute(args) => dispute::run(&args),
-        Command::Hotseat(args) => hotseat::run(&args),
-        Command::Export(args) => export::run(&args),
-        Command::Engine(command) => engine::run(&command),
-        Command::Generate(args) => generate::run(&args),
-        Command::Config(command) => config_check::run(&command),
-        Command::Identity(command) => play::identity(&command),
-        Command::Challenge(args) => play::challenge(&args),
-        Command::Accept(args) => play::accept(&args),
-        Command::Move(args) => play::play(&args),
-        Command::Read(args) => play::read(&args),
-        Command::Games(args) => play::games(&args),
-        Command::Board(args) => play::board(&args),
-        Command::Resend(args) => play::one(&args, "resend"),
-        Command::Resign(args) => play::one(&args, "resign"),
-        Command::Remind(args) => play::one(&args, "remind"),
-        Command::Forfeit(args) => play::one(&args, "forfeit"),
-        Command::Draw(args) => play::offer(&args, false),
-        Command::Takeback(args) => play::offer(&args, true),
-        Command::Robot(command) => robot::run(&command),
+    ExitCode::from(run(std::env::args_os()))
+}
+
+/// Run `yam` with these arguments (the first is the program's name), in
+/// this process; returns the exit code. Benchmarks and examples measure a
+/// command through it.
+pub fn run<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                EXIT_USAGE
+            } else {
+                EXIT_VALID
+            };
+        }
     };
-    ExitCode::from(code)
+    let result = match cli.command {
+        Command::Check(args) => legacy(check::run(&args)),
+        Command::Show(args) => legacy(show::run(&args)),
+        Command::Verify(args) => legacy(verify::run(&args)),
+        Command::Dispute(args) => legacy(dispute::run(&args)),
+        Command::Hotseat(args) => hotseat::run(&args),
+        Command::Export(args) => legacy(export::run(&args)),
+        Command::Engine(command) => legacy(engine::run(&command)),
+        Command::Generate(args) => legacy(generate::run(&args)),
+        Command::Config(command) => legacy(config_check::run(&command)),
+        Command::Identity(command) => legacy(play::identity(&command)),
+        Command::Challenge(args) => legacy(play::challenge(&args)),
+        Command::Accept(args) => legacy(play::accept(&args)),
+        Command::Move(args) => legacy(play::play(&args)),
+        Command::Read(args) => legacy(play::read(&args)),
+        Command::Games(args) => legacy(play::games(&args)),
+        Command::Board(args) => legacy(play::board(&args)),
+        Command::Resend(args) => legacy(play::one(&args, "resend")),
+        Command::Resign(args) => legacy(play::one(&args, "resign")),
+        Command::Remind(args) => legacy(play::one(&args, "remind")),
+        Command::Forfeit(args) => legacy(play::one(&args, "forfeit")),
+        Command::Draw(args) => legacy(play::offer(&args, false)),
+        Command::Takeback(args) => legacy(play::offer(&args, true)),
+        Command::Robot(command) => legacy(robot::run(&command)),
+    };
+    if let Err(e) = &result {
+        let message = e.to_string();
+        if !message.is_empty() {
+            eprintln!("{message}");
+        }
+    }
+    error::exit_code(&result)
 }

@@ -37,7 +37,8 @@ impl Cheater {
     /// directory `dir` (a hot-seat `--secrets` directory, or a desk's
     /// `DATA/secrets`).
     pub fn from_secrets(dir: &Path, name: &str, game: &str) -> Cheater {
-        let secrets = yam_cli::secrets::Secrets::open(dir).expect("the secrets directory opens");
+        let secrets =
+            yam_cli::game::secrets::Secrets::open(dir).expect("the secrets directory opens");
         let (identity, created) = secrets.identity(name).expect("the identity reads");
         assert!(!created, "{name} had no identity in {}", dir.display());
         let game = GameId::new(game).expect("a game id");

@@ -131,7 +131,7 @@ fn replay(path: &Path) -> Vec<(String, Vec<String>)> {
         format!("rulesets/{name}.yaml"),
         "{name}: each lesson names its own ruleset file"
     );
-    let ruleset = yam_cli::rulesets::khan_ruleset(path, tag).unwrap();
+    let ruleset = yam_cli::game::rulesets::khan_ruleset(path, tag).unwrap();
     assert_eq!(ruleset.game, khan::GameType::RescueKhan, "{name}");
     let mut pos = ruleset.start_position();
     let mut out = Vec::new();

@@ -561,7 +561,7 @@ fn a_mail_delivered_twice_is_obeyed_once_and_a_roll_is_never_taken_back() {
 
 #[test]
 fn a_castle_siege_game_between_two_addresses_is_refereed_to_its_end() {
-    use yam_cli::autoplay::{Intent, choose};
+    use yam_cli::game::autoplay::{Intent, choose};
     use yam_referee::castle_siege::Policy;
     let mut local = Local::new();
     let ann = local.register("ann@player.test");

@@ -256,8 +256,8 @@ fn genghis_khan_by_mail(max_mails: usize, abandon: bool) -> (String, Received) {
             break;
         }
         let seat = r.seat_of(&r.to_move_key().unwrap()).unwrap();
-        let yam_cli::autoplay::Intent::Orders(orders) =
-            yam_cli::autoplay::choose(&r, seat, yam_referee::castle_siege::Policy::Eager, 1)
+        let yam_cli::game::autoplay::Intent::Orders(orders) =
+            yam_cli::game::autoplay::choose(&r, seat, yam_referee::castle_siege::Policy::Eager, 1)
                 .unwrap()
         else {
             panic!("Genghis Khan has orders only")

@@ -3,6 +3,7 @@
 //! `docs/mail.md` describes the mail format and what is checked, and why.
 
 pub mod armor;
+pub mod cards;
 pub mod compose;
 pub mod extract;
 pub mod imap;

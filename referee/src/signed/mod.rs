@@ -14,10 +14,13 @@
 //! - [`verify`](mod@verify): the text checked against what is signed;
 //! - [`dispute`]: two logs of one game compared: fork, equivocation,
 //!   verdict;
+//! - [`adoption`]: whether a verified incoming record may replace the kept
+//!   one (the desk's and the witnessing robot's one rule);
 //! - [`table`]: the hot-seat harness's pure half: building and signing the
 //!   events of a game played on one machine;
 //! - [`write`](mod@write): appending events to a record, and the plain export.
 
+pub mod adoption;
 pub mod collect;
 pub mod dispute;
 pub mod replay;

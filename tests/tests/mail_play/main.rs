@@ -208,7 +208,7 @@ pub fn all_files(dir: &Path) -> Vec<PathBuf> {
 /// seeds, and every chain value not yet revealed in `record`.
 pub fn secrets_of(player: &Player, game: &str, name: &str) -> Vec<Vec<u8>> {
     let dir = player.dir().join("secrets");
-    let store = yam_cli::secrets::Secrets::open(&dir).unwrap();
+    let store = yam_cli::game::secrets::Secrets::open(&dir).unwrap();
     let (identity, created) = store.identity(name).unwrap();
     assert!(!created, "{name} has an identity");
     let mut out = vec![];

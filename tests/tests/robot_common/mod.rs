@@ -80,7 +80,7 @@ pub fn game_in(body: &str) -> Option<String> {
 
 /// Replays a record the robot sent.
 pub fn replay(record: &str) -> SignedReplay {
-    let games = yam_cli::verify::read_signed(record.as_bytes()).expect("readable");
+    let games = yam_cli::game::record::read_signed(record.as_bytes()).expect("readable");
     let signed = games.into_iter().next().expect("one game").expect("parses");
     replay_text(&signed, &Builtin).unwrap_or_else(|_| panic!("the record verifies:\n{record}"))
 }

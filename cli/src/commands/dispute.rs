@@ -1,0 +1,118 @@
+//! `yam dispute`: two logs of one game, compared.
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use yam_notation::Comment;
+use yam_notation::{ReadError, Reader};
+use yam_referee::signed::dispute::{Log, Relation, compare, describe};
+use yam_referee::signed::text::event_command;
+use yam_referee::signed::{Collector, SignedText};
+
+use crate::error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
+use crate::game::rulesets::RecordRulesets;
+
+/// Arguments of `yam dispute`.
+#[derive(Debug, clap::Args)]
+pub struct DisputeArgs {
+    /// The first log (a record file).
+    #[arg(value_name = "A")]
+    pub a: PathBuf,
+    /// The second log.
+    #[arg(value_name = "B")]
+    pub b: PathBuf,
+    /// Which game of each file (1 is the first).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub game: usize,
+}
+
+/// Game `game` of the file, read as far as it goes: the whole game, or,
+/// when the reader stops in it (a log cut short in the middle of an event,
+/// or before its result), what was read before, with where it stopped.
+fn load(path: &Path, game: usize) -> Result<(SignedText, Option<String>), String> {
+    let file = File::open(path).map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
+    let mut reader = Reader::new(file);
+    let mut collector = Collector::new();
+    for n in 1.. {
+        match reader.read_game(&mut collector) {
+            Ok(Some(text)) if n == game => return Ok((text, None)),
+            Ok(Some(_)) => {}
+            Ok(None) => break,
+            Err(ReadError::Syntax(e)) if n == game => {
+                let cut = format!(
+                    "it stops at line {}, column {}: {}",
+                    e.pos.line, e.pos.column, e.kind
+                );
+                return Ok((collector.take_partial(), Some(cut)));
+            }
+            // Another game's damage: the reader goes on to the next.
+            Err(ReadError::Syntax(_)) => {}
+            Err(ReadError::Io(e)) => return Err(format!("{}: read error: {e}", path.display())),
+        }
+    }
+    Err(format!("{}: there is no game {game}", path.display()))
+}
+
+/// Run `yam dispute`; returns the exit code.
+pub fn run(args: &DisputeArgs) -> u8 {
+    let (a, b) = match (load(&args.a, args.game), load(&args.b, args.game)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("{e}");
+            return EXIT_USAGE;
+        }
+    };
+    // Each log takes its ruleset files from its own directory.
+    let read = |(text, cut): (SignedText, Option<String>), path: &Path| {
+        let rulesets = RecordRulesets::beside(path);
+        match cut {
+            None => Log::read(&text, &rulesets),
+            Some(cut) => Log::read_cut(&text, &rulesets, cut),
+        }
+    };
+    let report = compare(read(a, &args.a), read(b, &args.b));
+    let mut out = io::stdout().lock();
+    let _ = writeln!(out, "A: {}", args.a.display());
+    let _ = writeln!(out, "B: {}", args.b.display());
+    match &report.relation {
+        Relation::Identical { events } => {
+            let _ = writeln!(out, "the logs are identical ({events} signed events)");
+        }
+        Relation::Prefix { common, .. } => {
+            let _ = writeln!(out, "no fork: one log is the other's first {common} events");
+        }
+        Relation::Fork(fork) => {
+            let _ = writeln!(
+                out,
+                "fork at event #{0}: the logs share their first {0} events",
+                fork.seq
+            );
+        }
+    }
+    for reason in &report.reasons {
+        let _ = writeln!(out, "  - {reason}");
+    }
+    let _ = writeln!(out, "verdict: {}", report.verdict);
+    if let Relation::Fork(fork) = &report.relation
+        && let Some(proof) = fork.proof()
+    {
+        let (first, second) = proof.events();
+        let _ = writeln!(
+            out,
+            "proof of equivocation by {} (two events, same game, same parent, same author, different content, both signatures valid; anyone can check them):",
+            report.name_of(proof.culprit())
+        );
+        for event in [first, second] {
+            let mut comment = Comment::default();
+            comment.push_command(event_command(event));
+            let _ = writeln!(out, "  {}", describe(event));
+            let _ = writeln!(out, "  {{{}}}", comment.words().join(" "));
+        }
+    }
+    if report.conflict {
+        EXIT_INVALID
+    } else {
+        EXIT_VALID
+    }
+}

@@ -1,0 +1,167 @@
+//! The verification status of each game, as the referee finds it at export
+//! time: signed games are verified (`yam verify`'s verdict), unsigned ones
+//! have their moves checked against the rules (`yam check`'s). Nothing a
+//! record says about itself (an `Evidence` tag, a result) is taken on trust.
+
+use std::path::Path;
+
+use yam_notation::{ParseError, ReadError, Reader};
+use yam_referee::check::{Checker, GameReport, Verdict as CheckVerdict};
+use yam_referee::fair_play::turn::Mode;
+use yam_referee::signed::{Verdict, verify_text};
+
+use crate::game::record::read_signed;
+use crate::game::rulesets::RecordRulesets;
+
+/// What the referee found about one game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// Signed, and every check passed (what the verifier says).
+    Verified(String),
+    /// A practice game: it replays, but proves nothing about fairness.
+    Practice,
+    /// Not signed; every move is legal by the rules.
+    RulesChecked,
+    /// Not signed; the moves are well formed but the rules could not be
+    /// applied from the text alone (why).
+    SyntaxChecked(String),
+    /// The first failure: of verification, of the rules, or of syntax.
+    Failed(String),
+}
+
+impl Status {
+    /// A syntax error, as the status of a game that could not be read.
+    pub fn syntax(e: &ParseError) -> Status {
+        let found = if e.found.is_empty() {
+            String::new()
+        } else {
+            format!(" at {:?}", e.found)
+        };
+        Status::Failed(format!(
+            "syntax error, line {}: {}{found}",
+            e.pos.line, e.kind
+        ))
+    }
+
+    /// Whether the game failed a check.
+    pub fn is_failure(&self) -> bool {
+        matches!(self, Status::Failed(_))
+    }
+
+    /// The CSS class that colours it.
+    pub fn class(&self) -> &'static str {
+        match self {
+            Status::Verified(_) => "verified",
+            Status::Practice => "practice",
+            Status::RulesChecked | Status::SyntaxChecked(_) => "unsigned",
+            Status::Failed(_) => "failed",
+        }
+    }
+
+    /// A few words, for the index.
+    pub fn short(&self) -> String {
+        match self {
+            Status::Verified(_) => "verified".to_owned(),
+            Status::Practice => "unverified practice game".to_owned(),
+            Status::RulesChecked => "rules-checked, unsigned".to_owned(),
+            Status::SyntaxChecked(_) => "syntax-checked, unsigned".to_owned(),
+            Status::Failed(why) => format!("FAILED: {why}"),
+        }
+    }
+
+    /// The full sentence, for the game's page.
+    pub fn long(&self) -> String {
+        match self {
+            Status::Verified(how) => format!("Verified: {how}."),
+            Status::Practice => "Unverified practice game: every move and draw replays from the \
+                                 open practice seed, but nothing about the fairness of the chance \
+                                 is proven."
+                .to_owned(),
+            Status::RulesChecked => "Rules-checked, unsigned: every move is legal, but the record \
+                                     carries no signatures, so who played it is not proven."
+                .to_owned(),
+            Status::SyntaxChecked(why) => format!(
+                "Syntax-checked, unsigned: the record is well formed; its rules could not be \
+                 checked ({why})."
+            ),
+            Status::Failed(why) => format!("Failed: {why}."),
+        }
+    }
+}
+
+/// The status of every game of one archive, in order. `bytes` is its
+/// whole text; `path` is where it was read (ruleset files are beside it).
+pub fn of_archive(path: &Path, bytes: &[u8]) -> Vec<Status> {
+    let signed = match read_signed(bytes) {
+        Ok(s) => s,
+        // A slice cannot fail to read; should it, every game says so.
+        Err(e) => return vec![Status::Failed(format!("read error: {e}"))],
+    };
+    let checked = check_all(path, bytes);
+    let rulesets = RecordRulesets::beside(path);
+    signed
+        .iter()
+        .enumerate()
+        .map(|(i, text)| match text {
+            Err(e) => Status::syntax(e),
+            Ok(text) => match verify_text(text, &rulesets) {
+                Verdict::Verified(v) if v.is_practice() => Status::Practice,
+                Verdict::Verified(v) => {
+                    let mode = match v.summary.mode {
+                        Mode::Peer => "peer",
+                        Mode::Robot => "referee robot",
+                        Mode::Director => "director",
+                        Mode::Practice { .. } => "practice",
+                    };
+                    Status::Verified(format!(
+                        "{} signed events checked, {mode} mode: {}",
+                        v.summary.events,
+                        yam_referee::signed::text::mode_guarantee(&v.summary.mode)
+                    ))
+                }
+                Verdict::Failed(f) => Status::Failed(format!(
+                    "line {}: {}: {}",
+                    f.span.start.line, f.found, f.reason
+                )),
+                Verdict::Unsigned => match checked.get(i) {
+                    Some(Ok(report)) => rules_status(report),
+                    Some(Err(e)) => Status::syntax(e),
+                    None => Status::Failed("the game could not be checked".to_owned()),
+                },
+            },
+        })
+        .collect()
+}
+
+fn rules_status(report: &GameReport) -> Status {
+    match &report.verdict {
+        CheckVerdict::Legal => Status::RulesChecked,
+        CheckVerdict::RulesNotChecked(why) => Status::SyntaxChecked(why.clone()),
+        CheckVerdict::Illegal(v) => {
+            let what = if v.move_number.is_empty() {
+                v.token.clone()
+            } else {
+                format!("{} {}", v.move_number, v.token)
+            };
+            Status::Failed(format!(
+                "illegal, line {}: {what}: {}",
+                v.span.start.line, v.reason
+            ))
+        }
+    }
+}
+
+/// `yam check`'s verdict on every game of the archive, in order.
+fn check_all(path: &Path, bytes: &[u8]) -> Vec<Result<GameReport, Box<ParseError>>> {
+    let mut reader = Reader::new(bytes);
+    let mut checker = Checker::with_rulesets(Box::new(RecordRulesets::beside(path)));
+    let mut out = Vec::new();
+    loop {
+        match reader.read_game(&mut checker) {
+            Ok(None) => return out,
+            Ok(Some(report)) => out.push(Ok(report)),
+            Err(ReadError::Syntax(e)) => out.push(Err(e)),
+            Err(ReadError::Io(_)) => return out,
+        }
+    }
+}

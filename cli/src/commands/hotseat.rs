@@ -1,0 +1,1006 @@
+//! `yam hotseat`: a game on one machine between local identities, every
+//! event signed by the right key, every roll through the real protocol.
+//!
+//! The record file is the game's whole state: each command reads it,
+//! verifies it completely, builds the next events through the referee's
+//! harness (`yam_referee::signed::table`), which proves each one before
+//! handing it back, verifies the new record once more, and only then
+//! replaces the file atomically. Secrets stay in the `--secrets` directory
+//! (see `secrets`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Subcommand, ValueEnum};
+use yam_notation::{GameKind, RawGrammar, Record, record_to_string};
+use yam_referee::fair_play::encoding::Blob;
+use yam_referee::fair_play::game_id::GameId;
+use yam_referee::fair_play::sign::PublicKey;
+use yam_referee::fair_play::turn::{EventBody, Evidence, Mode, SignedEvent};
+use yam_referee::replay::RulesCatalog;
+use yam_referee::signed::SignedReplay;
+use yam_referee::signed::dispute::describe;
+use yam_referee::signed::table::{self, Opening, Seating, Signer, TableError};
+use yam_referee::signed::text::chance_item;
+use yam_referee::signed::write::append_events;
+
+use crate::error::{Error, Result, Status};
+use crate::game::autoplay::{self, Intent};
+use crate::game::header::{Header, today};
+use crate::game::keys::Keys;
+use crate::game::record::{Loaded, append_checked, check_written, load, read_signed};
+use crate::game::rulesets::{RecordRulesets, tag_for};
+use crate::game::secrets::{Identity, Secrets, random_32};
+use crate::game::setup::{reveal_setup, seal_setup, written_intent};
+use crate::store::atomic;
+
+/// Arguments of `yam hotseat`.
+#[derive(Debug, clap::Args)]
+pub struct HotseatArgs {
+    #[command(subcommand)]
+    command: HotseatCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum HotseatCommand {
+    /// Start a game between two local identities (created on first use).
+    #[command(after_help = "Examples:\n  \
+yam hotseat new --game khan --ruleset magician --first alice --second bob --out game.yam --secrets ~/.yam-secrets\n  \
+yam hotseat new --ruleset rescue-khan --first alice --second bob --draw-seats --out siege.yam --secrets DIR\n  \
+yam hotseat new --ruleset basic --first alice --second bob --mode practice --seed 'lesson 1' --out practice.yam --secrets DIR\n  \
+yam hotseat new --ruleset-file lessons/rulesets/drop-off.yaml --first alice --second bob --out lessons/drop-off.yam --secrets DIR\n  \
+yam hotseat new --game castle-siege --ruleset standard --first alice --second bob --out siege.yam --secrets DIR\n  \
+yam hotseat new --game genghis-khan --ruleset standard --first pat --director dora --out cards.yam --secrets DIR\n\n\
+Genghis Khan is a solo game: its director (--director) opens it, answers every roll with its own\n\
+chain and lists it in the director's register, DIR/director/register.yam.")]
+    New(NewArgs),
+    /// Play the next move, signed by the player to move.
+    #[command(after_help = "Examples:\n  \
+yam hotseat move game.yam Ng3-f3 --secrets DIR\n  \
+yam hotseat move game.yam Ae7-f6 --comment 'The archer answers.' --secrets DIR\n  \
+yam hotseat move game.yam Wh3-f4 --dry-run --secrets DIR\n  \
+yam hotseat move siege.yam Defender:CKAO/OACK/KCOA/AOKC --secrets DIR   # sealed, kept secret\n  \
+yam hotseat move siege.yam reveal --as bob --secrets DIR               # once both are sealed\n  \
+yam hotseat move siege.yam Move Kc4-b4 Attack Ad5xKb5 End --secrets DIR  # one declaration, one roll\n  \
+yam hotseat move cards.yam draw --secrets DIR                           # one card, one roll\n\n\
+A move that needs chance is a roll: the declaration is signed first, then answered, then resolved;\n\
+a dry run stops at the declaration and draws nothing.")]
+    Move(MoveArgs),
+    /// The player to move (or --as NAME) resigns.
+    Resign(ActArgs),
+    /// The player to move (or --as NAME) offers a draw.
+    OfferDraw(ActArgs),
+    /// The other side (or --as NAME) accepts the open draw offer.
+    AcceptDraw(ActArgs),
+    /// The other side (or --as NAME) declines the open draw offer.
+    DeclineDraw(ActArgs),
+    /// Who is to move, and the legal moves.
+    #[command(
+        after_help = "Examples:\n  yam hotseat status game.yam\n  yam hotseat status game.yam --moves    # one legal move per line, for scripts"
+    )]
+    Status(StatusArgs),
+    /// Play the next turns as an engine chooses them (Castle Siege: the
+    /// self-play driver; Genghis Khan: the greedy player; Khan: random legal
+    /// moves), every one signed and rolled like a move of `move`.
+    #[command(after_help = "Examples:\n  \
+yam hotseat auto siege.yam --secrets DIR                       # the next declaration (or setup step)\n  \
+yam hotseat auto siege.yam --to-end --policy random --seed 7 --annotate --secrets DIR\n  \
+yam hotseat auto cards.yam --steps 5 --secrets DIR             # five greedy moves")]
+    Auto(AutoArgs),
+}
+
+/// How chance is provided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ModeArg {
+    /// Both players' hash chains; nobody can bias or foresee a roll.
+    Peer,
+    /// Solo games: a tournament director's chain answers every roll, and
+    /// the director's register lists every game started.
+    Director,
+    /// An open seed: reproducible, reported as unverified practice everywhere.
+    Practice,
+}
+
+/// How `auto` chooses Castle Siege orders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum PolicyArg {
+    /// Random legal orders ranked by a crude greed.
+    Eager,
+    /// Uniformly random legal orders.
+    Random,
+}
+
+#[derive(Debug, clap::Args)]
+struct NewArgs {
+    /// The game.
+    #[arg(long, default_value = "khan")]
+    game: String,
+    /// The ruleset, by name (Khan: basic, magician, power-magician,
+    /// rescue-general, rescue-khan).
+    #[arg(
+        long,
+        required_unless_present = "ruleset_file",
+        conflicts_with = "ruleset_file"
+    )]
+    ruleset: Option<String>,
+    /// A Khan ruleset file of one's own (YAML, docs/rules/khan.md), in the
+    /// record's directory or below it: the record names it by its path
+    /// relative to the record, and the opening pins its exact text.
+    #[arg(long, value_name = "FILE")]
+    ruleset_file: Option<PathBuf>,
+    /// Prose for the comment before the first move (it holds the opening).
+    #[arg(long, value_name = "TEXT")]
+    comment: Option<String>,
+    /// The challenger's identity; it takes the first seat (Khan: White;
+    /// Castle Siege: the Defender) unless --draw-seats. In a solo game
+    /// (Genghis Khan), the player.
+    #[arg(long, value_name = "NAME")]
+    first: String,
+    /// The invited identity (two-player games).
+    #[arg(long, value_name = "NAME")]
+    second: Option<String>,
+    /// Solo games: the director's identity. It opens the game, answers every
+    /// roll with its own chain and keeps the register of every game
+    /// started (SECRETS/director/register.yam).
+    #[arg(long, value_name = "NAME")]
+    director: Option<String>,
+    /// Peer (both players' chains), director (solo: a director's chain) or
+    /// practice (open seed). Default: peer, or director for solo games.
+    #[arg(long, value_enum)]
+    mode: Option<ModeArg>,
+    /// The open seed of a practice game.
+    #[arg(long, value_name = "TEXT", required_if_eq("mode", "practice"))]
+    seed: Option<String>,
+    /// Draw who takes the first seat by one commit-reveal exchange.
+    #[arg(long)]
+    draw_seats: bool,
+    /// The game id (default: GAME-DATE-random).
+    #[arg(long, value_name = "ID")]
+    id: Option<String>,
+    /// The date, YYYY.MM.DD (default: today, UTC).
+    #[arg(long)]
+    date: Option<String>,
+    /// The Event tag.
+    #[arg(long)]
+    event: Option<String>,
+    /// Rolls each player's chain covers.
+    #[arg(long, default_value_t = 256, value_name = "N")]
+    chain_length: u32,
+    /// The record file to create.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Replace FILE if it exists.
+    #[arg(long)]
+    force: bool,
+    /// The secrets directory (created with mode 0700).
+    #[arg(long, value_name = "DIR")]
+    secrets: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct MoveArgs {
+    /// The game's record file.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// The turn's moves (Khan: one move token; Castle Siege: the orders of
+    /// one declaration, unmarked, or a setup to seal, or `reveal`; Genghis
+    /// Khan: `draw`, or moves that need no card).
+    #[arg(required = true, value_name = "MOVE")]
+    moves: Vec<String>,
+    /// Who plays (default: the player to move; Castle Siege setups: either
+    /// side).
+    #[arg(long = "as", value_name = "NAME")]
+    who: Option<String>,
+    /// Prose for the comment after the move.
+    #[arg(long, value_name = "TEXT")]
+    comment: Option<String>,
+    /// Show what would be signed and written, and write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// The secrets directory.
+    #[arg(long, value_name = "DIR")]
+    secrets: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct ActArgs {
+    /// The game's record file.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Who acts (default: the player to move; for answers, the other side).
+    #[arg(long = "as", value_name = "NAME")]
+    who: Option<String>,
+    /// Show what would be signed and written, and write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// The secrets directory.
+    #[arg(long, value_name = "DIR")]
+    secrets: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct AutoArgs {
+    /// The game's record file.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// How many turns to play (each declaration, setup step or move is one).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    steps: u32,
+    /// Play until the game is over.
+    #[arg(long, conflicts_with = "steps")]
+    to_end: bool,
+    /// Castle Siege: how the orders are chosen.
+    #[arg(long, value_enum, default_value_t = PolicyArg::Eager)]
+    policy: PolicyArg,
+    /// The seed of the engine's choices (never of a die or a card).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    seed: u64,
+    /// Write what the dice decided, and how the game stands, into the
+    /// comment after each turn.
+    #[arg(long)]
+    annotate: bool,
+    /// The secrets directory.
+    #[arg(long, value_name = "DIR")]
+    secrets: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct StatusArgs {
+    /// The game's record file.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Print only the legal moves, one per line.
+    #[arg(long)]
+    moves: bool,
+}
+
+type Step<T> = Result<T>;
+
+fn usage(message: impl Into<String>) -> Error {
+    Error::usage(message)
+}
+
+fn invalid(message: impl Into<String>) -> Error {
+    Error::invalid(message)
+}
+
+/// Run `yam hotseat`.
+pub fn run(args: &HotseatArgs) -> Result<Status> {
+    match &args.command {
+        HotseatCommand::New(a) => new_game(a),
+        HotseatCommand::Move(a) => play_move(a),
+        HotseatCommand::Resign(a) => act(a, Act::Resign),
+        HotseatCommand::OfferDraw(a) => act(a, Act::OfferDraw),
+        HotseatCommand::AcceptDraw(a) => act(a, Act::Answer(true)),
+        HotseatCommand::DeclineDraw(a) => act(a, Act::Answer(false)),
+        HotseatCommand::Status(a) => status(a),
+        HotseatCommand::Auto(a) => auto(a),
+    }
+    .map(|()| Status::Valid)
+}
+
+fn new_game(args: &NewArgs) -> Step<()> {
+    let game = GameKind::from_name(&args.game)
+        .ok_or_else(|| usage(format!("unknown game {:?}", args.game)))?;
+    // Rulesets resolve as every later command will resolve the record's
+    // Ruleset tag: built-in names, or files relative to the record.
+    let rulesets = RecordRulesets::beside(&args.out);
+    let ruleset = match (&args.ruleset, &args.ruleset_file) {
+        (_, Some(file)) => {
+            let tag =
+                tag_for(file, &args.out).map_err(|e| usage(format!("--ruleset-file: {e}")))?;
+            rulesets
+                .load_ruleset(game, &tag)
+                .map_err(|e| usage(format!("--ruleset-file: {e}")))?
+        }
+        (Some(name), None) => rulesets
+            .load_ruleset(game, name)
+            .map_err(|e| usage(format!("--ruleset: {e}")))?,
+        (None, None) => return Err(usage("give --ruleset NAME or --ruleset-file FILE")),
+    };
+    let solo = rulesets.start(&ruleset).map_err(usage)?.seats().len() == 1;
+    let mode_arg = args.mode.unwrap_or(if solo {
+        ModeArg::Director
+    } else {
+        ModeArg::Peer
+    });
+    // The other party: the invited player, or (solo) the director.
+    let other_name = match (solo, &args.second, &args.director, mode_arg) {
+        (true, Some(_), _, _) => {
+            return Err(usage(format!(
+                "--second: {game} is a solo game; its other party is the director (--director NAME)"
+            )));
+        }
+        (true, None, None, _) => {
+            return Err(usage(format!(
+                "{game} is a solo game: name its director with --director NAME (it answers every roll, and in director mode keeps the register of games started)"
+            )));
+        }
+        (true, _, _, ModeArg::Peer) => {
+            return Err(usage(format!(
+                "--mode peer: {game} is a solo game; play it in director mode (a director's chain) or practice mode (an open seed)"
+            )));
+        }
+        (true, None, Some(director), _) => director,
+        (false, _, Some(_), _) | (false, _, _, ModeArg::Director) => {
+            return Err(usage(format!(
+                "{game} is played between two players (--first and --second); director mode and --director are for solo games"
+            )));
+        }
+        (false, None, None, _) => return Err(usage("--second NAME: the invited player")),
+        (false, Some(second), None, _) => second,
+    };
+    if args.first == *other_name {
+        return Err(usage(if solo {
+            "--first and --director must be two identities"
+        } else {
+            "--first and --second must be two identities"
+        }));
+    }
+    if solo && args.draw_seats {
+        return Err(usage("--draw-seats: a solo game has one seat"));
+    }
+    let date = args.date.clone().unwrap_or_else(today);
+    let id_text = match &args.id {
+        Some(id) => id.clone(),
+        None => {
+            let random = random_32().map_err(|e| usage(e.to_string()))?;
+            format!(
+                "{}-{}-{}",
+                args.game.to_ascii_lowercase().replace(' ', "-"),
+                date.replace('.', ""),
+                hex::encode(&random[..4])
+            )
+        }
+    };
+    let id = GameId::new(id_text.clone()).map_err(|e| usage(format!("--id: {e}")))?;
+    let secrets = Secrets::open(&args.secrets).map_err(|e| usage(e.to_string()))?;
+    let (first, first_new) = secrets
+        .identity(&args.first)
+        .map_err(|e| usage(e.to_string()))?;
+    let (second, second_new) = secrets
+        .identity(other_name)
+        .map_err(|e| usage(e.to_string()))?;
+    if !args.force && args.out.exists() {
+        return Err(usage(format!(
+            "{}: the file exists (use --force to replace it)",
+            args.out.display()
+        )));
+    }
+    let mode = match mode_arg {
+        ModeArg::Peer => Mode::Peer,
+        ModeArg::Director => Mode::Director,
+        ModeArg::Practice => Mode::Practice {
+            seed: Blob::new(args.seed.clone().unwrap_or_default().into_bytes())
+                .map_err(|e| usage(format!("--seed: {e}")))?,
+        },
+    };
+    let chains = if mode_arg == ModeArg::Practice {
+        None
+    } else {
+        // In director mode the player has a chain too, so that the director
+        // cannot know an outcome before the player's request.
+        Some((
+            secrets
+                .new_chain(&id, &first, args.chain_length)
+                .map_err(|e| usage(e.to_string()))?,
+            secrets
+                .new_chain(&id, &second, args.chain_length)
+                .map_err(|e| usage(e.to_string()))?,
+        ))
+    };
+    let seating = if solo {
+        Seating::Refereed
+    } else if args.draw_seats {
+        Seating::Drawn {
+            salt: random_32().map_err(|e| usage(e.to_string()))?,
+            toss: random_32().map_err(|e| usage(e.to_string()))?,
+        }
+    } else {
+        Seating::Chosen {
+            challenger_first: true,
+        }
+    };
+    let first_signer = Signer {
+        key: &first.key,
+        chain: chains.as_ref().map(|c| &c.0),
+    };
+    let second_signer = Signer {
+        key: &second.key,
+        chain: chains.as_ref().map(|c| &c.1),
+    };
+    // A solo game is opened by its director, for the player.
+    let (challenger, acceptor) = if solo {
+        (second_signer, first_signer)
+    } else {
+        (first_signer, second_signer)
+    };
+    let opening = Opening {
+        game: id.clone(),
+        ruleset: ruleset.clone(),
+        mode,
+        challenger,
+        acceptor,
+        seating,
+    };
+    let before = SignedReplay::start(&rulesets, &ruleset).map_err(usage)?;
+    let (replay, events) = table::open(&rulesets, &opening).map_err(|e| invalid(e.to_string()))?;
+    let names = [&first, &second];
+    let players: Vec<String> = replay
+        .seats()
+        .unwrap_or_default()
+        .iter()
+        .map(|key| {
+            names
+                .iter()
+                .find(|i| i.key.public_key() == *key)
+                .map_or("?", |i| i.name.as_str())
+                .to_owned()
+        })
+        .collect();
+    let tags = Header {
+        game,
+        ruleset: &ruleset,
+        ruleset_tag: &ruleset.name,
+        id: id.as_str(),
+        date: &date,
+        event: args.event.as_deref(),
+        site: None,
+        players: &players,
+    }
+    .tags();
+    let mut record: Record<String> = Record::new(tags);
+    append_events(&mut record, &before, &events, args.comment.as_deref())
+        .map_err(|e| invalid(e.to_string()))?;
+    let text = record_to_string::<RawGrammar>(&record);
+    check_written(&text, &args.out).map_err(|e| invalid(e.to_string()))?;
+    // The director's register first: a game that could not be registered
+    // is not started, and a ladder sees every game that was.
+    let register = if mode_arg == ModeArg::Director {
+        let all = secrets
+            .append_register(&text)
+            .map_err(|e| usage(e.to_string()))?;
+        Some(register_count(&all, &first))
+    } else {
+        None
+    };
+    atomic::write(&args.out, text.as_bytes(), args.force)
+        .map_err(|e| usage(format!("{}: cannot write: {e}", args.out.display())))?;
+    let mut out = std::io::stdout().lock();
+    for (identity, created) in [(&first, first_new), (&second, second_new)] {
+        if created {
+            let _ = writeln!(
+                out,
+                "new identity {} with key fingerprint {} (its secret is in {})",
+                identity.name,
+                identity.key.public_key().fingerprint(),
+                args.secrets.display()
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "{}: new {} game {} ({} ruleset, {} mode)",
+        args.out.display(),
+        game,
+        id,
+        ruleset.name,
+        match mode_arg {
+            ModeArg::Peer => "peer",
+            ModeArg::Director => "director",
+            ModeArg::Practice => "practice: unverified",
+        }
+    );
+    if let Some(count) = register {
+        let _ = writeln!(
+            out,
+            "{}: the director's register lists {count} game{} started by {}",
+            secrets.register_path().display(),
+            if count == 1 { "" } else { "s" },
+            first.name
+        );
+    }
+    let names = identity_names(&names);
+    print_seats(&mut out, &replay, &names);
+    print_next(&mut out, &replay, &names);
+    Ok(())
+}
+
+/// How many games of the register `player` holds the seat of.
+fn register_count(register: &str, player: &Identity) -> usize {
+    let key = hex::encode(player.key.public_key().as_bytes());
+    read_signed(register.as_bytes())
+        .map(|games| {
+            games
+                .iter()
+                .filter_map(|g| g.as_ref().ok())
+                .filter(|g| g.tag("FirstKey").is_some_and(|t| t.value == key))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+/// Names for keys: the local identities' names, or the record's player
+/// tags.
+type Names = [(PublicKey, String)];
+
+fn identity_names(identities: &[&Identity]) -> Vec<(PublicKey, String)> {
+    identities
+        .iter()
+        .map(|i| (i.key.public_key(), i.name.clone()))
+        .collect()
+}
+
+fn tag_names(record: &Record<String>, replay: &SignedReplay) -> Vec<(PublicKey, String)> {
+    let Some(game) = record.game() else {
+        return Vec::new();
+    };
+    game.player_tags()
+        .iter()
+        .zip(replay.seats().unwrap_or_default())
+        .filter_map(|(tag, key)| record.tags.get(tag).map(|n| (*key, n.to_owned())))
+        .collect()
+}
+
+fn print_seats(out: &mut impl Write, replay: &SignedReplay, names: &Names) {
+    for (role, key) in replay
+        .game()
+        .seats()
+        .iter()
+        .zip(replay.seats().unwrap_or_default())
+    {
+        let _ = writeln!(
+            out,
+            "  {role:<8} {:<12} {}",
+            name_of(names, key),
+            key.fingerprint()
+        );
+    }
+    if let (Some(referee), Some(challenge)) = (replay.referee(), replay.challenge()) {
+        let role = yam_referee::signed::text::mode_name(&challenge.mode);
+        let role = if role == "practice" { "referee" } else { role };
+        let name = names
+            .iter()
+            .find(|(k, _)| *k == referee.key)
+            .map_or("", |(_, n)| n.as_str());
+        let _ = writeln!(out, "  {role:<8} {name:<12} {}", referee.key.fingerprint());
+    }
+}
+
+fn name_of(names: &Names, key: &PublicKey) -> String {
+    names
+        .iter()
+        .find(|(k, _)| k == key)
+        .map_or_else(|| key.fingerprint().to_string(), |(_, n)| n.clone())
+}
+
+fn who(replay: &SignedReplay, names: &Names, key: &PublicKey) -> String {
+    match replay
+        .seat_of(key)
+        .and_then(|s| replay.game().seats().get(s))
+    {
+        Some(role) => format!("{role} ({})", name_of(names, key)),
+        None => name_of(names, key),
+    }
+}
+
+fn print_next(out: &mut impl Write, replay: &SignedReplay, names: &Names) {
+    match (replay.ending(), replay.to_move_key()) {
+        (Some(end), _) => {
+            let _ = writeln!(out, "game over: {} ({})", end.result, end.reason);
+        }
+        (None, Some(key)) => {
+            let (number, dots) = replay.game().move_number();
+            let dots = match dots {
+                yam_notation::Dots::One => ".",
+                yam_notation::Dots::Three => "...",
+            };
+            if number == 0 {
+                // Before the first numbered move (Castle Siege's secret
+                // setups, where either side may act).
+                let _ = writeln!(
+                    out,
+                    "next: {} to move ({})",
+                    who(replay, names, &key),
+                    replay.game().position()
+                );
+            } else {
+                let _ = writeln!(
+                    out,
+                    "next: {number}{dots} {} to move",
+                    who(replay, names, &key)
+                );
+            }
+        }
+        (None, None) => {
+            let _ = writeln!(out, "waiting: nobody can move yet");
+        }
+    }
+}
+
+/// The keys of the game's parties whose secrets are in `dir`.
+fn local_keys(dir: &Path, replay: &SignedReplay) -> Step<Keys> {
+    let secrets = Secrets::open(dir)?;
+    Ok(Keys::load(&secrets, replay)?)
+}
+
+/// The signer of the party called `name`.
+fn by_name<'k>(keys: &'k Keys, name: &str) -> Step<Signer<'k>> {
+    keys.by_name(name).ok_or_else(|| {
+        usage(format!(
+            "{name} is not a party of this game (or its secrets are elsewhere)"
+        ))
+    })
+}
+
+fn table_error(e: TableError) -> Error {
+    invalid(format!("refused: {e}"))
+}
+
+/// Writes the new events into the file (or shows them), after verifying
+/// the new record as a whole.
+fn commit(
+    path: &Path,
+    loaded: &mut Loaded,
+    before: &SignedReplay,
+    events: &[SignedEvent],
+    prose: Option<&str>,
+    dry_run: bool,
+    names: &Names,
+) -> Step<()> {
+    let (text, after) = append_checked(&mut loaded.record, before, events, prose, path)
+        .map_err(|e| invalid(e.to_string()))?;
+    let mut out = std::io::stdout().lock();
+    for event in events {
+        let e = &event.event;
+        let actor = who(&after, names, &e.author);
+        let line = match &e.body {
+            EventBody::Turn(turn) if !turn.moves.is_empty() => {
+                let moves: Vec<&str> = turn.moves.iter().map(|m| m.as_str()).collect();
+                let mut line = format!("{actor} played {}", moves.join(" "));
+                for evidence in turn.evidence.iter() {
+                    if let Evidence::Outcomes { roll, results } = evidence {
+                        let values: Vec<String> = results.iter().map(chance_item).collect();
+                        line.push_str(&format!(" (roll {roll}: {})", values.join(", ")));
+                    }
+                }
+                line
+            }
+            EventBody::Resignation => format!("{actor} resigns"),
+            EventBody::DrawOffer => format!("{actor} offers a draw"),
+            EventBody::DrawAnswer { accepted: true, .. } => format!("{actor} accepts the draw"),
+            EventBody::DrawAnswer {
+                accepted: false, ..
+            } => format!("{actor} declines the draw"),
+            _ => format!("{actor} signed {}", describe(event)),
+        };
+        let _ = writeln!(out, "{line}");
+    }
+    if dry_run {
+        let _ = writeln!(out, "dry run: {} not changed", path.display());
+        return Ok(());
+    }
+    atomic::write(path, text.as_bytes(), true)
+        .map_err(|e| usage(format!("{}: cannot write: {e}", path.display())))?;
+    print_next(&mut out, &after, names);
+    Ok(())
+}
+
+fn play_move(args: &MoveArgs) -> Step<()> {
+    let mut loaded = load(&args.file)?;
+    let keys = local_keys(&args.secrets, &loaded.replay)?;
+    let mover = pick_mover(&loaded.replay, &keys, args.who.as_deref(), &args.secrets)?;
+    let intent = written_intent(&loaded.replay, &args.moves)?;
+    take_turn(
+        &args.file,
+        &mut loaded,
+        &keys,
+        &mover,
+        intent,
+        &Turn {
+            prose: args.comment.as_deref(),
+            dry_run: args.dry_run,
+            annotate: false,
+            secrets: &args.secrets,
+        },
+    )
+}
+
+/// Who plays: `who` by name, or the player to move.
+fn pick_mover(
+    replay: &SignedReplay,
+    keys: &Keys,
+    who: Option<&str>,
+    secrets: &Path,
+) -> Step<PublicKey> {
+    if let Some(name) = who {
+        return Ok(by_name(keys, name)?.public_key());
+    }
+    let Some(to_move) = replay.to_move_key() else {
+        return Err(invalid(match replay.ending() {
+            Some(end) => format!("the game is over: {} ({})", end.result, end.reason),
+            None => "nobody can move yet".to_owned(),
+        }));
+    };
+    if keys.signer(&to_move).is_none() {
+        return Err(usage(format!(
+            "it is {}'s turn, whose secrets are not in {}",
+            replay.name_of(&to_move),
+            secrets.display()
+        )));
+    }
+    Ok(to_move)
+}
+
+/// How a turn is taken.
+struct Turn<'a> {
+    /// Prose for the comment after it.
+    prose: Option<&'a str>,
+    /// Show it, write nothing.
+    dry_run: bool,
+    /// Add what the dice decided to the prose.
+    annotate: bool,
+    /// The secrets directory.
+    secrets: &'a Path,
+}
+
+/// Plays `intent` by `mover`: builds and proves the events, then writes
+/// them (or, in a dry run, shows them).
+fn take_turn(
+    path: &Path,
+    loaded: &mut Loaded,
+    keys: &Keys,
+    mover: &PublicKey,
+    intent: Intent,
+    how: &Turn<'_>,
+) -> Step<()> {
+    let names = keys.names();
+    let signer = keys.signer(mover).ok_or_else(|| {
+        usage(format!(
+            "the secrets of {} are not in {}",
+            loaded.replay.name_of(mover),
+            how.secrets.display()
+        ))
+    })?;
+    let before = loaded.replay.clone();
+    let mut replay = before.clone();
+    let events = match intent {
+        Intent::Orders(moves) => {
+            if how.dry_run
+                && let Ok(table::Prepared::Roll(orders)) = table::prepare(&replay, &moves, &signer)
+            {
+                // Drawing the dice would show them before the request is
+                // signed: a dry run stops at the declaration.
+                let index = replay.roll_book().map_or(0, |b| b.next_index());
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(
+                    out,
+                    "{} would request roll {index} declaring: {}",
+                    who(&replay, &names, mover),
+                    if orders.is_empty() {
+                        "no orders".to_owned()
+                    } else {
+                        orders.join(" ")
+                    }
+                );
+                let _ = writeln!(
+                    out,
+                    "dry run: the values are drawn only once the request is signed; {} not changed",
+                    path.display()
+                );
+                return Ok(());
+            }
+            table::play(&mut replay, &moves, &signer, &keys.others(mover)).map_err(|e| match e {
+                TableError::Rules(r) => {
+                    invalid(format!("refused: {}\n  position: {}", r.reason, r.position))
+                }
+                other => table_error(other),
+            })?
+        }
+        Intent::Seal(written) => vec![seal(&mut replay, keys, &signer, &written, how)?],
+        Intent::Reveal(written) => vec![reveal(&mut replay, keys, &signer, written, how)?],
+    };
+    let annotation = if how.annotate {
+        autoplay::annotate(&before, &events)
+    } else {
+        None
+    };
+    let prose = match (how.prose, annotation.as_deref()) {
+        (Some(p), Some(a)) => Some(format!("{p} {a}")),
+        (Some(p), None) => Some(p.to_owned()),
+        (None, a) => a.map(str::to_owned),
+    };
+    commit(
+        path,
+        loaded,
+        &before,
+        &events,
+        prose.as_deref(),
+        how.dry_run,
+        &names,
+    )
+}
+
+/// Castle Siege: seals `written` (a placement of the mover's side) with a
+/// fresh commitment; the setup and its salt are kept in the secrets
+/// directory until the reveal, and the record shows only the sealed marker.
+fn seal(
+    replay: &mut SignedReplay,
+    keys: &Keys,
+    signer: &Signer<'_>,
+    written: &str,
+    how: &Turn<'_>,
+) -> Step<SignedEvent> {
+    let identity = keys
+        .identity(&signer.public_key())
+        .ok_or_else(|| usage("the mover's identity is not in the secrets directory"))?;
+    let secrets = Secrets::open(how.secrets).map_err(|e| usage(e.to_string()))?;
+    seal_setup(replay, &secrets, identity, signer, written, how.dry_run)
+}
+
+/// Castle Siege: reveals the setup the mover sealed, from the secrets
+/// directory; `written`, if given, must be that setup.
+fn reveal(
+    replay: &mut SignedReplay,
+    keys: &Keys,
+    signer: &Signer<'_>,
+    written: Option<String>,
+    how: &Turn<'_>,
+) -> Step<SignedEvent> {
+    let identity = keys
+        .identity(&signer.public_key())
+        .ok_or_else(|| usage("the mover's identity is not in the secrets directory"))?;
+    let secrets = Secrets::open(how.secrets).map_err(|e| usage(e.to_string()))?;
+    reveal_setup(replay, &secrets, identity, signer, written)
+}
+
+fn auto(args: &AutoArgs) -> Step<()> {
+    use yam_referee::castle_siege::Policy;
+    let policy = match args.policy {
+        PolicyArg::Eager => Policy::Eager,
+        PolicyArg::Random => Policy::Random,
+    };
+    // A game always ends (the rules cap every game's length); the bound
+    // only keeps a defect from running forever.
+    let steps = if args.to_end { 1_000_000 } else { args.steps };
+    for _ in 0..steps {
+        let mut loaded = load(&args.file)?;
+        if let Some(end) = loaded.replay.ending() {
+            if args.to_end {
+                return Ok(());
+            }
+            return Err(invalid(format!(
+                "the game is over: {} ({})",
+                end.result, end.reason
+            )));
+        }
+        let keys = local_keys(&args.secrets, &loaded.replay)?;
+        let mover = pick_mover(&loaded.replay, &keys, None, &args.secrets)?;
+        let seat = loaded
+            .replay
+            .seat_of(&mover)
+            .ok_or_else(|| invalid("the player to move has no seat"))?;
+        // An open roll is played before anything else: its own declared
+        // orders, not the engine's next choice (`docs/fair-play.md`, 3.3).
+        let intent = if loaded.replay.verifier().open_roll().is_some() {
+            Intent::Orders(Vec::new())
+        } else {
+            autoplay::choose(&loaded.replay, seat, policy, args.seed).map_err(invalid)?
+        };
+        take_turn(
+            &args.file,
+            &mut loaded,
+            &keys,
+            &mover,
+            intent,
+            &Turn {
+                prose: None,
+                dry_run: false,
+                annotate: args.annotate,
+                secrets: &args.secrets,
+            },
+        )?;
+    }
+    Ok(())
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Act {
+    Resign,
+    OfferDraw,
+    Answer(bool),
+}
+
+fn act(args: &ActArgs, action: Act) -> Step<()> {
+    let mut loaded = load(&args.file)?;
+    let keys = local_keys(&args.secrets, &loaded.replay)?;
+    let names = keys.names();
+    let signer = match &args.who {
+        Some(name) => by_name(&keys, name)?,
+        None => {
+            let key = match action {
+                Act::Answer(_) => loaded.replay.open_draw_offers().last().and_then(|(_, by)| {
+                    loaded
+                        .replay
+                        .parties()
+                        .iter()
+                        .map(|p| p.key)
+                        .find(|k| k != by)
+                }),
+                _ => loaded.replay.to_move_key(),
+            }
+            .ok_or_else(|| {
+                invalid(match action {
+                    Act::Answer(_) => "no draw offer is waiting for an answer".to_owned(),
+                    _ => "nobody is to move: the game is over".to_owned(),
+                })
+            })?;
+            keys.signer(&key).ok_or_else(|| {
+                usage(format!(
+                    "the secrets of {} are not in {}",
+                    loaded.replay.name_of(&key),
+                    args.secrets.display()
+                ))
+            })?
+        }
+    };
+    let before = loaded.replay.clone();
+    let mut replay = loaded.replay.clone();
+    let event = match action {
+        Act::Resign => table::resign(&mut replay, &signer),
+        Act::OfferDraw => table::offer_draw(&mut replay, &signer),
+        Act::Answer(accepted) => table::answer_draw(&mut replay, &signer, accepted),
+    }
+    .map_err(table_error)?;
+    commit(
+        &args.file,
+        &mut loaded,
+        &before,
+        &[event],
+        None,
+        args.dry_run,
+        &names,
+    )
+}
+
+fn status(args: &StatusArgs) -> Step<()> {
+    let loaded = load(&args.file)?;
+    let replay = &loaded.replay;
+    let mut out = std::io::stdout().lock();
+    let moves = if replay.ending().is_some() || replay.to_move_key().is_none() {
+        Vec::new()
+    } else {
+        replay.game().legal_moves()
+    };
+    if args.moves {
+        for m in moves {
+            let _ = writeln!(out, "{m}");
+        }
+        return Ok(());
+    }
+    let mode = match replay.challenge().map(|c| &c.mode) {
+        Some(Mode::Practice { .. }) => "practice mode: unverified practice".to_owned(),
+        Some(mode) => format!("{} mode", yam_referee::signed::text::mode_name(mode)),
+        None => "no opening".to_owned(),
+    };
+    let _ = writeln!(
+        out,
+        "{}: {} game, {} ruleset, {mode}, {} signed events, {} moves",
+        args.file.display(),
+        replay.game().game(),
+        replay.ruleset_name(),
+        replay.events().len(),
+        replay.plies()
+    );
+    let names = tag_names(&loaded.record, replay);
+    print_seats(&mut out, replay, &names);
+    for (_, by) in replay.open_draw_offers() {
+        let _ = writeln!(out, "draw offered by {}", replay.name_of(by));
+    }
+    print_next(&mut out, replay, &names);
+    if !moves.is_empty() {
+        let _ = writeln!(out, "legal moves: {}", moves.join(" "));
+        let _ = writeln!(out, "position: {}", replay.game().position());
+    }
+    Ok(())
+}

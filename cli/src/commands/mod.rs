@@ -1,0 +1,16 @@
+//! The commands: each a room that parses its arguments, calls the shared
+//! services (`game`, `archive`, `mail`, `store`, `config`, `diagnostics`,
+//! `pictures`) and the libraries, and prints. A command never imports
+//! another command (a test holds the rule: `tests/tests/layout.rs`).
+
+pub mod check;
+pub mod config;
+pub mod dispute;
+pub mod engine;
+pub mod export;
+pub mod generate;
+pub mod hotseat;
+pub mod play;
+pub mod robot;
+pub mod show;
+pub mod verify;

@@ -1,0 +1,718 @@
+//! What a player does to a mail game: challenge, accept, move, resign,
+//! offer and answer, remind, claim. Each action is checked by the
+//! referee's harness before anything is written or sent, and the game's
+//! automatic steps (roll responses, the turn a completed roll resolves,
+//! reveals) follow at once.
+
+use yam_notation::{GameKind, RawGrammar, Record, Tags, record_to_string};
+use yam_referee::castle_siege::game_replay::SetupStage;
+use yam_referee::fair_play::chain::HashChain;
+use yam_referee::fair_play::game_id::GameId;
+use yam_referee::fair_play::sign::PublicKey;
+use yam_referee::fair_play::turn::{Mode, SignedEvent};
+use yam_referee::replay::RulesCatalog;
+use yam_referee::signed::SignedReplay;
+use yam_referee::signed::table::{
+    self, ChallengeSpec, Duty, Prepared, SeatChoice, Signer, TableError, next_duty,
+};
+use yam_referee::signed::write::append_events;
+
+use crate::game::autoplay::{self, Intent};
+use crate::game::rulesets::RecordRulesets;
+use crate::game::secrets::{SealedSetup, random_32};
+use crate::game::setup::{reveal_setup, seal_setup, written_intent};
+
+use super::desk::{Desk, Game, MailMeta, Refusal, now, set_player_tags};
+use crate::game::record::verified_replay;
+use crate::mail::cards::Contact;
+
+/// How long a new chain is, at the least: more rolls than a game of the
+/// standard rules can need (Castle Siege is the only game of the three that
+/// rolls between two players; its round cap of 50 times a few rolls a side
+/// a round is far below). Every read of a turn rebuilds the chain from its
+/// secret, one hash per value, so it is not longer than it must be.
+pub const CHAIN_LENGTH: u32 = 1024;
+
+/// The chain length for a game of `ruleset`: [`CHAIN_LENGTH`], or more for
+/// a Castle Siege ruleset whose round cap could need more (eight values a
+/// round, twice what the rules can use).
+fn chain_length(kind: GameKind, ruleset: &yam_referee::replay::LoadedRuleset) -> u32 {
+    if kind != GameKind::CastleSiege {
+        return CHAIN_LENGTH;
+    }
+    yam_referee::castle_siege::Ruleset::from_yaml(&ruleset.text)
+        .map(|r| r.rules.round_cap.saturating_mul(8).max(CHAIN_LENGTH))
+        .unwrap_or(CHAIN_LENGTH)
+}
+
+/// A challenge's settings.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct ChallengeSettings {
+    /// The game (`khan`, `castle-siege`).
+    pub game: String,
+    /// A built-in ruleset name.
+    pub ruleset: String,
+    /// `first`, `second` or `drawn`.
+    pub seats: String,
+    /// The game id, if chosen.
+    pub id: Option<String>,
+    /// Days of silence before a forfeit may be claimed.
+    pub forfeit_days: u32,
+    /// An opening comment.
+    pub comment: Option<String>,
+    /// The referee robot's address, copied on every mail of the game.
+    #[serde(default)]
+    pub referee: Option<String>,
+}
+
+fn table_refusal(e: TableError) -> Refusal {
+    match e {
+        TableError::Rules(r) => format!("refused: {}\n  position: {}", r.reason, r.position),
+        other => format!("refused: {other}"),
+    }
+}
+
+fn stop(e: crate::error::Error) -> Refusal {
+    e.to_string()
+}
+
+fn game_id_of(replay: &SignedReplay) -> Result<GameId, Refusal> {
+    replay
+        .events()
+        .first()
+        .map(|e| e.event.game.clone())
+        .ok_or_else(|| "the record has no opening".to_owned())
+}
+
+/// My chain for `game`, if I have one.
+fn my_chain(desk: &Desk, game: &GameId) -> Result<Option<HashChain>, Refusal> {
+    desk.secrets
+        .chain(game, &desk.me)
+        .map_err(|e| e.to_string())
+}
+
+/// Where the salt of a seat draw is kept: beside the game's other secrets,
+/// under a name of its own, so a Castle Siege setup of the same game does
+/// not collide with it.
+fn seat_salt_id(game: &GameId) -> Result<GameId, Refusal> {
+    GameId::new(format!("{}.seat-draw", game.as_str())).map_err(|e| e.to_string())
+}
+
+/// Challenges `contact` to a game: the challenge is signed, stored and
+/// mailed.
+pub fn challenge(
+    desk: &Desk,
+    contact: &Contact,
+    settings: &ChallengeSettings,
+) -> Result<String, Refusal> {
+    let kind = GameKind::from_name(&settings.game)
+        .ok_or_else(|| format!("unknown game {:?}", settings.game))?;
+    let invited = contact
+        .public_key()
+        .ok_or_else(|| format!("the key remembered for {} is damaged", contact.address))?;
+    let place = desk.store.root().join("games");
+    let rulesets = RecordRulesets::beside(&place.join("x.yam"));
+    let ruleset = rulesets
+        .load_ruleset(kind, &settings.ruleset)
+        .map_err(|e| format!("--ruleset: {e}"))?;
+    let date = super::today();
+    let id_text = match &settings.id {
+        Some(id) => id.clone(),
+        None => {
+            let random = random_32().map_err(|e| e.to_string())?;
+            format!(
+                "{}-{}-{}",
+                settings.game.to_ascii_lowercase(),
+                date.replace('.', ""),
+                hex::encode(&random[..4])
+            )
+        }
+    };
+    let id = GameId::new(id_text.clone()).map_err(|e| format!("--id: {e}"))?;
+    let seats = match settings.seats.as_str() {
+        "first" => SeatChoice::Chosen {
+            challenger_first: true,
+        },
+        "second" => SeatChoice::Chosen {
+            challenger_first: false,
+        },
+        "drawn" => SeatChoice::Drawn {
+            salt: random_32().map_err(|e| e.to_string())?,
+        },
+        other => return Err(format!("--seats {other}: expected first, second or drawn")),
+    };
+    let before = SignedReplay::start(&rulesets, &ruleset)?;
+    if before.game().seats().len() != 2 {
+        return Err(format!(
+            "{kind} is a solo game: play it in hot-seat director mode or against the robot"
+        ));
+    }
+    let chain = desk
+        .secrets
+        .new_chain(&id, &desk.me, chain_length(kind, &ruleset))
+        .map_err(|e| e.to_string())?;
+    if let SeatChoice::Drawn { salt } = seats {
+        desk.secrets
+            .store_setup(
+                &seat_salt_id(&id)?,
+                &desk.me,
+                &SealedSetup {
+                    salt,
+                    setup: String::new(),
+                },
+            )
+            .map_err(|e| e.to_string())?;
+    }
+    let (_, event) = table::challenge(
+        &rulesets as &dyn RulesCatalog,
+        &ChallengeSpec {
+            game: id.clone(),
+            ruleset: ruleset.clone(),
+            mode: Mode::Peer,
+            challenger: Signer {
+                key: &desk.me.key,
+                chain: Some(&chain),
+            },
+            invited,
+            seats,
+        },
+    )
+    .map_err(table_refusal)?;
+    let mut tags = Tags::new();
+    tags.set("Game", kind.name());
+    tags.set("Variant", crate::game::header::variant(kind, &ruleset));
+    tags.set("GameId", id.as_str());
+    tags.set("Date", date.as_str());
+    for tag in kind.player_tags() {
+        tags.set(tag, "?");
+    }
+    tags.set("Result", "*");
+    tags.set("NotationVersion", "1");
+    tags.set("Ruleset", ruleset.name.as_str());
+    let mut record: Record<String> = Record::new(tags);
+    let replay = append_events(&mut record, &before, &[event], settings.comment.as_deref())
+        .map_err(|e| format!("internal error: {e}"))?;
+    set_player_tags(&mut record, &replay, desk);
+    let text = record_to_string::<RawGrammar>(&record);
+    let mut game = create_game(
+        desk,
+        id.as_str(),
+        text.as_bytes(),
+        MailMeta {
+            opponent: contact.address.clone(),
+            thread: Vec::new(),
+            changed: now(),
+            forfeit_days: settings.forfeit_days,
+            reminders: 0,
+            referee: settings.referee.clone(),
+        },
+    )?;
+    let news = format!(
+        "{} challenges {} to {kind} ({} ruleset, seats {}). Accept with:\n\n    yam accept {}",
+        desk.config.identity.name, contact.name, ruleset.name, settings.seats, id_text
+    );
+    game.mail(desk, &news, false)?;
+    Ok(id_text)
+}
+
+/// What a local action produced.
+#[derive(Debug)]
+pub struct Done {
+    /// What to tell the player.
+    pub lines: Vec<String>,
+}
+
+/// Appends `events` with `prose`, runs the automatic steps, saves, and
+/// mails the opponent (unless `dry_run`).
+fn commit(
+    desk: &Desk,
+    game: &mut Game,
+    events: &[SignedEvent],
+    prose: Option<&str>,
+    news: String,
+    dry_run: bool,
+) -> Result<Done, Refusal> {
+    game.append(events, prose, desk)?;
+    let mut lines = vec![news.clone()];
+    if dry_run {
+        // Checked as the real thing would be, then dropped.
+        verified_replay(
+            game.text().as_bytes(),
+            &game.locked.dir().join("record.yam"),
+            yam_referee::signed::Known::Events(game.replay.events()),
+        )
+        .map_err(|e| e.to_string())?;
+        lines.push("dry run: nothing written, nothing sent".into());
+        return Ok(Done { lines });
+    }
+    let mut news = news;
+    for line in advance(desk, game)? {
+        news.push('\n');
+        news.push_str(&line);
+        lines.push(line);
+    }
+    game.thread_next_mail(desk);
+    game.save()?;
+    game.mail(desk, &news, false)?;
+    lines.push(super::body::whose_turn(game, desk));
+    Ok(Done { lines })
+}
+
+/// The steps the game now asks of me that need no decision: a roll
+/// response, the turn a completed roll of mine resolves, the seat draw's
+/// reveal, a sealed setup's reveal. Returns what was done, in words.
+pub fn advance(desk: &Desk, game: &mut Game) -> Result<Vec<String>, Refusal> {
+    let me = desk.key();
+    let id = game_id_of(&game.replay)?;
+    let chain = my_chain(desk, &id)?;
+    let mut said = Vec::new();
+    // Each step adds one event; a game has a bounded number of automatic
+    // steps in a row (at most a reveal, a response and a resolution).
+    for _ in 0..8 {
+        let Some(duty) = next_duty(&game.replay) else {
+            break;
+        };
+        if duty.who() != me {
+            break;
+        }
+        let signer = Signer {
+            key: &desk.me.key,
+            chain: chain.as_ref(),
+        };
+        let mut replay = game.replay.clone();
+        let (event, words) = match duty {
+            Duty::Respond(_) => (
+                table::respond(&mut replay, &signer).map_err(table_refusal)?,
+                "Yam answered the roll request with the next value of your chain.".to_owned(),
+            ),
+            Duty::CompleteRoll(_) => {
+                let event = table::complete_roll(&mut replay, &signer).map_err(table_refusal)?;
+                let moves = match &event.event.body {
+                    yam_referee::fair_play::turn::EventBody::Turn(t) => t
+                        .moves
+                        .iter()
+                        .map(|m| m.as_str().to_owned())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    _ => String::new(),
+                };
+                (
+                    event,
+                    format!("The dice are in; the turn is played: {moves}"),
+                )
+            }
+            Duty::RevealSeats(_) => {
+                let kept = desk
+                    .secrets
+                    .setup(&seat_salt_id(&id)?, &desk.me)
+                    .map_err(|e| e.to_string())?
+                    .ok_or("the salt of the seat draw is not in the secrets directory")?;
+                (
+                    table::reveal_seats(&mut replay, &signer, kept.salt).map_err(table_refusal)?,
+                    "Yam revealed the seat draw's salt: the seats are settled.".to_owned(),
+                )
+            }
+            Duty::Move(_)
+                if autoplay::siege(&game.replay).and_then(|s| s.setup_stage())
+                    == Some(SetupStage::Revealing) =>
+            {
+                (
+                    reveal_setup(&mut replay, &desk.secrets, &desk.me, &signer, None)
+                        .map_err(stop)?,
+                    "Yam revealed your sealed setup (CS-07 to CS-10).".to_owned(),
+                )
+            }
+            _ => break,
+        };
+        game.append(&[event], None, desk)?;
+        said.push(words);
+    }
+    Ok(said)
+}
+
+/// The game `id`, with my duty checked.
+fn my_game(desk: &Desk, id: &str) -> Result<Game, Refusal> {
+    let game = Game::open(&desk.store, id)?;
+    if game.meta.opponent.is_empty() {
+        return Err(format!("{id} is not a mail game of this data directory"));
+    }
+    Ok(game)
+}
+
+fn duty_refusal(desk: &Desk, game: &Game, wanted: &str) -> Refusal {
+    format!("refused: {wanted}: {}", super::body::whose_turn(game, desk))
+}
+
+/// Accepts the challenge of game `id`.
+pub fn accept(desk: &Desk, id: &str) -> Result<Done, Refusal> {
+    let mut game = my_game(desk, id)?;
+    if next_duty(&game.replay) != Some(Duty::Accept(desk.key())) {
+        return Err(duty_refusal(desk, &game, "nothing to accept"));
+    }
+    let gid = game_id_of(&game.replay)?;
+    let drawn = table::seats_await_reveal(&game.replay)
+        || game.replay.challenge().is_some_and(|c| {
+            matches!(
+                c.roles,
+                yam_referee::fair_play::turn::RoleChoice::Drawn { .. }
+            )
+        });
+    let toss = if drawn {
+        Some(random_32().map_err(|e| e.to_string())?)
+    } else {
+        None
+    };
+    let chain = desk
+        .secrets
+        .new_chain(&gid, &desk.me, {
+            let kind = game.record.game().ok_or("the record names no game")?;
+            yam_referee::replay::load_ruleset(kind, game.replay.ruleset_name())
+                .map_or(CHAIN_LENGTH, |r| chain_length(kind, &r))
+        })
+        .map_err(|e| e.to_string())?;
+    let signer = Signer {
+        key: &desk.me.key,
+        chain: Some(&chain),
+    };
+    let mut replay = game.replay.clone();
+    let event = table::accept(&mut replay, &signer, toss).map_err(table_refusal)?;
+    let news = format!("{} accepts the challenge.", desk.config.identity.name);
+    let challenger = game.replay.challenge().map(|c| c.challenger.key);
+    let mut done = commit(desk, &mut game, &[event], None, news, false)?;
+    if let Some(key) = challenger {
+        done.lines.insert(
+            1,
+            format!(
+                "playing {}, key fingerprint {}",
+                desk.name_of(&key),
+                key.fingerprint()
+            ),
+        );
+    }
+    Ok(done)
+}
+
+/// What a move command asks.
+#[derive(Debug, Default)]
+pub struct MoveRequest {
+    /// The tokens, as written.
+    pub moves: Vec<String>,
+    /// Prose after the turn.
+    pub comment: Option<String>,
+    /// Check and show, but write and send nothing.
+    pub dry_run: bool,
+    /// Offer a draw with the move.
+    pub offer_draw: bool,
+    /// Let the engine choose the turn: its policy and seed.
+    pub auto: Option<(yam_referee::castle_siege::Policy, u64)>,
+}
+
+/// Plays a turn in game `id`. An open offer of the opponent is declined by
+/// playing on, as over a board.
+pub fn play(desk: &Desk, id: &str, request: &MoveRequest) -> Result<Done, Refusal> {
+    let mut game = my_game(desk, id)?;
+    let me = desk.key();
+    let gid = game_id_of(&game.replay)?;
+    let chain = my_chain(desk, &gid)?;
+    let signer = Signer {
+        key: &desk.me.key,
+        chain: chain.as_ref(),
+    };
+    let mut replay = game.replay.clone();
+    let mut events = Vec::new();
+    match next_duty(&replay) {
+        Some(Duty::AnswerDraw(k)) if k == me => {
+            events.push(table::answer_draw(&mut replay, &signer, false).map_err(table_refusal)?);
+        }
+        Some(Duty::AnswerTakeback(k)) if k == me => {
+            events
+                .push(table::answer_takeback(&mut replay, &signer, false).map_err(table_refusal)?);
+        }
+        _ => {}
+    }
+    if next_duty(&replay) != Some(Duty::Move(me)) {
+        return Err(duty_refusal(desk, &game, "it is not your move"));
+    }
+    let intent = match request.auto {
+        Some((policy, seed)) => {
+            let seat = replay.seat_of(&me).ok_or("refused: you have no seat")?;
+            autoplay::choose(&replay, seat, policy, seed).map_err(|e| format!("refused: {e}"))?
+        }
+        None => written_intent(&replay, &request.moves).map_err(stop)?,
+    };
+    let news;
+    match intent {
+        Intent::Orders(moves) => match table::prepare(&replay, &moves, &signer) {
+            Ok(Prepared::Plain(moves)) => {
+                events.push(
+                    table::play_with(&mut replay, &moves, Vec::new(), &signer)
+                        .map_err(table_refusal)?,
+                );
+                news = format!("{} plays {}.", desk.config.identity.name, moves.join(" "));
+            }
+            Ok(Prepared::Roll(orders)) => {
+                if request.dry_run {
+                    return Ok(Done {
+                        lines: vec![
+                            format!("legal so far: the turn needs dice; declared orders: {}", orders.join(" ")),
+                            "dry run: the request is not signed, so no value is drawn; nothing written, nothing sent".into(),
+                        ],
+                    });
+                }
+                events.push(
+                    table::request_roll(&mut replay, &orders, &signer, "")
+                        .map_err(table_refusal)?,
+                );
+                news = format!(
+                    "{} declares {} and asks for the dice (roll request).",
+                    desk.config.identity.name,
+                    if orders.is_empty() {
+                        "no orders".to_owned()
+                    } else {
+                        orders.join(" ")
+                    }
+                );
+            }
+            Err(e) => return Err(table_refusal(e)),
+        },
+        Intent::Seal(written) => {
+            events.push(
+                seal_setup(
+                    &mut replay,
+                    &desk.secrets,
+                    &desk.me,
+                    &signer,
+                    &written,
+                    request.dry_run,
+                )
+                .map_err(stop)?,
+            );
+            news = format!(
+                "{} seals a setup; it stays secret until both are sealed.",
+                desk.config.identity.name
+            );
+        }
+        Intent::Reveal(written) => {
+            events.push(
+                reveal_setup(&mut replay, &desk.secrets, &desk.me, &signer, written)
+                    .map_err(stop)?,
+            );
+            news = format!("{} reveals the sealed setup.", desk.config.identity.name);
+        }
+    }
+    if request.offer_draw {
+        events.push(table::offer_draw(&mut replay, &signer).map_err(table_refusal)?);
+    }
+    let news = if request.offer_draw {
+        format!("{news} And offers a draw.")
+    } else {
+        news
+    };
+    commit(
+        desk,
+        &mut game,
+        &events,
+        request.comment.as_deref(),
+        news,
+        request.dry_run,
+    )
+}
+
+/// The one-event actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Act {
+    /// Resign.
+    Resign,
+    /// Offer a draw.
+    OfferDraw,
+    /// Accept or decline the open draw offer.
+    AnswerDraw(bool),
+    /// Offer to take back my last move.
+    OfferTakeback,
+    /// Accept or decline the open take-back offer.
+    AnswerTakeback(bool),
+    /// Claim a forfeit: the opponent has been silent too long.
+    ClaimForfeit,
+}
+
+/// The event before my last turn with moves: where a take-back of it goes
+/// back to.
+fn before_my_last_move(replay: &SignedReplay, me: &PublicKey) -> Option<u32> {
+    replay
+        .events()
+        .iter()
+        .rev()
+        .find_map(|e| match &e.event.body {
+            yam_referee::fair_play::turn::EventBody::Turn(t)
+                if e.event.author == *me && !t.moves.is_empty() =>
+            {
+                e.event.seq.checked_sub(1)
+            }
+            _ => None,
+        })
+}
+
+/// Does `act` in game `id`.
+pub fn act(desk: &Desk, id: &str, act: Act) -> Result<Done, Refusal> {
+    let mut game = my_game(desk, id)?;
+    let me = desk.key();
+    let gid = game_id_of(&game.replay)?;
+    let chain = my_chain(desk, &gid)?;
+    let signer = Signer {
+        key: &desk.me.key,
+        chain: chain.as_ref(),
+    };
+    let duty = next_duty(&game.replay);
+    let mine = duty.as_ref().is_some_and(|d| d.who() == me);
+    let name = desk.config.identity.name.clone();
+    let mut replay = game.replay.clone();
+    // One writer at a time: an offer is made on one's own move, and an
+    // answer only to an offer that waits for it, so two mails never cross
+    // with events on the same parent.
+    let required = match act {
+        Act::OfferDraw => Some((Duty::Move(me), "offer a draw on your own move")),
+        Act::OfferTakeback => Some((Duty::Move(me), "offer a take-back on your own move")),
+        Act::AnswerDraw(_) => Some((Duty::AnswerDraw(me), "no draw offer waits for your answer")),
+        Act::AnswerTakeback(_) => Some((
+            Duty::AnswerTakeback(me),
+            "no take-back offer waits for your answer",
+        )),
+        Act::Resign | Act::ClaimForfeit => None,
+    };
+    if let Some((needed, why)) = required
+        && duty.as_ref() != Some(&needed)
+    {
+        return Err(duty_refusal(desk, &game, why));
+    }
+    let verb = |yes: bool| if yes { "accepts" } else { "declines" };
+    let (event, news) = match act {
+        Act::Resign => {
+            if duty.is_none() {
+                return Err("refused: the game is over".into());
+            }
+            (
+                table::resign(&mut replay, &signer).map_err(table_refusal)?,
+                format!("{name} resigns."),
+            )
+        }
+        Act::OfferDraw => (
+            table::offer_draw(&mut replay, &signer).map_err(table_refusal)?,
+            format!("{name} offers a draw."),
+        ),
+        Act::AnswerDraw(yes) => (
+            table::answer_draw(&mut replay, &signer, yes).map_err(table_refusal)?,
+            format!("{name} {} the draw.", verb(yes)),
+        ),
+        Act::OfferTakeback => {
+            let back_to = before_my_last_move(&replay, &me)
+                .ok_or("refused: you have made no move to take back")?;
+            (
+                table::offer_takeback(&mut replay, &signer, back_to).map_err(table_refusal)?,
+                format!("{name} asks to take back their last move."),
+            )
+        }
+        Act::AnswerTakeback(yes) => (
+            table::answer_takeback(&mut replay, &signer, yes).map_err(table_refusal)?,
+            format!("{name} {} the take-back.", verb(yes)),
+        ),
+        Act::ClaimForfeit => {
+            let Some(duty) = duty else {
+                return Err("refused: the game is over".into());
+            };
+            if mine {
+                return Err("refused: the game waits for you, not for your opponent".into());
+            }
+            let silent = now().saturating_sub(game.meta.changed) / 86_400;
+            if silent < u64::from(game.meta.forfeit_days) {
+                return Err(format!(
+                    "refused: {} has been silent {silent} day(s); a forfeit may be claimed after {} days",
+                    desk.name_of(&duty.who()),
+                    game.meta.forfeit_days
+                ));
+            }
+            let reason = format!(
+                "no answer in {silent} days (the agreed limit is {})",
+                game.meta.forfeit_days
+            );
+            (
+                table::claim_forfeit(&mut replay, &signer, duty.who(), &reason, None)
+                    .map_err(table_refusal)?,
+                format!(
+                    "{name} claims a forfeit: {} has not answered in {silent} days. A director judges the claim (yam verify shows it).",
+                    desk.name_of(&duty.who())
+                ),
+            )
+        }
+    };
+    commit(desk, &mut game, &[event], None, news, false)
+}
+
+/// Sends a reminder to the opponent when the game waits for them.
+pub fn remind(desk: &Desk, id: &str) -> Result<Done, Refusal> {
+    let mut game = my_game(desk, id)?;
+    let Some(duty) = next_duty(&game.replay) else {
+        return Err("refused: the game is over".into());
+    };
+    if duty.who() == desk.key() {
+        return Err("refused: the game waits for you, not for your opponent".into());
+    }
+    let silent = now().saturating_sub(game.meta.changed) / 86_400;
+    game.meta.reminders += 1;
+    let news = format!(
+        "Reminder {}: the game has waited for {} for {silent} day(s); a forfeit may be claimed after {} days of silence.",
+        game.meta.reminders,
+        desk.name_of(&duty.who()),
+        game.meta.forfeit_days
+    );
+    game.save_meta()?;
+    resend_with(desk, &mut game, &news)?;
+    Ok(Done { lines: vec![news] })
+}
+
+/// Sends the game as it stands again (the same Message-ID as the turn
+/// mail it repeats, so the opponent's client and Yam see a duplicate).
+pub fn resend(desk: &Desk, id: &str) -> Result<Done, Refusal> {
+    let mut game = my_game(desk, id)?;
+    let news = format!("(sent again) {}", super::body::whose_turn(&game, desk));
+    resend_with(desk, &mut game, &news)?;
+    Ok(Done { lines: vec![news] })
+}
+
+fn resend_with(desk: &Desk, game: &mut Game, news: &str) -> Result<(), Refusal> {
+    game.mail(desk, news, false)
+}
+
+/// Starts a stored game from a challenge just read (nothing is signed).
+pub fn store_challenge(
+    desk: &Desk,
+    text: &[u8],
+    replay: &SignedReplay,
+    from: &Contact,
+    referee: Option<String>,
+) -> Result<String, Refusal> {
+    let id = game_id_of(replay)?;
+    create_game(
+        desk,
+        id.as_str(),
+        text,
+        MailMeta {
+            opponent: from.address.clone(),
+            thread: Vec::new(),
+            changed: now(),
+            forfeit_days: super::DEFAULT_FORFEIT_DAYS,
+            reminders: 0,
+            referee,
+        },
+    )?;
+    Ok(id.as_str().to_owned())
+}
+
+/// A new game in the store: its first record, then its bookkeeping.
+fn create_game(desk: &Desk, id: &str, text: &[u8], meta: MailMeta) -> Result<Game, Refusal> {
+    // Created and unlocked at once: `Game::open` takes the lock itself.
+    drop(desk.store.create(id, text).map_err(|e| e.to_string())?);
+    let mut game = Game::open(&desk.store, id)?;
+    game.meta = meta;
+    game.save_meta()?;
+    Ok(game)
+}

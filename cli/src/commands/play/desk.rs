@@ -1,0 +1,486 @@
+//! The player's desk: configuration, data directory, identity and
+//! contacts, loaded once per command; the games of the store, read,
+//! verified and written back; and the mail each change sends.
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use yam_notation::{RawGrammar, Record, record_to_string};
+use yam_referee::fair_play::sign::PublicKey;
+use yam_referee::fair_play::turn::SignedEvent;
+use yam_referee::signed::write::append_events;
+use yam_referee::signed::{Known, SignedReplay};
+
+use crate::config::Config;
+use crate::game::record::{stored_events, verified, verified_replay};
+use crate::game::secrets::{Identity, Secrets};
+use crate::mail::compose::{TurnMail, compose};
+use crate::mail::transport;
+use crate::store::{LockedGame, Store};
+
+use crate::mail::cards::{Card, Contacts};
+
+/// A refusal, in words for the player.
+pub type Refusal = String;
+
+/// Where the player's things are.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Where {
+    /// The data directory (games, secrets, contacts).
+    #[arg(long, global = true, env = "YAM_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// The configuration file (default: config.yaml in the data directory).
+    #[arg(long, global = true, env = "YAM_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+/// Everything a command needs.
+#[derive(Debug)]
+pub struct Desk {
+    /// The configuration.
+    pub config: Config,
+    /// The data directory.
+    pub store: Store,
+    /// The secrets directory.
+    pub secrets: Secrets,
+    /// My identity.
+    pub me: Identity,
+    /// Whether the identity was made by this command.
+    pub new_identity: bool,
+    /// The players I know.
+    pub contacts: Contacts,
+}
+
+impl Desk {
+    /// Opens the desk.
+    pub fn open(place: &Where) -> Result<Desk, Refusal> {
+        let data = place
+            .data_dir
+            .clone()
+            .unwrap_or_else(crate::store::default_data_dir);
+        let config_path = place
+            .config
+            .clone()
+            .unwrap_or_else(|| data.join("config.yaml"));
+        if !config_path.exists() {
+            return Err(format!(
+                "{}: no configuration; write one (see docs/mail.md: identity and mail accounts) or name it with --config",
+                config_path.display()
+            ));
+        }
+        let config = Config::load(&config_path).map_err(|e| e.to_string())?;
+        let store = Store::open(&data).map_err(|e| e.to_string())?;
+        let secrets = Secrets::open(&store.secrets_dir()).map_err(|e| e.to_string())?;
+        let (me, new_identity) = secrets
+            .identity(&config.identity.key)
+            .map_err(|e| e.to_string())?;
+        let contacts = Contacts::open(&data)?;
+        Ok(Desk {
+            config,
+            store,
+            secrets,
+            me,
+            new_identity,
+            contacts,
+        })
+    }
+
+    /// My address, lower case.
+    pub fn address(&self) -> String {
+        self.config.identity.address.to_ascii_lowercase()
+    }
+
+    /// My card.
+    pub fn card(&self) -> Card {
+        Card {
+            name: self.config.identity.name.clone(),
+            address: self.address(),
+            key: self.me.key.public_key(),
+        }
+    }
+
+    /// My key.
+    pub fn key(&self) -> PublicKey {
+        self.me.key.public_key()
+    }
+
+    /// The name a key goes by: mine, a contact's, or its fingerprint.
+    pub fn name_of(&self, key: &PublicKey) -> String {
+        if *key == self.key() {
+            return self.config.identity.name.clone();
+        }
+        self.contacts
+            .by_key(key)
+            .map_or_else(|| key.fingerprint().to_string(), |c| c.name.clone())
+    }
+
+    /// Sends a mail to `to` (an address) and returns its raw bytes.
+    pub fn send(&self, mail: &Outbound<'_>) -> Result<Vec<u8>, Refusal> {
+        let outgoing = self
+            .config
+            .outgoing
+            .as_ref()
+            .ok_or("no outgoing mail is configured (outgoing: smtp, sendmail or directory)")?
+            .transport()
+            .map_err(|e| e.to_string())?;
+        let from = format!("{} <{}>", self.config.identity.name, self.address())
+            .parse()
+            .map_err(|e| format!("my address {:?}: {e}", self.address()))?;
+        let to = mail
+            .to
+            .parse()
+            .map_err(|e| format!("the address {:?}: {e}", mail.to))?;
+        let message = compose(&TurnMail {
+            from,
+            to: vec![to],
+            game_name: mail.game_name,
+            game_id: mail.game_id,
+            ply: mail.ply,
+            players: mail.players,
+            body: mail.body,
+            turn: mail.payload,
+            record: mail.attachment.unwrap_or(mail.payload),
+            message_id: mail.message_id.clone(),
+            thread: mail.thread,
+            automatic: mail.automatic,
+            referee: match mail.referee {
+                Some(r) => Some(
+                    r.parse()
+                        .map_err(|e| format!("the referee's address {r:?}: {e}"))?,
+                ),
+                None => None,
+            },
+        })
+        .map_err(|e| format!("cannot build the mail: {e}"))?;
+        transport::send(&outgoing, &message).map_err(|e| e.to_string())?;
+        Ok(message.formatted())
+    }
+}
+
+/// A mail to send.
+#[derive(Debug)]
+pub struct Outbound<'a> {
+    /// The recipient's address.
+    pub to: &'a str,
+    /// The game's name, for the subject.
+    pub game_name: &'a str,
+    /// The game's id (or `card`).
+    pub game_id: &'a str,
+    /// The ply (or the card's kind).
+    pub ply: u32,
+    /// The players.
+    pub players: &'a [String],
+    /// The text for the reader.
+    pub body: &'a str,
+    /// The armored payload.
+    pub payload: &'a [u8],
+    /// The attached record, when not the payload.
+    pub attachment: Option<&'a [u8]>,
+    /// A stable Message-ID.
+    pub message_id: String,
+    /// The thread so far.
+    pub thread: &'a [String],
+    /// Whether no person wrote it.
+    pub automatic: bool,
+    /// The game's referee robot, copied on the mail.
+    pub referee: Option<&'a str>,
+}
+
+/// What Yam keeps beside a mail game's record.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MailMeta {
+    /// The opponent's address.
+    pub opponent: String,
+    /// The Message-IDs of the game's mails, oldest first.
+    #[serde(default)]
+    pub thread: Vec<String>,
+    /// When the game last changed (seconds since 1970, UTC).
+    #[serde(default)]
+    pub changed: u64,
+    /// Days of silence after which a forfeit may be claimed.
+    #[serde(default = "default_days")]
+    pub forfeit_days: u32,
+    /// Reminders sent since the last change.
+    #[serde(default)]
+    pub reminders: u32,
+    /// The referee robot's address: every mail of the game goes to it too
+    /// (Cc), so it keeps a witnessed copy of the record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub referee: Option<String>,
+}
+
+fn default_days() -> u32 {
+    40
+}
+
+/// Seconds since 1970 now, or as `YAM_NOW` (seconds) says: tests drive the
+/// clock through it.
+pub fn now() -> u64 {
+    if let Some(s) = std::env::var("YAM_NOW").ok().and_then(|v| v.parse().ok()) {
+        return s;
+    }
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// A game of the store, locked, read and verified.
+#[derive(Debug)]
+pub struct Game {
+    /// The lock, held while the value lives.
+    pub locked: LockedGame,
+    /// The record.
+    pub record: Record<String>,
+    /// Its replay, verified.
+    pub replay: SignedReplay,
+    /// The mail bookkeeping.
+    pub meta: MailMeta,
+}
+
+fn record_path(locked: &LockedGame) -> PathBuf {
+    locked.dir().join("record.yam")
+}
+
+/// A stored game, locked, before its record is replayed: what reading a
+/// turn mail needs of it (its signed events, to be met again in the mail's
+/// record) costs no replay of its own.
+#[derive(Debug)]
+pub struct Stored {
+    /// The lock, held while the value lives.
+    pub locked: LockedGame,
+    /// The record's bytes.
+    pub text: Vec<u8>,
+    /// The mail bookkeeping.
+    pub meta: MailMeta,
+}
+
+impl Stored {
+    /// Locks and reads the game `id`.
+    pub fn open(store: &Store, id: &str) -> Result<Stored, Refusal> {
+        let locked = store.lock(id).map_err(|e| e.to_string())?;
+        let text = locked.record().map_err(|e| e.to_string())?;
+        let meta_path = locked.dir().join("mail.yaml");
+        let meta = match std::fs::read_to_string(&meta_path) {
+            Ok(text) => serde_yaml_ng::from_str(&text)
+                .map_err(|e| format!("{}: {e}", meta_path.display()))?,
+            Err(_) => MailMeta::default(),
+        };
+        Ok(Stored { locked, text, meta })
+    }
+
+    /// The signed events of the stored record, decoded but not replayed:
+    /// every write to the store was verified first (`Game::save`).
+    pub fn events(&self) -> Result<Vec<SignedEvent>, Refusal> {
+        stored_events(&self.text).map_err(|e| e.to_string())
+    }
+
+    /// The game, replayed (its signatures trusted: every write to the
+    /// store is verified first; all else is checked).
+    pub fn replay(self) -> Result<Game, Refusal> {
+        let path = record_path(&self.locked);
+        let (record, replay) = verified(&self.text, &path, Known::Everything)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(Game {
+            locked: self.locked,
+            record,
+            replay,
+            meta: self.meta,
+        })
+    }
+}
+
+impl Game {
+    /// Locks and reads the game `id`.
+    pub fn open(store: &Store, id: &str) -> Result<Game, Refusal> {
+        Stored::open(store, id)?.replay()
+    }
+
+    /// The game made of a stored one and a record that continues it,
+    /// verified by the caller.
+    pub fn adopt(stored: Stored, record: Record<String>, replay: SignedReplay) -> Game {
+        Game {
+            locked: stored.locked,
+            record,
+            replay,
+            meta: stored.meta,
+        }
+    }
+
+    /// The game's id.
+    pub fn id(&self) -> String {
+        self.record.tags.get("GameId").unwrap_or("").to_owned()
+    }
+
+    /// The record's text.
+    pub fn text(&self) -> String {
+        record_to_string::<RawGrammar>(&self.record)
+    }
+
+    /// Appends `events` (already proven by the harness) to the record, with
+    /// `prose` after the first turn with moves, and the player tags set.
+    pub fn append(
+        &mut self,
+        events: &[SignedEvent],
+        prose: Option<&str>,
+        desk: &Desk,
+    ) -> Result<(), Refusal> {
+        let before = self.replay.clone();
+        self.replay = append_events(&mut self.record, &before, events, prose)
+            .map_err(|e| format!("internal error: {e}"))?;
+        set_player_tags(&mut self.record, &self.replay, desk);
+        self.meta.changed = now();
+        self.meta.reminders = 0;
+        Ok(())
+    }
+
+    /// Writes the record and the bookkeeping (each atomically), after
+    /// verifying the record's text once more as a whole.
+    pub fn save(&self) -> Result<(), Refusal> {
+        let text = self.checked_text()?;
+        let meta = self.meta_text()?;
+        crate::store::atomic::write_many(&[
+            (&self.locked.dir().join("mail.yaml"), meta.as_bytes()),
+            (&record_path(&self.locked), text.as_bytes()),
+        ])
+        .map_err(|e| format!("{}: {e}", self.locked.dir().display()))
+    }
+
+    /// The record's text, verified once more as a whole before it is
+    /// written (what is known is only what this replay holds).
+    fn checked_text(&self) -> Result<String, Refusal> {
+        let text = self.text();
+        verified_replay(
+            text.as_bytes(),
+            &record_path(&self.locked),
+            Known::Events(self.replay.events()),
+        )
+        .map_err(|e| format!("internal error: the new record does not verify: {e}"))?;
+        Ok(text)
+    }
+
+    fn meta_text(&self) -> Result<String, Refusal> {
+        serde_yaml_ng::to_string(&self.meta).map_err(|e| e.to_string())
+    }
+
+    /// Writes the bookkeeping only.
+    pub fn save_meta(&self) -> Result<(), Refusal> {
+        let meta = self.meta_text()?;
+        crate::store::atomic::write(&self.locked.dir().join("mail.yaml"), meta.as_bytes(), true)
+            .map_err(|e| format!("cannot write the game's bookkeeping: {e}"))
+    }
+
+    /// The players' names, first seat first.
+    pub fn players(&self) -> Vec<String> {
+        let kind = self.record.game();
+        kind.map(|k| {
+            k.player_tags()
+                .iter()
+                .map(|t| self.record.tags.get(t).unwrap_or("?").to_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+    }
+
+    /// The Message-ID of the mail that sends the game as it stands: a
+    /// function of the game and its last event, so a resent turn carries
+    /// the same one and the opponent sees a duplicate.
+    fn message_id(&self, desk: &Desk) -> String {
+        let events = self.replay.events().len();
+        let last = self
+            .replay
+            .events()
+            .last()
+            .map(|e| e.hash().to_hex())
+            .unwrap_or_default();
+        let address = desk.address();
+        let domain = address.rsplit('@').next().unwrap_or("yam");
+        format!(
+            "yam.{}.{events}.{}@{domain}",
+            self.id(),
+            &last[..12.min(last.len())]
+        )
+    }
+
+    /// Threads the mail about to be sent into the bookkeeping, so that the
+    /// [`Game::save`] before sending writes the bookkeeping once, and
+    /// [`Game::mail`] need not write it again (one file and its syncs
+    /// fewer for every turn).
+    pub fn thread_next_mail(&mut self, desk: &Desk) {
+        let message_id = self.message_id(desk);
+        if !self.meta.thread.contains(&message_id) {
+            self.meta.thread.push(message_id);
+        }
+    }
+
+    /// Sends the record to the opponent: the body says what happened and
+    /// whose turn it is. Records the Message-ID in the thread (unless
+    /// [`Game::thread_next_mail`] did before the game was saved) and keeps
+    /// a copy of the raw mail (`last-sent.eml`).
+    pub fn mail(&mut self, desk: &Desk, news: &str, automatic: bool) -> Result<(), Refusal> {
+        let text = self.text();
+        let id = self.id();
+        let message_id = self.message_id(desk);
+        let players = self.players();
+        let body = super::body::turn_body(self, desk, news);
+        let game_name = self.record.game().map_or("Yam", |g| g.name());
+        let raw = desk.send(&Outbound {
+            to: &self.meta.opponent,
+            game_name,
+            game_id: &id,
+            ply: self.replay.plies(),
+            players: &players,
+            body: &body,
+            payload: text.as_bytes(),
+            attachment: None,
+            message_id: message_id.clone(),
+            thread: &self.meta.thread,
+            automatic,
+            referee: self.meta.referee.as_deref(),
+        })?;
+        let threaded = self.meta.thread.contains(&message_id);
+        if !threaded {
+            self.meta.thread.push(message_id);
+        }
+        // A copy for the player's eyes: nothing reads it back (`yam resend`
+        // composes the mail anew from the record), so it is written in
+        // place, without the new file and the syncs a game's state needs.
+        keep_copy(&self.locked.dir().join("last-sent.eml"), &raw)
+            .map_err(|e| format!("cannot keep the sent mail: {e}"))?;
+        if threaded { Ok(()) } else { self.save_meta() }
+    }
+}
+
+/// Overwrites `path` with `bytes` in place: a game's mails only grow, so
+/// the file's blocks are reused, where truncating first would free them
+/// and allocate them again (and on a disk mounted with discard, free them
+/// synchronously) for every turn.
+fn keep_copy(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut file = std::fs::File::options()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)?;
+    file.write_all(bytes)?;
+    file.set_len(bytes.len() as u64)
+}
+
+/// Sets the player tags from the seats and the names known.
+pub fn set_player_tags(record: &mut Record<String>, replay: &SignedReplay, desk: &Desk) {
+    let Some(kind) = record.game() else { return };
+    match replay.seats() {
+        Some(seats) => {
+            for (tag, key) in kind.player_tags().iter().zip(seats) {
+                record.tags.set(tag, desk.name_of(key));
+            }
+        }
+        None => {
+            for tag in kind.player_tags() {
+                if record.tags.get(tag).is_none() {
+                    record.tags.set(tag, "?");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,452 @@
+//! Reading mail: each mail is read, its turn (or card) checked against the
+//! stored game, and applied only when everything holds. A refused mail
+//! changes nothing and stays where it was; reading a mail twice changes
+//! nothing the second time.
+
+use yam_referee::signed::SignedReplay;
+use yam_referee::signed::table::{Duty, next_duty};
+
+use crate::mail::extract::{Incoming, Turn, read_mail, read_mail_attachments};
+
+use super::act::{self, ChallengeSettings};
+use super::desk::{Desk, Game, Outbound, Refusal, Stored, now};
+use crate::game::record::{claimed_id, verified};
+use crate::mail::cards::{Card, Remembered, is_card};
+use yam_referee::fair_play::turn::SignedEvent;
+use yam_referee::signed::Known;
+use yam_referee::signed::adoption::{Adoption, adoption};
+
+/// What reading one mail did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The game moved on.
+    Applied {
+        /// The game.
+        game: String,
+        /// What happened, in words.
+        news: Vec<String>,
+    },
+    /// A new challenge is stored, waiting for `yam accept`.
+    Challenged {
+        /// The game.
+        game: String,
+        /// Who challenges.
+        by: String,
+    },
+    /// A card was read (and perhaps answered, or a waiting challenge sent).
+    Card(String),
+    /// The mail brings nothing new (read before): nothing changed.
+    AlreadyKnown(String),
+    /// Not for Yam (no turn, an auto-reply, list mail): left alone.
+    Ignored(String),
+    /// Refused, with why: nothing changed, the mail stays where it was.
+    Refused(String),
+}
+
+impl Outcome {
+    /// Whether the mail has been dealt with (and may be marked seen).
+    pub fn dealt_with(&self) -> bool {
+        matches!(
+            self,
+            Outcome::Applied { .. }
+                | Outcome::Challenged { .. }
+                | Outcome::Card(_)
+                | Outcome::AlreadyKnown(_)
+        )
+    }
+}
+
+/// Reads one raw mail.
+pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
+    // The attached records first, alone: one that reads decides, and the
+    // turn block of the text (the same record once more) is then never
+    // decoded. Otherwise the whole mail is read, and its blocks tried after
+    // the attachments, as ever.
+    let attached = match read_mail_attachments(raw) {
+        Ok(i) => i,
+        Err(e) => return Outcome::Refused(format!("unreadable: {e}")),
+    };
+    let from = attached.from.clone().unwrap_or_default();
+    if from == desk.address() {
+        return Outcome::Ignored("my own mail".into());
+    }
+    let mut first_refusal = None;
+    for turn in &attached.turns {
+        match read_turn(desk, &from, &attached, turn) {
+            Outcome::Refused(reason) => {
+                first_refusal.get_or_insert(reason);
+            }
+            other => return other,
+        }
+    }
+    let incoming = match read_mail(raw) {
+        Ok(i) => i,
+        Err(e) => return Outcome::Refused(format!("unreadable: {e}")),
+    };
+    if incoming.turns.is_empty() {
+        if let Some(damage) = incoming.damaged.first() {
+            return Outcome::Refused(format!("from {from}: {damage}"));
+        }
+        if incoming.auto_submitted.is_some() || incoming.bulk {
+            return Outcome::Ignored(format!(
+                "from {from}: an automatic or list mail without a Yam turn"
+            ));
+        }
+        return Outcome::Ignored(format!("from {from}: no Yam turn in it"));
+    }
+    // The first candidate that reads decides; the others carry the same
+    // turn (the attachment and the block are two copies of one record).
+    let tried = attached.turns.len().min(incoming.turns.len());
+    for turn in &incoming.turns[tried..] {
+        match read_turn(desk, &from, &incoming, turn) {
+            Outcome::Refused(reason) => {
+                first_refusal.get_or_insert(reason);
+            }
+            other => return other,
+        }
+    }
+    Outcome::Refused(first_refusal.unwrap_or_else(|| "no readable turn".into()))
+}
+
+fn read_turn(desk: &mut Desk, from: &str, incoming: &Incoming, turn: &Turn) -> Outcome {
+    let bytes = match turn {
+        Turn::Attachment { bytes, .. } => bytes.as_slice(),
+        Turn::Block(block) => block.payload.as_slice(),
+    };
+    if is_card(bytes) {
+        card(desk, from, bytes, incoming.replies_to.is_empty())
+    } else {
+        record(
+            desk,
+            from,
+            bytes,
+            incoming.message_id.as_deref(),
+            incoming.referee.as_deref(),
+        )
+    }
+}
+
+/// Notes a mail of game `id` in its thread, so replies thread under it.
+fn thread(desk: &Desk, id: &str, message_id: &str) {
+    if let Ok(mut game) = Game::open(&desk.store, id)
+        && !game.meta.thread.iter().any(|m| m == message_id)
+    {
+        game.meta.thread.push(message_id.to_owned());
+        // Threading is a courtesy: a failure here loses no game state.
+        let _ = game.save_meta();
+    }
+}
+
+/// A card: remember the sender, answer an introduction with my own card,
+/// and send the challenge that waited for this key.
+fn card(desk: &mut Desk, from: &str, bytes: &[u8], introduction: bool) -> Outcome {
+    let card = match Card::read(bytes) {
+        Ok(c) => c,
+        Err(e) => return Outcome::Refused(format!("from {from}: a damaged card: {e}")),
+    };
+    if card.address != from {
+        return Outcome::Refused(format!(
+            "from {from}: the card is for {}, not for the sender's address",
+            card.address
+        ));
+    }
+    let remembered = match desk.contacts.remember(&card) {
+        Ok(r) => r,
+        Err(e) => return Outcome::Refused(e),
+    };
+    let mut said = match remembered {
+        Remembered::New => format!(
+            "new contact {} <{}>, key fingerprint {} (compare it with them by another channel)",
+            card.name,
+            card.address,
+            card.key.fingerprint()
+        ),
+        Remembered::Known => format!("{} <{}>: the key is the one known", card.name, card.address),
+    };
+    match take_pending(desk, &card.address) {
+        Ok(Some(settings)) => {
+            let Some(contact) = desk.contacts.by_address(&card.address).cloned() else {
+                return Outcome::Refused("the contact was not kept".into());
+            };
+            match act::challenge(desk, &contact, &settings) {
+                Ok(id) => said.push_str(&format!("; the waiting challenge {id} is sent")),
+                Err(e) => return Outcome::Refused(format!("the waiting challenge: {e}")),
+            }
+        }
+        Ok(None) if introduction => {
+            if let Err(e) = send_card(desk, &card.address, true) {
+                return Outcome::Refused(format!("cannot answer the card: {e}"));
+            }
+            said.push_str("; my card is sent in answer");
+        }
+        Ok(None) => {}
+        Err(e) => return Outcome::Refused(e),
+    }
+    Outcome::Card(said)
+}
+
+/// Sends my card to `to`: an introduction, or (`answer`) the answer to one.
+pub fn send_card(desk: &Desk, to: &str, answer: bool) -> Result<Vec<u8>, Refusal> {
+    let card = desk.card();
+    let text = card.signed_text(&desk.me.key);
+    let body = format!(
+        "{} <{}> would like to play Yam games with you.\n\nKey fingerprint: {}\n\nYam reads this card by itself (`yam read`) and remembers the key; compare\nthe fingerprint by another channel if you want to be sure it is theirs.",
+        card.name,
+        card.address,
+        card.key.fingerprint()
+    );
+    let domain = card.address.rsplit('@').next().unwrap_or("yam").to_owned();
+    let kind = if answer { "answer" } else { "intro" };
+    let message_id = format!(
+        "yam.card.{kind}.{}.{}@{domain}",
+        &hex::encode(card.key.as_bytes())[..16],
+        now()
+    );
+    let players = [card.name.clone()];
+    desk.send(&Outbound {
+        to,
+        game_name: "card",
+        game_id: "card",
+        ply: u32::from(answer),
+        players: &players,
+        body: &body,
+        payload: text.as_bytes(),
+        attachment: None,
+        message_id,
+        thread: &[],
+        automatic: answer,
+        referee: None,
+    })
+}
+
+fn pending_path(desk: &Desk, address: &str) -> std::path::PathBuf {
+    desk.store
+        .root()
+        .join("pending")
+        .join(format!("{}.yaml", address.replace(['/', '\\'], "_")))
+}
+
+/// Keeps a challenge until the invited player's card arrives.
+pub fn keep_pending(
+    desk: &Desk,
+    address: &str,
+    settings: &ChallengeSettings,
+) -> Result<(), Refusal> {
+    let path = pending_path(desk, address);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let text = serde_yaml_ng::to_string(settings).map_err(|e| e.to_string())?;
+    crate::store::atomic::write(&path, text.as_bytes(), true)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn take_pending(desk: &Desk, address: &str) -> Result<Option<ChallengeSettings>, Refusal> {
+    let path = pending_path(desk, address);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(None);
+    };
+    let settings =
+        serde_yaml_ng::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Some(settings))
+}
+
+/// A record: a new challenge, or the continuation of a stored game.
+fn record(
+    desk: &mut Desk,
+    from: &str,
+    bytes: &[u8],
+    message_id: Option<&str>,
+    referee: Option<&str>,
+) -> Outcome {
+    let place = desk.store.root().join("games").join("incoming.yam");
+    // The stored game it continues, if any: its events were verified, so
+    // only the mail's new events have their signatures checked.
+    let claimed = claimed_id(bytes).filter(|id| desk.store.games().is_ok_and(|g| g.contains(id)));
+    let stored = match claimed {
+        Some(id) => match Stored::open(&desk.store, &id).and_then(|s| {
+            let events = s.events()?;
+            Ok((s, events))
+        }) {
+            Ok(found) => Some(found),
+            Err(e) => return Outcome::Refused(e),
+        },
+        None => None,
+    };
+    let known = stored
+        .as_ref()
+        .map_or(Known::Nothing, |(_, events)| Known::Events(events));
+    let (record, replay) = match verified(bytes, &place, known) {
+        Ok(r) => r,
+        Err(e) => return Outcome::Refused(format!("from {from}: {e}")),
+    };
+    let Some(id) = replay
+        .events()
+        .first()
+        .map(|e| e.event.game.as_str().to_owned())
+    else {
+        return Outcome::Refused(format!("from {from}: the record has no opening"));
+    };
+    let Some(sender) = desk.contacts.by_address(from).cloned() else {
+        return Outcome::Refused(format!(
+            "game {id}: the mail is from {from}, an address not in the game (no card from it was ever read)"
+        ));
+    };
+    let sender_key = sender.public_key();
+    let in_game = replay
+        .parties()
+        .iter()
+        .chain(replay.challenge().map(|c| &c.challenger))
+        .any(|p| Some(p.key) == sender_key);
+    if !in_game {
+        return Outcome::Refused(format!(
+            "game {id}: the mail is from {from}, whose key is not a party of this game"
+        ));
+    }
+    if let Some((stored, events)) = stored {
+        return continue_game(
+            desk,
+            Arrival {
+                stored,
+                events,
+                record,
+                replay,
+            },
+            from,
+            sender_key,
+            message_id,
+        );
+    }
+    // A game not stored: only a fresh challenge to me starts one.
+    let me = desk.key();
+    let invites_me = replay.challenge().is_some_and(|c| c.invited.contains(&me));
+    if replay.events().len() == 1 && invites_me {
+        return match act::store_challenge(desk, bytes, &replay, &sender, referee.map(str::to_owned))
+        {
+            Ok(game) => {
+                if let Some(message_id) = message_id {
+                    thread(desk, &game, message_id);
+                }
+                Outcome::Challenged {
+                    game,
+                    by: format!(
+                        "{} <{}> (key fingerprint {}){}",
+                        sender.name,
+                        sender.address,
+                        sender.fingerprint,
+                        referee
+                            .map(|r| format!(", refereed by {r}, which gets a copy of every mail"))
+                            .unwrap_or_default()
+                    ),
+                }
+            }
+            Err(e) => Outcome::Refused(e),
+        };
+    }
+    Outcome::Refused(format!(
+        "game {id}: not a game of this data directory (and not a new challenge to you)"
+    ))
+}
+
+/// A mail's record, verified, and the stored game it may continue.
+struct Arrival {
+    stored: Stored,
+    events: Vec<SignedEvent>,
+    record: yam_notation::Record<String>,
+    replay: SignedReplay,
+}
+
+fn continue_game(
+    desk: &mut Desk,
+    arrival: Arrival,
+    from: &str,
+    sender: Option<yam_referee::fair_play::sign::PublicKey>,
+    message_id: Option<&str>,
+) -> Outcome {
+    let Arrival {
+        stored: kept,
+        events: stored,
+        record,
+        replay,
+    } = arrival;
+    let id = replay
+        .events()
+        .first()
+        .map(|e| e.event.game.as_str().to_owned())
+        .unwrap_or_default();
+    let id = id.as_str();
+    if kept.meta.opponent != from {
+        return Outcome::Refused(format!(
+            "game {id}: the mail is from {from}, but the game is played with {}",
+            kept.meta.opponent
+        ));
+    }
+    let received = replay.events();
+    let new = match adoption(&stored, received, sender) {
+        Adoption::New(n) => n,
+        Adoption::Fork(common) => {
+            return Outcome::Refused(format!(
+                "game {id}: a forked history: the mail's record and yours part after event {common} (compare them with `yam dispute`)"
+            ));
+        }
+        Adoption::Same => {
+            return Outcome::AlreadyKnown(format!("game {id}: read before; nothing changes"));
+        }
+        Adoption::Old => {
+            return Outcome::Refused(format!(
+                "game {id}: an old turn ({} events; the game has {}): nothing changes",
+                received.len(),
+                stored.len()
+            ));
+        }
+        Adoption::Foreign(foreign) => {
+            return Outcome::Refused(format!(
+                "game {id}: event {} is signed by {}, not by the sender {from}",
+                foreign.event.seq,
+                desk.name_of(&foreign.event.author)
+            ));
+        }
+    };
+    let mut game = Game::adopt(kept, record, replay);
+    game.meta.changed = now();
+    game.meta.reminders = 0;
+    if let Some(m) = message_id
+        && !game.meta.thread.iter().any(|t| t == m)
+    {
+        game.meta.thread.push(m.to_owned());
+    }
+    let mut news = vec![format!(
+        "game {id}: {new} new event(s) from {}",
+        desk.name_of(&sender.unwrap_or(desk.key()))
+    )];
+    let automatic = match act::advance(desk, &mut game) {
+        Ok(said) => said,
+        Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
+    };
+    // The record and the bookkeeping (the answer already threaded in it)
+    // go to disk together, before any mail goes out.
+    let answer = !automatic.is_empty();
+    if answer {
+        game.thread_next_mail(desk);
+    }
+    if let Err(e) = game.save() {
+        return Outcome::Refused(e);
+    }
+    if answer {
+        if let Err(e) = game.mail(desk, &automatic.join("\n"), true) {
+            news.push(format!(
+                "the automatic answer could not be sent ({e}); `yam resend {id}` sends it"
+            ));
+        }
+        news.extend(automatic);
+    }
+    news.push(super::body::whose_turn(&game, desk));
+    if next_duty(&game.replay) == Some(Duty::Move(desk.key())) {
+        news.push(format!("Your move: yam move {id} ..."));
+    }
+    Outcome::Applied {
+        game: id.to_owned(),
+        news,
+    }
+}

@@ -1,0 +1,662 @@
+//! Correspondence play by mail: the player's commands.
+//!
+//! Each player has a data directory (games, secrets, contacts; see
+//! `store`) and a configuration file (identity and mail accounts; see
+//! `config`). Every mail carries the whole signed record, as an attachment
+//! and as a turn block; the receiver adopts it only when it verifies
+//! completely, continues the stored game event for event, comes from the
+//! opponent's address and carries only events the opponent signed. So a
+//! mistake (a mail read twice, an old mail, a mail from someone else)
+//! changes nothing, and the two players' records are the same bytes.
+//!
+//! One writer at a time: the game always says whose step comes next
+//! (`next_duty`: an acceptance, a move, a roll response, an answer to an
+//! offer), and only that party writes; offers are made on one's own move.
+//! So two mails never cross with events on the same parent, and a fork is
+//! always someone's error or fraud, which `yam dispute` judges.
+
+pub mod act;
+pub mod body;
+pub mod desk;
+pub mod incoming;
+pub mod secrets_bundle;
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+use clap::Subcommand;
+use yam_referee::signed::table::{Duty, next_duty};
+
+use crate::config::IncomingConfig;
+use crate::error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
+use crate::mail::maildir::{is_seen, mark_seen, read_maildir, read_mbox};
+
+use act::{Act, ChallengeSettings, MoveRequest};
+use desk::{Desk, Game, Where};
+use incoming::Outcome;
+
+pub(crate) use crate::game::header::today;
+
+/// Days of silence after which a forfeit may be claimed, unless the
+/// challenge said otherwise: correspondence chess's 40.
+pub const DEFAULT_FORFEIT_DAYS: u32 = 40;
+
+/// `yam challenge`.
+#[derive(Debug, clap::Args)]
+pub struct ChallengeArgs {
+    /// The opponent's mail address.
+    pub address: String,
+    /// The game: khan or castle-siege.
+    #[arg(long)]
+    pub game: String,
+    /// A built-in ruleset (Khan: basic, magician, power-magician,
+    /// rescue-general, rescue-khan; Castle Siege: standard, ...).
+    #[arg(long)]
+    pub ruleset: String,
+    /// Which seat you take: first (Khan: White; Castle Siege: Defender),
+    /// second, or drawn by a commit-reveal toss.
+    #[arg(long, default_value = "drawn", value_parser = ["first", "second", "drawn"])]
+    pub seats: String,
+    /// The game's id (default: game, date and random hex).
+    #[arg(long)]
+    pub id: Option<String>,
+    /// Days of silence after which a forfeit may be claimed (correspondence
+    /// chess: 40).
+    #[arg(long, default_value_t = DEFAULT_FORFEIT_DAYS)]
+    pub forfeit_days: u32,
+    /// A comment for the opening.
+    #[arg(long)]
+    pub comment: Option<String>,
+    /// A referee robot's address: it gets a copy of every mail of the game
+    /// and keeps a witnessed record (docs/robot.md, "Players with the
+    /// program").
+    #[arg(long, value_name = "ADDRESS")]
+    pub referee: Option<String>,
+    #[command(flatten)]
+    pub place: Where,
+}
+
+/// `yam move`.
+#[derive(Debug, clap::Args)]
+pub struct MoveArgs {
+    /// The game's id.
+    pub game: String,
+    /// The turn's moves (Castle Siege: the orders of the turn; its setup as
+    /// one token before the game, then `reveal`).
+    #[arg(required_unless_present = "auto", num_args = 1..)]
+    pub moves: Vec<String>,
+    /// Let Yam choose a legal turn instead (random or eager; for demos,
+    /// tests and a quick game against a friend's patience).
+    #[arg(long, value_name = "POLICY", value_parser = ["random", "eager"], conflicts_with = "moves")]
+    pub auto: Option<String>,
+    /// The seed of `--auto`'s choices (choices only: never a die).
+    #[arg(long, default_value_t = 0, requires = "auto")]
+    pub seed: u64,
+    /// Check the turn and show what would be sent; write and send nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// A comment after the turn.
+    #[arg(long)]
+    pub comment: Option<String>,
+    /// Offer a draw with the move.
+    #[arg(long)]
+    pub offer_draw: bool,
+    #[command(flatten)]
+    pub place: Where,
+}
+
+/// A command on one game.
+#[derive(Debug, clap::Args)]
+pub struct GameArgs {
+    /// The game's id.
+    pub game: String,
+    #[command(flatten)]
+    pub place: Where,
+}
+
+/// `yam draw` and `yam takeback`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OfferStep {
+    /// Make the offer (on your own move).
+    Offer,
+    /// Accept the opponent's offer.
+    Accept,
+    /// Decline it.
+    Decline,
+}
+
+/// `yam draw` / `yam takeback`.
+#[derive(Debug, clap::Args)]
+pub struct OfferArgs {
+    /// offer, accept or decline.
+    #[arg(value_enum)]
+    pub step: OfferStep,
+    /// The game's id.
+    pub game: String,
+    #[command(flatten)]
+    pub place: Where,
+}
+
+/// `yam read`.
+#[derive(Debug, clap::Args)]
+pub struct ReadArgs {
+    /// Read this Maildir instead of the configured mailbox.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["mbox", "eml", "stdin"])]
+    pub maildir: Option<PathBuf>,
+    /// Read this mbox file.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["eml", "stdin"])]
+    pub mbox: Option<PathBuf>,
+    /// Read these .eml files.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "stdin")]
+    pub eml: Vec<PathBuf>,
+    /// Read one mail from standard input (for a mail client's filter).
+    #[arg(long)]
+    pub stdin: bool,
+    #[command(flatten)]
+    pub place: Where,
+}
+
+/// `yam identity`.
+#[derive(Debug, Subcommand)]
+pub enum IdentityCommand {
+    /// Show my identity (made on first use): name, address, key fingerprint.
+    Show(PlaceArgs),
+    /// Send my card (name, address, key) to a player, to play with them.
+    Send {
+        /// Their address.
+        address: String,
+        #[command(flatten)]
+        place: Where,
+    },
+    /// Write my identity, my contacts and every game's secrets to one
+    /// file (mode 0600), for a backup or a move to a new machine.
+    Export {
+        /// The file to write.
+        #[arg(long, short)]
+        out: PathBuf,
+        #[command(flatten)]
+        place: Where,
+    },
+    /// Restore what `export` wrote into this data directory.
+    Import {
+        /// The file `export` wrote.
+        file: PathBuf,
+        #[command(flatten)]
+        place: Where,
+    },
+    /// List the players met, with their key fingerprints.
+    Contacts(PlaceArgs),
+    /// Forget a contact's key (when they really have a new one).
+    Forget {
+        /// Their address.
+        address: String,
+        #[command(flatten)]
+        place: Where,
+    },
+}
+
+/// Only where things are.
+#[derive(Debug, clap::Args)]
+pub struct PlaceArgs {
+    #[command(flatten)]
+    pub place: Where,
+}
+
+fn report(result: Result<act::Done, String>) -> u8 {
+    match result {
+        Ok(done) => {
+            let mut out = std::io::stdout().lock();
+            for line in done.lines {
+                let _ = writeln!(out, "{line}");
+            }
+            EXIT_VALID
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            if e.starts_with("refused") {
+                EXIT_INVALID
+            } else {
+                EXIT_USAGE
+            }
+        }
+    }
+}
+
+fn open(place: &Where) -> Result<Desk, u8> {
+    Desk::open(place).map_err(|e| {
+        eprintln!("{e}");
+        EXIT_USAGE
+    })
+}
+
+macro_rules! desk_or_exit {
+    ($place:expr) => {
+        match open($place) {
+            Ok(d) => d,
+            Err(code) => return code,
+        }
+    };
+}
+
+/// `yam challenge`.
+pub fn challenge(args: &ChallengeArgs) -> u8 {
+    let desk = desk_or_exit!(&args.place);
+    let settings = ChallengeSettings {
+        game: args.game.clone(),
+        ruleset: args.ruleset.clone(),
+        seats: args.seats.clone(),
+        id: args.id.clone(),
+        forfeit_days: args.forfeit_days,
+        comment: args.comment.clone(),
+        referee: args.referee.as_deref().map(str::to_ascii_lowercase),
+    };
+    let address = args.address.to_ascii_lowercase();
+    // Checked before anything is signed or stored: a bad referee address
+    // would otherwise surface only when the first mail is sent.
+    if let Some(referee) = &settings.referee
+        && (referee.parse::<lettre::Address>().is_err()
+            || *referee == address
+            || *referee == desk.address())
+    {
+        eprintln!(
+            "--referee {referee}: expected the address of a referee robot, neither yours nor your opponent's"
+        );
+        return EXIT_USAGE;
+    }
+    match desk.contacts.by_address(&address).cloned() {
+        Some(contact) => report(
+            act::challenge(&desk, &contact, &settings).map(|id| act::Done {
+                lines: vec![format!(
+                    "challenge {id} sent to {} <{}> (key fingerprint {})",
+                    contact.name, contact.address, contact.fingerprint
+                )],
+            }),
+        ),
+        None => {
+            // The challenge names the invited key: the keys travel first.
+            let sent = incoming::keep_pending(&desk, &address, &settings)
+                .and_then(|()| incoming::send_card(&desk, &address, false));
+            report(sent.map(|_| act::Done {
+                lines: vec![format!(
+                    "{address} is a new contact: my card is sent to them; the challenge follows by itself when `yam read` reads their card"
+                )],
+            }))
+        }
+    }
+}
+
+/// `yam accept`.
+pub fn accept(args: &GameArgs) -> u8 {
+    let desk = desk_or_exit!(&args.place);
+    report(act::accept(&desk, &args.game))
+}
+
+/// `yam move`.
+pub fn play(args: &MoveArgs) -> u8 {
+    let desk = desk_or_exit!(&args.place);
+    report(act::play(
+        &desk,
+        &args.game,
+        &MoveRequest {
+            moves: args.moves.clone(),
+            comment: args.comment.clone(),
+            dry_run: args.dry_run,
+            offer_draw: args.offer_draw,
+            auto: args.auto.as_deref().map(|p| {
+                (
+                    if p == "eager" {
+                        yam_referee::castle_siege::Policy::Eager
+                    } else {
+                        yam_referee::castle_siege::Policy::Random
+                    },
+                    args.seed,
+                )
+            }),
+        },
+    ))
+}
+
+/// `yam resign`, `yam resend`, `yam remind`, `yam forfeit`.
+pub fn one(args: &GameArgs, what: &str) -> u8 {
+    let desk = desk_or_exit!(&args.place);
+    report(match what {
+        "resign" => act::act(&desk, &args.game, Act::Resign),
+        "forfeit" => act::act(&desk, &args.game, Act::ClaimForfeit),
+        "remind" => act::remind(&desk, &args.game),
+        _ => act::resend(&desk, &args.game),
+    })
+}
+
+/// `yam draw` (`takeback` false) and `yam takeback`.
+pub fn offer(args: &OfferArgs, takeback: bool) -> u8 {
+    let desk = desk_or_exit!(&args.place);
+    let act = match (args.step, takeback) {
+        (OfferStep::Offer, false) => Act::OfferDraw,
+        (OfferStep::Accept, false) => Act::AnswerDraw(true),
+        (OfferStep::Decline, false) => Act::AnswerDraw(false),
+        (OfferStep::Offer, true) => Act::OfferTakeback,
+        (OfferStep::Accept, true) => Act::AnswerTakeback(true),
+        (OfferStep::Decline, true) => Act::AnswerTakeback(false),
+    };
+    report(act::act(&desk, &args.game, act))
+}
+
+/// `yam games`: every game with whose turn it is.
+pub fn games(args: &PlaceArgs) -> u8 {
+    let desk = desk_or_exit!(&args.place);
+    let ids = match desk.store.games() {
+        Ok(ids) => ids,
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_USAGE;
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    if ids.is_empty() {
+        let _ = writeln!(
+            out,
+            "no games yet: `yam challenge ADDRESS --game ... --ruleset ...`"
+        );
+    }
+    let mut code = EXIT_VALID;
+    for id in ids {
+        match Game::open(&desk.store, &id) {
+            Ok(game) => {
+                let mark = match next_duty(&game.replay) {
+                    Some(d) if d.who() == desk.key() => "YOU",
+                    Some(_) => "them",
+                    None => "over",
+                };
+                let _ = writeln!(
+                    out,
+                    "{mark:<5} {id}  {} ({})  {}  {}",
+                    game.record.game().map_or("?", |g| g.name()),
+                    game.record.tags.get("Variant").unwrap_or("-"),
+                    game.players().join(" vs "),
+                    body::whose_turn(&game, &desk)
+                );
+            }
+            Err(e) => {
+                let _ = writeln!(out, "?     {id}  {e}");
+                code = EXIT_INVALID;
+            }
+        }
+    }
+    code
+}
+
+/// `yam board`: the game as it stands, and what may be played.
+pub fn board(args: &GameArgs) -> u8 {
+    let desk = desk_or_exit!(&args.place);
+    let game = match Game::open(&desk.store, &args.game) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_USAGE;
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "{} {}: {}",
+        game.record.game().map_or("?", |g| g.name()),
+        game.id(),
+        game.players().join(" vs ")
+    );
+    if let Some(referee) = &game.meta.referee {
+        let _ = writeln!(
+            out,
+            "refereed by {referee} (a copy of every mail goes to it)"
+        );
+    }
+    if game.replay.opening_complete() {
+        let _ = writeln!(out, "{}", game.replay.game().diagram());
+    }
+    let _ = writeln!(out, "{}", body::whose_turn(&game, &desk));
+    if next_duty(&game.replay) == Some(Duty::Move(desk.key())) {
+        let legal = game.replay.game().legal_moves();
+        let shown: Vec<&str> = legal.iter().take(40).map(String::as_str).collect();
+        let _ = writeln!(
+            out,
+            "legal now ({}): {}{}",
+            legal.len(),
+            shown.join(" "),
+            if legal.len() > shown.len() {
+                " ..."
+            } else {
+                ""
+            }
+        );
+    }
+    EXIT_VALID
+}
+
+/// `yam read`.
+pub fn read(args: &ReadArgs) -> u8 {
+    let mut desk = desk_or_exit!(&args.place);
+    let mut out = std::io::stdout().lock();
+    let mut refused = 0usize;
+    let mut say = |outcome: &Outcome, out: &mut std::io::StdoutLock<'_>| {
+        let line = match outcome {
+            Outcome::Applied { news, .. } => news.join("\n  "),
+            Outcome::Challenged { game, by } => format!(
+                "{by} challenges you: game {game}. Accept with `yam accept {game}` (`yam board {game}` shows it)"
+            ),
+            Outcome::Card(s) => s.clone(),
+            Outcome::AlreadyKnown(s) => s.clone(),
+            Outcome::Ignored(s) => format!("ignored: {s}"),
+            Outcome::Refused(s) => {
+                refused += 1;
+                format!("refused, left in place: {s}")
+            }
+        };
+        let _ = writeln!(out, "{line}");
+    };
+    if args.stdin {
+        let mut raw = Vec::new();
+        if let Err(e) = std::io::stdin()
+            .take(crate::mail::extract::MAX_MAIL as u64 + 1)
+            .read_to_end(&mut raw)
+        {
+            eprintln!("standard input: {e}");
+            return EXIT_USAGE;
+        }
+        let outcome = incoming::process(&mut desk, &raw);
+        say(&outcome, &mut out);
+    } else if !args.eml.is_empty() {
+        for path in &args.eml {
+            match std::fs::read(path) {
+                Ok(raw) => {
+                    let outcome = incoming::process(&mut desk, &raw);
+                    let _ = write!(out, "{}: ", path.display());
+                    say(&outcome, &mut out);
+                }
+                Err(e) => {
+                    eprintln!("{}: {e}", path.display());
+                    return EXIT_USAGE;
+                }
+            }
+        }
+    } else {
+        let source = match (&args.maildir, &args.mbox) {
+            (Some(dir), _) => IncomingConfig::Maildir { path: dir.clone() },
+            (_, Some(file)) => IncomingConfig::Mbox { path: file.clone() },
+            _ => match desk.config.incoming.clone() {
+                Some(source) => source,
+                None => {
+                    eprintln!(
+                        "no mailbox configured (incoming: imap, maildir or mbox); or use --maildir, --mbox, --eml, --stdin"
+                    );
+                    return EXIT_USAGE;
+                }
+            },
+        };
+        match source {
+            IncomingConfig::Imap(imap) => {
+                let account = match imap.account() {
+                    Ok(a) => a,
+                    Err(e) => {
+                        eprintln!("{e}");
+                        return EXIT_USAGE;
+                    }
+                };
+                let fetched = match crate::mail::imap::fetch_unseen(&account) {
+                    Ok(f) => f,
+                    Err(e) => {
+                        eprintln!("{e}");
+                        return EXIT_USAGE;
+                    }
+                };
+                let mut seen = Vec::new();
+                for mail in fetched {
+                    let outcome = incoming::process(&mut desk, &mail.raw);
+                    if outcome.dealt_with() || matches!(outcome, Outcome::Ignored(_)) {
+                        seen.push(mail.uid);
+                    }
+                    say(&outcome, &mut out);
+                }
+                // Marked seen only once dealt with: a refused mail stays
+                // unseen, where it was.
+                if let Err(e) = crate::mail::imap::mark_seen(&account, &seen) {
+                    eprintln!("{e} (the mails will be read again, which changes nothing)");
+                }
+            }
+            IncomingConfig::Maildir { path } => {
+                let messages = match read_maildir(&path) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        eprintln!("{}: {e}", path.display());
+                        return EXIT_USAGE;
+                    }
+                };
+                for message in messages {
+                    let Some(file) = message.path.as_ref() else {
+                        continue;
+                    };
+                    if is_seen(file) {
+                        continue;
+                    }
+                    let outcome = incoming::process(&mut desk, &message.raw);
+                    if outcome.dealt_with() || matches!(outcome, Outcome::Ignored(_)) {
+                        // A failure only means it is read again, which
+                        // changes nothing.
+                        let _ = mark_seen(file);
+                    }
+                    say(&outcome, &mut out);
+                }
+            }
+            IncomingConfig::Mbox { path } => {
+                let messages = match read_mbox(&path) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        eprintln!("{}: {e}", path.display());
+                        return EXIT_USAGE;
+                    }
+                };
+                // An mbox is read whole each time: reading twice changes
+                // nothing, so nothing needs marking.
+                for message in messages {
+                    let outcome = incoming::process(&mut desk, &message.raw);
+                    say(&outcome, &mut out);
+                }
+            }
+        }
+    }
+    if refused > 0 {
+        EXIT_INVALID
+    } else {
+        EXIT_VALID
+    }
+}
+
+/// `yam identity ...`.
+pub fn identity(command: &IdentityCommand) -> u8 {
+    match command {
+        IdentityCommand::Show(args) => {
+            let desk = desk_or_exit!(&args.place);
+            let card = desk.card();
+            if desk.new_identity {
+                println!(
+                    "a new signing key was made for {}",
+                    desk.config.identity.key
+                );
+            }
+            println!("{} <{}>", card.name, card.address);
+            println!("key fingerprint: {}", card.key.fingerprint());
+            println!("public key: {}", hex::encode(card.key.as_bytes()));
+            EXIT_VALID
+        }
+        IdentityCommand::Send { address, place } => {
+            let desk = desk_or_exit!(place);
+            report(
+                incoming::send_card(&desk, &address.to_ascii_lowercase(), false).map(|_| {
+                    act::Done {
+                        lines: vec![format!("my card is sent to {address}")],
+                    }
+                }),
+            )
+        }
+        IdentityCommand::Contacts(args) => {
+            let desk = desk_or_exit!(&args.place);
+            for c in desk.contacts.all() {
+                println!("{} <{}>  {}", c.name, c.address, c.fingerprint);
+            }
+            EXIT_VALID
+        }
+        IdentityCommand::Forget { address, place } => {
+            let mut desk = desk_or_exit!(place);
+            match desk.contacts.forget(address) {
+                Ok(true) => {
+                    println!("{address} forgotten: the next card from it is trusted on first use");
+                    EXIT_VALID
+                }
+                Ok(false) => {
+                    eprintln!("{address} is not a contact");
+                    EXIT_USAGE
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    EXIT_USAGE
+                }
+            }
+        }
+        IdentityCommand::Export { out, place } => {
+            let desk = desk_or_exit!(place);
+            match secrets_bundle::export(&desk, out) {
+                Ok(n) => {
+                    println!(
+                        "{}: {n} file(s) of secrets and contacts written (mode 0600)",
+                        out.display()
+                    );
+                    println!(
+                        "Keep it safe: it holds your signing key. Play each game from ONE machine: a chain used from two copies would reveal its values twice, and the second use is refused as a fork."
+                    );
+                    EXIT_VALID
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    EXIT_USAGE
+                }
+            }
+        }
+        IdentityCommand::Import { file, place } => {
+            let data = place
+                .data_dir
+                .clone()
+                .unwrap_or_else(crate::store::default_data_dir);
+            match secrets_bundle::import(&data, file) {
+                Ok(n) => {
+                    println!("{n} file(s) restored into {}", data.display());
+                    println!(
+                        "Do not go on playing from the old machine: a chain must never be used twice."
+                    );
+                    EXIT_VALID
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    EXIT_USAGE
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,1657 @@
+//! What the robot does with one mail: everything it decides, computed
+//! against the store without changing it, as a [`Work`]: the files to
+//! write and the mails to send. `journal` makes the work durable before
+//! any of it happens, so a crash repeats none of it and loses none of it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use yam_notation::{GameKind, RawGrammar, Record, Tags, parse_record, record_to_string};
+use yam_referee::fair_play::chain::HashChain;
+use yam_referee::fair_play::encoding::Text;
+use yam_referee::fair_play::game_id::GameId;
+use yam_referee::fair_play::sign::PublicKey;
+use yam_referee::fair_play::turn::{EventBody, Mode, SignedEvent};
+use yam_referee::replay::{LoadedRuleset, RulesCatalog};
+use yam_referee::signed::table::{self, Opening, Seating, Signer, TableError};
+use yam_referee::signed::write::append_events;
+use yam_referee::signed::{SignedReplay, Verdict, replay_text, verify_text};
+
+use super::auth::{self, Player};
+use super::command::{self, Command, Offer, Parsed};
+use super::hygiene::{self, RateLimit};
+use super::roll;
+use crate::game::record::read_signed;
+use crate::game::rulesets::RecordRulesets;
+use crate::game::secrets::{Identity, Secrets, random_32};
+use crate::mail::extract::{Incoming, read_mail};
+use crate::store::Store;
+
+mod witness;
+
+/// The robot's settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// Days of silence after which the player to move is reminded.
+    pub reminders: Vec<u32>,
+    /// Days of silence after which the robot claims the game for the other
+    /// side (a solo game: abandoned).
+    pub forfeit: u32,
+    /// The largest mail read, in bytes.
+    pub max_mail: usize,
+    /// Mails answered per sender per hour.
+    pub per_hour: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            reminders: vec![14, 28, 35],
+            forfeit: 40,
+            max_mail: 1 << 20,
+            per_hour: 30,
+        }
+    }
+}
+
+/// Where a game stands for the robot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    /// Challenged, waiting for `join`.
+    Pending,
+    /// Being played.
+    Active,
+    /// Over.
+    Over,
+}
+
+/// What the robot keeps beside a game's record (`games/ID/robot.yaml`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameMeta {
+    /// The game id.
+    pub id: String,
+    /// The game's name (`Khan`).
+    pub game: String,
+    /// The ruleset's name.
+    pub ruleset: String,
+    /// Where it stands.
+    pub stage: Stage,
+    /// Who challenged.
+    pub challenger: String,
+    /// Who is invited (none: anyone may join).
+    pub invited: Option<String>,
+    /// Whether the challenger takes the second seat.
+    pub challenger_second: bool,
+    /// The players' addresses in seat order (once started).
+    pub seats: Vec<String>,
+    /// The Message-IDs of the robot's mails about the game, oldest first.
+    pub thread: Vec<String>,
+    /// When a player last acted (seconds since 1970).
+    pub last_activity: u64,
+    /// Reminders sent for the current silence (days).
+    pub reminders_sent: Vec<u32>,
+    /// A game between players with their own keys and chains, which the
+    /// robot only witnesses: it holds no key of it and signs nothing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub witness: bool,
+    /// In a witnessed game, each party's key (hex) and the address whose
+    /// mail first brought an event signed by it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bound: Vec<Binding>,
+}
+
+/// A party's key bound to the address that speaks for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Binding {
+    /// The public key, hex.
+    pub key: String,
+    /// The address, lower case.
+    pub address: String,
+}
+
+/// A mail to send, as the journal keeps it: composed again from this at
+/// every attempt, with the same Message-ID.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutMail {
+    /// Recipients.
+    pub to: Vec<String>,
+    /// Subject.
+    pub subject: String,
+    /// Text.
+    pub body: String,
+    /// Message-ID, without brackets.
+    pub message_id: String,
+    /// The mail it answers, if any.
+    pub in_reply_to: Option<String>,
+    /// The thread, oldest first.
+    pub references: Vec<String>,
+    /// `X-Yam-Game`, if about a game.
+    pub game: Option<String>,
+    /// A record attached: file name and text.
+    pub attachment: Option<(String, String)>,
+}
+
+/// Everything decided for one mail: files (relative to the store's root)
+/// and mails, plus log lines.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Work {
+    /// Files to write, whole.
+    pub writes: BTreeMap<String, String>,
+    /// Mails to send.
+    pub mails: Vec<OutMail>,
+    /// What happened, for the log.
+    pub log: Vec<String>,
+}
+
+/// The robot: its store, its keys, its address and the time.
+#[derive(Debug)]
+pub struct Robot {
+    /// The store (games live in `games/`).
+    pub store: Store,
+    secrets: Secrets,
+    /// Its address.
+    pub address: String,
+    /// Its settings.
+    pub settings: Settings,
+    /// The time, seconds since 1970.
+    pub now: u64,
+}
+
+/// The robot's own identity in its secrets directory.
+pub const ROBOT_IDENTITY: &str = "robot";
+
+/// Rolls a robot game's chains cover.
+const CHAIN_LENGTH: u32 = 512;
+
+/// Legal moves shown in an answer, at most.
+const HINTS: usize = 40;
+
+fn meta_path(id: &str) -> String {
+    format!("games/{id}/robot.yaml")
+}
+
+fn record_path(id: &str) -> String {
+    format!("games/{id}/record.yam")
+}
+
+fn player_path(address: &str) -> String {
+    format!("robot/players/{}.yaml", auth::address_key(address))
+}
+
+/// A game as read for a command.
+struct Loaded {
+    meta: GameMeta,
+    record: Record<String>,
+    replay: SignedReplay,
+    ruleset: LoadedRuleset,
+}
+
+/// The parties' keys and chains, owned.
+struct Keys {
+    parties: Vec<(Identity, Option<HashChain>)>,
+}
+
+impl Keys {
+    fn signer(&self, key: &PublicKey) -> Option<Signer<'_>> {
+        self.parties
+            .iter()
+            .find(|(i, _)| i.key.public_key() == *key)
+            .map(|(i, c)| Signer {
+                key: &i.key,
+                chain: c.as_ref(),
+            })
+    }
+    fn others(&self, me: &PublicKey) -> Vec<Signer<'_>> {
+        self.parties
+            .iter()
+            .filter(|(i, _)| i.key.public_key() != *me)
+            .map(|(i, c)| Signer {
+                key: &i.key,
+                chain: c.as_ref(),
+            })
+            .collect()
+    }
+}
+
+impl Keys {
+    fn identity(&self, key: &PublicKey) -> Option<&Identity> {
+        self.parties
+            .iter()
+            .map(|(i, _)| i)
+            .find(|i| i.key.public_key() == *key)
+    }
+}
+
+/// Castle Siege before the first round: the player's setup, sealed for
+/// them (CS-07: the record shows only the sealed marker and the
+/// commitment; the placement waits in the robot's secrets), and once both
+/// are sealed, both revealed at once: no choice is left to anyone, so no
+/// mail need wait for it. The robot holds both players' setups until then,
+/// as it holds their keys: players who want to keep a setup even from the
+/// referee play by mail with their own Yam (`docs/mail.md`).
+fn siege_setup(
+    replay: &mut SignedReplay,
+    keys: &Keys,
+    me: &PublicKey,
+    moves: &[String],
+    secrets: &Secrets,
+) -> Result<Vec<SignedEvent>, String> {
+    use yam_referee::castle_siege::game_replay::SetupStage;
+    let stage =
+        |replay: &SignedReplay| crate::game::autoplay::siege(replay).and_then(|s| s.setup_stage());
+    let mut events = Vec::new();
+    if stage(replay) == Some(SetupStage::Sealing) {
+        let [written] = moves else {
+            return Err("the setups are sealed first (CS-07): send your placement as one token, such as `move Defender:CKAO/OACK/KCOA/AOKC` or `move Attacker:KKRTTRKK/AA/SS/CC/CC/SS/AA/KKRTTRKK`; it stays secret until both are sealed".into());
+        };
+        let identity = keys.identity(me).ok_or("no key for you in this game")?;
+        let signer = keys.signer(me).ok_or("no key for you in this game")?;
+        events.push(
+            crate::game::setup::seal_setup(replay, secrets, identity, &signer, written, false)
+                .map_err(|e| e.to_string())?,
+        );
+    }
+    // At most two reveals; the bound only keeps a defect from looping.
+    for _ in 0..2 {
+        if stage(replay) != Some(SetupStage::Revealing) {
+            break;
+        }
+        let to_move = replay.to_move_key().ok_or("nobody is to reveal")?;
+        let identity = keys
+            .identity(&to_move)
+            .ok_or("a setup's owner has no key here")?;
+        let signer = keys
+            .signer(&to_move)
+            .ok_or("a setup's owner has no key here")?;
+        events.push(
+            crate::game::setup::reveal_setup(replay, secrets, identity, &signer, None)
+                .map_err(|e| e.to_string())?,
+        );
+    }
+    Ok(events)
+}
+
+/// One command's answer: text, and the game it concerns.
+struct Answer {
+    text: String,
+    game: Option<String>,
+}
+
+impl Robot {
+    /// A robot on `store`, with its secrets in the store's secrets
+    /// directory.
+    pub fn new(store: Store, address: &str, settings: Settings, now: u64) -> Result<Robot, String> {
+        let secrets = Secrets::open(&store.secrets_dir()).map_err(|e| e.to_string())?;
+        secrets
+            .identity(ROBOT_IDENTITY)
+            .map_err(|e| e.to_string())?;
+        Ok(Robot {
+            store,
+            secrets,
+            address: address.trim().to_lowercase(),
+            settings,
+            now,
+        })
+    }
+
+    fn root(&self) -> &Path {
+        self.store.root()
+    }
+
+    /// The robot's own directory (journal, players, counts).
+    pub fn dir(&self) -> PathBuf {
+        self.root().join("robot")
+    }
+
+    fn read(&self, work: &Work, rel: &str) -> Option<String> {
+        if let Some(text) = work.writes.get(rel) {
+            return Some(text.clone());
+        }
+        std::fs::read_to_string(self.root().join(rel)).ok()
+    }
+
+    fn player(&self, work: &Work, address: &str) -> Option<Player> {
+        self.read(work, &player_path(address))
+            .and_then(|t| serde_yaml_ng::from_str(&t).ok())
+    }
+
+    fn put_player(&self, work: &mut Work, player: &Player) {
+        if let Ok(text) = serde_yaml_ng::to_string(player) {
+            work.writes.insert(player_path(&player.address), text);
+        }
+    }
+
+    fn meta(&self, work: &Work, id: &str) -> Option<GameMeta> {
+        if !valid_id(id) {
+            return None;
+        }
+        self.read(work, &meta_path(id))
+            .and_then(|t| serde_yaml_ng::from_str(&t).ok())
+    }
+
+    fn put_meta(&self, work: &mut Work, meta: &GameMeta) {
+        if let Ok(text) = serde_yaml_ng::to_string(meta) {
+            work.writes.insert(meta_path(&meta.id), text);
+        }
+    }
+
+    /// The record attached to a mail about game `id`: none for a witnessed
+    /// game, whose players hold the record themselves (their Yam would
+    /// refuse a record from an address not in the game).
+    fn attachment(&self, work: &Work, id: &str) -> Option<(String, String)> {
+        if self.meta(work, id).is_some_and(|m| m.witness) {
+            return None;
+        }
+        self.read(work, &record_path(id))
+            .map(|text| (format!("{id}.yam"), text))
+    }
+
+    fn domain(&self) -> &str {
+        self.address.split('@').nth(1).unwrap_or("yam.invalid")
+    }
+
+    /// A Message-ID the robot will give the same mail every time: from the
+    /// key of what caused it, its place, and the game.
+    fn message_id(&self, key: &str, n: usize, game: Option<&str>) -> String {
+        format!(
+            "yam-robot.{key}.{n}.{}@{}",
+            game.unwrap_or("x"),
+            self.domain()
+        )
+    }
+
+    /// Decides what to do with one raw mail. `key` names it in the journal
+    /// and in the Message-IDs of the answers.
+    pub fn handle(&self, key: &str, raw: &[u8]) -> Work {
+        let mut work = Work::default();
+        if raw.len() > self.settings.max_mail {
+            work.log.push(format!(
+                "ignored {key}: {} bytes, more than the {} read",
+                raw.len(),
+                self.settings.max_mail
+            ));
+            return work;
+        }
+        let incoming = match read_mail(raw) {
+            Ok(i) => i,
+            Err(e) => {
+                work.log.push(format!("ignored {key}: {e}"));
+                return work;
+            }
+        };
+        // A signed record is judged by its signatures before any header:
+        // a member's automatic step carries Auto-Submitted.
+        if self.witness(&mut work, key, &incoming, raw) {
+            return work;
+        }
+        if let Some(why) = hygiene::ignore_reason(&incoming, raw, &self.address) {
+            work.log.push(format!(
+                "ignored {key} from {}: {why}",
+                incoming.from.as_deref().unwrap_or("?")
+            ));
+            return work;
+        }
+        let from = incoming.from.clone().unwrap_or_default();
+        if !from.contains('@') || from.len() > 254 {
+            work.log.push(format!("ignored {key}: bad From address"));
+            return work;
+        }
+        let limit = RateLimit::new(&self.dir().join("rate"), self.settings.per_hour);
+        if !limit.allow(&from, self.now) {
+            work.log.push(format!(
+                "ignored {key} from {from}: more than {} mails this hour",
+                self.settings.per_hour
+            ));
+            return work;
+        }
+        let body = body_text(raw);
+        let parsed = command::parse(&incoming.subject, &body);
+        self.obey(&mut work, key, &incoming, &from, &parsed);
+        work
+    }
+
+    fn reply(
+        &self,
+        work: &mut Work,
+        key: &str,
+        incoming: &Incoming,
+        to: &str,
+        body: String,
+        game: Option<&str>,
+    ) {
+        let mut references = incoming.replies_to.clone();
+        references.reverse();
+        if let Some(id) = &incoming.message_id {
+            references.push(id.clone());
+        }
+        let subject = if incoming.subject.trim().is_empty() {
+            "Yam robot".to_owned()
+        } else if incoming.subject.to_ascii_lowercase().starts_with("re:") {
+            incoming.subject.clone()
+        } else {
+            format!("Re: {}", incoming.subject)
+        };
+        let n = work.mails.len();
+        let attachment = game.and_then(|g| self.attachment(work, g));
+        let game_header = game.map(|g| g.to_owned());
+        work.mails.push(OutMail {
+            to: vec![to.to_owned()],
+            subject,
+            body,
+            message_id: self.message_id(key, n, game),
+            in_reply_to: incoming.message_id.clone(),
+            references,
+            game: game_header,
+            attachment,
+        });
+    }
+
+    fn obey(&self, work: &mut Work, key: &str, incoming: &Incoming, from: &str, parsed: &Parsed) {
+        let Some(mut player) = self.player(work, from) else {
+            // A new address: a token for it, mailed to it alone. Nothing
+            // else is done, since anyone can write any From address.
+            let token = match auth::new_token() {
+                Ok(t) => t,
+                Err(e) => {
+                    work.log.push(format!("error {key}: {e}"));
+                    return;
+                }
+            };
+            let mut player = Player::new(from, &token, self.now);
+            // Games witnessed before the address registered are its games
+            // too: `list` and the default game know them.
+            player.games = self.registered_games(from);
+            self.put_player(work, &player);
+            work.log.push(format!("registered {from}"));
+            let body = format!(
+                "Welcome to the Yam robot.\n\nYour token is:  {token}\n\nPut the line\n\n  token: {token}\n\n\
+                 in every mail you send the robot; mails without it are refused. Keep it to yourself:\n\
+                 anyone with it can play your games. This first mail only registers you: its commands\n\
+                 were not carried out; send them again with your token.\n\n{}",
+                command::HELP
+            );
+            self.reply(work, key, incoming, from, body, None);
+            return;
+        };
+        if !player.accepts(parsed.token.as_deref()) {
+            let why = if parsed.token.is_some() {
+                "the token is wrong"
+            } else {
+                "the mail carries no `token: XXXX` line"
+            };
+            work.log
+                .push(format!("refused {key} from {from}: {why}; nothing done"));
+            let body = format!(
+                "Refused: {why}. Nothing was done.\n\nExpected: a line `token: XXXX` with the token the robot \
+                 mailed you when you first wrote. If you did not send the mail this answers, someone \
+                 wrote in your name; without your token they can do nothing.\n"
+            );
+            self.reply(work, key, incoming, from, body, None);
+            return;
+        }
+        let mut sections = Vec::new();
+        let mut last_game = None;
+        for bad in &parsed.errors {
+            sections.push(format!(
+                "> {}\nNot understood. Expected: {}\n",
+                bad.line, bad.expected
+            ));
+        }
+        if parsed.commands.is_empty() && parsed.errors.is_empty() {
+            sections.push(format!("No command found.\n\n{}", command::HELP));
+        }
+        let context = thread_game(incoming);
+        let seed = parsed
+            .seed
+            .clone()
+            .or_else(|| {
+                incoming.message_id.as_ref().map(|id| {
+                    format!("mail {id}")
+                        .chars()
+                        .take(command::MAX_SEED)
+                        .collect()
+                })
+            })
+            .unwrap_or_default();
+        for c in &parsed.commands {
+            let answer = self.command(work, key, from, &mut player, c, context.as_deref(), &seed);
+            let answer = match answer {
+                Ok(a) => a,
+                Err(e) => Answer {
+                    text: format!("Refused: {e}\n"),
+                    game: None,
+                },
+            };
+            if answer.game.is_some() {
+                last_game.clone_from(&answer.game);
+            }
+            sections.push(format!("> {}\n{}", describe(c), answer.text));
+        }
+        if parsed.truncated {
+            sections.push(format!(
+                "Only the first {} commands were read.\n",
+                command::MAX_COMMANDS
+            ));
+        }
+        work.log.push(format!(
+            "answered {key} from {from}: {} command(s)",
+            parsed.commands.len()
+        ));
+        self.reply(
+            work,
+            key,
+            incoming,
+            from,
+            sections.join("\n"),
+            last_game.as_deref(),
+        );
+        if let Some(g) = &last_game
+            && let Some(mut meta) = self.meta(work, g)
+            && let Some(id) = work.mails.last().map(|m| m.message_id.clone())
+        {
+            meta.thread.push(id);
+            self.put_meta(work, &meta);
+        }
+    }
+
+    /// The game a command means: named, else the thread's, else the
+    /// sender's only active game.
+    fn which_game(
+        &self,
+        work: &Work,
+        player: &Player,
+        named: Option<&str>,
+        context: Option<&str>,
+    ) -> Result<String, String> {
+        if let Some(id) = named {
+            return Ok(id.to_owned());
+        }
+        if let Some(id) = context
+            && player.games.iter().any(|g| g == id)
+        {
+            return Ok(id.to_owned());
+        }
+        let active: Vec<&String> = player
+            .games
+            .iter()
+            .filter(|g| self.meta(work, g).is_some_and(|m| m.stage == Stage::Active))
+            .collect();
+        match active.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => Err(
+                "you have no game in play; expected `challenge GAME ...` or `join GAME-ID`".into(),
+            ),
+            many => Err(format!(
+                "which game? Expected a game id after the command; yours are {}",
+                many.iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn command(
+        &self,
+        work: &mut Work,
+        key: &str,
+        from: &str,
+        player: &mut Player,
+        c: &Command,
+        context: Option<&str>,
+        seed: &str,
+    ) -> Result<Answer, String> {
+        match c {
+            Command::Help => Ok(Answer {
+                text: command::HELP.to_owned(),
+                game: None,
+            }),
+            Command::List => Ok(Answer {
+                text: self.list(work, player),
+                game: None,
+            }),
+            Command::Challenge {
+                game,
+                ruleset,
+                invited,
+                second,
+            } => self.challenge(
+                work,
+                key,
+                from,
+                player,
+                game,
+                ruleset.as_deref(),
+                invited.as_deref(),
+                *second,
+            ),
+            Command::Join(id) => self.join(work, key, from, player, id),
+            Command::Show(id) => {
+                let id = self.which_game(work, player, id.as_deref(), context)?;
+                let meta = self.member(work, from, &id)?;
+                if meta.stage == Stage::Pending {
+                    return Ok(Answer {
+                        text: format!("{id}: waiting for a player to join (`join {id}`).\n"),
+                        game: None,
+                    });
+                }
+                let loaded = self.load(work, &id)?;
+                Ok(Answer {
+                    text: self.status(&loaded),
+                    game: Some(id),
+                })
+            }
+            Command::Move { game, moves, ply } => {
+                // `move ID MOVE...`: a first word naming one of the
+                // sender's games is the game.
+                let (named, moves) = match (game, moves.split_first()) {
+                    (Some(g), _) => (Some(g.clone()), moves.clone()),
+                    (None, Some((first, rest)))
+                        if !rest.is_empty() && player.games.iter().any(|g| g == first) =>
+                    {
+                        (Some(first.clone()), rest.to_vec())
+                    }
+                    _ => (None, moves.clone()),
+                };
+                let id = self.which_game(work, player, named.as_deref(), context)?;
+                // Opened by this very mail: its chains were drawn after its
+                // seed was read, so that seed must not lay out the game.
+                let opened_now = work.writes.contains_key(&record_path(&id))
+                    && !self.root().join(record_path(&id)).exists();
+                let secrets = &self.secrets;
+                self.act(work, key, from, &id, |replay, keys, me| {
+                    if let Some(ply) = ply
+                        && *ply != replay.plies()
+                    {
+                        return Err(format!(
+                            "your mail was written at ply {ply}, but the game is at ply {}: look at the board below and send your move again",
+                            replay.plies()
+                        ));
+                    }
+                    let mover = keys.signer(me).ok_or("no key for you in this game")?;
+                    if roll::layout_pending(replay) {
+                        // The rules' own draw first (the Foe layout), with
+                        // this mail's seed: `move start`.
+                        if opened_now {
+                            return Err("the Foe rows are laid out by a mail after the one that opened the game, so that the robot's chains are committed before it reads your seed; send `move start` again".into());
+                        }
+                        if !moves.iter().all(|m| m.eq_ignore_ascii_case("start")) {
+                            return Err("the Foe rows are not laid out yet; expected `move start` (with a `seed:` line)".into());
+                        }
+                        return table::play_seeded(replay, &[], &mover, &keys.others(me), seed)
+                            .map_err(refusal);
+                    }
+                    if crate::game::autoplay::siege(replay).and_then(|s| s.setup_stage()).is_some() {
+                        return siege_setup(replay, keys, me, &moves, secrets);
+                    }
+                    table::play_seeded(replay, &moves, &mover, &keys.others(me), seed)
+                        .map_err(refusal)
+                })
+            }
+            Command::Resign(id) => {
+                let id = self.which_game(work, player, id.as_deref(), context)?;
+                self.act(work, key, from, &id, |replay, keys, me| {
+                    let who = keys.signer(me).ok_or("no key for you in this game")?;
+                    table::resign(replay, &who)
+                        .map(|e| vec![e])
+                        .map_err(|e| e.to_string())
+                })
+            }
+            Command::Offer(kind, id) => {
+                let id = self.which_game(work, player, id.as_deref(), context)?;
+                let kind = *kind;
+                self.act(work, key, from, &id, |replay, keys, me| {
+                    let who = keys.signer(me).ok_or("no key for you in this game")?;
+                    match kind {
+                        Offer::Draw => table::offer_draw(replay, &who)
+                            .map(|e| vec![e])
+                            .map_err(|e| e.to_string()),
+                        Offer::Takeback => offer_takeback(replay, &who),
+                    }
+                })
+            }
+            Command::Answer(kind, accepted, id) => {
+                let id = self.which_game(work, player, id.as_deref(), context)?;
+                let (kind, accepted) = (*kind, *accepted);
+                self.act(work, key, from, &id, |replay, keys, me| {
+                    let who = keys.signer(me).ok_or("no key for you in this game")?;
+                    match kind {
+                        Offer::Draw => table::answer_draw(replay, &who, accepted)
+                            .map(|e| vec![e])
+                            .map_err(|e| e.to_string()),
+                        Offer::Takeback => answer_takeback(replay, &who, accepted),
+                    }
+                })
+            }
+        }
+    }
+
+    /// The game's meta, if `from` plays in it (or may join it).
+    fn member(&self, work: &Work, from: &str, id: &str) -> Result<GameMeta, String> {
+        let meta = self
+            .meta(work, id)
+            .ok_or_else(|| format!("there is no game {id}"))?;
+        if meta.seats.iter().any(|s| s == from) || meta.challenger == from {
+            Ok(meta)
+        } else {
+            Err(format!("you are not a player of {id}"))
+        }
+    }
+
+    fn load(&self, work: &Work, id: &str) -> Result<Loaded, String> {
+        let meta = self
+            .meta(work, id)
+            .ok_or_else(|| format!("there is no game {id}"))?;
+        let text = self
+            .read(work, &record_path(id))
+            .ok_or_else(|| format!("{id} has no record yet"))?;
+        let catalog = RecordRulesets::beside(&self.root().join(record_path(id)));
+        let games = read_signed(text.as_bytes()).map_err(|e| e.to_string())?;
+        let signed = match games.as_slice() {
+            [Ok(one)] => one,
+            _ => return Err(format!("{id}: the stored record cannot be read")),
+        };
+        let replay = replay_text(signed, &catalog)
+            .map_err(|_| format!("{id}: the stored record does not verify"))?;
+        let record = parse_record::<RawGrammar>(&text).map_err(|e| e.to_string())?;
+        let kind = GameKind::from_name(&meta.game).ok_or("unknown game")?;
+        let ruleset = catalog.load_ruleset(kind, &meta.ruleset)?;
+        Ok(Loaded {
+            meta,
+            record,
+            replay,
+            ruleset,
+        })
+    }
+
+    fn keys(&self, loaded: &Loaded) -> Result<Keys, String> {
+        let game = loaded
+            .replay
+            .events()
+            .first()
+            .map(|e| e.event.game.clone())
+            .ok_or("no opening")?;
+        let mut parties = Vec::new();
+        for party in loaded.replay.parties() {
+            let identity = self
+                .secrets
+                .identity_for(&party.key)
+                .map_err(|e| e.to_string())?
+                .ok_or("a party's key is not in the robot's secrets")?;
+            let chain = self
+                .secrets
+                .chain(&game, &identity)
+                .map_err(|e| e.to_string())?;
+            parties.push((identity, chain));
+        }
+        Ok(Keys { parties })
+    }
+
+    /// Runs `f` on the game as the sender, then writes the new record.
+    fn act(
+        &self,
+        work: &mut Work,
+        key: &str,
+        from: &str,
+        id: &str,
+        f: impl FnOnce(&mut SignedReplay, &Keys, &PublicKey) -> Result<Vec<SignedEvent>, String>,
+    ) -> Result<Answer, String> {
+        let meta = self.member(work, from, id)?;
+        if meta.witness {
+            return Err(witnessed_only(id));
+        }
+        if meta.stage == Stage::Pending {
+            return Err(format!("{id} has not started: it waits for `join {id}`"));
+        }
+        let mut loaded = self.load(work, id)?;
+        let player = self.player(work, from).ok_or("unknown player")?;
+        let me = self
+            .secrets
+            .identity(&player.identity)
+            .map_err(|e| e.to_string())?
+            .0
+            .key
+            .public_key();
+        let keys = self.keys(&loaded)?;
+        let before = loaded.replay.clone();
+        let mut replay = before.clone();
+        let events = match f(&mut replay, &keys, &me) {
+            Ok(e) => e,
+            Err(e) => {
+                return Ok(Answer {
+                    text: format!("Refused: {e}\n\n{}", self.status(&loaded)),
+                    game: Some(id.to_owned()),
+                });
+            }
+        };
+        let after = self.commit(work, &mut loaded, &before, &events)?;
+        loaded.replay = after;
+        loaded.meta.last_activity = self.now;
+        loaded.meta.reminders_sent.clear();
+        if loaded.replay.ending().is_some() {
+            loaded.meta.stage = Stage::Over;
+        }
+        let summary = events_text(&loaded.replay, &loaded.meta.seats, &events);
+        self.put_meta(work, &loaded.meta);
+        work.log.push(format!("{key}: {id}: {}", summary.trim()));
+        let status = self.status(&loaded);
+        self.notify_others(
+            work,
+            key,
+            from,
+            &loaded.meta,
+            &format!("{summary}\n{status}"),
+        );
+        Ok(Answer {
+            text: format!("{summary}\n{status}"),
+            game: Some(id.to_owned()),
+        })
+    }
+
+    /// Appends events to the record, checks that it verifies, and queues it.
+    fn commit(
+        &self,
+        work: &mut Work,
+        loaded: &mut Loaded,
+        before: &SignedReplay,
+        events: &[SignedEvent],
+    ) -> Result<SignedReplay, String> {
+        let after = append_events(&mut loaded.record, before, events, None)
+            .map_err(|e| format!("internal error: {e}"))?;
+        let text = record_to_string::<RawGrammar>(&loaded.record);
+        self.check_written(&loaded.meta.id, &text)?;
+        work.writes.insert(record_path(&loaded.meta.id), text);
+        Ok(after)
+    }
+
+    fn check_written(&self, id: &str, text: &str) -> Result<(), String> {
+        let catalog = RecordRulesets::beside(&self.root().join(record_path(id)));
+        let games = read_signed(text.as_bytes()).map_err(|e| e.to_string())?;
+        match games.first() {
+            Some(Ok(signed)) => match verify_text(signed, &catalog) {
+                Verdict::Verified(_) => Ok(()),
+                Verdict::Unsigned => Err("internal error: the new record is unsigned".into()),
+                Verdict::Failed(f) => Err(format!(
+                    "internal error: the new record does not verify: {}",
+                    f.reason
+                )),
+            },
+            _ => Err("internal error: the new record cannot be read".into()),
+        }
+    }
+
+    /// Tells the other players what happened.
+    fn notify_others(&self, work: &mut Work, key: &str, from: &str, meta: &GameMeta, text: &str) {
+        let others: Vec<String> = meta.seats.iter().filter(|s| *s != from).cloned().collect();
+        if others.is_empty() {
+            return;
+        }
+        let n = work.mails.len();
+        let message_id = self.message_id(key, n, Some(&meta.id));
+        work.mails.push(OutMail {
+            to: others,
+            subject: format!(
+                "[Yam] {} {}: {}",
+                meta.game,
+                meta.id,
+                meta.seats.join(" vs ")
+            ),
+            body: format!("{text}\n(Reply to this mail with your commands and your token.)\n"),
+            message_id: message_id.clone(),
+            in_reply_to: meta.thread.last().cloned(),
+            references: meta.thread.clone(),
+            game: Some(meta.id.clone()),
+            attachment: self.attachment(work, &meta.id),
+        });
+        if let Some(mut m) = self.meta(work, &meta.id) {
+            m.thread.push(message_id);
+            self.put_meta(work, &m);
+        }
+    }
+
+    fn list(&self, work: &Work, player: &Player) -> String {
+        if player.games.is_empty() {
+            return "You have no games yet. Expected: `challenge GAME [RULESET] [ADDRESS]`.\n"
+                .into();
+        }
+        let mut out = format!("Your register: {} game(s) started.\n", player.games.len());
+        for id in &player.games {
+            let Some(meta) = self.meta(work, id) else {
+                continue;
+            };
+            let state = match meta.stage {
+                Stage::Pending => "waiting for a player to join".to_owned(),
+                Stage::Over => "over".to_owned(),
+                Stage::Active => match self.load(work, id) {
+                    Ok(l) => to_move_text(&l),
+                    Err(e) => e,
+                },
+            };
+            out.push_str(&format!(
+                "  {id}  {} ({})  {}  {state}\n",
+                meta.game,
+                meta.ruleset,
+                meta.seats.join(" vs ")
+            ));
+        }
+        out
+    }
+
+    /// The board, whose turn, and the legal moves.
+    fn status(&self, loaded: &Loaded) -> String {
+        let replay = &loaded.replay;
+        let mut out = format!(
+            "{} {} ({} ruleset), {}, ply {}\n\n",
+            loaded.meta.game,
+            loaded.meta.id,
+            loaded.meta.ruleset,
+            loaded.meta.seats.join(" vs "),
+            replay.plies()
+        );
+        out.push_str(&board(replay, &loaded.ruleset));
+        out.push('\n');
+        out.push_str(&to_move_text(loaded));
+        out.push('\n');
+        for (_, by) in replay.open_draw_offers() {
+            out.push_str(&format!("A draw is offered by {}.\n", replay.name_of(by)));
+        }
+        if roll::layout_pending(replay) {
+            out.push_str(&format!(
+                "The Foe rows are laid out by your first mail, with its seed: reply `move {} start #{}` and a line `seed: any words`.\n",
+                loaded.meta.id,
+                replay.plies()
+            ));
+        } else if !loaded.meta.witness
+            && replay.ending().is_none()
+            && replay.to_move_key().is_some()
+        {
+            let moves = replay.game().legal_moves();
+            if !moves.is_empty() {
+                let shown: Vec<&str> = moves.iter().take(HINTS).map(String::as_str).collect();
+                out.push_str(&format!(
+                    "Legal moves ({}): {}{}\n",
+                    moves.len(),
+                    shown.join(" "),
+                    if moves.len() > HINTS { " ..." } else { "" }
+                ));
+                out.push_str(&format!(
+                    "Reply: move {} {} #{}\n",
+                    loaded.meta.id,
+                    shown.first().copied().unwrap_or("MOVE"),
+                    replay.plies()
+                ));
+            }
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn challenge(
+        &self,
+        work: &mut Work,
+        key: &str,
+        from: &str,
+        player: &mut Player,
+        game: &str,
+        ruleset: Option<&str>,
+        invited: Option<&str>,
+        second: bool,
+    ) -> Result<Answer, String> {
+        let kind = GameKind::from_name(game).ok_or_else(|| {
+            format!("unknown game {game:?}; expected khan, castle-siege or genghis-khan")
+        })?;
+        let name = ruleset.unwrap_or(match kind {
+            GameKind::Khan => "magician",
+            _ => "standard",
+        });
+        let loaded = yam_referee::replay::load_ruleset(kind, name)?;
+        let solo = yam_referee::replay::start(&loaded)?.seats().len() == 1;
+        if invited.is_some_and(|a| a.parse::<lettre::Address>().is_err()) {
+            return Err(format!(
+                "{:?} is not a mail address; expected one such as bob@example.org",
+                invited.unwrap_or_default()
+            ));
+        }
+        if invited.is_some_and(|a| a == from || a == self.address) {
+            return Err("expected the address of another player".into());
+        }
+        if solo && invited.is_some() {
+            return Err(format!(
+                "{kind} is a solo game against the robot: expected no address"
+            ));
+        }
+        let random = random_32().map_err(|e| e.to_string())?;
+        let id = format!(
+            "{}-{}-{}",
+            kind.name().to_ascii_lowercase().replace(' ', "-"),
+            super::clock::date_tag(self.now).replace('.', ""),
+            hex::encode(&random[..4])
+        );
+        let mut meta = GameMeta {
+            id: id.clone(),
+            game: kind.name().to_owned(),
+            ruleset: loaded.name.clone(),
+            stage: Stage::Pending,
+            challenger: from.to_owned(),
+            invited: invited.map(str::to_owned),
+            challenger_second: second,
+            seats: Vec::new(),
+            thread: Vec::new(),
+            last_activity: self.now,
+            reminders_sent: Vec::new(),
+            witness: false,
+            bound: Vec::new(),
+        };
+        player.games.push(id.clone());
+        self.put_player(work, player);
+        if solo {
+            meta.seats = vec![from.to_owned()];
+            self.start(work, &mut meta, &loaded)?;
+            work.log.push(format!("{key}: {from} started {id}"));
+            let loaded = self.load(work, &id)?;
+            return Ok(Answer {
+                text: format!(
+                    "New {} game {id}, against the robot; every card is drawn through the robot's chain and yours,\n\
+                     with your seed. The record attached verifies with `yam verify {id}.yam`.\n\n{}",
+                    meta.game,
+                    self.status(&loaded)
+                ),
+                game: Some(id),
+            });
+        }
+        self.put_meta(work, &meta);
+        if let Some(invited) = invited {
+            self.invite(work, key, from, invited, &meta);
+        }
+        work.log.push(format!(
+            "{key}: {from} challenged {} to {id}",
+            invited.unwrap_or("anyone")
+        ));
+        Ok(Answer {
+            text: format!(
+                "New {} game {id} ({} ruleset): waiting for {} to send `join {id}`.\n",
+                meta.game,
+                meta.ruleset,
+                invited.unwrap_or("any player")
+            ),
+            game: None,
+        })
+    }
+
+    fn invite(&self, work: &mut Work, key: &str, from: &str, invited: &str, meta: &GameMeta) {
+        let mut text = format!(
+            "{from} challenges you to a game of {} ({} ruleset), refereed by the Yam robot.\n\n\
+             To play, reply with the lines\n\n  join {}\n  token: YOUR-TOKEN\n\n",
+            meta.game, meta.ruleset, meta.id
+        );
+        if self.player(work, invited).is_none() {
+            // The token goes to the invited address alone, which is what
+            // makes it that address's.
+            match auth::new_token() {
+                Ok(token) => {
+                    let p = Player::new(invited, &token, self.now);
+                    self.put_player(work, &p);
+                    text.push_str(&format!(
+                        "You are new to the robot: your token is  {token}\nKeep it to yourself; every mail you send the robot carries it.\n\n"
+                    ));
+                }
+                Err(e) => work.log.push(format!("error: {e}")),
+            }
+        }
+        text.push_str(command::HELP);
+        let n = work.mails.len();
+        work.mails.push(OutMail {
+            to: vec![invited.to_owned()],
+            subject: format!("[Yam] {from} challenges you: {} {}", meta.game, meta.id),
+            body: text,
+            message_id: self.message_id(key, n, Some(&meta.id)),
+            in_reply_to: None,
+            references: Vec::new(),
+            game: Some(meta.id.clone()),
+            attachment: None,
+        });
+    }
+
+    fn join(
+        &self,
+        work: &mut Work,
+        key: &str,
+        from: &str,
+        player: &mut Player,
+        id: &str,
+    ) -> Result<Answer, String> {
+        let mut meta = self
+            .meta(work, id)
+            .ok_or_else(|| format!("there is no game {id}"))?;
+        if meta.witness {
+            return Err(witnessed_only(id));
+        }
+        if meta.stage != Stage::Pending {
+            return Err(format!("{id} has started already"));
+        }
+        if meta.challenger == from {
+            return Err(format!(
+                "{id} is your own challenge; expected another player to join it"
+            ));
+        }
+        if meta.invited.as_deref().is_some_and(|i| i != from) {
+            return Err(format!("{id} is a challenge to another player"));
+        }
+        let kind = GameKind::from_name(&meta.game).ok_or("unknown game")?;
+        let ruleset = yam_referee::replay::load_ruleset(kind, &meta.ruleset)?;
+        meta.seats = if meta.challenger_second {
+            vec![from.to_owned(), meta.challenger.clone()]
+        } else {
+            vec![meta.challenger.clone(), from.to_owned()]
+        };
+        player.games.push(id.to_owned());
+        self.put_player(work, player);
+        self.start(work, &mut meta, &ruleset)?;
+        let loaded = self.load(work, id)?;
+        let status = self.status(&loaded);
+        work.log.push(format!("{key}: {from} joined {id}"));
+        self.notify_others(
+            work,
+            key,
+            from,
+            &loaded.meta,
+            &format!("{from} joined {id}. The game begins.\n\n{status}"),
+        );
+        Ok(Answer {
+            text: format!("You joined {id}. The game begins.\n\n{status}"),
+            game: Some(id.to_owned()),
+        })
+    }
+
+    /// Opens the game: keys, chains, the signed opening, the register.
+    fn start(
+        &self,
+        work: &mut Work,
+        meta: &mut GameMeta,
+        ruleset: &LoadedRuleset,
+    ) -> Result<(), String> {
+        let game = GameId::new(meta.id.clone()).map_err(|e| e.to_string())?;
+        let kind = GameKind::from_name(&meta.game).ok_or("unknown game")?;
+        let identity = |address: &str| -> Result<Identity, String> {
+            let p = self.player(work, address).ok_or("unknown player")?;
+            Ok(self
+                .secrets
+                .identity(&p.identity)
+                .map_err(|e| e.to_string())?
+                .0)
+        };
+        let solo = meta.seats.len() == 1;
+        let seat = |n: usize| meta.seats.get(n).ok_or("a seat has no player");
+        let (first, second) = if solo {
+            let robot = self
+                .secrets
+                .identity(ROBOT_IDENTITY)
+                .map_err(|e| e.to_string())?
+                .0;
+            (robot, identity(seat(0)?)?)
+        } else {
+            (identity(seat(0)?)?, identity(seat(1)?)?)
+        };
+        let chain = |i: &Identity| -> Result<HashChain, String> {
+            match self.secrets.chain(&game, i).map_err(|e| e.to_string())? {
+                // A chain drawn by an attempt that crashed before it was
+                // journaled: never used in any record, so still secret.
+                Some(c) => Ok(c),
+                None => self
+                    .secrets
+                    .new_chain(&game, i, CHAIN_LENGTH)
+                    .map_err(|e| e.to_string()),
+            }
+        };
+        let (c1, c2) = (chain(&first)?, chain(&second)?);
+        let s1 = Signer {
+            key: &first.key,
+            chain: Some(&c1),
+        };
+        let s2 = Signer {
+            key: &second.key,
+            chain: Some(&c2),
+        };
+        let opening = Opening {
+            game: game.clone(),
+            ruleset: ruleset.clone(),
+            // Two-player games too: the robot holds both players' keys and
+            // chains, so no party of the game is independent of it, and the
+            // mode says so (`docs/fair-play.md`, section 2).
+            mode: Mode::Robot,
+            challenger: s1,
+            acceptor: s2,
+            seating: if solo {
+                Seating::Refereed
+            } else {
+                Seating::Chosen {
+                    challenger_first: true,
+                }
+            },
+        };
+        let catalog = RecordRulesets::beside(&self.root().join(record_path(&meta.id)));
+        let before = SignedReplay::start(&catalog, ruleset)?;
+        let (_, events) = if solo {
+            roll::open_refereed(&catalog, &opening)
+        } else {
+            table::open(&catalog, &opening)
+        }
+        .map_err(|e| e.to_string())?;
+        let mut tags = Tags::new();
+        tags.set("Game", kind.name());
+        tags.set("Variant", ruleset.name.as_str());
+        tags.set("GameId", game.as_str());
+        tags.set("Event", "Yam robot");
+        tags.set("Site", self.address.as_str());
+        tags.set("Date", super::clock::date_tag(self.now).as_str());
+        let seat_addresses = &meta.seats;
+        for (tag, address) in kind.player_tags().iter().zip(seat_addresses) {
+            tags.set(tag, address.as_str());
+        }
+        tags.set("Result", "*");
+        tags.set("NotationVersion", "1");
+        tags.set("Ruleset", ruleset.name.as_str());
+        let mut record: Record<String> = Record::new(tags);
+        append_events(&mut record, &before, &events, None).map_err(|e| e.to_string())?;
+        let text = record_to_string::<RawGrammar>(&record);
+        self.check_written(&meta.id, &text)?;
+        // The register: the opening of every game started, per player, as
+        // signed, so a ladder can count them.
+        for address in &meta.seats {
+            work.writes.insert(
+                format!(
+                    "robot/register/{}/{}.yam",
+                    auth::address_key(address),
+                    meta.id
+                ),
+                text.clone(),
+            );
+        }
+        work.writes.insert(record_path(&meta.id), text);
+        meta.stage = Stage::Active;
+        meta.last_activity = self.now;
+        self.put_meta(work, meta);
+        Ok(())
+    }
+
+    /// Reminders and forfeits owed by silent games, keyed by the game and
+    /// the day, so each is decided once.
+    pub fn deadlines(&self) -> Vec<(String, Work)> {
+        let mut out = Vec::new();
+        let Ok(ids) = self.store.games() else {
+            return out;
+        };
+        for id in ids {
+            let work = Work::default();
+            let Some(meta) = self.meta(&work, &id) else {
+                continue;
+            };
+            if meta.stage != Stage::Active {
+                continue;
+            }
+            // A witnessed game's forfeit is the waiting player's to claim:
+            // they are told once.
+            if meta.witness && meta.reminders_sent.contains(&self.settings.forfeit) {
+                continue;
+            }
+            let days = self.now.saturating_sub(meta.last_activity) / 86_400;
+            let (reminders, forfeit) = super::clock::due(
+                days,
+                &self.settings.reminders,
+                self.settings.forfeit,
+                &meta.reminders_sent,
+            );
+            if reminders.is_empty() && !forfeit {
+                continue;
+            }
+            let key = format!("deadline-{id}-{}-{days}", meta.last_activity);
+            let mut work = Work::default();
+            match self.silence(&mut work, &key, &id, &reminders, forfeit) {
+                Ok(()) => out.push((key, work)),
+                Err(e) => {
+                    let mut w = Work::default();
+                    w.log.push(format!("{id}: deadline not handled: {e}"));
+                    out.push((key, w));
+                }
+            }
+        }
+        out
+    }
+
+    fn silence(
+        &self,
+        work: &mut Work,
+        key: &str,
+        id: &str,
+        reminders: &[u32],
+        forfeit: bool,
+    ) -> Result<(), String> {
+        let mut loaded = self.load(work, id)?;
+        if loaded.meta.witness {
+            return self.witness_silence(work, key, loaded, reminders, forfeit);
+        }
+        let Some(silent) = loaded.replay.to_move_key() else {
+            return Ok(());
+        };
+        let seat = loaded.replay.seat_of(&silent).unwrap_or(0);
+        let silent_address = loaded.meta.seats.get(seat).cloned().unwrap_or_default();
+        if !forfeit {
+            for day in reminders {
+                loaded.meta.reminders_sent.push(*day);
+                let text = format!(
+                    "Reminder: it has been your move in {id} for {day} days. After {} days of silence the game is lost.\n\n{}",
+                    self.settings.forfeit,
+                    self.status(&loaded)
+                );
+                self.mail_to(work, key, &loaded.meta, vec![silent_address.clone()], text);
+                work.log
+                    .push(format!("{id}: reminded {silent_address} after {day} days"));
+            }
+            self.put_meta(work, &loaded.meta);
+            return Ok(());
+        }
+        let keys = self.keys(&loaded)?;
+        // The claim is signed by the side that waited (in a solo game, the
+        // robot), with the robot's timestamp.
+        let claimant = loaded
+            .replay
+            .parties()
+            .iter()
+            .map(|p| p.key)
+            .find(|k| *k != silent)
+            .ok_or("nobody to claim")?;
+        let signer = keys.signer(&claimant).ok_or("no key to claim with")?;
+        let before = loaded.replay.clone();
+        let mut replay = before.clone();
+        let reason = format!("no move in {} days", self.settings.forfeit);
+        let event = table::next_event(
+            &mut replay,
+            signer.key,
+            EventBody::ForfeitClaim {
+                against: silent,
+                reason: Text::new(&reason).map_err(|e| e.to_string())?,
+                robot_time: Some(self.now),
+            },
+        )
+        .map_err(|e| e.to_string())?;
+        loaded.replay = self.commit(work, &mut loaded, &before, &[event])?;
+        loaded.meta.stage = Stage::Over;
+        self.put_meta(work, &loaded.meta);
+        let text = format!(
+            "{id}: {silent_address} did not move in {} days; the robot claims the game against them (a signed forfeit claim with its timestamp is in the record).\n",
+            self.settings.forfeit
+        );
+        self.mail_to(work, key, &loaded.meta, loaded.meta.seats.clone(), text);
+        work.log
+            .push(format!("{id}: forfeit claimed against {silent_address}"));
+        Ok(())
+    }
+
+    fn mail_to(&self, work: &mut Work, key: &str, meta: &GameMeta, to: Vec<String>, body: String) {
+        let n = work.mails.len();
+        work.mails.push(OutMail {
+            to,
+            subject: format!(
+                "[Yam] {} {}: {}",
+                meta.game,
+                meta.id,
+                meta.seats.join(" vs ")
+            ),
+            body,
+            message_id: self.message_id(key, n, Some(&meta.id)),
+            in_reply_to: meta.thread.last().cloned(),
+            references: meta.thread.clone(),
+            game: Some(meta.id.clone()),
+            attachment: self.attachment(work, &meta.id),
+        });
+    }
+}
+
+fn witnessed_only(id: &str) -> String {
+    format!(
+        "{id} is played with the players' own Yam, which sign every event: the robot only witnesses it (`show`, `list`); play with `yam move`, `yam accept` and the rest on your desk"
+    )
+}
+
+fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 128
+        && !id.starts_with('.')
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
+/// The game a reply is about, from the robot's Message-IDs it cites.
+fn thread_game(incoming: &Incoming) -> Option<String> {
+    incoming.replies_to.iter().find_map(|id| {
+        let local = id.split('@').next()?;
+        let mut parts = local.splitn(4, '.');
+        (parts.next()? == "yam-robot").then_some(())?;
+        let _key = parts.next()?;
+        let _n = parts.next()?;
+        let game = parts.next()?;
+        (game != "x" && valid_id(game)).then(|| game.to_owned())
+    })
+}
+
+/// The text of a mail's first text part (HTML-only mails as text).
+fn body_text(raw: &[u8]) -> String {
+    mail_parser::MessageParser::default()
+        .parse(raw)
+        .and_then(|m| m.body_text(0).map(|t| t.into_owned()))
+        .unwrap_or_default()
+}
+
+fn describe(c: &Command) -> String {
+    match c {
+        Command::Help => "help".into(),
+        Command::List => "list".into(),
+        Command::Challenge {
+            game,
+            ruleset,
+            invited,
+            second,
+        } => format!(
+            "challenge {game}{}{}{}",
+            ruleset
+                .as_deref()
+                .map(|r| format!(" {r}"))
+                .unwrap_or_default(),
+            invited
+                .as_deref()
+                .map(|r| format!(" {r}"))
+                .unwrap_or_default(),
+            if *second { " second" } else { "" }
+        ),
+        Command::Join(id) => format!("join {id}"),
+        Command::Move { moves, ply, .. } => format!(
+            "move {}{}",
+            moves.join(" "),
+            ply.map(|p| format!(" #{p}")).unwrap_or_default()
+        ),
+        Command::Show(_) => "show".into(),
+        Command::Resign(_) => "resign".into(),
+        Command::Offer(Offer::Draw, _) => "offer draw".into(),
+        Command::Offer(Offer::Takeback, _) => "offer takeback".into(),
+        Command::Answer(kind, accepted, _) => format!(
+            "{} {}",
+            if *accepted { "accept" } else { "decline" },
+            if *kind == Offer::Draw {
+                "draw"
+            } else {
+                "takeback"
+            }
+        ),
+    }
+}
+
+fn refusal(e: TableError) -> String {
+    match e {
+        TableError::Rules(r) => format!("{} (position: {})", r.reason, r.position),
+        other => other.to_string(),
+    }
+}
+
+fn to_move_text(loaded: &Loaded) -> String {
+    let replay = &loaded.replay;
+    match (replay.ending(), replay.to_move_key()) {
+        (Some(end), _) => format!("Game over: {} ({}).", end.result, end.reason),
+        (None, Some(key)) => {
+            let seat = replay.seat_of(&key).unwrap_or(0);
+            let role = replay.game().seats().get(seat).copied().unwrap_or("?");
+            let who = loaded.meta.seats.get(seat).map_or("?", String::as_str);
+            format!("{role} ({who}) to move.")
+        }
+        (None, None) => "Nobody can move.".into(),
+    }
+}
+
+/// The position as text: a diagram or a tableau.
+fn board(replay: &SignedReplay, ruleset: &LoadedRuleset) -> String {
+    use yam_referee::khan;
+    if let Some(cards) = crate::game::autoplay::cards(replay)
+        && let Some(state) = cards.state()
+    {
+        return yam_referee::genghis_khan::tableau::tableau(state);
+    }
+    if let Some(siege) = crate::game::autoplay::siege(replay)
+        && let Some(state) = siege.state()
+    {
+        return yam_referee::castle_siege::diagram::diagram(state);
+    }
+    if ruleset.game == GameKind::Khan
+        && let Ok(rules) = khan::Ruleset::from_yaml(&ruleset.text)
+        && let Ok(pos) =
+            khan::Position::from_yam(&replay.game().position(), *rules.start_position().rules())
+    {
+        return khan::diagram(&pos);
+    }
+    format!("{}\n", replay.game().position())
+}
+
+/// What the events did, one line each.
+fn events_text(after: &SignedReplay, seats: &[String], events: &[SignedEvent]) -> String {
+    use yam_referee::fair_play::turn::Evidence;
+    let mut out = String::new();
+    for event in events {
+        let e = &event.event;
+        // Players by their address; the robot by its role.
+        let who = after
+            .seat_of(&e.author)
+            .and_then(|seat| seats.get(seat).cloned())
+            .unwrap_or_else(|| "the robot".to_owned());
+        let line = match &e.body {
+            EventBody::Turn(turn) if !turn.moves.is_empty() => {
+                let moves: Vec<&str> = turn.moves.iter().map(|m| m.as_str()).collect();
+                let mut line = format!("{who} played {}", moves.join(" "));
+                for evidence in turn.evidence.iter() {
+                    if let Evidence::Outcomes { roll, results } = evidence {
+                        let values: Vec<String> = results
+                            .iter()
+                            .map(yam_referee::signed::text::chance_item)
+                            .collect();
+                        line.push_str(&format!(" (roll {roll}: {})", values.join(", ")));
+                    }
+                }
+                line
+            }
+            EventBody::Turn(turn) => {
+                // A roll request: say which seed went in, so the player can
+                // check it is the one they sent.
+                let seed = turn.evidence.iter().find_map(|ev| match ev {
+                    Evidence::RollRequest(r) => {
+                        Some(r.request.declaration.seed.as_str().to_owned())
+                    }
+                    _ => None,
+                });
+                let outcome = turn.evidence.iter().find_map(|ev| match ev {
+                    Evidence::Outcomes { roll, results } => {
+                        Some(format!("roll {roll}: {} values drawn", results.len()))
+                    }
+                    _ => None,
+                });
+                match (seed, outcome) {
+                    (Some(seed), _) => format!("{who} requests a roll with the seed {seed:?}"),
+                    // The rules' own draw (the Foe layout): no moves.
+                    (None, Some(outcome)) => format!("{who} lays out the game ({outcome})"),
+                    (None, None) => continue,
+                }
+            }
+            EventBody::Resignation => format!("{who} resigns"),
+            EventBody::DrawOffer => format!("{who} offers a draw"),
+            EventBody::DrawAnswer { accepted, .. } => {
+                format!(
+                    "{who} {} the draw",
+                    if *accepted { "accepts" } else { "declines" }
+                )
+            }
+            EventBody::TakebackOffer { .. } => format!("{who} asks to take back their last move"),
+            EventBody::TakebackAnswer { accepted, .. } => format!(
+                "{who} {} the take-back",
+                if *accepted { "accepts" } else { "declines" }
+            ),
+            EventBody::ForfeitClaim { reason, .. } => {
+                format!("{who} claims a forfeit: {}", reason.as_str())
+            }
+            _ => continue,
+        };
+        out.push_str(&line);
+        out.push_str(".\n");
+    }
+    out
+}
+
+/// Asks to take back the offerer's last move: back to the position before
+/// it. Only in games without chance, where going back undoes no roll.
+fn offer_takeback(replay: &mut SignedReplay, who: &Signer<'_>) -> Result<Vec<SignedEvent>, String> {
+    if replay.roll_book().is_some_and(|b| b.next_index() > 0) {
+        return Err("a take-back cannot undo a roll; expected `offer draw` or `resign`".into());
+    }
+    let me = who.public_key();
+    let last = replay
+        .events()
+        .iter()
+        .rposition(|e| {
+            e.event.author == me
+                && matches!(&e.event.body, EventBody::Turn(t) if !t.moves.is_empty())
+        })
+        .ok_or("you have no move to take back")?;
+    let back_to = last
+        .checked_sub(1)
+        .and_then(|i| replay.events().get(i))
+        .map(|e| e.event.seq)
+        .ok_or("you have no move to take back")?;
+    let event = table::next_event(replay, who.key, EventBody::TakebackOffer { back_to })
+        .map_err(|e| e.to_string())?;
+    Ok(vec![event])
+}
+
+fn answer_takeback(
+    replay: &mut SignedReplay,
+    who: &Signer<'_>,
+    accepted: bool,
+) -> Result<Vec<SignedEvent>, String> {
+    let me = who.public_key();
+    // The latest take-back offer by the other side, not yet answered.
+    let mut open = None;
+    for e in replay.events() {
+        match &e.event.body {
+            EventBody::TakebackOffer { .. } if e.event.author != me => open = Some(e.hash()),
+            EventBody::TakebackAnswer { offer, .. } if Some(*offer) == open => open = None,
+            EventBody::Turn(t) if !t.moves.is_empty() => open = None,
+            _ => {}
+        }
+    }
+    let offer = open.ok_or("no take-back offer by the other side is waiting for an answer")?;
+    let event = table::next_event(
+        replay,
+        who.key,
+        EventBody::TakebackAnswer { offer, accepted },
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(vec![event])
+}

@@ -1,0 +1,433 @@
+//! Games between players with the program: both sign with their own keys
+//! and enter their own chains into every roll, and their desks copy every
+//! mail of the game to the robot (`yam challenge --referee`). The robot
+//! holds no key of such a game and signs nothing: it keeps a witnessed
+//! copy of the record, adopted by the desk's own rule (`adoption`), and
+//! watches the clock.
+
+use yam_referee::fair_play::sign::PublicKey;
+use yam_referee::fair_play::turn::{EventBody, Mode, SignedEvent};
+use yam_referee::signed::Known;
+use yam_referee::signed::table::next_duty;
+
+use super::{Binding, GameMeta, Loaded, Robot, Stage, Work, record_path, valid_id};
+use crate::mail::cards::is_card;
+use crate::mail::extract::{Incoming, Turn};
+use yam_referee::signed::adoption::{Adoption, adoption};
+
+use super::super::auth;
+use super::super::hygiene::{self, RateLimit};
+use crate::game::record::claimed_id;
+
+fn hex_key(key: &PublicKey) -> String {
+    hex::encode(key.as_bytes())
+}
+
+fn key_of(hex_text: &str) -> Option<PublicKey> {
+    let bytes: [u8; 32] = hex::decode(hex_text).ok()?.try_into().ok()?;
+    PublicKey::from_bytes(&bytes).ok()
+}
+
+/// A record the robot took.
+struct Taken {
+    log: String,
+}
+
+impl Robot {
+    /// Handles a mail carrying a signed Yam record of a game the robot
+    /// witnesses (or is asked to): true when the mail is dealt with here.
+    /// Records of the robot's own games stay with the command path, so a
+    /// player's reply that carries one is still a command mail.
+    pub(super) fn witness(
+        &self,
+        work: &mut Work,
+        key: &str,
+        incoming: &Incoming,
+        raw: &[u8],
+    ) -> bool {
+        let Some(from) = incoming.from.clone() else {
+            return false;
+        };
+        // Left to the hygiene rules, which ignore them.
+        if from == self.address || !from.contains('@') || from.len() > 254 {
+            return false;
+        }
+        let records: Vec<&[u8]> = incoming
+            .turns
+            .iter()
+            .map(|t| match t {
+                Turn::Attachment { bytes, .. } => bytes.as_slice(),
+                Turn::Block(block) => block.payload.as_slice(),
+            })
+            .filter(|b| !is_card(b))
+            .collect();
+        let Some(first) = records.first() else {
+            return false;
+        };
+        let meta = claimed_id(first).and_then(|id| self.meta(work, &id));
+        if meta.as_ref().is_some_and(|m| !m.witness) {
+            return false;
+        }
+        let limit = RateLimit::new(&self.dir().join("rate"), self.settings.per_hour);
+        // Verifying costs more than reading a command: an address that does
+        // not speak for a key of the game is counted before it, so a flood
+        // of records from strangers is cut off like a flood of commands.
+        let member = meta.is_some_and(|m| m.bound.iter().any(|b| b.address == from));
+        if !member && !limit.allow(&from, self.now) {
+            work.log.push(format!(
+                "ignored {key} from {from}: more than {} mails this hour",
+                self.settings.per_hour
+            ));
+            return true;
+        }
+        let hygiene = hygiene::ignore_reason(incoming, raw, &self.address);
+        // The first candidate that is taken decides; the others carry the
+        // same record (the attachment and the block are two copies).
+        let mut refusal = None;
+        for bytes in &records {
+            match self.take(work, incoming, &from, bytes, hygiene.is_none()) {
+                Ok(taken) => {
+                    work.log.push(format!("{key}: {}", taken.log));
+                    return true;
+                }
+                Err(why) => {
+                    refusal.get_or_insert(why);
+                }
+            }
+        }
+        let why = refusal.unwrap_or_else(|| "no readable record".into());
+        if let Some(automatic) = hygiene {
+            // Never answered: an automatic mail answered is how robots loop.
+            work.log.push(format!(
+                "ignored {key} from {from}: {automatic}, and its record is not taken: {why}"
+            ));
+            return true;
+        }
+        work.log
+            .push(format!("refused {key} from {from}: its record: {why}"));
+        // A stranger was counted already; a member's refusals count here.
+        if !member || limit.allow(&from, self.now) {
+            let body = format!(
+                "Refused: the Yam record in your mail was not taken: {why}.\n\n\
+                 The robot's copy of the game is unchanged. If you did not send this mail, \
+                 someone wrote in your name; a record needs the game's signatures.\n"
+            );
+            self.reply(work, key, incoming, &from, body, None);
+        }
+        true
+    }
+
+    /// Verifies one record and adopts it into the witnessed copy.
+    /// `personal`: the mail passed every hygiene rule (needed to bind an
+    /// address to a key; an automatic step comes from an address bound
+    /// already).
+    fn take(
+        &self,
+        work: &mut Work,
+        incoming: &Incoming,
+        from: &str,
+        bytes: &[u8],
+        personal: bool,
+    ) -> Result<Taken, String> {
+        let id = claimed_id(bytes).ok_or("the record names no game (no GameId tag)")?;
+        if !valid_id(&id) {
+            return Err(format!("{id:?} is not a game id the robot keeps"));
+        }
+        let meta = self.meta(work, &id);
+        let stored: Vec<SignedEvent> = match &meta {
+            Some(_) => {
+                let text = self
+                    .read(work, &record_path(&id))
+                    .ok_or_else(|| format!("{id}: the witnessed record is missing"))?;
+                crate::game::record::stored_events(text.as_bytes()).map_err(|e| e.to_string())?
+            }
+            None => Vec::new(),
+        };
+        // The first sight is verified completely; later, the stored
+        // events (verified when written) are met again byte for byte.
+        let known = if stored.is_empty() {
+            Known::Nothing
+        } else {
+            Known::Events(&stored)
+        };
+        let place = self.root().join(record_path(&id));
+        let (record, replay) = crate::game::record::verified(bytes, &place, known)
+            .map_err(|e| format!("game {id}: {e}"))?;
+        let received = replay.events();
+        if received.first().is_none_or(|e| e.event.game.as_str() != id) {
+            return Err(format!(
+                "game {id}: the record's events are of another game"
+            ));
+        }
+        let challenge = replay
+            .challenge()
+            .ok_or_else(|| format!("game {id}: the record has no challenge"))?;
+        if challenge.mode != Mode::Peer {
+            return Err(format!(
+                "game {id}: not a game between two players with their own keys (mode peer)"
+            ));
+        }
+        let bound_here = meta
+            .as_ref()
+            .and_then(|m| m.bound.iter().find(|b| b.address == from))
+            .map(|b| b.key.clone());
+        let sender = match &bound_here {
+            Some(hex) => key_of(hex),
+            None => {
+                // An address new to the game speaks for the key of the
+                // first event it brings, unless that key has its address.
+                let Some(first_new) = received.get(stored.len()) else {
+                    return Err(format!(
+                        "game {id}: the mail is from {from}, an address not in the game"
+                    ));
+                };
+                let author = first_new.event.author;
+                if let Some(other) = meta
+                    .as_ref()
+                    .and_then(|m| m.bound.iter().find(|b| b.key == hex_key(&author)))
+                {
+                    return Err(format!(
+                        "game {id}: event {} is signed by the key of {}, not by the sender {from}",
+                        first_new.event.seq, other.address
+                    ));
+                }
+                if !personal {
+                    return Err(format!(
+                        "game {id}: an automatic mail from {from}, an address not yet in the game"
+                    ));
+                }
+                Some(author)
+            }
+        };
+        // Events of the other player the robot missed (a lost copy) come
+        // along in the next mail of a bound member: every one verified,
+        // signed by a party, after a prefix of the robot's copy.
+        let mut missed = 0;
+        let new = match adoption(&stored, received, sender) {
+            Adoption::New(n) => n,
+            Adoption::Foreign(_) if bound_here.is_some() => {
+                missed = received[stored.len()..]
+                    .iter()
+                    .filter(|e| Some(e.event.author) != sender)
+                    .count();
+                received.len() - stored.len()
+            }
+            Adoption::Same => {
+                return Ok(Taken {
+                    log: format!("{id}: read before from {from}; nothing changes"),
+                });
+            }
+            Adoption::Old => {
+                return Err(format!(
+                    "game {id}: an old turn ({} events; the game has {})",
+                    received.len(),
+                    stored.len()
+                ));
+            }
+            Adoption::Fork(common) => {
+                return Err(format!(
+                    "game {id}: a forked history: the mail's record and the robot's part after event {common}"
+                ));
+            }
+            Adoption::Foreign(e) => {
+                return Err(format!(
+                    "game {id}: event {} is signed by {}, not by the key of the sender {from}",
+                    e.event.seq,
+                    e.event.author.fingerprint()
+                ));
+            }
+        };
+        let sender = sender.ok_or("no sender key")?;
+        let mut meta = match meta {
+            Some(m) => m,
+            None => {
+                // Only a game that names this robot is witnessed: a copy
+                // forwarded to it by someone else does not start one.
+                if incoming.referee.as_deref() != Some(self.address.as_str()) {
+                    return Err(format!(
+                        "game {id}: the challenge does not name this robot as its referee (yam challenge ... --referee {})",
+                        self.address
+                    ));
+                }
+                GameMeta {
+                    id: id.clone(),
+                    game: record.game().map_or("?", |g| g.name()).to_owned(),
+                    ruleset: record
+                        .tags
+                        .get("Ruleset")
+                        .unwrap_or(replay.ruleset_name())
+                        .to_owned(),
+                    stage: Stage::Pending,
+                    challenger: from.to_owned(),
+                    invited: None,
+                    challenger_second: false,
+                    seats: Vec::new(),
+                    thread: Vec::new(),
+                    last_activity: self.now,
+                    reminders_sent: Vec::new(),
+                    witness: true,
+                    bound: Vec::new(),
+                }
+            }
+        };
+        if bound_here.is_none() {
+            meta.bound.push(Binding {
+                key: hex_key(&sender),
+                address: from.to_owned(),
+            });
+            if sender != challenge.challenger.key {
+                meta.invited = Some(from.to_owned());
+            }
+        }
+        let address_of = |k: &PublicKey| {
+            meta.bound
+                .iter()
+                .find(|b| b.key == hex_key(k))
+                .map_or_else(|| k.fingerprint().to_string(), |b| b.address.clone())
+        };
+        meta.seats = match replay.seats() {
+            Some(seats) => seats.iter().map(address_of).collect(),
+            None => replay
+                .parties()
+                .iter()
+                .map(|p| address_of(&p.key))
+                .collect(),
+        };
+        let opened = meta.stage == Stage::Pending && replay.opening_complete();
+        let claimed_forfeit = received[stored.len()..]
+            .iter()
+            .any(|e| matches!(e.event.body, EventBody::ForfeitClaim { .. }));
+        meta.stage = if replay.ending().is_some() || claimed_forfeit {
+            Stage::Over
+        } else if replay.opening_complete() {
+            Stage::Active
+        } else {
+            Stage::Pending
+        };
+        meta.last_activity = self.now;
+        meta.reminders_sent.clear();
+        if let Some(m) = &incoming.message_id
+            && !meta.thread.contains(m)
+        {
+            meta.thread.push(m.clone());
+        }
+        let text = String::from_utf8(bytes.to_vec()).map_err(|_| "the record is not UTF-8")?;
+        if opened {
+            // The register: the signed opening of every game each player
+            // started, as for the robot's own games.
+            let addresses: Vec<String> = meta.bound.iter().map(|b| b.address.clone()).collect();
+            for address in addresses {
+                work.writes.insert(
+                    format!("robot/register/{}/{}.yam", auth::address_key(&address), id),
+                    text.clone(),
+                );
+                if let Some(mut player) = self.player(work, &address)
+                    && !player.games.contains(&id)
+                {
+                    player.games.push(id.clone());
+                    self.put_player(work, &player);
+                }
+            }
+        }
+        // The mail's bytes, exactly: the witnessed copy is the players'
+        // record byte for byte.
+        work.writes.insert(record_path(&id), text);
+        self.put_meta(work, &meta);
+        Ok(Taken {
+            log: format!(
+                "witnessed {id}: {new} new event(s) signed by {} from {from}{}{}",
+                sender.fingerprint(),
+                if missed > 0 {
+                    format!("; caught up on {missed} event(s) of the other player missed before")
+                } else {
+                    String::new()
+                },
+                match meta.stage {
+                    Stage::Over => "; the game is over",
+                    _ => "",
+                }
+            ),
+        })
+    }
+
+    /// The games in the register of `address` (started before it wrote
+    /// to the robot, or witnessed).
+    pub(super) fn registered_games(&self, address: &str) -> Vec<String> {
+        let dir = self.dir().join("register").join(auth::address_key(address));
+        let mut ids: Vec<String> = std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .filter_map(|e| {
+                        e.file_name()
+                            .to_str()
+                            .and_then(|n| n.strip_suffix(".yam"))
+                            .map(str::to_owned)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        ids.sort();
+        ids
+    }
+
+    /// Deadlines of a witnessed game: the robot holds no key of it, so it
+    /// reminds the party whose step it is, and at the forfeit day tells
+    /// the waiting party that a forfeit may be claimed (`yam forfeit`).
+    pub(super) fn witness_silence(
+        &self,
+        work: &mut Work,
+        key: &str,
+        mut loaded: Loaded,
+        reminders: &[u32],
+        forfeit: bool,
+    ) -> Result<(), String> {
+        let id = loaded.meta.id.clone();
+        let Some(duty) = next_duty(&loaded.replay) else {
+            return Ok(());
+        };
+        let silent = duty.who();
+        let address_of = |k: &PublicKey| {
+            loaded
+                .meta
+                .bound
+                .iter()
+                .find(|b| b.key == hex_key(k))
+                .map(|b| b.address.clone())
+        };
+        let silent_address = address_of(&silent).ok_or("the silent party has no address")?;
+        if forfeit {
+            let waiting: Vec<String> = loaded
+                .replay
+                .parties()
+                .iter()
+                .filter(|p| p.key != silent)
+                .filter_map(|p| address_of(&p.key))
+                .collect();
+            loaded.meta.reminders_sent.push(self.settings.forfeit);
+            let text = format!(
+                "{id}: {silent_address} has been silent for {} days. The robot holds no key of this game, so it claims nothing: you may now claim a forfeit with\n\n    yam forfeit {id}\n\n(your Yam copies the claim to the robot, which then closes its copy of the game).\n",
+                self.settings.forfeit
+            );
+            self.mail_to(work, key, &loaded.meta, waiting, text);
+            work.log.push(format!(
+                "{id}: {silent_address} silent for {} days; the other side is told a forfeit may be claimed",
+                self.settings.forfeit
+            ));
+        } else {
+            for day in reminders {
+                loaded.meta.reminders_sent.push(*day);
+                let text = format!(
+                    "Reminder: game {id} has waited for you for {day} days ({}). After {} days of silence your opponent may claim a forfeit.\n\nPlay with your Yam: `yam board {id}`, then `yam move {id} ...` (or `yam read`, which takes the automatic steps).\n",
+                    self.status(&loaded).lines().next().unwrap_or_default(),
+                    self.settings.forfeit
+                );
+                self.mail_to(work, key, &loaded.meta, vec![silent_address.clone()], text);
+                work.log
+                    .push(format!("{id}: reminded {silent_address} after {day} days"));
+            }
+        }
+        self.put_meta(work, &loaded.meta);
+        Ok(())
+    }
+}

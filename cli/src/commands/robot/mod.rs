@@ -1,0 +1,495 @@
+//! `yam robot`: a referee on a mail address, for players who install
+//! nothing. It reads a mailbox (IMAP or a Maildir), obeys the commands it
+//! finds (`command`), refereeing every game in the local store with keys
+//! and chains it keeps for its players (`decide`), and answers by SMTP.
+//! `docs/robot.md` describes running it, its commands and its security.
+//!
+//! One file per job: `command` (the language), `auth` (tokens), `hygiene`
+//! (what is never answered; rate limits), `clock` (time and deadlines),
+//! `roll` (rolls with the player's seed), `decide` (deciding; its
+//! `witness` keeps the games of players with their own keys, who name the
+//! robot as referee), `journal` (crash safety), and here the loop and the
+//! mailbox.
+
+pub mod auth;
+pub mod clock;
+pub mod command;
+pub mod decide;
+pub mod hygiene;
+pub mod journal;
+pub mod roll;
+
+use std::path::PathBuf;
+
+use clap::Subcommand;
+use lettre::message::header::ContentType;
+use lettre::message::{Attachment, Mailbox as Address, MultiPart, SinglePart};
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+
+use crate::config::{IncomingConfig, OutgoingConfig};
+use crate::error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
+use crate::mail::compose::{AutoSubmitted, YamGame};
+use crate::mail::imap::{ImapAccount, fetch_unseen, mark_seen};
+use crate::mail::maildir::{self, is_seen, read_maildir};
+use crate::mail::transport::{Outgoing, send};
+use crate::store::Store;
+use decide::{OutMail, Robot, Settings, Work};
+use journal::{Journal, Progress, kill_point};
+
+/// `yam robot ...`
+#[derive(Debug, Subcommand)]
+pub enum RobotCommand {
+    /// Watch the mailbox and referee: process what is waiting, then wait
+    /// (IMAP IDLE when the server offers it, else polling).
+    #[command(
+        after_help = "Examples:\n  yam robot run --config /etc/yam/robot.yaml\n  yam robot run --config robot.yaml --once\n  yam robot run --config robot.yaml --once --now 2026-12-01T00:00:00Z   # tests: the clock\n\nSee docs/robot.md for the configuration, the command language and the security model."
+    )]
+    Run(RunArgs),
+}
+
+/// Arguments of `yam robot run`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The robot's configuration (YAML; docs/robot.md).
+    #[arg(long, value_name = "FILE")]
+    config: PathBuf,
+    /// Process the mail waiting and the deadlines due, then exit.
+    #[arg(long)]
+    once: bool,
+    /// Seconds between looks at the mailbox at most (with IMAP IDLE a new
+    /// mail wakes the robot at once).
+    #[arg(long, default_value_t = 60, value_name = "SECS")]
+    poll: u64,
+    /// The time (UTC, YYYY-MM-DDTHH:MM:SSZ), instead of the clock; also
+    /// YAM_ROBOT_NOW. For tests of deadlines.
+    #[arg(long, value_name = "TIME")]
+    now: Option<String>,
+}
+
+/// The robot's configuration file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RobotConfig {
+    /// Its address and name.
+    pub robot: RobotIdentity,
+    /// The data directory (default: the store's usual place).
+    pub data: Option<PathBuf>,
+    /// How mail leaves.
+    #[serde(with = "serde_yaml_ng::with::singleton_map")]
+    pub outgoing: OutgoingConfig,
+    /// Where mail arrives.
+    #[serde(with = "serde_yaml_ng::with::singleton_map")]
+    pub incoming: IncomingConfig,
+    /// Deadlines.
+    #[serde(default)]
+    pub deadlines: Option<Deadlines>,
+    /// Limits.
+    #[serde(default)]
+    pub limits: Option<Limits>,
+}
+
+/// Who the robot is.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RobotIdentity {
+    /// Its address.
+    pub address: String,
+    /// Its display name.
+    #[serde(default = "robot_name")]
+    pub name: String,
+}
+
+fn robot_name() -> String {
+    "Yam robot".into()
+}
+
+/// Deadlines, in days of silence.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Deadlines {
+    /// Reminders.
+    pub reminders: Vec<u32>,
+    /// The forfeit claim.
+    pub forfeit: u32,
+}
+
+/// Limits.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// The largest mail read, bytes.
+    pub max_mail_bytes: Option<usize>,
+    /// Mails answered per sender per hour.
+    pub per_sender_per_hour: Option<u32>,
+    /// Days a processed mail's done marker is kept (default 30).
+    pub journal_days: Option<u32>,
+}
+
+/// Where mail is read from.
+#[derive(Debug)]
+enum Inbox {
+    Maildir(PathBuf),
+    Imap(ImapAccount),
+}
+
+/// A mail waiting, with how to archive it.
+#[derive(Debug)]
+enum Handle {
+    File(PathBuf),
+    Uid(u32),
+}
+
+impl Inbox {
+    fn fetch(&self) -> Result<Vec<(Handle, Vec<u8>)>, String> {
+        match self {
+            Inbox::Maildir(dir) => Ok(read_maildir(dir)
+                .map_err(|e| format!("{}: {e}", dir.display()))?
+                .into_iter()
+                .filter_map(|m| m.path.map(|p| (Handle::File(p), m.raw)))
+                .filter(|(handle, _)| !matches!(handle, Handle::File(p) if is_seen(p)))
+                .collect()),
+            Inbox::Imap(account) => Ok(fetch_unseen(account)
+                .map_err(|e| e.to_string())?
+                .into_iter()
+                .map(|f| (Handle::Uid(f.uid), f.raw))
+                .collect()),
+        }
+    }
+
+    /// Marked seen where it is, whatever became of it (answered, refused
+    /// or ignored): an IMAP message gets the `\Seen` flag, a Maildir file
+    /// moves to `cur/` with the S flag, as a mail client would. Nothing is
+    /// moved out of the mailbox, so the operator finds every mail, refused
+    /// ones included, where it arrived. (Left unseen, a refused mail would
+    /// wake IMAP IDLE again at once.)
+    fn archive(&self, handle: &Handle) -> Result<(), String> {
+        match (self, handle) {
+            (Inbox::Maildir(_), Handle::File(path)) => {
+                maildir::mark_seen(path).map_err(|e| e.to_string())
+            }
+            (Inbox::Imap(account), Handle::Uid(uid)) => {
+                mark_seen(account, &[*uid]).map_err(|e| e.to_string())
+            }
+            _ => Err("mailbox mismatch".into()),
+        }
+    }
+}
+
+/// The journal key of a mail: its Message-ID and sender when it has one
+/// (a mail delivered twice is the same mail), else its bytes.
+pub fn mail_key(raw: &[u8]) -> String {
+    // The headers only: a 50 MB mail is keyed as fast as a short one.
+    let end = raw
+        .windows(4)
+        .take(64 * 1024)
+        .position(|w| w == b"\r\n\r\n")
+        .map_or(raw.len().min(64 * 1024), |i| i + 4);
+    let parsed = mail_parser::MessageParser::default().parse_headers(&raw[..end]);
+    let id = parsed
+        .as_ref()
+        .and_then(|m| m.message_id().map(str::to_owned));
+    let from = parsed
+        .as_ref()
+        .and_then(|m| m.from())
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .map(str::to_lowercase);
+    let digest = match (id, from) {
+        (Some(id), Some(from)) => Sha256::digest(format!("id {id}\nfrom {from}").as_bytes()),
+        _ => Sha256::digest(raw),
+    };
+    hex::encode(digest)[..24].to_owned()
+}
+
+/// Builds the mail from its journaled form.
+pub fn compose(robot: &Address, mail: &OutMail) -> Result<lettre::Message, String> {
+    let mut builder = lettre::Message::builder()
+        .from(robot.clone())
+        .subject(mail.subject.clone())
+        .message_id(Some(format!("<{}>", mail.message_id)))
+        // RFC 3834: an answer no person wrote; vacation responders stay
+        // quiet, so two robots never talk forever.
+        .header(AutoSubmitted("auto-replied".into()));
+    for to in &mail.to {
+        builder = builder.to(to.parse::<Address>().map_err(|e| format!("{to}: {e}"))?);
+    }
+    if let Some(game) = &mail.game {
+        builder = builder.header(YamGame(game.clone()));
+    }
+    if let Some(parent) = &mail.in_reply_to {
+        builder = builder.in_reply_to(format!("<{parent}>"));
+    }
+    if !mail.references.is_empty() {
+        let refs: Vec<String> = mail.references.iter().map(|r| format!("<{r}>")).collect();
+        builder = builder.references(refs.join(" "));
+    }
+    let message = match &mail.attachment {
+        Some((name, text)) => {
+            let kind = ContentType::parse("application/x-yam").unwrap_or(ContentType::TEXT_PLAIN);
+            builder.multipart(
+                MultiPart::mixed()
+                    .singlepart(SinglePart::plain(mail.body.clone()))
+                    .singlepart(
+                        Attachment::new(name.clone()).body(text.clone().into_bytes(), kind),
+                    ),
+            )
+        }
+        None => builder.singlepart(SinglePart::plain(mail.body.clone())),
+    };
+    message.map_err(|e| e.to_string())
+}
+
+fn log(line: &str) {
+    eprintln!("yam robot: {line}");
+}
+
+/// Run `yam robot`.
+pub fn run(command: &RobotCommand) -> u8 {
+    match command {
+        RobotCommand::Run(args) => match run_loop(args) {
+            Ok(()) => EXIT_VALID,
+            Err((code, message)) => {
+                log(&message);
+                code
+            }
+        },
+    }
+}
+
+type Fail = (u8, String);
+
+fn usage(e: impl std::fmt::Display) -> Fail {
+    (EXIT_USAGE, e.to_string())
+}
+
+/// Everything the loop needs.
+struct Runner {
+    robot: Robot,
+    inbox: Inbox,
+    outgoing: Outgoing,
+    from: Address,
+    journal: Journal,
+    journal_days: u32,
+    /// When the journal was last pruned (robot clock, seconds).
+    pruned_at: Option<u64>,
+}
+
+fn setup(args: &RunArgs) -> Result<Runner, Fail> {
+    let text = std::fs::read_to_string(&args.config)
+        .map_err(|e| usage(format!("{}: {e}", args.config.display())))?;
+    let config: RobotConfig = serde_yaml_ng::from_str(&text)
+        .map_err(|e| usage(format!("{}: {e}", args.config.display())))?;
+    let now = clock::now(args.now.as_deref()).map_err(usage)?;
+    let root = config
+        .data
+        .clone()
+        .unwrap_or_else(crate::store::default_data_dir);
+    let store = Store::open(&root).map_err(usage)?;
+    let mut settings = Settings::default();
+    if let Some(d) = &config.deadlines {
+        settings.reminders.clone_from(&d.reminders);
+        settings.forfeit = d.forfeit;
+    }
+    if let Some(l) = &config.limits {
+        settings.max_mail = l.max_mail_bytes.unwrap_or(settings.max_mail);
+        settings.per_hour = l.per_sender_per_hour.unwrap_or(settings.per_hour);
+    }
+    let robot = Robot::new(store, &config.robot.address, settings, now).map_err(usage)?;
+    let inbox = match &config.incoming {
+        IncomingConfig::Maildir { path } => Inbox::Maildir(path.clone()),
+        IncomingConfig::Imap(imap) => Inbox::Imap(imap.account().map_err(usage)?),
+        IncomingConfig::Mbox { .. } => {
+            return Err(usage(
+                "incoming: the robot reads IMAP or a Maildir, not an mbox file (it cannot archive what it read)",
+            ));
+        }
+    };
+    let outgoing = config.outgoing.transport().map_err(usage)?;
+    let from = Address::new(
+        Some(config.robot.name.clone()),
+        config
+            .robot
+            .address
+            .parse()
+            .map_err(|e| usage(format!("robot.address: {e}")))?,
+    );
+    let journal = Journal::open(&root).map_err(usage)?;
+    let journal_days = config
+        .limits
+        .as_ref()
+        .and_then(|l| l.journal_days)
+        .unwrap_or(30);
+    Ok(Runner {
+        robot,
+        inbox,
+        outgoing,
+        from,
+        journal,
+        journal_days,
+        pruned_at: None,
+    })
+}
+
+fn run_loop(args: &RunArgs) -> Result<(), Fail> {
+    let mut runner = setup(args)?;
+    // One robot per store: a second would answer every mail twice.
+    let lock_path = runner.robot.dir().join("robot.lock");
+    std::fs::create_dir_all(runner.robot.dir()).map_err(usage)?;
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(usage)?;
+    lock.try_lock().map_err(|_| {
+        usage(format!(
+            "{}: another robot runs on this store",
+            lock_path.display()
+        ))
+    })?;
+    loop {
+        let failures = runner.cycle();
+        if args.once {
+            return if failures == 0 {
+                Ok(())
+            } else {
+                Err((
+                    EXIT_INVALID,
+                    format!(
+                        "{failures} mail(s) could not be finished; they are retried at the next run"
+                    ),
+                ))
+            };
+        }
+        runner.wait(
+            std::time::Duration::from_secs(args.poll.max(1)),
+            failures > 0,
+        );
+        if args.now.is_none() {
+            runner.robot.now = clock::now(None).unwrap_or(runner.robot.now);
+        }
+    }
+}
+
+impl Runner {
+    /// One look at everything: unfinished plans, new mail, deadlines.
+    /// Returns how many could not be finished.
+    fn cycle(&mut self) -> usize {
+        let mut failures = 0;
+        self.prune_journal();
+        for key in self.journal.unfinished() {
+            if let Err(e) = self.finish(&key, None) {
+                log(&format!("{key}: {e}"));
+                failures += 1;
+            }
+        }
+        let mails = match self.inbox.fetch() {
+            Ok(m) => m,
+            Err(e) => {
+                log(&format!("cannot read the mailbox: {e}"));
+                return failures + 1;
+            }
+        };
+        for (handle, raw) in mails {
+            let key = mail_key(&raw);
+            let result = match self.journal.progress(&key) {
+                Progress::Done => self.inbox.archive(&handle),
+                Progress::Planned => self.finish(&key, Some(&handle)),
+                Progress::New => {
+                    kill_point("after-read");
+                    let work = self.robot.handle(&key, &raw);
+                    self.journal
+                        .plan(&key, &work)
+                        .map_err(|e| e.to_string())
+                        .and_then(|()| self.finish(&key, Some(&handle)))
+                }
+            };
+            if let Err(e) = result {
+                log(&format!("{key}: {e}"));
+                failures += 1;
+            }
+        }
+        for (key, work) in self.robot.deadlines() {
+            if self.journal.progress(&key) != Progress::New {
+                continue;
+            }
+            let result = self
+                .journal
+                .plan(&key, &work)
+                .map_err(|e| e.to_string())
+                .and_then(|()| self.finish(&key, None));
+            if let Err(e) = result {
+                log(&format!("{key}: {e}"));
+                failures += 1;
+            }
+        }
+        failures
+    }
+
+    /// Carries out a plan: files, mails, archive.
+    /// Waits for the next look at the mailbox: in IMAP IDLE when the
+    /// server offers it, woken by a new mail, else `poll` of sleep. Either
+    /// way at most `poll`, since deadlines fall due without any mail.
+    /// After a cycle that could not finish a mail (a server down), it
+    /// sleeps: the mail still unseen would wake IDLE at once, and the robot
+    /// would hammer the server.
+    fn wait(&self, poll: std::time::Duration, after_failure: bool) {
+        if let (Inbox::Imap(account), false) = (&self.inbox, after_failure) {
+            match crate::mail::imap::wait_for_mail(account, poll) {
+                Ok(crate::mail::imap::Wake::Unsupported) => {}
+                Ok(_) => return,
+                Err(e) => log(&format!("cannot wait in IMAP IDLE ({e}); polling")),
+            }
+        }
+        std::thread::sleep(poll);
+    }
+
+    /// Drops old done markers, at start-up and then once a day.
+    fn prune_journal(&mut self) {
+        let now = self.robot.now;
+        if self.pruned_at.is_some_and(|at| now < at + 86_400) {
+            return;
+        }
+        self.pruned_at = Some(now);
+        match self.journal.prune(now, self.journal_days) {
+            Ok(0) => {}
+            Ok(n) => log(&format!(
+                "journal: {n} done marker(s) older than {} days pruned",
+                self.journal_days
+            )),
+            Err(e) => log(&format!("journal: cannot prune: {e}")),
+        }
+    }
+
+    fn finish(&self, key: &str, handle: Option<&Handle>) -> Result<(), String> {
+        let work: Work = self.journal.load(key).map_err(|e| e.to_string())?;
+        self.journal.apply(key, &work).map_err(|e| e.to_string())?;
+        kill_point("after-apply");
+        for line in &work.log {
+            log(line);
+        }
+        self.journal.send(key, &work, |mail| {
+            let message = match compose(&self.from, mail) {
+                Ok(m) => m,
+                // A mail that cannot be built never will be (a hostile
+                // address): logged and dropped, so it cannot wedge the
+                // journal and the answers after it.
+                Err(e) => {
+                    log(&format!("{key}: mail {} not sent: {e}", mail.message_id));
+                    return Ok(());
+                }
+            };
+            send(&self.outgoing, &message).map_err(|e| e.to_string())
+        })?;
+        kill_point("after-send");
+        self.journal
+            .finish(key, work.mails.len())
+            .map_err(|e| e.to_string())?;
+        if let Some(handle) = handle {
+            self.inbox.archive(handle)?;
+        }
+        kill_point("after-archive");
+        Ok(())
+    }
+}

@@ -1,0 +1,284 @@
+//! `yam verify`: every signature, hash link, roll, outcome, commitment and
+//! the ruleset hash of every signed game, replayed with the game's rules.
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use yam_notation::split::Piece;
+use yam_notation::{ParseError, ReadError, Reader};
+use yam_referee::fair_play::roll::RollStage;
+use yam_referee::fair_play::sign::Fingerprint;
+use yam_referee::fair_play::turn::Mode;
+use yam_referee::signed::text::{mode_guarantee, mode_name, practice_seed_text};
+use yam_referee::signed::{Collector, Verdict, Verified, verify_text};
+
+use crate::archive::{expand, shift_pos, stream_pieces};
+use crate::diagnostics::{render_failure, render_syntax};
+use crate::error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
+use crate::game::rulesets::RecordRulesets;
+
+/// Arguments of `yam verify`.
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// Record files to verify (`-` for standard input), or directories to
+    /// search for `.yam` files.
+    #[arg(required = true, value_name = "FILE|DIR")]
+    pub files: Vec<PathBuf>,
+    /// Print only the summary line of each file.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// How many games to verify at once (default: one per core).
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
+}
+
+#[derive(Debug, Default)]
+struct Tally {
+    games: u64,
+    verified: u64,
+    practice: u64,
+    failed: u64,
+    unsigned: u64,
+    plies: u64,
+}
+
+/// One game's fate, with positions already in the whole file's terms.
+#[derive(Debug)]
+enum Checked {
+    Game { id: String, verdict: Verdict },
+    Syntax(Box<ParseError>),
+}
+
+/// Verify one piece of an archive on its own.
+fn verify_piece(path: &Path, piece: &Piece) -> Vec<Checked> {
+    let mut reader = Reader::new(&piece.bytes[..]);
+    let mut collector = Collector::new();
+    // Ruleset files are named relative to the record's directory.
+    let rulesets = RecordRulesets::beside(path);
+    let mut out = Vec::new();
+    loop {
+        match reader.read_game(&mut collector) {
+            Ok(None) => return out,
+            Ok(Some(text)) => {
+                let id = text
+                    .tag("GameId")
+                    .map_or(String::new(), |t| t.value.clone());
+                let mut verdict = verify_text(&text, &rulesets);
+                if let Verdict::Failed(f) = &mut verdict {
+                    shift_pos(piece, &mut f.span.start);
+                }
+                out.push(Checked::Game { id, verdict });
+            }
+            Err(ReadError::Syntax(mut e)) => {
+                shift_pos(piece, &mut e.pos);
+                shift_pos(piece, &mut e.game_start);
+                out.push(Checked::Syntax(e));
+            }
+            // A slice cannot fail to read.
+            Err(ReadError::Io(_)) => return out,
+        }
+    }
+}
+
+/// The report lines of a verified game (or unverified practice).
+pub fn describe_verified(v: &Verified) -> Vec<String> {
+    let s = &v.summary;
+    let head = match &s.mode {
+        Mode::Practice { seed } => format!(
+            "unverified practice (open seed {:?}: whoever chose it could have chosen the outcomes)",
+            practice_seed_text(seed)
+        ),
+        mode => format!("verified ({} mode)", mode_name(mode)),
+    };
+    let mut counts = format!(
+        "{} signed events, {} moves, {} rolls ({} chance values recomputed)",
+        s.events, v.plies, s.rolls, s.values_checked
+    );
+    if let Some(open) = &s.open_roll {
+        counts.push_str(&format!(", roll {} open", open.index));
+    }
+    let result = match &v.ending {
+        Some(end) => format!("result {} ({})", v.result, end.reason),
+        None => format!("result {} (game in progress)", v.result),
+    };
+    let mut lines = vec![format!("{head}: {counts}; {result}")];
+    lines.push(format!(
+        "    {} mode guarantees {}",
+        mode_name(&s.mode),
+        mode_guarantee(&s.mode)
+    ));
+    for (role, fp) in &v.seats {
+        lines.push(format!("    {role:<10} {fp}"));
+    }
+    if let Some(open) = &s.open_roll {
+        let name = |fp: &Fingerprint| match v.seats.iter().find(|(_, f)| f == fp) {
+            Some((role, _)) => format!("{role} ({fp})"),
+            None => fp.to_string(),
+        };
+        let owed: Vec<String> = open.owed_by.iter().map(name).collect();
+        let owed = owed.join(" and ");
+        lines.push(match open.stage {
+            RollStage::Requested => format!(
+                "    open roll: roll {} is waiting for its response from {owed} since event #{}",
+                open.index, open.since_event
+            ),
+            RollStage::Answered => format!(
+                "    open roll: roll {} is answered and waiting for its outcomes, owed by {owed} since event #{} (no other move may come before that turn)",
+                open.index, open.since_event
+            ),
+        });
+    }
+    if let Some(fp) = &v.referee {
+        let role = match &s.mode {
+            Mode::Director => "director",
+            Mode::Robot => "robot",
+            _ => "referee",
+        };
+        lines.push(format!("    {role:<10} {fp}"));
+    }
+    if v.seats.is_empty() {
+        for fp in &s.parties {
+            lines.push(format!("    {:<10} {fp}", "party"));
+        }
+    }
+    for claim in &v.claims {
+        lines.push(format!("    claim: {claim}"));
+    }
+    lines
+}
+
+/// Run `yam verify`; returns the exit code.
+///
+/// Each file is streamed: cut into pieces of whole games that `--jobs`
+/// workers verify at once, reported in file order, in constant memory.
+pub fn run(args: &VerifyArgs) -> u8 {
+    let mut code = EXIT_VALID;
+    let files = match expand(&args.files) {
+        Ok(files) => files,
+        Err((path, e)) => {
+            eprintln!("{}: cannot read directory: {e}", path.display());
+            return EXIT_USAGE;
+        }
+    };
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let stdout = io::stdout();
+    for path in &files {
+        let started = std::time::Instant::now();
+        let mut size = None;
+        let input: Box<dyn Read + Send> = if path.as_os_str() == "-" {
+            Box::new(io::stdin())
+        } else {
+            match File::open(path) {
+                Ok(f) => {
+                    size = f.metadata().ok().map(|m| m.len());
+                    Box::new(f)
+                }
+                Err(e) => {
+                    eprintln!("{}: cannot open: {e}", path.display());
+                    code = EXIT_USAGE;
+                    continue;
+                }
+            }
+        };
+        let mut tally = Tally::default();
+        let streamed = stream_pieces(
+            input,
+            jobs,
+            size,
+            |piece| verify_piece(path, piece),
+            |item, progress| {
+                tally.games += 1;
+                let number = tally.games as usize;
+                progress.suspend(|| report_game(path, number, item, args.quiet, &mut tally));
+            },
+        );
+        if let Err(e) = streamed {
+            eprintln!("{}: read error: {e}", path.display());
+            code = EXIT_USAGE;
+            continue;
+        }
+        if tally.failed + tally.unsigned > 0 && code == EXIT_VALID {
+            code = EXIT_INVALID;
+        }
+        let mut line = format!(
+            "{}: {} game{}, {} verified, {} unverified practice, {} failed, {} unsigned",
+            path.display(),
+            tally.games,
+            if tally.games == 1 { "" } else { "s" },
+            tally.verified,
+            tally.practice,
+            tally.failed,
+            tally.unsigned
+        );
+        if let Some(bytes) = size {
+            let secs = started.elapsed().as_secs_f64().max(1e-6);
+            line.push_str(&format!(
+                "; {} moves; {:.1} MB in {secs:.2} s ({:.0} MB/s)",
+                tally.plies,
+                bytes as f64 / 1e6,
+                bytes as f64 / 1e6 / secs
+            ));
+        }
+        let _ = writeln!(stdout.lock(), "{line}");
+    }
+    code
+}
+
+/// Count one game and print what became of it.
+fn report_game(path: &Path, number: usize, item: &Checked, quiet: bool, tally: &mut Tally) {
+    let mut out = io::stdout().lock();
+    let (id, verdict) = match item {
+        Checked::Game { id, verdict } => (id, verdict),
+        Checked::Syntax(e) => {
+            tally.failed += 1;
+            let mut e = e.clone();
+            e.game = number as u64;
+            if !quiet {
+                let _ = writeln!(
+                    out,
+                    "{}: game {number}: not verified: syntax error",
+                    path.display()
+                );
+                eprint!("{}", render_syntax(path, &e));
+            }
+            return;
+        }
+    };
+    let label = format!("{}: game {number} ({id})", path.display());
+    match verdict {
+        Verdict::Verified(v) => {
+            tally.plies += u64::from(v.plies);
+            if v.is_practice() {
+                tally.practice += 1;
+            } else {
+                tally.verified += 1;
+            }
+            if !quiet {
+                let lines = describe_verified(v);
+                let _ = writeln!(out, "{label}: {}", lines[0]);
+                for line in &lines[1..] {
+                    let _ = writeln!(out, "{line}");
+                }
+            }
+        }
+        Verdict::Unsigned => {
+            tally.unsigned += 1;
+            if !quiet {
+                let _ = writeln!(
+                    out,
+                    "{label}: unsigned: the record carries no signed events ([%event]), so there is nothing to verify (`yam check` checks its moves)"
+                );
+            }
+        }
+        Verdict::Failed(f) => {
+            tally.failed += 1;
+            if !quiet {
+                let _ = writeln!(out, "{label}: not verified: {}", f.reason);
+                eprint!("{}", render_failure(path, number, id, f));
+            }
+        }
+    }
+}

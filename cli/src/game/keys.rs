@@ -1,0 +1,101 @@
+//! The parties' secrets for one game: each party's identity (signing key)
+//! and chain, as a secrets directory holds them. The hot-seat harness holds
+//! some or all of a game's parties; the robot holds all of its games'.
+
+use yam_referee::fair_play::chain::HashChain;
+use yam_referee::fair_play::game_id::GameId;
+use yam_referee::fair_play::sign::PublicKey;
+use yam_referee::signed::SignedReplay;
+use yam_referee::signed::table::Signer;
+
+use super::secrets::{Identity, SecretError, Secrets};
+
+/// The identities and chains of the parties of one game whose secrets are
+/// at hand, in the opening's order.
+#[derive(Debug)]
+pub struct Keys {
+    parties: Vec<(Identity, Option<HashChain>)>,
+}
+
+impl Keys {
+    /// The parties of `replay`'s game whose identities `secrets` holds,
+    /// with their chains for the game.
+    pub fn load(secrets: &Secrets, replay: &SignedReplay) -> Result<Keys, SecretError> {
+        let Some(game) = game_of(replay) else {
+            return Ok(Keys {
+                parties: Vec::new(),
+            });
+        };
+        let mut parties = Vec::new();
+        for party in replay.parties() {
+            if let Some(identity) = secrets.identity_for(&party.key)? {
+                let chain = secrets.chain(&game, &identity)?;
+                parties.push((identity, chain));
+            }
+        }
+        Ok(Keys { parties })
+    }
+
+    /// Whether every party of `replay` is at hand.
+    pub fn all_of(&self, replay: &SignedReplay) -> bool {
+        replay
+            .parties()
+            .iter()
+            .all(|p| self.identity(&p.key).is_some())
+    }
+
+    /// Each party's key and name, for messages.
+    pub fn names(&self) -> Vec<(PublicKey, String)> {
+        self.parties
+            .iter()
+            .map(|(i, _)| (i.key.public_key(), i.name.clone()))
+            .collect()
+    }
+
+    /// The signer of `key`, if its secrets are at hand.
+    pub fn signer(&self, key: &PublicKey) -> Option<Signer<'_>> {
+        self.parties
+            .iter()
+            .find(|(i, _)| i.key.public_key() == *key)
+            .map(|(i, c)| Signer {
+                key: &i.key,
+                chain: c.as_ref(),
+            })
+    }
+
+    /// The signer of the identity called `name`, if it is a party here.
+    pub fn by_name(&self, name: &str) -> Option<Signer<'_>> {
+        self.parties
+            .iter()
+            .find(|(i, _)| i.name == name)
+            .map(|(i, c)| Signer {
+                key: &i.key,
+                chain: c.as_ref(),
+            })
+    }
+
+    /// The identity of `key`, if its secrets are at hand.
+    pub fn identity(&self, key: &PublicKey) -> Option<&Identity> {
+        self.parties
+            .iter()
+            .map(|(i, _)| i)
+            .find(|i| i.key.public_key() == *key)
+    }
+
+    /// The signers of every other party at hand, to answer rolls.
+    pub fn others(&self, me: &PublicKey) -> Vec<Signer<'_>> {
+        self.parties
+            .iter()
+            .filter(|(i, _)| i.key.public_key() != *me)
+            .map(|(i, c)| Signer {
+                key: &i.key,
+                chain: c.as_ref(),
+            })
+            .collect()
+    }
+}
+
+/// The game id of a replay, from its opening.
+pub fn game_of(replay: &SignedReplay) -> Option<GameId> {
+    replay.events().first().map(|e| e.event.game.clone())
+}

@@ -1,0 +1,23 @@
+//! The signed game: everything a client of a signed record does with it,
+//! whoever the client is (the hot-seat harness, a player's desk, the
+//! robot, `generate`). Each client is a thin room over these:
+//!
+//! - [`record`]: reading a signed record (its signed view and its record
+//!   in one pass), verifying it, appending events and checking the new
+//!   record as a whole before it is written;
+//! - [`header`]: a new record's header, one spelling of every game type;
+//! - [`keys`] and [`secrets`]: the parties' signing keys and chains, in a
+//!   secrets directory of files only their owner may read;
+//! - [`rulesets`]: the built-in rulesets and the ruleset files beside a
+//!   record;
+//! - [`setup`]: Castle Siege's sealed setups, and what a player's written
+//!   moves ask for;
+//! - [`autoplay`]: the engines' choices.
+
+pub mod autoplay;
+pub mod header;
+pub mod keys;
+pub mod record;
+pub mod rulesets;
+pub mod secrets;
+pub mod setup;

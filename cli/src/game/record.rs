@@ -1,0 +1,342 @@
+//! Reading a signed record: each game's signed view (and, in the same
+//! pass, its owned record), as `verify`, the desk, the robot and the
+//! hot-seat harness all read one.
+
+use std::borrow::Cow;
+use std::io::{self, Read};
+use std::path::Path;
+
+use yam_notation::{
+    Dots, GameKind, GameResult, Nag, ParseError, RawComment, RawGrammar, RawTagValue, ReadError,
+    Reader, Record, RecordBuilder, Skip, Span, TokenError, Visitor, parse_record, record_to_string,
+};
+use yam_referee::fair_play::turn::SignedEvent;
+use yam_referee::signed::collect::Item;
+use yam_referee::signed::text::decode_event;
+use yam_referee::signed::write::append_events;
+use yam_referee::signed::{
+    Collector, Failure, Known, Rejected, SignedReplay, SignedText, replay_text, replay_text_knowing,
+};
+
+use super::rulesets::RecordRulesets;
+
+/// Every game of an archive, as its signed view or its syntax error.
+pub fn read_signed(input: impl Read) -> io::Result<Vec<Result<SignedText, Box<ParseError>>>> {
+    let mut reader = Reader::new(input);
+    let mut collector = Collector::new();
+    let mut games = Vec::new();
+    loop {
+        match reader.read_game(&mut collector) {
+            Ok(None) => return Ok(games),
+            Ok(Some(game)) => games.push(Ok(game)),
+            Err(ReadError::Syntax(e)) => games.push(Err(e)),
+            Err(ReadError::Io(e)) => return Err(e),
+        }
+    }
+}
+
+/// The signed view and the owned record of one game, read in one pass.
+/// The record is `None` when only the record's stricter reading failed
+/// (a malformed Date, say): the caller then parses the text once more to
+/// say why, exactly as a plain parse would.
+pub type SignedAndRecord = (SignedText, Option<Record<String>>);
+
+/// As [`read_signed`], building each game's [`Record`] in the same pass:
+/// a turn mail's record is both verified and kept, and reading it once
+/// halves its parsing.
+pub fn read_signed_with_record(
+    input: impl Read,
+) -> io::Result<Vec<Result<SignedAndRecord, Box<ParseError>>>> {
+    let mut reader = Reader::new(input);
+    let mut both = Both {
+        signed: Collector::new(),
+        record: RecordBuilder::new(),
+        record_failed: false,
+    };
+    let mut games = Vec::new();
+    loop {
+        match reader.read_game(&mut both) {
+            Ok(None) => return Ok(games),
+            Ok(Some(game)) => games.push(Ok(game)),
+            Err(ReadError::Syntax(e)) => games.push(Err(e)),
+            Err(ReadError::Io(e)) => return Err(e),
+        }
+    }
+}
+
+/// Feeds the reader's callbacks to the signed view and to the record.
+/// Only the signed view's verdict stops the reading; the record's own
+/// refusals are remembered and reported as the record being absent.
+struct Both {
+    signed: Collector,
+    record: RecordBuilder<RawGrammar>,
+    record_failed: bool,
+}
+
+impl Visitor for Both {
+    type Output = SignedAndRecord;
+
+    fn begin_game(&mut self) {
+        self.signed.begin_game();
+        self.record.begin_game();
+        self.record_failed = false;
+    }
+
+    fn tag(&mut self, name: &str, value: RawTagValue<'_>, span: Span) -> Result<(), TokenError> {
+        if !self.record_failed && self.record.tag(name, value, span).is_err() {
+            self.record_failed = true;
+        }
+        self.signed.tag(name, value, span)
+    }
+
+    fn end_tags(&mut self, game: GameKind) -> Result<Skip, Cow<'static, str>> {
+        if !self.record_failed && self.record.end_tags(game).is_err() {
+            self.record_failed = true;
+        }
+        self.signed.end_tags(game)
+    }
+
+    fn move_number(&mut self, number: u32, dots: Dots, span: Span) {
+        self.signed.move_number(number, dots, span);
+        self.record.move_number(number, dots, span);
+    }
+
+    fn token(&mut self, token: &str, span: Span) -> Result<(), TokenError> {
+        if !self.record_failed && self.record.token(token, span).is_err() {
+            self.record_failed = true;
+        }
+        self.signed.token(token, span)
+    }
+
+    fn nag(&mut self, nag: Nag, span: Span) {
+        self.signed.nag(nag, span);
+        self.record.nag(nag, span);
+    }
+
+    fn comment(&mut self, comment: RawComment<'_>, span: Span) {
+        self.signed.comment(comment, span);
+        self.record.comment(comment, span);
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        // Neither skips a variation; the signed view decides all the same.
+        self.record.begin_variation();
+        self.signed.begin_variation()
+    }
+
+    fn end_variation(&mut self) {
+        self.signed.end_variation();
+        self.record.end_variation();
+    }
+
+    fn result(&mut self, result: GameResult, span: Span) {
+        self.signed.result(result, span);
+        self.record.result(result, span);
+    }
+
+    fn end_game(&mut self) -> SignedAndRecord {
+        let record = self.record.end_game();
+        (
+            self.signed.end_game(),
+            (!self.record_failed).then_some(record),
+        )
+    }
+}
+
+/// Why a record could not be taken as one verified signed game.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordFault {
+    /// Its bytes could not be read.
+    #[error("cannot read the record: {0}")]
+    Io(#[from] io::Error),
+    /// It does not parse.
+    #[error("the record does not parse: {0}")]
+    Syntax(Box<ParseError>),
+    /// It holds another number of games than one.
+    #[error("a game's record holds one game, this one holds {0}")]
+    NotOneGame(usize),
+    /// It is not UTF-8.
+    #[error("the record is not UTF-8")]
+    NotUtf8,
+    /// It holds no signed event.
+    #[error("the record is not signed")]
+    Unsigned,
+    /// It does not verify.
+    #[error(
+        "the record does not verify: line {}, column {}, at {:?}: {}{}",
+        .0.span.start.line,
+        .0.span.start.column,
+        .0.found,
+        .0.reason,
+        .0.event.map(|e| format!(" (event {e})")).unwrap_or_default()
+    )]
+    Failed(Box<Failure>),
+}
+
+/// Reads and verifies one signed game from `text`; `place` resolves
+/// ruleset files (mail games use built-in rulesets). The text is read once
+/// for both the signed view and the record.
+pub fn verified(
+    text: &[u8],
+    place: &Path,
+    known: Known<'_>,
+) -> Result<(Record<String>, SignedReplay), RecordFault> {
+    let games = read_signed_with_record(text)?;
+    let (signed, record) = one_game(games)?;
+    let replay = replay_of(&signed, place, known)?;
+    let text = std::str::from_utf8(text).map_err(|_| RecordFault::NotUtf8)?;
+    let record = match record {
+        Some(record) => record,
+        // Only the record's stricter reading failed: its own parse says why.
+        None => parse_record::<RawGrammar>(text).map_err(RecordFault::Syntax)?,
+    };
+    Ok((record, replay))
+}
+
+/// The signed events of a stored record, decoded but not replayed: what
+/// the store holds was verified before it was written.
+pub fn stored_events(text: &[u8]) -> Result<Vec<SignedEvent>, RecordFault> {
+    let games = read_signed(text)?;
+    let signed = one_game(games)?;
+    let mut events = Vec::new();
+    for item in &signed.items {
+        if let Item::Event { args, span, .. } = item {
+            let event = decode_event(args).map_err(|reason| {
+                RecordFault::Failed(Box::new(Failure {
+                    span: *span,
+                    found: "[%event".to_owned(),
+                    reason,
+                    help: None,
+                    event: u32::try_from(events.len()).ok(),
+                }))
+            })?;
+            events.push(event);
+        }
+    }
+    Ok(events)
+}
+
+/// As [`verified`], for a text whose record is not needed (a record about
+/// to be written, checked once more as a whole): the signed view only.
+pub fn verified_replay(
+    text: &[u8],
+    place: &Path,
+    known: Known<'_>,
+) -> Result<SignedReplay, RecordFault> {
+    let games = read_signed(text)?;
+    let signed = one_game(games)?;
+    replay_of(&signed, place, known)
+}
+
+fn one_game<T>(games: Vec<Result<T, Box<ParseError>>>) -> Result<T, RecordFault> {
+    let count = games.len();
+    let mut games = games.into_iter();
+    match (games.next(), count) {
+        (Some(Ok(one)), 1) => Ok(one),
+        (Some(Err(e)), 1) => Err(RecordFault::Syntax(e)),
+        _ => Err(RecordFault::NotOneGame(count)),
+    }
+}
+
+fn replay_of(
+    signed: &SignedText,
+    place: &Path,
+    known: Known<'_>,
+) -> Result<SignedReplay, RecordFault> {
+    match replay_text_knowing(signed, &RecordRulesets::beside(place), known) {
+        Ok(r) => Ok(r),
+        Err(Rejected::Unsigned) => Err(RecordFault::Unsigned),
+        Err(Rejected::Failed(f)) => Err(RecordFault::Failed(f)),
+    }
+}
+
+/// Appends `events` (each proven against `before`, which is the replay
+/// before them) to `record`, with `prose` in the comment after the first
+/// turn, and verifies the new text once more as a whole before anyone
+/// writes it: what a client is about to write always verifies. Returns the
+/// new text and the replay after the events. A failure is a defect of
+/// Yam's, never a player's error.
+pub fn append_checked(
+    record: &mut Record<String>,
+    before: &SignedReplay,
+    events: &[SignedEvent],
+    prose: Option<&str>,
+    place: &Path,
+) -> Result<(String, SignedReplay), Defect> {
+    let after = append_events(record, before, events, prose).map_err(Defect::Append)?;
+    let text = record_to_string::<RawGrammar>(record);
+    check_written(&text, place)?;
+    Ok((text, after))
+}
+
+/// Refuses to write a record that does not verify as a whole.
+pub fn check_written(text: &str, place: &Path) -> Result<(), Defect> {
+    verified_replay(text.as_bytes(), place, Known::Nothing)
+        .map(|_| ())
+        .map_err(Defect::Written)
+}
+
+/// A record Yam was about to write did not verify: a defect of Yam's.
+#[derive(Debug, thiserror::Error)]
+pub enum Defect {
+    /// An event could not be appended.
+    #[error("internal error: {0}")]
+    Append(yam_referee::signed::ReplayError),
+    /// The new record does not verify as a whole.
+    #[error("internal error: the new record: {0}")]
+    Written(RecordFault),
+}
+
+/// A signed game file read and replayed, for a client that works on a
+/// file (the hot-seat harness).
+#[derive(Debug)]
+pub struct Loaded {
+    /// The record.
+    pub record: Record<String>,
+    /// Its replay, verified.
+    pub replay: SignedReplay,
+}
+
+/// Reads the one signed game of the file `path`, verified; a failure is
+/// reported as a diagnostic with its frame.
+pub fn load(path: &Path) -> Result<Loaded, crate::error::Error> {
+    use crate::diagnostics::{render_failure, render_syntax};
+    use crate::error::Error;
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, "cannot read", e))?;
+    let games = read_signed(text.as_bytes()).map_err(|e| Error::io(path, "cannot read", e))?;
+    let signed = match games.as_slice() {
+        [Ok(one)] => one,
+        [Err(e)] => return Err(Error::invalid(render_syntax(path, e))),
+        _ => {
+            return Err(Error::usage(format!(
+                "{}: a game file holds exactly one game, this one holds {}",
+                path.display(),
+                games.len()
+            )));
+        }
+    };
+    let id = signed.tag("GameId").map_or("", |t| t.value.as_str());
+    let replay = match replay_text(signed, &RecordRulesets::beside(path)) {
+        Ok(r) => r,
+        Err(Rejected::Unsigned) => {
+            return Err(Error::invalid(format!(
+                "{}: the record is unsigned; start a game with `yam hotseat new`",
+                path.display()
+            )));
+        }
+        Err(Rejected::Failed(f)) => return Err(Error::invalid(render_failure(path, 1, id, &f))),
+    };
+    let record =
+        parse_record::<RawGrammar>(&text).map_err(|e| Error::invalid(render_syntax(path, &e)))?;
+    Ok(Loaded { record, replay })
+}
+
+/// The game a record names in its `GameId` tag (verification then holds
+/// the tag to the signed events).
+pub fn claimed_id(bytes: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    text.lines()
+        .find_map(|l| l.strip_prefix("[GameId \""))
+        .and_then(|l| l.strip_suffix("\"]"))
+        .map(str::to_owned)
+}

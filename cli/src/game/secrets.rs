@@ -1,0 +1,461 @@
+//! The one home of a player's secrets: the `--secrets` directory.
+//!
+//! ```text
+//! DIR/                              mode 0700
+//! DIR/identities/NAME.seed          the 32-byte signing seed, in hex (0600)
+//! DIR/games/GAME/NAME.chain         a chain secret for one game, with
+//!                                   every 32nd value of its chain (0600)
+//! ```
+//!
+//! Every secret is drawn from the operating system (`getrandom`), written
+//! once to a new file with mode 0600 and never overwritten, so a chain is
+//! never reused after a restore. Secrets are read back only to sign or to
+//! reveal; nothing here is ever written into a record.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use yam_referee::fair_play::chain::{ChainSecret, ChainValue, HashChain, MAX_CHAIN_LENGTH};
+use yam_referee::fair_play::game_id::GameId;
+use yam_referee::fair_play::hash::Hash32;
+use yam_referee::fair_play::sign::{PublicKey, SigningKey};
+
+/// How far apart the chain values kept beside a chain's secret are: a
+/// turn needs at most this many hashes to find its value, where rebuilding
+/// the chain from its secret costs one hash per value (1,024 for the
+/// standard rules) at every read.
+const CHECKPOINT_EVERY: u32 = 32;
+
+/// Why the secrets directory could not be used.
+#[derive(Debug)]
+pub struct SecretError(pub String);
+
+impl std::fmt::Display for SecretError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SecretError {}
+
+fn err(path: &Path, what: &str, e: impl std::fmt::Display) -> SecretError {
+    SecretError(format!("{}: {what}: {e}", path.display()))
+}
+
+/// 32 bytes from the operating system's randomness.
+pub fn random_32() -> Result<[u8; 32], SecretError> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| SecretError(format!("the operating system gave no randomness: {e}")))?;
+    Ok(bytes)
+}
+
+/// Whether `name` may name an identity: 1 to 32 letters, digits, `_`, `-`
+/// or `.`, starting with a letter or digit.
+pub fn valid_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    name.len() <= 32
+        && chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+/// A local identity: a name and its signing key.
+pub struct Identity {
+    /// Its name.
+    pub name: String,
+    /// Its signing key.
+    pub key: SigningKey,
+}
+
+impl std::fmt::Debug for Identity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Identity({}, {})",
+            self.name,
+            self.key.public_key().fingerprint()
+        )
+    }
+}
+
+/// The secrets directory.
+#[derive(Debug, Clone)]
+pub struct Secrets {
+    dir: PathBuf,
+}
+
+/// Creates `path` (and missing parents) readable by its owner only. An
+/// existing directory is left as it is: it may be one the user keeps other
+/// things in, and the secret files in it are 0600 anyway.
+#[cfg(unix)]
+fn private_dir(path: &Path) -> io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    if path.is_dir() {
+        return Ok(());
+    }
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(path)
+}
+
+#[cfg(not(unix))]
+fn private_dir(path: &Path) -> io::Result<()> {
+    fs::create_dir_all(path)
+}
+
+/// Creates `path` with `contents`, readable by its owner only; never
+/// replaces an existing file.
+fn write_new_secret(path: &Path, contents: &str) -> io::Result<()> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(path)?;
+    file.write_all(contents.as_bytes())?;
+    file.sync_all()
+}
+
+/// Reads a secret file, refusing one that others may read.
+fn read_secret(path: &Path) -> Result<String, SecretError> {
+    let mut file = File::open(path).map_err(|e| err(path, "cannot open", e))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = file
+            .metadata()
+            .map_err(|e| err(path, "cannot read its mode", e))?
+            .permissions()
+            .mode();
+        if mode & 0o077 != 0 {
+            return Err(SecretError(format!(
+                "{}: a secret must be readable by its owner only (mode 0600), but its mode is {:o}",
+                path.display(),
+                mode & 0o777
+            )));
+        }
+    }
+    let mut text = String::new();
+    file.read_to_string(&mut text)
+        .map_err(|e| err(path, "cannot read", e))?;
+    Ok(text)
+}
+
+fn parse_hex32(path: &Path, text: &str) -> Result<[u8; 32], SecretError> {
+    let bytes = hex::decode(text.trim()).map_err(|e| err(path, "not hex", e))?;
+    bytes
+        .try_into()
+        .map_err(|_| SecretError(format!("{}: expected 32 bytes in hex", path.display())))
+}
+
+impl Secrets {
+    /// The directory itself.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The directory `dir`, created (mode 0700) if needed.
+    pub fn open(dir: &Path) -> Result<Secrets, SecretError> {
+        private_dir(dir).map_err(|e| err(dir, "cannot create the secrets directory", e))?;
+        Ok(Secrets {
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    fn identities(&self) -> PathBuf {
+        self.dir.join("identities")
+    }
+
+    fn identity_path(&self, name: &str) -> PathBuf {
+        self.identities().join(format!("{name}.seed"))
+    }
+
+    /// The identity `name`, created with a fresh key if it does not exist;
+    /// says whether it was created.
+    pub fn identity(&self, name: &str) -> Result<(Identity, bool), SecretError> {
+        if !valid_name(name) {
+            return Err(SecretError(format!(
+                "{name:?} is not a valid identity name (1 to 32 letters, digits, _, - or ., starting with a letter or digit)"
+            )));
+        }
+        let path = self.identity_path(name);
+        let created = !path.exists();
+        if created {
+            let dir = self.identities();
+            private_dir(&dir).map_err(|e| err(&dir, "cannot create", e))?;
+            let seed = random_32()?;
+            write_new_secret(&path, &format!("{}\n", hex::encode(seed)))
+                .map_err(|e| err(&path, "cannot create", e))?;
+        }
+        let seed = parse_hex32(&path, &read_secret(&path)?)?;
+        Ok((
+            Identity {
+                name: name.to_owned(),
+                key: SigningKey::from_seed(&seed),
+            },
+            created,
+        ))
+    }
+
+    /// Every identity in the directory.
+    pub fn all_identities(&self) -> Result<Vec<Identity>, SecretError> {
+        let dir = self.identities();
+        let mut out = Vec::new();
+        let entries = match fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
+            Err(e) => return Err(err(&dir, "cannot read", e)),
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                e.file_name()
+                    .to_str()
+                    .and_then(|n| n.strip_suffix(".seed"))
+                    .map(str::to_owned)
+            })
+            .filter(|n| valid_name(n))
+            .collect();
+        names.sort();
+        for name in names {
+            out.push(self.identity(&name)?.0);
+        }
+        Ok(out)
+    }
+
+    /// The identity holding `key`.
+    pub fn identity_for(&self, key: &PublicKey) -> Result<Option<Identity>, SecretError> {
+        Ok(self
+            .all_identities()?
+            .into_iter()
+            .find(|i| i.key.public_key() == *key))
+    }
+
+    fn game_dir(&self, game: &GameId) -> PathBuf {
+        let id = game.as_str();
+        let safe = id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+            && !id.starts_with('.');
+        let name = if safe {
+            id.to_owned()
+        } else {
+            Hash32::of(id.as_bytes()).to_hex()[..32].to_owned()
+        };
+        self.dir.join("games").join(name)
+    }
+
+    /// Draws and stores a new chain secret for `name` in `game`; refuses if
+    /// one exists (a chain is never reused).
+    pub fn new_chain(
+        &self,
+        game: &GameId,
+        identity: &Identity,
+        length: u32,
+    ) -> Result<HashChain, SecretError> {
+        let dir = self.game_dir(game);
+        private_dir(&dir).map_err(|e| err(&dir, "cannot create", e))?;
+        let path = dir.join(format!("{}.chain", identity.name));
+        if path.exists() {
+            return Err(SecretError(format!(
+                "{}: a chain for this game already exists; a chain is never reused (choose another game id)",
+                path.display()
+            )));
+        }
+        let secret = random_32()?;
+        let chain = HashChain::new(
+            &ChainSecret::from_bytes(secret),
+            game.clone(),
+            identity.key.public_key(),
+            length,
+        )
+        .map_err(|e| SecretError(format!("cannot build the chain: {e}")))?;
+        let mut text = format!(
+            "yam chain 1\nlength {length}\nsecret {}\nevery {CHECKPOINT_EVERY}\n",
+            hex::encode(secret)
+        );
+        for value in chain.checkpoints(CHECKPOINT_EVERY) {
+            text.push_str("checkpoint ");
+            text.push_str(&hex::encode(value.as_bytes()));
+            text.push('\n');
+        }
+        write_new_secret(&path, &text).map_err(|e| err(&path, "cannot create", e))?;
+        Ok(chain)
+    }
+
+    /// The chain `identity` holds for `game`, if any.
+    pub fn chain(
+        &self,
+        game: &GameId,
+        identity: &Identity,
+    ) -> Result<Option<HashChain>, SecretError> {
+        let path = self.game_dir(game).join(format!("{}.chain", identity.name));
+        if !path.exists() {
+            return Ok(None);
+        }
+        let text = read_secret(&path)?;
+        let field = |name: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(name).map(str::trim))
+                .ok_or_else(|| SecretError(format!("{}: no {name} line", path.display())))
+        };
+        let length: u32 = field("length ")?
+            .parse()
+            .map_err(|e| err(&path, "bad length", e))?;
+        if length == 0 || length > MAX_CHAIN_LENGTH {
+            return Err(SecretError(format!(
+                "{}: bad length {length}",
+                path.display()
+            )));
+        }
+        let secret = ChainSecret::from_bytes(parse_hex32(&path, field("secret ")?)?);
+        let owner = identity.key.public_key();
+        let built = match field("every ") {
+            // A chain kept with its checkpoints: each value is found in
+            // fewer than `every` hashes, not rebuilt from the secret.
+            Ok(every) => {
+                let every: u32 = every.parse().map_err(|e| err(&path, "bad every", e))?;
+                let checkpoints = text
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("checkpoint "))
+                    .map(|v| parse_hex32(&path, v).map(ChainValue::from_bytes))
+                    .collect::<Result<Vec<_>, _>>()?;
+                HashChain::from_checkpoints(
+                    &secret,
+                    game.clone(),
+                    owner,
+                    length,
+                    every,
+                    &checkpoints,
+                )
+            }
+            // Written before checkpoints were kept.
+            Err(_) => HashChain::new(&secret, game.clone(), owner, length),
+        };
+        built
+            .map(Some)
+            .map_err(|e| SecretError(format!("{}: {e}", path.display())))
+    }
+}
+
+/// A sealed setup as its owner keeps it until the reveal: the salt and the
+/// setup's canonical text.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SealedSetup {
+    /// The 32-byte salt of the commitment.
+    pub salt: [u8; 32],
+    /// The setup's canonical text (the bytes committed to).
+    pub setup: String,
+}
+
+impl std::fmt::Debug for SealedSetup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The setup is the secret until it is revealed.
+        f.write_str("SealedSetup(..)")
+    }
+}
+
+impl Secrets {
+    fn setup_path(&self, game: &GameId, identity: &Identity) -> PathBuf {
+        self.game_dir(game).join(format!("{}.setup", identity.name))
+    }
+
+    /// Keeps `sealed` (created once, mode 0600) until its reveal. An
+    /// existing file is never replaced: keeping the same setup again is
+    /// fine, another one is refused.
+    pub fn store_setup(
+        &self,
+        game: &GameId,
+        identity: &Identity,
+        sealed: &SealedSetup,
+    ) -> Result<(), SecretError> {
+        if let Some(kept) = self.setup(game, identity)? {
+            if kept.setup == sealed.setup {
+                return Ok(());
+            }
+            return Err(SecretError(format!(
+                "{}: a setup for this game is already kept here; a setup never changes once chosen (remove the file only if it was never sealed)",
+                self.setup_path(game, identity).display()
+            )));
+        }
+        let dir = self.game_dir(game);
+        private_dir(&dir).map_err(|e| err(&dir, "cannot create", e))?;
+        let path = self.setup_path(game, identity);
+        write_new_secret(
+            &path,
+            &format!(
+                "yam setup 1\nsalt {}\nsetup {}\n",
+                hex::encode(sealed.salt),
+                sealed.setup
+            ),
+        )
+        .map_err(|e| err(&path, "cannot create", e))
+    }
+
+    /// The setup `identity` keeps for `game`, if any.
+    pub fn setup(
+        &self,
+        game: &GameId,
+        identity: &Identity,
+    ) -> Result<Option<SealedSetup>, SecretError> {
+        let path = self.setup_path(game, identity);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let text = read_secret(&path)?;
+        let field = |name: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(name).map(str::trim))
+                .ok_or_else(|| SecretError(format!("{}: no {name}line", path.display())))
+        };
+        Ok(Some(SealedSetup {
+            salt: parse_hex32(&path, field("salt ")?)?,
+            setup: field("setup ")?.to_owned(),
+        }))
+    }
+
+    /// The director's register: every game a director started, one signed
+    /// opening per game (`director/register.yam`).
+    pub fn register_path(&self) -> PathBuf {
+        self.dir.join("director").join("register.yam")
+    }
+
+    /// Appends `entry` (one game's record as first written) to the
+    /// director's register: under an exclusive lock, so that two games
+    /// started at once both land in it, and by an atomic replace, so that a
+    /// crash leaves the register as it was before or after, never half
+    /// written. Returns the register's whole text.
+    pub fn append_register(&self, entry: &str) -> Result<String, SecretError> {
+        let path = self.register_path();
+        let dir = path
+            .parent()
+            .map_or_else(|| self.dir.clone(), Path::to_path_buf);
+        private_dir(&dir).map_err(|e| err(&dir, "cannot create", e))?;
+        let lock_path = dir.join("register.lock");
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| err(&lock_path, "cannot open the register's lock", e))?;
+        lock.lock()
+            .map_err(|e| err(&lock_path, "cannot lock the register", e))?;
+        let mut text = match fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(err(&path, "cannot read the register", e)),
+        };
+        if !text.is_empty() && !text.ends_with("\n\n") {
+            text.push_str(if text.ends_with('\n') { "\n" } else { "\n\n" });
+        }
+        text.push_str(entry);
+        crate::store::atomic::write(&path, text.as_bytes(), true)
+            .map_err(|e| err(&path, "cannot write the register", e))?;
+        drop(lock);
+        Ok(text)
+    }
+}

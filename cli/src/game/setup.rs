@@ -1,0 +1,166 @@
+//! Castle Siege's secret setups, for every client (hot-seat, desk, robot):
+//! a placement sealed with a fresh commitment and kept with its salt in
+//! the secrets directory, then revealed with its opening (CS-07 to CS-10,
+//! `docs/fair-play.md`, 3.7); and what a player's written moves ask for.
+
+use yam_notation::castle_siege::Side;
+use yam_referee::fair_play::encoding::Blob;
+use yam_referee::fair_play::game_id::GameId;
+use yam_referee::fair_play::turn::{Evidence, SignedEvent};
+use yam_referee::signed::SignedReplay;
+use yam_referee::signed::table::{self, Signer};
+
+use super::autoplay::{self, Intent};
+use super::secrets::{Identity, SealedSetup, Secrets, random_32};
+use crate::error::{Error, Result};
+
+/// The side of a Castle Siege seat.
+pub fn side_of_seat(seat: usize) -> Side {
+    if seat == 0 {
+        Side::Defender
+    } else {
+        Side::Attacker
+    }
+}
+
+/// Castle Siege: seals `written` for `identity`, whose secrets are in
+/// `secrets` (the hot-seat's and the mail player's shared half).
+pub fn seal_setup(
+    replay: &mut SignedReplay,
+    secrets: &Secrets,
+    identity: &Identity,
+    signer: &Signer<'_>,
+    written: &str,
+    dry_run: bool,
+) -> Result<SignedEvent> {
+    use yam_referee::castle_siege::Setup;
+    use yam_referee::castle_siege::game_replay::sealed_token;
+    use yam_referee::fair_play::commit::Salt;
+    let me = signer.public_key();
+    let side =
+        side_of_seat(replay.seat_of(&me).ok_or_else(|| {
+            Error::invalid(format!("{} has no seat in this game", identity.name))
+        })?);
+    let setup =
+        Setup::parse(written).map_err(|e| Error::invalid(format!("refused: {written}: {e}")))?;
+    if setup.side() != side {
+        return Err(Error::invalid(format!(
+            "refused: {written} is a setup of the {}, but {} plays the {side}",
+            setup.side(),
+            identity.name
+        )));
+    }
+    let text = setup.placement().to_string();
+    let game = game_id(replay)?;
+    let salt = match secrets
+        .setup(&game, identity)
+        .map_err(|e| Error::usage(e.to_string()))?
+    {
+        Some(kept) if kept.setup == text => kept.salt,
+        Some(_) => {
+            return Err(Error::usage(format!(
+                "another setup of {} for this game is already kept in {}; a setup never changes once chosen",
+                identity.name,
+                secrets.dir().display()
+            )));
+        }
+        None => random_32().map_err(|e| Error::usage(e.to_string()))?,
+    };
+    let (commitment, _) = setup
+        .commit(&game, &me, Salt::from_bytes(salt))
+        .map_err(|e| Error::invalid(e.to_string()))?;
+    let event = table::play_with(
+        replay,
+        &[sealed_token(side)],
+        vec![Evidence::SetupCommitment(commitment)],
+        signer,
+    )
+    .map_err(Error::Table)?;
+    if !dry_run {
+        // Kept before the record shows the seal, so that a sealed setup can
+        // always be revealed.
+        secrets
+            .store_setup(&game, identity, &SealedSetup { salt, setup: text })
+            .map_err(|e| Error::usage(e.to_string()))?;
+    }
+    Ok(event)
+}
+
+/// Castle Siege: reveals the setup `identity` sealed, kept in `secrets`.
+pub fn reveal_setup(
+    replay: &mut SignedReplay,
+    secrets: &Secrets,
+    identity: &Identity,
+    signer: &Signer<'_>,
+    written: Option<String>,
+) -> Result<SignedEvent> {
+    use yam_referee::castle_siege::Setup;
+    use yam_referee::fair_play::commit::{Salt, SetupOpening};
+    let game = game_id(replay)?;
+    let kept = secrets
+        .setup(&game, identity)
+        .map_err(|e| Error::usage(e.to_string()))?
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "no sealed setup of {} for this game is kept in {}: the reveal needs the setup and the salt it was sealed with",
+                identity.name,
+                secrets.dir().display()
+            ))
+        })?;
+    if let Some(written) = written {
+        let setup = Setup::parse(&written)
+            .map_err(|e| Error::invalid(format!("refused: {written}: {e}")))?;
+        if setup.placement().to_string() != kept.setup {
+            return Err(Error::invalid(format!(
+                "refused: {} sealed another setup, and a sealed setup cannot change (CS-07): `reveal` reveals the one sealed",
+                identity.name
+            )));
+        }
+    }
+    let opening = SetupOpening {
+        salt: Salt::from_bytes(kept.salt),
+        setup: Blob::new(kept.setup.clone().into_bytes())
+            .map_err(|e| Error::invalid(e.to_string()))?,
+    };
+    table::play_with(
+        replay,
+        &[kept.setup],
+        vec![Evidence::SetupReveal(opening)],
+        signer,
+    )
+    .map_err(Error::Table)
+}
+
+/// What the written moves ask for: orders, or (Castle Siege, before the
+/// game) a setup to seal or the reveal of the kept one.
+pub fn written_intent(replay: &SignedReplay, moves: &[String]) -> Result<Intent> {
+    use yam_referee::castle_siege::game_replay::SetupStage;
+    let Some(stage) = autoplay::siege(replay).and_then(|s| s.setup_stage()) else {
+        return Ok(Intent::Orders(moves.to_vec()));
+    };
+    match (stage, moves) {
+        (SetupStage::Sealing, [one]) if one.eq_ignore_ascii_case("reveal") => Err(Error::invalid(
+            "refused: both setups are sealed before either is revealed (CS-07)",
+        )),
+        (SetupStage::Sealing, [one]) => Ok(Intent::Seal(one.clone())),
+        (SetupStage::Revealing, [one]) if one.eq_ignore_ascii_case("reveal") => {
+            Ok(Intent::Reveal(None))
+        }
+        (SetupStage::Revealing, [one]) => Ok(Intent::Reveal(Some(one.clone()))),
+        (SetupStage::Sealing, _) => Err(Error::usage(
+            "the setups are sealed first (CS-07): give your placement as one token, such as Defender:CKAO/OACK/KCOA/AOKC; it is kept secret in the secrets directory, and the record shows only Defender:sealed with its commitment",
+        )),
+        (SetupStage::Revealing, _) => Err(Error::usage(
+            "both setups are sealed; each is now revealed: `reveal` reveals the setup kept in the secrets directory",
+        )),
+    }
+}
+
+/// The game's id, from its opening.
+pub fn game_id(replay: &SignedReplay) -> Result<GameId> {
+    replay
+        .events()
+        .first()
+        .map(|e| e.event.game.clone())
+        .ok_or_else(|| Error::invalid("the record has no opening"))
+}

@@ -1,0 +1,264 @@
+//! Who is who: identity cards exchanged by mail, and the keys of the
+//! players met so far, remembered on first use.
+//!
+//! A challenge names the invited player by key, so two players who have
+//! never met exchange keys first: each side's card (name, address, public
+//! key, signed by that key) travels in an ordinary turn block. The first
+//! card seen from an address is remembered with its fingerprint shown
+//! (trust on first use, as ssh does); a later card from the same address
+//! with another key is refused loudly, because that is what an attacker
+//! who controls the mail would send. Players who want more compare the
+//! fingerprints by another channel (a phone call, a club's web page).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use yam_referee::fair_play::sign::{PublicKey, Signature, SigningKey};
+
+use crate::store::atomic;
+
+/// The first line of a card's text.
+const CARD_MAGIC: &str = "YAM-CARD 1";
+/// What a card's signature covers, before its fields: no other signed
+/// message of Yam starts with these bytes.
+const CARD_DOMAIN: &[u8] = b"yam-card-v1\0";
+
+/// A player's identity card.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Card {
+    /// The name the player goes by.
+    pub name: String,
+    /// Its mail address, lower case.
+    pub address: String,
+    /// Its public key.
+    pub key: PublicKey,
+}
+
+fn signed_bytes(name: &str, address: &str, key: &PublicKey) -> Vec<u8> {
+    let mut bytes = CARD_DOMAIN.to_vec();
+    for field in [name.as_bytes(), address.as_bytes(), key.as_bytes()] {
+        bytes.extend_from_slice(&u32::try_from(field.len()).unwrap_or(u32::MAX).to_be_bytes());
+        bytes.extend_from_slice(field);
+    }
+    bytes
+}
+
+/// Whether `text` looks like a card (and not a record).
+pub fn is_card(text: &[u8]) -> bool {
+    text.starts_with(CARD_MAGIC.as_bytes())
+}
+
+impl Card {
+    /// The card's text, signed by `key` (which must be the card's key).
+    pub fn signed_text(&self, key: &SigningKey) -> String {
+        let signature = key.sign(&signed_bytes(&self.name, &self.address, &self.key));
+        format!(
+            "{CARD_MAGIC}\nname: {}\naddress: {}\nkey: {}\nsignature: {}\n",
+            self.name,
+            self.address,
+            hex::encode(self.key.as_bytes()),
+            hex::encode(signature.to_bytes()),
+        )
+    }
+
+    /// Reads and checks a card's text: its fields and its signature.
+    pub fn read(text: &[u8]) -> Result<Card, String> {
+        let text = std::str::from_utf8(text).map_err(|_| "the card is not UTF-8".to_owned())?;
+        let mut lines = text.lines();
+        if lines.next() != Some(CARD_MAGIC) {
+            return Err(format!("a card starts with {CARD_MAGIC:?}"));
+        }
+        let mut field = |name: &str| -> Result<String, String> {
+            let line = lines
+                .next()
+                .ok_or_else(|| format!("the card has no {name} line"))?;
+            line.strip_prefix(name)
+                .and_then(|l| l.strip_prefix(": "))
+                .map(str::to_owned)
+                .ok_or_else(|| format!("expected `{name}: ...`, found {line:?}"))
+        };
+        let name = field("name")?;
+        let address = field("address")?.to_ascii_lowercase();
+        let key_hex = field("key")?;
+        let signature_hex = field("signature")?;
+        let key_bytes: [u8; 32] = hex::decode(&key_hex)
+            .ok()
+            .and_then(|b| b.try_into().ok())
+            .ok_or("the card's key is not 32 bytes of hex")?;
+        let key = PublicKey::from_bytes(&key_bytes).map_err(|e| format!("the card's key: {e}"))?;
+        let signature_bytes: [u8; 64] = hex::decode(&signature_hex)
+            .ok()
+            .and_then(|b| b.try_into().ok())
+            .ok_or("the card's signature is not 64 bytes of hex")?;
+        let signature = Signature::from_bytes(signature_bytes);
+        key.verify(&signed_bytes(&name, &address, &key), &signature)
+            .map_err(|_| "the card's signature does not match its key".to_owned())?;
+        if name.trim().is_empty() || !address.contains('@') {
+            return Err("a card names a player and a mail address".into());
+        }
+        Ok(Card { name, address, key })
+    }
+}
+
+/// A player met before.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Contact {
+    /// The mail address, lower case.
+    pub address: String,
+    /// The name from the card.
+    pub name: String,
+    /// The public key, hex.
+    pub key: String,
+    /// The key's fingerprint, as shown when it was first seen.
+    pub fingerprint: String,
+}
+
+impl Contact {
+    /// The contact's public key.
+    pub fn public_key(&self) -> Option<PublicKey> {
+        let bytes: [u8; 32] = hex::decode(&self.key).ok()?.try_into().ok()?;
+        PublicKey::from_bytes(&bytes).ok()
+    }
+}
+
+/// The contacts file.
+#[derive(Debug)]
+pub struct Contacts {
+    path: PathBuf,
+    list: Vec<Contact>,
+}
+
+/// What remembering a card did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Remembered {
+    /// A new contact.
+    New,
+    /// The same key as before.
+    Known,
+}
+
+impl Contacts {
+    /// The contacts of the data directory `data`.
+    pub fn open(data: &Path) -> Result<Contacts, String> {
+        let path = data.join("contacts.yaml");
+        let list = match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                serde_yaml_ng::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
+        };
+        Ok(Contacts { path, list })
+    }
+
+    /// The contact at `address`.
+    pub fn by_address(&self, address: &str) -> Option<&Contact> {
+        let address = address.to_ascii_lowercase();
+        self.list.iter().find(|c| c.address == address)
+    }
+
+    /// The contact with `key`.
+    pub fn by_key(&self, key: &PublicKey) -> Option<&Contact> {
+        let hex = hex::encode(key.as_bytes());
+        self.list.iter().find(|c| c.key == hex)
+    }
+
+    /// Remembers `card` (trust on first use). A different key for a known
+    /// address is refused: only `forget` makes room for it.
+    pub fn remember(&mut self, card: &Card) -> Result<Remembered, String> {
+        let hex = hex::encode(card.key.as_bytes());
+        if let Some(known) = self.by_address(&card.address) {
+            if known.key == hex {
+                return Ok(Remembered::Known);
+            }
+            return Err(format!(
+                "{} presents the key {}, but the key remembered for that address is {}: someone may be impersonating them. If they really have a new key, confirm its fingerprint with them by another channel and run `yam contact forget {}`",
+                card.address,
+                card.key.fingerprint(),
+                known.fingerprint,
+                card.address
+            ));
+        }
+        self.list.push(Contact {
+            address: card.address.clone(),
+            name: card.name.clone(),
+            key: hex,
+            fingerprint: card.key.fingerprint().to_string(),
+        });
+        self.save()?;
+        Ok(Remembered::New)
+    }
+
+    /// Forgets the contact at `address`; whether there was one.
+    pub fn forget(&mut self, address: &str) -> Result<bool, String> {
+        let address = address.to_ascii_lowercase();
+        let before = self.list.len();
+        self.list.retain(|c| c.address != address);
+        let changed = self.list.len() != before;
+        if changed {
+            self.save()?;
+        }
+        Ok(changed)
+    }
+
+    /// Every contact.
+    pub fn all(&self) -> &[Contact] {
+        &self.list
+    }
+
+    fn save(&self) -> Result<(), String> {
+        let text = serde_yaml_ng::to_string(&self.list).map_err(|e| e.to_string())?;
+        atomic::write(&self.path, text.as_bytes(), true)
+            .map_err(|e| format!("{}: cannot write: {e}", self.path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(seed: u8, address: &str) -> (Card, SigningKey) {
+        let key = SigningKey::from_seed(&[seed; 32]);
+        (
+            Card {
+                name: "Ann".into(),
+                address: address.into(),
+                key: key.public_key(),
+            },
+            key,
+        )
+    }
+
+    #[test]
+    fn a_card_reads_back_and_a_changed_card_is_refused() {
+        let (card, key) = card(1, "ann@example.org");
+        let text = card.signed_text(&key);
+        assert_eq!(Card::read(text.as_bytes()).unwrap(), card);
+        let forged = text.replace("name: Ann", "name: Bob");
+        assert!(
+            Card::read(forged.as_bytes())
+                .unwrap_err()
+                .contains("signature does not match")
+        );
+        let other = SigningKey::from_seed(&[2; 32]);
+        let wrong_signer = card.signed_text(&other);
+        assert!(Card::read(wrong_signer.as_bytes()).is_err());
+        assert!(Card::read(b"YAM-CARD 1\nname: x\n").is_err());
+        assert!(Card::read(b"\xff\xfe").is_err());
+    }
+
+    #[test]
+    fn the_first_key_is_remembered_and_another_for_the_same_address_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut contacts = Contacts::open(dir.path()).unwrap();
+        let (ann, _) = card(1, "ann@example.org");
+        assert_eq!(contacts.remember(&ann).unwrap(), Remembered::New);
+        assert_eq!(contacts.remember(&ann).unwrap(), Remembered::Known);
+        let (impostor, _) = card(9, "ann@example.org");
+        let err = contacts.remember(&impostor).unwrap_err();
+        assert!(err.contains("impersonating"), "{err}");
+        let reopened = Contacts::open(dir.path()).unwrap();
+        assert_eq!(reopened.by_address("ANN@example.org").unwrap().name, "Ann");
+        assert!(reopened.by_key(&ann.key).is_some());
+    }
+}

@@ -1,0 +1,354 @@
+//! The position after every ply of a record's main line, for pictures:
+//! `yam show --svg` and the HTML export draw from here.
+//!
+//! Like `yam show`, this is showing, not verifying: Castle Siege replays
+//! from the die faces its tokens show, Genghis Khan from its `[%chance]`
+//! values or its open practice seed. The HTML export states what the
+//! referee's verification found beside the pictures.
+//!
+//! A replay that fails keeps every position before the failure, so a
+//! broken game still shows as far as it can be followed.
+
+use std::collections::VecDeque;
+
+use yam_notation::{CommentPart, Node};
+use yam_referee::fair_play::chance::ChanceError;
+use yam_referee::fair_play::outcome::Assurance;
+
+use std::path::Path;
+
+use yam_notation::castle_siege::{Order, Token as SiegeToken};
+use yam_notation::genghis_khan::Move as CardMove;
+use yam_notation::khan::KhanGrammar;
+use yam_notation::{GameKind, MoveGrammar, Record};
+use yam_referee::fair_play::chance::{Chance, PracticeChance};
+use yam_referee::fair_play::encoding::Blob;
+use yam_referee::fair_play::game_id::GameId;
+use yam_referee::{castle_siege, genghis_khan, khan};
+
+/// One position of one game, ready to draw.
+#[derive(Debug, Clone)]
+pub enum Shown {
+    /// A Khan position, and the squares of the move that led to it (from,
+    /// to), outlined in the picture so a reader stepping through sees what
+    /// moved.
+    Khan(Box<khan::Position>, Option<(khan::Square, khan::Square)>),
+    /// A Castle Siege position once both setups are revealed.
+    Siege(Box<castle_siege::State>),
+    /// A Castle Siege game whose setups are still (partly) secret: the
+    /// board is empty in the record's text (CS-07 to CS-10).
+    SiegeSetup {
+        /// Setups committed to but not yet revealed.
+        sealed: usize,
+        /// Setups revealed.
+        revealed: usize,
+    },
+    /// A Genghis Khan tableau.
+    Cards(Box<genghis_khan::State>),
+}
+
+/// The positions of a main line: `positions[i]` is the one after `i`
+/// plies (0 is the start). When the replay stopped early, `error` says
+/// why and `positions` ends with the last position reached.
+#[derive(Debug, Clone)]
+pub struct Timeline {
+    /// The positions reached, from the start.
+    pub positions: Vec<Shown>,
+    /// Why the replay stopped before the end of the main line.
+    pub error: Option<String>,
+}
+
+impl Timeline {
+    fn failed(positions: Vec<Shown>, error: String) -> Timeline {
+        Timeline {
+            positions,
+            error: Some(error),
+        }
+    }
+}
+
+/// The positions of `record`'s main line, at most `limit` plies of it.
+/// `file` is the record's path: Khan ruleset files are read beside it.
+pub fn timeline(file: &Path, record: &Record<String>, limit: Option<usize>) -> Timeline {
+    let tokens: Vec<(&String, usize)> = record
+        .main_line()
+        .map(|(t, span)| (t, span.start.line as usize))
+        .take(limit.unwrap_or(usize::MAX))
+        .collect();
+    match record.game() {
+        Some(GameKind::Khan) => khan_timeline(file, record, &tokens),
+        Some(GameKind::CastleSiege) => siege_timeline(record, &tokens),
+        Some(GameKind::GenghisKhan) => cards_timeline(record, &tokens),
+        None => Timeline::failed(Vec::new(), "the record names no known game".to_owned()),
+    }
+}
+
+fn refused(line: usize, token: &str, why: impl std::fmt::Display) -> String {
+    format!("line {line}: {token}: {why}")
+}
+
+fn khan_timeline(file: &Path, record: &Record<String>, tokens: &[(&String, usize)]) -> Timeline {
+    let name = record.tags.get("Ruleset").unwrap_or("magician");
+    let ruleset = match crate::game::rulesets::khan_ruleset(file, name) {
+        Ok(r) => r,
+        Err(e) => return Timeline::failed(Vec::new(), e),
+    };
+    let mut pos = match record.tags.get("Position") {
+        Some(text) => match khan::Position::from_yam(text, *ruleset.start_position().rules()) {
+            Ok(p) => p,
+            Err(e) => return Timeline::failed(Vec::new(), format!("bad Position tag: {e}")),
+        },
+        None => ruleset.start_position(),
+    };
+    let mut positions = vec![Shown::Khan(Box::new(pos), None)];
+    for (token, line) in tokens {
+        let step = KhanGrammar::parse_move(token)
+            .map_err(|e| e.to_string())
+            .and_then(|t| {
+                khan::resolve(&pos, &t)
+                    .and_then(|m| khan::apply(&pos, &m).map(|a| (m, a)))
+                    .map_err(|e| e.to_string())
+            });
+        let last = match step {
+            Ok((m, applied)) => {
+                pos = applied.position;
+                (m.from, m.to)
+            }
+            Err(e) => return Timeline::failed(positions, refused(*line, token, e)),
+        };
+        positions.push(Shown::Khan(Box::new(pos), Some(last)));
+    }
+    Timeline {
+        positions,
+        error: None,
+    }
+}
+
+/// Castle Siege: a side's turn is many tokens resolved as one declaration.
+/// Within a turn, the position after each token is the turn's orders so
+/// far resolved from the turn's start (orders are carried out one at a
+/// time, CS-P2); should a partial turn not resolve on its own, the turn's
+/// starting position stands until its `End`, which must resolve.
+fn siege_timeline(record: &Record<String>, tokens: &[(&String, usize)]) -> Timeline {
+    let name = record.tags.get("Ruleset").unwrap_or("standard");
+    let rules = match castle_siege::Ruleset::builtin(name) {
+        Ok(r) => r.rules,
+        Err(e) => return Timeline::failed(Vec::new(), e.to_string()),
+    };
+    let mut positions = vec![Shown::SiegeSetup {
+        sealed: 0,
+        revealed: 0,
+    }];
+    // The setups: sealed markers and revealed placements, up to the first order.
+    let mut setups: Vec<SiegeToken> = Vec::new();
+    for (i, (token, line)) in tokens.iter().enumerate() {
+        let t = match token.parse::<SiegeToken>() {
+            Ok(t) => t,
+            Err(e) => return Timeline::failed(positions, refused(*line, token, e)),
+        };
+        if matches!(t, SiegeToken::Order { .. }) {
+            return match castle_siege::replay_record(rules, &setups) {
+                Ok(r) => siege_orders(positions, r.state, &tokens[i..]),
+                Err(e) => Timeline::failed(positions, refused(*line, token, e)),
+            };
+        }
+        setups.push(t);
+        let count = |f: fn(&SiegeToken) -> bool| setups.iter().filter(|t| f(t)).count();
+        let sealed = count(|t| matches!(t, SiegeToken::Sealed(_)));
+        let revealed = count(|t| matches!(t, SiegeToken::Setup(_)));
+        if revealed >= 2 {
+            match castle_siege::replay_record(rules, &setups) {
+                Ok(r) => positions.push(Shown::Siege(Box::new(r.state))),
+                Err(e) => return Timeline::failed(positions, refused(*line, token, e)),
+            }
+        } else {
+            positions.push(Shown::SiegeSetup { sealed, revealed });
+        }
+    }
+    Timeline {
+        positions,
+        error: None,
+    }
+}
+
+/// The orders of a Castle Siege main line, from the state the setups give.
+fn siege_orders(
+    mut positions: Vec<Shown>,
+    mut start: castle_siege::State,
+    tokens: &[(&String, usize)],
+) -> Timeline {
+    let mut turn: Vec<SiegeToken> = Vec::new();
+    for (token, line) in tokens {
+        let t = match token.parse::<SiegeToken>() {
+            Ok(t) => t,
+            Err(e) => return Timeline::failed(positions, refused(*line, token, e)),
+        };
+        if start.outcome().is_some() {
+            return Timeline::failed(positions, refused(*line, token, "the game is already over"));
+        }
+        let ends = matches!(
+            t,
+            SiegeToken::Order {
+                order: Order::End,
+                ..
+            }
+        );
+        turn.push(t);
+        if ends {
+            match castle_siege::replay_turns(&start, &turn) {
+                Ok(r) => start = r.state,
+                Err(e) => return Timeline::failed(positions, refused(*line, token, e)),
+            }
+            turn.clear();
+            positions.push(Shown::Siege(Box::new(start.clone())));
+        } else {
+            let so_far = castle_siege::resolve_written(&start, &turn)
+                .map(|r| r.state)
+                .unwrap_or_else(|_| start.clone());
+            positions.push(Shown::Siege(Box::new(so_far)));
+        }
+    }
+    Timeline {
+        positions,
+        error: None,
+    }
+}
+
+fn cards_timeline(record: &Record<String>, tokens: &[(&String, usize)]) -> Timeline {
+    let name = record.tags.get("Ruleset").unwrap_or("standard");
+    let ruleset = match genghis_khan::Ruleset::builtin(name) {
+        Ok(r) => r,
+        Err(e) => return Timeline::failed(Vec::new(), e.to_string()),
+    };
+    let mut chance: Box<dyn Chance> = if let Some(shown) = ShownChance::read(record) {
+        Box::new(shown)
+    } else if let (Some(seed), Some(id)) =
+        (record.tags.get("PracticeSeed"), record.tags.get("GameId"))
+    {
+        match (GameId::new(id), Blob::new(seed.as_bytes().to_vec())) {
+            (Ok(game), Ok(seed)) => Box::new(PracticeChance::new(&game, &seed)),
+            _ => {
+                return Timeline::failed(
+                    Vec::new(),
+                    "the GameId or PracticeSeed tag cannot be read".to_owned(),
+                );
+            }
+        }
+    } else {
+        return Timeline::failed(
+            Vec::new(),
+            "the Foe layout and the draws of this game are nowhere in its text: \
+             it has neither [%chance] values nor a practice seed"
+                .to_owned(),
+        );
+    };
+    let mut state = match genghis_khan::setup(&ruleset, &mut *chance) {
+        Ok(s) => s,
+        Err(e) => return Timeline::failed(Vec::new(), format!("the Foe layout: {e}")),
+    };
+    let mut positions = vec![Shown::Cards(Box::new(state.clone()))];
+    for (token, line) in tokens {
+        let step = token
+            .parse::<CardMove>()
+            .map_err(|e| e.to_string())
+            .and_then(|mv| {
+                genghis_khan::play(&state, &mv, &mut *chance).map_err(|e| e.to_string())
+            });
+        match step {
+            Ok((next, _)) => state = next,
+            Err(e) => return Timeline::failed(positions, refused(*line, token, e)),
+        }
+        positions.push(Shown::Cards(Box::new(state.clone())));
+    }
+    Timeline {
+        positions,
+        error: None,
+    }
+}
+
+/// Chance values read from a record's `[%chance]` commands, handed out in
+/// order: what the text says, unverified.
+#[derive(Debug)]
+pub struct ShownChance {
+    values: VecDeque<(String, String)>,
+    used: usize,
+}
+
+impl ShownChance {
+    /// Every `[%chance]` item of the main line, in order; `None` if there
+    /// is none.
+    pub fn read(record: &Record<String>) -> Option<ShownChance> {
+        let mut depth = 0usize;
+        let mut values = VecDeque::new();
+        for node in &record.movetext {
+            match node {
+                Node::StartVariation => depth += 1,
+                Node::EndVariation => depth = depth.saturating_sub(1),
+                Node::Comment(c) if depth == 0 => {
+                    for part in &c.parts {
+                        if let CommentPart::Command(cmd) = part
+                            && cmd.name.eq_ignore_ascii_case("chance")
+                        {
+                            for item in cmd.args.iter().skip(1) {
+                                if let Some((purpose, value)) = item.rsplit_once(": ") {
+                                    values.push_back((purpose.to_owned(), value.to_owned()));
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        (!values.is_empty()).then_some(ShownChance { values, used: 0 })
+    }
+
+    fn next(&mut self, purpose: &str) -> Result<String, ChanceError> {
+        let missing = || ChanceError::Missing {
+            position: self.used,
+            purpose: purpose.to_owned(),
+        };
+        let (recorded, value) = self.values.pop_front().ok_or_else(missing)?;
+        if recorded != purpose {
+            return Err(ChanceError::PurposeMismatch {
+                position: self.used,
+                recorded,
+                asked: purpose.to_owned(),
+            });
+        }
+        self.used += 1;
+        Ok(value)
+    }
+}
+
+impl Chance for ShownChance {
+    fn die(&mut self, purpose: &str, sides: u16) -> Result<u16, ChanceError> {
+        let position = self.used;
+        let value = self.next(purpose)?;
+        value
+            .strip_prefix(&format!("d{sides} "))
+            .and_then(|f| f.parse().ok())
+            .ok_or(ChanceError::Missing {
+                position,
+                purpose: purpose.to_owned(),
+            })
+    }
+
+    fn draw(&mut self, purpose: &str, remaining: usize) -> Result<usize, ChanceError> {
+        let position = self.used;
+        let value = self.next(purpose)?;
+        value
+            .strip_prefix('#')
+            .and_then(|v| v.split_once(" of "))
+            .filter(|(_, n)| n.parse::<usize>().ok() == Some(remaining))
+            .and_then(|(i, _)| i.parse().ok())
+            .ok_or(ChanceError::Missing {
+                position,
+                purpose: purpose.to_owned(),
+            })
+    }
+
+    fn assurance(&self) -> Assurance {
+        Assurance::Unverified
+    }
+}

@@ -1,0 +1,225 @@
+//! The local store: where a player's games live between mails.
+//!
+//! ```text
+//! DATA/                      $YAM_DATA_DIR, else $XDG_DATA_HOME/yam, else ~/.local/share/yam
+//!   secrets/                 signing seeds and chain secrets (mode 0700, files 0600)
+//!   games/<game id>/
+//!     record.yam             the game's record, as verified
+//!     .lock                  held while the game changes
+//! ```
+//!
+//! Every write is atomic (a temporary file, fsync, rename: see `atomic`), and
+//! a game is locked (an OS file lock) while it changes, so two `yam`
+//! processes, or a crash at any moment, never leave a half-written game.
+
+pub mod atomic;
+
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The data directory to use when none is named.
+pub fn default_data_dir() -> PathBuf {
+    if let Some(path) = std::env::var_os("YAM_DATA_DIR") {
+        return PathBuf::from(path);
+    }
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local").join("share")))
+        .unwrap_or_else(|| PathBuf::from("."));
+    base.join("yam")
+}
+
+/// A data directory.
+#[derive(Debug, Clone)]
+pub struct Store {
+    root: PathBuf,
+}
+
+/// Why the store refused.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A game id that cannot name a folder.
+    #[error("{0:?} cannot be a game id: use letters, digits, '-', '_' and '.' (not first)")]
+    BadId(String),
+    /// No such game.
+    #[error("there is no game {0} in this store")]
+    NoGame(String),
+    /// The game exists already.
+    #[error("the game {0} exists already")]
+    Exists(String),
+    /// The file system failed.
+    #[error("{0}: {1}")]
+    Io(String, io::Error),
+}
+
+/// A game, locked for as long as this value lives.
+#[derive(Debug)]
+pub struct LockedGame {
+    dir: PathBuf,
+    // Held for its lock; released when dropped.
+    _lock: File,
+}
+
+impl Store {
+    /// Open (and create) the store at `root`.
+    pub fn open(root: &Path) -> Result<Store, StoreError> {
+        let games = root.join("games");
+        std::fs::create_dir_all(&games)
+            .map_err(|e| StoreError::Io(games.display().to_string(), e))?;
+        Ok(Store {
+            root: root.to_path_buf(),
+        })
+    }
+
+    /// The store's root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The secrets directory.
+    pub fn secrets_dir(&self) -> PathBuf {
+        self.root.join("secrets")
+    }
+
+    /// The ids of the games in the store, sorted.
+    pub fn games(&self) -> Result<Vec<String>, StoreError> {
+        let dir = self.root.join("games");
+        let mut ids = Vec::new();
+        for entry in
+            std::fs::read_dir(&dir).map_err(|e| StoreError::Io(dir.display().to_string(), e))?
+        {
+            let entry = entry.map_err(|e| StoreError::Io(dir.display().to_string(), e))?;
+            if entry.path().join("record.yam").is_file()
+                && let Some(name) = entry.file_name().to_str()
+            {
+                ids.push(name.to_owned());
+            }
+        }
+        ids.sort();
+        Ok(ids)
+    }
+
+    fn game_dir(&self, id: &str) -> Result<PathBuf, StoreError> {
+        let valid = !id.is_empty()
+            && id.len() <= 128
+            && !id.starts_with('.')
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+        if !valid {
+            return Err(StoreError::BadId(id.to_owned()));
+        }
+        Ok(self.root.join("games").join(id))
+    }
+
+    /// Create a new game with its first record, and lock it.
+    pub fn create(&self, id: &str, record: &[u8]) -> Result<LockedGame, StoreError> {
+        let dir = self.game_dir(id)?;
+        std::fs::create_dir_all(&dir).map_err(|e| StoreError::Io(dir.display().to_string(), e))?;
+        let game = lock(dir)?;
+        if game.record_path().exists() {
+            return Err(StoreError::Exists(id.to_owned()));
+        }
+        game.write_record(record)?;
+        Ok(game)
+    }
+
+    /// Lock an existing game (waiting while another process holds it).
+    pub fn lock(&self, id: &str) -> Result<LockedGame, StoreError> {
+        let dir = self.game_dir(id)?;
+        if !dir.join("record.yam").is_file() {
+            return Err(StoreError::NoGame(id.to_owned()));
+        }
+        lock(dir)
+    }
+}
+
+fn lock(dir: PathBuf) -> Result<LockedGame, StoreError> {
+    let path = dir.join(".lock");
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| StoreError::Io(path.display().to_string(), e))?;
+    file.lock()
+        .map_err(|e| StoreError::Io(path.display().to_string(), e))?;
+    Ok(LockedGame { dir, _lock: file })
+}
+
+impl LockedGame {
+    fn record_path(&self) -> PathBuf {
+        self.dir.join("record.yam")
+    }
+
+    /// The game's folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The record as stored.
+    pub fn record(&self) -> Result<Vec<u8>, StoreError> {
+        let path = self.record_path();
+        std::fs::read(&path).map_err(|e| StoreError::Io(path.display().to_string(), e))
+    }
+
+    /// Replace the record, atomically.
+    pub fn write_record(&self, record: &[u8]) -> Result<(), StoreError> {
+        let path = self.record_path();
+        atomic::write(&path, record, true)
+            .map_err(|e| StoreError::Io(path.display().to_string(), e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_are_created_listed_and_rewritten_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        {
+            let game = store.create("g-1", b"first").unwrap();
+            game.write_record(b"second").unwrap();
+        }
+        assert!(matches!(
+            store.create("g-1", b"x"),
+            Err(StoreError::Exists(_))
+        ));
+        assert_eq!(store.games().unwrap(), ["g-1"]);
+        assert_eq!(store.lock("g-1").unwrap().record().unwrap(), b"second");
+        assert!(matches!(store.lock("nope"), Err(StoreError::NoGame(_))));
+        for bad in ["", "../x", ".hidden", "a/b", "a b"] {
+            assert!(
+                matches!(store.create(bad, b""), Err(StoreError::BadId(_))),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_locked_game_waits_for_the_other_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        drop(store.create("g", b"0").unwrap());
+        // Many threads each read, increment and write under the lock: no
+        // update is lost, which is what the lock is for.
+        std::thread::scope(|s| {
+            for _ in 0..8 {
+                s.spawn(|| {
+                    for _ in 0..25 {
+                        let game = store.lock("g").unwrap();
+                        let n: u32 = String::from_utf8(game.record().unwrap())
+                            .unwrap()
+                            .parse()
+                            .unwrap();
+                        game.write_record((n + 1).to_string().as_bytes()).unwrap();
+                    }
+                });
+            }
+        });
+        assert_eq!(store.lock("g").unwrap().record().unwrap(), b"200");
+    }
+}
