@@ -10,7 +10,7 @@ use yam_referee::check::{Checker, GameReport, Verdict};
 
 use crate::archive::{expand, shift_pos, stream_pieces};
 use crate::diagnostics::{render_syntax, render_violation};
-use crate::error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
+use crate::error::{Error, Result, Status};
 use crate::game::rulesets::RecordRulesets;
 
 /// Arguments of `yam check`.
@@ -39,16 +39,13 @@ struct Tally {
     plies: u64,
 }
 
-/// Run `yam check`; returns the exit code.
-pub fn run(args: &CheckArgs) -> u8 {
-    let mut code = EXIT_VALID;
+/// Run `yam check`.
+pub fn run(args: &CheckArgs) -> Result<Status> {
+    let mut status = Status::Valid;
     let stdout = io::stdout();
     let files = match expand(&args.files) {
         Ok(files) => files,
-        Err((path, e)) => {
-            eprintln!("{}: cannot read directory: {e}", path.display());
-            return EXIT_USAGE;
-        }
+        Err((path, e)) => return Err(Error::io(path, "cannot read directory", e)),
     };
     let jobs = args
         .jobs
@@ -66,15 +63,15 @@ pub fn run(args: &CheckArgs) -> u8 {
                 }
                 Err(e) => {
                     eprintln!("{}: cannot open: {e}", path.display());
-                    code = EXIT_USAGE;
+                    status = status.and(Status::Unreadable);
                     continue;
                 }
             }
         };
         match check_file(path, input, args.quiet, jobs, size) {
             Ok(tally) => {
-                if tally.syntax_errors + tally.rule_errors > 0 && code == EXIT_VALID {
-                    code = EXIT_INVALID;
+                if tally.syntax_errors + tally.rule_errors > 0 {
+                    status = status.and(Status::Invalid);
                 }
                 let mut line = format!(
                     "{}: {} game{}, {} valid, {} invalid ({} syntax, {} rules), {} moves",
@@ -102,11 +99,11 @@ pub fn run(args: &CheckArgs) -> u8 {
             }
             Err(e) => {
                 eprintln!("{}: read error: {e}", path.display());
-                code = EXIT_USAGE;
+                status = status.and(Status::Unreadable);
             }
         }
     }
-    code
+    Ok(status)
 }
 
 /// One game's fate, with positions already in the whole file's terms.

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::config::{Config, IncomingConfig};
-use crate::error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
+use crate::error::{Result, Status};
 use crate::mail::{imap, transport};
 
 /// `yam config` subcommands.
@@ -36,7 +36,7 @@ pub fn default_config_path() -> PathBuf {
 }
 
 /// Run a `yam config` subcommand.
-pub fn run(command: &ConfigCommand) -> u8 {
+pub fn run(command: &ConfigCommand) -> Result<Status> {
     match command {
         ConfigCommand::Check { config } => {
             check(&config.clone().unwrap_or_else(default_config_path))
@@ -44,14 +44,8 @@ pub fn run(command: &ConfigCommand) -> u8 {
     }
 }
 
-fn check(path: &Path) -> u8 {
-    let config = match Config::load(path) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_USAGE;
-        }
-    };
+fn check(path: &Path) -> Result<Status> {
+    let config = Config::load(path)?;
     println!(
         "{}: identity {} <{}> (key {})",
         path.display(),
@@ -124,5 +118,5 @@ fn check(path: &Path) -> u8 {
                 .map_err(|e| format!("{}: {e}", path.display())),
         ),
     }
-    if ok { EXIT_VALID } else { EXIT_INVALID }
+    Ok(if ok { Status::Valid } else { Status::Invalid })
 }

@@ -10,7 +10,7 @@ use yam_referee::signed::dispute::{Log, Relation, compare, describe};
 use yam_referee::signed::text::event_command;
 use yam_referee::signed::{Collector, SignedText};
 
-use crate::error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
+use crate::error::{Error, Result, Status};
 use crate::game::rulesets::RecordRulesets;
 
 /// Arguments of `yam dispute`.
@@ -30,8 +30,8 @@ pub struct DisputeArgs {
 /// Game `game` of the file, read as far as it goes: the whole game, or,
 /// when the reader stops in it (a log cut short in the middle of an event,
 /// or before its result), what was read before, with where it stopped.
-fn load(path: &Path, game: usize) -> Result<(SignedText, Option<String>), String> {
-    let file = File::open(path).map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
+fn load(path: &Path, game: usize) -> Result<(SignedText, Option<String>)> {
+    let file = File::open(path).map_err(|e| Error::io(path, "cannot open", e))?;
     let mut reader = Reader::new(file);
     let mut collector = Collector::new();
     for n in 1.. {
@@ -48,21 +48,18 @@ fn load(path: &Path, game: usize) -> Result<(SignedText, Option<String>), String
             }
             // Another game's damage: the reader goes on to the next.
             Err(ReadError::Syntax(_)) => {}
-            Err(ReadError::Io(e)) => return Err(format!("{}: read error: {e}", path.display())),
+            Err(ReadError::Io(e)) => return Err(Error::io(path, "cannot read", e)),
         }
     }
-    Err(format!("{}: there is no game {game}", path.display()))
+    Err(Error::usage(format!(
+        "{}: there is no game {game}",
+        path.display()
+    )))
 }
 
-/// Run `yam dispute`; returns the exit code.
-pub fn run(args: &DisputeArgs) -> u8 {
-    let (a, b) = match (load(&args.a, args.game), load(&args.b, args.game)) {
-        (Ok(a), Ok(b)) => (a, b),
-        (Err(e), _) | (_, Err(e)) => {
-            eprintln!("{e}");
-            return EXIT_USAGE;
-        }
-    };
+/// Run `yam dispute`: valid when the logs do not conflict.
+pub fn run(args: &DisputeArgs) -> Result<Status> {
+    let (a, b) = (load(&args.a, args.game)?, load(&args.b, args.game)?);
     // Each log takes its ruleset files from its own directory.
     let read = |(text, cut): (SignedText, Option<String>), path: &Path| {
         let rulesets = RecordRulesets::beside(path);
@@ -110,9 +107,9 @@ pub fn run(args: &DisputeArgs) -> u8 {
             let _ = writeln!(out, "  {{{}}}", comment.words().join(" "));
         }
     }
-    if report.conflict {
-        EXIT_INVALID
+    Ok(if report.conflict {
+        Status::Invalid
     } else {
-        EXIT_VALID
-    }
+        Status::Valid
+    })
 }

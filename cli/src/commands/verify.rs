@@ -15,7 +15,7 @@ use yam_referee::signed::{Collector, Verdict, Verified, verify_text};
 
 use crate::archive::{expand, shift_pos, stream_pieces};
 use crate::diagnostics::{render_failure, render_syntax};
-use crate::error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
+use crate::error::{Error, Result, Status};
 use crate::game::rulesets::RecordRulesets;
 
 /// Arguments of `yam verify`.
@@ -148,18 +148,15 @@ pub fn describe_verified(v: &Verified) -> Vec<String> {
     lines
 }
 
-/// Run `yam verify`; returns the exit code.
+/// Run `yam verify`.
 ///
 /// Each file is streamed: cut into pieces of whole games that `--jobs`
 /// workers verify at once, reported in file order, in constant memory.
-pub fn run(args: &VerifyArgs) -> u8 {
-    let mut code = EXIT_VALID;
+pub fn run(args: &VerifyArgs) -> Result<Status> {
+    let mut status = Status::Valid;
     let files = match expand(&args.files) {
         Ok(files) => files,
-        Err((path, e)) => {
-            eprintln!("{}: cannot read directory: {e}", path.display());
-            return EXIT_USAGE;
-        }
+        Err((path, e)) => return Err(Error::io(path, "cannot read directory", e)),
     };
     let jobs = args
         .jobs
@@ -178,7 +175,7 @@ pub fn run(args: &VerifyArgs) -> u8 {
                 }
                 Err(e) => {
                     eprintln!("{}: cannot open: {e}", path.display());
-                    code = EXIT_USAGE;
+                    status = status.and(Status::Unreadable);
                     continue;
                 }
             }
@@ -197,11 +194,11 @@ pub fn run(args: &VerifyArgs) -> u8 {
         );
         if let Err(e) = streamed {
             eprintln!("{}: read error: {e}", path.display());
-            code = EXIT_USAGE;
+            status = status.and(Status::Unreadable);
             continue;
         }
-        if tally.failed + tally.unsigned > 0 && code == EXIT_VALID {
-            code = EXIT_INVALID;
+        if tally.failed + tally.unsigned > 0 {
+            status = status.and(Status::Invalid);
         }
         let mut line = format!(
             "{}: {} game{}, {} verified, {} unverified practice, {} failed, {} unsigned",
@@ -224,7 +221,7 @@ pub fn run(args: &VerifyArgs) -> u8 {
         }
         let _ = writeln!(stdout.lock(), "{line}");
     }
-    code
+    Ok(status)
 }
 
 /// Count one game and print what became of it.

@@ -12,7 +12,7 @@ use yam_notation::{RawGrammar, read_all, write_archive};
 use yam_referee::signed::write::plain;
 use yam_referee::signed::{Verdict, verify_text};
 
-use crate::error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
+use crate::error::{Error, Result, Status};
 use crate::game::record::read_signed;
 use crate::store::atomic;
 
@@ -42,47 +42,34 @@ pub struct ExportArgs {
     pub force: bool,
 }
 
-/// Run `yam export`; returns the exit code.
-pub fn run(args: &ExportArgs) -> u8 {
+/// Run `yam export`.
+pub fn run(args: &ExportArgs) -> Result<Status> {
     if args.html {
         let Some(out) = &args.out else {
-            eprintln!("yam export --html needs --out DIR");
-            return EXIT_USAGE;
+            return Err(Error::usage("yam export --html needs --out DIR"));
         };
         return html::export(&args.files, out);
     }
     let [file] = &args.files[..] else {
-        eprintln!("yam export --plain takes one record file");
-        return EXIT_USAGE;
+        return Err(Error::usage("yam export --plain takes one record file"));
     };
     run_plain(args, file)
 }
 
-fn run_plain(args: &ExportArgs, file: &std::path::Path) -> u8 {
-    let text = match std::fs::read(file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{}: cannot read: {e}", file.display());
-            return EXIT_USAGE;
-        }
-    };
-    let (records, signed) = match (read_all::<RawGrammar, _>(&text[..]), read_signed(&text[..])) {
-        (Ok(r), Ok(s)) => (r, s),
-        (Err(e), _) | (_, Err(e)) => {
-            eprintln!("{}: read error: {e}", file.display());
-            return EXIT_USAGE;
-        }
-    };
+fn run_plain(args: &ExportArgs, file: &std::path::Path) -> Result<Status> {
+    let text = std::fs::read(file).map_err(|e| Error::io(file, "cannot read", e))?;
+    let records =
+        read_all::<RawGrammar, _>(&text[..]).map_err(|e| Error::io(file, "cannot read", e))?;
+    let signed = read_signed(&text[..]).map_err(|e| Error::io(file, "cannot read", e))?;
     let rulesets = RecordRulesets::beside(file);
     let mut out_records = Vec::new();
     for (i, (record, signed)) in records.iter().zip(&signed).enumerate() {
         let (Ok(record), Ok(signed)) = (record, signed) else {
-            eprintln!(
+            return Err(Error::invalid(format!(
                 "{}: game {} has a syntax error (see `yam check`); nothing exported",
                 file.display(),
                 i + 1
-            );
-            return EXIT_INVALID;
+            )));
         };
         let note = match verify_text(signed, &rulesets) {
             Verdict::Verified(v) if v.is_practice() => {
@@ -104,20 +91,13 @@ fn run_plain(args: &ExportArgs, file: &std::path::Path) -> u8 {
     write_archive::<RawGrammar>(&out_records, &mut printed);
     match &args.out {
         Some(path) => {
-            if let Err(e) = atomic::write(path, printed.as_bytes(), args.force) {
-                eprintln!("{}: cannot write: {e}", path.display());
-                return EXIT_USAGE;
-            }
+            atomic::write(path, printed.as_bytes(), args.force)
+                .map_err(|e| Error::io(path, "cannot write", e))?;
         }
-        None => {
-            if std::io::stdout()
-                .lock()
-                .write_all(printed.as_bytes())
-                .is_err()
-            {
-                return EXIT_USAGE;
-            }
-        }
+        None => std::io::stdout()
+            .lock()
+            .write_all(printed.as_bytes())
+            .map_err(|e| Error::io("standard output", "cannot write", e))?,
     }
-    EXIT_VALID
+    Ok(Status::Valid)
 }

@@ -4,6 +4,7 @@
 //! automatic steps (roll responses, the turn a completed roll resolves,
 //! reveals) follow at once.
 
+use crate::error::Error;
 use yam_notation::{GameKind, RawGrammar, Record, Tags, record_to_string};
 use yam_referee::castle_siege::game_replay::SetupStage;
 use yam_referee::fair_play::chain::HashChain;
@@ -22,7 +23,7 @@ use crate::game::rulesets::RecordRulesets;
 use crate::game::secrets::{SealedSetup, random_32};
 use crate::game::setup::{reveal_setup, seal_setup, written_intent};
 
-use super::desk::{Desk, Game, MailMeta, Refusal, now, set_player_tags};
+use super::desk::{Desk, Game, MailMeta, now, set_player_tags};
 use crate::game::record::verified_replay;
 use crate::mail::cards::Contact;
 
@@ -65,37 +66,35 @@ pub struct ChallengeSettings {
     pub referee: Option<String>,
 }
 
-fn table_refusal(e: TableError) -> Refusal {
+fn table_refusal(e: TableError) -> Error {
     match e {
-        TableError::Rules(r) => format!("refused: {}\n  position: {}", r.reason, r.position),
-        other => format!("refused: {other}"),
+        TableError::Rules(r) => {
+            Error::invalid(format!("refused: {}\n  position: {}", r.reason, r.position))
+        }
+        other => Error::invalid(format!("refused: {other}")),
     }
 }
 
-fn stop(e: crate::error::Error) -> Refusal {
-    e.to_string()
-}
-
-fn game_id_of(replay: &SignedReplay) -> Result<GameId, Refusal> {
+fn game_id_of(replay: &SignedReplay) -> Result<GameId, Error> {
     replay
         .events()
         .first()
         .map(|e| e.event.game.clone())
-        .ok_or_else(|| "the record has no opening".to_owned())
+        .ok_or_else(|| Error::usage("the record has no opening"))
 }
 
 /// My chain for `game`, if I have one.
-fn my_chain(desk: &Desk, game: &GameId) -> Result<Option<HashChain>, Refusal> {
+fn my_chain(desk: &Desk, game: &GameId) -> Result<Option<HashChain>, Error> {
     desk.secrets
         .chain(game, &desk.me)
-        .map_err(|e| e.to_string())
+        .map_err(|e| Error::usage(e.to_string()))
 }
 
 /// Where the salt of a seat draw is kept: beside the game's other secrets,
 /// under a name of its own, so a Castle Siege setup of the same game does
 /// not collide with it.
-fn seat_salt_id(game: &GameId) -> Result<GameId, Refusal> {
-    GameId::new(format!("{}.seat-draw", game.as_str())).map_err(|e| e.to_string())
+fn seat_salt_id(game: &GameId) -> Result<GameId, Error> {
+    GameId::new(format!("{}.seat-draw", game.as_str())).map_err(|e| Error::usage(e.to_string()))
 }
 
 /// Challenges `contact` to a game: the challenge is signed, stored and
@@ -104,22 +103,25 @@ pub fn challenge(
     desk: &Desk,
     contact: &Contact,
     settings: &ChallengeSettings,
-) -> Result<String, Refusal> {
+) -> Result<String, Error> {
     let kind = GameKind::from_name(&settings.game)
-        .ok_or_else(|| format!("unknown game {:?}", settings.game))?;
-    let invited = contact
-        .public_key()
-        .ok_or_else(|| format!("the key remembered for {} is damaged", contact.address))?;
+        .ok_or_else(|| Error::usage(format!("unknown game {:?}", settings.game)))?;
+    let invited = contact.public_key().ok_or_else(|| {
+        Error::usage(format!(
+            "the key remembered for {} is damaged",
+            contact.address
+        ))
+    })?;
     let place = desk.store.root().join("games");
     let rulesets = RecordRulesets::beside(&place.join("x.yam"));
     let ruleset = rulesets
         .load_ruleset(kind, &settings.ruleset)
-        .map_err(|e| format!("--ruleset: {e}"))?;
+        .map_err(|e| Error::usage(format!("--ruleset: {e}")))?;
     let date = super::today();
     let id_text = match &settings.id {
         Some(id) => id.clone(),
         None => {
-            let random = random_32().map_err(|e| e.to_string())?;
+            let random = random_32().map_err(|e| Error::usage(e.to_string()))?;
             format!(
                 "{}-{}-{}",
                 settings.game.to_ascii_lowercase(),
@@ -128,7 +130,7 @@ pub fn challenge(
             )
         }
     };
-    let id = GameId::new(id_text.clone()).map_err(|e| format!("--id: {e}"))?;
+    let id = GameId::new(id_text.clone()).map_err(|e| Error::usage(format!("--id: {e}")))?;
     let seats = match settings.seats.as_str() {
         "first" => SeatChoice::Chosen {
             challenger_first: true,
@@ -137,20 +139,25 @@ pub fn challenge(
             challenger_first: false,
         },
         "drawn" => SeatChoice::Drawn {
-            salt: random_32().map_err(|e| e.to_string())?,
+            salt: random_32().map_err(|e| Error::usage(e.to_string()))?,
         },
-        other => return Err(format!("--seats {other}: expected first, second or drawn")),
+        other => {
+            return Err(Error::usage(format!(
+                "--seats {other}: expected first, second or drawn"
+            )));
+        }
     };
-    let before = SignedReplay::start(&rulesets, &ruleset)?;
+    let before =
+        SignedReplay::start(&rulesets, &ruleset).map_err(|e| Error::usage(e.to_string()))?;
     if before.game().seats().len() != 2 {
-        return Err(format!(
+        return Err(Error::usage(format!(
             "{kind} is a solo game: play it in hot-seat director mode or against the robot"
-        ));
+        )));
     }
     let chain = desk
         .secrets
         .new_chain(&id, &desk.me, chain_length(kind, &ruleset))
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Error::usage(e.to_string()))?;
     if let SeatChoice::Drawn { salt } = seats {
         desk.secrets
             .store_setup(
@@ -161,7 +168,7 @@ pub fn challenge(
                     setup: String::new(),
                 },
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| Error::usage(e.to_string()))?;
     }
     let (_, event) = table::challenge(
         &rulesets as &dyn RulesCatalog,
@@ -191,7 +198,7 @@ pub fn challenge(
     tags.set("Ruleset", ruleset.name.as_str());
     let mut record: Record<String> = Record::new(tags);
     let replay = append_events(&mut record, &before, &[event], settings.comment.as_deref())
-        .map_err(|e| format!("internal error: {e}"))?;
+        .map_err(|e| Error::usage(format!("internal error: {e}")))?;
     set_player_tags(&mut record, &replay, desk);
     let text = record_to_string::<RawGrammar>(&record);
     let mut game = create_game(
@@ -231,7 +238,7 @@ fn commit(
     prose: Option<&str>,
     news: String,
     dry_run: bool,
-) -> Result<Done, Refusal> {
+) -> Result<Done, Error> {
     game.append(events, prose, desk)?;
     let mut lines = vec![news.clone()];
     if dry_run {
@@ -241,7 +248,7 @@ fn commit(
             &game.locked.dir().join("record.yam"),
             yam_referee::signed::Known::Events(game.replay.events()),
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Error::usage(e.to_string()))?;
         lines.push("dry run: nothing written, nothing sent".into());
         return Ok(Done { lines });
     }
@@ -261,7 +268,7 @@ fn commit(
 /// The steps the game now asks of me that need no decision: a roll
 /// response, the turn a completed roll of mine resolves, the seat draw's
 /// reveal, a sealed setup's reveal. Returns what was done, in words.
-pub fn advance(desk: &Desk, game: &mut Game) -> Result<Vec<String>, Refusal> {
+pub fn advance(desk: &Desk, game: &mut Game) -> Result<Vec<String>, Error> {
     let me = desk.key();
     let id = game_id_of(&game.replay)?;
     let chain = my_chain(desk, &id)?;
@@ -305,8 +312,10 @@ pub fn advance(desk: &Desk, game: &mut Game) -> Result<Vec<String>, Refusal> {
                 let kept = desk
                     .secrets
                     .setup(&seat_salt_id(&id)?, &desk.me)
-                    .map_err(|e| e.to_string())?
-                    .ok_or("the salt of the seat draw is not in the secrets directory")?;
+                    .map_err(|e| Error::usage(e.to_string()))?
+                    .ok_or_else(|| {
+                        Error::usage("the salt of the seat draw is not in the secrets directory")
+                    })?;
                 (
                     table::reveal_seats(&mut replay, &signer, kept.salt).map_err(table_refusal)?,
                     "Yam revealed the seat draw's salt: the seats are settled.".to_owned(),
@@ -317,8 +326,7 @@ pub fn advance(desk: &Desk, game: &mut Game) -> Result<Vec<String>, Refusal> {
                     == Some(SetupStage::Revealing) =>
             {
                 (
-                    reveal_setup(&mut replay, &desk.secrets, &desk.me, &signer, None)
-                        .map_err(stop)?,
+                    reveal_setup(&mut replay, &desk.secrets, &desk.me, &signer, None)?,
                     "Yam revealed your sealed setup (CS-07 to CS-10).".to_owned(),
                 )
             }
@@ -331,20 +339,25 @@ pub fn advance(desk: &Desk, game: &mut Game) -> Result<Vec<String>, Refusal> {
 }
 
 /// The game `id`, with my duty checked.
-fn my_game(desk: &Desk, id: &str) -> Result<Game, Refusal> {
+fn my_game(desk: &Desk, id: &str) -> Result<Game, Error> {
     let game = Game::open(&desk.store, id)?;
     if game.meta.opponent.is_empty() {
-        return Err(format!("{id} is not a mail game of this data directory"));
+        return Err(Error::usage(format!(
+            "{id} is not a mail game of this data directory"
+        )));
     }
     Ok(game)
 }
 
-fn duty_refusal(desk: &Desk, game: &Game, wanted: &str) -> Refusal {
-    format!("refused: {wanted}: {}", super::body::whose_turn(game, desk))
+fn duty_refusal(desk: &Desk, game: &Game, wanted: &str) -> Error {
+    Error::invalid(format!(
+        "refused: {wanted}: {}",
+        super::body::whose_turn(game, desk)
+    ))
 }
 
 /// Accepts the challenge of game `id`.
-pub fn accept(desk: &Desk, id: &str) -> Result<Done, Refusal> {
+pub fn accept(desk: &Desk, id: &str) -> Result<Done, Error> {
     let mut game = my_game(desk, id)?;
     if next_duty(&game.replay) != Some(Duty::Accept(desk.key())) {
         return Err(duty_refusal(desk, &game, "nothing to accept"));
@@ -358,18 +371,21 @@ pub fn accept(desk: &Desk, id: &str) -> Result<Done, Refusal> {
             )
         });
     let toss = if drawn {
-        Some(random_32().map_err(|e| e.to_string())?)
+        Some(random_32().map_err(|e| Error::usage(e.to_string()))?)
     } else {
         None
     };
     let chain = desk
         .secrets
         .new_chain(&gid, &desk.me, {
-            let kind = game.record.game().ok_or("the record names no game")?;
+            let kind = game
+                .record
+                .game()
+                .ok_or_else(|| Error::usage("the record names no game"))?;
             yam_referee::replay::load_ruleset(kind, game.replay.ruleset_name())
                 .map_or(CHAIN_LENGTH, |r| chain_length(kind, &r))
         })
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Error::usage(e.to_string()))?;
     let signer = Signer {
         key: &desk.me.key,
         chain: Some(&chain),
@@ -409,7 +425,7 @@ pub struct MoveRequest {
 
 /// Plays a turn in game `id`. An open offer of the opponent is declined by
 /// playing on, as over a board.
-pub fn play(desk: &Desk, id: &str, request: &MoveRequest) -> Result<Done, Refusal> {
+pub fn play(desk: &Desk, id: &str, request: &MoveRequest) -> Result<Done, Error> {
     let mut game = my_game(desk, id)?;
     let me = desk.key();
     let gid = game_id_of(&game.replay)?;
@@ -435,10 +451,13 @@ pub fn play(desk: &Desk, id: &str, request: &MoveRequest) -> Result<Done, Refusa
     }
     let intent = match request.auto {
         Some((policy, seed)) => {
-            let seat = replay.seat_of(&me).ok_or("refused: you have no seat")?;
-            autoplay::choose(&replay, seat, policy, seed).map_err(|e| format!("refused: {e}"))?
+            let seat = replay
+                .seat_of(&me)
+                .ok_or_else(|| Error::invalid("refused: you have no seat"))?;
+            autoplay::choose(&replay, seat, policy, seed)
+                .map_err(|e| Error::invalid(format!("refused: {e}")))?
         }
-        None => written_intent(&replay, &request.moves).map_err(stop)?,
+        None => written_intent(&replay, &request.moves)?,
     };
     let news;
     match intent {
@@ -476,27 +495,27 @@ pub fn play(desk: &Desk, id: &str, request: &MoveRequest) -> Result<Done, Refusa
             Err(e) => return Err(table_refusal(e)),
         },
         Intent::Seal(written) => {
-            events.push(
-                seal_setup(
-                    &mut replay,
-                    &desk.secrets,
-                    &desk.me,
-                    &signer,
-                    &written,
-                    request.dry_run,
-                )
-                .map_err(stop)?,
-            );
+            events.push(seal_setup(
+                &mut replay,
+                &desk.secrets,
+                &desk.me,
+                &signer,
+                &written,
+                request.dry_run,
+            )?);
             news = format!(
                 "{} seals a setup; it stays secret until both are sealed.",
                 desk.config.identity.name
             );
         }
         Intent::Reveal(written) => {
-            events.push(
-                reveal_setup(&mut replay, &desk.secrets, &desk.me, &signer, written)
-                    .map_err(stop)?,
-            );
+            events.push(reveal_setup(
+                &mut replay,
+                &desk.secrets,
+                &desk.me,
+                &signer,
+                written,
+            )?);
             news = format!("{} reveals the sealed setup.", desk.config.identity.name);
         }
     }
@@ -553,7 +572,7 @@ fn before_my_last_move(replay: &SignedReplay, me: &PublicKey) -> Option<u32> {
 }
 
 /// Does `act` in game `id`.
-pub fn act(desk: &Desk, id: &str, act: Act) -> Result<Done, Refusal> {
+pub fn act(desk: &Desk, id: &str, act: Act) -> Result<Done, Error> {
     let mut game = my_game(desk, id)?;
     let me = desk.key();
     let gid = game_id_of(&game.replay)?;
@@ -588,7 +607,7 @@ pub fn act(desk: &Desk, id: &str, act: Act) -> Result<Done, Refusal> {
     let (event, news) = match act {
         Act::Resign => {
             if duty.is_none() {
-                return Err("refused: the game is over".into());
+                return Err(Error::invalid("refused: the game is over"));
             }
             (
                 table::resign(&mut replay, &signer).map_err(table_refusal)?,
@@ -605,7 +624,7 @@ pub fn act(desk: &Desk, id: &str, act: Act) -> Result<Done, Refusal> {
         ),
         Act::OfferTakeback => {
             let back_to = before_my_last_move(&replay, &me)
-                .ok_or("refused: you have made no move to take back")?;
+                .ok_or_else(|| Error::invalid("refused: you have made no move to take back"))?;
             (
                 table::offer_takeback(&mut replay, &signer, back_to).map_err(table_refusal)?,
                 format!("{name} asks to take back their last move."),
@@ -617,18 +636,20 @@ pub fn act(desk: &Desk, id: &str, act: Act) -> Result<Done, Refusal> {
         ),
         Act::ClaimForfeit => {
             let Some(duty) = duty else {
-                return Err("refused: the game is over".into());
+                return Err(Error::invalid("refused: the game is over"));
             };
             if mine {
-                return Err("refused: the game waits for you, not for your opponent".into());
+                return Err(Error::invalid(
+                    "refused: the game waits for you, not for your opponent",
+                ));
             }
             let silent = now().saturating_sub(game.meta.changed) / 86_400;
             if silent < u64::from(game.meta.forfeit_days) {
-                return Err(format!(
+                return Err(Error::invalid(format!(
                     "refused: {} has been silent {silent} day(s); a forfeit may be claimed after {} days",
                     desk.name_of(&duty.who()),
                     game.meta.forfeit_days
-                ));
+                )));
             }
             let reason = format!(
                 "no answer in {silent} days (the agreed limit is {})",
@@ -648,13 +669,15 @@ pub fn act(desk: &Desk, id: &str, act: Act) -> Result<Done, Refusal> {
 }
 
 /// Sends a reminder to the opponent when the game waits for them.
-pub fn remind(desk: &Desk, id: &str) -> Result<Done, Refusal> {
+pub fn remind(desk: &Desk, id: &str) -> Result<Done, Error> {
     let mut game = my_game(desk, id)?;
     let Some(duty) = next_duty(&game.replay) else {
-        return Err("refused: the game is over".into());
+        return Err(Error::invalid("refused: the game is over"));
     };
     if duty.who() == desk.key() {
-        return Err("refused: the game waits for you, not for your opponent".into());
+        return Err(Error::invalid(
+            "refused: the game waits for you, not for your opponent",
+        ));
     }
     let silent = now().saturating_sub(game.meta.changed) / 86_400;
     game.meta.reminders += 1;
@@ -671,14 +694,14 @@ pub fn remind(desk: &Desk, id: &str) -> Result<Done, Refusal> {
 
 /// Sends the game as it stands again (the same Message-ID as the turn
 /// mail it repeats, so the opponent's client and Yam see a duplicate).
-pub fn resend(desk: &Desk, id: &str) -> Result<Done, Refusal> {
+pub fn resend(desk: &Desk, id: &str) -> Result<Done, Error> {
     let mut game = my_game(desk, id)?;
     let news = format!("(sent again) {}", super::body::whose_turn(&game, desk));
     resend_with(desk, &mut game, &news)?;
     Ok(Done { lines: vec![news] })
 }
 
-fn resend_with(desk: &Desk, game: &mut Game, news: &str) -> Result<(), Refusal> {
+fn resend_with(desk: &Desk, game: &mut Game, news: &str) -> Result<(), Error> {
     game.mail(desk, news, false)
 }
 
@@ -689,7 +712,7 @@ pub fn store_challenge(
     replay: &SignedReplay,
     from: &Contact,
     referee: Option<String>,
-) -> Result<String, Refusal> {
+) -> Result<String, Error> {
     let id = game_id_of(replay)?;
     create_game(
         desk,
@@ -708,9 +731,13 @@ pub fn store_challenge(
 }
 
 /// A new game in the store: its first record, then its bookkeeping.
-fn create_game(desk: &Desk, id: &str, text: &[u8], meta: MailMeta) -> Result<Game, Refusal> {
+fn create_game(desk: &Desk, id: &str, text: &[u8], meta: MailMeta) -> Result<Game, Error> {
     // Created and unlocked at once: `Game::open` takes the lock itself.
-    drop(desk.store.create(id, text).map_err(|e| e.to_string())?);
+    drop(
+        desk.store
+            .create(id, text)
+            .map_err(|e| Error::usage(e.to_string()))?,
+    );
     let mut game = Game::open(&desk.store, id)?;
     game.meta = meta;
     game.save_meta()?;

@@ -2,6 +2,7 @@
 //! contacts, loaded once per command; the games of the store, read,
 //! verified and written back; and the mail each change sends.
 
+use crate::error::Error;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -22,7 +23,6 @@ use crate::store::{LockedGame, Store};
 use crate::mail::cards::{Card, Contacts};
 
 /// A refusal, in words for the player.
-pub type Refusal = String;
 
 /// Where the player's things are.
 #[derive(Debug, Clone, clap::Args)]
@@ -54,7 +54,7 @@ pub struct Desk {
 
 impl Desk {
     /// Opens the desk.
-    pub fn open(place: &Where) -> Result<Desk, Refusal> {
+    pub fn open(place: &Where) -> Result<Desk, Error> {
         let data = place
             .data_dir
             .clone()
@@ -64,18 +64,19 @@ impl Desk {
             .clone()
             .unwrap_or_else(|| data.join("config.yaml"));
         if !config_path.exists() {
-            return Err(format!(
+            return Err(Error::usage(format!(
                 "{}: no configuration; write one (see docs/mail.md: identity and mail accounts) or name it with --config",
                 config_path.display()
-            ));
+            )));
         }
-        let config = Config::load(&config_path).map_err(|e| e.to_string())?;
-        let store = Store::open(&data).map_err(|e| e.to_string())?;
-        let secrets = Secrets::open(&store.secrets_dir()).map_err(|e| e.to_string())?;
+        let config = Config::load(&config_path).map_err(|e| Error::usage(e.to_string()))?;
+        let store = Store::open(&data).map_err(|e| Error::usage(e.to_string()))?;
+        let secrets =
+            Secrets::open(&store.secrets_dir()).map_err(|e| Error::usage(e.to_string()))?;
         let (me, new_identity) = secrets
             .identity(&config.identity.key)
-            .map_err(|e| e.to_string())?;
-        let contacts = Contacts::open(&data)?;
+            .map_err(|e| Error::usage(e.to_string()))?;
+        let contacts = Contacts::open(&data).map_err(|e| Error::usage(e.to_string()))?;
         Ok(Desk {
             config,
             store,
@@ -116,21 +117,25 @@ impl Desk {
     }
 
     /// Sends a mail to `to` (an address) and returns its raw bytes.
-    pub fn send(&self, mail: &Outbound<'_>) -> Result<Vec<u8>, Refusal> {
+    pub fn send(&self, mail: &Outbound<'_>) -> Result<Vec<u8>, Error> {
         let outgoing = self
             .config
             .outgoing
             .as_ref()
-            .ok_or("no outgoing mail is configured (outgoing: smtp, sendmail or directory)")?
+            .ok_or_else(|| {
+                Error::usage(
+                    "no outgoing mail is configured (outgoing: smtp, sendmail or directory)",
+                )
+            })?
             .transport()
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| Error::usage(e.to_string()))?;
         let from = format!("{} <{}>", self.config.identity.name, self.address())
             .parse()
-            .map_err(|e| format!("my address {:?}: {e}", self.address()))?;
+            .map_err(|e| Error::usage(format!("my address {:?}: {e}", self.address())))?;
         let to = mail
             .to
             .parse()
-            .map_err(|e| format!("the address {:?}: {e}", mail.to))?;
+            .map_err(|e| Error::usage(format!("the address {:?}: {e}", mail.to)))?;
         let message = compose(&TurnMail {
             from,
             to: vec![to],
@@ -147,13 +152,13 @@ impl Desk {
             referee: match mail.referee {
                 Some(r) => Some(
                     r.parse()
-                        .map_err(|e| format!("the referee's address {r:?}: {e}"))?,
+                        .map_err(|e| Error::usage(format!("the referee's address {r:?}: {e}")))?,
                 ),
                 None => None,
             },
         })
-        .map_err(|e| format!("cannot build the mail: {e}"))?;
-        transport::send(&outgoing, &message).map_err(|e| e.to_string())?;
+        .map_err(|e| Error::usage(format!("cannot build the mail: {e}")))?;
+        transport::send(&outgoing, &message).map_err(|e| Error::usage(e.to_string()))?;
         Ok(message.formatted())
     }
 }
@@ -257,13 +262,13 @@ pub struct Stored {
 
 impl Stored {
     /// Locks and reads the game `id`.
-    pub fn open(store: &Store, id: &str) -> Result<Stored, Refusal> {
-        let locked = store.lock(id).map_err(|e| e.to_string())?;
-        let text = locked.record().map_err(|e| e.to_string())?;
+    pub fn open(store: &Store, id: &str) -> Result<Stored, Error> {
+        let locked = store.lock(id).map_err(|e| Error::usage(e.to_string()))?;
+        let text = locked.record().map_err(|e| Error::usage(e.to_string()))?;
         let meta_path = locked.dir().join("mail.yaml");
         let meta = match std::fs::read_to_string(&meta_path) {
             Ok(text) => serde_yaml_ng::from_str(&text)
-                .map_err(|e| format!("{}: {e}", meta_path.display()))?,
+                .map_err(|e| Error::usage(format!("{}: {e}", meta_path.display())))?,
             Err(_) => MailMeta::default(),
         };
         Ok(Stored { locked, text, meta })
@@ -271,16 +276,16 @@ impl Stored {
 
     /// The signed events of the stored record, decoded but not replayed:
     /// every write to the store was verified first (`Game::save`).
-    pub fn events(&self) -> Result<Vec<SignedEvent>, Refusal> {
-        stored_events(&self.text).map_err(|e| e.to_string())
+    pub fn events(&self) -> Result<Vec<SignedEvent>, Error> {
+        stored_events(&self.text).map_err(|e| Error::usage(e.to_string()))
     }
 
     /// The game, replayed (its signatures trusted: every write to the
     /// store is verified first; all else is checked).
-    pub fn replay(self) -> Result<Game, Refusal> {
+    pub fn replay(self) -> Result<Game, Error> {
         let path = record_path(&self.locked);
         let (record, replay) = verified(&self.text, &path, Known::Everything)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| Error::usage(format!("{}: {e}", path.display())))?;
         Ok(Game {
             locked: self.locked,
             record,
@@ -292,7 +297,7 @@ impl Stored {
 
 impl Game {
     /// Locks and reads the game `id`.
-    pub fn open(store: &Store, id: &str) -> Result<Game, Refusal> {
+    pub fn open(store: &Store, id: &str) -> Result<Game, Error> {
         Stored::open(store, id)?.replay()
     }
 
@@ -324,10 +329,10 @@ impl Game {
         events: &[SignedEvent],
         prose: Option<&str>,
         desk: &Desk,
-    ) -> Result<(), Refusal> {
+    ) -> Result<(), Error> {
         let before = self.replay.clone();
         self.replay = append_events(&mut self.record, &before, events, prose)
-            .map_err(|e| format!("internal error: {e}"))?;
+            .map_err(|e| Error::usage(format!("internal error: {e}")))?;
         set_player_tags(&mut self.record, &self.replay, desk);
         self.meta.changed = now();
         self.meta.reminders = 0;
@@ -336,38 +341,42 @@ impl Game {
 
     /// Writes the record and the bookkeeping (each atomically), after
     /// verifying the record's text once more as a whole.
-    pub fn save(&self) -> Result<(), Refusal> {
+    pub fn save(&self) -> Result<(), Error> {
         let text = self.checked_text()?;
         let meta = self.meta_text()?;
         crate::store::atomic::write_many(&[
             (&self.locked.dir().join("mail.yaml"), meta.as_bytes()),
             (&record_path(&self.locked), text.as_bytes()),
         ])
-        .map_err(|e| format!("{}: {e}", self.locked.dir().display()))
+        .map_err(|e| Error::usage(format!("{}: {e}", self.locked.dir().display())))
     }
 
     /// The record's text, verified once more as a whole before it is
     /// written (what is known is only what this replay holds).
-    fn checked_text(&self) -> Result<String, Refusal> {
+    fn checked_text(&self) -> Result<String, Error> {
         let text = self.text();
         verified_replay(
             text.as_bytes(),
             &record_path(&self.locked),
             Known::Events(self.replay.events()),
         )
-        .map_err(|e| format!("internal error: the new record does not verify: {e}"))?;
+        .map_err(|e| {
+            Error::usage(format!(
+                "internal error: the new record does not verify: {e}"
+            ))
+        })?;
         Ok(text)
     }
 
-    fn meta_text(&self) -> Result<String, Refusal> {
-        serde_yaml_ng::to_string(&self.meta).map_err(|e| e.to_string())
+    fn meta_text(&self) -> Result<String, Error> {
+        serde_yaml_ng::to_string(&self.meta).map_err(|e| Error::usage(e.to_string()))
     }
 
     /// Writes the bookkeeping only.
-    pub fn save_meta(&self) -> Result<(), Refusal> {
+    pub fn save_meta(&self) -> Result<(), Error> {
         let meta = self.meta_text()?;
         crate::store::atomic::write(&self.locked.dir().join("mail.yaml"), meta.as_bytes(), true)
-            .map_err(|e| format!("cannot write the game's bookkeeping: {e}"))
+            .map_err(|e| Error::usage(format!("cannot write the game's bookkeeping: {e}")))
     }
 
     /// The players' names, first seat first.
@@ -417,7 +426,7 @@ impl Game {
     /// whose turn it is. Records the Message-ID in the thread (unless
     /// [`Game::thread_next_mail`] did before the game was saved) and keeps
     /// a copy of the raw mail (`last-sent.eml`).
-    pub fn mail(&mut self, desk: &Desk, news: &str, automatic: bool) -> Result<(), Refusal> {
+    pub fn mail(&mut self, desk: &Desk, news: &str, automatic: bool) -> Result<(), Error> {
         let text = self.text();
         let id = self.id();
         let message_id = self.message_id(desk);
@@ -446,7 +455,7 @@ impl Game {
         // composes the mail anew from the record), so it is written in
         // place, without the new file and the syncs a game's state needs.
         keep_copy(&self.locked.dir().join("last-sent.eml"), &raw)
-            .map_err(|e| format!("cannot keep the sent mail: {e}"))?;
+            .map_err(|e| Error::usage(format!("cannot keep the sent mail: {e}")))?;
         if threaded { Ok(()) } else { self.save_meta() }
     }
 }

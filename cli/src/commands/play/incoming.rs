@@ -3,13 +3,14 @@
 //! changes nothing and stays where it was; reading a mail twice changes
 //! nothing the second time.
 
+use crate::error::Error;
 use yam_referee::signed::SignedReplay;
 use yam_referee::signed::table::{Duty, next_duty};
 
 use crate::mail::extract::{Incoming, Turn, read_mail, read_mail_attachments};
 
 use super::act::{self, ChallengeSettings};
-use super::desk::{Desk, Game, Outbound, Refusal, Stored, now};
+use super::desk::{Desk, Game, Outbound, Stored, now};
 use crate::game::record::{claimed_id, verified};
 use crate::mail::cards::{Card, Remembered, is_card};
 use yam_referee::fair_play::turn::SignedEvent;
@@ -152,7 +153,7 @@ fn card(desk: &mut Desk, from: &str, bytes: &[u8], introduction: bool) -> Outcom
     }
     let remembered = match desk.contacts.remember(&card) {
         Ok(r) => r,
-        Err(e) => return Outcome::Refused(e),
+        Err(e) => return Outcome::Refused(e.to_string()),
     };
     let mut said = match remembered {
         Remembered::New => format!(
@@ -180,13 +181,13 @@ fn card(desk: &mut Desk, from: &str, bytes: &[u8], introduction: bool) -> Outcom
             said.push_str("; my card is sent in answer");
         }
         Ok(None) => {}
-        Err(e) => return Outcome::Refused(e),
+        Err(e) => return Outcome::Refused(e.to_string()),
     }
     Outcome::Card(said)
 }
 
 /// Sends my card to `to`: an introduction, or (`answer`) the answer to one.
-pub fn send_card(desk: &Desk, to: &str, answer: bool) -> Result<Vec<u8>, Refusal> {
+pub fn send_card(desk: &Desk, to: &str, answer: bool) -> Result<Vec<u8>, Error> {
     let card = desk.card();
     let text = card.signed_text(&desk.me.key);
     let body = format!(
@@ -227,28 +228,25 @@ fn pending_path(desk: &Desk, address: &str) -> std::path::PathBuf {
 }
 
 /// Keeps a challenge until the invited player's card arrives.
-pub fn keep_pending(
-    desk: &Desk,
-    address: &str,
-    settings: &ChallengeSettings,
-) -> Result<(), Refusal> {
+pub fn keep_pending(desk: &Desk, address: &str, settings: &ChallengeSettings) -> Result<(), Error> {
     let path = pending_path(desk, address);
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::usage(format!("{}: {e}", dir.display())))?;
     }
-    let text = serde_yaml_ng::to_string(settings).map_err(|e| e.to_string())?;
+    let text = serde_yaml_ng::to_string(settings).map_err(|e| Error::usage(e.to_string()))?;
     crate::store::atomic::write(&path, text.as_bytes(), true)
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|e| Error::usage(format!("{}: {e}", path.display())))
 }
 
-fn take_pending(desk: &Desk, address: &str) -> Result<Option<ChallengeSettings>, Refusal> {
+fn take_pending(desk: &Desk, address: &str) -> Result<Option<ChallengeSettings>, Error> {
     let path = pending_path(desk, address);
     let Ok(text) = std::fs::read_to_string(&path) else {
         return Ok(None);
     };
-    let settings =
-        serde_yaml_ng::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let settings = serde_yaml_ng::from_str(&text)
+        .map_err(|e| Error::usage(format!("{}: {e}", path.display())))?;
+    std::fs::remove_file(&path).map_err(|e| Error::usage(format!("{}: {e}", path.display())))?;
     Ok(Some(settings))
 }
 
@@ -270,7 +268,7 @@ fn record(
             Ok((s, events))
         }) {
             Ok(found) => Some(found),
-            Err(e) => return Outcome::Refused(e),
+            Err(e) => return Outcome::Refused(e.to_string()),
         },
         None => None,
     };
@@ -341,7 +339,7 @@ fn record(
                     ),
                 }
             }
-            Err(e) => Outcome::Refused(e),
+            Err(e) => Outcome::Refused(e.to_string()),
         };
     }
     Outcome::Refused(format!(
@@ -431,7 +429,7 @@ fn continue_game(
         game.thread_next_mail(desk);
     }
     if let Err(e) = game.save() {
-        return Outcome::Refused(e);
+        return Outcome::Refused(e.to_string());
     }
     if answer {
         if let Err(e) = game.mail(desk, &automatic.join("\n"), true) {

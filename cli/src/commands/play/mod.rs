@@ -28,7 +28,7 @@ use clap::Subcommand;
 use yam_referee::signed::table::{Duty, next_duty};
 
 use crate::config::IncomingConfig;
-use crate::error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
+use crate::error::{Error, Result, Status};
 use crate::mail::maildir::{is_seen, mark_seen, read_maildir, read_mbox};
 
 use act::{Act, ChallengeSettings, MoveRequest};
@@ -202,45 +202,24 @@ pub struct PlaceArgs {
     pub place: Where,
 }
 
-fn report(result: Result<act::Done, String>) -> u8 {
-    match result {
-        Ok(done) => {
-            let mut out = std::io::stdout().lock();
-            for line in done.lines {
-                let _ = writeln!(out, "{line}");
-            }
-            EXIT_VALID
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            if e.starts_with("refused") {
-                EXIT_INVALID
-            } else {
-                EXIT_USAGE
-            }
-        }
+/// Prints what a step did.
+fn report(result: Result<act::Done>) -> Result<Status> {
+    let done = result?;
+    let mut out = std::io::stdout().lock();
+    for line in done.lines {
+        let _ = writeln!(out, "{line}");
     }
+    Ok(Status::Valid)
 }
 
-fn open(place: &Where) -> Result<Desk, u8> {
-    Desk::open(place).map_err(|e| {
-        eprintln!("{e}");
-        EXIT_USAGE
-    })
-}
-
-macro_rules! desk_or_exit {
-    ($place:expr) => {
-        match open($place) {
-            Ok(d) => d,
-            Err(code) => return code,
-        }
-    };
+/// The desk at `place`.
+fn open(place: &Where) -> Result<Desk> {
+    Desk::open(place)
 }
 
 /// `yam challenge`.
-pub fn challenge(args: &ChallengeArgs) -> u8 {
-    let desk = desk_or_exit!(&args.place);
+pub fn challenge(args: &ChallengeArgs) -> Result<Status> {
+    let desk = open(&args.place)?;
     let settings = ChallengeSettings {
         game: args.game.clone(),
         ruleset: args.ruleset.clone(),
@@ -258,10 +237,9 @@ pub fn challenge(args: &ChallengeArgs) -> u8 {
             || *referee == address
             || *referee == desk.address())
     {
-        eprintln!(
+        return Err(Error::usage(format!(
             "--referee {referee}: expected the address of a referee robot, neither yours nor your opponent's"
-        );
-        return EXIT_USAGE;
+        )));
     }
     match desk.contacts.by_address(&address).cloned() {
         Some(contact) => report(
@@ -286,14 +264,14 @@ pub fn challenge(args: &ChallengeArgs) -> u8 {
 }
 
 /// `yam accept`.
-pub fn accept(args: &GameArgs) -> u8 {
-    let desk = desk_or_exit!(&args.place);
+pub fn accept(args: &GameArgs) -> Result<Status> {
+    let desk = open(&args.place)?;
     report(act::accept(&desk, &args.game))
 }
 
 /// `yam move`.
-pub fn play(args: &MoveArgs) -> u8 {
-    let desk = desk_or_exit!(&args.place);
+pub fn play(args: &MoveArgs) -> Result<Status> {
+    let desk = open(&args.place)?;
     report(act::play(
         &desk,
         &args.game,
@@ -316,20 +294,33 @@ pub fn play(args: &MoveArgs) -> u8 {
     ))
 }
 
-/// `yam resign`, `yam resend`, `yam remind`, `yam forfeit`.
-pub fn one(args: &GameArgs, what: &str) -> u8 {
-    let desk = desk_or_exit!(&args.place);
-    report(match what {
-        "resign" => act::act(&desk, &args.game, Act::Resign),
-        "forfeit" => act::act(&desk, &args.game, Act::ClaimForfeit),
-        "remind" => act::remind(&desk, &args.game),
-        _ => act::resend(&desk, &args.game),
-    })
+/// `yam resign`.
+pub fn resign(args: &GameArgs) -> Result<Status> {
+    let desk = open(&args.place)?;
+    report(act::act(&desk, &args.game, Act::Resign))
+}
+
+/// `yam forfeit`.
+pub fn forfeit(args: &GameArgs) -> Result<Status> {
+    let desk = open(&args.place)?;
+    report(act::act(&desk, &args.game, Act::ClaimForfeit))
+}
+
+/// `yam remind`.
+pub fn remind(args: &GameArgs) -> Result<Status> {
+    let desk = open(&args.place)?;
+    report(act::remind(&desk, &args.game))
+}
+
+/// `yam resend`.
+pub fn resend(args: &GameArgs) -> Result<Status> {
+    let desk = open(&args.place)?;
+    report(act::resend(&desk, &args.game))
 }
 
 /// `yam draw` (`takeback` false) and `yam takeback`.
-pub fn offer(args: &OfferArgs, takeback: bool) -> u8 {
-    let desk = desk_or_exit!(&args.place);
+pub fn offer(args: &OfferArgs, takeback: bool) -> Result<Status> {
+    let desk = open(&args.place)?;
     let act = match (args.step, takeback) {
         (OfferStep::Offer, false) => Act::OfferDraw,
         (OfferStep::Accept, false) => Act::AnswerDraw(true),
@@ -342,15 +333,9 @@ pub fn offer(args: &OfferArgs, takeback: bool) -> u8 {
 }
 
 /// `yam games`: every game with whose turn it is.
-pub fn games(args: &PlaceArgs) -> u8 {
-    let desk = desk_or_exit!(&args.place);
-    let ids = match desk.store.games() {
-        Ok(ids) => ids,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_USAGE;
-        }
-    };
+pub fn games(args: &PlaceArgs) -> Result<Status> {
+    let desk = open(&args.place)?;
+    let ids = desk.store.games()?;
     let mut out = std::io::stdout().lock();
     if ids.is_empty() {
         let _ = writeln!(
@@ -358,7 +343,7 @@ pub fn games(args: &PlaceArgs) -> u8 {
             "no games yet: `yam challenge ADDRESS --game ... --ruleset ...`"
         );
     }
-    let mut code = EXIT_VALID;
+    let mut status = Status::Valid;
     for id in ids {
         match Game::open(&desk.store, &id) {
             Ok(game) => {
@@ -378,23 +363,17 @@ pub fn games(args: &PlaceArgs) -> u8 {
             }
             Err(e) => {
                 let _ = writeln!(out, "?     {id}  {e}");
-                code = EXIT_INVALID;
+                status = Status::Invalid;
             }
         }
     }
-    code
+    Ok(status)
 }
 
 /// `yam board`: the game as it stands, and what may be played.
-pub fn board(args: &GameArgs) -> u8 {
-    let desk = desk_or_exit!(&args.place);
-    let game = match Game::open(&desk.store, &args.game) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_USAGE;
-        }
-    };
+pub fn board(args: &GameArgs) -> Result<Status> {
+    let desk = open(&args.place)?;
+    let game = Game::open(&desk.store, &args.game)?;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,
@@ -428,12 +407,12 @@ pub fn board(args: &GameArgs) -> u8 {
             }
         );
     }
-    EXIT_VALID
+    Ok(Status::Valid)
 }
 
 /// `yam read`.
-pub fn read(args: &ReadArgs) -> u8 {
-    let mut desk = desk_or_exit!(&args.place);
+pub fn read(args: &ReadArgs) -> Result<Status> {
+    let mut desk = open(&args.place)?;
     let mut out = std::io::stdout().lock();
     let mut refused = 0usize;
     let mut say = |outcome: &Outcome, out: &mut std::io::StdoutLock<'_>| {
@@ -454,28 +433,18 @@ pub fn read(args: &ReadArgs) -> u8 {
     };
     if args.stdin {
         let mut raw = Vec::new();
-        if let Err(e) = std::io::stdin()
+        std::io::stdin()
             .take(crate::mail::extract::MAX_MAIL as u64 + 1)
             .read_to_end(&mut raw)
-        {
-            eprintln!("standard input: {e}");
-            return EXIT_USAGE;
-        }
+            .map_err(|e| Error::io("standard input", "cannot read", e))?;
         let outcome = incoming::process(&mut desk, &raw);
         say(&outcome, &mut out);
     } else if !args.eml.is_empty() {
         for path in &args.eml {
-            match std::fs::read(path) {
-                Ok(raw) => {
-                    let outcome = incoming::process(&mut desk, &raw);
-                    let _ = write!(out, "{}: ", path.display());
-                    say(&outcome, &mut out);
-                }
-                Err(e) => {
-                    eprintln!("{}: {e}", path.display());
-                    return EXIT_USAGE;
-                }
-            }
+            let raw = std::fs::read(path).map_err(|e| Error::io(path, "cannot read", e))?;
+            let outcome = incoming::process(&mut desk, &raw);
+            let _ = write!(out, "{}: ", path.display());
+            say(&outcome, &mut out);
         }
     } else {
         let source = match (&args.maildir, &args.mbox) {
@@ -484,29 +453,17 @@ pub fn read(args: &ReadArgs) -> u8 {
             _ => match desk.config.incoming.clone() {
                 Some(source) => source,
                 None => {
-                    eprintln!(
-                        "no mailbox configured (incoming: imap, maildir or mbox); or use --maildir, --mbox, --eml, --stdin"
-                    );
-                    return EXIT_USAGE;
+                    return Err(Error::usage(
+                        "no mailbox configured (incoming: imap, maildir or mbox); or use --maildir, --mbox, --eml, --stdin",
+                    ));
                 }
             },
         };
         match source {
             IncomingConfig::Imap(imap) => {
-                let account = match imap.account() {
-                    Ok(a) => a,
-                    Err(e) => {
-                        eprintln!("{e}");
-                        return EXIT_USAGE;
-                    }
-                };
-                let fetched = match crate::mail::imap::fetch_unseen(&account) {
-                    Ok(f) => f,
-                    Err(e) => {
-                        eprintln!("{e}");
-                        return EXIT_USAGE;
-                    }
-                };
+                let account = imap.account()?;
+                let fetched = crate::mail::imap::fetch_unseen(&account)
+                    .map_err(|e| Error::usage(e.to_string()))?;
                 let mut seen = Vec::new();
                 for mail in fetched {
                     let outcome = incoming::process(&mut desk, &mail.raw);
@@ -522,13 +479,8 @@ pub fn read(args: &ReadArgs) -> u8 {
                 }
             }
             IncomingConfig::Maildir { path } => {
-                let messages = match read_maildir(&path) {
-                    Ok(m) => m,
-                    Err(e) => {
-                        eprintln!("{}: {e}", path.display());
-                        return EXIT_USAGE;
-                    }
-                };
+                let messages =
+                    read_maildir(&path).map_err(|e| Error::io(&path, "cannot read", e))?;
                 for message in messages {
                     let Some(file) = message.path.as_ref() else {
                         continue;
@@ -546,13 +498,7 @@ pub fn read(args: &ReadArgs) -> u8 {
                 }
             }
             IncomingConfig::Mbox { path } => {
-                let messages = match read_mbox(&path) {
-                    Ok(m) => m,
-                    Err(e) => {
-                        eprintln!("{}: {e}", path.display());
-                        return EXIT_USAGE;
-                    }
-                };
+                let messages = read_mbox(&path).map_err(|e| Error::io(&path, "cannot read", e))?;
                 // An mbox is read whole each time: reading twice changes
                 // nothing, so nothing needs marking.
                 for message in messages {
@@ -562,18 +508,18 @@ pub fn read(args: &ReadArgs) -> u8 {
             }
         }
     }
-    if refused > 0 {
-        EXIT_INVALID
+    Ok(if refused > 0 {
+        Status::Invalid
     } else {
-        EXIT_VALID
-    }
+        Status::Valid
+    })
 }
 
 /// `yam identity ...`.
-pub fn identity(command: &IdentityCommand) -> u8 {
+pub fn identity(command: &IdentityCommand) -> Result<Status> {
     match command {
         IdentityCommand::Show(args) => {
-            let desk = desk_or_exit!(&args.place);
+            let desk = open(&args.place)?;
             let card = desk.card();
             if desk.new_identity {
                 println!(
@@ -584,10 +530,10 @@ pub fn identity(command: &IdentityCommand) -> u8 {
             println!("{} <{}>", card.name, card.address);
             println!("key fingerprint: {}", card.key.fingerprint());
             println!("public key: {}", hex::encode(card.key.as_bytes()));
-            EXIT_VALID
+            Ok(Status::Valid)
         }
         IdentityCommand::Send { address, place } => {
-            let desk = desk_or_exit!(place);
+            let desk = open(place)?;
             report(
                 incoming::send_card(&desk, &address.to_ascii_lowercase(), false).map(|_| {
                     act::Done {
@@ -597,66 +543,48 @@ pub fn identity(command: &IdentityCommand) -> u8 {
             )
         }
         IdentityCommand::Contacts(args) => {
-            let desk = desk_or_exit!(&args.place);
+            let desk = open(&args.place)?;
             for c in desk.contacts.all() {
                 println!("{} <{}>  {}", c.name, c.address, c.fingerprint);
             }
-            EXIT_VALID
+            Ok(Status::Valid)
         }
         IdentityCommand::Forget { address, place } => {
-            let mut desk = desk_or_exit!(place);
-            match desk.contacts.forget(address) {
-                Ok(true) => {
-                    println!("{address} forgotten: the next card from it is trusted on first use");
-                    EXIT_VALID
-                }
-                Ok(false) => {
-                    eprintln!("{address} is not a contact");
-                    EXIT_USAGE
-                }
-                Err(e) => {
-                    eprintln!("{e}");
-                    EXIT_USAGE
-                }
+            let mut desk = open(place)?;
+            if desk
+                .contacts
+                .forget(address)
+                .map_err(|e| Error::usage(e.to_string()))?
+            {
+                println!("{address} forgotten: the next card from it is trusted on first use");
+                Ok(Status::Valid)
+            } else {
+                Err(Error::usage(format!("{address} is not a contact")))
             }
         }
         IdentityCommand::Export { out, place } => {
-            let desk = desk_or_exit!(place);
-            match secrets_bundle::export(&desk, out) {
-                Ok(n) => {
-                    println!(
-                        "{}: {n} file(s) of secrets and contacts written (mode 0600)",
-                        out.display()
-                    );
-                    println!(
-                        "Keep it safe: it holds your signing key. Play each game from ONE machine: a chain used from two copies would reveal its values twice, and the second use is refused as a fork."
-                    );
-                    EXIT_VALID
-                }
-                Err(e) => {
-                    eprintln!("{e}");
-                    EXIT_USAGE
-                }
-            }
+            let desk = open(place)?;
+            let n = secrets_bundle::export(&desk, out)?;
+            println!(
+                "{}: {n} file(s) of secrets and contacts written (mode 0600)",
+                out.display()
+            );
+            println!(
+                "Keep it safe: it holds your signing key. Play each game from ONE machine: a chain used from two copies would reveal its values twice, and the second use is refused as a fork."
+            );
+            Ok(Status::Valid)
         }
         IdentityCommand::Import { file, place } => {
             let data = place
                 .data_dir
                 .clone()
                 .unwrap_or_else(crate::store::default_data_dir);
-            match secrets_bundle::import(&data, file) {
-                Ok(n) => {
-                    println!("{n} file(s) restored into {}", data.display());
-                    println!(
-                        "Do not go on playing from the old machine: a chain must never be used twice."
-                    );
-                    EXIT_VALID
-                }
-                Err(e) => {
-                    eprintln!("{e}");
-                    EXIT_USAGE
-                }
-            }
+            let n = secrets_bundle::import(&data, file)?;
+            println!("{n} file(s) restored into {}", data.display());
+            println!(
+                "Do not go on playing from the old machine: a chain must never be used twice."
+            );
+            Ok(Status::Valid)
         }
     }
 }

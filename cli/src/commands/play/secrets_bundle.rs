@@ -7,6 +7,7 @@
 //! file that differs from the bundle's: a newer game state or another key
 //! on the new machine is kept, and the clash reported.
 
+use crate::error::Error;
 use std::path::{Component, Path, PathBuf};
 
 use base64::Engine;
@@ -62,16 +63,17 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// Writes the bundle of `desk` to `out`; returns how many files it holds.
-pub fn export(desk: &Desk, out: &Path) -> Result<usize, String> {
+pub fn export(desk: &Desk, out: &Path) -> Result<usize, Error> {
     let root = desk.store.root();
     let secrets = desk.store.secrets_dir();
     let mut paths = Vec::new();
-    walk(root, root, &mut paths).map_err(|e| format!("{}: {e}", root.display()))?;
+    walk(root, root, &mut paths).map_err(|e| Error::usage(format!("{}: {e}", root.display())))?;
     paths.sort();
     let mut files = Vec::new();
     for relative in paths {
         let full = root.join(&relative);
-        let bytes = std::fs::read(&full).map_err(|e| format!("{}: {e}", full.display()))?;
+        let bytes =
+            std::fs::read(&full).map_err(|e| Error::usage(format!("{}: {e}", full.display())))?;
         files.push(Entry {
             path: relative.to_string_lossy().replace('\\', "/"),
             secret: full.starts_with(&secrets),
@@ -83,26 +85,28 @@ pub fn export(desk: &Desk, out: &Path) -> Result<usize, String> {
         format: FORMAT.into(),
         files,
     })
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| Error::usage(e.to_string()))?;
     if out.exists() {
-        return Err(format!("{}: the file exists", out.display()));
+        return Err(Error::usage(format!("{}: the file exists", out.display())));
     }
-    write_private(out, text.as_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
+    write_private(out, text.as_bytes())
+        .map_err(|e| Error::usage(format!("{}: {e}", out.display())))?;
     Ok(count)
 }
 
 /// Restores the bundle `file` into the data directory `data`; returns how
 /// many files were written.
-pub fn import(data: &Path, file: &Path) -> Result<usize, String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let bundle: Bundle =
-        serde_yaml_ng::from_str(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+pub fn import(data: &Path, file: &Path) -> Result<usize, Error> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| Error::usage(format!("{}: {e}", file.display())))?;
+    let bundle: Bundle = serde_yaml_ng::from_str(&text)
+        .map_err(|e| Error::usage(format!("{}: {e}", file.display())))?;
     if bundle.format != FORMAT {
-        return Err(format!(
+        return Err(Error::usage(format!(
             "{}: not a Yam desk bundle (format {:?}, expected {FORMAT})",
             file.display(),
             bundle.format
-        ));
+        )));
     }
     // Check everything before writing anything.
     let mut plan = Vec::new();
@@ -112,23 +116,23 @@ pub fn import(data: &Path, file: &Path) -> Result<usize, String> {
             .components()
             .any(|c| !matches!(c, Component::Normal(_)))
         {
-            return Err(format!(
+            return Err(Error::usage(format!(
                 "{}: the entry {:?} leaves the data directory",
                 file.display(),
                 entry.path
-            ));
+            )));
         }
         let bytes = STANDARD
             .decode(&entry.base64)
-            .map_err(|e| format!("{}: {}: {e}", file.display(), entry.path))?;
+            .map_err(|e| Error::usage(format!("{}: {}: {e}", file.display(), entry.path)))?;
         let target = data.join(relative);
         match std::fs::read(&target) {
             Ok(existing) if existing == bytes => continue,
             Ok(_) => {
-                return Err(format!(
+                return Err(Error::usage(format!(
                     "{}: exists and differs from the bundle's copy; nothing was imported (move it away to import)",
                     target.display()
-                ));
+                )));
             }
             Err(_) => plan.push((target, bytes, entry.secret)),
         }
@@ -136,7 +140,8 @@ pub fn import(data: &Path, file: &Path) -> Result<usize, String> {
     let count = plan.len();
     for (target, bytes, secret) in plan {
         if let Some(dir) = target.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Error::usage(format!("{}: {e}", dir.display())))?;
             #[cfg(unix)]
             if secret {
                 use std::os::unix::fs::PermissionsExt;
@@ -148,7 +153,7 @@ pub fn import(data: &Path, file: &Path) -> Result<usize, String> {
         } else {
             crate::store::atomic::write(&target, &bytes, false)
         }
-        .map_err(|e| format!("{}: {e}", target.display()))?;
+        .map_err(|e| Error::usage(format!("{}: {e}", target.display())))?;
     }
     Ok(count)
 }

@@ -28,7 +28,7 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 use crate::config::{IncomingConfig, OutgoingConfig};
-use crate::error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
+use crate::error::{Error, Result, Status};
 use crate::mail::compose::{AutoSubmitted, YamGame};
 use crate::mail::imap::{ImapAccount, fetch_unseen, mark_seen};
 use crate::mail::maildir::{self, is_seen, read_maildir};
@@ -245,22 +245,16 @@ fn log(line: &str) {
 }
 
 /// Run `yam robot`.
-pub fn run(command: &RobotCommand) -> u8 {
+pub fn run(command: &RobotCommand) -> Result<Status> {
     match command {
-        RobotCommand::Run(args) => match run_loop(args) {
-            Ok(()) => EXIT_VALID,
-            Err((code, message)) => {
-                log(&message);
-                code
-            }
-        },
+        RobotCommand::Run(args) => run_loop(args).map(|()| Status::Valid),
     }
 }
 
-type Fail = (u8, String);
+type Fail = Error;
 
 fn usage(e: impl std::fmt::Display) -> Fail {
-    (EXIT_USAGE, e.to_string())
+    Error::usage(format!("yam robot: {e}"))
 }
 
 /// Everything the loop needs.
@@ -354,12 +348,9 @@ fn run_loop(args: &RunArgs) -> Result<(), Fail> {
             return if failures == 0 {
                 Ok(())
             } else {
-                Err((
-                    EXIT_INVALID,
-                    format!(
-                        "{failures} mail(s) could not be finished; they are retried at the next run"
-                    ),
-                ))
+                Err(Error::invalid(format!(
+                    "yam robot: {failures} mail(s) could not be finished; they are retried at the next run"
+                )))
             };
         }
         runner.wait(

@@ -20,7 +20,7 @@ use yam_notation::{GameKind, RawGrammar, Record, read_all};
 
 use crate::pictures::positions::{Shown, Timeline, timeline};
 
-use crate::error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
+use crate::error::{self, Error, Result};
 use status::Status;
 
 /// The stylesheet, written as `style.css`.
@@ -170,26 +170,19 @@ pub(crate) fn gather(files: &[PathBuf], problems: &mut Vec<String>) -> Vec<Entry
 }
 
 /// Write the site for `files` (records, or directories searched for
-/// `.yam` files) into `out`. Returns the exit code: 0 when every game
-/// passed, 1 when some game did not (the site shows which), 2 when an
-/// archive could not be read or the site could not be written.
-pub fn export(files: &[PathBuf], out: &Path) -> u8 {
-    let files = match crate::archive::expand(files) {
-        Ok(f) => f,
-        Err((path, e)) => {
-            eprintln!("{}: cannot read directory: {e}", path.display());
-            return EXIT_USAGE;
-        }
-    };
+/// `.yam` files) into `out`: valid when every game passed, invalid when
+/// some game did not (the site shows which), unreadable when an archive
+/// could not be read; an error when the site could not be written.
+pub fn export(files: &[PathBuf], out: &Path) -> Result<error::Status> {
+    let files = crate::archive::expand(files)
+        .map_err(|(path, e)| Error::io(path, "cannot read directory", e))?;
     let mut problems = Vec::new();
     let mut entries = gather(&files, &mut problems);
     for p in &problems {
         eprintln!("{p}");
     }
-    if let Err(e) = write_site(out, &mut entries, &problems) {
-        eprintln!("{}: cannot write the site: {e}", out.display());
-        return EXIT_USAGE;
-    }
+    write_site(out, &mut entries, &problems)
+        .map_err(|e| Error::io(out, "cannot write the site", e))?;
     let failed = entries.iter().filter(|e| e.status.is_failure()).count();
     println!(
         "{}: {} game{} from {} archive{}, {} with a failure; open {}",
@@ -205,13 +198,13 @@ pub fn export(files: &[PathBuf], out: &Path) -> u8 {
         failed,
         out.join("index.html").display()
     );
-    if !problems.is_empty() {
-        EXIT_USAGE
+    Ok(if !problems.is_empty() {
+        error::Status::Unreadable
     } else if failed > 0 {
-        EXIT_INVALID
+        error::Status::Invalid
     } else {
-        EXIT_VALID
-    }
+        error::Status::Valid
+    })
 }
 
 /// Write the pages one game at a time (each game's positions are replayed,
