@@ -62,20 +62,21 @@ impl Card {
     }
 
     /// Reads and checks a card's text: its fields and its signature.
-    pub fn read(text: &[u8]) -> Result<Card, String> {
-        let text = std::str::from_utf8(text).map_err(|_| "the card is not UTF-8".to_owned())?;
+    pub fn read(text: &[u8]) -> Result<Card, CardError> {
+        let text = std::str::from_utf8(text).map_err(|_| CardError::NotUtf8)?;
         let mut lines = text.lines();
         if lines.next() != Some(CARD_MAGIC) {
-            return Err(format!("a card starts with {CARD_MAGIC:?}"));
+            return Err(CardError::NotACard);
         }
-        let mut field = |name: &str| -> Result<String, String> {
-            let line = lines
-                .next()
-                .ok_or_else(|| format!("the card has no {name} line"))?;
+        let mut field = |name: &'static str| -> Result<String, CardError> {
+            let line = lines.next().ok_or(CardError::MissingLine(name))?;
             line.strip_prefix(name)
                 .and_then(|l| l.strip_prefix(": "))
                 .map(str::to_owned)
-                .ok_or_else(|| format!("expected `{name}: ...`, found {line:?}"))
+                .ok_or_else(|| CardError::BadLine {
+                    name,
+                    found: line.to_owned(),
+                })
         };
         let name = field("name")?;
         let address = field("address")?.to_ascii_lowercase();
@@ -84,20 +85,90 @@ impl Card {
         let key_bytes: [u8; 32] = hex::decode(&key_hex)
             .ok()
             .and_then(|b| b.try_into().ok())
-            .ok_or("the card's key is not 32 bytes of hex")?;
-        let key = PublicKey::from_bytes(&key_bytes).map_err(|e| format!("the card's key: {e}"))?;
+            .ok_or(CardError::KeyNotHex)?;
+        let key = PublicKey::from_bytes(&key_bytes).map_err(CardError::Key)?;
         let signature_bytes: [u8; 64] = hex::decode(&signature_hex)
             .ok()
             .and_then(|b| b.try_into().ok())
-            .ok_or("the card's signature is not 64 bytes of hex")?;
+            .ok_or(CardError::SignatureNotHex)?;
         let signature = Signature::from_bytes(signature_bytes);
         key.verify(&signed_bytes(&name, &address, &key), &signature)
-            .map_err(|_| "the card's signature does not match its key".to_owned())?;
+            .map_err(|_| CardError::Signature)?;
         if name.trim().is_empty() || !address.contains('@') {
-            return Err("a card names a player and a mail address".into());
+            return Err(CardError::Incomplete);
         }
         Ok(Card { name, address, key })
     }
+}
+
+/// Why a card could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CardError {
+    /// Not UTF-8.
+    #[error("the card is not UTF-8")]
+    NotUtf8,
+    /// Not a card at all.
+    #[error("a card starts with {CARD_MAGIC:?}")]
+    NotACard,
+    /// A field's line is missing.
+    #[error("the card has no {0} line")]
+    MissingLine(&'static str),
+    /// A field's line is not `name: value`.
+    #[error("expected `{name}: ...`, found {found:?}")]
+    BadLine {
+        /// The field expected.
+        name: &'static str,
+        /// The line found.
+        found: String,
+    },
+    /// The key is not 32 bytes of hex.
+    #[error("the card's key is not 32 bytes of hex")]
+    KeyNotHex,
+    /// The key is not a valid public key.
+    #[error("the card's key: {0}")]
+    Key(yam_referee::fair_play::sign::KeyError),
+    /// The signature is not 64 bytes of hex.
+    #[error("the card's signature is not 64 bytes of hex")]
+    SignatureNotHex,
+    /// The signature does not verify under the card's key.
+    #[error("the card's signature does not match its key")]
+    Signature,
+    /// A name or an address is missing.
+    #[error("a card names a player and a mail address")]
+    Incomplete,
+}
+
+/// Why the contacts file could not be used, or a card not remembered.
+#[derive(Debug, thiserror::Error)]
+pub enum ContactsError {
+    /// It could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// It is not the YAML it should be.
+    #[error("{}: {source}", path.display())]
+    Yaml {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: serde_yaml_ng::Error,
+    },
+    /// A known address presents another key.
+    #[error(
+        "{address} presents the key {presented}, but the key remembered for that address is {remembered}: someone may be impersonating them. If they really have a new key, confirm its fingerprint with them by another channel and run `yam identity forget {address}`"
+    )]
+    KeyChanged {
+        /// The address.
+        address: String,
+        /// The key's fingerprint in the card.
+        presented: String,
+        /// The fingerprint remembered.
+        remembered: String,
+    },
 }
 
 /// A player met before.
@@ -139,14 +210,15 @@ pub enum Remembered {
 
 impl Contacts {
     /// The contacts of the data directory `data`.
-    pub fn open(data: &Path) -> Result<Contacts, String> {
+    pub fn open(data: &Path) -> Result<Contacts, ContactsError> {
         let path = data.join("contacts.yaml");
         let list = match std::fs::read_to_string(&path) {
-            Ok(text) => {
-                serde_yaml_ng::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?
-            }
+            Ok(text) => serde_yaml_ng::from_str(&text).map_err(|source| ContactsError::Yaml {
+                path: path.clone(),
+                source,
+            })?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-            Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
+            Err(source) => return Err(ContactsError::Io { path, source }),
         };
         Ok(Contacts { path, list })
     }
@@ -165,19 +237,17 @@ impl Contacts {
 
     /// Remembers `card` (trust on first use). A different key for a known
     /// address is refused: only `forget` makes room for it.
-    pub fn remember(&mut self, card: &Card) -> Result<Remembered, String> {
+    pub fn remember(&mut self, card: &Card) -> Result<Remembered, ContactsError> {
         let hex = hex::encode(card.key.as_bytes());
         if let Some(known) = self.by_address(&card.address) {
             if known.key == hex {
                 return Ok(Remembered::Known);
             }
-            return Err(format!(
-                "{} presents the key {}, but the key remembered for that address is {}: someone may be impersonating them. If they really have a new key, confirm its fingerprint with them by another channel and run `yam contact forget {}`",
-                card.address,
-                card.key.fingerprint(),
-                known.fingerprint,
-                card.address
-            ));
+            return Err(ContactsError::KeyChanged {
+                address: card.address.clone(),
+                presented: card.key.fingerprint().to_string(),
+                remembered: known.fingerprint.clone(),
+            });
         }
         self.list.push(Contact {
             address: card.address.clone(),
@@ -190,7 +260,7 @@ impl Contacts {
     }
 
     /// Forgets the contact at `address`; whether there was one.
-    pub fn forget(&mut self, address: &str) -> Result<bool, String> {
+    pub fn forget(&mut self, address: &str) -> Result<bool, ContactsError> {
         let address = address.to_ascii_lowercase();
         let before = self.list.len();
         self.list.retain(|c| c.address != address);
@@ -206,10 +276,15 @@ impl Contacts {
         &self.list
     }
 
-    fn save(&self) -> Result<(), String> {
-        let text = serde_yaml_ng::to_string(&self.list).map_err(|e| e.to_string())?;
-        atomic::write(&self.path, text.as_bytes(), true)
-            .map_err(|e| format!("{}: cannot write: {e}", self.path.display()))
+    fn save(&self) -> Result<(), ContactsError> {
+        let text = serde_yaml_ng::to_string(&self.list).map_err(|source| ContactsError::Yaml {
+            path: self.path.clone(),
+            source,
+        })?;
+        atomic::write(&self.path, text.as_bytes(), true).map_err(|source| ContactsError::Io {
+            path: self.path.clone(),
+            source,
+        })
     }
 }
 
@@ -235,11 +310,7 @@ mod tests {
         let text = card.signed_text(&key);
         assert_eq!(Card::read(text.as_bytes()).unwrap(), card);
         let forged = text.replace("name: Ann", "name: Bob");
-        assert!(
-            Card::read(forged.as_bytes())
-                .unwrap_err()
-                .contains("signature does not match")
-        );
+        assert!(Card::read(forged.as_bytes()).unwrap_err() == CardError::Signature);
         let other = SigningKey::from_seed(&[2; 32]);
         let wrong_signer = card.signed_text(&other);
         assert!(Card::read(wrong_signer.as_bytes()).is_err());
@@ -256,7 +327,8 @@ mod tests {
         assert_eq!(contacts.remember(&ann).unwrap(), Remembered::Known);
         let (impostor, _) = card(9, "ann@example.org");
         let err = contacts.remember(&impostor).unwrap_err();
-        assert!(err.contains("impersonating"), "{err}");
+        assert!(err.to_string().contains("impersonating"), "{err}");
+        assert!(err.to_string().contains("yam identity forget"), "{err}");
         let reopened = Contacts::open(dir.path()).unwrap();
         assert_eq!(reopened.by_address("ANN@example.org").unwrap().name, "Ann");
         assert!(reopened.by_key(&ann.key).is_some());

@@ -22,8 +22,6 @@ use crate::store::{LockedGame, Store};
 
 use crate::mail::cards::{Card, Contacts};
 
-/// A refusal, in words for the player.
-
 /// Where the player's things are.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Where {
