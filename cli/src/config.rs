@@ -34,6 +34,39 @@ use serde::Deserialize;
 use crate::mail::imap::ImapAccount;
 use crate::mail::transport::{Outgoing, Security};
 
+/// Where a player's things are: the data directory and the configuration
+/// file, found one way by every command (`yam config check` too).
+///
+/// The data directory is `--data-dir`, else `$YAM_DATA_DIR`, else
+/// `$XDG_DATA_HOME/yam`, else `~/.local/share/yam`; the configuration is
+/// `--config`, else `$YAM_CONFIG`, else `config.yaml` in the data
+/// directory.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct Where {
+    /// The data directory (games, secrets, contacts, config.yaml).
+    #[arg(long, global = true, env = "YAM_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// The configuration file (default: config.yaml in the data directory).
+    #[arg(long, global = true, env = "YAM_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+impl Where {
+    /// The data directory.
+    pub fn data_dir(&self) -> PathBuf {
+        self.data_dir
+            .clone()
+            .unwrap_or_else(crate::store::default_data_dir)
+    }
+
+    /// The configuration file.
+    pub fn config_file(&self) -> PathBuf {
+        self.config
+            .clone()
+            .unwrap_or_else(|| self.data_dir().join("config.yaml"))
+    }
+}
+
 /// The whole configuration.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::{Config, IncomingConfig};
-use crate::error::{Result, Status};
+use crate::config::{Config, IncomingConfig, Where};
+use crate::error::{Error, Result, Status};
 use crate::mail::{imap, transport};
 
 /// `yam config` subcommands.
@@ -13,33 +13,41 @@ pub enum ConfigCommand {
     /// Read the configuration and try each account: SMTP (connect and log
     /// in), sendmail, IMAP (log in and open the mailbox), Maildir, mbox.
     #[command(
-        after_help = "Examples:\n  yam config check\n  yam config check --config ~/yam/config.yaml"
+        after_help = "Examples:\n  yam config check\n  yam config check --data-dir ~/yam\n  yam config check --config ~/yam/config.yaml"
     )]
     Check {
-        /// The configuration file (default: $YAM_CONFIG, else
-        /// $XDG_CONFIG_HOME/yam/config.yaml, else ~/.config/yam/config.yaml).
-        #[arg(long, value_name = "FILE")]
-        config: Option<PathBuf>,
+        /// Where the configuration is: the same place every mail command
+        /// reads it from.
+        #[command(flatten)]
+        place: Where,
     },
 }
 
-/// The configuration file to use when none is named.
-pub fn default_config_path() -> PathBuf {
-    if let Some(path) = std::env::var_os("YAM_CONFIG") {
-        return PathBuf::from(path);
-    }
+/// The file earlier versions of `config check` alone read by default: the
+/// mail commands never did, so a configuration kept there was never used.
+fn former_config_path() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CONFIG_HOME")
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))
-        .unwrap_or_else(|| PathBuf::from("."));
-    base.join("yam").join("config.yaml")
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("yam").join("config.yaml"))
 }
 
 /// Run a `yam config` subcommand.
 pub fn run(command: &ConfigCommand) -> Result<Status> {
     match command {
-        ConfigCommand::Check { config } => {
-            check(&config.clone().unwrap_or_else(default_config_path))
+        ConfigCommand::Check { place } => {
+            let path = place.config_file();
+            if !path.exists()
+                && let Some(former) = former_config_path().filter(|p| p.exists())
+            {
+                return Err(Error::usage(format!(
+                    "{}: no configuration. {} exists, but Yam reads its configuration from the data directory (or --config, $YAM_CONFIG): move it to {}, or name it with --config",
+                    path.display(),
+                    former.display(),
+                    path.display()
+                )));
+            }
+            check(&path)
         }
     }
 }

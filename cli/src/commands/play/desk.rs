@@ -20,18 +20,8 @@ use crate::mail::compose::{TurnMail, compose};
 use crate::mail::transport;
 use crate::store::{LockedGame, Store};
 
+use crate::config::Where;
 use crate::mail::cards::{Card, Contacts};
-
-/// Where the player's things are.
-#[derive(Debug, Clone, clap::Args)]
-pub struct Where {
-    /// The data directory (games, secrets, contacts).
-    #[arg(long, global = true, env = "YAM_DATA_DIR", value_name = "DIR")]
-    pub data_dir: Option<PathBuf>,
-    /// The configuration file (default: config.yaml in the data directory).
-    #[arg(long, global = true, env = "YAM_CONFIG", value_name = "FILE")]
-    pub config: Option<PathBuf>,
-}
 
 /// Everything a command needs.
 #[derive(Debug)]
@@ -53,14 +43,8 @@ pub struct Desk {
 impl Desk {
     /// Opens the desk.
     pub fn open(place: &Where) -> Result<Desk, Error> {
-        let data = place
-            .data_dir
-            .clone()
-            .unwrap_or_else(crate::store::default_data_dir);
-        let config_path = place
-            .config
-            .clone()
-            .unwrap_or_else(|| data.join("config.yaml"));
+        let data = place.data_dir();
+        let config_path = place.config_file();
         if !config_path.exists() {
             return Err(Error::usage(format!(
                 "{}: no configuration; write one (see docs/mail.md: identity and mail accounts) or name it with --config",

@@ -32,7 +32,9 @@ use crate::error::{Error, Result, Status};
 use crate::mail::maildir::{is_seen, mark_seen, read_maildir, read_mbox};
 
 use act::{Act, ChallengeSettings, MoveRequest};
-use desk::{Desk, Game, Where};
+use desk::{Desk, Game};
+
+use crate::config::Where;
 use incoming::Outcome;
 
 pub(crate) use crate::game::header::today;
@@ -575,10 +577,7 @@ pub fn identity(command: &IdentityCommand) -> Result<Status> {
             Ok(Status::Valid)
         }
         IdentityCommand::Import { file, place } => {
-            let data = place
-                .data_dir
-                .clone()
-                .unwrap_or_else(crate::store::default_data_dir);
+            let data = place.data_dir();
             let n = secrets_bundle::import(&data, file)?;
             println!("{n} file(s) restored into {}", data.display());
             println!(

@@ -54,6 +54,10 @@ pub struct RunArgs {
     /// The robot's configuration (YAML; docs/robot.md).
     #[arg(long, value_name = "FILE")]
     config: PathBuf,
+    /// The data directory (default: the configuration's `data:`, else
+    /// $YAM_DATA_DIR, else $XDG_DATA_HOME/yam, else ~/.local/share/yam).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
     /// Process the mail waiting and the deadlines due, then exit.
     #[arg(long)]
     once: bool,
@@ -275,9 +279,10 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
     let config: RobotConfig = serde_yaml_ng::from_str(&text)
         .map_err(|e| usage(format!("{}: {e}", args.config.display())))?;
     let now = clock::now(args.now.as_deref()).map_err(usage)?;
-    let root = config
-        .data
+    let root = args
+        .data_dir
         .clone()
+        .or_else(|| config.data.clone())
         .unwrap_or_else(crate::store::default_data_dir);
     let store = Store::open(&root).map_err(usage)?;
     let mut settings = Settings::default();
