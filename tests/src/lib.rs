@@ -1,11 +1,10 @@
-//! Helpers for Yam's end-to-end tests: the `yam` binary, built once.
+//! Helpers for Yam's end-to-end tests: the `yam` binary under test, the
+//! mail servers, client shapes of real mails, and an attacker.
 
 pub mod attacker;
 pub mod shapes;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::OnceLock;
+use std::path::Path;
 
 /// The workspace root.
 pub fn workspace() -> &'static Path {
@@ -14,28 +13,27 @@ pub fn workspace() -> &'static Path {
         .expect("tests/ sits in the workspace")
 }
 
-/// The path of the `yam` binary, built (once per test process) with the
-/// same profile as the tests.
-pub fn yam_bin() -> &'static Path {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .args(["build", "--quiet", "-p", "yam-cli", "--bin", "yam"])
-            .current_dir(workspace())
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building yam failed");
-        let target = std::env::var_os("CARGO_TARGET_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| workspace().join("target"));
-        target.join("debug").join("yam")
-    })
+/// The path of the `yam` binary under test: cargo builds it from the
+/// current sources before the tests (`src/bin/yam-e2e.rs`). A macro, so
+/// that `env!` reads the path cargo gives the integration test being built.
+#[macro_export]
+macro_rules! yam_bin {
+    () => {
+        std::path::Path::new(env!("CARGO_BIN_EXE_yam-e2e"))
+    };
 }
 
 /// A `yam` command, run from the workspace root.
-pub fn yam() -> assert_cmd::Command {
-    let mut cmd = assert_cmd::Command::new(yam_bin());
+#[macro_export]
+macro_rules! yam {
+    () => {
+        $crate::command(env!("CARGO_BIN_EXE_yam-e2e"))
+    };
+}
+
+/// A command running `bin` from the workspace root.
+pub fn command(bin: &str) -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::new(bin);
     cmd.current_dir(workspace());
     cmd
 }

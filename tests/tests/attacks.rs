@@ -35,7 +35,7 @@ impl Table {
     }
 
     fn hotseat(&self, args: &[&str]) -> assert_cmd::assert::Assert {
-        yam()
+        yam!()
             .arg("hotseat")
             .args(args)
             .arg("--secrets")
@@ -90,7 +90,7 @@ impl Table {
     /// Writes `log` to `file` and runs `yam verify` on it.
     fn verify(&self, file: &str, log: &Log) -> assert_cmd::assert::Assert {
         self.write(file, &log.text());
-        yam().arg("verify").arg(self.path(file)).assert()
+        yam!().arg("verify").arg(self.path(file)).assert()
     }
 
     fn write(&self, file: &str, text: &str) {
@@ -149,7 +149,7 @@ fn a_withheld_outcome_is_reported_and_only_its_requester_may_be_claimed_against(
     log.cut_after(7);
     let withheld = log.text();
     t.write("withheld.yam", &withheld);
-    yam()
+    yam!()
         .arg("verify")
         .arg(t.path("withheld.yam"))
         .assert()
@@ -194,7 +194,7 @@ fn a_withheld_outcome_is_reported_and_only_its_requester_may_be_claimed_against(
         ));
     t.hotseat(&["auto", t.path("resume.yam").to_str().unwrap()])
         .success();
-    yam()
+    yam!()
         .arg("verify")
         .arg(t.path("resume.yam"))
         .assert()
@@ -433,7 +433,7 @@ fn move_numbers_are_held_to_the_game() {
     let honest = t.read("khan.yam");
     assert!(honest.contains("2. Nf3-e3"), "{honest}");
     t.write("shifted.yam", &honest.replace("2. Nf3-e3", "2... Nf3-e3"));
-    let out = yam()
+    let out = yam!()
         .arg("verify")
         .arg(t.path("shifted.yam"))
         .assert()
@@ -446,7 +446,7 @@ fn move_numbers_are_held_to_the_game() {
         "{stderr}"
     );
     // `yam check` says the same of the same text.
-    yam()
+    yam!()
         .arg("check")
         .arg(t.path("shifted.yam"))
         .assert()
@@ -492,7 +492,7 @@ fn a_changed_outcome_is_named_a_bad_signature_not_a_copy_mismatch() {
     assert_ne!(tampered, text);
     t.write("forged.yam", &tampered);
     refused(
-        yam().arg("verify").arg(t.path("forged.yam")).assert(),
+        yam!().arg("verify").arg(t.path("forged.yam")).assert(),
         &t.path("forged.yam"),
         8,
         &["signature"],
@@ -512,7 +512,7 @@ fn an_event_spliced_from_another_game_is_named_as_such() {
         .replace(&mine[1], &theirs[1]);
     t.write("spliced.yam", &spliced);
     refused(
-        yam().arg("verify").arg(t.path("spliced.yam")).assert(),
+        yam!().arg("verify").arg(t.path("spliced.yam")).assert(),
         &t.path("spliced.yam"),
         8,
         &["the event belongs to game attack-other"],

@@ -5,12 +5,12 @@ use yam_tests::yam;
 
 #[test]
 fn version_and_help() {
-    yam()
+    yam!()
         .arg("--version")
         .assert()
         .success()
         .stdout(predicate::str::starts_with("yam "));
-    yam()
+    yam!()
         .arg("--help")
         .assert()
         .success()
@@ -19,7 +19,7 @@ fn version_and_help() {
 
 #[test]
 fn the_bundled_examples_are_valid() {
-    yam()
+    yam!()
         .args(["check", "examples"])
         .assert()
         .code(0)
@@ -35,7 +35,7 @@ fn an_illegal_move_is_named_with_its_place_and_reason() {
     let bad = good.replacen("Ae7-f6", "Ae7-f4", 1);
     let path = dir.path().join("bad.yam");
     std::fs::write(&path, format!("{good}\n{bad}\n{good}")).unwrap();
-    yam()
+    yam!()
         .arg("check")
         .arg(&path)
         .assert()
@@ -61,7 +61,7 @@ fn a_syntax_error_does_not_stop_the_archive() {
     let bad = good.replacen("{The assassin", "{\\q The assassin", 1);
     let path = dir.path().join("bad.yam");
     std::fs::write(&path, format!("{bad}\n{good}")).unwrap();
-    yam()
+    yam!()
         .arg("check")
         .arg(&path)
         .assert()
@@ -76,7 +76,7 @@ fn a_syntax_error_does_not_stop_the_archive() {
 
 #[test]
 fn a_missing_file_is_a_usage_error() {
-    yam()
+    yam!()
         .args(["check", "no/such/file.yam"])
         .assert()
         .code(2)
@@ -85,7 +85,7 @@ fn a_missing_file_is_a_usage_error() {
 
 #[test]
 fn show_draws_the_position_after_a_move() {
-    yam()
+    yam!()
         .args(["show", "examples/khan/opening-lesson.yam", "--move", "2..."])
         .assert()
         .success()

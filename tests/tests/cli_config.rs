@@ -25,7 +25,7 @@ fn config_check_reads_the_data_directory_like_every_mail_command() {
     let dir = tempfile::tempdir().unwrap();
     desk(dir.path());
     // By --data-dir.
-    yam()
+    yam!()
         .args(["config", "check", "--data-dir"])
         .arg(dir.path())
         .env_remove("YAM_CONFIG")
@@ -37,14 +37,14 @@ fn config_check_reads_the_data_directory_like_every_mail_command() {
                 .and(predicate::str::contains("FAILED  outgoing")),
         );
     // By $YAM_DATA_DIR, as `yam games` reads it.
-    yam()
+    yam!()
         .args(["config", "check"])
         .env("YAM_DATA_DIR", dir.path())
         .env_remove("YAM_CONFIG")
         .assert()
         .code(1)
         .stdout(predicate::str::contains("identity Ann <ann@example.org>"));
-    yam()
+    yam!()
         .args(["games"])
         .env("YAM_DATA_DIR", dir.path())
         .env_remove("YAM_CONFIG")
@@ -52,7 +52,7 @@ fn config_check_reads_the_data_directory_like_every_mail_command() {
         .success();
     // Nothing there: said, with where it looked.
     let empty = tempfile::tempdir().unwrap();
-    yam()
+    yam!()
         .args(["config", "check", "--data-dir"])
         .arg(empty.path())
         .env_remove("YAM_CONFIG")

@@ -5,7 +5,7 @@ use yam_tests::yam;
 
 #[test]
 fn export_then_import_gives_the_same_game() {
-    let out = yam()
+    let out = yam!()
         .args(["engine", "export", "examples/khan/opening-lesson.yam"])
         .assert()
         .success()
@@ -20,7 +20,7 @@ fn export_then_import_gives_the_same_game() {
         "{line}"
     );
 
-    let record = yam()
+    let record = yam!()
         .args([
             "engine",
             "import",
@@ -44,8 +44,8 @@ fn export_then_import_gives_the_same_game() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("imported.yam");
     std::fs::write(&path, &record).unwrap();
-    yam().arg("check").arg(&path).assert().success();
-    yam()
+    yam!().arg("check").arg(&path).assert().success();
+    yam!()
         .args(["engine", "export"])
         .arg(&path)
         .assert()
@@ -55,7 +55,7 @@ fn export_then_import_gives_the_same_game() {
 
 #[test]
 fn an_illegal_engine_move_is_refused_with_its_number() {
-    yam()
+    yam!()
         .args([
             "engine",
             "import",
@@ -68,7 +68,7 @@ fn an_illegal_engine_move_is_refused_with_its_number() {
 
 #[test]
 fn a_malformed_engine_line_points_at_the_fault() {
-    yam()
+    yam!()
         .args([
             "engine",
             "import",

@@ -30,7 +30,7 @@ impl Scratch {
     }
 
     fn hotseat(&self, command: &str, file: &str, args: &[&str]) -> assert_cmd::assert::Assert {
-        yam()
+        yam!()
             .args(["hotseat", command])
             .arg(self.path(file))
             .args(args)
@@ -40,7 +40,7 @@ impl Scratch {
     }
 
     fn new_game(&self, file: &str, args: &[&str]) -> assert_cmd::assert::Assert {
-        yam()
+        yam!()
             .args(["hotseat", "new", "--date", "2026.12.01", "--id"])
             .arg(format!("e2e-{file}"))
             .args(args)
@@ -60,7 +60,7 @@ impl Scratch {
     }
 
     fn verify(&self, file: &str) -> assert_cmd::assert::Assert {
-        yam().arg("verify").arg(self.path(file)).assert()
+        yam!().arg("verify").arg(self.path(file)).assert()
     }
 }
 
@@ -167,13 +167,13 @@ fn a_hot_seat_siege_with_dice_through_the_real_protocol_verifies() {
             )),
     );
     // The rules checker replays the same movetext from its faces.
-    yam()
+    yam!()
         .arg("check")
         .arg(s.path("siege.yam"))
         .assert()
         .code(0)
         .stdout(predicate::str::contains("1 valid"));
-    yam()
+    yam!()
         .arg("show")
         .arg(s.path("siege.yam"))
         .args(["--move", "1"])
@@ -196,7 +196,7 @@ fn change_first_face(text: &str, marker: &str) -> (String, String) {
 #[test]
 fn verify_accepts_the_siege_examples_and_refuses_one_die_face_changed() {
     let s = Scratch::new();
-    yam()
+    yam!()
         .args(["verify", "examples/castle-siege"])
         .assert()
         .code(0)
@@ -246,7 +246,7 @@ fn verify_accepts_the_siege_examples_and_refuses_one_die_face_changed() {
 #[test]
 fn verify_accepts_the_card_examples_and_refuses_one_drawn_card_changed() {
     let s = Scratch::new();
-    yam()
+    yam!()
         .args(["verify", "examples/genghis-khan"])
         .assert()
         .code(0)
@@ -278,7 +278,7 @@ fn verify_accepts_the_card_examples_and_refuses_one_drawn_card_changed() {
             .and(predicate::str::contains("changed.yam:")),
     );
     // The rows shown by `yam show` come from the same values.
-    yam()
+    yam!()
         .args([
             "show",
             "examples/genghis-khan/director-pat-1.yam",
@@ -351,7 +351,7 @@ fn a_director_game_is_in_the_register_and_its_draws_are_rolls() {
             .and(predicate::str::contains("register").not()),
     );
     let register = s.secrets().join("director").join("register.yam");
-    yam()
+    yam!()
         .arg("verify")
         .arg(&register)
         .assert()

@@ -5,7 +5,7 @@ use predicates::prelude::*;
 use yam_tests::yam;
 
 fn generate(game: &str, games: &str, seed: &str) -> String {
-    let out = yam()
+    let out = yam!()
         .args(["generate", "--game", game, "--games", games, "--seed", seed])
         .assert()
         .success()
@@ -19,7 +19,7 @@ fn check(text: &str) -> assert_cmd::assert::Assert {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("games.yam");
     std::fs::write(&path, text).unwrap();
-    yam().arg("check").arg(&path).assert()
+    yam!().arg("check").arg(&path).assert()
 }
 
 #[test]
@@ -85,7 +85,7 @@ fn parallel_checking_reports_exactly_what_one_thread_reports() {
     let path = dir.path().join("archive.yam");
     std::fs::write(&path, &text).unwrap();
     let run = |jobs: &str| {
-        let out = yam()
+        let out = yam!()
             .args(["check", "--jobs", jobs])
             .arg(&path)
             .assert()
@@ -110,11 +110,11 @@ fn verify(text: &str, jobs: &str) -> assert_cmd::assert::Assert {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("signed.yam");
     std::fs::write(&path, text).unwrap();
-    yam().args(["verify", "--jobs", jobs]).arg(&path).assert()
+    yam!().args(["verify", "--jobs", jobs]).arg(&path).assert()
 }
 
 fn generate_signed(games: &str, seed: &str) -> String {
-    let out = yam()
+    let out = yam!()
         .args([
             "generate",
             "--game",

@@ -54,7 +54,7 @@ impl Scratch {
     }
 
     fn new_game(&self, out: &str, ruleset_file: &Path) -> assert_cmd::assert::Assert {
-        yam()
+        yam!()
             .args(["hotseat", "new", "--ruleset-file"])
             .arg(ruleset_file)
             .args(["--first", "ann", "--second", "bo", "--id", "lesson-1"])
@@ -68,7 +68,7 @@ impl Scratch {
     }
 
     fn play(&self, file: &str, mv: &str) {
-        yam()
+        yam!()
             .args(["hotseat", "move"])
             .arg(self.path(file))
             .arg(mv)
@@ -79,7 +79,7 @@ impl Scratch {
     }
 
     fn run(&self, args: &[&str], file: &str) -> assert_cmd::assert::Assert {
-        yam().args(args).arg(self.path(file)).assert()
+        yam!().args(args).arg(self.path(file)).assert()
     }
 }
 
@@ -124,7 +124,7 @@ fn a_game_under_a_ruleset_file_is_played_checked_verified_and_shown() {
         .stdout(predicate::str::contains("the original verified"));
 
     // Standard input takes ruleset files from the current directory.
-    yam()
+    yam!()
         .args(["verify", "-"])
         .current_dir(s.dir.path())
         .write_stdin(text.clone())
@@ -134,7 +134,7 @@ fn a_game_under_a_ruleset_file_is_played_checked_verified_and_shown() {
     // Two copies in two folders: each finds the file beside itself.
     s.write("copy/game.yam", &text);
     s.write("copy/rulesets/lesson.yaml", &lesson_ruleset());
-    yam()
+    yam!()
         .arg("dispute")
         .arg(s.path("game.yam"))
         .arg(s.path("copy/game.yam"))
@@ -166,7 +166,7 @@ fn a_changed_ruleset_file_no_longer_verifies() {
         predicate::str::contains("[RulesetHash").and(predicate::str::contains("changed since")),
     );
     // And the harness will not continue it.
-    yam()
+    yam!()
         .args(["hotseat", "move"])
         .arg(s.path("game.yam"))
         .arg("Fb8-c8")

@@ -30,7 +30,7 @@ impl Scratch {
     }
 
     fn new_game(&self, file: &str, extra: &[&str]) {
-        yam()
+        yam!()
             .args(["hotseat", "new", "--ruleset", "magician"])
             .args(["--first", "alice", "--second", "bob"])
             .args(["--date", "2026.11.30", "--id"])
@@ -45,7 +45,7 @@ impl Scratch {
     }
 
     fn hotseat(&self, command: &str, file: &str, args: &[&str]) -> assert_cmd::assert::Assert {
-        yam()
+        yam!()
             .args(["hotseat", command])
             .arg(self.path(file))
             .args(args)
@@ -69,7 +69,7 @@ impl Scratch {
     }
 
     fn verify(&self, file: &str) -> assert_cmd::assert::Assert {
-        yam().arg("verify").arg(self.path(file)).assert()
+        yam!().arg("verify").arg(self.path(file)).assert()
     }
 }
 
@@ -103,7 +103,7 @@ fn a_hot_seat_game_verifies() {
             )),
     );
     // The rules checker agrees.
-    yam()
+    yam!()
         .arg("check")
         .arg(s.path("game.yam"))
         .assert()
@@ -119,7 +119,7 @@ fn a_hot_seat_game_verifies() {
 fn drawn_seats_and_draws_by_agreement() {
     let s = Scratch::new();
     s.new_game("game.yam", &["--draw-seats"]);
-    yam()
+    yam!()
         .args(["hotseat", "status"])
         .arg(s.path("game.yam"))
         .assert()
@@ -263,7 +263,7 @@ fn secrets_stay_in_their_directory() {
 
 #[test]
 fn an_unsigned_record_is_a_failure_for_verify() {
-    yam()
+    yam!()
         .args(["verify", "examples/khan/opening-lesson.yam"])
         .assert()
         .code(1)
@@ -271,7 +271,7 @@ fn an_unsigned_record_is_a_failure_for_verify() {
             "unsigned: the record carries no signed events",
         ))
         .stdout(predicate::str::contains("0 failed, 1 unsigned"));
-    yam().args(["verify", "no/such.yam"]).assert().code(2);
+    yam!().args(["verify", "no/such.yam"]).assert().code(2);
 }
 
 #[test]
@@ -388,7 +388,7 @@ fn disputes_find_the_fork_and_the_equivocation() {
     s.new_game("game.yam", &[]);
     s.play("game.yam", &MOVES[..4]);
     let base = s.read("game.yam");
-    let dispute = |a: &str, b: &str| yam().arg("dispute").arg(s.path(a)).arg(s.path(b)).assert();
+    let dispute = |a: &str, b: &str| yam!().arg("dispute").arg(s.path(a)).arg(s.path(b)).assert();
     // Identical.
     s.write("copy.yam", &base);
     dispute("game.yam", "copy.yam")
@@ -449,7 +449,7 @@ fn the_plain_export_keeps_the_game_and_drops_the_evidence() {
         &["Nf3-e3", "--comment", "Into the centre."],
     )
     .success();
-    yam()
+    yam!()
         .args(["export", "--plain"])
         .arg(s.path("game.yam"))
         .arg("--out")
@@ -461,19 +461,23 @@ fn the_plain_export_keeps_the_game_and_drops_the_evidence() {
     assert!(!plain.contains("FirstKey"));
     assert!(plain.contains("Into the centre."));
     assert!(plain.contains("[Evidence \"removed by yam export --plain; the original verified"));
-    yam().arg("check").arg(s.path("plain.yam")).assert().code(0);
+    yam!()
+        .arg("check")
+        .arg(s.path("plain.yam"))
+        .assert()
+        .code(0);
 }
 
 #[test]
 fn help_texts_show_examples() {
     for command in ["verify", "dispute", "hotseat", "export"] {
-        yam()
+        yam!()
             .args([command, "--help"])
             .assert()
             .success()
             .stdout(predicate::str::contains("Examples:"));
     }
-    yam()
+    yam!()
         .args(["hotseat", "new", "--help"])
         .assert()
         .success()
@@ -482,7 +486,7 @@ fn help_texts_show_examples() {
 
 #[test]
 fn the_bundled_signed_examples_verify() {
-    let output = yam()
+    let output = yam!()
         .args(["verify", "--quiet", "examples/khan/signed"])
         .assert()
         .code(0)

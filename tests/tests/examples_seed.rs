@@ -194,19 +194,19 @@ fn every_seed_move_is_played_and_does_what_its_comment_says() {
 #[test]
 fn yam_check_and_yam_verify_accept_every_lesson() {
     let n = LESSONS.len();
-    yam()
+    yam!()
         .args(["check", "examples/khan/seed"])
         .assert()
         .success()
         .stdout(predicate::str::contains("1 valid").count(n));
-    yam()
+    yam!()
         .args(["verify", "examples/khan/seed"])
         .assert()
         .success()
         .stdout(predicate::str::contains("verified (peer mode)").count(n))
         .stdout(predicate::str::contains("1 verified").count(n));
     // And the diagram tool finds each lesson's ruleset too.
-    yam()
+    yam!()
         .args([
             "show",
             "examples/khan/seed/drop-offs-and-releases.yam",

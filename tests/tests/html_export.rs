@@ -15,7 +15,7 @@ use yam_tests::{workspace, yam};
 /// Export `args` into a fresh directory; the directory and the exit code.
 fn export(args: &[&str]) -> (tempfile::TempDir, i32, String) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = yam()
+    let out = yam!()
         .args(["export", "--html"])
         .args(args)
         .arg("--out")
@@ -207,14 +207,14 @@ fn a_tampered_signed_game_fails_whatever_its_tags_say() {
 fn a_new_export_removes_its_old_pages_and_nothing_else() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().to_str().expect("UTF-8").to_owned();
-    yam()
+    yam!()
         .args(["export", "--html", "examples/khan", "--out", &out])
         .assert()
         .code(0);
     let mine = dir.path().join("games").join("notes.html");
     std::fs::write(&mine, "my own notes").expect("write");
     assert!(pages(dir.path()).len() > 5);
-    yam()
+    yam!()
         .args([
             "export",
             "--html",
@@ -234,11 +234,11 @@ fn a_new_export_removes_its_old_pages_and_nothing_else() {
 
 #[test]
 fn export_needs_exactly_one_format() {
-    yam()
+    yam!()
         .args(["export", "examples/khan/opening-lesson.yam"])
         .assert()
         .code(2);
-    yam()
+    yam!()
         .args([
             "export",
             "--plain",
@@ -249,7 +249,7 @@ fn export_needs_exactly_one_format() {
         ])
         .assert()
         .code(2);
-    yam()
+    yam!()
         .args(["export", "--html", "examples"])
         .assert()
         .code(2);

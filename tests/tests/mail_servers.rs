@@ -144,7 +144,7 @@ fn config_check_tries_each_account_against_the_real_servers() {
     );
     let path = dir.path().join("config.yaml");
     std::fs::write(&path, &good).unwrap();
-    yam_tests::yam()
+    yam_tests::yam!()
         .args(["config", "check", "--config"])
         .arg(&path)
         .assert()
@@ -156,7 +156,7 @@ fn config_check_tries_each_account_against_the_real_servers() {
 
     let bad = good.replace(&format!("password: {}", s.smtp_password), "password: wrong");
     std::fs::write(&path, bad).unwrap();
-    yam_tests::yam()
+    yam_tests::yam!()
         .args(["config", "check", "--config"])
         .arg(&path)
         .assert()
@@ -167,7 +167,7 @@ fn config_check_tries_each_account_against_the_real_servers() {
         );
 
     std::fs::write(&path, good.replace("security: none", "security: maybe")).unwrap();
-    yam_tests::yam()
+    yam_tests::yam!()
         .args(["config", "check", "--config"])
         .arg(&path)
         .assert()

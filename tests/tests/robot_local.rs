@@ -630,7 +630,7 @@ fn a_castle_siege_game_between_two_addresses_is_refereed_to_its_end() {
     assert!(record.contains("[Result \"1-0\"]") || record.contains("[Result \"0-1\"]"));
     let file = local.root.join("siege.yam");
     std::fs::write(&file, &record).unwrap();
-    let out = std::process::Command::new(yam_tests::yam_bin())
+    let out = std::process::Command::new(yam_tests::yam_bin!())
         .args(["verify", file.to_str().unwrap()])
         .output()
         .unwrap();
@@ -679,7 +679,7 @@ impl Desk {
     }
 
     fn yam(&self, args: &[&str]) -> std::process::Output {
-        let out = yam_tests::yam()
+        let out = yam_tests::yam!()
             .args(args)
             .arg("--data-dir")
             .arg(&self.data)
@@ -962,7 +962,7 @@ fn assert_same_records(t: &Referee, game: &str) {
         .join("data/games")
         .join(game)
         .join("record.yam");
-    let verified = yam_tests::yam()
+    let verified = yam_tests::yam!()
         .args(["verify", file.to_str().unwrap()])
         .output()
         .unwrap();
@@ -1170,7 +1170,7 @@ fn a_silent_player_of_a_refereed_game_is_reminded_and_the_other_told_to_claim() 
     assert_eq!(t.local.sent().len(), sent.len());
     // The claim, signed by the waiting player's desk and copied to the
     // robot, closes the robot's copy.
-    let claim = yam_tests::yam()
+    let claim = yam_tests::yam!()
         .args(["forfeit", game, "--data-dir"])
         .arg(&waiting_data)
         .env("YAM_NOW", at(41))

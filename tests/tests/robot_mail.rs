@@ -130,7 +130,7 @@ impl Player {
 fn verify_offline(record: &str, dir: &Path, name: &str) -> String {
     let path = dir.join(name);
     std::fs::write(&path, record).unwrap();
-    let out = yam_tests::yam().arg("verify").arg(&path).output().unwrap();
+    let out = yam_tests::yam!().arg("verify").arg(&path).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
@@ -357,7 +357,7 @@ impl Desk {
     }
 
     fn yam(&self, args: &[&str]) -> String {
-        let out = yam_tests::yam()
+        let out = yam_tests::yam!()
             .args(args)
             .arg("--data-dir")
             .arg(self.data.path())
@@ -466,7 +466,7 @@ fn a_watching_robot_is_woken_by_imap_idle_not_by_its_poll() {
     // A poll far longer than the test may wait: an answer within the
     // minute can only come from a wake in IDLE.
     let _watching = Watching(
-        std::process::Command::new(yam_tests::yam_bin())
+        std::process::Command::new(yam_tests::yam_bin!())
             .args(["robot", "run", "--poll", "3600", "--config"])
             .arg(&robot.config)
             .stderr(std::process::Stdio::null())

@@ -6,7 +6,7 @@ use yam_tests::{workspace, yam};
 
 /// Run `yam show --svg` with `args`; the picture, checked to be SVG.
 fn svg(args: &[&str]) -> String {
-    let out = yam()
+    let out = yam!()
         .arg("show")
         .arg("--svg")
         .args(args)
@@ -160,7 +160,7 @@ fn record_text_is_escaped_in_the_picture() {
 
 #[test]
 fn a_ply_past_the_end_is_refused() {
-    yam()
+    yam!()
         .args([
             "show",
             "--svg",

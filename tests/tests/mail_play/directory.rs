@@ -338,7 +338,7 @@ fn offers_take_backs_reminders_forfeits_and_resignation_by_mail() {
         .as_secs()
         + 41 * 86_400)
         .to_string();
-    let mut cmd = yam();
+    let mut cmd = yam!();
     cmd.args(["forfeit", "khan-1", "--data-dir"])
         .arg(ann.dir())
         .env("YAM_NOW", &later);
@@ -355,7 +355,7 @@ fn offers_take_backs_reminders_forfeits_and_resignation_by_mail() {
     assert_eq!(ann.status("khan-1"), "over");
     let file = root.path().join("ended.yam");
     std::fs::write(&file, &record).unwrap();
-    yam()
+    yam!()
         .args(["verify", file.to_str().unwrap()])
         .assert()
         .success()
@@ -384,7 +384,7 @@ fn a_desk_moves_to_a_new_machine_and_the_game_goes_on() {
     )
     .unwrap();
     std::fs::remove_file(new.path().join("config.yaml")).unwrap();
-    let mut cmd = yam();
+    let mut cmd = yam!();
     cmd.args(["identity", "import", bundle.to_str().unwrap(), "--data-dir"])
         .arg(new.path());
     cmd.assert().success();
@@ -407,7 +407,7 @@ fn a_desk_moves_to_a_new_machine_and_the_game_goes_on() {
     moved.yam(&["move", "khan-1", &line[2]]).success();
     assert!(bo.read().contains("1 new event(s)"));
     // Importing over a desk that differs is refused, and changes nothing.
-    let mut cmd = yam();
+    let mut cmd = yam!();
     cmd.args(["identity", "import", bundle.to_str().unwrap(), "--data-dir"])
         .arg(moved.dir());
     cmd.assert()
@@ -442,7 +442,7 @@ fn awkward_mails_carry_a_real_turn_into_the_game() {
         copy_dir(bo.dir(), desk.path());
         let file = root.path().join(format!("{name}.eml"));
         std::fs::write(&file, raw).unwrap();
-        let mut cmd = yam();
+        let mut cmd = yam!();
         cmd.args(["read", "--eml", file.to_str().unwrap(), "--data-dir"])
             .arg(desk.path());
         cmd.assert()
@@ -457,7 +457,7 @@ fn awkward_mails_carry_a_real_turn_into_the_game() {
     for how in ["stdin", "mbox"] {
         let desk = tempfile::tempdir().unwrap();
         copy_dir(bo.dir(), desk.path());
-        let mut cmd = yam();
+        let mut cmd = yam!();
         cmd.arg("read").arg("--data-dir").arg(desk.path());
         if how == "stdin" {
             cmd.arg("--stdin").write_stdin(genuine.clone());
@@ -678,7 +678,7 @@ fn an_attack_by_mail_is_refused_and_the_game_goes_on() {
         "both desks hold the same record"
     );
     assert!(!super::mail_files(&ann_read).is_empty());
-    yam()
+    yam!()
         .arg("verify")
         .arg(ann.dir().join("games").join(id).join("record.yam"))
         .assert()

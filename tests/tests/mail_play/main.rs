@@ -57,7 +57,7 @@ impl Player {
 
     /// `yam ARGS --data-dir DIR`.
     pub fn yam(&self, args: &[&str]) -> assert_cmd::assert::Assert {
-        let mut cmd = yam();
+        let mut cmd = yam!();
         cmd.args(args).arg("--data-dir").arg(self.dir());
         cmd.assert()
     }

@@ -44,7 +44,7 @@ fn pair() -> (Player, Player) {
 fn verify(record: &str) {
     let file = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(file.path(), record).unwrap();
-    yam()
+    yam!()
         .args(["verify", file.path().to_str().unwrap()])
         .assert()
         .success()

@@ -98,7 +98,7 @@ pub fn mail(from: &str, to: &str, id: &str, subject: &str, body: &str) -> lettre
 
 /// `yam robot run --once` with the environment given; its output.
 pub fn robot_once(config: &Path, env: &[(&str, &str)]) -> Output {
-    let mut cmd = std::process::Command::new(yam_tests::yam_bin());
+    let mut cmd = std::process::Command::new(yam_tests::yam_bin!());
     cmd.args(["robot", "run", "--once", "--config"]).arg(config);
     for (k, v) in env {
         cmd.env(k, v);
