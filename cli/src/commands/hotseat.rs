@@ -79,7 +79,7 @@ a dry run stops at the declaration and draws nothing.")]
         after_help = "Examples:\n  yam hotseat status game.yam\n  yam hotseat status game.yam --moves    # one legal move per line, for scripts"
     )]
     Status(StatusArgs),
-    /// Play the next turns as an engine chooses them (Castle Siege: the
+    /// Play the next turns as the automatic player chooses them (Castle Siege: the
     /// self-play driver; Genghis Khan: the greedy player; Khan: random legal
     /// moves), every one signed and rolled like a move of `move`.
     #[command(after_help = "Examples:\n  \
@@ -232,7 +232,7 @@ struct AutoArgs {
     /// Castle Siege: how the orders are chosen.
     #[arg(long, value_enum, default_value_t = PolicyArg::Eager)]
     policy: PolicyArg,
-    /// The seed of the engine's choices (never of a die or a card).
+    /// The seed of the automatic player's choices (never of a die or a card).
     #[arg(long, default_value_t = 1, value_name = "N")]
     seed: u64,
     /// Write what the dice decided, and how the game stands, into the
@@ -881,7 +881,7 @@ fn auto(args: &AutoArgs) -> Step<()> {
             .seat_of(&mover)
             .ok_or_else(|| invalid("the player to move has no seat"))?;
         // An open roll is played before anything else: its own declared
-        // orders, not the engine's next choice (`docs/fair-play.md`, 3.3).
+        // orders, not the automatic player's next choice (`docs/fair-play.md`, 3.3).
         let intent = if loaded.replay.verifier().open_roll().is_some() {
             Intent::Orders(Vec::new())
         } else {

@@ -84,7 +84,7 @@ pub trait ByteSource {
     }
 }
 
-/// SHA-256 in counter mode over a fixed prefix; the engine of both streams.
+/// SHA-256 in counter mode over a fixed prefix; the core of both streams.
 #[derive(Clone)]
 struct CounterStream {
     prefix: Vec<u8>,

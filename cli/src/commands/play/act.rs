@@ -419,7 +419,7 @@ pub struct MoveRequest {
     pub dry_run: bool,
     /// Offer a draw with the move.
     pub offer_draw: bool,
-    /// Let the engine choose the turn: its policy and seed.
+    /// Let the automatic player choose the turn: its policy and seed.
     pub auto: Option<(yam_referee::castle_siege::Policy, u64)>,
 }
 

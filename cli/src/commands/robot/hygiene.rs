@@ -7,7 +7,7 @@
 //! responder stays quiet too.
 //!
 //! A signed Yam record from a member of a witnessed game is judged before
-//! these rules (`engine::witness`): the desks mark their automatic steps
+//! these rules (`decide::witness`): the desks mark their automatic steps
 //! `Auto-Submitted`, and the signature, not the header, decides. Only a
 //! record that is taken escapes them.
 
