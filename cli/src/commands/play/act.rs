@@ -5,7 +5,8 @@
 //! reveals) follow at once.
 
 use crate::error::Error;
-use yam_notation::{GameKind, RawGrammar, Record, Tags, record_to_string};
+use crate::game::header::Header;
+use yam_notation::{GameKind, RawGrammar, Record, record_to_string};
 use yam_referee::castle_siege::game_replay::SetupStage;
 use yam_referee::fair_play::chain::HashChain;
 use yam_referee::fair_play::game_id::GameId;
@@ -185,17 +186,19 @@ pub fn challenge(
         },
     )
     .map_err(table_refusal)?;
-    let mut tags = Tags::new();
-    tags.set("Game", kind.name());
-    tags.set("Variant", crate::game::header::variant(kind, &ruleset));
-    tags.set("GameId", id.as_str());
-    tags.set("Date", date.as_str());
-    for tag in kind.player_tags() {
-        tags.set(tag, "?");
+    // The seats are known once the opening is complete; until then "?".
+    let players = vec!["?".to_owned(); kind.player_tags().len()];
+    let tags = Header {
+        game: kind,
+        ruleset: &ruleset,
+        ruleset_tag: &ruleset.name,
+        id: id.as_str(),
+        date: &date,
+        event: None,
+        site: None,
+        players: &players,
     }
-    tags.set("Result", "*");
-    tags.set("NotationVersion", "1");
-    tags.set("Ruleset", ruleset.name.as_str());
+    .tags();
     let mut record: Record<String> = Record::new(tags);
     let replay = append_events(&mut record, &before, &[event], settings.comment.as_deref())
         .map_err(|e| Error::usage(format!("internal error: {e}")))?;

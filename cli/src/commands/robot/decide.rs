@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use yam_notation::{GameKind, RawGrammar, Record, Tags, parse_record, record_to_string};
+use yam_notation::{GameKind, RawGrammar, Record, parse_record};
 use yam_referee::fair_play::chain::HashChain;
 use yam_referee::fair_play::encoding::Text;
 use yam_referee::fair_play::game_id::GameId;
@@ -15,8 +15,7 @@ use yam_referee::fair_play::sign::PublicKey;
 use yam_referee::fair_play::turn::{EventBody, Mode, SignedEvent};
 use yam_referee::replay::{LoadedRuleset, RulesCatalog};
 use yam_referee::signed::table::{self, Opening, Seating, Signer, TableError};
-use yam_referee::signed::write::append_events;
-use yam_referee::signed::{SignedReplay, Verdict, replay_text, verify_text};
+use yam_referee::signed::{SignedReplay, replay_text};
 
 use super::auth::{self, Player};
 use super::command::{self, Command, Offer, Parsed};
@@ -859,28 +858,16 @@ impl Robot {
         before: &SignedReplay,
         events: &[SignedEvent],
     ) -> Result<SignedReplay, String> {
-        let after = append_events(&mut loaded.record, before, events, None)
-            .map_err(|e| format!("internal error: {e}"))?;
-        let text = record_to_string::<RawGrammar>(&loaded.record);
-        self.check_written(&loaded.meta.id, &text)?;
+        let (text, after) = crate::game::record::append_checked(
+            &mut loaded.record,
+            before,
+            events,
+            None,
+            &self.root().join(record_path(&loaded.meta.id)),
+        )
+        .map_err(|e| e.to_string())?;
         work.writes.insert(record_path(&loaded.meta.id), text);
         Ok(after)
-    }
-
-    fn check_written(&self, id: &str, text: &str) -> Result<(), String> {
-        let catalog = RecordRulesets::beside(&self.root().join(record_path(id)));
-        let games = read_signed(text.as_bytes()).map_err(|e| e.to_string())?;
-        match games.first() {
-            Some(Ok(signed)) => match verify_text(signed, &catalog) {
-                Verdict::Verified(_) => Ok(()),
-                Verdict::Unsigned => Err("internal error: the new record is unsigned".into()),
-                Verdict::Failed(f) => Err(format!(
-                    "internal error: the new record does not verify: {}",
-                    f.reason
-                )),
-            },
-            _ => Err("internal error: the new record cannot be read".into()),
-        }
     }
 
     /// Tells the other players what happened.
@@ -1240,24 +1227,27 @@ impl Robot {
             table::open(&catalog, &opening)
         }
         .map_err(|e| e.to_string())?;
-        let mut tags = Tags::new();
-        tags.set("Game", kind.name());
-        tags.set("Variant", ruleset.name.as_str());
-        tags.set("GameId", game.as_str());
-        tags.set("Event", "Yam robot");
-        tags.set("Site", self.address.as_str());
-        tags.set("Date", super::clock::date_tag(self.now).as_str());
-        let seat_addresses = &meta.seats;
-        for (tag, address) in kind.player_tags().iter().zip(seat_addresses) {
-            tags.set(tag, address.as_str());
+        let date = crate::game::header::date_tag(self.now);
+        let tags = crate::game::header::Header {
+            game: kind,
+            ruleset,
+            ruleset_tag: &ruleset.name,
+            id: game.as_str(),
+            date: &date,
+            event: Some("Yam robot"),
+            site: Some(&self.address),
+            players: &meta.seats,
         }
-        tags.set("Result", "*");
-        tags.set("NotationVersion", "1");
-        tags.set("Ruleset", ruleset.name.as_str());
+        .tags();
         let mut record: Record<String> = Record::new(tags);
-        append_events(&mut record, &before, &events, None).map_err(|e| e.to_string())?;
-        let text = record_to_string::<RawGrammar>(&record);
-        self.check_written(&meta.id, &text)?;
+        let (text, _) = crate::game::record::append_checked(
+            &mut record,
+            &before,
+            &events,
+            None,
+            &self.root().join(record_path(&meta.id)),
+        )
+        .map_err(|e| e.to_string())?;
         // The register: the opening of every game started, per player, as
         // signed, so a ladder can count them.
         for address in &meta.seats {
