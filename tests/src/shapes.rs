@@ -128,3 +128,49 @@ pub fn forwarded_inline(block: &str) -> String {
         block.replace('\n', "\r\n")
     )
 }
+
+/// Outlook: the reply above, the original below it unquoted (no `>`), so
+/// the earlier turn's block stands whole in the text, before or after the
+/// new one as the writer placed it.
+pub fn outlook_reply_old_first(block: &str, old_block: &str) -> String {
+    let body = format!(
+        "From: Bo <bo@example.net>\r\nSent: Sunday\r\nSubject: [Yam] Khan g1 #4\r\n\r\n{}\r\n\r\n-----\r\nMy move:\r\n{}",
+        old_block.replace('\n', "\r\n"),
+        block.replace('\n', "\r\n")
+    );
+    format!(
+        "{}\r\n{body}",
+        headers(
+            "text/plain; charset=UTF-8",
+            "X-Mailer: Microsoft Outlook 16.0\r\n"
+        )
+    )
+}
+
+/// A reply that re-attaches the earlier record (the mail it answers) and
+/// carries the new turn as a block in its text.
+pub fn reattached_old_record(block: &str, old_record: &str) -> String {
+    let boundary = "b-old";
+    format!(
+        "{}\r\n--{boundary}\r\nContent-Type: text/plain; charset=UTF-8\r\n\r\nMy move.\r\n\r\n{}\r\n--{boundary}\r\nContent-Type: application/x-yam\r\nContent-Disposition: attachment; filename=\"g1.yam\"\r\n\r\n{}\r\n--{boundary}--\r\n",
+        headers(&format!("multipart/mixed; boundary=\"{boundary}\""), ""),
+        block.replace('\n', "\r\n"),
+        old_record.replace('\n', "\r\n")
+    )
+}
+
+/// A vacation auto-reply (RFC 3834: `Auto-Submitted: auto-replied`) that
+/// quotes the whole turn mail it answers, its turn block unquoted.
+pub fn vacation_reply(whole_turn_mail: &str) -> String {
+    let body = format!(
+        "I am away until Monday and will read your mail then.\r\n\r\n--- Original message ---\r\n{}",
+        whole_turn_mail.replace("\r\n", "\n").replace('\n', "\r\n")
+    );
+    format!(
+        "{}\r\n{body}",
+        headers(
+            "text/plain; charset=UTF-8",
+            "Auto-Submitted: auto-replied\r\nX-Autoreply: yes\r\n"
+        )
+    )
+}

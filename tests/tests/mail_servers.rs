@@ -32,7 +32,7 @@ fn a_turn_mail_travels_through_smtp_and_comes_back_by_imap_and_maildir() {
         record: record.as_bytes(),
         message_id: format!("yam.g-mail-1.1.{bo}@example.org"),
         thread: &[],
-        automatic: false,
+        automatic: yam_cli::mail::compose::Automatic::No,
         referee: None,
     };
     let outgoing = Outgoing::Smtp {
@@ -100,7 +100,7 @@ fn smtp_without_the_right_password_is_refused() {
         record: b"x",
         message_id: "yam.g.1@example.org".into(),
         thread: &[],
-        automatic: false,
+        automatic: yam_cli::mail::compose::Automatic::No,
         referee: None,
     };
     let outgoing = Outgoing::Smtp {

@@ -840,7 +840,11 @@ fn turn_mail(from: &str, game: &str, record: &str, message_id: &str, automatic: 
         record: record.as_bytes(),
         message_id: message_id.into(),
         thread: &[],
-        automatic,
+        automatic: if automatic {
+            yam_cli::mail::compose::Automatic::Generated
+        } else {
+            yam_cli::mail::compose::Automatic::No
+        },
         referee: Some("robot@yam.test".parse().unwrap()),
     })
     .unwrap()

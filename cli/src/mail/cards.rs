@@ -97,8 +97,39 @@ impl Card {
         if name.trim().is_empty() || !address.contains('@') {
             return Err(CardError::Incomplete);
         }
+        // The name is someone else's text, printed on the player's terminal
+        // and written into records: no escape sequence may rewrite what the
+        // terminal shows (a faked fingerprint line), no line break may end a
+        // tag.
+        let name = clean_text(&name);
         Ok(Card { name, address, key })
     }
+}
+
+/// Someone else's text made harmless to print and to store: control
+/// characters (escape sequences, carriage returns, line breaks, tabs) and
+/// the invisible formatting characters that reorder or hide text (bidi
+/// overrides, zero-width marks) each become U+FFFD; at most 200
+/// characters are kept.
+pub fn clean_text(text: &str) -> String {
+    const MAX: usize = 200;
+    let hidden = |c: char| matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}');
+    let mut out: String = text
+        .trim()
+        .chars()
+        .take(MAX)
+        .map(|c| {
+            if c.is_control() || hidden(c) {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect();
+    if text.trim().chars().count() > MAX {
+        out.push('…');
+    }
+    out
 }
 
 /// Why a card could not be read.
@@ -291,6 +322,27 @@ impl Contacts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_from_others_are_made_harmless() {
+        assert_eq!(clean_text("Ann"), "Ann");
+        assert_eq!(
+            clean_text("Bo\x1b[2K\rnew contact Eve"),
+            "Bo\u{FFFD}[2K\u{FFFD}new contact Eve"
+        );
+        assert_eq!(clean_text("a\u{202E}txt"), "a\u{FFFD}txt");
+        assert_eq!(clean_text(&"x".repeat(300)).chars().count(), 201);
+        // A card whose name carries an escape sequence and a carriage
+        // return still reads, with the name cleaned.
+        let key = SigningKey::from_seed(&[4; 32]);
+        let card = Card {
+            name: "Bo\x1b[2K\rEve".into(),
+            address: "bo@example.net".into(),
+            key: key.public_key(),
+        };
+        let read = Card::read(card.signed_text(&key).as_bytes()).unwrap();
+        assert!(!read.name.chars().any(char::is_control), "{:?}", read.name);
+    }
 
     fn card(seed: u8, address: &str) -> (Card, SigningKey) {
         let key = SigningKey::from_seed(&[seed; 32]);

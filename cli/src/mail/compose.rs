@@ -60,6 +60,21 @@ impl Header for YamReferee {
     }
 }
 
+/// Whether a person wrote a mail, in RFC 3834's terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Automatic {
+    /// A person's mail (a move, an offer): no `Auto-Submitted` header.
+    No,
+    /// A step Yam took by itself in a game (a roll response, the turn a
+    /// roll resolves, a reveal, a reminder): `Auto-Submitted:
+    /// auto-generated`. It carries the game's record, which the other desk
+    /// reads like any turn.
+    Generated,
+    /// An answer to the mail it replies to (a card answering a card):
+    /// `Auto-Submitted: auto-replied`. Never answered in turn.
+    Replied,
+}
+
 /// Everything a turn mail says.
 #[derive(Debug, Clone)]
 pub struct TurnMail<'a> {
@@ -86,8 +101,8 @@ pub struct TurnMail<'a> {
     pub message_id: String,
     /// The Message-IDs of the thread so far, oldest first.
     pub thread: &'a [String],
-    /// Whether no person wrote it (a roll response, a reminder).
-    pub automatic: bool,
+    /// Whether a person wrote it (RFC 3834).
+    pub automatic: Automatic,
     /// The game's referee robot, if any: copied (Cc) and named in
     /// `X-Yam-Referee`.
     pub referee: Option<Mailbox>,
@@ -121,13 +136,25 @@ pub fn compose(mail: &TurnMail<'_>) -> Result<lettre::Message, lettre::error::Er
             .cc(referee.clone())
             .header(YamReferee(referee.email.to_string()));
     }
-    if let Some(parent) = mail.thread.last() {
+    // The mails before this one: a thread may already hold this mail's
+    // own Message-ID (recorded before it was sent), which is never its own
+    // parent.
+    let earlier: Vec<&String> = mail
+        .thread
+        .iter()
+        .filter(|id| **id != mail.message_id)
+        .collect();
+    if let Some(parent) = earlier.last() {
         builder = builder.in_reply_to(format!("<{parent}>"));
-        let refs: Vec<String> = mail.thread.iter().map(|id| format!("<{id}>")).collect();
+        let refs: Vec<String> = earlier.iter().map(|id| format!("<{id}>")).collect();
         builder = builder.references(refs.join(" "));
     }
-    if mail.automatic {
-        builder = builder.header(AutoSubmitted("auto-generated".into()));
+    match mail.automatic {
+        Automatic::No => {}
+        Automatic::Generated => {
+            builder = builder.header(AutoSubmitted("auto-generated".into()));
+        }
+        Automatic::Replied => builder = builder.header(AutoSubmitted("auto-replied".into())),
     }
     let mut text = String::with_capacity(mail.body.len() + mail.turn.len() * 2);
     text.push_str(mail.body);
@@ -172,7 +199,7 @@ mod tests {
             record: record.as_bytes(),
             message_id: "yam.g1.2@example.org".into(),
             thread: &thread,
-            automatic: true,
+            automatic: Automatic::Generated,
             referee: None,
         };
         let raw = compose(&mail).unwrap().formatted();

@@ -30,12 +30,36 @@ pub struct Incoming {
     pub bulk: bool,
     /// The game's referee robot (`X-Yam-Referee`), lower case.
     pub referee: Option<String>,
+    /// The `X-Yam-Game` header: Yam wrote the mail (a turn, a card, an
+    /// automatic step). Mail clients do not copy it into a reply.
+    pub yam_game: Option<String>,
+    /// Whether it is a delivery report (a bounce): `multipart/report`, or
+    /// from a mailer daemon.
+    pub report: bool,
     /// The turns found, best first.
     pub turns: Vec<Turn>,
     /// Turn blocks found damaged, with why (for the refusal message).
     pub damaged: Vec<ArmorError>,
     /// How many quoted copies of earlier turns were passed over.
     pub quoted_copies: usize,
+}
+
+impl Incoming {
+    /// Why the mail is an automatic one that is not Yam's: an auto-reply
+    /// (a vacation message), any `Auto-Submitted` mail without Yam's
+    /// `X-Yam-Game` header, or a delivery report. Such a mail is left alone
+    /// before its content is looked at, whatever it quotes, and never
+    /// answered (RFC 3834). Yam's own automatic steps carry `X-Yam-Game`
+    /// and are read like any turn.
+    pub fn automatic_not_yam(&self) -> Option<String> {
+        if self.report {
+            return Some("a delivery report".to_owned());
+        }
+        match (&self.auto_submitted, &self.yam_game) {
+            (Some(auto), None) => Some(format!("an automatic mail (Auto-Submitted: {auto})")),
+            _ => None,
+        }
+    }
 }
 
 /// One turn found in a mail.
@@ -122,6 +146,22 @@ fn read_mail_with(raw: &[u8], own_text: bool) -> Result<Incoming, MailError> {
             .header_raw("X-Yam-Referee")
             .map(|v| v.trim().trim_matches(['<', '>']).to_ascii_lowercase())
             .filter(|v| v.contains('@')),
+        yam_game: message
+            .header_raw("X-Yam-Game")
+            .map(|v| v.trim().to_owned()),
+        report: message.content_type().is_some_and(|ct| {
+            ct.ctype().eq_ignore_ascii_case("multipart")
+                && ct
+                    .subtype()
+                    .is_some_and(|s| s.eq_ignore_ascii_case("report"))
+        }) || message
+            .from()
+            .and_then(|a| a.first())
+            .and_then(|a| a.address())
+            .is_some_and(|a| {
+                let local = a.split('@').next().unwrap_or("").to_ascii_lowercase();
+                local == "mailer-daemon" || local == "postmaster"
+            }),
         ..Incoming::default()
     };
     collect_turns(&message, &mut incoming, 0, own_text);

@@ -49,11 +49,11 @@ pub enum ImapError {
     Protocol(String),
 }
 
-fn protocol(e: impl std::fmt::Display) -> ImapError {
+pub(super) fn protocol(e: impl std::fmt::Display) -> ImapError {
     ImapError::Protocol(e.to_string())
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, ImapError> {
+pub(super) fn runtime() -> Result<tokio::runtime::Runtime, ImapError> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -63,7 +63,7 @@ fn runtime() -> Result<tokio::runtime::Runtime, ImapError> {
 /// A connection to the server, plain or TLS: one type, so the session code
 /// is written once.
 #[derive(Debug)]
-enum Stream {
+pub(super) enum Stream {
     Plain(TcpStream),
     Tls(Box<tokio_rustls::client::TlsStream<TcpStream>>),
 }
@@ -112,7 +112,7 @@ impl AsyncWrite for Stream {
     }
 }
 
-async fn connect(account: &ImapAccount) -> Result<Stream, ImapError> {
+pub(super) async fn connect(account: &ImapAccount) -> Result<Stream, ImapError> {
     let tcp = TcpStream::connect((account.host.as_str(), account.port))
         .await
         .map_err(|e| ImapError::Connect(format!("{}:{}", account.host, account.port), e))?;
@@ -230,15 +230,26 @@ async fn session<S>(stream: S, account: &ImapAccount) -> Result<async_imap::Sess
 where
     S: AsyncRead + AsyncWrite + Unpin + std::fmt::Debug + Send,
 {
+    let mut session = login(stream, account).await?;
+    session.select(&account.mailbox).await.map_err(protocol)?;
+    Ok(session)
+}
+
+/// Logs in, without selecting a mailbox.
+pub(super) async fn login<S>(
+    stream: S,
+    account: &ImapAccount,
+) -> Result<async_imap::Session<S>, ImapError>
+where
+    S: AsyncRead + AsyncWrite + Unpin + std::fmt::Debug + Send,
+{
     let mut client = async_imap::Client::new(stream);
     // The server speaks first.
     client.read_response().await.map_err(protocol)?;
-    let mut session = client
+    client
         .login(&account.user, &account.password)
         .await
-        .map_err(|(e, _)| protocol(e))?;
-    session.select(&account.mailbox).await.map_err(protocol)?;
-    Ok(session)
+        .map_err(|(e, _)| protocol(e))
 }
 
 async fn fetch_with<S>(stream: S, account: &ImapAccount) -> Result<Vec<Fetched>, ImapError>

@@ -7,5 +7,6 @@ pub mod cards;
 pub mod compose;
 pub mod extract;
 pub mod imap;
+pub mod inbox;
 pub mod maildir;
 pub mod transport;

@@ -92,7 +92,8 @@ fn refused_mails_change_nothing_and_stay_in_place() {
     bo.yam(&["read", "--eml", last_from_ann.to_str().unwrap()])
         .success()
         .stdout(predicate::str::contains("read before; nothing changes"));
-    // An older turn of Ann's: refused, nothing changes.
+    // An older turn of Ann's (a late or duplicated delivery): nothing new,
+    // and nothing wrong.
     let older = read_mails
         .iter()
         .rev()
@@ -103,8 +104,8 @@ fn refused_mails_change_nothing_and_stay_in_place() {
         })
         .unwrap();
     bo.yam(&["read", "--eml", older.to_str().unwrap()])
-        .code(1)
-        .stdout(predicate::str::contains("an old turn"));
+        .success()
+        .stdout(predicate::str::contains("nothing"));
     bo.yam(&["move", "khan-1", &line[3]]).success();
     ann.read();
     let bo_before = bo.record("khan-1");
@@ -263,7 +264,7 @@ fn compose_like(raw: &str, record: &str) -> Vec<u8> {
         record: record.as_bytes(),
         message_id: format!("forged.{}", incoming.message_id.unwrap_or_default()),
         thread: &[],
-        automatic: false,
+        automatic: yam_cli::mail::compose::Automatic::No,
         referee: None,
     })
     .unwrap()
@@ -683,4 +684,114 @@ fn an_attack_by_mail_is_refused_and_the_game_goes_on() {
         .arg(ann.dir().join("games").join(id).join("record.yam"))
         .assert()
         .success();
+}
+
+#[test]
+fn cards_are_answered_once_and_never_answered_back() {
+    // Two desks whose cards cross: an introduction is answered, the answer
+    // is never answered, and reading everything again sends nothing.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    let Inbox::Files { dir: ann_inbox, .. } = ann.inbox.clone() else {
+        unreachable!()
+    };
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    ann.yam(&["identity", "send", &bo.address]).success();
+    for _ in 0..4 {
+        bo.read();
+        ann.read();
+    }
+    let sent_to_bo =
+        super::mail_files(&bo_inbox).len() + super::mail_files(&root.path().join("bo-read")).len();
+    let sent_to_ann = super::mail_files(&ann_inbox).len()
+        + super::mail_files(&root.path().join("ann-read")).len();
+    assert_eq!((sent_to_bo, sent_to_ann), (1, 1), "one card each way");
+    // The answer is threaded under the introduction and marked as an
+    // automatic reply.
+    let answer =
+        std::fs::read_to_string(&super::mail_files(&root.path().join("ann-read"))[0]).unwrap();
+    assert!(answer.contains("Auto-Submitted: auto-replied"), "{answer}");
+    assert!(answer.contains("In-Reply-To:"), "{answer}");
+    // The introduction read once more (a duplicate delivery) sends nothing.
+    let intro = super::mail_files(&root.path().join("bo-read"))[0].clone();
+    bo.yam(&["read", "--eml", intro.to_str().unwrap()])
+        .success();
+    assert_eq!(super::mail_files(&ann_inbox).len(), 0, "no second answer");
+}
+
+#[test]
+fn a_reply_carrying_the_old_turn_before_the_new_one_applies_the_new_one() {
+    use yam_cli::mail::armor::armor;
+    use yam_tests::shapes;
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    let bo_old_record = bo.record("khan-1");
+    let old = armor("khan-1", 2, bo_old_record.as_bytes());
+    ann.yam(&["move", "khan-1", &line[2]]).success();
+    let record = ann.record("khan-1");
+    let new = armor("khan-1", 3, record.as_bytes());
+    for (name, raw) in [
+        ("outlook", shapes::outlook_reply_old_first(&new, &old)),
+        (
+            "reattached",
+            shapes::reattached_old_record(&new, &bo_old_record),
+        ),
+    ] {
+        let desk = tempfile::tempdir().unwrap();
+        copy_dir(bo.dir(), desk.path());
+        let file = root.path().join(format!("{name}.eml"));
+        std::fs::write(&file, raw).unwrap();
+        yam!()
+            .args(["read", "--eml", file.to_str().unwrap(), "--data-dir"])
+            .arg(desk.path())
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("1 new event(s) from Ann"));
+        let taken = std::fs::read_to_string(desk.path().join("games/khan-1/record.yam")).unwrap();
+        assert!(taken == record, "{name}: Bo holds Ann's new record");
+    }
+}
+
+#[test]
+fn an_auto_reply_quoting_a_turn_and_a_duplicate_delivery_are_silent() {
+    use yam_tests::shapes;
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, _line) = khan_after(root.path(), 2);
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    // Bo's last turn mail, as Ann's vacation responder quotes it back.
+    let bo_turn = std::fs::read_to_string(
+        super::mail_files(&root.path().join("ann-read"))
+            .pop()
+            .unwrap(),
+    )
+    .unwrap();
+    let vacation = root.path().join("vacation.eml");
+    std::fs::write(&vacation, shapes::vacation_reply(&bo_turn)).unwrap();
+    let before = bo.record("khan-1");
+    bo.yam(&["read", "--eml", vacation.to_str().unwrap()])
+        .success()
+        .stdout(
+            predicate::str::contains("ignored").and(predicate::str::contains(
+                "automatic mail (Auto-Submitted: auto-replied)",
+            )),
+        );
+    assert!(bo.record("khan-1") == before);
+    // Ann's last turn delivered to Bo a second time: read before, exit 0.
+    let ann_turn = super::mail_files(&root.path().join("bo-read"))
+        .pop()
+        .unwrap();
+    let copy = bo_inbox.join("duplicate.eml");
+    std::fs::copy(&ann_turn, &copy).unwrap();
+    let out = bo.yam(&["read", "--eml", copy.to_str().unwrap()]);
+    out.success().stdout(predicate::str::contains("nothing"));
+    assert!(bo.record("khan-1") == before);
+    // Nothing went to Ann for either.
+    let Inbox::Files { dir: ann_inbox, .. } = ann.inbox.clone() else {
+        unreachable!()
+    };
+    assert!(super::mail_files(&ann_inbox).is_empty());
 }

@@ -6,6 +6,7 @@
 
 use crate::error::Error;
 use crate::game::header::Header;
+use crate::mail::compose::Automatic;
 use yam_notation::{GameKind, RawGrammar, Record, record_to_string};
 use yam_referee::castle_siege::game_replay::SetupStage;
 use yam_referee::fair_play::chain::HashChain;
@@ -221,7 +222,7 @@ pub fn challenge(
         "{} challenges {} to {kind} ({} ruleset, seats {}). Accept with:\n\n    yam accept {}",
         desk.config.identity.name, contact.name, ruleset.name, settings.seats, id_text
     );
-    game.mail(desk, &news, false)?;
+    game.mail(desk, &news, Automatic::No)?;
     Ok(id_text)
 }
 
@@ -263,7 +264,7 @@ fn commit(
     }
     game.thread_next_mail(desk);
     game.save()?;
-    game.mail(desk, &news, false)?;
+    game.mail(desk, &news, Automatic::No)?;
     lines.push(super::body::whose_turn(game, desk));
     Ok(Done { lines })
 }
@@ -705,7 +706,7 @@ pub fn resend(desk: &Desk, id: &str) -> Result<Done, Error> {
 }
 
 fn resend_with(desk: &Desk, game: &mut Game, news: &str) -> Result<(), Error> {
-    game.mail(desk, news, false)
+    game.mail(desk, news, Automatic::No)
 }
 
 /// Starts a stored game from a challenge just read (nothing is signed).

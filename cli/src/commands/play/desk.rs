@@ -16,7 +16,7 @@ use yam_referee::signed::{Known, SignedReplay};
 use crate::config::Config;
 use crate::game::record::{stored_events, verified, verified_replay};
 use crate::game::secrets::{Identity, Secrets};
-use crate::mail::compose::{TurnMail, compose};
+use crate::mail::compose::{Automatic, TurnMail, compose};
 use crate::mail::transport;
 use crate::store::{LockedGame, Store};
 
@@ -168,8 +168,8 @@ pub struct Outbound<'a> {
     pub message_id: String,
     /// The thread so far.
     pub thread: &'a [String],
-    /// Whether no person wrote it.
-    pub automatic: bool,
+    /// Whether a person wrote it (RFC 3834).
+    pub automatic: Automatic,
     /// The game's referee robot, copied on the mail.
     pub referee: Option<&'a str>,
 }
@@ -408,7 +408,7 @@ impl Game {
     /// whose turn it is. Records the Message-ID in the thread (unless
     /// [`Game::thread_next_mail`] did before the game was saved) and keeps
     /// a copy of the raw mail (`last-sent.eml`).
-    pub fn mail(&mut self, desk: &Desk, news: &str, automatic: bool) -> Result<(), Error> {
+    pub fn mail(&mut self, desk: &Desk, news: &str, automatic: Automatic) -> Result<(), Error> {
         let text = self.text();
         let id = self.id();
         let message_id = self.message_id(desk);

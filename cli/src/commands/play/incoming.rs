@@ -4,6 +4,7 @@
 //! nothing the second time.
 
 use crate::error::Error;
+use crate::mail::compose::Automatic;
 use yam_referee::signed::SignedReplay;
 use yam_referee::signed::table::{Duty, next_duty};
 
@@ -58,11 +59,18 @@ impl Outcome {
 }
 
 /// Reads one raw mail.
+///
+/// Every candidate the mail carries is considered (attached records first,
+/// then the turn blocks of its own text): a reply may carry a copy of an
+/// earlier turn before the new one (Outlook leaves the original unquoted,
+/// some clients re-attach it). A candidate that brings something new
+/// decides; copies of known events are known, not refused; the mail is
+/// "already known" only when no candidate is new, and refused only when a
+/// candidate is refused and none is new.
 pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
-    // The attached records first, alone: one that reads decides, and the
-    // turn block of the text (the same record once more) is then never
-    // decoded. Otherwise the whole mail is read, and its blocks tried after
-    // the attachments, as ever.
+    // The attached records first, alone: one that applies decides, and the
+    // turn blocks of the text (the same record once more) are then never
+    // decoded.
     let attached = match read_mail_attachments(raw) {
         Ok(i) => i,
         Err(e) => return Outcome::Refused(format!("unreadable: {e}")),
@@ -71,42 +79,71 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
     if from == desk.address() {
         return Outcome::Ignored("my own mail".into());
     }
-    let mut first_refusal = None;
+    // An auto-reply or a bounce is left alone before anything in it is
+    // looked at, whatever it quotes (RFC 3834).
+    if let Some(why) = attached.automatic_not_yam() {
+        return Outcome::Ignored(format!("from {from}: {why}"));
+    }
+    let mut judged = Judged::default();
     for turn in &attached.turns {
-        match read_turn(desk, &from, &attached, turn) {
-            Outcome::Refused(reason) => {
-                first_refusal.get_or_insert(reason);
-            }
-            other => return other,
+        if let Some(decided) = judged.add(read_turn(desk, &from, &attached, turn)) {
+            return decided;
         }
     }
     let incoming = match read_mail(raw) {
         Ok(i) => i,
         Err(e) => return Outcome::Refused(format!("unreadable: {e}")),
     };
+    let tried = attached.turns.len().min(incoming.turns.len());
+    for turn in &incoming.turns[tried..] {
+        if let Some(decided) = judged.add(read_turn(desk, &from, &incoming, turn)) {
+            return decided;
+        }
+    }
     if incoming.turns.is_empty() {
         if let Some(damage) = incoming.damaged.first() {
             return Outcome::Refused(format!("from {from}: {damage}"));
         }
-        if incoming.auto_submitted.is_some() || incoming.bulk {
-            return Outcome::Ignored(format!(
-                "from {from}: an automatic or list mail without a Yam turn"
-            ));
+        if incoming.bulk {
+            return Outcome::Ignored(format!("from {from}: list mail without a Yam turn"));
         }
         return Outcome::Ignored(format!("from {from}: no Yam turn in it"));
     }
-    // The first candidate that reads decides; the others carry the same
-    // turn (the attachment and the block are two copies of one record).
-    let tried = attached.turns.len().min(incoming.turns.len());
-    for turn in &incoming.turns[tried..] {
-        match read_turn(desk, &from, &incoming, turn) {
-            Outcome::Refused(reason) => {
-                first_refusal.get_or_insert(reason);
+    judged.verdict()
+}
+
+/// What the candidates of one mail came to so far.
+#[derive(Debug, Default)]
+struct Judged {
+    known: Option<Outcome>,
+    refused: Option<Outcome>,
+}
+
+impl Judged {
+    /// Takes one candidate's outcome; returns the mail's outcome when this
+    /// one decides it (it brought something new).
+    fn add(&mut self, outcome: Outcome) -> Option<Outcome> {
+        match outcome {
+            Outcome::AlreadyKnown(_) => {
+                self.known.get_or_insert(outcome);
+                None
             }
-            other => return other,
+            Outcome::Refused(_) | Outcome::Ignored(_) => {
+                self.refused.get_or_insert(outcome);
+                None
+            }
+            decided => Some(decided),
         }
     }
-    Outcome::Refused(first_refusal.unwrap_or_else(|| "no readable turn".into()))
+
+    /// The outcome when no candidate brought anything new.
+    fn verdict(self) -> Outcome {
+        match (self.refused, self.known) {
+            (Some(refused), _) => refused,
+            (None, Some(known)) => known,
+            (None, None) => Outcome::Refused("no readable turn".into()),
+        }
+    }
 }
 
 fn read_turn(desk: &mut Desk, from: &str, incoming: &Incoming, turn: &Turn) -> Outcome {
@@ -115,7 +152,11 @@ fn read_turn(desk: &mut Desk, from: &str, incoming: &Incoming, turn: &Turn) -> O
         Turn::Block(block) => block.payload.as_slice(),
     };
     if is_card(bytes) {
-        card(desk, from, bytes, incoming.replies_to.is_empty())
+        // Only a person's introduction is answered: never a reply (a card
+        // answering mine), never an automatic mail (RFC 3834).
+        let introduction = (incoming.replies_to.is_empty() && incoming.auto_submitted.is_none())
+            .then_some(incoming.message_id.as_deref().unwrap_or(""));
+        card(desk, from, bytes, introduction)
     } else {
         record(
             desk,
@@ -140,7 +181,7 @@ fn thread(desk: &Desk, id: &str, message_id: &str) {
 
 /// A card: remember the sender, answer an introduction with my own card,
 /// and send the challenge that waited for this key.
-fn card(desk: &mut Desk, from: &str, bytes: &[u8], introduction: bool) -> Outcome {
+fn card(desk: &mut Desk, from: &str, bytes: &[u8], introduction: Option<&str>) -> Outcome {
     let card = match Card::read(bytes) {
         Ok(c) => c,
         Err(e) => return Outcome::Refused(format!("from {from}: a damaged card: {e}")),
@@ -174,8 +215,9 @@ fn card(desk: &mut Desk, from: &str, bytes: &[u8], introduction: bool) -> Outcom
                 Err(e) => return Outcome::Refused(format!("the waiting challenge: {e}")),
             }
         }
-        Ok(None) if introduction => {
-            if let Err(e) = send_card(desk, &card.address, true) {
+        Ok(None) if introduction.is_some() => {
+            let answering = introduction.filter(|id| !id.is_empty()).unwrap_or("card");
+            if let Err(e) = send_card(desk, &card.address, Some(answering)) {
                 return Outcome::Refused(format!("cannot answer the card: {e}"));
             }
             said.push_str("; my card is sent in answer");
@@ -186,8 +228,12 @@ fn card(desk: &mut Desk, from: &str, bytes: &[u8], introduction: bool) -> Outcom
     Outcome::Card(said)
 }
 
-/// Sends my card to `to`: an introduction, or (`answer`) the answer to one.
-pub fn send_card(desk: &Desk, to: &str, answer: bool) -> Result<Vec<u8>, Error> {
+/// Sends my card to `to`: an introduction, or the answer to the one whose
+/// Message-ID is `answering` (threaded under it and marked
+/// `Auto-Submitted: auto-replied`, so that it is never answered in turn).
+pub fn send_card(desk: &Desk, to: &str, answering: Option<&str>) -> Result<Vec<u8>, Error> {
+    let answer = answering.is_some();
+    let thread: Vec<String> = answering.map(str::to_owned).into_iter().collect();
     let card = desk.card();
     let text = card.signed_text(&desk.me.key);
     let body = format!(
@@ -214,8 +260,12 @@ pub fn send_card(desk: &Desk, to: &str, answer: bool) -> Result<Vec<u8>, Error> 
         payload: text.as_bytes(),
         attachment: None,
         message_id,
-        thread: &[],
-        automatic: answer,
+        thread: &thread,
+        automatic: if answer {
+            Automatic::Replied
+        } else {
+            Automatic::No
+        },
         referee: None,
     })
 }
@@ -391,9 +441,11 @@ fn continue_game(
         Adoption::Same => {
             return Outcome::AlreadyKnown(format!("game {id}: read before; nothing changes"));
         }
+        // An earlier state of the game (a late or duplicated delivery, a
+        // copy a reply carries): nothing new, and nothing wrong.
         Adoption::Old => {
-            return Outcome::Refused(format!(
-                "game {id}: an old turn ({} events; the game has {}): nothing changes",
+            return Outcome::AlreadyKnown(format!(
+                "game {id}: an earlier turn ({} events; the game has {}): nothing new",
                 received.len(),
                 stored.len()
             ));
@@ -432,7 +484,7 @@ fn continue_game(
         return Outcome::Refused(e.to_string());
     }
     if answer {
-        if let Err(e) = game.mail(desk, &automatic.join("\n"), true) {
+        if let Err(e) = game.mail(desk, &automatic.join("\n"), Automatic::Generated) {
             news.push(format!(
                 "the automatic answer could not be sent ({e}); `yam resend {id}` sends it"
             ));

@@ -19,6 +19,7 @@ pub mod act;
 pub mod body;
 pub mod desk;
 pub mod incoming;
+pub mod memory;
 pub mod secrets_bundle;
 
 use std::io::{Read, Write};
@@ -29,10 +30,11 @@ use yam_referee::signed::table::{Duty, next_duty};
 
 use crate::config::IncomingConfig;
 use crate::error::{Error, Result, Status};
-use crate::mail::maildir::{is_seen, mark_seen, read_maildir, read_mbox};
+use crate::mail::inbox::Mailbox;
 
 use act::{Act, ChallengeSettings, MoveRequest};
 use desk::{Desk, Game};
+use memory::{Memory, content_key};
 
 use crate::config::Where;
 use incoming::Outcome;
@@ -255,7 +257,7 @@ pub fn challenge(args: &ChallengeArgs) -> Result<Status> {
         None => {
             // The challenge names the invited key: the keys travel first.
             let sent = incoming::keep_pending(&desk, &address, &settings)
-                .and_then(|()| incoming::send_card(&desk, &address, false));
+                .and_then(|()| incoming::send_card(&desk, &address, None));
             report(sent.map(|_| act::Done {
                 lines: vec![format!(
                     "{address} is a new contact: my card is sent to them; the challenge follows by itself when `yam read` reads their card"
@@ -417,7 +419,21 @@ pub fn read(args: &ReadArgs) -> Result<Status> {
     let mut desk = open(&args.place)?;
     let mut out = std::io::stdout().lock();
     let mut refused = 0usize;
+    let mut news = 0usize;
+    // From a mailbox, a mail read before is passed over in silence (a
+    // duplicate delivery, a copy a reply carries); a mail named on the
+    // command line is always answered for.
+    let mailbox = !args.stdin && args.eml.is_empty();
     let mut say = |outcome: &Outcome, out: &mut std::io::StdoutLock<'_>| {
+        if matches!(
+            outcome,
+            Outcome::Applied { .. } | Outcome::Challenged { .. } | Outcome::Card(_)
+        ) {
+            news += 1;
+        }
+        if mailbox && matches!(outcome, Outcome::AlreadyKnown(_)) {
+            return;
+        }
         let line = match outcome {
             Outcome::Applied { news, .. } => news.join("\n  "),
             Outcome::Challenged { game, by } => format!(
@@ -433,27 +449,46 @@ pub fn read(args: &ReadArgs) -> Result<Status> {
         };
         let _ = writeln!(out, "{line}");
     };
+    let mut memory = Memory::open(desk.store.root())
+        .map_err(|e| Error::io(desk.store.root().join("read.log"), "cannot read", e))?;
+    // A mail named on the command line, or piped in: read unless it was
+    // read before (a refused one is read again when named).
+    let one = |desk: &mut Desk, memory: &mut Memory, raw: &[u8]| -> Result<Outcome> {
+        let content = content_key(raw);
+        let outcome = match memory.content(&content) {
+            Some(known) if known != 'R' => {
+                Outcome::AlreadyKnown("read before; nothing changes".to_owned())
+            }
+            _ => incoming::process(desk, raw),
+        };
+        memory
+            .remember_outcome(None, &content, &outcome)
+            .map_err(|e| Error::io(desk.store.root().join("read.log"), "cannot write", e))?;
+        Ok(outcome)
+    };
     if args.stdin {
         let mut raw = Vec::new();
         std::io::stdin()
             .take(crate::mail::extract::MAX_MAIL as u64 + 1)
             .read_to_end(&mut raw)
             .map_err(|e| Error::io("standard input", "cannot read", e))?;
-        let outcome = incoming::process(&mut desk, &raw);
+        let outcome = one(&mut desk, &mut memory, &raw)?;
         say(&outcome, &mut out);
     } else if !args.eml.is_empty() {
         for path in &args.eml {
             let raw = std::fs::read(path).map_err(|e| Error::io(path, "cannot read", e))?;
-            let outcome = incoming::process(&mut desk, &raw);
+            let outcome = one(&mut desk, &mut memory, &raw)?;
             let _ = write!(out, "{}: ", path.display());
             say(&outcome, &mut out);
         }
     } else {
-        let source = match (&args.maildir, &args.mbox) {
-            (Some(dir), _) => IncomingConfig::Maildir { path: dir.clone() },
-            (_, Some(file)) => IncomingConfig::Mbox { path: file.clone() },
+        let mailbox = match (&args.maildir, &args.mbox) {
+            (Some(dir), _) => Mailbox::Maildir(dir.clone()),
+            (_, Some(file)) => Mailbox::Mbox(file.clone()),
             _ => match desk.config.incoming.clone() {
-                Some(source) => source,
+                Some(IncomingConfig::Imap(imap)) => Mailbox::Imap(imap.account()?),
+                Some(IncomingConfig::Maildir { path }) => Mailbox::Maildir(path),
+                Some(IncomingConfig::Mbox { path }) => Mailbox::Mbox(path),
                 None => {
                     return Err(Error::usage(
                         "no mailbox configured (incoming: imap, maildir or mbox); or use --maildir, --mbox, --eml, --stdin",
@@ -461,54 +496,55 @@ pub fn read(args: &ReadArgs) -> Result<Status> {
                 }
             },
         };
-        match source {
-            IncomingConfig::Imap(imap) => {
-                let account = imap.account()?;
-                let fetched = crate::mail::imap::fetch_unseen(&account)
-                    .map_err(|e| Error::usage(e.to_string()))?;
-                let mut seen = Vec::new();
-                for mail in fetched {
-                    let outcome = incoming::process(&mut desk, &mail.raw);
-                    if outcome.dealt_with() || matches!(outcome, Outcome::Ignored(_)) {
-                        seen.push(mail.uid);
-                    }
-                    say(&outcome, &mut out);
-                }
-                // Marked seen only once dealt with: a refused mail stays
-                // unseen, where it was.
-                if let Err(e) = crate::mail::imap::mark_seen(&account, &seen) {
-                    eprintln!("{e} (the mails will be read again, which changes nothing)");
-                }
+        let log = desk.store.root().join("read.log");
+        let written = |e| Error::io(&log, "cannot write", e);
+        let mut session = mailbox.open().map_err(|e| Error::usage(e.to_string()))?;
+        let listed = session
+            .list(memory.imap_after(session.validity()))
+            .map_err(|e| Error::usage(e.to_string()))?;
+        let mut yams = Vec::new();
+        for mail in listed {
+            // Handled before: known from the listing alone, never fetched
+            // again.
+            if memory.knows_place(&mail.place) {
+                continue;
             }
-            IncomingConfig::Maildir { path } => {
-                let messages =
-                    read_maildir(&path).map_err(|e| Error::io(&path, "cannot read", e))?;
-                for message in messages {
-                    let Some(file) = message.path.as_ref() else {
-                        continue;
-                    };
-                    if is_seen(file) {
-                        continue;
-                    }
-                    let outcome = incoming::process(&mut desk, &message.raw);
-                    if outcome.dealt_with() || matches!(outcome, Outcome::Ignored(_)) {
-                        // A failure only means it is read again, which
-                        // changes nothing.
-                        let _ = mark_seen(file);
-                    }
-                    say(&outcome, &mut out);
-                }
+            if mail.size > crate::mail::extract::MAX_MAIL as u64 {
+                // Never downloaded: no turn is that large.
+                memory
+                    .remember(Some(&mail.place), None, 'L')
+                    .map_err(written)?;
+                continue;
             }
-            IncomingConfig::Mbox { path } => {
-                let messages = read_mbox(&path).map_err(|e| Error::io(&path, "cannot read", e))?;
-                // An mbox is read whole each time: reading twice changes
-                // nothing, so nothing needs marking.
-                for message in messages {
-                    let outcome = incoming::process(&mut desk, &message.raw);
-                    say(&outcome, &mut out);
+            let raw = session
+                .fetch(&mail)
+                .map_err(|e| Error::usage(e.to_string()))?;
+            let content = content_key(&raw);
+            let outcome = match memory.content(&content) {
+                // A second delivery of a mail read before: the same, and
+                // nothing is done twice.
+                Some(known) if known != 'R' => {
+                    Outcome::AlreadyKnown("read before; nothing changes".to_owned())
                 }
+                _ => incoming::process(&mut desk, &raw),
+            };
+            memory
+                .remember_outcome(Some(&mail.place), &content, &outcome)
+                .map_err(written)?;
+            // Only Yam's own mails are marked read; anything else (personal
+            // mail, a refused mail) is left exactly as it was.
+            if outcome.dealt_with() {
+                yams.push(mail.place.clone());
             }
+            say(&outcome, &mut out);
         }
+        if let Err(e) = session.mark_seen(&yams) {
+            eprintln!("{e} (marking Yam's mails read is a courtesy: nothing is lost)");
+        }
+        let _ = session.close();
+    }
+    if mailbox && news == 0 && refused == 0 {
+        let _ = writeln!(out, "nothing new");
     }
     Ok(if refused > 0 {
         Status::Invalid
@@ -537,7 +573,7 @@ pub fn identity(command: &IdentityCommand) -> Result<Status> {
         IdentityCommand::Send { address, place } => {
             let desk = open(place)?;
             report(
-                incoming::send_card(&desk, &address.to_ascii_lowercase(), false).map(|_| {
+                incoming::send_card(&desk, &address.to_ascii_lowercase(), None).map(|_| {
                     act::Done {
                         lines: vec![format!("my card is sent to {address}")],
                     }

@@ -1,0 +1,448 @@
+//! A mailbox Yam reads, whatever it is: one type for the desk and the
+//! robot, IMAP, Maildir or mbox, each listed before anything is read.
+//!
+//! A listing gives each mail's place and size, without its body (IMAP:
+//! `UID` and `RFC822.SIZE`; Maildir: the file's name and size; mbox: the
+//! message's offset and size in the file). The reader then fetches only
+//! the mails it has not handled before, and only those under the size it
+//! accepts, one at a time: memory stays bounded by the largest mail Yam
+//! accepts, whatever the mailbox holds. An IMAP mailbox is read in one
+//! session (one login) however many mails it fetches and marks.
+
+use std::io::{BufRead, Read, Seek};
+use std::path::{Path, PathBuf};
+
+use futures_util::StreamExt;
+
+use super::imap::{ImapAccount, ImapError};
+
+/// A mailbox.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mailbox {
+    /// A mailbox on an IMAP server.
+    Imap(ImapAccount),
+    /// A Maildir (`cur/`, `new/`, `tmp/`).
+    Maildir(PathBuf),
+    /// An mbox file.
+    Mbox(PathBuf),
+}
+
+/// Where a mail stands in its mailbox.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Place {
+    /// An IMAP message: the mailbox's UIDVALIDITY and the message's UID.
+    Imap {
+        /// The mailbox's UIDVALIDITY (UIDs are valid within it).
+        validity: u32,
+        /// The message's UID.
+        uid: u32,
+    },
+    /// A Maildir file: its path.
+    File(PathBuf),
+    /// An mbox message: its byte offset in the file.
+    Mbox(u64),
+}
+
+impl Place {
+    /// A name for the mail that stays the same as long as the mail is
+    /// where it is: the IMAP mailbox's validity and UID, a Maildir file's
+    /// unique name (without the flags a client appends), an mbox offset.
+    pub fn key(&self) -> String {
+        match self {
+            Place::Imap { validity, uid } => format!("imap:{validity}:{uid}"),
+            Place::File(path) => {
+                let name = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let base = name.split_once(":2,").map_or(name.as_str(), |(b, _)| b);
+                format!("maildir:{base}")
+            }
+            Place::Mbox(offset) => format!("mbox:{offset}"),
+        }
+    }
+}
+
+/// A mail listed, before its body is read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    /// Where it is.
+    pub place: Place,
+    /// Its size in bytes.
+    pub size: u64,
+}
+
+/// Why a mailbox could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum InboxError {
+    /// A local mailbox could not be read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The mailbox.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The mailbox named does not exist, or is not a mailbox.
+    #[error("{}: {what}", path.display())]
+    NotAMailbox {
+        /// The path.
+        path: PathBuf,
+        /// What is wrong.
+        what: &'static str,
+    },
+    /// The IMAP server.
+    #[error(transparent)]
+    Imap(#[from] ImapError),
+}
+
+/// A mailbox opened for one round of reading: one IMAP session, or the
+/// local files.
+pub struct Session {
+    mailbox: Mailbox,
+    imap: Option<ImapSession>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("mailbox", &self.mailbox)
+            .finish_non_exhaustive()
+    }
+}
+
+struct ImapSession {
+    runtime: tokio::runtime::Runtime,
+    session: async_imap::Session<super::imap::Stream>,
+    validity: u32,
+}
+
+impl Mailbox {
+    /// Opens the mailbox: logs in (IMAP), or checks that the folder or the
+    /// file is there.
+    pub fn open(&self) -> Result<Session, InboxError> {
+        let imap = match self {
+            Mailbox::Imap(account) => Some(ImapSession::open(account)?),
+            Mailbox::Maildir(dir) => {
+                if !dir.join("new").is_dir() || !dir.join("cur").is_dir() {
+                    return Err(InboxError::NotAMailbox {
+                        path: dir.clone(),
+                        what: "not a Maildir (it needs cur/, new/ and tmp/)",
+                    });
+                }
+                None
+            }
+            Mailbox::Mbox(file) => {
+                if !file.is_file() {
+                    return Err(InboxError::NotAMailbox {
+                        path: file.clone(),
+                        what: "no mbox file here",
+                    });
+                }
+                None
+            }
+        };
+        Ok(Session {
+            mailbox: self.clone(),
+            imap,
+        })
+    }
+}
+
+impl Session {
+    /// Every mail of the mailbox, oldest first, with its size; no body is
+    /// read. IMAP lists the UIDs from `after` on (all when `None`).
+    pub fn list(&mut self, after: Option<u32>) -> Result<Vec<Listed>, InboxError> {
+        match (&self.mailbox, self.imap.as_mut()) {
+            (Mailbox::Imap(_), Some(imap)) => Ok(imap.list(after)?),
+            (Mailbox::Maildir(dir), _) => list_maildir(dir),
+            (Mailbox::Mbox(file), _) => list_mbox(file),
+            (Mailbox::Imap(_), None) => Ok(Vec::new()),
+        }
+    }
+
+    /// The mailbox's UIDVALIDITY, for an IMAP mailbox.
+    pub fn validity(&self) -> Option<u32> {
+        self.imap.as_ref().map(|i| i.validity)
+    }
+
+    /// The raw bytes of a listed mail (never more than `listed.size`).
+    pub fn fetch(&mut self, listed: &Listed) -> Result<Vec<u8>, InboxError> {
+        match (&listed.place, self.imap.as_mut()) {
+            (Place::Imap { uid, .. }, Some(imap)) => Ok(imap.fetch(*uid)?),
+            (Place::File(path), _) => std::fs::read(path).map_err(|source| InboxError::Io {
+                path: path.clone(),
+                source,
+            }),
+            (Place::Mbox(offset), _) => {
+                let Mailbox::Mbox(file) = &self.mailbox else {
+                    return Ok(Vec::new());
+                };
+                read_mbox_message(file, *offset, listed.size).map_err(|source| InboxError::Io {
+                    path: file.clone(),
+                    source,
+                })
+            }
+            (Place::Imap { .. }, None) => Ok(Vec::new()),
+        }
+    }
+
+    /// Marks Yam's own mails as read where they are, in one go (IMAP: one
+    /// `UID STORE`; Maildir: each file to `cur/` with the Seen flag, as a
+    /// mail client does; mbox: nothing, the file is never written). Mails
+    /// that are not Yam's are never passed here: Yam changes nothing of
+    /// them.
+    pub fn mark_seen(&mut self, places: &[Place]) -> Result<(), InboxError> {
+        let uids: Vec<u32> = places
+            .iter()
+            .filter_map(|p| match p {
+                Place::Imap { uid, .. } => Some(*uid),
+                _ => None,
+            })
+            .collect();
+        if let (false, Some(imap)) = (uids.is_empty(), self.imap.as_mut()) {
+            imap.mark_seen(&uids)?;
+        }
+        for place in places {
+            if let Place::File(path) = place {
+                super::maildir::mark_seen(path).map_err(|source| InboxError::Io {
+                    path: path.clone(),
+                    source,
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Logs out (IMAP); local mailboxes need nothing.
+    pub fn close(self) -> Result<(), InboxError> {
+        if let Some(imap) = self.imap {
+            imap.close()?;
+        }
+        Ok(())
+    }
+}
+
+impl ImapSession {
+    fn open(account: &ImapAccount) -> Result<ImapSession, ImapError> {
+        let runtime = super::imap::runtime()?;
+        let (session, validity) = runtime.block_on(async {
+            let stream = super::imap::connect(account).await?;
+            let mut session = super::imap::login(stream, account).await?;
+            let mailbox = session
+                .select(&account.mailbox)
+                .await
+                .map_err(super::imap::protocol)?;
+            Ok::<_, ImapError>((session, mailbox.uid_validity.unwrap_or(0)))
+        })?;
+        Ok(ImapSession {
+            runtime,
+            session,
+            validity,
+        })
+    }
+
+    fn list(&mut self, after: Option<u32>) -> Result<Vec<Listed>, ImapError> {
+        let first = after.map_or(1, |uid| uid.saturating_add(1));
+        let validity = self.validity;
+        let session = &mut self.session;
+        let mut listed = self.runtime.block_on(async {
+            // `first:*` names the newest message even when `first` is past
+            // it (RFC 3501, 6.4.8), so the UIDs are filtered below.
+            let mut stream = session
+                .uid_fetch(format!("{first}:*"), "(UID RFC822.SIZE)")
+                .await
+                .map_err(super::imap::protocol)?;
+            let mut out = Vec::new();
+            while let Some(item) = stream.next().await {
+                let item = item.map_err(super::imap::protocol)?;
+                if let (Some(uid), Some(size)) = (item.uid, item.size)
+                    && uid >= first
+                {
+                    out.push(Listed {
+                        place: Place::Imap { validity, uid },
+                        size: u64::from(size),
+                    });
+                }
+            }
+            Ok::<_, ImapError>(out)
+        })?;
+        listed.sort_by(|a, b| a.place.cmp(&b.place));
+        Ok(listed)
+    }
+
+    fn fetch(&mut self, uid: u32) -> Result<Vec<u8>, ImapError> {
+        let session = &mut self.session;
+        self.runtime.block_on(async {
+            // BODY.PEEK leaves the \Seen flag alone.
+            let mut stream = session
+                .uid_fetch(uid.to_string(), "(UID BODY.PEEK[])")
+                .await
+                .map_err(super::imap::protocol)?;
+            let mut raw = Vec::new();
+            while let Some(item) = stream.next().await {
+                let item = item.map_err(super::imap::protocol)?;
+                if item.uid == Some(uid)
+                    && let Some(body) = item.body()
+                {
+                    raw = body.to_vec();
+                }
+            }
+            Ok(raw)
+        })
+    }
+
+    fn mark_seen(&mut self, uids: &[u32]) -> Result<(), ImapError> {
+        let set = uids
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        let session = &mut self.session;
+        self.runtime.block_on(async {
+            let mut updates = session
+                .uid_store(&set, "+FLAGS (\\Seen)")
+                .await
+                .map_err(super::imap::protocol)?;
+            while let Some(update) = updates.next().await {
+                update.map_err(super::imap::protocol)?;
+            }
+            Ok(())
+        })
+    }
+
+    fn close(mut self) -> Result<(), ImapError> {
+        let session = &mut self.session;
+        self.runtime
+            .block_on(async { session.logout().await.map_err(super::imap::protocol) })
+    }
+}
+
+/// The files of a Maildir's `new/` and `cur/`, in name order (delivery
+/// order), with their sizes; hidden files are left out.
+fn list_maildir(dir: &Path) -> Result<Vec<Listed>, InboxError> {
+    let io = |source| InboxError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut listed = Vec::new();
+    for sub in ["cur", "new"] {
+        for entry in std::fs::read_dir(dir.join(sub)).map_err(io)? {
+            let entry = entry.map_err(io)?;
+            let name = entry.file_name();
+            if name.to_string_lossy().starts_with('.') {
+                continue;
+            }
+            let meta = entry.metadata().map_err(io)?;
+            if meta.is_file() {
+                listed.push(Listed {
+                    place: Place::File(entry.path()),
+                    size: meta.len(),
+                });
+            }
+        }
+    }
+    listed.sort_by_key(|l| l.place.key());
+    Ok(listed)
+}
+
+/// The messages of an mbox file: each one's offset (at its `From ` line)
+/// and size, read line by line, so memory holds a line, not the file.
+fn list_mbox(file: &Path) -> Result<Vec<Listed>, InboxError> {
+    let io = |source| InboxError::Io {
+        path: file.to_path_buf(),
+        source,
+    };
+    let mut reader = std::io::BufReader::new(std::fs::File::open(file).map_err(io)?);
+    let mut listed: Vec<Listed> = Vec::new();
+    let mut offset = 0u64;
+    let mut line = Vec::new();
+    let mut at_start = true;
+    loop {
+        line.clear();
+        let n = reader.read_until(b'\n', &mut line).map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        if at_start && line.starts_with(b"From ") {
+            if let Some(last) = listed.last_mut() {
+                last.size = offset - mbox_offset(&last.place);
+            }
+            listed.push(Listed {
+                place: Place::Mbox(offset),
+                size: 0,
+            });
+        }
+        at_start = line.ends_with(b"\n");
+        offset += n as u64;
+    }
+    if let Some(last) = listed.last_mut() {
+        last.size = offset - mbox_offset(&last.place);
+    }
+    Ok(listed)
+}
+
+fn mbox_offset(place: &Place) -> u64 {
+    match place {
+        Place::Mbox(offset) => *offset,
+        _ => 0,
+    }
+}
+
+/// One message of an mbox, read from its offset: its `From ` line dropped
+/// and `>From ` unescaped, as mail-parser's mbox reader does.
+fn read_mbox_message(file: &Path, offset: u64, size: u64) -> std::io::Result<Vec<u8>> {
+    let mut f = std::fs::File::open(file)?;
+    f.seek(std::io::SeekFrom::Start(offset))?;
+    let slice = std::io::BufReader::new(f.take(size));
+    let mut messages = mail_parser::mailbox::mbox::MessageIterator::new(slice);
+    match messages.next() {
+        Some(Ok(message)) => Ok(message.contents().to_vec()),
+        Some(Err(_)) => Err(std::io::Error::other("malformed mbox message")),
+        None => Ok(Vec::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_maildir_is_listed_without_reading_and_keys_ignore_flags() {
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["cur", "new", "tmp"] {
+            std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+        }
+        std::fs::write(dir.path().join("new/2.host"), "Subject: b\n\nbody\n").unwrap();
+        std::fs::write(dir.path().join("cur/1.host:2,S"), "Subject: a\n\nx\n").unwrap();
+        std::fs::write(dir.path().join("new/.hidden"), "x").unwrap();
+        let mut session = Mailbox::Maildir(dir.path().to_path_buf()).open().unwrap();
+        let listed = session.list(None).unwrap();
+        let keys: Vec<String> = listed.iter().map(|l| l.place.key()).collect();
+        assert_eq!(keys, ["maildir:1.host", "maildir:2.host"]);
+        assert_eq!(listed[1].size, 17);
+        assert_eq!(session.fetch(&listed[1]).unwrap(), b"Subject: b\n\nbody\n");
+        assert!(Mailbox::Maildir(dir.path().join("none")).open().is_err());
+    }
+
+    #[test]
+    fn an_mbox_is_listed_by_offsets_and_read_one_message_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("box");
+        std::fs::write(
+            &file,
+            "From a@x Mon Nov 30 00:00:00 2026\nSubject: one\n\n>From the start\n\nFrom b@x Mon Nov 30 00:00:01 2026\nSubject: two\n\nsecond\n",
+        )
+        .unwrap();
+        let mut session = Mailbox::Mbox(file).open().unwrap();
+        let listed = session.list(None).unwrap();
+        assert_eq!(listed.len(), 2);
+        let second = String::from_utf8(session.fetch(&listed[1]).unwrap()).unwrap();
+        assert!(
+            second.contains("Subject: two") && !second.contains("one"),
+            "{second}"
+        );
+        let first = String::from_utf8(session.fetch(&listed[0]).unwrap()).unwrap();
+        assert!(first.contains("From the start"), "{first}");
+    }
+}
