@@ -340,3 +340,97 @@ pub fn claimed_id(bytes: &[u8]) -> Option<String> {
         .and_then(|l| l.strip_suffix("\"]"))
         .map(str::to_owned)
 }
+
+/// The prose of each signed event's comment in a record's main line: the
+/// text that stands in the same comment as the event's `[%event]`, by the
+/// event's position. (Prose before a game's first event, or in comments
+/// without an event, belongs to no event.)
+pub fn prose_by_event(record: &Record<String>) -> std::collections::HashMap<u32, String> {
+    use yam_notation::{CommentPart, Node};
+    let mut out = std::collections::HashMap::new();
+    let mut depth = 0usize;
+    for node in &record.movetext {
+        match node {
+            Node::StartVariation => depth += 1,
+            Node::EndVariation => depth = depth.saturating_sub(1),
+            Node::Comment(comment) if depth == 0 => {
+                let mut prose = Vec::new();
+                let mut first_event = None;
+                for part in &comment.parts {
+                    match part {
+                        CommentPart::Text(text) => prose.push(text.as_str()),
+                        CommentPart::Command(cmd) if cmd.name == "event" => {
+                            if first_event.is_none()
+                                && let Ok(event) = decode_event(&cmd.args)
+                            {
+                                first_event = Some(event.event.seq);
+                            }
+                        }
+                        CommentPart::Command(_) => {}
+                    }
+                }
+                if let (Some(seq), false) = (first_event, prose.is_empty()) {
+                    out.insert(seq, prose.join(" "));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Someone else's prose made harmless to print and to keep: control
+/// characters other than line breaks and tabs, and the invisible
+/// characters that reorder or hide text, each become U+FFFD.
+pub fn clean_prose(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            let hidden = matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}');
+            if (c.is_control() && c != '\n' && c != '\t') || hidden {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// The record a party keeps when an incoming record continues it: its own
+/// text, every comment and tag of it as it wrote them, with only the new
+/// events appended, each with the prose the sender gave it (cleaned).
+/// Nothing the sender changed in the events already kept (a comment, a
+/// player's name, a date) enters the kept record. `kept` is the stored
+/// text, `incoming` the sender's verified record, `received` its events,
+/// of which the first `known` are the kept ones. Returns the new text, its
+/// record and the prose of each new event.
+pub fn continue_kept(
+    kept: &[u8],
+    incoming: &Record<String>,
+    received: &[SignedEvent],
+    known: usize,
+    place: &Path,
+) -> Result<(String, Record<String>, Vec<(u32, String)>), Defect> {
+    let mut record = std::str::from_utf8(kept)
+        .map_err(|_| Defect::Written(RecordFault::NotUtf8))
+        .and_then(|text| {
+            parse_record::<RawGrammar>(text).map_err(|e| Defect::Written(RecordFault::Syntax(e)))
+        })?;
+    let mut replay = verified_replay(kept, place, Known::Everything).map_err(Defect::Written)?;
+    let prose = prose_by_event(incoming);
+    let mut said = Vec::new();
+    for event in received.iter().skip(known) {
+        let text = prose.get(&event.event.seq).map(|p| clean_prose(p));
+        replay = append_events(
+            &mut record,
+            &replay,
+            std::slice::from_ref(event),
+            text.as_deref(),
+        )
+        .map_err(Defect::Append)?;
+        if let Some(text) = text {
+            said.push((event.event.seq, text));
+        }
+    }
+    let text = record_to_string::<RawGrammar>(&record);
+    Ok((text, record, said))
+}

@@ -4,7 +4,9 @@
 use std::fmt::Write;
 
 use yam_notation::Node;
+use yam_referee::fair_play::turn::{EventBody, Evidence, SignedEvent};
 use yam_referee::signed::table::{Duty, next_duty};
+use yam_referee::signed::text::chance_item;
 
 use super::desk::{Desk, Game};
 
@@ -62,4 +64,59 @@ pub fn whose_turn(game: &Game, desk: &Desk) -> String {
         Some(Duty::Move(k)) => format!("{} to move.", name(k)),
         None => "Nobody can move.".to_owned(),
     }
+}
+
+/// Each new event in words for the player who receives it: who played
+/// what, with the dice or cards it drew and the comment the player gave it
+/// (already cleaned), one line an event that does something.
+pub fn what_happened(desk: &Desk, events: &[SignedEvent], said: &[(u32, String)]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for event in events {
+        let who = desk.name_of(&event.event.author);
+        let mut line = match &event.event.body {
+            EventBody::Turn(turn) if !turn.moves.is_empty() => {
+                let moves: Vec<&str> = turn.moves.iter().map(|m| m.as_str()).collect();
+                let mut line = format!("{who} played {}", moves.join(" "));
+                for evidence in turn.evidence.iter() {
+                    if let Evidence::Outcomes { roll, results } = evidence {
+                        let values: Vec<String> = results.iter().map(chance_item).collect();
+                        line.push_str(&format!(" (roll {roll}: {})", values.join(", ")));
+                    }
+                }
+                line
+            }
+            EventBody::Turn(turn) => match turn.evidence.first() {
+                Some(Evidence::RollRequest(r)) => {
+                    let orders: Vec<&str> = r
+                        .request
+                        .declaration
+                        .orders
+                        .iter()
+                        .map(|o| o.as_str())
+                        .collect();
+                    format!("{who} declared {} and asked for the dice", orders.join(" "))
+                }
+                Some(Evidence::RollResponse(_)) => format!("{who} answered the roll"),
+                _ => continue,
+            },
+            EventBody::Resignation => format!("{who} resigned"),
+            EventBody::DrawOffer => format!("{who} offers a draw"),
+            EventBody::DrawAnswer { accepted: true, .. } => format!("{who} accepts the draw"),
+            EventBody::DrawAnswer { .. } => format!("{who} declines the draw"),
+            EventBody::TakebackOffer { .. } => format!("{who} offers to take back a move"),
+            EventBody::TakebackAnswer { accepted, .. } => format!(
+                "{who} {} the take-back",
+                if *accepted { "accepts" } else { "declines" }
+            ),
+            EventBody::ForfeitClaim { reason, .. } => {
+                format!("{who} claims a forfeit: {reason}")
+            }
+            EventBody::Challenge(_) | EventBody::Acceptance(_) => continue,
+        };
+        if let Some((_, comment)) = said.iter().find(|(seq, _)| *seq == event.event.seq) {
+            line.push_str(&format!(": \u{201c}{comment}\u{201d}"));
+        }
+        lines.push(line);
+    }
+    lines
 }

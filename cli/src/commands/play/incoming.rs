@@ -12,7 +12,7 @@ use crate::mail::extract::{Incoming, Turn, read_mail, read_mail_attachments};
 
 use super::act::{self, ChallengeSettings};
 use super::desk::{Desk, Game, Outbound, Stored, now};
-use crate::game::record::{claimed_id, verified};
+use crate::game::record::{claimed_id, continue_kept, verified};
 use crate::mail::cards::{Card, Remembered, is_card};
 use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::Known;
@@ -458,7 +458,16 @@ fn continue_game(
             ));
         }
     };
-    let mut game = Game::adopt(kept, record, replay);
+    // My record stays mine: the new events are appended to my own text,
+    // each with the prose the sender gave it; nothing the sender changed in
+    // what I kept enters it.
+    let place = kept.locked.dir().join("record.yam");
+    let (merged, said) = match continue_kept(&kept.text, &record, received, stored.len(), &place) {
+        Ok((_, merged, said)) => (merged, said),
+        Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
+    };
+    let new_events: Vec<SignedEvent> = received[stored.len()..].to_vec();
+    let mut game = Game::adopt(kept, merged, replay);
     game.meta.changed = now();
     game.meta.reminders = 0;
     if let Some(m) = message_id
@@ -470,6 +479,7 @@ fn continue_game(
         "game {id}: {new} new event(s) from {}",
         desk.name_of(&sender.unwrap_or(desk.key()))
     )];
+    news.extend(super::body::what_happened(desk, &new_events, &said));
     let automatic = match act::advance(desk, &mut game) {
         Ok(said) => said,
         Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
