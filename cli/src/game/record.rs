@@ -401,15 +401,14 @@ pub fn clean_prose(text: &str) -> String {
 /// Nothing the sender changed in the events already kept (a comment, a
 /// player's name, a date) enters the kept record. `kept` is the stored
 /// text, `incoming` the sender's verified record, `received` its events,
-/// of which the first `known` are the kept ones. Returns the new text, its
-/// record and the prose of each new event.
+/// of which the first `known` are the kept ones.
 pub fn continue_kept(
     kept: &[u8],
     incoming: &Record<String>,
     received: &[SignedEvent],
     known: usize,
     place: &Path,
-) -> Result<(String, Record<String>, Vec<(u32, String)>), Defect> {
+) -> Result<Continued, Defect> {
     let mut record = std::str::from_utf8(kept)
         .map_err(|_| Defect::Written(RecordFault::NotUtf8))
         .and_then(|text| {
@@ -431,6 +430,14 @@ pub fn continue_kept(
             said.push((event.event.seq, text));
         }
     }
-    let text = record_to_string::<RawGrammar>(&record);
-    Ok((text, record, said))
+    Ok(Continued { record, said })
+}
+
+/// A kept record continued by an incoming one.
+#[derive(Debug)]
+pub struct Continued {
+    /// The kept record with the new events appended.
+    pub record: Record<String>,
+    /// The prose the sender gave each new event (cleaned), by position.
+    pub said: Vec<(u32, String)>,
 }

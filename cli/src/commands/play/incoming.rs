@@ -463,7 +463,7 @@ fn continue_game(
     // what I kept enters it.
     let place = kept.locked.dir().join("record.yam");
     let (merged, said) = match continue_kept(&kept.text, &record, received, stored.len(), &place) {
-        Ok((_, merged, said)) => (merged, said),
+        Ok(continued) => (continued.record, continued.said),
         Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
     };
     let new_events: Vec<SignedEvent> = received[stored.len()..].to_vec();
