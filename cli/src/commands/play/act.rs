@@ -531,6 +531,16 @@ pub fn play(desk: &Desk, id: &str, request: &MoveRequest) -> Result<Done, Error>
     } else {
         news
     };
+    // The player's own words travel with the move, in the record and in
+    // the mail's text.
+    let news = match request.comment.as_deref().filter(|c| !c.trim().is_empty()) {
+        Some(comment) => format!(
+            "{news}\n{}: \u{201c}{}\u{201d}",
+            desk.config.identity.name,
+            comment.trim()
+        ),
+        None => news,
+    };
     commit(
         desk,
         &mut game,

@@ -42,10 +42,30 @@ pub fn turn_body(game: &Game, desk: &Desk, news: &str) -> String {
     }
     let _ = writeln!(
         out,
-        "\nYam reads this mail by itself (`yam read`); the whole signed record is attached\nand in the block below. Game {}.",
-        game.id()
+        "\nYam reads this mail by itself (`yam read`); the whole signed record is attached\nand in the block below. Game {id}.\nThen `yam board {id}` shows the game and the legal moves, and `yam move {id} ...`\nplays yours when it is your turn.",
+        id = game.id()
     );
     out
+}
+
+/// The last move of the game as it stands, in words, with its comment:
+/// what `yam board` shows first.
+pub fn last_move(game: &Game, desk: &Desk) -> Option<String> {
+    let last = game
+        .replay
+        .events()
+        .iter()
+        .rev()
+        .find(|e| matches!(&e.event.body, EventBody::Turn(t) if !t.moves.is_empty()))?;
+    let prose = crate::game::record::prose_by_event(&game.record);
+    let said: Vec<(u32, String)> = prose
+        .get(&last.event.seq)
+        .map(|p| (last.event.seq, crate::game::record::clean_prose(p)))
+        .into_iter()
+        .collect();
+    what_happened(desk, std::slice::from_ref(last), &said)
+        .into_iter()
+        .next()
 }
 
 /// Whose turn it is, in words, for either reader.

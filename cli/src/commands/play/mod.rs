@@ -392,6 +392,9 @@ pub fn board(args: &GameArgs) -> Result<Status> {
             "refereed by {referee} (a copy of every mail goes to it)"
         );
     }
+    if let Some(last) = body::last_move(&game, &desk) {
+        let _ = writeln!(out, "last move: {last}");
+    }
     if game.replay.opening_complete() {
         let _ = writeln!(out, "{}", game.replay.game().diagram());
     }
