@@ -795,3 +795,58 @@ fn an_auto_reply_quoting_a_turn_and_a_duplicate_delivery_are_silent() {
     };
     assert!(super::mail_files(&ann_inbox).is_empty());
 }
+
+#[test]
+fn the_player_sees_the_move_and_keeps_its_own_record() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    // Ann's move with her words: Bo's read says what she played, with them.
+    ann.yam(&["move", "khan-1", &line[2], "--comment", "Into the centre."])
+        .success();
+    let said = bo.read();
+    assert!(
+        said.contains(&format!(
+            "Ann played {}: \u{201c}Into the centre.\u{201d}",
+            line[2]
+        )),
+        "{said}"
+    );
+    bo.yam(&["board", "khan-1"])
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "last move: Ann played {}: \u{201c}Into the centre.\u{201d}",
+            line[2]
+        )));
+    // Bo answers with words of his own; Ann's next mail rewrites them (and
+    // the unsigned tags) in the record it carries.
+    bo.yam(&["move", "khan-1", &line[3], "--comment", "Mine."])
+        .success();
+    ann.read();
+    ann.yam(&["move", "khan-1", &line[4]]).success();
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let genuine = super::mail_files(&bo_inbox).pop().unwrap();
+    let raw = std::fs::read_to_string(&genuine).unwrap();
+    let tampered = ann
+        .record("khan-1")
+        .replace("Mine.", "I resign.")
+        .replace("[White \"Ann\"]", "[White \"Ann (the better player)\"]");
+    assert_ne!(tampered, ann.record("khan-1"));
+    let bo_before = bo.record("khan-1");
+    std::fs::write(&genuine, compose_like(&raw, &tampered)).unwrap();
+    let said = bo.read();
+    assert!(said.contains("1 new event(s) from Ann"), "{said}");
+    let kept = bo.record("khan-1");
+    assert!(
+        kept.contains("Mine.") && !kept.contains("I resign."),
+        "{kept}"
+    );
+    assert!(!kept.contains("the better player"), "{kept}");
+    assert!(kept.starts_with(&bo_before[..bo_before.find("[Result").unwrap()]));
+    yam!()
+        .arg("verify")
+        .arg(bo.dir().join("games/khan-1/record.yam"))
+        .assert()
+        .success();
+}
