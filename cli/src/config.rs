@@ -229,7 +229,28 @@ impl Config {
             path: path.display().to_string(),
             message: e.to_string(),
         })?;
-        Config::parse(&text, &path.display().to_string())
+        let mut config = Config::parse(&text, &path.display().to_string())?;
+        // Paths in the file are relative to the file, not to wherever the
+        // command happens to run.
+        if let Some(base) = path.parent() {
+            config.resolve_paths(base);
+        }
+        Ok(config)
+    }
+
+    /// Makes the relative paths of the configuration relative to `base`
+    /// (the configuration file's directory). `~/` stands for the home
+    /// directory.
+    pub fn resolve_paths(&mut self, base: &Path) {
+        let fix = |p: &mut PathBuf| *p = resolve(base, p);
+        if let Some(IncomingConfig::Maildir { path } | IncomingConfig::Mbox { path }) =
+            &mut self.incoming
+        {
+            fix(path);
+        }
+        if let Some(OutgoingConfig::Directory { path }) = &mut self.outgoing {
+            fix(path);
+        }
     }
 
     /// Read a configuration from text; `name` names it in errors.
@@ -243,6 +264,21 @@ impl Config {
                 message: e.to_string(),
             }
         })
+    }
+}
+
+/// `path` relative to `base` (`~/` to the home directory); an absolute
+/// path as it is.
+pub fn resolve(base: &Path, path: &Path) -> PathBuf {
+    if let Ok(rest) = path.strip_prefix("~")
+        && let Some(home) = std::env::var_os("HOME")
+    {
+        return PathBuf::from(home).join(rest);
+    }
+    if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        base.join(path)
     }
 }
 

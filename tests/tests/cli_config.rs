@@ -7,15 +7,14 @@ use yam_tests::yam;
 
 fn desk(dir: &std::path::Path) {
     let maildir = dir.join("Maildir");
+    assert!(!std::path::Path::new("Maildir").exists());
     for sub in ["cur", "new", "tmp"] {
         std::fs::create_dir_all(maildir.join(sub)).unwrap();
     }
     std::fs::write(
         dir.join("config.yaml"),
-        format!(
-            "identity:\n  name: Ann\n  address: ann@example.org\n  key: ann\nincoming:\n  maildir:\n    path: {}\n",
-            maildir.display()
-        ),
+        // A path relative to the configuration file, not to where yam runs.
+        "identity:\n  name: Ann\n  address: ann@example.org\n  key: ann\nincoming:\n  maildir:\n    path: Maildir\n",
     )
     .unwrap();
 }

@@ -50,7 +50,27 @@ pub enum ImapError {
 }
 
 pub(super) fn protocol(e: impl std::fmt::Display) -> ImapError {
-    ImapError::Protocol(e.to_string())
+    ImapError::Protocol(plain_words(&e.to_string()))
+}
+
+/// A server's refusal in plain words: async-imap prints what the server
+/// said as a Rust value (`no response: Some("[AUTHENTICATIONFAILED] ...")`),
+/// which means nothing to a player.
+fn plain_words(text: &str) -> String {
+    let text = text
+        .replacen("no response: ", "the server refused: ", 1)
+        .replacen(
+            "bad response: ",
+            "the server did not understand the request: ",
+            1,
+        );
+    match (text.find("Some(\""), text.rfind("\")")) {
+        (Some(start), Some(end)) if end > start => {
+            let inner = text[start + 6..end].replace("\\\"", "\"");
+            format!("{}{inner}{}", &text[..start], &text[end + 2..])
+        }
+        _ => text.replace(": None", ": no reason given"),
+    }
 }
 
 pub(super) fn runtime() -> Result<tokio::runtime::Runtime, ImapError> {
@@ -312,4 +332,22 @@ where
     }
     session.logout().await.map_err(protocol)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_words;
+
+    #[test]
+    fn a_refusal_reads_in_plain_words() {
+        assert_eq!(
+            plain_words("no response: Some(\"[AUTHENTICATIONFAILED] Authentication failed.\")"),
+            "the server refused: [AUTHENTICATIONFAILED] Authentication failed."
+        );
+        assert_eq!(
+            plain_words("no response: None"),
+            "the server refused: no reason given"
+        );
+        assert_eq!(plain_words("connection lost"), "connection lost");
+    }
 }

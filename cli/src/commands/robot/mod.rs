@@ -276,8 +276,22 @@ struct Runner {
 fn setup(args: &RunArgs) -> Result<Runner, Fail> {
     let text = std::fs::read_to_string(&args.config)
         .map_err(|e| usage(format!("{}: {e}", args.config.display())))?;
-    let config: RobotConfig = serde_yaml_ng::from_str(&text)
+    let mut config: RobotConfig = serde_yaml_ng::from_str(&text)
         .map_err(|e| usage(format!("{}: {e}", args.config.display())))?;
+    // Paths in the file are relative to the file.
+    if let Some(base) = args.config.parent() {
+        let fix = |p: &mut PathBuf| *p = crate::config::resolve(base, p);
+        if let Some(data) = config.data.as_mut() {
+            fix(data);
+        }
+        match &mut config.incoming {
+            IncomingConfig::Maildir { path } | IncomingConfig::Mbox { path } => fix(path),
+            IncomingConfig::Imap(_) => {}
+        }
+        if let OutgoingConfig::Directory { path } = &mut config.outgoing {
+            fix(path);
+        }
+    }
     let now = clock::now(args.now.as_deref()).map_err(usage)?;
     let root = args
         .data_dir
