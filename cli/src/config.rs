@@ -79,6 +79,28 @@ pub struct Config {
     /// Where mail arrives.
     #[serde(default, with = "serde_yaml_ng::with::singleton_map")]
     pub incoming: Option<IncomingConfig>,
+    /// Deadlines of mail games.
+    #[serde(default)]
+    pub deadlines: Option<DeskDeadlines>,
+}
+
+/// The deadlines of a player's mail games.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeskDeadlines {
+    /// Days of silence before `yam remind` may remind the opponent
+    /// (default 7).
+    pub remind_after_days: Option<u32>,
+}
+
+impl Config {
+    /// Days of silence before a reminder may be sent.
+    pub fn remind_after_days(&self) -> u32 {
+        self.deadlines
+            .as_ref()
+            .and_then(|d| d.remind_after_days)
+            .unwrap_or(7)
+    }
 }
 
 /// Who I am.

@@ -846,6 +846,7 @@ fn turn_mail(from: &str, game: &str, record: &str, message_id: &str, automatic: 
             yam_cli::mail::compose::Automatic::No
         },
         referee: Some("robot@yam.test".parse().unwrap()),
+        reminder: None,
     })
     .unwrap()
     .formatted()

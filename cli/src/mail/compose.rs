@@ -106,6 +106,8 @@ pub struct TurnMail<'a> {
     /// The game's referee robot, if any: copied (Cc) and named in
     /// `X-Yam-Referee`.
     pub referee: Option<Mailbox>,
+    /// A reminder (its number) rather than a turn: its subject says so.
+    pub reminder: Option<u32>,
 }
 
 /// The subject of a turn mail: game, id, ply and players.
@@ -120,12 +122,13 @@ pub fn subject(game_name: &str, game_id: &str, ply: u32, players: &[String]) -> 
 pub fn compose(mail: &TurnMail<'_>) -> Result<lettre::Message, lettre::error::Error> {
     let mut builder = lettre::Message::builder()
         .from(mail.from.clone())
-        .subject(subject(
-            mail.game_name,
-            mail.game_id,
-            mail.ply,
-            mail.players,
-        ))
+        .subject(match mail.reminder {
+            None => subject(mail.game_name, mail.game_id, mail.ply, mail.players),
+            Some(n) => format!(
+                "Reminder {n}: {}",
+                subject(mail.game_name, mail.game_id, mail.ply, mail.players)
+            ),
+        })
         .message_id(Some(format!("<{}>", mail.message_id)))
         .header(YamGame(format!("{} {}", mail.game_id, mail.ply)));
     for to in &mail.to {
@@ -201,6 +204,7 @@ mod tests {
             thread: &thread,
             automatic: Automatic::Generated,
             referee: None,
+            reminder: None,
         };
         let raw = compose(&mail).unwrap().formatted();
         let text = String::from_utf8_lossy(&raw);

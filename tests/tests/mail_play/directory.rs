@@ -266,6 +266,7 @@ fn compose_like(raw: &str, record: &str) -> Vec<u8> {
         thread: &[],
         automatic: yam_cli::mail::compose::Automatic::No,
         referee: None,
+        reminder: None,
     })
     .unwrap()
     .formatted()
@@ -324,11 +325,44 @@ fn offers_take_backs_reminders_forfeits_and_resignation_by_mail() {
     ann.yam(&["move", "khan-1", &line[2]]).success();
     bo.read();
 
-    // Bo is silent. Ann reminds; a forfeit is refused before the agreed 40
-    // days, and accepted as a signed claim after them.
+    // Bo is silent. Ann's reminder is refused before 7 days of silence,
+    // sent after them under a Message-ID and a subject of its own; a
+    // forfeit is refused before the agreed 40 days, and accepted as a
+    // signed claim after them.
     ann.yam(&["remind", "khan-1"])
+        .code(1)
+        .stderr(predicate::str::contains("a reminder may be sent after 7"));
+    let week = (std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + 8 * 86_400)
+        .to_string();
+    let mut cmd = yam!();
+    cmd.args(["remind", "khan-1", "--data-dir"])
+        .arg(ann.dir())
+        .env("YAM_NOW", &week);
+    cmd.assert()
         .success()
         .stdout(predicate::str::contains("Reminder 1"));
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let reminder = std::fs::read_to_string(super::mail_files(&bo_inbox).pop().unwrap()).unwrap();
+    assert!(
+        reminder.contains("Subject: Reminder 1: [Yam]"),
+        "{reminder}"
+    );
+    assert!(reminder.contains(".remind1@"), "{reminder}");
+    let own_id = reminder
+        .lines()
+        .find_map(|l| l.strip_prefix("Message-ID: "))
+        .unwrap();
+    let parent = reminder
+        .lines()
+        .find_map(|l| l.strip_prefix("In-Reply-To: "))
+        .unwrap();
+    assert_ne!(own_id, parent, "a mail is never its own parent");
     bo.read();
     ann.yam(&["forfeit", "khan-1"])
         .code(1)

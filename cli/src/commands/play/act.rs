@@ -694,6 +694,14 @@ pub fn remind(desk: &Desk, id: &str) -> Result<Done, Error> {
         ));
     }
     let silent = now().saturating_sub(game.meta.changed) / 86_400;
+    let after = desk.config.remind_after_days();
+    if silent < u64::from(after) {
+        return Err(Error::invalid(format!(
+            "refused: the game has waited for {} for {silent} day(s); a reminder may be sent after {after} (on {})",
+            desk.name_of(&duty.who()),
+            crate::game::header::date_tag(game.meta.changed + u64::from(after) * 86_400)
+        )));
+    }
     game.meta.reminders += 1;
     let news = format!(
         "Reminder {}: the game has waited for {} for {silent} day(s); a forfeit may be claimed after {} days of silence.",
@@ -702,7 +710,8 @@ pub fn remind(desk: &Desk, id: &str) -> Result<Done, Error> {
         game.meta.forfeit_days
     );
     game.save_meta()?;
-    resend_with(desk, &mut game, &news)?;
+    let number = game.meta.reminders;
+    game.remind(desk, &news, number)?;
     Ok(Done { lines: vec![news] })
 }
 

@@ -131,6 +131,7 @@ impl Desk {
             message_id: mail.message_id.clone(),
             thread: mail.thread,
             automatic: mail.automatic,
+            reminder: mail.reminder,
             referee: match mail.referee {
                 Some(r) => Some(
                     r.parse()
@@ -172,6 +173,8 @@ pub struct Outbound<'a> {
     pub automatic: Automatic,
     /// The game's referee robot, copied on the mail.
     pub referee: Option<&'a str>,
+    /// A reminder (its number): its own Message-ID and subject.
+    pub reminder: Option<u32>,
 }
 
 /// What Yam keeps beside a mail game's record.
@@ -409,9 +412,35 @@ impl Game {
     /// [`Game::thread_next_mail`] did before the game was saved) and keeps
     /// a copy of the raw mail (`last-sent.eml`).
     pub fn mail(&mut self, desk: &Desk, news: &str, automatic: Automatic) -> Result<(), Error> {
+        self.send_mail(desk, news, automatic, None)
+    }
+
+    /// Sends a reminder: the game as it stands, under a Message-ID and a
+    /// subject of its own (a provider that drops a second mail with a
+    /// Message-ID it has seen would drop a reminder that reused the turn's).
+    pub fn remind(&mut self, desk: &Desk, news: &str, number: u32) -> Result<(), Error> {
+        self.send_mail(desk, news, Automatic::No, Some(number))
+    }
+
+    fn send_mail(
+        &mut self,
+        desk: &Desk,
+        news: &str,
+        automatic: Automatic,
+        reminder: Option<u32>,
+    ) -> Result<(), Error> {
         let text = self.text();
         let id = self.id();
-        let message_id = self.message_id(desk);
+        let message_id = match reminder {
+            None => self.message_id(desk),
+            Some(n) => {
+                let turn = self.message_id(desk);
+                match turn.split_once('@') {
+                    Some((local, domain)) => format!("{local}.remind{n}@{domain}"),
+                    None => format!("{turn}.remind{n}"),
+                }
+            }
+        };
         let players = self.players();
         let body = super::body::turn_body(self, desk, news);
         let game_name = self.record.game().map_or("Yam", |g| g.name());
@@ -428,6 +457,7 @@ impl Game {
             thread: &self.meta.thread,
             automatic,
             referee: self.meta.referee.as_deref(),
+            reminder,
         })?;
         let threaded = self.meta.thread.contains(&message_id);
         if !threaded {

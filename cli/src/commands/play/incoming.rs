@@ -267,6 +267,7 @@ pub fn send_card(desk: &Desk, to: &str, answering: Option<&str>) -> Result<Vec<u
             Automatic::No
         },
         referee: None,
+        reminder: None,
     })
 }
 

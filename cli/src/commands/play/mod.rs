@@ -356,9 +356,22 @@ pub fn games(args: &PlaceArgs) -> Result<Status> {
                     Some(_) => "them",
                     None => "over",
                 };
+                // How long the game has waited, and when a forfeit may be
+                // claimed if the opponent stays silent.
+                let days = desk::now().saturating_sub(game.meta.changed) / 86_400;
+                let waiting = match next_duty(&game.replay) {
+                    None => String::new(),
+                    Some(d) if d.who() == desk.key() => format!("  waiting for you {days} day(s)"),
+                    Some(_) => format!(
+                        "  waiting {days} day(s); a forfeit may be claimed from {}",
+                        crate::game::header::date_tag(
+                            game.meta.changed + u64::from(game.meta.forfeit_days) * 86_400
+                        )
+                    ),
+                };
                 let _ = writeln!(
                     out,
-                    "{mark:<5} {id}  {} ({})  {}  {}",
+                    "{mark:<5} {id}  {} ({})  {}  {}{waiting}",
                     game.record.game().map_or("?", |g| g.name()),
                     game.record.tags.get("Variant").unwrap_or("-"),
                     game.players().join(" vs "),
