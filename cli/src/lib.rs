@@ -121,8 +121,12 @@ enum Command {
     Games(play::PlaceArgs),
     /// Mail play: show a game's board, whose turn it is and the legal moves.
     Board(play::GameArgs),
-    /// Mail play: send the game as it stands again.
+    /// Mail play: send the game as it stands again (a mail a failed send
+    /// left waiting first).
     Resend(play::GameArgs),
+    /// Mail play: send every mail a failed send left waiting.
+    #[command(after_help = "Examples:\n  yam send")]
+    Send(play::PlaceArgs),
     /// Mail play: resign.
     Resign(play::GameArgs),
     /// Mail play: offer, accept or decline a draw.
@@ -191,6 +195,7 @@ where
         Command::Games(args) => play::games(&args),
         Command::Board(args) => play::board(&args),
         Command::Resend(args) => play::resend(&args),
+        Command::Send(args) => play::send(&args),
         Command::Resign(args) => play::resign(&args),
         Command::Remind(args) => play::remind(&args),
         Command::Forfeit(args) => play::forfeit(&args),

@@ -884,3 +884,36 @@ fn the_player_sees_the_move_and_keeps_its_own_record() {
         .assert()
         .success();
 }
+
+#[test]
+fn a_move_whose_mail_fails_is_kept_and_sent_later() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    // Ann's outgoing folder (Bo's inbox) is gone: her move is stored, and
+    // she is told its mail waits.
+    let away = root.path().join("away");
+    std::fs::rename(&bo_inbox, &away).unwrap();
+    ann.yam(&["move", "khan-1", &line[2]]).code(2).stderr(
+        predicate::str::contains("the step is stored, but its mail could not be sent")
+            .and(predicate::str::contains("yam send")),
+    );
+    assert!(ann.record("khan-1").contains(&line[2]));
+    // Moving again says whose turn it is, not a mystery.
+    ann.yam(&["move", "khan-1", &line[3]])
+        .code(1)
+        .stderr(predicate::str::contains("not your move"));
+    // Back, and `yam send` sends it; Bo reads it and plays on.
+    std::fs::rename(&away, &bo_inbox).unwrap();
+    ann.yam(&["send"])
+        .success()
+        .stdout(predicate::str::contains("the waiting mail is sent"));
+    ann.yam(&["send"])
+        .success()
+        .stdout(predicate::str::contains("no mail is waiting"));
+    let said = bo.read();
+    assert!(said.contains("1 new event(s) from Ann"), "{said}");
+    bo.yam(&["move", "khan-1", &line[3]]).success();
+}

@@ -216,13 +216,16 @@ pub fn challenge(
             forfeit_days: settings.forfeit_days,
             reminders: 0,
             referee: settings.referee.clone(),
+            outbox: None,
         },
     )?;
     let news = format!(
         "{} challenges {} to {kind} ({} ruleset, seats {}). Accept with:\n\n    yam accept {}",
         desk.config.identity.name, contact.name, ruleset.name, settings.seats, id_text
     );
-    game.mail(desk, &news, Automatic::No)?;
+    game.queue_mail(desk, &news, Automatic::No);
+    game.save_meta()?;
+    game.flush(desk).map_err(|e| unsent(&game, &e))?;
     Ok(id_text)
 }
 
@@ -262,11 +265,21 @@ fn commit(
         news.push_str(&line);
         lines.push(line);
     }
-    game.thread_next_mail(desk);
+    game.queue_mail(desk, &news, Automatic::No);
     game.save()?;
-    game.mail(desk, &news, Automatic::No)?;
+    game.flush(desk).map_err(|e| unsent(game, &e))?;
     lines.push(super::body::whose_turn(game, desk));
     Ok(Done { lines })
+}
+
+/// A step stored whose mail could not be sent: said so, with what sends
+/// it later.
+pub fn unsent(game: &Game, e: &Error) -> Error {
+    Error::usage(format!(
+        "game {}: the step is stored, but its mail could not be sent ({e}); the next `yam read`, `yam send` or `yam resend {}` sends it",
+        game.id(),
+        game.id()
+    ))
 }
 
 /// The steps the game now asks of me that need no decision: a roll
@@ -715,10 +728,36 @@ pub fn remind(desk: &Desk, id: &str) -> Result<Done, Error> {
     Ok(Done { lines: vec![news] })
 }
 
+/// Sends every mail left in an outbox (a send that failed before).
+/// Returns what was sent, and the failures.
+pub fn send_waiting(desk: &Desk) -> (Vec<String>, Vec<Error>) {
+    let (mut sent, mut failed) = (Vec::new(), Vec::new());
+    let Ok(ids) = desk.store.games() else {
+        return (sent, failed);
+    };
+    for id in ids {
+        let Ok(mut game) = Game::open(&desk.store, &id) else {
+            continue;
+        };
+        match game.flush(desk) {
+            Ok(true) => sent.push(format!("game {id}: the waiting mail is sent")),
+            Ok(false) => {}
+            Err(e) => failed.push(unsent(&game, &e)),
+        }
+    }
+    (sent, failed)
+}
+
 /// Sends the game as it stands again (the same Message-ID as the turn
 /// mail it repeats, so the opponent's client and Yam see a duplicate).
+/// A mail still in the outbox is sent first, as it was.
 pub fn resend(desk: &Desk, id: &str) -> Result<Done, Error> {
     let mut game = my_game(desk, id)?;
+    if game.flush(desk).map_err(|e| unsent(&game, &e))? {
+        return Ok(Done {
+            lines: vec![format!("game {id}: the waiting mail is sent")],
+        });
+    }
     let news = format!("(sent again) {}", super::body::whose_turn(&game, desk));
     resend_with(desk, &mut game, &news)?;
     Ok(Done { lines: vec![news] })
@@ -748,6 +787,7 @@ pub fn store_challenge(
             forfeit_days: super::DEFAULT_FORFEIT_DAYS,
             reminders: 0,
             referee,
+            outbox: None,
         },
     )?;
     Ok(id.as_str().to_owned())

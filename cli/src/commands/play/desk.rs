@@ -198,6 +198,21 @@ pub struct MailMeta {
     /// (Cc), so it keeps a witnessed copy of the record.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub referee: Option<String>,
+    /// The mail of the last step, stored with it before it is sent, until
+    /// it is sent: a mail that could not go out is sent by the next `yam
+    /// read`, `yam send` or `yam resend`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outbox: Option<Outbox>,
+}
+
+/// A mail waiting to be sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outbox {
+    /// What its text says happened.
+    pub news: String,
+    /// Whether Yam sent it by itself (an automatic step).
+    #[serde(default)]
+    pub automatic: bool,
 }
 
 fn default_days() -> u32 {
@@ -413,6 +428,34 @@ impl Game {
     /// a copy of the raw mail (`last-sent.eml`).
     pub fn mail(&mut self, desk: &Desk, news: &str, automatic: Automatic) -> Result<(), Error> {
         self.send_mail(desk, news, automatic, None)
+    }
+
+    /// Stores the mail of the step just taken with the game (the next
+    /// [`Game::save`] writes it with the record), so that it is sent even
+    /// if sending fails now.
+    pub fn queue_mail(&mut self, desk: &Desk, news: &str, automatic: Automatic) {
+        self.thread_next_mail(desk);
+        self.meta.outbox = Some(Outbox {
+            news: news.to_owned(),
+            automatic: automatic != Automatic::No,
+        });
+    }
+
+    /// Sends the mail waiting in the outbox, if any, and empties it.
+    /// Returns whether one was sent.
+    pub fn flush(&mut self, desk: &Desk) -> Result<bool, Error> {
+        let Some(outbox) = self.meta.outbox.clone() else {
+            return Ok(false);
+        };
+        let automatic = if outbox.automatic {
+            Automatic::Generated
+        } else {
+            Automatic::No
+        };
+        self.mail(desk, &outbox.news, automatic)?;
+        self.meta.outbox = None;
+        self.save_meta()?;
+        Ok(true)
     }
 
     /// Sends a reminder: the game as it stands, under a Message-ID and a

@@ -489,16 +489,14 @@ fn continue_game(
     // go to disk together, before any mail goes out.
     let answer = !automatic.is_empty();
     if answer {
-        game.thread_next_mail(desk);
+        game.queue_mail(desk, &automatic.join("\n"), Automatic::Generated);
     }
     if let Err(e) = game.save() {
         return Outcome::Refused(e.to_string());
     }
     if answer {
-        if let Err(e) = game.mail(desk, &automatic.join("\n"), Automatic::Generated) {
-            news.push(format!(
-                "the automatic answer could not be sent ({e}); `yam resend {id}` sends it"
-            ));
+        if let Err(e) = game.flush(desk) {
+            news.push(act::unsent(&game, &e).to_string());
         }
         news.extend(automatic);
     }

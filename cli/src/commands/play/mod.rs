@@ -316,6 +316,28 @@ pub fn remind(args: &GameArgs) -> Result<Status> {
     report(act::remind(&desk, &args.game))
 }
 
+/// `yam send`: every mail a failed send left waiting.
+pub fn send(args: &PlaceArgs) -> Result<Status> {
+    let desk = open(&args.place)?;
+    let (sent, failed) = act::send_waiting(&desk);
+    let mut out = std::io::stdout().lock();
+    if sent.is_empty() && failed.is_empty() {
+        let _ = writeln!(out, "no mail is waiting to be sent");
+    }
+    for line in sent {
+        let _ = writeln!(out, "{line}");
+    }
+    let status = if failed.is_empty() {
+        Status::Valid
+    } else {
+        Status::Unreadable
+    };
+    for e in failed {
+        eprintln!("{e}");
+    }
+    Ok(status)
+}
+
 /// `yam resend`.
 pub fn resend(args: &GameArgs) -> Result<Status> {
     let desk = open(&args.place)?;
@@ -465,6 +487,14 @@ pub fn read(args: &ReadArgs) -> Result<Status> {
         };
         let _ = writeln!(out, "{line}");
     };
+    // Mails a failed send left behind go first.
+    let (sent, failed) = act::send_waiting(&desk);
+    for line in sent {
+        let _ = writeln!(out, "{line}");
+    }
+    for e in failed {
+        eprintln!("{e}");
+    }
     let mut memory = Memory::open(desk.store.root())
         .map_err(|e| Error::io(desk.store.root().join("read.log"), "cannot read", e))?;
     // A mail named on the command line, or piped in: read unless it was
