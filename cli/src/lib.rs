@@ -124,6 +124,12 @@ enum Command {
     /// Mail play: send the game as it stands again (a mail a failed send
     /// left waiting first).
     Resend(play::GameArgs),
+    /// Mail play: the game's turn as it stands, for sending by hand: the
+    /// pasteable turn block, or a whole mail (`--eml`).
+    #[command(
+        after_help = "Examples:\n  yam turn khan-20261130-1a2b                       # the block, to paste into a mail\n  yam turn khan-20261130-1a2b --eml turn.eml        # a whole mail, ready to send"
+    )]
+    Turn(play::TurnArgs),
     /// Mail play: send every mail a failed send left waiting.
     #[command(after_help = "Examples:\n  yam send")]
     Send(play::PlaceArgs),
@@ -196,6 +202,7 @@ where
         Command::Board(args) => play::board(&args),
         Command::Resend(args) => play::resend(&args),
         Command::Send(args) => play::send(&args),
+        Command::Turn(args) => play::turn(&args),
         Command::Resign(args) => play::resign(&args),
         Command::Remind(args) => play::remind(&args),
         Command::Forfeit(args) => play::forfeit(&args),

@@ -917,3 +917,35 @@ fn a_move_whose_mail_fails_is_kept_and_sent_later() {
     assert!(said.contains("1 new event(s) from Ann"), "{said}");
     bo.yam(&["move", "khan-1", &line[3]]).success();
 }
+
+#[test]
+fn a_turn_sent_by_hand_is_read_like_any_other() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let away = root.path().join("away");
+    std::fs::rename(&bo_inbox, &away).unwrap();
+    ann.yam(&["move", "khan-1", &line[2]]).code(2);
+    std::fs::rename(&away, &bo_inbox).unwrap();
+    // The block to paste: armored, with the move in it.
+    let block = ann.yam(&["turn", "khan-1"]).success();
+    let block = String::from_utf8(block.get_output().stdout.clone()).unwrap();
+    assert!(block.contains("-----BEGIN YAM TURN-----"), "{block}");
+    assert!(block.contains("END YAM TURN"), "{block}");
+    // A whole mail, written once; a second write refuses to replace it.
+    let eml = root.path().join("turn.eml");
+    let eml_arg = eml.to_str().unwrap();
+    ann.yam(&["turn", "khan-1", "--eml", eml_arg])
+        .success()
+        .stdout(predicate::str::contains("bo@example.net"));
+    ann.yam(&["turn", "khan-1", "--eml", eml_arg]).failure();
+    ann.yam(&["turn", "khan-1", "--eml", eml_arg, "--force"])
+        .success();
+    // Ann sends it with her own mail program; Bo reads it and plays on.
+    std::fs::copy(&eml, bo_inbox.join("by-hand.eml")).unwrap();
+    let said = bo.read();
+    assert!(said.contains("1 new event(s) from Ann"), "{said}");
+    bo.yam(&["move", "khan-1", &line[3]]).success();
+}

@@ -111,6 +111,13 @@ impl Desk {
             })?
             .transport()
             .map_err(|e| Error::usage(e.to_string()))?;
+        let message = self.compose(mail)?;
+        transport::send(&outgoing, &message).map_err(|e| Error::usage(e.to_string()))?;
+        Ok(message.formatted())
+    }
+
+    /// Builds a mail to `to` without sending it.
+    pub fn compose(&self, mail: &Outbound<'_>) -> Result<lettre::Message, Error> {
         let from = format!("{} <{}>", self.config.identity.name, self.address())
             .parse()
             .map_err(|e| Error::usage(format!("my address {:?}: {e}", self.address())))?;
@@ -141,8 +148,7 @@ impl Desk {
             },
         })
         .map_err(|e| Error::usage(format!("cannot build the mail: {e}")))?;
-        transport::send(&outgoing, &message).map_err(|e| Error::usage(e.to_string()))?;
-        Ok(message.formatted())
+        Ok(message)
     }
 }
 
@@ -456,6 +462,35 @@ impl Game {
         self.meta.outbox = None;
         self.save_meta()?;
         Ok(true)
+    }
+
+    /// The game's turn as it stands, as the pasteable block a turn mail
+    /// carries, and as a whole mail ready to send by hand (the same mail
+    /// `yam resend` sends).
+    pub fn turn_by_hand(&self, desk: &Desk) -> Result<(String, Vec<u8>), Error> {
+        let text = self.text();
+        let id = self.id();
+        let block = crate::mail::armor::armor(&id, self.replay.plies(), text.as_bytes());
+        let players = self.players();
+        let news = super::body::whose_turn(self, desk);
+        let body = super::body::turn_body(self, desk, &news);
+        let game_name = self.record.game().map_or("Yam", |g| g.name());
+        let message = desk.compose(&Outbound {
+            to: &self.meta.opponent,
+            game_name,
+            game_id: &id,
+            ply: self.replay.plies(),
+            players: &players,
+            body: &body,
+            payload: text.as_bytes(),
+            attachment: None,
+            message_id: self.message_id(desk),
+            thread: &self.meta.thread,
+            automatic: Automatic::No,
+            referee: self.meta.referee.as_deref(),
+            reminder: None,
+        })?;
+        Ok((block, message.formatted()))
     }
 
     /// Sends a reminder: the game as it stands, under a Message-ID and a

@@ -199,6 +199,21 @@ pub enum IdentityCommand {
     },
 }
 
+/// `yam turn` arguments.
+#[derive(Debug, clap::Args)]
+pub struct TurnArgs {
+    /// The game.
+    pub game: String,
+    /// Write the whole turn mail to this file instead (`.eml`).
+    #[arg(long, value_name = "FILE")]
+    pub eml: Option<PathBuf>,
+    /// Replace FILE if it exists.
+    #[arg(long, requires = "eml")]
+    pub force: bool,
+    #[command(flatten)]
+    pub place: Where,
+}
+
 /// Only where things are.
 #[derive(Debug, clap::Args)]
 pub struct PlaceArgs {
@@ -314,6 +329,27 @@ pub fn forfeit(args: &GameArgs) -> Result<Status> {
 pub fn remind(args: &GameArgs) -> Result<Status> {
     let desk = open(&args.place)?;
     report(act::remind(&desk, &args.game))
+}
+
+/// `yam turn`: the game's turn as it stands, for a player who sends mail
+/// by hand: the pasteable block, or (`--eml`) a whole mail.
+pub fn turn(args: &TurnArgs) -> Result<Status> {
+    let desk = open(&args.place)?;
+    let game = Game::open(&desk.store, &args.game)?;
+    let (block, mail) = game.turn_by_hand(&desk)?;
+    match &args.eml {
+        None => print!("{block}"),
+        Some(path) => {
+            crate::store::atomic::write(path, &mail, args.force)
+                .map_err(|e| Error::io(path, "cannot write", e))?;
+            println!(
+                "{}: the turn mail to {}, ready to send",
+                path.display(),
+                game.meta.opponent
+            );
+        }
+    }
+    Ok(Status::Valid)
 }
 
 /// `yam send`: every mail a failed send left waiting.
