@@ -949,3 +949,81 @@ fn a_turn_sent_by_hand_is_read_like_any_other() {
     assert!(said.contains("1 new event(s) from Ann"), "{said}");
     bo.yam(&["move", "khan-1", &line[3]]).success();
 }
+
+/// The raw mail `raw` with its attachment's base64 replaced by what
+/// `change` makes of it (the lines between the part's headers and the
+/// next boundary).
+fn with_attachment(raw: &str, change: impl Fn(&str) -> String) -> String {
+    let at = raw.find("filename=\"khan-1.yam\"").expect("an attachment");
+    let body = at + raw[at..].find("\r\n\r\n").expect("the part's body") + 4;
+    let end = body + raw[body..].find("\r\n--").expect("the boundary");
+    format!("{}{}{}", &raw[..body], change(&raw[body..end]), &raw[end..])
+}
+
+/// The raw mail `raw` without its attachment part.
+fn without_attachment(raw: &str) -> String {
+    let at = raw.find("filename=\"khan-1.yam\"").expect("an attachment");
+    let start = raw[..at].rfind("\r\n--").expect("the part's boundary");
+    let end = at + raw[at..].find("\r\n--").expect("the next boundary");
+    format!("{}{}", &raw[..start], &raw[end..])
+}
+
+/// The raw mail `raw` with its turn block's payload cut in half.
+fn with_block_cut(raw: &str) -> String {
+    let begin = raw.find("-----BEGIN YAM TURN-----").expect("a block");
+    let end = raw.find("-----END YAM TURN-----").expect("a block's end");
+    let half = raw[..begin + (end - begin) / 2]
+        .rfind("\r\n")
+        .expect("a line");
+    format!("{}{}", &raw[..half], &raw[end..])
+}
+
+#[test]
+fn a_damaged_or_removed_attachment_is_named_and_the_text_block_carries_the_turn() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    ann.yam(&["move", "khan-1", &line[2]]).success();
+    let sent = super::mail_files(&bo_inbox).pop().expect("Ann's turn mail");
+    let raw = std::fs::read_to_string(&sent).unwrap();
+    std::fs::remove_file(&sent).unwrap();
+    let cut = |b: &str| b[..b.len() / 2].to_owned();
+    let read_copy = |name: &str, mail: String| {
+        let desk = tempfile::tempdir().unwrap();
+        copy_dir(bo.dir(), desk.path());
+        let file = root.path().join(format!("{name}.eml"));
+        std::fs::write(&file, mail).unwrap();
+        let mut cmd = yam!();
+        cmd.args(["read", "--eml", file.to_str().unwrap(), "--data-dir"])
+            .arg(desk.path());
+        let out = cmd.output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    // The attachment cut on the way, the block whole: the turn is applied
+    // from the block, and the reader is told the attachment was damaged.
+    let (code, said) = read_copy("cut-attachment", with_attachment(&raw, cut));
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("1 new event(s) from Ann"), "{said}");
+    assert!(said.contains("khan-1.yam arrived damaged"), "{said}");
+    // The attachment removed by a gateway: applied from the block, said.
+    let (code, said) = read_copy("no-attachment", without_attachment(&raw));
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("1 new event(s) from Ann"), "{said}");
+    assert!(said.contains("khan-1.yam was removed on the way"), "{said}");
+    // Both damaged: refused, in words, without the raw base64.
+    let both = with_block_cut(&with_attachment(&raw, cut));
+    let (code, said) = read_copy("both-cut", both);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("khan-1.yam arrived damaged"), "{said}");
+    assert!(said.contains("ask Ann to send it again"), "{said}");
+    let longest_word = said.split_whitespace().map(str::len).max().unwrap_or(0);
+    assert!(longest_word < 60, "no raw base64 shown: {said}");
+    // The genuine mail still applies on Bo's own desk.
+    std::fs::write(bo_inbox.join("genuine.eml"), &raw).unwrap();
+    assert!(bo.read().contains("1 new event(s) from Ann"));
+}

@@ -8,11 +8,12 @@ use crate::mail::compose::Automatic;
 use yam_referee::signed::SignedReplay;
 use yam_referee::signed::table::{Duty, next_duty};
 
+use crate::mail::armor::ArmorError;
 use crate::mail::extract::{Incoming, Turn, read_mail, read_mail_attachments};
 
 use super::act::{self, ChallengeSettings};
 use super::desk::{Desk, Game, Outbound, Stored, now};
-use crate::game::record::{claimed_id, continue_kept, verified};
+use crate::game::record::{RecordFault, claimed_id, continue_kept, verified};
 use crate::mail::cards::{Card, Remembered, is_card};
 use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::Known;
@@ -84,7 +85,31 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
     if let Some(why) = attached.automatic_not_yam() {
         return Outcome::Ignored(format!("from {from}: {why}"));
     }
-    let mut judged = Judged::default();
+    let sender = desk
+        .contacts
+        .by_address(&from)
+        .map_or_else(|| from.clone(), |c| c.name.clone());
+    let mut judged = Judged {
+        sender,
+        ..Judged::default()
+    };
+    // Yam attaches the record to every mail it writes (`X-Yam-Game`): a
+    // Yam mail without it lost it on the way (a gateway or a list that
+    // strips attachments); the text block may still carry the turn.
+    if let Some(game) = attached
+        .yam_game
+        .as_deref()
+        .and_then(|g| g.split_whitespace().next())
+        && !attached
+            .turns
+            .iter()
+            .any(|t| matches!(t, Turn::Attachment { .. }))
+    {
+        judged.note = Some(format!(
+            "the attached record {}.yam was removed on the way (by a gateway or a list); the turn was read from the mail's text",
+            crate::mail::cards::clean_text(game)
+        ));
+    }
     for turn in &attached.turns {
         if let Some(decided) = judged.add(read_turn(desk, &from, &attached, turn)) {
             return decided;
@@ -109,20 +134,33 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
         }
         return Outcome::Ignored(format!("from {from}: no Yam turn in it"));
     }
-    judged.verdict()
+    judged.verdict(&from, incoming.damaged.first())
 }
 
 /// What the candidates of one mail came to so far.
 #[derive(Debug, Default)]
 struct Judged {
+    /// The sender, as the reader knows them.
+    sender: String,
     known: Option<Outcome>,
     refused: Option<Outcome>,
+    /// An attached record that arrived damaged (its name).
+    damaged: Option<String>,
+    /// What the reader is told besides the news (an attachment lost).
+    note: Option<String>,
 }
 
 impl Judged {
     /// Takes one candidate's outcome; returns the mail's outcome when this
     /// one decides it (it brought something new).
-    fn add(&mut self, outcome: Outcome) -> Option<Outcome> {
+    fn add(&mut self, candidate: Candidate) -> Option<Outcome> {
+        let outcome = match candidate {
+            Candidate::Damaged(name) => {
+                self.damaged.get_or_insert(name);
+                return None;
+            }
+            Candidate::Judged(outcome) => outcome,
+        };
         match outcome {
             Outcome::AlreadyKnown(_) => {
                 self.known.get_or_insert(outcome);
@@ -132,21 +170,45 @@ impl Judged {
                 self.refused.get_or_insert(outcome);
                 None
             }
+            Outcome::Applied { game, mut news } => {
+                if let Some(name) = &self.damaged {
+                    news.push(format!(
+                        "the attached record {name} arrived damaged (cut or altered on the way); the turn was read from the mail's text"
+                    ));
+                }
+                news.extend(self.note.take());
+                Some(Outcome::Applied { game, news })
+            }
             decided => Some(decided),
         }
     }
 
     /// The outcome when no candidate brought anything new.
-    fn verdict(self) -> Outcome {
-        match (self.refused, self.known) {
-            (Some(refused), _) => refused,
-            (None, Some(known)) => known,
-            (None, None) => Outcome::Refused("no readable turn".into()),
+    fn verdict(self, from: &str, block_damage: Option<&ArmorError>) -> Outcome {
+        match (self.damaged, self.refused, self.known) {
+            (Some(name), None, _) => Outcome::Refused(format!(
+                "from {from}: the attached record {name} arrived damaged (cut or altered on the way){}; ask {} to send it again (yam resend)",
+                block_damage
+                    .map(|e| format!(", and {e}"))
+                    .unwrap_or_default(),
+                self.sender
+            )),
+            (_, Some(refused), _) => refused,
+            (None, None, Some(known)) => known,
+            (None, None, None) => Outcome::Refused("no readable turn".into()),
         }
     }
 }
 
-fn read_turn(desk: &mut Desk, from: &str, incoming: &Incoming, turn: &Turn) -> Outcome {
+/// What one candidate of a mail came to: an outcome, or an attached
+/// record that does not even read (cut or altered on the way; the mail's
+/// text block may still carry the turn).
+enum Candidate {
+    Judged(Outcome),
+    Damaged(String),
+}
+
+fn read_turn(desk: &mut Desk, from: &str, incoming: &Incoming, turn: &Turn) -> Candidate {
     let bytes = match turn {
         Turn::Attachment { bytes, .. } => bytes.as_slice(),
         Turn::Block(block) => block.payload.as_slice(),
@@ -156,15 +218,27 @@ fn read_turn(desk: &mut Desk, from: &str, incoming: &Incoming, turn: &Turn) -> O
         // answering mine), never an automatic mail (RFC 3834).
         let introduction = (incoming.replies_to.is_empty() && incoming.auto_submitted.is_none())
             .then_some(incoming.message_id.as_deref().unwrap_or(""));
-        card(desk, from, bytes, introduction)
-    } else {
-        record(
-            desk,
-            from,
-            bytes,
-            incoming.message_id.as_deref(),
-            incoming.referee.as_deref(),
-        )
+        return Candidate::Judged(card(desk, from, bytes, introduction));
+    }
+    match record(
+        desk,
+        from,
+        bytes,
+        incoming.message_id.as_deref(),
+        incoming.referee.as_deref(),
+    ) {
+        Ok(outcome) => Candidate::Judged(outcome),
+        // An attachment carries no checksum: one that does not read was
+        // damaged on the way, and saying so (not the parser's view of its
+        // bytes, which may be raw base64) tells the reader what to do.
+        Err(_) if matches!(turn, Turn::Attachment { .. }) => {
+            let Turn::Attachment { name, .. } = turn else {
+                unreachable!("matched above")
+            };
+            Candidate::Damaged(crate::mail::cards::clean_text(name))
+        }
+        // A block's checksum held: its bytes are what the sender sent.
+        Err(e) => Candidate::Judged(Outcome::Refused(format!("from {from}: {e}"))),
     }
 }
 
@@ -308,7 +382,7 @@ fn record(
     bytes: &[u8],
     message_id: Option<&str>,
     referee: Option<&str>,
-) -> Outcome {
+) -> Result<Outcome, RecordFault> {
     let place = desk.store.root().join("games").join("incoming.yam");
     // The stored game it continues, if any: its events were verified, so
     // only the mail's new events have their signatures checked.
@@ -319,7 +393,7 @@ fn record(
             Ok((s, events))
         }) {
             Ok(found) => Some(found),
-            Err(e) => return Outcome::Refused(e.to_string()),
+            Err(e) => return Ok(Outcome::Refused(e.to_string())),
         },
         None => None,
     };
@@ -328,8 +402,45 @@ fn record(
         .map_or(Known::Nothing, |(_, events)| Known::Events(events));
     let (record, replay) = match verified(bytes, &place, known) {
         Ok(r) => r,
-        Err(e) => return Outcome::Refused(format!("from {from}: {e}")),
+        Err(e @ (RecordFault::Syntax(_) | RecordFault::NotUtf8 | RecordFault::NotOneGame(_))) => {
+            return Err(e);
+        }
+        Err(e) => return Ok(Outcome::Refused(format!("from {from}: {e}"))),
     };
+    Ok(verified_record(
+        desk,
+        from,
+        bytes,
+        message_id,
+        referee,
+        Verified {
+            stored,
+            record,
+            replay,
+        },
+    ))
+}
+
+/// A record that verified, and the stored game it continues, if any.
+struct Verified {
+    stored: Option<(Stored, Vec<SignedEvent>)>,
+    record: yam_notation::Record<String>,
+    replay: SignedReplay,
+}
+
+fn verified_record(
+    desk: &mut Desk,
+    from: &str,
+    bytes: &[u8],
+    message_id: Option<&str>,
+    referee: Option<&str>,
+    verified: Verified,
+) -> Outcome {
+    let Verified {
+        stored,
+        record,
+        replay,
+    } = verified;
     let Some(id) = replay
         .events()
         .first()
