@@ -9,6 +9,15 @@
 //! with another key is refused loudly, because that is what an attacker
 //! who controls the mail would send. Players who want more compare the
 //! fingerprints by another channel (a phone call, a club's web page).
+//!
+//! A player who changes address sends a card from the new address, signed
+//! by the key already known: the key's owner vouches for the address, so
+//! the contact and every game with them move to it (shown to the user). A
+//! card is dated (`issued`, under a second signature, in lines that an
+//! earlier Yam ignores), and only a card newer than the one that bound the
+//! key moves it: an old card of the player's, replayed from an old address
+//! under a forged `From`, moves nothing. An undated card (from an earlier
+//! Yam) never moves a key.
 
 use std::path::{Path, PathBuf};
 
@@ -22,6 +31,8 @@ const CARD_MAGIC: &str = "YAM-CARD 1";
 /// What a card's signature covers, before its fields: no other signed
 /// message of Yam starts with these bytes.
 const CARD_DOMAIN: &[u8] = b"yam-card-v1\0";
+/// What a card's date signature covers, before its fields and the date.
+const ISSUED_DOMAIN: &[u8] = b"yam-card-issued-v1\0";
 
 /// A player's identity card.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,6 +43,9 @@ pub struct Card {
     pub address: String,
     /// Its public key.
     pub key: PublicKey,
+    /// When it was issued, seconds since 1970-01-01 UTC; 0 for a card of
+    /// an earlier Yam, which is undated.
+    pub issued: u64,
 }
 
 fn signed_bytes(name: &str, address: &str, key: &PublicKey) -> Vec<u8> {
@@ -40,6 +54,13 @@ fn signed_bytes(name: &str, address: &str, key: &PublicKey) -> Vec<u8> {
         bytes.extend_from_slice(&u32::try_from(field.len()).unwrap_or(u32::MAX).to_be_bytes());
         bytes.extend_from_slice(field);
     }
+    bytes
+}
+
+fn issued_bytes(name: &str, address: &str, key: &PublicKey, issued: u64) -> Vec<u8> {
+    let mut bytes = ISSUED_DOMAIN.to_vec();
+    bytes.extend_from_slice(&signed_bytes(name, address, key)[CARD_DOMAIN.len()..]);
+    bytes.extend_from_slice(&issued.to_be_bytes());
     bytes
 }
 
@@ -52,13 +73,27 @@ impl Card {
     /// The card's text, signed by `key` (which must be the card's key).
     pub fn signed_text(&self, key: &SigningKey) -> String {
         let signature = key.sign(&signed_bytes(&self.name, &self.address, &self.key));
-        format!(
+        let mut text = format!(
             "{CARD_MAGIC}\nname: {}\naddress: {}\nkey: {}\nsignature: {}\n",
             self.name,
             self.address,
             hex::encode(self.key.as_bytes()),
             hex::encode(signature.to_bytes()),
-        )
+        );
+        if self.issued > 0 {
+            let dated = key.sign(&issued_bytes(
+                &self.name,
+                &self.address,
+                &self.key,
+                self.issued,
+            ));
+            text.push_str(&format!(
+                "issued: {}\nissued-signature: {}\n",
+                self.issued,
+                hex::encode(dated.to_bytes())
+            ));
+        }
+        text
     }
 
     /// Reads and checks a card's text: its fields and its signature.
@@ -97,12 +132,44 @@ impl Card {
         if name.trim().is_empty() || !address.contains('@') {
             return Err(CardError::Incomplete);
         }
+        // The date, when there is one, is under its own signature.
+        let issued = match lines.next() {
+            None | Some("") => 0,
+            Some(line) => {
+                let issued = line
+                    .strip_prefix("issued: ")
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .ok_or_else(|| CardError::BadLine {
+                        name: "issued",
+                        found: line.to_owned(),
+                    })?;
+                let line = lines
+                    .next()
+                    .ok_or(CardError::MissingLine("issued-signature"))?;
+                let dated: [u8; 64] = line
+                    .strip_prefix("issued-signature: ")
+                    .and_then(|h| hex::decode(h).ok())
+                    .and_then(|b| b.try_into().ok())
+                    .ok_or(CardError::SignatureNotHex)?;
+                key.verify(
+                    &issued_bytes(&name, &address, &key, issued),
+                    &Signature::from_bytes(dated),
+                )
+                .map_err(|_| CardError::Signature)?;
+                issued
+            }
+        };
         // The name is someone else's text, printed on the player's terminal
         // and written into records: no escape sequence may rewrite what the
         // terminal shows (a faked fingerprint line), no line break may end a
         // tag.
         let name = clean_text(&name);
-        Ok(Card { name, address, key })
+        Ok(Card {
+            name,
+            address,
+            key,
+            issued,
+        })
     }
 }
 
@@ -200,6 +267,22 @@ pub enum ContactsError {
         /// The fingerprint remembered.
         remembered: String,
     },
+    /// A known key presents itself from a new address with a card no
+    /// newer than the one that bound it (an old card replayed, or a card
+    /// of an earlier Yam, which is undated).
+    #[error(
+        "{address} presents the key of {name} <{known}> with a card that is not newer than the one known ({why}): the address is not changed. If {name} has moved, ask them to send their card from the new address with this Yam (`yam identity send`)"
+    )]
+    StaleMove {
+        /// The new address.
+        address: String,
+        /// The contact's name.
+        name: String,
+        /// The address the key is bound to.
+        known: String,
+        /// Why the card does not move it.
+        why: String,
+    },
 }
 
 /// A player met before.
@@ -213,6 +296,14 @@ pub struct Contact {
     pub key: String,
     /// The key's fingerprint, as shown when it was first seen.
     pub fingerprint: String,
+    /// When the newest card read from them was issued (0: undated, or a
+    /// contacts file of an earlier Yam): a card must be newer to move them
+    /// to another address.
+    #[serde(default)]
+    pub issued: u64,
+    /// The addresses they moved from, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub former: Vec<String>,
 }
 
 impl Contact {
@@ -237,6 +328,11 @@ pub enum Remembered {
     New,
     /// The same key as before.
     Known,
+    /// A known key from a new address: the contact moved there.
+    Moved {
+        /// The address it moved from.
+        from: String,
+    },
 }
 
 impl Contacts {
@@ -267,24 +363,56 @@ impl Contacts {
     }
 
     /// Remembers `card` (trust on first use). A different key for a known
-    /// address is refused: only `forget` makes room for it.
+    /// address is refused: only `forget` makes room for it. A known key
+    /// from a new address moves the contact there when the card is newer
+    /// than the one that bound it.
     pub fn remember(&mut self, card: &Card) -> Result<Remembered, ContactsError> {
         let hex = hex::encode(card.key.as_bytes());
         if let Some(known) = self.by_address(&card.address) {
-            if known.key == hex {
-                return Ok(Remembered::Known);
+            if known.key != hex {
+                return Err(ContactsError::KeyChanged {
+                    address: card.address.clone(),
+                    presented: card.key.fingerprint().to_string(),
+                    remembered: known.fingerprint.clone(),
+                });
             }
-            return Err(ContactsError::KeyChanged {
-                address: card.address.clone(),
-                presented: card.key.fingerprint().to_string(),
-                remembered: known.fingerprint.clone(),
-            });
+            if card.issued > known.issued {
+                let address = known.address.clone();
+                if let Some(known) = self.list.iter_mut().find(|c| c.address == address) {
+                    known.issued = card.issued;
+                }
+                self.save()?;
+            }
+            return Ok(Remembered::Known);
+        }
+        if let Some(known) = self.list.iter_mut().find(|c| c.key == hex) {
+            if card.issued == 0 || card.issued <= known.issued {
+                return Err(ContactsError::StaleMove {
+                    address: card.address.clone(),
+                    name: known.name.clone(),
+                    known: known.address.clone(),
+                    why: if card.issued == 0 {
+                        "it is undated, from an earlier Yam".to_owned()
+                    } else {
+                        "it is older".to_owned()
+                    },
+                });
+            }
+            let from = std::mem::replace(&mut known.address, card.address.clone());
+            known.former.retain(|a| *a != card.address);
+            known.former.push(from.clone());
+            known.name.clone_from(&card.name);
+            known.issued = card.issued;
+            self.save()?;
+            return Ok(Remembered::Moved { from });
         }
         self.list.push(Contact {
             address: card.address.clone(),
             name: card.name.clone(),
             key: hex,
             fingerprint: card.key.fingerprint().to_string(),
+            issued: card.issued,
+            former: Vec::new(),
         });
         self.save()?;
         Ok(Remembered::New)
@@ -339,21 +467,75 @@ mod tests {
             name: "Bo\x1b[2K\rEve".into(),
             address: "bo@example.net".into(),
             key: key.public_key(),
+            issued: 1,
         };
         let read = Card::read(card.signed_text(&key).as_bytes()).unwrap();
         assert!(!read.name.chars().any(char::is_control), "{:?}", read.name);
     }
 
     fn card(seed: u8, address: &str) -> (Card, SigningKey) {
+        dated(seed, address, 0)
+    }
+
+    fn dated(seed: u8, address: &str, issued: u64) -> (Card, SigningKey) {
         let key = SigningKey::from_seed(&[seed; 32]);
         (
             Card {
                 name: "Ann".into(),
                 address: address.into(),
                 key: key.public_key(),
+                issued,
             },
             key,
         )
+    }
+
+    #[test]
+    fn a_dated_card_reads_back_and_its_date_cannot_be_changed() {
+        let (card, key) = dated(1, "ann@example.org", 1_800_000_000);
+        let text = card.signed_text(&key);
+        assert_eq!(Card::read(text.as_bytes()).unwrap(), card);
+        let later = text.replace("issued: 1800000000", "issued: 1900000000");
+        assert_eq!(
+            Card::read(later.as_bytes()).unwrap_err(),
+            CardError::Signature
+        );
+        // An earlier Yam's reading: the four lines it knows, the rest
+        // ignored; its signature alone still holds.
+        let undated: String = text.lines().take(5).map(|l| format!("{l}\n")).collect();
+        assert_eq!(Card::read(undated.as_bytes()).unwrap().issued, 0);
+    }
+
+    #[test]
+    fn a_newer_card_signed_by_the_known_key_moves_the_contact_and_an_old_one_does_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut contacts = Contacts::open(dir.path()).unwrap();
+        let (first, _) = dated(1, "ann@example.org", 100);
+        assert_eq!(contacts.remember(&first).unwrap(), Remembered::New);
+        let (moved, _) = dated(1, "ann@new.example", 200);
+        assert_eq!(
+            contacts.remember(&moved).unwrap(),
+            Remembered::Moved {
+                from: "ann@example.org".into()
+            }
+        );
+        let reopened = Contacts::open(dir.path()).unwrap();
+        let ann = reopened.by_address("ann@new.example").unwrap();
+        assert_eq!(ann.former, vec!["ann@example.org".to_owned()]);
+        assert!(reopened.by_address("ann@example.org").is_none());
+        // Her old card, replayed from the old address, moves nothing.
+        let err = contacts.remember(&first).unwrap_err();
+        assert!(matches!(err, ContactsError::StaleMove { .. }), "{err}");
+        assert!(err.to_string().contains("yam identity send"), "{err}");
+        // An undated card (an earlier Yam's) never moves a key.
+        let (undated, _) = dated(1, "ann@third.example", 0);
+        assert!(contacts.remember(&undated).is_err());
+        // Another key from the new address is still an impersonation.
+        let (impostor, _) = dated(9, "ann@new.example", 300);
+        assert!(matches!(
+            contacts.remember(&impostor).unwrap_err(),
+            ContactsError::KeyChanged { .. }
+        ));
     }
 
     #[test]

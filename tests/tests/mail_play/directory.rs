@@ -1027,3 +1027,91 @@ fn a_damaged_or_removed_attachment_is_named_and_the_text_block_carries_the_turn(
     std::fs::write(bo_inbox.join("genuine.eml"), &raw).unwrap();
     assert!(bo.read().contains("1 new event(s) from Ann"));
 }
+
+#[test]
+fn a_player_who_moves_sends_a_signed_card_and_the_game_follows() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    // Ann's first card, as Bo read it: what a forger could replay later.
+    let bo_read = root.path().join("bo-read");
+    let old_card = super::mail_files(&bo_read)
+        .into_iter()
+        .find(|m| {
+            std::fs::read_to_string(m)
+                .unwrap()
+                .contains("X-Yam-Game: card")
+        })
+        .expect("Ann's card");
+    // Ann moves to a new address and plays from it: Bo refuses the turn,
+    // and says who signed it and what to do.
+    let config = ann.dir().join("config.yaml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, text.replace("ann@example.org", "ann@new.example")).unwrap();
+    ann.yam(&["move", "khan-1", &line[2]]).success();
+    let said = bo.read();
+    assert!(
+        said.contains("signed by Ann <ann@example.org>, but the mail is from ann@new.example"),
+        "{said}"
+    );
+    assert!(said.contains("yam identity send"), "{said}");
+    assert!(!bo.record("khan-1").contains(&line[2]));
+    // Her card from the new address, signed by her known key, moves the
+    // contact and the game; Bo is told.
+    let later = (std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + 60)
+        .to_string();
+    let mut send = yam!();
+    send.args(["identity", "send", "bo@example.net", "--data-dir"])
+        .arg(ann.dir())
+        .env("YAM_NOW", &later)
+        .assert()
+        .success();
+    let said = bo.read();
+    assert!(
+        said.contains("Ann moved from ann@example.org to ann@new.example"),
+        "{said}"
+    );
+    assert!(
+        said.contains("games khan-1 now go to the new address"),
+        "{said}"
+    );
+    // Her turn, sent again, applies; Bo's answer goes to the new address.
+    ann.yam(&["resend", "khan-1"]).success();
+    let said = bo.read();
+    assert!(said.contains("1 new event(s) from Ann"), "{said}");
+    bo.yam(&["move", "khan-1", &line[3]]).success();
+    let Inbox::Files { dir: ann_inbox, .. } = ann.inbox.clone() else {
+        unreachable!()
+    };
+    let answer = super::mail_files(&ann_inbox).pop().unwrap();
+    assert!(
+        std::fs::read_to_string(&answer)
+            .unwrap()
+            .contains("To: ann@new.example"),
+        "the answer goes to the new address"
+    );
+    assert!(ann.read().contains("1 new event(s) from Bo"));
+    // A forger replays Ann's old card from her old address, under a new
+    // Message-ID (the same mail again is known as read): refused, and the
+    // game stays with the new address.
+    let replayed = root.path().join("replayed.eml");
+    let old = std::fs::read_to_string(&old_card).unwrap();
+    assert!(old.contains("Message-ID: <"));
+    std::fs::write(
+        &replayed,
+        old.replacen("Message-ID: <", "Message-ID: <again.", 1),
+    )
+    .unwrap();
+    bo.yam(&["read", "--eml", replayed.to_str().unwrap()])
+        .code(1)
+        .stdout(predicate::str::contains("not newer than the one known"));
+    let meta = std::fs::read_to_string(bo.dir().join("games/khan-1/mail.yaml")).unwrap();
+    assert!(meta.contains("opponent: ann@new.example"), "{meta}");
+    bo.yam(&["identity", "contacts"]).success().stdout(
+        predicate::str::contains("<ann@new.example>")
+            .and(predicate::str::contains("(formerly ann@example.org)")),
+    );
+}

@@ -80,7 +80,27 @@ impl Desk {
             name: self.config.identity.name.clone(),
             address: self.address(),
             key: self.me.key.public_key(),
+            issued: now(),
         }
+    }
+
+    /// Moves every game whose opponent writes from `from` to `to` (the
+    /// opponent's signed card moved them); the games moved.
+    pub fn move_opponent(&self, from: &str, to: &str) -> Result<Vec<String>, Error> {
+        let mut moved = Vec::new();
+        for id in self
+            .store
+            .games()
+            .map_err(|e| Error::usage(e.to_string()))?
+        {
+            let mut stored = Stored::open(&self.store, &id)?;
+            if stored.meta.opponent.eq_ignore_ascii_case(from) {
+                stored.meta.opponent = to.to_owned();
+                stored.save_meta()?;
+                moved.push(id);
+            }
+        }
+        Ok(moved)
     }
 
     /// My key.
@@ -278,6 +298,13 @@ impl Stored {
             Err(_) => MailMeta::default(),
         };
         Ok(Stored { locked, text, meta })
+    }
+
+    /// Writes the bookkeeping only.
+    pub fn save_meta(&self) -> Result<(), Error> {
+        let meta = serde_yaml_ng::to_string(&self.meta).map_err(|e| Error::usage(e.to_string()))?;
+        crate::store::atomic::write(&self.locked.dir().join("mail.yaml"), meta.as_bytes(), true)
+            .map_err(|e| Error::usage(format!("cannot write the game's bookkeeping: {e}")))
     }
 
     /// The signed events of the stored record, decoded but not replayed:

@@ -278,6 +278,23 @@ fn card(desk: &mut Desk, from: &str, bytes: &[u8], introduction: Option<&str>) -
             card.key.fingerprint()
         ),
         Remembered::Known => format!("{} <{}>: the key is the one known", card.name, card.address),
+        Remembered::Moved { from: former } => {
+            let games = match desk.move_opponent(&former, &card.address) {
+                Ok(games) => games,
+                Err(e) => return Outcome::Refused(e.to_string()),
+            };
+            format!(
+                "{} moved from {former} to {}: the card is signed with the key known for them (fingerprint {}); {}",
+                card.name,
+                card.address,
+                card.key.fingerprint(),
+                if games.is_empty() {
+                    "no game of yours was with them".to_owned()
+                } else {
+                    format!("games {} now go to the new address", games.join(", "))
+                }
+            )
+        }
     };
     match take_pending(desk, &card.address) {
         Ok(Some(settings)) => {
@@ -449,6 +466,18 @@ fn verified_record(
         return Outcome::Refused(format!("from {from}: the record has no opening"));
     };
     let Some(sender) = desk.contacts.by_address(from).cloned() else {
+        // A known player writing from a new address (or a list that
+        // rewrites From): say who, and how the game goes on.
+        let author = replay.events().last().map(|e| e.event.author);
+        if let Some(known) = author.and_then(|key| desk.contacts.by_key(&key)) {
+            return Outcome::Refused(format!(
+                "game {id}: the turn is signed by {} <{}>, but the mail is from {from}. If {} has moved, ask them to send their card from the new address (`yam identity send {}`), which moves the game there, and then the turn again (`yam resend {id}`)",
+                known.name,
+                known.address,
+                known.name,
+                desk.address()
+            ));
+        }
         return Outcome::Refused(format!(
             "game {id}: the mail is from {from}, an address not in the game (no card from it was ever read)"
         ));

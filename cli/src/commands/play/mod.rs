@@ -665,7 +665,12 @@ pub fn identity(command: &IdentityCommand) -> Result<Status> {
         IdentityCommand::Contacts(args) => {
             let desk = open(&args.place)?;
             for c in desk.contacts.all() {
-                println!("{} <{}>  {}", c.name, c.address, c.fingerprint);
+                let former = if c.former.is_empty() {
+                    String::new()
+                } else {
+                    format!("  (formerly {})", c.former.join(", "))
+                };
+                println!("{} <{}>  {}{former}", c.name, c.address, c.fingerprint);
             }
             Ok(Status::Valid)
         }
