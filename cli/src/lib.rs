@@ -107,6 +107,14 @@ enum Command {
     Challenge(play::ChallengeArgs),
     /// Mail play: accept a challenge read by `yam read`.
     Accept(play::GameArgs),
+    /// Mail play: decline a challenge instead of accepting it.
+    #[command(
+        after_help = "Examples:\n  yam decline khan-20261130-1a2b --reason \"not this month, sorry\""
+    )]
+    Decline(play::CloseArgs),
+    /// Mail play: withdraw my challenge before it is accepted.
+    #[command(after_help = "Examples:\n  yam withdraw khan-20261130-1a2b")]
+    Withdraw(play::CloseArgs),
     /// Mail play: make a move (checked by the referee before it is sent).
     #[command(
         after_help = "Examples:\n  yam move khan-20261130-1a2b Ng3-f3\n  yam move khan-20261130-1a2b Ng3-f3 --dry-run\n  yam move siege-1 Defender:CKAO/OACK/KCOA/AOKC      # seal a setup\n  yam move siege-1 Ab5xKc5 Ac4-c5 --comment \"all in\""
@@ -204,6 +212,8 @@ where
         Command::Send(args) => play::send(&args),
         Command::Turn(args) => play::turn(&args),
         Command::Resign(args) => play::resign(&args),
+        Command::Decline(args) => play::decline(&args),
+        Command::Withdraw(args) => play::withdraw(&args),
         Command::Remind(args) => play::remind(&args),
         Command::Forfeit(args) => play::forfeit(&args),
         Command::Draw(args) => play::offer(&args, false),

@@ -9,4 +9,5 @@ pub mod extract;
 pub mod imap;
 pub mod inbox;
 pub mod maildir;
+pub mod notice;
 pub mod transport;

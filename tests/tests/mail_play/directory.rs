@@ -1115,3 +1115,141 @@ fn a_player_who_moves_sends_a_signed_card_and_the_game_follows() {
             .and(predicate::str::contains("(formerly ann@example.org)")),
     );
 }
+
+/// Ann challenges Bo to game `id` (cards exchanged first if new); Bo has
+/// read the challenge and not answered it.
+fn challenged(ann: &Player, bo: &Player, id: &str) {
+    ann.yam(&[
+        "challenge",
+        "bo@example.net",
+        "--id",
+        id,
+        "--game",
+        "khan",
+        "--ruleset",
+        "rescue-khan",
+        "--seats",
+        "first",
+    ])
+    .success();
+    for _ in 0..2 {
+        bo.read();
+        ann.read();
+    }
+    let said = bo.read();
+    let games = bo.yam(&["games"]).success();
+    let listed = String::from_utf8_lossy(&games.get_output().stdout).into_owned();
+    assert!(listed.contains(id), "{said}\n{listed}");
+}
+
+#[test]
+fn a_challenge_is_declined_or_withdrawn_and_both_desks_agree() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    // Declined, with a reason: Bo cannot accept it after, Ann is told.
+    challenged(&ann, &bo, "khan-2");
+    bo.yam(&["decline", "khan-2", "--reason", "not this month\x1b[2K"])
+        .success()
+        .stdout(predicate::str::contains("declined by Bo"));
+    bo.yam(&["accept", "khan-2"])
+        .code(1)
+        .stderr(predicate::str::contains("declined by Bo"));
+    let said = ann.read();
+    assert!(said.contains("The challenge was declined by Bo"), "{said}");
+    assert!(said.contains("not this month"), "{said}");
+    assert!(!said.contains('\x1b'), "{said}");
+    assert_eq!(ann.status("khan-2"), "over");
+    assert_eq!(bo.status("khan-2"), "over");
+    ann.yam(&["withdraw", "khan-2"]).code(1);
+    // Withdrawn by Ann before Bo answers: Bo cannot accept it.
+    challenged(&ann, &bo, "khan-3");
+    ann.yam(&["withdraw", "khan-3"])
+        .success()
+        .stdout(predicate::str::contains("withdrawn by Ann"));
+    let said = bo.read();
+    assert!(
+        said.contains("The challenge was withdrawn by Ann"),
+        "{said}"
+    );
+    bo.yam(&["accept", "khan-3"])
+        .code(1)
+        .stderr(predicate::str::contains("withdrawn by Ann"));
+    // Crossing mails: Bo accepts while Ann withdraws. Ann signed nothing
+    // after her challenge, so the withdrawal stands on both sides, and the
+    // acceptance changes nothing at Ann's.
+    challenged(&ann, &bo, "khan-4");
+    bo.yam(&["accept", "khan-4"]).success();
+    ann.yam(&["withdraw", "khan-4"]).success();
+    let said = bo.read();
+    assert!(said.contains("withdrawn by Ann"), "{said}");
+    let said = ann.read();
+    assert!(said.contains("This mail changes nothing"), "{said}");
+    assert_eq!(ann.status("khan-4"), "over");
+    assert_eq!(bo.status("khan-4"), "over");
+    // Only the right party, and only before the game has started.
+    challenged(&ann, &bo, "khan-5");
+    ann.yam(&["decline", "khan-5"])
+        .code(1)
+        .stderr(predicate::str::contains(
+            "only a challenge waiting for your acceptance",
+        ));
+    bo.yam(&["withdraw", "khan-5"])
+        .code(1)
+        .stderr(predicate::str::contains("only your own challenge"));
+}
+
+#[test]
+fn a_withdrawal_signed_after_the_game_started_is_refused() {
+    use yam_cli::mail::notice::{Notice, NoticeKind};
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    // Ann's own desk refuses: the game has started.
+    ann.yam(&["withdraw", "khan-1"])
+        .code(1)
+        .stderr(predicate::str::contains("yam resign khan-1"));
+    // A doctored desk signs the withdrawal anyway and mails it: Bo's desk
+    // sees that Ann has played since, and the game goes on.
+    let secrets = yam_cli::game::secrets::Secrets::open(&ann.dir().join("secrets")).unwrap();
+    let (me, _) = secrets.identity("ann").unwrap();
+    let record = bo.record("khan-1");
+    let challenge = {
+        let replay = yam_cli::game::record::verified_replay(
+            record.as_bytes(),
+            &bo.dir().join("games/khan-1/record.yam"),
+            yam_referee::signed::Known::Nothing,
+        )
+        .unwrap();
+        replay.events()[0].hash()
+    };
+    let notice = Notice {
+        kind: NoticeKind::Withdraw,
+        game: "khan-1".into(),
+        challenge,
+        key: me.key.public_key(),
+        reason: "losing".into(),
+    }
+    .signed_text(&me.key);
+    let block = yam_cli::mail::armor::armor("khan-1", 2, notice.as_bytes());
+    let mail = format!(
+        "From: Ann <ann@example.org>\r\nTo: bo@example.net\r\nSubject: withdrawn\r\nMessage-ID: <doctored@example.org>\r\n\r\n{}",
+        block.replace('\n', "\r\n")
+    );
+    let file = root.path().join("doctored.eml");
+    std::fs::write(&file, mail).unwrap();
+    bo.yam(&["read", "--eml", file.to_str().unwrap()])
+        .code(1)
+        .stdout(predicate::str::contains("has played since"));
+    assert_ne!(bo.status("khan-1"), "over");
+    // The same notice from another address (a forger who knows Ann's
+    // address but not her key cannot sign; one who resends her notice
+    // from elsewhere is refused by address).
+    let elsewhere = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("From: Ann <ann@example.org>", "From: Eve <eve@example.com>");
+    std::fs::write(&file, elsewhere).unwrap();
+    bo.yam(&["read", "--eml", file.to_str().unwrap()])
+        .code(1)
+        .stdout(predicate::str::contains("not in the game"));
+    ann.yam(&["move", "khan-1", &line[2]]).success();
+    assert!(bo.read().contains("1 new event(s) from Ann"));
+}

@@ -25,9 +25,10 @@ use crate::game::rulesets::RecordRulesets;
 use crate::game::secrets::{SealedSetup, random_32};
 use crate::game::setup::{reveal_setup, seal_setup, written_intent};
 
-use super::desk::{Desk, Game, MailMeta, now, set_player_tags};
+use super::desk::{Closed, Desk, Game, MailMeta, now, set_player_tags};
 use crate::game::record::verified_replay;
 use crate::mail::cards::Contact;
+use crate::mail::notice::{Notice, NoticeKind};
 
 /// How long a new chain is, at the least: more rolls than a game of the
 /// standard rules can need (Castle Siege is the only game of the three that
@@ -217,6 +218,7 @@ pub fn challenge(
             reminders: 0,
             referee: settings.referee.clone(),
             outbox: None,
+            closed: None,
         },
     )?;
     let news = format!(
@@ -357,6 +359,17 @@ pub fn advance(desk: &Desk, game: &mut Game) -> Result<Vec<String>, Error> {
 
 /// The game `id`, with my duty checked.
 fn my_game(desk: &Desk, id: &str) -> Result<Game, Error> {
+    let game = open_mail_game(desk, id)?;
+    if let Some(closed) = &game.meta.closed {
+        return Err(Error::invalid(format!(
+            "refused: game {id}: {} Nothing more is played.",
+            closed.describe()
+        )));
+    }
+    Ok(game)
+}
+
+fn open_mail_game(desk: &Desk, id: &str) -> Result<Game, Error> {
     let game = Game::open(&desk.store, id)?;
     if game.meta.opponent.is_empty() {
         return Err(Error::usage(format!(
@@ -364,6 +377,109 @@ fn my_game(desk: &Desk, id: &str) -> Result<Game, Error> {
         )));
     }
     Ok(game)
+}
+
+/// Declines a challenge (the invited player, before accepting) or
+/// withdraws one (its challenger, before the acceptance has arrived). The
+/// signed notice is stored with the game, then mailed; a challenge still
+/// waiting for the opponent's card is simply dropped.
+pub fn close(desk: &Desk, id: &str, kind: NoticeKind, reason: &str) -> Result<Done, Error> {
+    if kind == NoticeKind::Withdraw && !desk.store.games()?.iter().any(|g| g == id) {
+        return drop_pending(desk, id);
+    }
+    let mut game = my_game(desk, id)?;
+    let me = desk.key();
+    let Some(challenge) = game.replay.events().first() else {
+        return Err(Error::usage("the record has no opening"));
+    };
+    let challenger = game.replay.challenge().map(|c| c.challenger.key);
+    let allowed = match kind {
+        NoticeKind::Decline => next_duty(&game.replay) == Some(Duty::Accept(me)),
+        NoticeKind::Withdraw => {
+            challenger == Some(me)
+                && matches!(next_duty(&game.replay), Some(Duty::Accept(k)) if k != me)
+        }
+    };
+    if !allowed {
+        return Err(Error::invalid(match kind {
+            NoticeKind::Decline => format!(
+                "refused: only a challenge waiting for your acceptance can be declined; {} (once a game has started, `yam resign {id}` ends it)",
+                super::body::whose_turn(&game, desk)
+            ),
+            NoticeKind::Withdraw => format!(
+                "refused: only your own challenge, before its acceptance has arrived, can be withdrawn; {} (once a game has started, `yam resign {id}` ends it)",
+                super::body::whose_turn(&game, desk)
+            ),
+        }));
+    }
+    let notice = Notice {
+        kind,
+        game: id.to_owned(),
+        challenge: challenge.hash(),
+        key: me,
+        reason: reason.to_owned(),
+    }
+    .signed_text(&desk.me.key);
+    let closed = Closed {
+        kind,
+        by: desk.config.identity.name.clone(),
+        at: now(),
+        reason: crate::mail::cards::clean_text(reason),
+        notice,
+        mine: true,
+        sent: false,
+    };
+    let said = closed.describe();
+    game.meta.closed = Some(closed);
+    game.save_meta()?;
+    game.send_notice(desk).map_err(|e| unsent(&game, &e))?;
+    Ok(Done {
+        lines: vec![
+            said,
+            format!("{} is told by mail.", desk.name_of(&other_party(&game, me))),
+        ],
+    })
+}
+
+/// The party of a two-player game who is not `me`.
+fn other_party(game: &Game, me: PublicKey) -> PublicKey {
+    game.replay
+        .challenge()
+        .map(|c| {
+            std::iter::once(c.challenger.key)
+                .chain(c.invited.iter().copied())
+                .find(|k| *k != me)
+                .unwrap_or(me)
+        })
+        .unwrap_or(me)
+}
+
+/// Withdraws a challenge that still waits for the opponent's card: it was
+/// never sent, so it is dropped.
+fn drop_pending(desk: &Desk, id: &str) -> Result<Done, Error> {
+    let dir = desk.store.root().join("pending");
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(_) => return Err(Error::usage(format!("{id}: no such game"))),
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let Ok(settings) = serde_yaml_ng::from_str::<ChallengeSettings>(&text) else {
+            continue;
+        };
+        if settings.id.as_deref() == Some(id) {
+            std::fs::remove_file(&path).map_err(|e| Error::io(&path, "cannot remove", e))?;
+            return Ok(Done {
+                lines: vec![format!(
+                    "the challenge {id} was waiting for the opponent's card and was never sent: it is dropped"
+                )],
+            });
+        }
+    }
+    Err(Error::usage(format!("{id}: no such game")))
 }
 
 fn duty_refusal(desk: &Desk, game: &Game, wanted: &str) -> Error {
@@ -739,6 +855,11 @@ pub fn send_waiting(desk: &Desk) -> (Vec<String>, Vec<Error>) {
         let Ok(mut game) = Game::open(&desk.store, &id) else {
             continue;
         };
+        match game.send_notice(desk) {
+            Ok(true) => sent.push(format!("game {id}: the waiting notice is sent")),
+            Ok(false) => {}
+            Err(e) => failed.push(unsent(&game, &e)),
+        }
         match game.flush(desk) {
             Ok(true) => sent.push(format!("game {id}: the waiting mail is sent")),
             Ok(false) => {}
@@ -752,7 +873,22 @@ pub fn send_waiting(desk: &Desk) -> (Vec<String>, Vec<Error>) {
 /// mail it repeats, so the opponent's client and Yam see a duplicate).
 /// A mail still in the outbox is sent first, as it was.
 pub fn resend(desk: &Desk, id: &str) -> Result<Done, Error> {
-    let mut game = my_game(desk, id)?;
+    let mut game = open_mail_game(desk, id)?;
+    if let Some(closed) = game.meta.closed.clone() {
+        if !closed.mine {
+            return Err(Error::invalid(format!(
+                "refused: game {id}: {} Nothing more is played.",
+                closed.describe()
+            )));
+        }
+        if let Some(c) = game.meta.closed.as_mut() {
+            c.sent = false;
+        }
+        game.send_notice(desk).map_err(|e| unsent(&game, &e))?;
+        return Ok(Done {
+            lines: vec![format!("game {id}: the notice is sent again")],
+        });
+    }
     if game.flush(desk).map_err(|e| unsent(&game, &e))? {
         return Ok(Done {
             lines: vec![format!("game {id}: the waiting mail is sent")],
@@ -788,6 +924,7 @@ pub fn store_challenge(
             reminders: 0,
             referee,
             outbox: None,
+            closed: None,
         },
     )?;
     Ok(id.as_str().to_owned())

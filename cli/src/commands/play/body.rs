@@ -70,6 +70,9 @@ pub fn last_move(game: &Game, desk: &Desk) -> Option<String> {
 
 /// Whose turn it is, in words, for either reader.
 pub fn whose_turn(game: &Game, desk: &Desk) -> String {
+    if let Some(closed) = &game.meta.closed {
+        return closed.describe();
+    }
     if let Some(end) = game.replay.ending() {
         return format!("The game is over: {} ({}).", end.result, end.reason);
     }

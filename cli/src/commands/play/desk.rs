@@ -22,6 +22,7 @@ use crate::store::{LockedGame, Store};
 
 use crate::config::Where;
 use crate::mail::cards::{Card, Contacts};
+use crate::mail::notice::NoticeKind;
 
 /// Everything a command needs.
 #[derive(Debug)]
@@ -229,6 +230,49 @@ pub struct MailMeta {
     /// read`, `yam send` or `yam resend`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outbox: Option<Outbox>,
+    /// The challenge was declined or withdrawn before the game started:
+    /// nothing more is played.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closed: Option<Closed>,
+}
+
+/// A challenge declined or withdrawn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Closed {
+    /// Declined or withdrawn.
+    pub kind: NoticeKind,
+    /// Who closed it (the name the desk knows them by).
+    pub by: String,
+    /// When this desk learnt it (seconds since 1970, UTC).
+    pub at: u64,
+    /// Their reason.
+    pub reason: String,
+    /// The signed notice, as evidence.
+    pub notice: String,
+    /// Whether I closed it; if so, whether its mail is sent.
+    #[serde(default)]
+    pub mine: bool,
+    /// Whether my notice's mail went out (a failed send is retried by
+    /// `yam send`, `yam read` and `yam resend`).
+    #[serde(default)]
+    pub sent: bool,
+}
+
+impl Closed {
+    /// In words: "declined by Bo on 2026.12.01 (not this month)".
+    pub fn describe(&self) -> String {
+        format!(
+            "The challenge was {} by {} on {}{}.",
+            self.kind.done(),
+            self.by,
+            crate::game::header::date_tag(self.at),
+            if self.reason.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", self.reason)
+            }
+        )
+    }
 }
 
 /// A mail waiting to be sent.
@@ -518,6 +562,43 @@ impl Game {
             reminder: None,
         })?;
         Ok((block, message.formatted()))
+    }
+
+    /// Sends my notice (a decline, a withdrawal) if it is not sent yet;
+    /// whether one was sent.
+    pub fn send_notice(&mut self, desk: &Desk) -> Result<bool, Error> {
+        let Some(closed) = self.meta.closed.clone().filter(|c| c.mine && !c.sent) else {
+            return Ok(false);
+        };
+        let id = self.id();
+        let players = self.players();
+        let address = desk.address();
+        let domain = address.rsplit('@').next().unwrap_or("yam");
+        let body = format!(
+            "{}\n\nNothing more will come for game {id}. The signed notice below is for Yam\n(`yam read`), which closes the game on your side too.",
+            closed.describe()
+        );
+        let game_name = self.record.game().map_or("Yam", |g| g.name());
+        desk.send(&Outbound {
+            to: &self.meta.opponent,
+            game_name,
+            game_id: &id,
+            ply: self.replay.plies(),
+            players: &players,
+            body: &body,
+            payload: closed.notice.as_bytes(),
+            attachment: None,
+            message_id: format!("yam.{id}.{}@{domain}", closed.kind.word()),
+            thread: &self.meta.thread,
+            automatic: Automatic::No,
+            referee: self.meta.referee.as_deref(),
+            reminder: None,
+        })?;
+        if let Some(c) = self.meta.closed.as_mut() {
+            c.sent = true;
+        }
+        self.save_meta()?;
+        Ok(true)
     }
 
     /// Sends a reminder: the game as it stands, under a Message-ID and a

@@ -12,9 +12,10 @@ use crate::mail::armor::ArmorError;
 use crate::mail::extract::{Incoming, Turn, read_mail, read_mail_attachments};
 
 use super::act::{self, ChallengeSettings};
-use super::desk::{Desk, Game, Outbound, Stored, now};
+use super::desk::{Closed, Desk, Game, Outbound, Stored, now};
 use crate::game::record::{RecordFault, claimed_id, continue_kept, verified};
 use crate::mail::cards::{Card, Remembered, is_card};
+use crate::mail::notice::{Notice, NoticeKind, is_notice};
 use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::Known;
 use yam_referee::signed::adoption::{Adoption, adoption};
@@ -213,6 +214,9 @@ fn read_turn(desk: &mut Desk, from: &str, incoming: &Incoming, turn: &Turn) -> C
         Turn::Attachment { bytes, .. } => bytes.as_slice(),
         Turn::Block(block) => block.payload.as_slice(),
     };
+    if is_notice(bytes) {
+        return Candidate::Judged(notice(desk, from, bytes));
+    }
     if is_card(bytes) {
         // Only a person's introduction is answered: never a reply (a card
         // answering mine), never an automatic mail (RFC 3834).
@@ -239,6 +243,98 @@ fn read_turn(desk: &mut Desk, from: &str, incoming: &Incoming, turn: &Turn) -> C
         }
         // A block's checksum held: its bytes are what the sender sent.
         Err(e) => Candidate::Judged(Outcome::Refused(format!("from {from}: {e}"))),
+    }
+}
+
+/// A decline or a withdrawal: checked against the stored game (its
+/// challenge, who may give it, whether the game has gone too far), then the
+/// game is closed.
+fn notice(desk: &mut Desk, from: &str, bytes: &[u8]) -> Outcome {
+    let notice = match Notice::read(bytes) {
+        Ok(n) => n,
+        Err(e) => return Outcome::Refused(format!("from {from}: {e}")),
+    };
+    let id = notice.game.clone();
+    let refused = |why: String| Outcome::Refused(format!("game {id}: {why}"));
+    // The sender's address must be the author's, as for a turn.
+    let Some(sender) = desk.contacts.by_address(from).cloned() else {
+        return refused(format!(
+            "a notice from {from}, an address not in the game (no card from it was ever read)"
+        ));
+    };
+    if sender.public_key() != Some(notice.key) {
+        return refused(format!(
+            "a notice from {from} signed by another key than theirs"
+        ));
+    }
+    if !desk.store.games().is_ok_and(|g| g.contains(&id)) {
+        return Outcome::Ignored(format!(
+            "from {from}: a notice for {id}, not a game of yours"
+        ));
+    }
+    let mut game = match Game::open(&desk.store, &id) {
+        Ok(g) => g,
+        Err(e) => return Outcome::Refused(e.to_string()),
+    };
+    if game.replay.events().first().map(SignedEvent::hash) != Some(notice.challenge) {
+        return refused("the notice names another challenge than this game's".to_owned());
+    }
+    if let Some(closed) = &game.meta.closed {
+        return Outcome::AlreadyKnown(format!("game {id}: {}", closed.describe()));
+    }
+    let Some(challenge) = game.replay.challenge() else {
+        return refused("the game has no challenge".to_owned());
+    };
+    let author = notice.key;
+    match notice.kind {
+        // Only an invited player, and only before their acceptance has
+        // arrived here: an acceptance signed and received stands.
+        NoticeKind::Decline => {
+            if !challenge.invited.contains(&author) {
+                return refused("a decline from someone who was not invited".to_owned());
+            }
+            if next_duty(&game.replay) != Some(Duty::Accept(author)) {
+                return refused(format!(
+                    "{} declines, but has accepted already: the game goes on (a resignation ends it)",
+                    sender.name
+                ));
+            }
+        }
+        // Only the challenger, and only while they have signed nothing
+        // since the challenge: a challenger who has revealed a seat draw,
+        // moved or answered a roll knew the challenge was accepted.
+        NoticeKind::Withdraw => {
+            if challenge.challenger.key != author {
+                return refused("a withdrawal from someone other than the challenger".to_owned());
+            }
+            if game.replay.events()[1..]
+                .iter()
+                .any(|e| e.event.author == author)
+            {
+                return refused(format!(
+                    "{} withdraws, but has played since the challenge was accepted: the game goes on (a resignation ends it)",
+                    sender.name
+                ));
+            }
+        }
+    }
+    let closed = Closed {
+        kind: notice.kind,
+        by: sender.name.clone(),
+        at: now(),
+        reason: notice.reason.clone(),
+        notice: String::from_utf8_lossy(bytes).into_owned(),
+        mine: false,
+        sent: false,
+    };
+    let said = closed.describe();
+    game.meta.closed = Some(closed);
+    if let Err(e) = game.save_meta() {
+        return Outcome::Refused(e.to_string());
+    }
+    Outcome::Applied {
+        game: id.clone(),
+        news: vec![format!("game {id}: {said} Nothing more is played.")],
     }
 }
 
@@ -494,6 +590,14 @@ fn verified_record(
         ));
     }
     if let Some((stored, events)) = stored {
+        // A closed challenge takes nothing more: an acceptance that
+        // crossed my withdrawal, a turn after a decline.
+        if let Some(closed) = &stored.meta.closed {
+            return Outcome::Ignored(format!(
+                "game {id}: {} This mail changes nothing.",
+                closed.describe()
+            ));
+        }
         return continue_game(
             desk,
             Arrival {

@@ -31,6 +31,7 @@ use yam_referee::signed::table::{Duty, next_duty};
 use crate::config::IncomingConfig;
 use crate::error::{Error, Result, Status};
 use crate::mail::inbox::Mailbox;
+use crate::mail::notice::NoticeKind;
 
 use act::{Act, ChallengeSettings, MoveRequest};
 use desk::{Desk, Game};
@@ -199,6 +200,18 @@ pub enum IdentityCommand {
     },
 }
 
+/// `yam decline` and `yam withdraw` arguments.
+#[derive(Debug, clap::Args)]
+pub struct CloseArgs {
+    /// The game.
+    pub game: String,
+    /// Why, for the opponent (one line).
+    #[arg(long, default_value = "")]
+    pub reason: String,
+    #[command(flatten)]
+    pub place: Where,
+}
+
 /// `yam turn` arguments.
 #[derive(Debug, clap::Args)]
 pub struct TurnArgs {
@@ -313,6 +326,28 @@ pub fn play(args: &MoveArgs) -> Result<Status> {
     ))
 }
 
+/// `yam decline`: an invited player will not play the challenge.
+pub fn decline(args: &CloseArgs) -> Result<Status> {
+    let desk = open(&args.place)?;
+    report(act::close(
+        &desk,
+        &args.game,
+        NoticeKind::Decline,
+        &args.reason,
+    ))
+}
+
+/// `yam withdraw`: the challenger takes a challenge back.
+pub fn withdraw(args: &CloseArgs) -> Result<Status> {
+    let desk = open(&args.place)?;
+    report(act::close(
+        &desk,
+        &args.game,
+        NoticeKind::Withdraw,
+        &args.reason,
+    ))
+}
+
 /// `yam resign`.
 pub fn resign(args: &GameArgs) -> Result<Status> {
     let desk = open(&args.place)?;
@@ -410,6 +445,7 @@ pub fn games(args: &PlaceArgs) -> Result<Status> {
         match Game::open(&desk.store, &id) {
             Ok(game) => {
                 let mark = match next_duty(&game.replay) {
+                    _ if game.meta.closed.is_some() => "over",
                     Some(d) if d.who() == desk.key() => "YOU",
                     Some(_) => "them",
                     None => "over",
@@ -418,6 +454,7 @@ pub fn games(args: &PlaceArgs) -> Result<Status> {
                 // claimed if the opponent stays silent.
                 let days = desk::now().saturating_sub(game.meta.changed) / 86_400;
                 let waiting = match next_duty(&game.replay) {
+                    _ if game.meta.closed.is_some() => String::new(),
                     None => String::new(),
                     Some(d) if d.who() == desk.key() => format!("  waiting for you {days} day(s)"),
                     Some(_) => format!(
