@@ -137,7 +137,7 @@ fn refused_mails_change_nothing_and_stay_in_place() {
     bo.yam(&["read", "--eml", stranger.to_str().unwrap()])
         .code(1)
         .stdout(predicate::str::contains(
-            "mallory@example.com, an address not in the game",
+            "signed by Ann <ann@example.org>, but the mail is from mallory@example.com",
         ));
 
     // A forged turn: the move changed in the record, the signature kept;
