@@ -216,6 +216,53 @@ pub fn wait_for_mail(account: &ImapAccount, limit: Duration) -> Result<Wake, Ima
     })
 }
 
+/// Waits in IMAP IDLE (RFC 2177) until the server announces a change to
+/// the mailbox or `limit` passes, for a reader that remembers what it has
+/// read by UID (not by the `\Seen` flag, which a mail client sets too):
+/// returns at once when a mail with a UID above `after` is there.
+pub fn wait_for_new(
+    account: &ImapAccount,
+    after: Option<u32>,
+    limit: Duration,
+) -> Result<Wake, ImapError> {
+    runtime()?.block_on(async {
+        let mut session = session(connect(account).await?, account).await?;
+        if !session
+            .capabilities()
+            .await
+            .map_err(protocol)?
+            .has_str("IDLE")
+        {
+            session.logout().await.map_err(protocol)?;
+            return Ok(Wake::Unsupported);
+        }
+        let first = after.map_or(1, |uid| uid.saturating_add(1));
+        // `first:*` names the newest message even when `first` is past it
+        // (RFC 3501, 6.4.8): only UIDs from `first` on count.
+        let waiting = session
+            .uid_search(format!("UID {first}:*"))
+            .await
+            .map_err(protocol)?
+            .into_iter()
+            .any(|uid| uid >= first);
+        if waiting {
+            session.logout().await.map_err(protocol)?;
+            return Ok(Wake::Mail);
+        }
+        let mut idle = session.idle();
+        idle.init().await.map_err(protocol)?;
+        let (wait, _interrupt) = idle.wait_with_timeout(limit);
+        let woke = match tokio::time::timeout(limit, wait).await {
+            Ok(Ok(IdleResponse::NewData(_))) => Wake::Mail,
+            Ok(Ok(_)) | Err(_) => Wake::Timeout,
+            Ok(Err(e)) => return Err(protocol(e)),
+        };
+        let mut session = idle.done().await.map_err(protocol)?;
+        session.logout().await.map_err(protocol)?;
+        Ok(woke)
+    })
+}
+
 /// Mark messages seen (dealt with), by UID.
 pub fn mark_seen(account: &ImapAccount, uids: &[u32]) -> Result<(), ImapError> {
     if uids.is_empty() {

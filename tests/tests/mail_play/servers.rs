@@ -146,3 +146,51 @@ fn rescue_khan_by_mail_through_real_smtp_and_imap() {
     assert_eq!(ann.read().trim(), "nothing new");
     assert_eq!(bo.read().trim(), "nothing new");
 }
+
+#[test]
+fn a_watching_desk_wakes_on_imap_idle_and_reads_the_new_turn() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let (ann, bo) = pair();
+    open_game(
+        &ann,
+        &bo,
+        "khan-watch",
+        &[
+            "--game",
+            "khan",
+            "--ruleset",
+            "rescue-khan",
+            "--seats",
+            "first",
+        ],
+    );
+    ann.yam(&["move", "khan-watch", "Ad1-c1"]).success();
+    assert!(bo.read().contains("1 new event(s) from Ann"));
+    // Ann watches, looking by herself only every ten minutes: only the
+    // server's IDLE announcement can wake her within the test.
+    let watcher = Command::new(yam_tests::yam_bin!())
+        .args(["read", "--watch", "--every", "600", "--stop-after", "15"])
+        .arg("--data-dir")
+        .arg(ann.dir())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    bo.yam(&["move", "khan-watch", "Fb8-c6"]).success();
+    let moved = Instant::now();
+    while ann.status("khan-watch") != "YOU" && moved.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let woke = moved.elapsed();
+    let out = watcher.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("watching INBOX"), "{said}");
+    assert!(said.contains("1 new event(s) from Bo"), "{said}");
+    assert!(
+        woke < Duration::from_secs(10),
+        "woken after {woke:?}: {said}"
+    );
+    assert!(out.status.success(), "{said}");
+}

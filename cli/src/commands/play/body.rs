@@ -134,7 +134,8 @@ pub fn what_happened(desk: &Desk, events: &[SignedEvent], said: &[(u32, String)]
             EventBody::ForfeitClaim { reason, .. } => {
                 format!("{who} claims a forfeit: {reason}")
             }
-            EventBody::Challenge(_) | EventBody::Acceptance(_) => continue,
+            EventBody::Acceptance(_) => format!("{who} accepted the challenge"),
+            EventBody::Challenge(_) => continue,
         };
         if let Some((_, comment)) = said.iter().find(|(seq, _)| *seq == event.event.seq) {
             line.push_str(&format!(": \u{201c}{comment}\u{201d}"));

@@ -33,6 +33,8 @@ pub struct Memory {
     contents: HashMap<String, char>,
     /// The highest IMAP UID handled, per UIDVALIDITY.
     imap_high: HashMap<u32, u32>,
+    /// The UIDVALIDITY of the IMAP mailbox read last in this run.
+    last_validity: Option<u32>,
 }
 
 /// The letter an outcome is remembered by.
@@ -57,6 +59,7 @@ impl Memory {
             places: HashSet::new(),
             contents: HashMap::new(),
             imap_high: HashMap::new(),
+            last_validity: None,
         };
         let text = match std::fs::read_to_string(&memory.path) {
             Ok(text) => text,
@@ -119,6 +122,19 @@ impl Memory {
     /// listing starts after it.
     pub fn imap_after(&self, validity: Option<u32>) -> Option<u32> {
         validity.and_then(|v| self.imap_high.get(&v).copied())
+    }
+
+    /// Notes the UIDVALIDITY of the IMAP mailbox just read (a watcher
+    /// waits for UIDs above the highest handled in it).
+    pub fn note_validity(&mut self, validity: Option<u32>) {
+        if validity.is_some() {
+            self.last_validity = validity;
+        }
+    }
+
+    /// The UIDVALIDITY of the IMAP mailbox read last in this run.
+    pub fn last_validity(&self) -> Option<u32> {
+        self.last_validity
     }
 
     /// How a mail with this content was handled before, if it was.

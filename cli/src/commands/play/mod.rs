@@ -157,6 +157,17 @@ pub struct ReadArgs {
     /// Read one mail from standard input (for a mail client's filter).
     #[arg(long)]
     pub stdin: bool,
+    /// Keep reading: wait for new mail (IMAP IDLE where the server offers
+    /// it, else a look every --every seconds) until interrupted.
+    #[arg(long, conflicts_with_all = ["eml", "stdin"])]
+    pub watch: bool,
+    /// With --watch: seconds between looks at a mailbox that cannot
+    /// announce new mail (Maildir, mbox, IMAP without IDLE).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "watch")]
+    pub every: u64,
+    /// With --watch: stop after this many seconds.
+    #[arg(long, value_name = "SECONDS", requires = "watch")]
+    pub stop_after: Option<u64>,
     #[command(flatten)]
     pub place: Where,
 }
@@ -525,41 +536,50 @@ pub fn board(args: &GameArgs) -> Result<Status> {
     Ok(Status::Valid)
 }
 
-/// `yam read`.
-pub fn read(args: &ReadArgs) -> Result<Status> {
-    let mut desk = open(&args.place)?;
-    let mut out = std::io::stdout().lock();
-    let mut refused = 0usize;
-    let mut news = 0usize;
-    // From a mailbox, a mail read before is passed over in silence (a
-    // duplicate delivery, a copy a reply carries); a mail named on the
-    // command line is always answered for.
-    let mailbox = !args.stdin && args.eml.is_empty();
-    let mut say = |outcome: &Outcome, out: &mut std::io::StdoutLock<'_>| {
+/// What a reading told so far.
+#[derive(Debug, Default)]
+struct Tally {
+    news: usize,
+    refused: usize,
+}
+
+impl Tally {
+    /// Prints what came of one mail. From a mailbox, a mail read before is
+    /// passed over in silence (a duplicate delivery, a copy a reply
+    /// carries); a mail named on the command line is always answered for.
+    fn tell(&mut self, outcome: &Outcome, from_mailbox: bool, out: &mut impl Write) {
         if matches!(
             outcome,
             Outcome::Applied { .. } | Outcome::Challenged { .. } | Outcome::Card(_)
         ) {
-            news += 1;
+            self.news += 1;
         }
-        if mailbox && matches!(outcome, Outcome::AlreadyKnown(_)) {
+        if from_mailbox && matches!(outcome, Outcome::AlreadyKnown(_)) {
             return;
         }
         let line = match outcome {
             Outcome::Applied { news, .. } => news.join("\n  "),
             Outcome::Challenged { game, by } => format!(
-                "{by} challenges you: game {game}. Accept with `yam accept {game}` (`yam board {game}` shows it)"
+                "{by} challenges you: game {game}. Accept with `yam accept {game}` or decline with `yam decline {game}` (`yam board {game}` shows it)"
             ),
             Outcome::Card(s) => s.clone(),
             Outcome::AlreadyKnown(s) => s.clone(),
             Outcome::Ignored(s) => format!("ignored: {s}"),
             Outcome::Refused(s) => {
-                refused += 1;
+                self.refused += 1;
                 format!("refused, left in place: {s}")
             }
         };
         let _ = writeln!(out, "{line}");
-    };
+        let _ = out.flush();
+    }
+}
+
+/// `yam read`.
+pub fn read(args: &ReadArgs) -> Result<Status> {
+    let mut desk = open(&args.place)?;
+    let mut out = std::io::stdout().lock();
+    let mut tally = Tally::default();
     // Mails a failed send left behind go first.
     let (sent, failed) = act::send_waiting(&desk);
     for line in sent {
@@ -592,13 +612,13 @@ pub fn read(args: &ReadArgs) -> Result<Status> {
             .read_to_end(&mut raw)
             .map_err(|e| Error::io("standard input", "cannot read", e))?;
         let outcome = one(&mut desk, &mut memory, &raw)?;
-        say(&outcome, &mut out);
+        tally.tell(&outcome, false, &mut out);
     } else if !args.eml.is_empty() {
         for path in &args.eml {
             let raw = std::fs::read(path).map_err(|e| Error::io(path, "cannot read", e))?;
             let outcome = one(&mut desk, &mut memory, &raw)?;
             let _ = write!(out, "{}: ", path.display());
-            say(&outcome, &mut out);
+            tally.tell(&outcome, false, &mut out);
         }
     } else {
         let mailbox = match (&args.maildir, &args.mbox) {
@@ -615,61 +635,147 @@ pub fn read(args: &ReadArgs) -> Result<Status> {
                 }
             },
         };
-        let log = desk.store.root().join("read.log");
-        let written = |e| Error::io(&log, "cannot write", e);
-        let mut session = mailbox.open().map_err(|e| Error::usage(e.to_string()))?;
-        let listed = session
-            .list(memory.imap_after(session.validity()))
-            .map_err(|e| Error::usage(e.to_string()))?;
-        let mut yams = Vec::new();
-        for mail in listed {
-            // Handled before: known from the listing alone, never fetched
-            // again.
-            if memory.knows_place(&mail.place) {
-                continue;
+        if !args.watch {
+            read_mailbox(&mut desk, &mut memory, &mailbox, &mut tally, &mut out)?;
+            if tally.news == 0 && tally.refused == 0 {
+                let _ = writeln!(out, "nothing new");
             }
-            if mail.size > crate::mail::extract::MAX_MAIL as u64 {
-                // Never downloaded: no turn is that large.
-                memory
-                    .remember(Some(&mail.place), None, 'L')
-                    .map_err(written)?;
-                continue;
-            }
-            let raw = session
-                .fetch(&mail)
-                .map_err(|e| Error::usage(e.to_string()))?;
-            let content = content_key(&raw);
-            let outcome = match memory.content(&content) {
-                // A second delivery of a mail read before: the same, and
-                // nothing is done twice.
-                Some(known) if known != 'R' => {
-                    Outcome::AlreadyKnown("read before; nothing changes".to_owned())
-                }
-                _ => incoming::process(&mut desk, &raw),
-            };
-            memory
-                .remember_outcome(Some(&mail.place), &content, &outcome)
-                .map_err(written)?;
-            // Only Yam's own mails are marked read; anything else (personal
-            // mail, a refused mail) is left exactly as it was.
-            if outcome.dealt_with() {
-                yams.push(mail.place.clone());
-            }
-            say(&outcome, &mut out);
+        } else {
+            watch(&mut desk, &mut memory, &mailbox, args, &mut tally, &mut out)?;
         }
-        if let Err(e) = session.mark_seen(&yams) {
-            eprintln!("{e} (marking Yam's mails read is a courtesy: nothing is lost)");
-        }
-        let _ = session.close();
     }
-    if mailbox && news == 0 && refused == 0 {
-        let _ = writeln!(out, "nothing new");
-    }
-    Ok(if refused > 0 {
+    Ok(if tally.refused > 0 {
         Status::Invalid
     } else {
         Status::Valid
     })
+}
+
+/// One round of reading a mailbox: every mail not handled before, each
+/// told.
+fn read_mailbox(
+    desk: &mut Desk,
+    memory: &mut Memory,
+    mailbox: &Mailbox,
+    tally: &mut Tally,
+    out: &mut impl Write,
+) -> Result<()> {
+    let log = desk.store.root().join("read.log");
+    let written = |e| Error::io(&log, "cannot write", e);
+    let mut session = mailbox.open().map_err(|e| Error::usage(e.to_string()))?;
+    let listed = session
+        .list(memory.imap_after(session.validity()))
+        .map_err(|e| Error::usage(e.to_string()))?;
+    let mut yams = Vec::new();
+    for mail in listed {
+        // Handled before: known from the listing alone, never fetched
+        // again.
+        if memory.knows_place(&mail.place) {
+            continue;
+        }
+        if mail.size > crate::mail::extract::MAX_MAIL as u64 {
+            // Never downloaded: no turn is that large.
+            memory
+                .remember(Some(&mail.place), None, 'L')
+                .map_err(written)?;
+            continue;
+        }
+        let raw = session
+            .fetch(&mail)
+            .map_err(|e| Error::usage(e.to_string()))?;
+        let content = content_key(&raw);
+        let outcome = match memory.content(&content) {
+            // A second delivery of a mail read before: the same, and
+            // nothing is done twice.
+            Some(known) if known != 'R' => {
+                Outcome::AlreadyKnown("read before; nothing changes".to_owned())
+            }
+            _ => incoming::process(desk, &raw),
+        };
+        memory
+            .remember_outcome(Some(&mail.place), &content, &outcome)
+            .map_err(written)?;
+        // Only Yam's own mails are marked read; anything else (personal
+        // mail, a refused mail) is left exactly as it was.
+        if outcome.dealt_with() {
+            yams.push(mail.place.clone());
+        }
+        tally.tell(&outcome, true, out);
+    }
+    if let Err(e) = session.mark_seen(&yams) {
+        eprintln!("{e} (marking Yam's mails read is a courtesy: nothing is lost)");
+    }
+    let validity = session.validity();
+    let _ = session.close();
+    memory.note_validity(validity);
+    Ok(())
+}
+
+/// `yam read --watch`: reads, then waits for mail (IMAP IDLE where the
+/// server offers it, else a look every `--every` seconds), and again,
+/// until interrupted or `--stop-after` seconds have passed. A mailbox that
+/// cannot be reached is retried at the next round: a watcher outlives a
+/// server's restart.
+fn watch(
+    desk: &mut Desk,
+    memory: &mut Memory,
+    mailbox: &Mailbox,
+    args: &ReadArgs,
+    tally: &mut Tally,
+    out: &mut impl Write,
+) -> Result<()> {
+    use std::time::{Duration, Instant};
+    let started = Instant::now();
+    let every = Duration::from_secs(args.every.max(1));
+    let left = |now: Instant| {
+        args.stop_after
+            .map(|s| Duration::from_secs(s).saturating_sub(now - started))
+    };
+    let _ = writeln!(
+        out,
+        "watching {} (Ctrl-C stops)",
+        match mailbox {
+            Mailbox::Imap(a) => format!("{} on {}", a.mailbox, a.host),
+            Mailbox::Maildir(p) | Mailbox::Mbox(p) => p.display().to_string(),
+        }
+    );
+    let _ = out.flush();
+    loop {
+        // Mails a failed send left behind go out as soon as they can.
+        let (sent, _) = act::send_waiting(desk);
+        for line in sent {
+            let _ = writeln!(out, "{line}");
+        }
+        let round = read_mailbox(desk, memory, mailbox, tally, out);
+        let wait = match left(Instant::now()) {
+            Some(left) if left.is_zero() => return Ok(()),
+            Some(left) => left,
+            None => Duration::MAX,
+        };
+        if let Err(e) = round {
+            // Not at once: a mailbox that fails now would fail again.
+            eprintln!("{e} (trying again in {} s)", every.as_secs());
+            std::thread::sleep(every.min(wait));
+            continue;
+        }
+        match mailbox {
+            Mailbox::Imap(account) => {
+                // RFC 2177: a client re-issues IDLE at least every 29
+                // minutes; 25 leaves room.
+                let idle = wait.min(Duration::from_secs(25 * 60));
+                let after = memory.imap_after(memory.last_validity());
+                match crate::mail::imap::wait_for_new(account, after, idle) {
+                    Ok(crate::mail::imap::Wake::Unsupported) => std::thread::sleep(every.min(wait)),
+                    Ok(_) => {}
+                    Err(e) => {
+                        eprintln!("{e} (trying again in {} s)", every.as_secs());
+                        std::thread::sleep(every.min(wait));
+                    }
+                }
+            }
+            Mailbox::Maildir(_) | Mailbox::Mbox(_) => std::thread::sleep(every.min(wait)),
+        }
+    }
 }
 
 /// `yam identity ...`.
