@@ -6,4 +6,5 @@ pub mod genghis_khan;
 pub mod khan;
 pub mod replay;
 pub mod ruleset_name;
+pub mod seeded;
 pub mod signed;
