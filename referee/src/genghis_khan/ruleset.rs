@@ -7,6 +7,8 @@ use std::fmt;
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
 
+use crate::ruleset_error::{RulesetTextError, read_yaml};
+
 /// The options a ruleset may change, each with the rulings' default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -97,26 +99,6 @@ pub struct Ruleset {
     pub options: Options,
 }
 
-/// Why a ruleset could not be read: where, and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub struct RulesetError {
-    /// 1-based line, when known.
-    pub line: Option<usize>,
-    /// 1-based column, when known.
-    pub column: Option<usize>,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for RulesetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.line, self.column) {
-            (Some(l), Some(c)) => write!(f, "line {l}, column {c}: {}", self.message),
-            _ => f.write_str(&self.message),
-        }
-    }
-}
-
 /// The standard rulesets, by name, as shipped in `examples/genghis-khan/rulesets/`.
 pub const BUILTIN: [(&str, &str); 1] = [(
     "standard",
@@ -125,34 +107,19 @@ pub const BUILTIN: [(&str, &str); 1] = [(
 
 impl Ruleset {
     /// Read a ruleset from YAML. Errors carry the line and column.
-    pub fn from_yaml(text: &str) -> Result<Ruleset, RulesetError> {
-        serde_yaml_ng::from_str::<Ruleset>(text).map_err(|e| {
-            let loc = e.location();
-            let mut message = e.to_string();
-            if let Some(l) = &loc {
-                // The library appends the location to its message; we keep it apart.
-                let suffix = format!(" at line {} column {}", l.line(), l.column());
-                if let Some(stripped) = message.strip_suffix(&suffix) {
-                    message = stripped.to_owned();
-                }
-            }
-            RulesetError {
-                line: loc.as_ref().map(|l| l.line()),
-                column: loc.as_ref().map(|l| l.column()),
-                message,
-            }
-        })
+    pub fn from_yaml(text: &str) -> Result<Ruleset, RulesetTextError> {
+        read_yaml::<Ruleset>(text)
     }
 
     /// A standard ruleset by name.
-    pub fn builtin(name: &str) -> Result<Ruleset, RulesetError> {
+    pub fn builtin(name: &str) -> Result<Ruleset, RulesetTextError> {
         for (n, text) in BUILTIN {
             if n.eq_ignore_ascii_case(name) {
                 return Ruleset::from_yaml(text);
             }
         }
         let known: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
-        Err(RulesetError {
+        Err(RulesetTextError {
             line: None,
             column: None,
             message: format!(

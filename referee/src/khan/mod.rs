@@ -47,7 +47,7 @@ pub use outcome::{DrawReason, Outcome, RecordEvent, WinReason, outcome};
 pub use perft::{divide, perft};
 pub use piece::{Captive, Kind, Piece, Side};
 pub use position::{CaptiveAt, Position, PositionError};
-pub use ruleset::{GameType, Options, PowerMagicianMoves, Rules, Ruleset, RulesetError};
+pub use ruleset::{GameType, Options, PowerMagicianMoves, Rules, Ruleset};
 pub use square::{Bitboard, Square};
 pub use token::{
     EngineLineError, from_engine, replay_engine, resolve, resolve_into, to_engine, to_token,
