@@ -91,7 +91,7 @@ fn khan_timeline(file: &Path, record: &Record<String>, tokens: &[(&String, usize
     let name = record.tags.get("Ruleset").unwrap_or("magician");
     let ruleset = match crate::game::rulesets::khan_ruleset(file, name) {
         Ok(r) => r,
-        Err(e) => return Timeline::failed(Vec::new(), e),
+        Err(e) => return Timeline::failed(Vec::new(), e.to_string()),
     };
     let mut pos = match record.tags.get("Position") {
         Some(text) => match khan::Position::from_yam(text, *ruleset.start_position().rules()) {

@@ -5,9 +5,11 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+use yam_notation::GameKind;
 
 use super::board::Adjacency;
-use crate::ruleset_error::{RulesetTextError, read_yaml};
+use crate::ruleset_error::{RulesetError, RulesetTextError, read_yaml};
+use crate::ruleset_name;
 
 /// CS-20: whether the entry conditions apply to moves inside the castle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -143,28 +145,12 @@ impl Ruleset {
     }
 
     /// A standard ruleset by name (`standard`, `castle-wide-rocks`; case,
-    /// `-` and `_` are not significant).
-    pub fn builtin(name: &str) -> Result<Ruleset, RulesetTextError> {
-        let fold = |s: &str| -> String {
-            s.chars()
-                .filter(|c| *c != '-' && *c != '_')
-                .collect::<String>()
-                .to_ascii_lowercase()
-        };
-        let wanted = fold(name);
-        for (n, text) in BUILTIN {
-            if fold(n) == wanted {
-                return Ruleset::from_yaml(text);
-            }
-        }
-        let known: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
-        Err(RulesetTextError {
-            line: None,
-            column: None,
-            message: format!(
-                "no standard Castle Siege ruleset is called {name:?}; there are {}",
-                known.join(", ")
-            ),
+    /// `-` and `_` are not significant: [`crate::ruleset_name::same_name`]).
+    pub fn builtin(name: &str) -> Result<Ruleset, RulesetError> {
+        let (found, text) = ruleset_name::builtin(GameKind::CastleSiege, name)?;
+        Ruleset::from_yaml(text).map_err(|error| RulesetError::Invalid {
+            name: found.to_owned(),
+            error,
         })
     }
 

@@ -6,8 +6,10 @@ use std::fmt;
 
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
+use yam_notation::GameKind;
 
-use crate::ruleset_error::{RulesetTextError, read_yaml};
+use crate::ruleset_error::{RulesetError, RulesetTextError, read_yaml};
+use crate::ruleset_name;
 
 /// The options a ruleset may change, each with the rulings' default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -111,21 +113,13 @@ impl Ruleset {
         read_yaml::<Ruleset>(text)
     }
 
-    /// A standard ruleset by name.
-    pub fn builtin(name: &str) -> Result<Ruleset, RulesetTextError> {
-        for (n, text) in BUILTIN {
-            if n.eq_ignore_ascii_case(name) {
-                return Ruleset::from_yaml(text);
-            }
-        }
-        let known: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
-        Err(RulesetTextError {
-            line: None,
-            column: None,
-            message: format!(
-                "no standard Genghis Khan ruleset is called {name:?}; there is {}",
-                known.join(", ")
-            ),
+    /// A standard ruleset by name (case, `-` and `_` are not significant:
+    /// [`crate::ruleset_name::same_name`]).
+    pub fn builtin(name: &str) -> Result<Ruleset, RulesetError> {
+        let (found, text) = ruleset_name::builtin(GameKind::GenghisKhan, name)?;
+        Ruleset::from_yaml(text).map_err(|error| RulesetError::Invalid {
+            name: found.to_owned(),
+            error,
         })
     }
 

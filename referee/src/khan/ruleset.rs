@@ -8,11 +8,13 @@ use std::fmt;
 
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
+use yam_notation::GameKind;
 use yam_notation::khan::{Captive, EngineFen, Side, Square, TowerText, YamPosition};
 
 use super::position::Position;
 use super::square::Bitboard;
-use crate::ruleset_error::{RulesetTextError, read_yaml};
+use crate::ruleset_error::{RulesetError, RulesetTextError, read_yaml};
+use crate::ruleset_name;
 
 /// The five game types of the original program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -234,27 +236,14 @@ impl Ruleset {
         })
     }
 
-    /// A standard ruleset by name (`rescue-khan`); the engine protocol's
-    /// board names (`rescuekhan`) are accepted too.
-    pub fn builtin(name: &str) -> Result<Ruleset, RulesetTextError> {
-        let wanted: String = name
-            .chars()
-            .filter(|c| *c != '-' && *c != '_')
-            .collect::<String>()
-            .to_ascii_lowercase();
-        for (n, text) in BUILTIN {
-            if n.replace('-', "") == wanted {
-                return Ruleset::from_yaml(text);
-            }
-        }
-        let known: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
-        Err(RulesetTextError {
-            line: None,
-            column: None,
-            message: format!(
-                "no standard Khan ruleset is called {name:?}; there are {}",
-                known.join(", ")
-            ),
+    /// A standard ruleset by name (`rescue-khan`; case, `-` and `_` are not
+    /// significant, so the engine protocol's board names such as
+    /// `rescuekhan` are accepted too: [`crate::ruleset_name::same_name`]).
+    pub fn builtin(name: &str) -> Result<Ruleset, RulesetError> {
+        let (found, text) = ruleset_name::builtin(GameKind::Khan, name)?;
+        Ruleset::from_yaml(text).map_err(|error| RulesetError::Invalid {
+            name: found.to_owned(),
+            error,
         })
     }
 

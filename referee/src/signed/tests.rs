@@ -26,6 +26,7 @@ use crate::fair_play::turn::{
     Event, EventBody, Evidence, Mode, MoveToken, Siblings, SignedEvent, TurnBody,
 };
 use crate::replay::{Builtin, GameEnd, GameReplay, LoadedRuleset, RulesCatalog, RulesError};
+use crate::ruleset_error::RulesetError;
 
 // ----- a toy dice game -----
 
@@ -114,7 +115,7 @@ impl GameReplay for DiceRace {
 struct Catalog;
 
 impl RulesCatalog for Catalog {
-    fn load_ruleset(&self, game: GameKind, name: &str) -> Result<LoadedRuleset, String> {
+    fn load_ruleset(&self, game: GameKind, name: &str) -> Result<LoadedRuleset, RulesetError> {
         match game {
             GameKind::CastleSiege if name == "race" => Ok(LoadedRuleset {
                 game,
@@ -124,7 +125,7 @@ impl RulesCatalog for Catalog {
             _ => Builtin.load_ruleset(game, name),
         }
     }
-    fn start(&self, ruleset: &LoadedRuleset) -> Result<Box<dyn GameReplay>, String> {
+    fn start(&self, ruleset: &LoadedRuleset) -> Result<Box<dyn GameReplay>, RulesetError> {
         match ruleset.game {
             GameKind::CastleSiege => Ok(Box::new(DiceRace::default())),
             _ => Builtin.start(ruleset),

@@ -141,7 +141,7 @@ pub fn challenge(
         },
         other => return Err(format!("--seats {other}: expected first, second or drawn")),
     };
-    let before = SignedReplay::start(&rulesets, &ruleset)?;
+    let before = SignedReplay::start(&rulesets, &ruleset).map_err(|e| e.to_string())?;
     if before.game().seats().len() != 2 {
         return Err(format!(
             "{kind} is a solo game: play it in hot-seat director mode or against the robot"
