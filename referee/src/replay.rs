@@ -75,6 +75,16 @@ impl fmt::Display for RulesError {
     }
 }
 
+/// Why a written token or order is not one the game's grammar reads: what
+/// the grammar expected instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expected {expected}")]
+pub struct SpellingError {
+    /// What was expected, in words (`a Khan move token: expected a square
+    /// such as e4`).
+    pub expected: String,
+}
+
 /// A turn as chance resolved it: the tokens to sign, and which declared
 /// orders were skipped (they drew nothing; `docs/fair-play.md`, 3.3).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -119,7 +129,7 @@ pub trait GameReplay: fmt::Debug {
 
     /// The canonical spelling of a token as written in a record, or what the
     /// game's grammar expected.
-    fn canonical_token(&self, written: &str) -> Result<String, String>;
+    fn canonical_token(&self, written: &str) -> Result<String, SpellingError>;
 
     /// Plays one turn: `moves` in canonical spelling, chance through
     /// `chance`. On error nothing changes.
@@ -166,7 +176,7 @@ pub trait GameReplay: fmt::Debug {
 
     /// The canonical spelling of an order as a player declares it in a roll
     /// request, before chance resolves it. By default a move token.
-    fn canonical_order(&self, written: &str) -> Result<String, String> {
+    fn canonical_order(&self, written: &str) -> Result<String, SpellingError> {
         self.canonical_token(written)
     }
 

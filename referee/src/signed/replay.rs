@@ -621,7 +621,7 @@ impl SignedReplay {
                         format!("{order:?} is not in canonical spelling ({canonical:?})"),
                     ));
                 }
-                Err(e) => return Err(refuse(index, format!("{order:?}: expected {e}"))),
+                Err(e) => return Err(refuse(index, format!("{order:?}: {e}"))),
             }
         }
         let mut probe = Probe::default();

@@ -497,7 +497,7 @@ pub fn prepare(
             replay
                 .game()
                 .canonical_order(written)
-                .map_err(|e| TableError::Value(format!("{written}: expected {e}")))?,
+                .map_err(|e| TableError::Value(format!("{written}: {e}")))?,
         );
     }
     // Try the turn without chance first: most moves of most games need none.

@@ -268,7 +268,7 @@ fn replay_signed(
                 let canonical = replay
                     .game()
                     .canonical_token(written)
-                    .map_err(|e| Failure::at(*span, written, format!("expected {e}")))?;
+                    .map_err(|e| Failure::at(*span, written, e.to_string()))?;
                 pending.push((canonical, written.clone(), *span));
             }
             Item::Stray { reason, span, .. } => {
