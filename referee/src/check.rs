@@ -221,20 +221,19 @@ impl Checker {
                 return None;
             }
         };
-        let start = if self.setup.is_empty() {
-            ruleset.start_position()
-        } else {
-            match khan::Position::from_yam(&self.setup, *ruleset.start_position().rules()) {
-                Ok(p) => p,
-                Err(e) => {
-                    self.violate(
-                        self.setup_span,
-                        &self.setup.clone(),
-                        format!("bad Position tag: {e}"),
-                        String::new(),
-                    );
-                    return None;
-                }
+        // The same start as every other replay of a main line; an empty
+        // Position tag is no tag here, as it always was for the checker.
+        let tag = (!self.setup.is_empty()).then_some(self.setup.as_str());
+        let start = match khan::MainLine::start_position(&ruleset, tag) {
+            Ok(p) => p,
+            Err(e) => {
+                self.violate(
+                    self.setup_span,
+                    &self.setup.clone(),
+                    e.to_string(),
+                    String::new(),
+                );
+                return None;
             }
         };
         Some(Game::Khan {
