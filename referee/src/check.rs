@@ -22,6 +22,7 @@ use crate::fair_play::encoding::Blob;
 use crate::fair_play::game_id::GameId;
 use crate::fair_play::hash::Hash32;
 use crate::replay::{Builtin, RulesCatalog};
+use crate::ruleset_error::RulesetError;
 use crate::{castle_siege, genghis_khan, khan};
 
 /// Why a game's rules were broken, and where.
@@ -117,7 +118,7 @@ pub struct Checker {
     depth: u32,
     pending_number: Option<(u32, Dots, Span)>,
     violation: Option<Box<Violation>>,
-    khan_rulesets: HashMap<String, Result<(khan::Ruleset, Hash32), String>>,
+    khan_rulesets: HashMap<String, Result<(khan::Ruleset, Hash32), RulesetError>>,
     rulesets: Rulesets,
 }
 
@@ -171,14 +172,18 @@ impl Checker {
     }
 
     /// The Khan ruleset a tag names, and the hash of its text.
-    fn khan_ruleset(&mut self, name: &str) -> Result<(khan::Ruleset, Hash32), String> {
+    fn khan_ruleset(&mut self, name: &str) -> Result<(khan::Ruleset, Hash32), RulesetError> {
         let catalog = &self.rulesets.0;
         self.khan_rulesets
             .entry(name.to_owned())
             .or_insert_with(|| {
                 let loaded = catalog.load_ruleset(GameKind::Khan, name)?;
-                let ruleset = khan::Ruleset::from_yaml(&loaded.text)
-                    .map_err(|e| format!("ruleset {name}: {e}"))?;
+                let ruleset = khan::Ruleset::from_yaml(&loaded.text).map_err(|error| {
+                    RulesetError::Invalid {
+                        name: name.to_owned(),
+                        error,
+                    }
+                })?;
                 Ok((ruleset, loaded.hash()))
             })
             .clone()
@@ -207,24 +212,28 @@ impl Checker {
                 r
             }
             Err(e) => {
-                self.violate(self.ruleset_span, &self.ruleset.clone(), e, String::new());
+                self.violate(
+                    self.ruleset_span,
+                    &self.ruleset.clone(),
+                    e.to_string(),
+                    String::new(),
+                );
                 return None;
             }
         };
-        let start = if self.setup.is_empty() {
-            ruleset.start_position()
-        } else {
-            match khan::Position::from_yam(&self.setup, *ruleset.start_position().rules()) {
-                Ok(p) => p,
-                Err(e) => {
-                    self.violate(
-                        self.setup_span,
-                        &self.setup.clone(),
-                        format!("bad Position tag: {e}"),
-                        String::new(),
-                    );
-                    return None;
-                }
+        // The same start as every other replay of a main line; an empty
+        // Position tag is no tag here, as it always was for the checker.
+        let tag = (!self.setup.is_empty()).then_some(self.setup.as_str());
+        let start = match khan::MainLine::start_position(&ruleset, tag) {
+            Ok(p) => p,
+            Err(e) => {
+                self.violate(
+                    self.setup_span,
+                    &self.setup.clone(),
+                    e.to_string(),
+                    String::new(),
+                );
+                return None;
             }
         };
         Some(Game::Khan {

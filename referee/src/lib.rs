@@ -5,5 +5,7 @@ pub mod fair_play;
 pub mod genghis_khan;
 pub mod khan;
 pub mod replay;
+pub mod ruleset_error;
 pub mod ruleset_name;
+pub mod seeded;
 pub mod signed;

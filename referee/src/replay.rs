@@ -45,7 +45,8 @@ use yam_notation::{GameKind, GameResult};
 use crate::fair_play::chance::Chance;
 use crate::fair_play::hash::Hash32;
 use crate::fair_play::turn::MoveToken;
-use crate::{castle_siege, genghis_khan, khan};
+use crate::ruleset_error::RulesetError;
+use crate::{castle_siege, genghis_khan, khan, ruleset_name};
 
 /// How the rules ended a game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,6 +73,16 @@ impl fmt::Display for RulesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.reason)
     }
+}
+
+/// Why a written token or order is not one the game's grammar reads: what
+/// the grammar expected instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expected {expected}")]
+pub struct SpellingError {
+    /// What was expected, in words (`a Khan move token: expected a square
+    /// such as e4`).
+    pub expected: String,
 }
 
 /// A turn as chance resolved it: the tokens to sign, and which declared
@@ -118,7 +129,7 @@ pub trait GameReplay: fmt::Debug {
 
     /// The canonical spelling of a token as written in a record, or what the
     /// game's grammar expected.
-    fn canonical_token(&self, written: &str) -> Result<String, String>;
+    fn canonical_token(&self, written: &str) -> Result<String, SpellingError>;
 
     /// Plays one turn: `moves` in canonical spelling, chance through
     /// `chance`. On error nothing changes.
@@ -165,7 +176,7 @@ pub trait GameReplay: fmt::Debug {
 
     /// The canonical spelling of an order as a player declares it in a roll
     /// request, before chance resolves it. By default a move token.
-    fn canonical_order(&self, written: &str) -> Result<String, String> {
+    fn canonical_order(&self, written: &str) -> Result<String, SpellingError> {
         self.canonical_token(written)
     }
 
@@ -259,10 +270,11 @@ impl LoadedRuleset {
 /// the command line, another for tests.
 pub trait RulesCatalog {
     /// The ruleset `name` of `game`, or why there is none.
-    fn load_ruleset(&self, game: GameKind, name: &str) -> Result<LoadedRuleset, String>;
+    fn load_ruleset(&self, game: GameKind, name: &str) -> Result<LoadedRuleset, RulesetError>;
 
-    /// A replay at the ruleset's start position.
-    fn start(&self, ruleset: &LoadedRuleset) -> Result<Box<dyn GameReplay>, String>;
+    /// A replay at the ruleset's start position, or why its text is not a
+    /// ruleset of its game.
+    fn start(&self, ruleset: &LoadedRuleset) -> Result<Box<dyn GameReplay>, RulesetError>;
 }
 
 /// The rulesets and games built into this version of Yam.
@@ -270,90 +282,46 @@ pub trait RulesCatalog {
 pub struct Builtin;
 
 impl RulesCatalog for Builtin {
-    fn load_ruleset(&self, game: GameKind, name: &str) -> Result<LoadedRuleset, String> {
+    fn load_ruleset(&self, game: GameKind, name: &str) -> Result<LoadedRuleset, RulesetError> {
         load_ruleset(game, name)
     }
-    fn start(&self, ruleset: &LoadedRuleset) -> Result<Box<dyn GameReplay>, String> {
+    fn start(&self, ruleset: &LoadedRuleset) -> Result<Box<dyn GameReplay>, RulesetError> {
         start(ruleset)
     }
 }
 
-/// A built-in ruleset by name (`magician`, `rescue-khan`).
-pub fn load_ruleset(game: GameKind, name: &str) -> Result<LoadedRuleset, String> {
-    match game {
-        GameKind::CastleSiege => {
-            builtin_text(game, name, &castle_siege::ruleset::BUILTIN, "Castle Siege")
-        }
-        GameKind::GenghisKhan => {
-            builtin_text(game, name, &genghis_khan::ruleset::BUILTIN, "Genghis Khan")
-        }
-        GameKind::Khan => {
-            let wanted = name.replace(['-', '_'], "").to_ascii_lowercase();
-            khan::ruleset::BUILTIN
-                .iter()
-                .find(|(n, _)| n.replace('-', "") == wanted)
-                .map(|(n, text)| LoadedRuleset {
-                    game,
-                    name: (*n).to_owned(),
-                    text: (*text).to_owned(),
-                })
-                .ok_or_else(|| {
-                    let known: Vec<&str> = khan::ruleset::BUILTIN.iter().map(|(n, _)| *n).collect();
-                    format!(
-                        "no standard Khan ruleset is called {name:?}; there are {}",
-                        known.join(", ")
-                    )
-                })
-        }
-    }
-}
-
-/// A ruleset of `game` from a built-in list, by name; case, `-` and `_`
-/// are not significant.
-fn builtin_text(
-    game: GameKind,
-    name: &str,
-    list: &[(&str, &str)],
-    title: &str,
-) -> Result<LoadedRuleset, String> {
-    let fold = |s: &str| s.replace(['-', '_'], "").to_ascii_lowercase();
-    let wanted = fold(name);
-    list.iter()
-        .find(|(n, _)| fold(n) == wanted)
-        .map(|(n, text)| LoadedRuleset {
-            game,
-            name: (*n).to_owned(),
-            text: (*text).to_owned(),
-        })
-        .ok_or_else(|| {
-            let known: Vec<&str> = list.iter().map(|(n, _)| *n).collect();
-            format!(
-                "no standard {title} ruleset is called {name:?}; there are {}",
-                known.join(", ")
-            )
-        })
+/// A built-in ruleset by name (`magician`, `rescue-khan`; case, `-` and
+/// `_` are not significant: [`crate::ruleset_name::same_name`]).
+pub fn load_ruleset(game: GameKind, name: &str) -> Result<LoadedRuleset, RulesetError> {
+    let (found, text) = ruleset_name::builtin(game, name)?;
+    Ok(LoadedRuleset {
+        game,
+        name: found.to_owned(),
+        text: text.to_owned(),
+    })
 }
 
 /// A replay at the start of `ruleset`.
-pub fn start(ruleset: &LoadedRuleset) -> Result<Box<dyn GameReplay>, String> {
+pub fn start(ruleset: &LoadedRuleset) -> Result<Box<dyn GameReplay>, RulesetError> {
+    let invalid = |error| RulesetError::Invalid {
+        name: ruleset.name.clone(),
+        error,
+    };
     match ruleset.game {
         GameKind::CastleSiege => {
-            let rules = castle_siege::Ruleset::from_yaml(&ruleset.text)
-                .map_err(|e| format!("ruleset {}: {e}", ruleset.name))?;
+            let rules = castle_siege::Ruleset::from_yaml(&ruleset.text).map_err(invalid)?;
             Ok(Box::new(castle_siege::game_replay::CastleSiegeReplay::new(
                 rules.rules,
             )))
         }
         GameKind::GenghisKhan => {
-            let rules = genghis_khan::Ruleset::from_yaml(&ruleset.text)
-                .map_err(|e| format!("ruleset {}: {e}", ruleset.name))?;
+            let rules = genghis_khan::Ruleset::from_yaml(&ruleset.text).map_err(invalid)?;
             Ok(Box::new(genghis_khan::game_replay::GenghisKhanReplay::new(
                 rules,
             )))
         }
         GameKind::Khan => {
-            let rules = khan::Ruleset::from_yaml(&ruleset.text)
-                .map_err(|e| format!("ruleset {}: {e}", ruleset.name))?;
+            let rules = khan::Ruleset::from_yaml(&ruleset.text).map_err(invalid)?;
             Ok(Box::new(khan::replay::KhanReplay::new(
                 rules.start_position(),
             )))
@@ -408,6 +376,7 @@ mod tests {
         assert!(
             load_ruleset(GameKind::Khan, "chess")
                 .unwrap_err()
+                .to_string()
                 .contains("rescue-khan")
         );
         let siege = load_ruleset(GameKind::CastleSiege, "Castle_Wide-Rocks").unwrap();
@@ -418,6 +387,7 @@ mod tests {
         assert!(
             load_ruleset(GameKind::GenghisKhan, "chess")
                 .unwrap_err()
+                .to_string()
                 .contains("no standard Genghis Khan ruleset")
         );
         let game = start(&magician).unwrap();

@@ -14,6 +14,11 @@
 //! and the name must end in `.yaml` or `.yml`, so that no built-in name is
 //! ever mistaken for a file and no record can make Yam read, say, a key file.
 
+use yam_notation::GameKind;
+
+use crate::ruleset_error::{BadPath, RulesetError, RulesetPathError};
+use crate::{castle_siege, genghis_khan, khan};
+
 /// The endings that mark a `Ruleset` tag as a file's path.
 pub const FILE_ENDINGS: [&str; 2] = [".yaml", ".yml"];
 
@@ -22,7 +27,7 @@ pub const FILE_ENDINGS: [&str; 2] = [".yaml", ".yml"];
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// The longest path a `Ruleset` tag may give, in bytes.
-const MAX_PATH_BYTES: usize = 1024;
+pub(crate) const MAX_PATH_BYTES: usize = 1024;
 
 /// What a `Ruleset` tag names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,36 +44,37 @@ impl<'a> RulesetName<'a> {
     /// `.yaml` or `.yml`, is a file's path and must be one a record may
     /// name; any other value is a built-in name (whether one exists is the
     /// catalogue's question).
-    pub fn parse(tag: &'a str) -> Result<RulesetName<'a>, String> {
+    pub fn parse(tag: &'a str) -> Result<RulesetName<'a>, RulesetPathError> {
         let lower = tag.to_ascii_lowercase();
         let looks_like_file =
             tag.contains(['/', '\\']) || FILE_ENDINGS.iter().any(|end| lower.ends_with(end));
         if !looks_like_file {
             return Ok(RulesetName::Builtin(tag));
         }
-        let refuse = |why: &str| {
-            Err(format!(
-                "the Ruleset tag {tag:?} names a ruleset file, but {why}; a record names its ruleset file by a path relative to the record's directory that only goes down, such as rulesets/NAME.yaml"
-            ))
+        let refuse = |why: BadPath| {
+            Err(RulesetPathError {
+                tag: tag.to_owned(),
+                why,
+            })
         };
         if tag.len() > MAX_PATH_BYTES {
-            return refuse(&format!("the path is longer than {MAX_PATH_BYTES} bytes"));
+            return refuse(BadPath::TooLong);
         }
         if tag.contains('\\') {
-            return refuse("the path contains a backslash (write / between folders)");
+            return refuse(BadPath::Backslash);
         }
         if tag.chars().any(char::is_control) {
-            return refuse("the path contains a control character");
+            return refuse(BadPath::ControlCharacter);
         }
         if tag.starts_with('/') || tag.contains(':') {
-            return refuse("the path is absolute");
+            return refuse(BadPath::Absolute);
         }
         let parts: Vec<&str> = tag.split('/').collect();
         if parts.iter().any(|p| p.is_empty()) {
-            return refuse("the path has an empty part (// or a / at an end)");
+            return refuse(BadPath::EmptyPart);
         }
         if parts.iter().any(|p| *p == "." || *p == "..") {
-            return refuse("the path contains . or ..");
+            return refuse(BadPath::Dots);
         }
         let last = parts
             .last()
@@ -77,7 +83,7 @@ impl<'a> RulesetName<'a> {
             .iter()
             .any(|end| last.ends_with(end) && last.len() > end.len())
         {
-            return refuse("the file's name does not end in .yaml or .yml");
+            return refuse(BadPath::NotYaml);
         }
         Ok(RulesetName::File(parts))
     }
@@ -86,6 +92,42 @@ impl<'a> RulesetName<'a> {
     pub fn is_file(&self) -> bool {
         matches!(self, RulesetName::File(_))
     }
+}
+
+/// Whether two names name the same built-in ruleset: case, `-` and `_`
+/// are not significant, so `Rescue_Khan`, `rescuekhan` (the engine
+/// protocol's board name) and `rescue-khan` are one name. Every lookup of a
+/// built-in ruleset goes through this one rule.
+pub fn same_name(a: &str, b: &str) -> bool {
+    let fold = |s: &'_ str| {
+        s.chars()
+            .filter(|c| !matches!(c, '-' | '_'))
+            .map(|c| c.to_ascii_lowercase())
+            .collect::<String>()
+    };
+    fold(a) == fold(b)
+}
+
+/// The rulesets built into Yam for `game`, each its name and its text.
+pub fn builtins(game: GameKind) -> &'static [(&'static str, &'static str)] {
+    match game {
+        GameKind::Khan => &khan::ruleset::BUILTIN,
+        GameKind::CastleSiege => &castle_siege::ruleset::BUILTIN,
+        GameKind::GenghisKhan => &genghis_khan::ruleset::BUILTIN,
+    }
+}
+
+/// The built-in ruleset of `game` that `name` names ([`same_name`]): its
+/// own name and its text.
+pub fn builtin(game: GameKind, name: &str) -> Result<(&'static str, &'static str), RulesetError> {
+    builtins(game)
+        .iter()
+        .find(|(n, _)| same_name(n, name))
+        .copied()
+        .ok_or_else(|| RulesetError::Unknown {
+            game,
+            name: name.to_owned(),
+        })
 }
 
 #[cfg(test)]
@@ -128,11 +170,41 @@ mod tests {
             ("rulesets/.yaml", "does not end in .yaml"),
             ("rules\n.yaml", "control character"),
         ] {
-            let e = RulesetName::parse(tag).expect_err(tag);
+            let e = RulesetName::parse(tag).expect_err(tag).to_string();
             assert!(e.contains(why), "{tag:?}: {e}");
             assert!(e.contains("rulesets/NAME.yaml"), "{e}");
         }
         let long = format!("{}.yaml", "a/".repeat(600));
-        assert!(RulesetName::parse(&long).unwrap_err().contains("longer"));
+        assert!(
+            RulesetName::parse(&long)
+                .unwrap_err()
+                .to_string()
+                .contains("longer")
+        );
+    }
+
+    #[test]
+    fn every_game_looks_its_built_in_rulesets_up_by_one_name_rule() {
+        assert!(same_name("Rescue_Khan", "rescue-khan"));
+        assert!(same_name("rescuekhan", "RESCUE-KHAN"));
+        assert!(!same_name("rescue khan", "rescue-khan"));
+        for (game, written, found) in [
+            (GameKind::Khan, "Power_Magician", "power-magician"),
+            (
+                GameKind::CastleSiege,
+                "castlewiderocks",
+                "castle-wide-rocks",
+            ),
+            (GameKind::GenghisKhan, "STAN-DARD", "standard"),
+        ] {
+            assert_eq!(builtin(game, written).unwrap().0, found);
+        }
+        let e = builtin(GameKind::Khan, "chess").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "no standard Khan ruleset is called \"chess\"; there are basic, magician, power-magician, rescue-general, rescue-khan"
+        );
+        let e = builtin(GameKind::GenghisKhan, "chess").unwrap_err();
+        assert!(e.to_string().ends_with("; there is standard"), "{e}");
     }
 }

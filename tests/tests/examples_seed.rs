@@ -7,8 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use predicates::prelude::*;
-use yam_notation::khan::KhanGrammar;
-use yam_notation::{CommentPart, MoveGrammar, Node, RawGrammar, parse_record};
+use yam_notation::{CommentPart, Node, RawGrammar, parse_record};
 use yam_referee::khan;
 use yam_tests::{workspace, yam};
 
@@ -133,18 +132,14 @@ fn replay(path: &Path) -> Vec<(String, Vec<String>)> {
     );
     let ruleset = yam_cli::game::rulesets::khan_ruleset(path, tag).unwrap();
     assert_eq!(ruleset.game, khan::GameType::RescueKhan, "{name}");
-    let mut pos = ruleset.start_position();
+    assert!(record.tags.get("Position").is_none(), "{name}");
     let mut out = Vec::new();
-    for (token, _) in record.main_line() {
-        let parsed = KhanGrammar::parse_move(token).unwrap();
-        let applied = khan::resolve(&pos, &parsed)
-            .and_then(|mv| khan::apply(&pos, &mv))
-            .unwrap_or_else(|e| panic!("{name}: {token}: {e}"));
+    for ply in khan::MainLine::of(&record, &ruleset).unwrap() {
+        let ply = ply.unwrap_or_else(|e| panic!("{name}: {e}"));
         out.push((
-            token.to_owned(),
-            applied.events.iter().map(ToString::to_string).collect(),
+            ply.token.to_owned(),
+            ply.applied.events.iter().map(ToString::to_string).collect(),
         ));
-        pos = applied.position;
     }
     // Every move is annotated: a comment with prose follows it.
     let mut nodes = record.movetext.iter().peekable();

@@ -12,9 +12,7 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use yam_notation::khan::{EnginePosition, KhanGrammar};
-use yam_notation::{
-    Dots, MoveGrammar, Node, RawGrammar, Record, Span, Tags, read_all, record_to_string,
-};
+use yam_notation::{Dots, Node, RawGrammar, Record, Span, Tags, read_all, record_to_string};
 use yam_referee::khan;
 
 use crate::error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
@@ -205,48 +203,34 @@ fn export(args: &ExportArgs) -> u8 {
             return EXIT_INVALID;
         }
     };
-    let rules = *ruleset.start_position().rules();
-    let start = match record.tags.get("Position") {
-        Some(text) => match khan::Position::from_yam(text, rules) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("bad Position tag: {e}");
-                return EXIT_INVALID;
-            }
-        },
-        None => ruleset.start_position(),
+    let mut main_line = match khan::MainLine::of(record, &ruleset) {
+        Ok(line) => line,
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_INVALID;
+        }
     };
+    let start = *main_line.position();
     if !start.tower_squares().is_empty() {
         eprintln!(
             "note: the engine's short FEN cannot carry the siege state (towers, captives, gers); \
              the line below gives the pieces only"
         );
     }
-    let mut pos = start;
     let mut line = EnginePosition {
         fen: start.to_engine_fen(),
         moves: Vec::new(),
     };
-    for (text, span) in record.main_line() {
-        let played = KhanGrammar::parse_move(text)
-            .map_err(|e| e.to_string())
-            .and_then(|t| khan::resolve(&pos, &t).map_err(|e| e.to_string()))
-            .and_then(|mv| {
-                khan::apply(&pos, &mv)
-                    .map(|a| (mv, a))
-                    .map_err(|e| e.to_string())
-            });
-        match played {
-            Ok((mv, applied)) => {
-                line.moves.push(khan::to_engine(&mv));
-                pos = applied.position;
-            }
+    for ply in main_line.by_ref() {
+        match ply {
+            Ok(ply) => line.moves.push(khan::to_engine(&ply.mv)),
             Err(e) => {
-                eprintln!("{}:{}: {text}: {e}", args.file.display(), span.start);
+                eprintln!("{}:{}: {e}", args.file.display(), e.span.start);
                 return EXIT_INVALID;
             }
         }
     }
+    let pos = *main_line.position();
     if args.fen {
         println!("{}", pos.to_engine_fen());
     } else {

@@ -24,6 +24,7 @@ use yam_referee::fair_play::game_id::GameId;
 use yam_referee::fair_play::sign::SigningKey;
 use yam_referee::fair_play::turn::Mode;
 use yam_referee::replay::{Builtin, RulesCatalog};
+use yam_referee::seeded::SplitMix64;
 use yam_referee::signed::SignedReplay;
 use yam_referee::signed::table::{self, Opening, Seating, Signer};
 use yam_referee::signed::write::append_events;
@@ -126,24 +127,6 @@ fn header(game: GameKind, variant: &str, id: &str, ruleset: &str, players: &[&st
     tags
 }
 
-/// A small deterministic generator for the driver's own choices (never for
-/// protocol values, which come only from the fair-play layer).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 fn khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(), String> {
     let name = args.ruleset.as_deref().unwrap_or("rescue-khan");
     let ruleset = khan::Ruleset::builtin(name).map_err(|e| e.to_string())?;
@@ -156,7 +139,7 @@ fn khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(), String
         name,
         &["Random White", "Random Black"],
     ));
-    let mut rng = SplitMix(args.seed.wrapping_mul(0x1000_0000_01b3) ^ i);
+    let mut rng = SplitMix64::new(args.seed.wrapping_mul(0x1000_0000_01b3) ^ i);
     let mut pos = ruleset.start_position();
     let mut moves = Vec::new();
     let mut plies = 0;
@@ -185,10 +168,10 @@ fn khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(), String
 }
 
 /// 32 bytes from the generator, for a derived key or chain secret.
-fn bytes32(rng: &mut SplitMix) -> [u8; 32] {
+fn bytes32(rng: &mut SplitMix64) -> [u8; 32] {
     let mut out = [0u8; 32];
     for chunk in out.chunks_mut(8) {
-        chunk.copy_from_slice(&rng.next().to_le_bytes());
+        chunk.copy_from_slice(&rng.next_u64().to_le_bytes());
     }
     out
 }
@@ -202,8 +185,8 @@ fn signed_khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(),
     let rules = khan::Ruleset::builtin(name).map_err(|e| e.to_string())?;
     let id = format!("gen-khan-signed-{}-{i}", args.seed);
     let game = GameId::new(id.clone()).map_err(|e| e.to_string())?;
-    let mut rng = SplitMix(args.seed.wrapping_mul(0x1000_0000_01b3) ^ i);
-    let party = |rng: &mut SplitMix| -> Result<(SigningKey, HashChain), String> {
+    let mut rng = SplitMix64::new(args.seed.wrapping_mul(0x1000_0000_01b3) ^ i);
+    let party = |rng: &mut SplitMix64| -> Result<(SigningKey, HashChain), String> {
         let key = SigningKey::from_seed(&bytes32(rng));
         // Khan draws nothing, so the chain is only anchored in the opening.
         let chain = HashChain::new(

@@ -298,7 +298,12 @@ fn new_game(args: &NewArgs) -> Step<()> {
             .map_err(|e| usage(format!("--ruleset: {e}")))?,
         (None, None) => return Err(usage("give --ruleset NAME or --ruleset-file FILE")),
     };
-    let solo = rulesets.start(&ruleset).map_err(usage)?.seats().len() == 1;
+    let solo = rulesets
+        .start(&ruleset)
+        .map_err(|e| usage(e.to_string()))?
+        .seats()
+        .len()
+        == 1;
     let mode_arg = args.mode.unwrap_or(if solo {
         ModeArg::Director
     } else {
@@ -423,7 +428,7 @@ fn new_game(args: &NewArgs) -> Step<()> {
         acceptor,
         seating,
     };
-    let before = SignedReplay::start(&rulesets, &ruleset).map_err(usage)?;
+    let before = SignedReplay::start(&rulesets, &ruleset).map_err(|e| usage(e.to_string()))?;
     let (replay, events) = table::open(&rulesets, &opening).map_err(|e| invalid(e.to_string()))?;
     let names = [&first, &second];
     let players: Vec<String> = replay

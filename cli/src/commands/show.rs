@@ -10,7 +10,6 @@ use std::path::PathBuf;
 
 use yam_notation::castle_siege::Token as SiegeToken;
 use yam_notation::genghis_khan::Move as CardMove;
-use yam_notation::khan::KhanGrammar;
 use yam_notation::{Dots, GameKind, Node, RawGrammar, read_all};
 use yam_referee::fair_play::chance::{Chance, PracticeChance};
 use yam_referee::fair_play::encoding::Blob;
@@ -357,37 +356,22 @@ fn show_khan(
             return EXIT_INVALID;
         }
     };
-    let mut pos = match record.tags.get("Position") {
-        Some(text) => match khan::Position::from_yam(text, *ruleset.start_position().rules()) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("bad Position tag: {e}");
-                return EXIT_INVALID;
-            }
-        },
-        None => ruleset.start_position(),
+    let mut line = match khan::MainLine::of(record, &ruleset) {
+        Ok(line) => line,
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_INVALID;
+        }
     };
     let mut played = 0usize;
-    for (token, span) in record.main_line() {
-        if target.is_some_and(|t| played >= t) {
-            break;
-        }
-        let step = <KhanGrammar as yam_notation::MoveGrammar>::parse_move(token)
-            .map_err(|e| e.to_string())
-            .and_then(|t| {
-                khan::resolve(&pos, &t)
-                    .and_then(|m| khan::apply(&pos, &m))
-                    .map_err(|e| e.to_string())
-            });
-        match step {
-            Ok(applied) => pos = applied.position,
-            Err(e) => {
-                eprintln!("line {}: {token}: {e}", span.start.line);
-                return EXIT_INVALID;
-            }
+    for ply in line.by_ref().take(target.unwrap_or(usize::MAX)) {
+        if let Err(e) = ply {
+            eprintln!("line {}: {e}", e.span.start.line);
+            return EXIT_INVALID;
         }
         played += 1;
     }
+    let pos = *line.position();
     let moves_word = if played == 1 { "move" } else { "moves" };
     println!(
         "{} after {played} {moves_word}",

@@ -19,6 +19,7 @@ use yam_referee::fair_play::turn::{EventBody, SignedEvent};
 use yam_referee::genghis_khan::game_replay::{DRAW_ORDER, GenghisKhanReplay};
 use yam_referee::genghis_khan::{self, Action, Event};
 use yam_referee::replay::NoChance;
+use yam_referee::seeded::SplitMix64;
 use yam_referee::signed::SignedReplay;
 
 /// What a player does next.
@@ -30,14 +31,6 @@ pub enum Intent {
     Seal(String),
     /// Castle Siege: reveal the kept setup; when given, it must be this one.
     Reveal(Option<String>),
-}
-
-/// SplitMix64, for choices only (never a protocol value).
-fn mix(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// The Castle Siege replay behind the door, if the game is Castle Siege.
@@ -66,7 +59,7 @@ pub fn choose(
     policy: Policy,
     seed: u64,
 ) -> Result<Intent, String> {
-    let step = mix(seed ^ mix(replay.events().len() as u64));
+    let step = SplitMix64::mix(seed ^ SplitMix64::mix(replay.events().len() as u64));
     if let Some(siege) = siege(replay) {
         return match (siege.setup_stage(), siege.state()) {
             (Some(SetupStage::Sealing), _) => {

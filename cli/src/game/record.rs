@@ -205,7 +205,7 @@ pub fn stored_events(text: &[u8]) -> Result<Vec<SignedEvent>, RecordFault> {
                 RecordFault::Failed(Box::new(Failure {
                     span: *span,
                     found: "[%event".to_owned(),
-                    reason,
+                    reason: reason.to_string(),
                     help: None,
                     event: u32::try_from(events.len()).ok(),
                 }))

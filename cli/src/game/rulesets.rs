@@ -15,6 +15,7 @@ use std::path::{Component, Path, PathBuf};
 use yam_notation::GameKind;
 use yam_referee::khan;
 use yam_referee::replay::{Builtin, GameReplay, LoadedRuleset, RulesCatalog};
+use yam_referee::ruleset_error::{FileProblem, RulesetError};
 use yam_referee::ruleset_name::{MAX_FILE_BYTES, RulesetName};
 
 /// The rulesets a record may name: the built-in ones, and ruleset files in
@@ -45,56 +46,46 @@ impl RecordRulesets {
     }
 
     /// The text of a ruleset file, or why it cannot be read.
-    fn read(&self, path: &Path) -> Result<String, String> {
-        let where_ = || {
-            format!(
-                "ruleset file {} (the Ruleset tag's path, taken from the record's directory)",
-                path.display()
-            )
+    fn read(&self, path: &Path) -> Result<String, RulesetError> {
+        let unreadable = |problem| RulesetError::Unreadable {
+            path: path.to_path_buf(),
+            problem,
         };
         let file =
-            std::fs::File::open(path).map_err(|e| format!("{}: cannot open: {e}", where_()))?;
+            std::fs::File::open(path).map_err(|e| unreadable(FileProblem::Open(e.to_string())))?;
         if file.metadata().is_ok_and(|m| !m.is_file()) {
-            return Err(format!("{}: not a file", where_()));
+            return Err(unreadable(FileProblem::NotAFile));
         }
         let mut bytes = Vec::new();
         file.take(MAX_FILE_BYTES + 1)
             .read_to_end(&mut bytes)
-            .map_err(|e| format!("{}: cannot read: {e}", where_()))?;
+            .map_err(|e| unreadable(FileProblem::Read(e.to_string())))?;
         if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(format!(
-                "{}: larger than {} KiB, too large for a ruleset",
-                where_(),
-                MAX_FILE_BYTES / 1024
-            ));
+            return Err(unreadable(FileProblem::TooLarge));
         }
         String::from_utf8(bytes).map_err(|e| {
-            format!(
-                "{}: not UTF-8 text (byte {} is not)",
-                where_(),
-                e.utf8_error().valid_up_to() + 1
-            )
+            unreadable(FileProblem::NotUtf8 {
+                byte: e.utf8_error().valid_up_to() + 1,
+            })
         })
     }
 }
 
 impl RulesCatalog for RecordRulesets {
-    fn load_ruleset(&self, game: GameKind, name: &str) -> Result<LoadedRuleset, String> {
+    fn load_ruleset(&self, game: GameKind, name: &str) -> Result<LoadedRuleset, RulesetError> {
         let parts = match RulesetName::parse(name)? {
             RulesetName::Builtin(builtin) => return Builtin.load_ruleset(game, builtin),
             RulesetName::File(parts) => parts,
         };
         if game != GameKind::Khan {
-            return Err(format!(
-                "ruleset files are read for Khan games only in this version; a {game} record names a built-in ruleset"
-            ));
+            return Err(RulesetError::FileForGame { game });
         }
         let path = self.path_of(&parts);
         let text = self.read(&path)?;
         // Read it now, so that a bad file is reported with its own name,
         // line and column rather than as a game that cannot start.
         khan::Ruleset::from_yaml(&text)
-            .map_err(|e| format!("ruleset file {}: {e}", path.display()))?;
+            .map_err(|error| RulesetError::InvalidFile { path, error })?;
         Ok(LoadedRuleset {
             game,
             name: name.to_owned(),
@@ -102,15 +93,18 @@ impl RulesCatalog for RecordRulesets {
         })
     }
 
-    fn start(&self, ruleset: &LoadedRuleset) -> Result<Box<dyn GameReplay>, String> {
+    fn start(&self, ruleset: &LoadedRuleset) -> Result<Box<dyn GameReplay>, RulesetError> {
         Builtin.start(ruleset)
     }
 }
 
 /// The Khan ruleset a record at `record` names by `tag`, parsed.
-pub fn khan_ruleset(record: &Path, tag: &str) -> Result<khan::Ruleset, String> {
+pub fn khan_ruleset(record: &Path, tag: &str) -> Result<khan::Ruleset, RulesetError> {
     let loaded = RecordRulesets::beside(record).load_ruleset(GameKind::Khan, tag)?;
-    khan::Ruleset::from_yaml(&loaded.text).map_err(|e| format!("ruleset {tag}: {e}"))
+    khan::Ruleset::from_yaml(&loaded.text).map_err(|error| RulesetError::Invalid {
+        name: tag.to_owned(),
+        error,
+    })
 }
 
 /// The `Ruleset` tag that names the ruleset file `file` from a record to be
@@ -189,18 +183,21 @@ mod tests {
         assert!(catalog.start(&mine).is_ok());
         let e = catalog
             .load_ruleset(GameKind::Khan, "rulesets/missing.yaml")
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("rulesets/missing.yaml") && e.contains("cannot open"),
             "{e}"
         );
         let e = catalog
             .load_ruleset(GameKind::Khan, "../mine.yaml")
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(". or .."), "{e}");
         let e = catalog
             .load_ruleset(GameKind::CastleSiege, "rulesets/mine.yaml")
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("Khan games only"), "{e}");
     }
 
@@ -218,19 +215,22 @@ mod tests {
             + 1;
         let e = RecordRulesets::beside(&dir.path().join("g.yam"))
             .load_ruleset(GameKind::Khan, "bad.yaml")
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("bad.yaml"), "{e}");
         assert!(e.contains(&format!("line {line}, column 3")), "{e}");
         assert!(e.contains("unknown field `exchange`"), "{e}");
         write(dir.path(), "big.yaml", &"#".repeat(2 << 20));
         let e = RecordRulesets::beside(&dir.path().join("g.yam"))
             .load_ruleset(GameKind::Khan, "big.yaml")
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("too large"), "{e}");
         std::fs::create_dir(dir.path().join("dir.yaml")).unwrap();
         let e = RecordRulesets::beside(&dir.path().join("g.yam"))
             .load_ruleset(GameKind::Khan, "dir.yaml")
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("dir.yaml"), "{e}");
     }
 

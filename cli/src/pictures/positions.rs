@@ -19,8 +19,7 @@ use std::path::Path;
 
 use yam_notation::castle_siege::{Order, Token as SiegeToken};
 use yam_notation::genghis_khan::Move as CardMove;
-use yam_notation::khan::KhanGrammar;
-use yam_notation::{GameKind, MoveGrammar, Record};
+use yam_notation::{GameKind, Record};
 use yam_referee::fair_play::chance::{Chance, PracticeChance};
 use yam_referee::fair_play::encoding::Blob;
 use yam_referee::fair_play::game_id::GameId;
@@ -91,32 +90,25 @@ fn khan_timeline(file: &Path, record: &Record<String>, tokens: &[(&String, usize
     let name = record.tags.get("Ruleset").unwrap_or("magician");
     let ruleset = match crate::game::rulesets::khan_ruleset(file, name) {
         Ok(r) => r,
-        Err(e) => return Timeline::failed(Vec::new(), e),
+        Err(e) => return Timeline::failed(Vec::new(), e.to_string()),
     };
-    let mut pos = match record.tags.get("Position") {
-        Some(text) => match khan::Position::from_yam(text, *ruleset.start_position().rules()) {
-            Ok(p) => p,
-            Err(e) => return Timeline::failed(Vec::new(), format!("bad Position tag: {e}")),
-        },
-        None => ruleset.start_position(),
+    let main_line = match khan::MainLine::of(record, &ruleset) {
+        Ok(line) => line,
+        Err(e) => return Timeline::failed(Vec::new(), e.to_string()),
     };
-    let mut positions = vec![Shown::Khan(Box::new(pos), None)];
-    for (token, line) in tokens {
-        let step = KhanGrammar::parse_move(token)
-            .map_err(|e| e.to_string())
-            .and_then(|t| {
-                khan::resolve(&pos, &t)
-                    .and_then(|m| khan::apply(&pos, &m).map(|a| (m, a)))
-                    .map_err(|e| e.to_string())
-            });
-        let last = match step {
-            Ok((m, applied)) => {
-                pos = applied.position;
-                (m.from, m.to)
+    let mut positions = vec![Shown::Khan(Box::new(*main_line.position()), None)];
+    // `tokens` is the main line cut at the limit: as many plies, no more.
+    for ply in main_line.take(tokens.len()) {
+        match ply {
+            Ok(ply) => positions.push(Shown::Khan(
+                Box::new(ply.applied.position),
+                Some((ply.mv.from, ply.mv.to)),
+            )),
+            Err(e) => {
+                let line = e.span.start.line as usize;
+                return Timeline::failed(positions, refused(line, &e.token, e.reason));
             }
-            Err(e) => return Timeline::failed(positions, refused(*line, token, e)),
-        };
-        positions.push(Shown::Khan(Box::new(pos), Some(last)));
+        }
     }
     Timeline {
         positions,

@@ -38,7 +38,7 @@ use super::setup::Setup;
 use super::state::State;
 use crate::fair_play::chance::Chance;
 use crate::fair_play::turn::MoveToken;
-use crate::replay::{GameEnd, GameReplay, Resolved, RulesError, SecretSetup};
+use crate::replay::{GameEnd, GameReplay, Resolved, RulesError, SecretSetup, SpellingError};
 
 /// Where the secret setups stand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -307,23 +307,29 @@ impl GameReplay for CastleSiegeReplay {
         }
     }
 
-    fn canonical_token(&self, written: &str) -> Result<String, String> {
+    fn canonical_token(&self, written: &str) -> Result<String, SpellingError> {
         CastleSiegeGrammar::parse_move(written)
             .map(|t| token_text(&t))
-            .map_err(|e| format!("a Castle Siege token: {e}"))
+            .map_err(|e| SpellingError {
+                expected: format!("a Castle Siege token: {e}"),
+            })
     }
 
-    fn canonical_order(&self, written: &str) -> Result<String, String> {
+    fn canonical_order(&self, written: &str) -> Result<String, SpellingError> {
         match CastleSiegeGrammar::parse_move(written) {
             Ok(Token::Order {
                 order,
                 mark: Mark::Plain,
             }) => Ok(order.to_string()),
-            Ok(Token::Order { order, .. }) => Err(format!(
-                "an order as declared, without a die face or /skip ({order}): nobody knows a die before declaring what it resolves (CS-P2)"
-            )),
+            Ok(Token::Order { order, .. }) => Err(SpellingError {
+                expected: format!(
+                    "an order as declared, without a die face or /skip ({order}): nobody knows a die before declaring what it resolves (CS-P2)"
+                ),
+            }),
             Ok(other) => Ok(token_text(&other)),
-            Err(e) => Err(format!("a Castle Siege order: {e}")),
+            Err(e) => Err(SpellingError {
+                expected: format!("a Castle Siege order: {e}"),
+            }),
         }
     }
 

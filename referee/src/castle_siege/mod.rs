@@ -73,7 +73,7 @@ pub use legal::{legal_attacks, legal_breaches, legal_orders, legal_steps};
 pub use outcome::{Outcome, WinReason};
 pub use replay::{ReplayError, Replayed, replay_record, replay_turns, resolve_written};
 pub use resolve::{Effect, OrderOutcome, Resolution, ResolveError, SkipReason, resolve};
-pub use ruleset::{InnerMoves, Rocks, Rules, Ruleset, RulesetError};
+pub use ruleset::{InnerMoves, Rocks, Rules, Ruleset};
 pub use selfplay::{
     GameSummary, Policy, SelfPlayError, Stats, choose_declaration, choose_setup, play_game,
     play_game_with, play_games,

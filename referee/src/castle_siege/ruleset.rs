@@ -5,8 +5,11 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+use yam_notation::GameKind;
 
 use super::board::Adjacency;
+use crate::ruleset_error::{RulesetError, RulesetTextError, read_yaml};
+use crate::ruleset_name;
 
 /// CS-20: whether the entry conditions apply to moves inside the castle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -95,26 +98,6 @@ pub struct Ruleset {
     pub rules: Rules,
 }
 
-/// Why a ruleset could not be read: where, and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub struct RulesetError {
-    /// 1-based line, when known.
-    pub line: Option<usize>,
-    /// 1-based column, when known.
-    pub column: Option<usize>,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for RulesetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.line, self.column) {
-            (Some(l), Some(c)) => write!(f, "line {l}, column {c}: {}", self.message),
-            _ => f.write_str(&self.message),
-        }
-    }
-}
-
 /// The standard rulesets, by name, as shipped in
 /// `examples/castle-siege/rulesets/`: the rulings' defaults, the four
 /// variants of the rulings' balance check, and a short game of 8 rounds.
@@ -147,23 +130,8 @@ pub const BUILTIN: [(&str, &str); 6] = [
 
 impl Ruleset {
     /// Read a ruleset from YAML. Errors carry the line and column.
-    pub fn from_yaml(text: &str) -> Result<Ruleset, RulesetError> {
-        let raw = serde_yaml_ng::from_str::<RawRuleset>(text).map_err(|e| {
-            let loc = e.location();
-            let mut message = e.to_string();
-            if let Some(l) = &loc {
-                // The library appends the location to its message; keep it apart.
-                let suffix = format!(" at line {} column {}", l.line(), l.column());
-                if let Some(stripped) = message.strip_suffix(&suffix) {
-                    message = stripped.to_owned();
-                }
-            }
-            RulesetError {
-                line: loc.as_ref().map(|l| l.line()),
-                column: loc.as_ref().map(|l| l.column()),
-                message,
-            }
-        })?;
+    pub fn from_yaml(text: &str) -> Result<Ruleset, RulesetTextError> {
+        let raw = read_yaml::<RawRuleset>(text)?;
         Ok(Ruleset {
             name: raw.name,
             description: raw.description,
@@ -177,28 +145,12 @@ impl Ruleset {
     }
 
     /// A standard ruleset by name (`standard`, `castle-wide-rocks`; case,
-    /// `-` and `_` are not significant).
+    /// `-` and `_` are not significant: [`crate::ruleset_name::same_name`]).
     pub fn builtin(name: &str) -> Result<Ruleset, RulesetError> {
-        let fold = |s: &str| -> String {
-            s.chars()
-                .filter(|c| *c != '-' && *c != '_')
-                .collect::<String>()
-                .to_ascii_lowercase()
-        };
-        let wanted = fold(name);
-        for (n, text) in BUILTIN {
-            if fold(n) == wanted {
-                return Ruleset::from_yaml(text);
-            }
-        }
-        let known: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
-        Err(RulesetError {
-            line: None,
-            column: None,
-            message: format!(
-                "no standard Castle Siege ruleset is called {name:?}; there are {}",
-                known.join(", ")
-            ),
+        let (found, text) = ruleset_name::builtin(GameKind::CastleSiege, name)?;
+        Ruleset::from_yaml(text).map_err(|error| RulesetError::Invalid {
+            name: found.to_owned(),
+            error,
         })
     }
 

@@ -32,6 +32,7 @@ use super::step::{EntryCondition, check_step};
 use crate::fair_play::chance::{ChanceError, PracticeChance};
 use crate::fair_play::encoding::{Blob, ValueError};
 use crate::fair_play::game_id::GameId;
+use crate::seeded::SplitMix64;
 
 /// How the driver chooses among the legal orders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -186,45 +187,6 @@ impl Stats {
     }
 }
 
-/// SplitMix64: the driver's own choices, never a protocol value.
-#[derive(Debug, Clone)]
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n` > 0); the tiny modulo bias is of no matter
-    /// for a driver's choices.
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-
-    fn chance(&mut self, numerator: u64, denominator: u64) -> bool {
-        denominator > 0 && self.next() % denominator < numerator
-    }
-
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i + 1);
-            items.swap(i, j);
-        }
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
-        items.get(self.below(items.len()))
-    }
-}
-
 fn derive(label: &str, seed: u64) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(label.as_bytes());
@@ -233,7 +195,7 @@ fn derive(label: &str, seed: u64) -> [u8; 32] {
 }
 
 /// A random legal setup for `side` (CS-08: any permutation of the army).
-fn random_setup(rng: &mut SplitMix, side: Side) -> Result<Setup, SetupError> {
+fn random_setup(rng: &mut SplitMix64, side: Side) -> Result<Setup, SetupError> {
     let mut units: Vec<UnitKind> = army(side)
         .iter()
         .flat_map(|(k, n)| std::iter::repeat_n(*k, usize::from(*n)))
@@ -245,7 +207,7 @@ fn random_setup(rng: &mut SplitMix, side: Side) -> Result<Setup, SetupError> {
 
 /// Step orders: a priority list of 0 to 8 distinct legal steps, at random
 /// or (eager) the best-scoring ones first.
-fn random_steps(rng: &mut SplitMix, state: &State, policy: Policy) -> Vec<Order> {
+fn random_steps(rng: &mut SplitMix64, state: &State, policy: Policy) -> Vec<Order> {
     let mut steps = legal_steps(state);
     rng.shuffle(&mut steps);
     match policy {
@@ -321,7 +283,7 @@ fn step_score(state: &State, order: &Order) -> i64 {
 }
 
 /// Random breach attempts: each unit that can breach tries with even odds.
-fn random_breaches(rng: &mut SplitMix, state: &State, policy: Policy) -> Vec<Order> {
+fn random_breaches(rng: &mut SplitMix64, state: &State, policy: Policy) -> Vec<Order> {
     let all = legal_breaches(state);
     let mut out = Vec::new();
     let side = state.turn();
@@ -346,7 +308,7 @@ fn random_breaches(rng: &mut SplitMix, state: &State, policy: Policy) -> Vec<Ord
 
 /// Attacks: every unit that can attack does, at a random target (eager:
 /// intruders in the castle first, then the easiest kill).
-fn random_attacks(rng: &mut SplitMix, state: &State, policy: Policy) -> Vec<Order> {
+fn random_attacks(rng: &mut SplitMix64, state: &State, policy: Policy) -> Vec<Order> {
     let all = legal_attacks(state);
     let mut out = Vec::new();
     let side = state.turn();
@@ -396,8 +358,8 @@ fn attack_score(state: &State, order: &Order) -> i64 {
 
 /// The driver's choices as a seed: SplitMix64 from the first 8 bytes of
 /// `SHA-256(label || seed)`.
-fn choices(label: &str, seed: u64) -> SplitMix {
-    SplitMix(u64::from_be_bytes(
+fn choices(label: &str, seed: u64) -> SplitMix64 {
+    SplitMix64::new(u64::from_be_bytes(
         derive(label, seed)[..8].try_into().unwrap_or([0; 8]),
     ))
 }
@@ -470,7 +432,7 @@ pub fn play_game_with(
     ruleset: &Ruleset,
     policy: Policy,
 ) -> Result<GameSummary, SelfPlayError> {
-    let mut rng = SplitMix(u64::from_be_bytes(
+    let mut rng = SplitMix64::new(u64::from_be_bytes(
         derive("yam/castle-siege/selfplay/choices", seed)[..8]
             .try_into()
             .unwrap_or([0; 8]),

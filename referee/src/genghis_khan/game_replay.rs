@@ -31,7 +31,7 @@ use super::tableau::tableau;
 use super::token::{notate, play};
 use crate::fair_play::chance::Chance;
 use crate::fair_play::turn::MoveToken;
-use crate::replay::{GameEnd, GameReplay, Resolved, RulesError};
+use crate::replay::{GameEnd, GameReplay, Resolved, RulesError, SpellingError};
 
 /// The word that declares a Horde draw in a roll request: the card is not
 /// known until the roll is answered.
@@ -131,22 +131,28 @@ impl GameReplay for GenghisKhanReplay {
         }
     }
 
-    fn canonical_token(&self, written: &str) -> Result<String, String> {
+    fn canonical_token(&self, written: &str) -> Result<String, SpellingError> {
         GenghisKhanGrammar::parse_move(written)
             .map(|m| move_text(&m))
-            .map_err(|e| format!("a Genghis Khan move: {e}"))
+            .map_err(|e| SpellingError {
+                expected: format!("a Genghis Khan move: {e}"),
+            })
     }
 
-    fn canonical_order(&self, written: &str) -> Result<String, String> {
+    fn canonical_order(&self, written: &str) -> Result<String, SpellingError> {
         if written.eq_ignore_ascii_case(DRAW_ORDER) {
             return Ok(DRAW_ORDER.to_owned());
         }
         match GenghisKhanGrammar::parse_move(written) {
-            Ok(Move::Draw(card)) => Err(format!(
-                "a draw is declared as `draw`: the card ({card}) is not known until the roll is answered"
-            )),
+            Ok(Move::Draw(card)) => Err(SpellingError {
+                expected: format!(
+                    "a draw is declared as `draw`: the card ({card}) is not known until the roll is answered"
+                ),
+            }),
             Ok(m) => Ok(move_text(&m)),
-            Err(e) => Err(format!("`draw` or a Genghis Khan move: {e}")),
+            Err(e) => Err(SpellingError {
+                expected: format!("`draw` or a Genghis Khan move: {e}"),
+            }),
         }
     }
 

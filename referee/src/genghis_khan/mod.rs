@@ -54,7 +54,7 @@ pub use apply::{
 };
 pub use cards::{FoeCard, FoeDeck, KhanCard, NameError, foe_deck, khan_deck};
 pub use greedy::{GreedyGame, Summary, greedy_action, play_greedy, practice, summarize};
-pub use ruleset::{Options, Ruleset, RulesetError};
+pub use ruleset::{Options, Ruleset};
 pub use score::{Score, best_possible};
 pub use state::{EndReason, HORDE, Phase, State};
 pub use tableau::tableau;

@@ -6,6 +6,10 @@ use std::fmt;
 
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
+use yam_notation::GameKind;
+
+use crate::ruleset_error::{RulesetError, RulesetTextError, read_yaml};
+use crate::ruleset_name;
 
 /// The options a ruleset may change, each with the rulings' default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -97,26 +101,6 @@ pub struct Ruleset {
     pub options: Options,
 }
 
-/// Why a ruleset could not be read: where, and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub struct RulesetError {
-    /// 1-based line, when known.
-    pub line: Option<usize>,
-    /// 1-based column, when known.
-    pub column: Option<usize>,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for RulesetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.line, self.column) {
-            (Some(l), Some(c)) => write!(f, "line {l}, column {c}: {}", self.message),
-            _ => f.write_str(&self.message),
-        }
-    }
-}
-
 /// The standard rulesets, by name, as shipped in `examples/genghis-khan/rulesets/`.
 pub const BUILTIN: [(&str, &str); 1] = [(
     "standard",
@@ -125,40 +109,17 @@ pub const BUILTIN: [(&str, &str); 1] = [(
 
 impl Ruleset {
     /// Read a ruleset from YAML. Errors carry the line and column.
-    pub fn from_yaml(text: &str) -> Result<Ruleset, RulesetError> {
-        serde_yaml_ng::from_str::<Ruleset>(text).map_err(|e| {
-            let loc = e.location();
-            let mut message = e.to_string();
-            if let Some(l) = &loc {
-                // The library appends the location to its message; we keep it apart.
-                let suffix = format!(" at line {} column {}", l.line(), l.column());
-                if let Some(stripped) = message.strip_suffix(&suffix) {
-                    message = stripped.to_owned();
-                }
-            }
-            RulesetError {
-                line: loc.as_ref().map(|l| l.line()),
-                column: loc.as_ref().map(|l| l.column()),
-                message,
-            }
-        })
+    pub fn from_yaml(text: &str) -> Result<Ruleset, RulesetTextError> {
+        read_yaml::<Ruleset>(text)
     }
 
-    /// A standard ruleset by name.
+    /// A standard ruleset by name (case, `-` and `_` are not significant:
+    /// [`crate::ruleset_name::same_name`]).
     pub fn builtin(name: &str) -> Result<Ruleset, RulesetError> {
-        for (n, text) in BUILTIN {
-            if n.eq_ignore_ascii_case(name) {
-                return Ruleset::from_yaml(text);
-            }
-        }
-        let known: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
-        Err(RulesetError {
-            line: None,
-            column: None,
-            message: format!(
-                "no standard Genghis Khan ruleset is called {name:?}; there is {}",
-                known.join(", ")
-            ),
+        let (found, text) = ruleset_name::builtin(GameKind::GenghisKhan, name)?;
+        Ruleset::from_yaml(text).map_err(|error| RulesetError::Invalid {
+            name: found.to_owned(),
+            error,
         })
     }
 

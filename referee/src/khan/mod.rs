@@ -15,6 +15,7 @@
 //! - [`outcome`](mod@outcome): checkmate, stalemate, lost leaders, delivery, 100 plies;
 //! - [`token`]: written tokens and engine strings to moves and back;
 //! - [`diagram`](mod@diagram): the text diagram;
+//! - [`main_line`]: a record's main line replayed move by move;
 //! - [`perft`](mod@perft): move-path counting.
 //!
 //! ```
@@ -28,6 +29,7 @@
 
 pub mod apply;
 pub mod diagram;
+pub mod main_line;
 pub mod movegen;
 pub mod moves;
 pub mod outcome;
@@ -41,13 +43,14 @@ pub mod token;
 
 pub use apply::{Applied, Event, EventSink, Illegal, NoEvents, apply};
 pub use diagram::diagram;
+pub use main_line::{MainLine, Ply, PlyError, PositionTagError, RefusedPly};
 pub use movegen::{legal_moves, legal_moves_into};
 pub use moves::{Action, Move};
 pub use outcome::{DrawReason, Outcome, RecordEvent, WinReason, outcome};
 pub use perft::{divide, perft};
 pub use piece::{Captive, Kind, Piece, Side};
 pub use position::{CaptiveAt, Position, PositionError};
-pub use ruleset::{GameType, Options, PowerMagicianMoves, Rules, Ruleset, RulesetError};
+pub use ruleset::{GameType, Options, PowerMagicianMoves, Rules, Ruleset};
 pub use square::{Bitboard, Square};
 pub use token::{
     EngineLineError, from_engine, replay_engine, resolve, resolve_into, to_engine, to_token,

@@ -9,7 +9,7 @@ use super::position::Position;
 use super::{apply, legal_moves, resolve, to_token};
 use crate::fair_play::chance::Chance;
 use crate::fair_play::turn::MoveToken;
-use crate::replay::{GameEnd, GameReplay, RulesError};
+use crate::replay::{GameEnd, GameReplay, RulesError, SpellingError};
 
 /// A Khan game being replayed.
 #[derive(Debug, Clone, Copy)]
@@ -72,10 +72,12 @@ impl GameReplay for KhanReplay {
         (self.position.fullmoves(), dots)
     }
 
-    fn canonical_token(&self, written: &str) -> Result<String, String> {
+    fn canonical_token(&self, written: &str) -> Result<String, SpellingError> {
         KhanGrammar::parse_move(written)
             .map(|t| token_text(&t))
-            .map_err(|e| format!("a Khan move token: {e}"))
+            .map_err(|e| SpellingError {
+                expected: format!("a Khan move token: {e}"),
+            })
     }
 
     fn play(&mut self, moves: &[MoveToken], _chance: &mut dyn Chance) -> Result<(), RulesError> {

@@ -8,10 +8,13 @@ use std::fmt;
 
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
+use yam_notation::GameKind;
 use yam_notation::khan::{Captive, EngineFen, Side, Square, TowerText, YamPosition};
 
 use super::position::Position;
 use super::square::Bitboard;
+use crate::ruleset_error::{RulesetError, RulesetTextError, read_yaml};
+use crate::ruleset_name;
 
 /// The five game types of the original program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -193,26 +196,6 @@ pub struct Ruleset {
     pub start: Position,
 }
 
-/// Why a ruleset could not be read: where, and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub struct RulesetError {
-    /// 1-based line, when known.
-    pub line: Option<usize>,
-    /// 1-based column, when known.
-    pub column: Option<usize>,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for RulesetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.line, self.column) {
-            (Some(l), Some(c)) => write!(f, "line {l}, column {c}: {}", self.message),
-            _ => f.write_str(&self.message),
-        }
-    }
-}
-
 /// The standard rulesets, by name, as shipped in `examples/khan/rulesets/`.
 pub const BUILTIN: [(&str, &str); 5] = [
     (
@@ -239,28 +222,13 @@ pub const BUILTIN: [(&str, &str); 5] = [
 
 impl Ruleset {
     /// Read a ruleset from YAML. Errors carry the line and column.
-    pub fn from_yaml(text: &str) -> Result<Ruleset, RulesetError> {
-        let raw = serde_yaml_ng::from_str::<RawRuleset>(text).map_err(|e| {
-            let loc = e.location();
-            let mut message = e.to_string();
-            if let Some(l) = &loc {
-                // The library appends the location to its message; we keep it apart.
-                let suffix = format!(" at line {} column {}", l.line(), l.column());
-                if let Some(stripped) = message.strip_suffix(&suffix) {
-                    message = stripped.to_owned();
-                }
-            }
-            RulesetError {
-                line: loc.as_ref().map(|l| l.line()),
-                column: loc.as_ref().map(|l| l.column()),
-                message,
-            }
-        })?;
+    pub fn from_yaml(text: &str) -> Result<Ruleset, RulesetTextError> {
+        let raw = read_yaml::<RawRuleset>(text)?;
         raw.into_ruleset().map_err(|(key, message)| {
             // Whole-position checks have no YAML event of their own; point at
             // the key of the section they concern.
             let (line, column) = key_location(text, key).unzip();
-            RulesetError {
+            RulesetTextError {
                 line,
                 column,
                 message,
@@ -268,27 +236,14 @@ impl Ruleset {
         })
     }
 
-    /// A standard ruleset by name (`rescue-khan`); the engine protocol's
-    /// board names (`rescuekhan`) are accepted too.
+    /// A standard ruleset by name (`rescue-khan`; case, `-` and `_` are not
+    /// significant, so the engine protocol's board names such as
+    /// `rescuekhan` are accepted too: [`crate::ruleset_name::same_name`]).
     pub fn builtin(name: &str) -> Result<Ruleset, RulesetError> {
-        let wanted: String = name
-            .chars()
-            .filter(|c| *c != '-' && *c != '_')
-            .collect::<String>()
-            .to_ascii_lowercase();
-        for (n, text) in BUILTIN {
-            if n.replace('-', "") == wanted {
-                return Ruleset::from_yaml(text);
-            }
-        }
-        let known: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
-        Err(RulesetError {
-            line: None,
-            column: None,
-            message: format!(
-                "no standard Khan ruleset is called {name:?}; there are {}",
-                known.join(", ")
-            ),
+        let (found, text) = ruleset_name::builtin(GameKind::Khan, name)?;
+        Ruleset::from_yaml(text).map_err(|error| RulesetError::Invalid {
+            name: found.to_owned(),
+            error,
         })
     }
 

@@ -50,6 +50,7 @@ use crate::fair_play::turn::{
 use crate::replay::{
     GameEnd, GameReplay, LoadedRuleset, NoChance, RulesCatalog, RulesError, SecretSetup,
 };
+use crate::ruleset_error::RulesetError;
 
 use super::text::{mode_name, practice_seed_text};
 
@@ -272,7 +273,10 @@ impl SignedReplay {
     }
 
     /// A replay of `ruleset`'s game from its start, through `catalog`.
-    pub fn start(catalog: &dyn RulesCatalog, ruleset: &LoadedRuleset) -> Result<Self, String> {
+    pub fn start(
+        catalog: &dyn RulesCatalog,
+        ruleset: &LoadedRuleset,
+    ) -> Result<Self, RulesetError> {
         let game = catalog.start(ruleset)?;
         Ok(SignedReplay::new(game, &ruleset.name, ruleset.hash()))
     }
@@ -617,7 +621,7 @@ impl SignedReplay {
                         format!("{order:?} is not in canonical spelling ({canonical:?})"),
                     ));
                 }
-                Err(e) => return Err(refuse(index, format!("{order:?}: expected {e}"))),
+                Err(e) => return Err(refuse(index, format!("{order:?}: {e}"))),
             }
         }
         let mut probe = Probe::default();

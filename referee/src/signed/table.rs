@@ -41,6 +41,7 @@ use crate::fair_play::turn::{
     SignedEvent, TurnBody,
 };
 use crate::replay::{LoadedRuleset, RulesCatalog, RulesError};
+use crate::ruleset_error::RulesetError;
 
 use super::replay::{ReplayError, SignedReplay};
 use super::text::mode_name;
@@ -112,6 +113,9 @@ pub enum TableError {
     /// The game could not be started.
     #[error("{0}")]
     Start(String),
+    /// The ruleset names no ruleset that can be played.
+    #[error(transparent)]
+    Ruleset(#[from] RulesetError),
     /// A value out of range (an over-long token, ...).
     #[error("{0}")]
     Value(String),
@@ -226,7 +230,7 @@ pub fn challenge(
     catalog: &dyn RulesCatalog,
     spec: &ChallengeSpec<'_>,
 ) -> Result<(SignedReplay, SignedEvent), TableError> {
-    let mut replay = SignedReplay::start(catalog, &spec.ruleset).map_err(TableError::Start)?;
+    let mut replay = SignedReplay::start(catalog, &spec.ruleset)?;
     let seats = replay.game().seats();
     let game_name = replay.game().game().name();
     let refereed = spec.seats == SeatChoice::Refereed;
@@ -493,7 +497,7 @@ pub fn prepare(
             replay
                 .game()
                 .canonical_order(written)
-                .map_err(|e| TableError::Value(format!("{written}: expected {e}")))?,
+                .map_err(|e| TableError::Value(format!("{written}: {e}")))?,
         );
     }
     // Try the turn without chance first: most moves of most games need none.

@@ -25,7 +25,10 @@ use crate::fair_play::sign::SigningKey;
 use crate::fair_play::turn::{
     Event, EventBody, Evidence, Mode, MoveToken, Siblings, SignedEvent, TurnBody,
 };
-use crate::replay::{Builtin, GameEnd, GameReplay, LoadedRuleset, RulesCatalog, RulesError};
+use crate::replay::{
+    Builtin, GameEnd, GameReplay, LoadedRuleset, RulesCatalog, RulesError, SpellingError,
+};
+use crate::ruleset_error::RulesetError;
 
 // ----- a toy dice game -----
 
@@ -51,12 +54,14 @@ impl GameReplay for DiceRace {
     fn move_number(&self) -> (u32, yam_notation::Dots) {
         (1, yam_notation::Dots::One)
     }
-    fn canonical_token(&self, written: &str) -> Result<String, String> {
+    fn canonical_token(&self, written: &str) -> Result<String, SpellingError> {
         ["Roll", "Double", "Pass"]
             .into_iter()
             .find(|t| t.eq_ignore_ascii_case(written))
             .map(str::to_owned)
-            .ok_or_else(|| "Roll, Double or Pass".to_owned())
+            .ok_or_else(|| SpellingError {
+                expected: "Roll, Double or Pass".to_owned(),
+            })
     }
     fn play(&mut self, moves: &[MoveToken], chance: &mut dyn Chance) -> Result<(), RulesError> {
         let refuse = |reason: String| RulesError {
@@ -114,7 +119,7 @@ impl GameReplay for DiceRace {
 struct Catalog;
 
 impl RulesCatalog for Catalog {
-    fn load_ruleset(&self, game: GameKind, name: &str) -> Result<LoadedRuleset, String> {
+    fn load_ruleset(&self, game: GameKind, name: &str) -> Result<LoadedRuleset, RulesetError> {
         match game {
             GameKind::CastleSiege if name == "race" => Ok(LoadedRuleset {
                 game,
@@ -124,7 +129,7 @@ impl RulesCatalog for Catalog {
             _ => Builtin.load_ruleset(game, name),
         }
     }
-    fn start(&self, ruleset: &LoadedRuleset) -> Result<Box<dyn GameReplay>, String> {
+    fn start(&self, ruleset: &LoadedRuleset) -> Result<Box<dyn GameReplay>, RulesetError> {
         match ruleset.game {
             GameKind::CastleSiege => Ok(Box::new(DiceRace::default())),
             _ => Builtin.start(ruleset),

@@ -17,7 +17,7 @@ use base64::engine::general_purpose::STANDARD;
 use yam_notation::Command;
 
 use crate::fair_play::chance::{ChanceRecord, ChanceResult};
-use crate::fair_play::encoding::{Blob, Canonical};
+use crate::fair_play::encoding::{Blob, Canonical, DecodeError};
 use crate::fair_play::sign::Signature;
 use crate::fair_play::turn::{Event, Mode, SignedEvent};
 
@@ -53,25 +53,41 @@ pub fn event_command(signed: &SignedEvent) -> Command {
     )
 }
 
+/// Why the arguments of an `[%event ...]` command are not a signed event.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EventDecodeError {
+    /// Not exactly two arguments (how many there are).
+    #[error("[%event] takes two arguments (the event and its signature, in base64), not {0}")]
+    Arguments(usize),
+    /// The event is not standard base64 with padding.
+    #[error("the event is not base64: {0}")]
+    EventBase64(base64::DecodeError),
+    /// The event's bytes do not decode as a canonical event.
+    #[error("the event's bytes are not a canonical event: {0}")]
+    NotCanonical(DecodeError),
+    /// The signature is not standard base64 with padding.
+    #[error("the signature is not base64: {0}")]
+    SignatureBase64(base64::DecodeError),
+    /// The signature is not 64 bytes long (how many bytes it is).
+    #[error("a signature is 64 bytes, not {0}")]
+    SignatureLength(usize),
+}
+
 /// Reads the arguments of an `[%event ...]` command, or says what is wrong.
-pub fn decode_event(args: &[String]) -> Result<SignedEvent, String> {
+pub fn decode_event(args: &[String]) -> Result<SignedEvent, EventDecodeError> {
     let [event, signature] = args else {
-        return Err(format!(
-            "[%event] takes two arguments (the event and its signature, in base64), not {}",
-            args.len()
-        ));
+        return Err(EventDecodeError::Arguments(args.len()));
     };
     let bytes = STANDARD
         .decode(event)
-        .map_err(|e| format!("the event is not base64: {e}"))?;
-    let event = Event::from_canonical_bytes(&bytes)
-        .map_err(|e| format!("the event's bytes are not a canonical event: {e}"))?;
+        .map_err(EventDecodeError::EventBase64)?;
+    let event = Event::from_canonical_bytes(&bytes).map_err(EventDecodeError::NotCanonical)?;
     let signature = STANDARD
         .decode(signature)
-        .map_err(|e| format!("the signature is not base64: {e}"))?;
+        .map_err(EventDecodeError::SignatureBase64)?;
     let signature: [u8; 64] = signature
         .try_into()
-        .map_err(|s: Vec<u8>| format!("a signature is 64 bytes, not {}", s.len()))?;
+        .map_err(|s: Vec<u8>| EventDecodeError::SignatureLength(s.len()))?;
     Ok(SignedEvent {
         event,
         signature: Signature::from_bytes(signature),
@@ -160,17 +176,21 @@ mod tests {
         let command = event_command(&signed);
         assert_eq!(command.name, "event");
         assert_eq!(decode_event(&command.args), Ok(signed));
-        assert!(
-            decode_event(&command.args[..1])
-                .unwrap_err()
-                .contains("two")
-        );
+        let e = decode_event(&command.args[..1]).unwrap_err();
+        assert_eq!(e, EventDecodeError::Arguments(1));
+        assert!(e.to_string().contains("two"), "{e}");
         let bad = vec![command.args[0].clone(), "AAAA".to_owned()];
-        assert!(decode_event(&bad).unwrap_err().contains("64 bytes"));
+        let e = decode_event(&bad).unwrap_err();
+        assert_eq!(e, EventDecodeError::SignatureLength(3));
+        assert!(e.to_string().contains("64 bytes"), "{e}");
         let bad = vec!["!!".to_owned(), command.args[1].clone()];
-        assert!(decode_event(&bad).unwrap_err().contains("base64"));
+        let e = decode_event(&bad).unwrap_err();
+        assert!(matches!(e, EventDecodeError::EventBase64(_)), "{e}");
+        assert!(e.to_string().contains("base64"), "{e}");
         let bad = vec![STANDARD.encode(b"junk"), command.args[1].clone()];
-        assert!(decode_event(&bad).unwrap_err().contains("canonical"));
+        let e = decode_event(&bad).unwrap_err();
+        assert!(matches!(e, EventDecodeError::NotCanonical(_)), "{e}");
+        assert!(e.to_string().contains("canonical"), "{e}");
     }
 
     #[test]

@@ -235,7 +235,7 @@ fn replay_signed(
         .ok_or_else(|| Failure::at(Span::default(), "", "the record has no Ruleset tag"))?;
     let ruleset = catalog
         .load_ruleset(game_kind, &ruleset_tag.value)
-        .map_err(|e| Failure::at(ruleset_tag.span, "Ruleset", e))?;
+        .map_err(|e| Failure::at(ruleset_tag.span, "Ruleset", e.to_string()))?;
     if let Some(tag) = text.tag("Position") {
         return Err(Failure::at(
             tag.span,
@@ -245,7 +245,7 @@ fn replay_signed(
     }
     let game = catalog
         .start(&ruleset)
-        .map_err(|e| Failure::at(ruleset_tag.span, "Ruleset", e))?;
+        .map_err(|e| Failure::at(ruleset_tag.span, "Ruleset", e.to_string()))?;
     let mut replay = SignedReplay::new(game, &ruleset.name, ruleset.hash());
     // Moves read since the last event: (canonical, as written, where).
     let mut pending: Vec<(String, String, Span)> = Vec::new();
@@ -268,7 +268,7 @@ fn replay_signed(
                 let canonical = replay
                     .game()
                     .canonical_token(written)
-                    .map_err(|e| Failure::at(*span, written, format!("expected {e}")))?;
+                    .map_err(|e| Failure::at(*span, written, e.to_string()))?;
                 pending.push((canonical, written.clone(), *span));
             }
             Item::Stray { reason, span, .. } => {

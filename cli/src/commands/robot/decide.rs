@@ -757,7 +757,9 @@ impl Robot {
             .map_err(|_| format!("{id}: the stored record does not verify"))?;
         let record = parse_record::<RawGrammar>(&text).map_err(|e| e.to_string())?;
         let kind = GameKind::from_name(&meta.game).ok_or("unknown game")?;
-        let ruleset = catalog.load_ruleset(kind, &meta.ruleset)?;
+        let ruleset = catalog
+            .load_ruleset(kind, &meta.ruleset)
+            .map_err(|e| e.to_string())?;
         Ok(Loaded {
             meta,
             record,
@@ -994,8 +996,12 @@ impl Robot {
             GameKind::Khan => "magician",
             _ => "standard",
         });
-        let loaded = yam_referee::replay::load_ruleset(kind, name)?;
-        let solo = yam_referee::replay::start(&loaded)?.seats().len() == 1;
+        let loaded = yam_referee::replay::load_ruleset(kind, name).map_err(|e| e.to_string())?;
+        let solo = yam_referee::replay::start(&loaded)
+            .map_err(|e| e.to_string())?
+            .seats()
+            .len()
+            == 1;
         if invited.is_some_and(|a| a.parse::<lettre::Address>().is_err()) {
             return Err(format!(
                 "{:?} is not a mail address; expected one such as bob@example.org",
@@ -1128,7 +1134,8 @@ impl Robot {
             return Err(format!("{id} is a challenge to another player"));
         }
         let kind = GameKind::from_name(&meta.game).ok_or("unknown game")?;
-        let ruleset = yam_referee::replay::load_ruleset(kind, &meta.ruleset)?;
+        let ruleset =
+            yam_referee::replay::load_ruleset(kind, &meta.ruleset).map_err(|e| e.to_string())?;
         meta.seats = if meta.challenger_second {
             vec![from.to_owned(), meta.challenger.clone()]
         } else {
@@ -1220,7 +1227,7 @@ impl Robot {
             },
         };
         let catalog = RecordRulesets::beside(&self.root().join(record_path(&meta.id)));
-        let before = SignedReplay::start(&catalog, ruleset)?;
+        let before = SignedReplay::start(&catalog, ruleset).map_err(|e| e.to_string())?;
         let (_, events) = if solo {
             roll::open_refereed(&catalog, &opening)
         } else {

@@ -30,7 +30,7 @@ fn the_standard_rulesets_read() {
         Rocks::CastleWide
     );
     let e = Ruleset::builtin("chess").unwrap_err();
-    assert!(e.message.contains("standard, orthogonal"), "{e}");
+    assert!(e.to_string().contains("standard, orthogonal"), "{e}");
 }
 
 #[test]
@@ -75,7 +75,7 @@ fn bad_rulesets_say_where() {
             (Some(line), Some(column)),
             "{text:?}: {e}"
         );
-        assert!(e.message.contains(words), "{text:?}: {e}");
+        assert!(e.to_string().contains(words), "{text:?}: {e}");
         assert!(
             e.to_string()
                 .starts_with(&format!("line {line}, column {column}: "))

@@ -23,7 +23,7 @@ fn the_standard_ruleset_is_the_rulings_defaults() {
     assert_eq!(BUILTIN.len(), 1);
     let e = Ruleset::builtin("blitz").unwrap_err();
     assert!(
-        e.message
+        e.to_string()
             .contains("no standard Genghis Khan ruleset is called \"blitz\""),
         "{e}"
     );

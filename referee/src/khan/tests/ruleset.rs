@@ -25,7 +25,7 @@ fn the_five_standard_rulesets_load_by_name_and_by_protocol_name() {
     );
     let e = Ruleset::builtin("chess").unwrap_err();
     assert!(
-        e.message
+        e.to_string()
             .contains("no standard Khan ruleset is called \"chess\""),
         "{e}"
     );
