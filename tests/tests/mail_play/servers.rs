@@ -194,3 +194,102 @@ fn a_watching_desk_wakes_on_imap_idle_and_reads_the_new_turn() {
     );
     assert!(out.status.success(), "{said}");
 }
+
+/// A personal mail, as a friend would send it.
+fn personal(to: &str, subject: &str) -> String {
+    format!(
+        "From: Cy <cy@example.com>\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: <{subject}.{}@example.com>\r\nDate: Tue, 01 Dec 2026 10:00:00 +0000\r\n\r\nSee you at ten.\r\n",
+        subject.len()
+    )
+}
+
+#[test]
+fn a_shared_inbox_keeps_personal_mail_as_it_was_and_reads_opened_turns() {
+    use yam_cli::mail::imap::{ImapAccount, fetch_unseen, mark_seen};
+    let (ann, bo) = pair();
+    let dir = std::path::PathBuf::from(var("YAM_MAILTEST_DIR"));
+    let user = |p: &Player| p.address.split('@').next().unwrap().to_owned();
+    let maildir = |p: &Player| dir.join("home").join(user(p)).join("Maildir");
+    open_game(
+        &ann,
+        &bo,
+        "khan-shared",
+        &[
+            "--game",
+            "khan",
+            "--ruleset",
+            "rescue-khan",
+            "--seats",
+            "first",
+        ],
+    );
+    // Personal mail in both inboxes, unread.
+    for (p, name) in [(&ann, "meeting"), (&bo, "lunch")] {
+        let new = maildir(p).join("new");
+        std::fs::create_dir_all(&new).unwrap();
+        std::fs::write(
+            new.join(format!("1700000000.{name}.host")),
+            personal(&p.address, name),
+        )
+        .unwrap();
+    }
+    let ann_account = ImapAccount {
+        host: "127.0.0.1".into(),
+        port: var("YAM_MAILTEST_IMAP_PORT").parse().unwrap(),
+        tls: false,
+        user: user(&ann),
+        password: var("YAM_MAILTEST_IMAP_PASSWORD"),
+        mailbox: "INBOX".into(),
+    };
+    let is_personal = |raw: &[u8]| String::from_utf8_lossy(raw).contains("From: Cy");
+    assert!(
+        fetch_unseen(&ann_account)
+            .unwrap()
+            .iter()
+            .any(|m| is_personal(&m.raw)),
+        "the personal mail arrived unread"
+    );
+
+    // Ann moves; Bo's mail client opens the turn mail first (Maildir: the
+    // file moves to cur/ with the Seen flag), then Yam reads.
+    ann.yam(&["move", "khan-shared", "Ad1-c1"]).success();
+    let bo_new = maildir(&bo).join("new");
+    for entry in std::fs::read_dir(&bo_new).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        if text.contains("X-Yam-Game") {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            std::fs::rename(&path, maildir(&bo).join("cur").join(format!("{name}:2,S"))).unwrap();
+        }
+    }
+    let said = bo.read();
+    assert!(said.contains("1 new event(s) from Ann"), "{said}");
+    assert!(
+        bo_new.join("1700000000.lunch.host").is_file(),
+        "Bo's personal mail is still new and unflagged"
+    );
+
+    // Bo moves; Ann's client opens the turn mail (IMAP \Seen), then Yam
+    // reads it all the same; her personal mail stays unread.
+    bo.yam(&["move", "khan-shared", "Fb8-c6"]).success();
+    let turn = fetch_unseen(&ann_account)
+        .unwrap()
+        .into_iter()
+        .find(|m| String::from_utf8_lossy(&m.raw).contains("X-Yam-Game"))
+        .expect("Bo's turn mail");
+    mark_seen(&ann_account, &[turn.uid]).unwrap();
+    let said = ann.read();
+    assert!(said.contains("1 new event(s) from Bo"), "{said}");
+    let unread = fetch_unseen(&ann_account).unwrap();
+    assert!(
+        unread.iter().any(|m| is_personal(&m.raw)),
+        "Ann's personal mail is still unread"
+    );
+    assert!(
+        unread.iter().all(|m| is_personal(&m.raw)),
+        "only the personal mail is unread"
+    );
+    // Nothing new on a second look, in either inbox.
+    assert_eq!(ann.read().trim(), "nothing new");
+    assert_eq!(bo.read().trim(), "nothing new");
+}
