@@ -178,6 +178,10 @@ pub enum IncomingConfig {
     Maildir {
         /// Its path.
         path: PathBuf,
+        /// Another Maildir into which Yam moves its own mails once dealt
+        /// with (e.g. `~/Maildir/.Yam`); by default they stay, marked read.
+        #[serde(default)]
+        file_into: Option<PathBuf>,
     },
     /// A local mbox file.
     Mbox {
@@ -206,6 +210,10 @@ pub struct ImapConfig {
     /// The mailbox to read (default INBOX).
     #[serde(default = "inbox")]
     pub mailbox: String,
+    /// A folder into which Yam moves its own mails once dealt with (e.g.
+    /// `Yam`); by default they stay in the mailbox, marked read.
+    #[serde(default)]
+    pub file_into: Option<String>,
 }
 
 fn yes() -> bool {
@@ -265,10 +273,15 @@ impl Config {
     /// directory.
     pub fn resolve_paths(&mut self, base: &Path) {
         let fix = |p: &mut PathBuf| *p = resolve(base, p);
-        if let Some(IncomingConfig::Maildir { path } | IncomingConfig::Mbox { path }) =
-            &mut self.incoming
-        {
-            fix(path);
+        match &mut self.incoming {
+            Some(IncomingConfig::Maildir { path, file_into }) => {
+                fix(path);
+                if let Some(folder) = file_into {
+                    fix(folder);
+                }
+            }
+            Some(IncomingConfig::Mbox { path }) => fix(path),
+            _ => {}
         }
         if let Some(OutgoingConfig::Directory { path }) = &mut self.outgoing {
             fix(path);

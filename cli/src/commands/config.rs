@@ -103,7 +103,7 @@ fn check(path: &Path) -> Result<Status> {
                 });
             report("incoming", result);
         }
-        Some(IncomingConfig::Maildir { path }) => {
+        Some(IncomingConfig::Maildir { path, .. }) => {
             let complete = ["cur", "new", "tmp"]
                 .iter()
                 .all(|sub| path.join(sub).is_dir());

@@ -63,6 +63,27 @@ impl Place {
     }
 }
 
+/// Where Yam files its own mails once it has dealt with them (an option of
+/// the configuration): out of the inbox it shares with personal mail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Folder {
+    /// An IMAP folder on the same account (created if missing).
+    Imap(String),
+    /// Another Maildir (created if missing), e.g. `~/Maildir/.Yam`.
+    Maildir(PathBuf),
+}
+
+/// What filing did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Filed {
+    /// The mails were moved.
+    Moved,
+    /// The server can neither move nor expunge by UID: the mails were
+    /// copied and left in the inbox (marked read), since expunging
+    /// without UIDs could remove mail that is not Yam's.
+    CopiedOnly,
+}
+
 /// A mail listed, before its body is read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listed {
@@ -214,6 +235,53 @@ impl Session {
         Ok(())
     }
 
+    /// Files Yam's own mails (already dealt with) into `folder`. Only the
+    /// places given move; nothing else of the mailbox is touched.
+    pub fn file_into(&mut self, places: &[Place], folder: &Folder) -> Result<Filed, InboxError> {
+        if places.is_empty() {
+            return Ok(Filed::Moved);
+        }
+        match (folder, self.imap.as_mut()) {
+            (Folder::Imap(name), Some(imap)) => {
+                let uids: Vec<u32> = places
+                    .iter()
+                    .filter_map(|p| match p {
+                        Place::Imap { uid, .. } => Some(*uid),
+                        _ => None,
+                    })
+                    .collect();
+                Ok(imap.file_into(&uids, name)?)
+            }
+            (Folder::Maildir(target), None) => {
+                let io = |source| InboxError::Io {
+                    path: target.clone(),
+                    source,
+                };
+                for sub in ["cur", "new", "tmp"] {
+                    std::fs::create_dir_all(target.join(sub)).map_err(io)?;
+                }
+                for place in places {
+                    if let Place::File(path) = place {
+                        super::maildir::move_into(path, target).map_err(|source| {
+                            InboxError::Io {
+                                path: path.clone(),
+                                source,
+                            }
+                        })?;
+                    }
+                }
+                Ok(Filed::Moved)
+            }
+            _ => Err(InboxError::NotAMailbox {
+                path: PathBuf::from(match folder {
+                    Folder::Imap(name) => name.clone(),
+                    Folder::Maildir(p) => p.display().to_string(),
+                }),
+                what: "a folder to file into must be of the mailbox's own kind (IMAP or Maildir)",
+            }),
+        }
+    }
+
     /// Logs out (IMAP); local mailboxes need nothing.
     pub fn close(self) -> Result<(), InboxError> {
         if let Some(imap) = self.imap {
@@ -308,6 +376,55 @@ impl ImapSession {
                 update.map_err(super::imap::protocol)?;
             }
             Ok(())
+        })
+    }
+
+    fn file_into(&mut self, uids: &[u32], folder: &str) -> Result<Filed, ImapError> {
+        let set = uids
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        let session = &mut self.session;
+        self.runtime.block_on(async {
+            use super::imap::protocol;
+            // Made if missing; a folder that exists refuses CREATE, and
+            // the copy or move below says so if it is really missing.
+            let _ = session.create(folder).await;
+            // Read, as the player would have left them.
+            {
+                let mut updates = session
+                    .uid_store(&set, "+FLAGS (\\Seen)")
+                    .await
+                    .map_err(protocol)?;
+                while let Some(update) = updates.next().await {
+                    update.map_err(protocol)?;
+                }
+            }
+            let caps = session.capabilities().await.map_err(protocol)?;
+            if caps.has_str("MOVE") {
+                session.uid_mv(&set, folder).await.map_err(protocol)?;
+                return Ok(Filed::Moved);
+            }
+            session.uid_copy(&set, folder).await.map_err(protocol)?;
+            if !caps.has_str("UIDPLUS") {
+                return Ok(Filed::CopiedOnly);
+            }
+            {
+                let mut updates = session
+                    .uid_store(&set, "+FLAGS (\\Deleted)")
+                    .await
+                    .map_err(protocol)?;
+                while let Some(update) = updates.next().await {
+                    update.map_err(protocol)?;
+                }
+            }
+            let gone = session.uid_expunge(&set).await.map_err(protocol)?;
+            let mut gone = std::pin::pin!(gone);
+            while let Some(uid) = gone.next().await {
+                uid.map_err(protocol)?;
+            }
+            Ok(Filed::Moved)
         })
     }
 

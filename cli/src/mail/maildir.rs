@@ -56,10 +56,17 @@ pub fn is_seen(path: &Path) -> bool {
 /// do: it stays in its folder, read. A file already gone (moved by an
 /// earlier run) is not an error.
 pub fn mark_seen(path: &Path) -> std::io::Result<()> {
-    let (Some(name), Some(folder)) = (
-        path.file_name().and_then(|n| n.to_str()),
-        path.parent().and_then(|p| p.parent()),
-    ) else {
+    match path.parent().and_then(|p| p.parent()) {
+        Some(folder) => move_into(path, folder),
+        None => Ok(()),
+    }
+}
+
+/// Moves a Maildir message into the Maildir `folder` (its `cur/`), with
+/// the Seen flag added to those it has. A file already gone is not an
+/// error.
+pub fn move_into(path: &Path, folder: &Path) -> std::io::Result<()> {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return Ok(());
     };
     let base = name.split_once(":2,").map_or(name, |(b, _)| b);

@@ -293,3 +293,88 @@ fn a_shared_inbox_keeps_personal_mail_as_it_was_and_reads_opened_turns() {
     assert_eq!(ann.read().trim(), "nothing new");
     assert_eq!(bo.read().trim(), "nothing new");
 }
+
+#[test]
+fn yams_own_mails_are_filed_into_a_folder_when_asked() {
+    use yam_cli::mail::imap::{ImapAccount, fetch_unseen};
+    let (ann, bo) = pair();
+    let dir = std::path::PathBuf::from(var("YAM_MAILTEST_DIR"));
+    let user = |p: &Player| p.address.split('@').next().unwrap().to_owned();
+    let maildir = |p: &Player| dir.join("home").join(user(p)).join("Maildir");
+    // Ann files into the IMAP folder "Yam"; Bo into the Maildir ".Yam".
+    let add = |p: &Player, line: &str| {
+        let config = p.dir().join("config.yaml");
+        let text = std::fs::read_to_string(&config).unwrap();
+        std::fs::write(&config, format!("{text}{line}")).unwrap();
+    };
+    add(&ann, "    file_into: Yam\n");
+    let bo_folder = maildir(&bo).join(".Yam");
+    add(&bo, &format!("    file_into: {}\n", bo_folder.display()));
+    for (p, name) in [(&ann, "meeting"), (&bo, "lunch")] {
+        let new = maildir(p).join("new");
+        std::fs::create_dir_all(&new).unwrap();
+        std::fs::write(
+            new.join(format!("1700000000.{name}.host")),
+            personal(&p.address, name),
+        )
+        .unwrap();
+    }
+    open_game(
+        &ann,
+        &bo,
+        "khan-filed",
+        &[
+            "--game",
+            "khan",
+            "--ruleset",
+            "rescue-khan",
+            "--seats",
+            "first",
+        ],
+    );
+    ann.yam(&["move", "khan-filed", "Ad1-c1"]).success();
+    assert!(bo.read().contains("1 new event(s) from Ann"));
+    bo.yam(&["move", "khan-filed", "Fb8-c6"]).success();
+    assert!(ann.read().contains("1 new event(s) from Bo"));
+    // Ann's INBOX holds only her personal mail, unread; Yam's are in Yam.
+    let account = |mailbox: &str| ImapAccount {
+        host: "127.0.0.1".into(),
+        port: var("YAM_MAILTEST_IMAP_PORT").parse().unwrap(),
+        tls: false,
+        user: user(&ann),
+        password: var("YAM_MAILTEST_IMAP_PASSWORD"),
+        mailbox: mailbox.into(),
+    };
+    let inbox = fetch_unseen(&account("INBOX")).unwrap();
+    assert_eq!(inbox.len(), 1, "only the personal mail is left, unread");
+    assert!(String::from_utf8_lossy(&inbox[0].raw).contains("From: Cy"));
+    assert_eq!(
+        yam_cli::mail::imap::check(&account("INBOX")).unwrap(),
+        1,
+        "the INBOX holds one mail"
+    );
+    assert!(yam_cli::mail::imap::check(&account("Yam")).unwrap() >= 3);
+    assert!(
+        fetch_unseen(&account("Yam")).unwrap().is_empty(),
+        "filed as read"
+    );
+    // Bo's Maildir: the personal mail untouched in new/, Yam's in .Yam/cur.
+    let names = |d: std::path::PathBuf| -> Vec<String> {
+        std::fs::read_dir(d)
+            .map(|e| {
+                e.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        names(maildir(&bo).join("new")),
+        vec!["1700000000.lunch.host"]
+    );
+    assert!(names(maildir(&bo).join("cur")).is_empty());
+    let filed = names(bo_folder.join("cur"));
+    assert!(filed.len() >= 3, "{filed:?}");
+    assert!(filed.iter().all(|n| n.ends_with(":2,S")), "{filed:?}");
+    assert_eq!(ann.read().trim(), "nothing new");
+    assert_eq!(bo.read().trim(), "nothing new");
+}

@@ -30,7 +30,7 @@ use yam_referee::signed::table::{Duty, next_duty};
 
 use crate::config::IncomingConfig;
 use crate::error::{Error, Result, Status};
-use crate::mail::inbox::Mailbox;
+use crate::mail::inbox::{Filed, Folder, Mailbox};
 use crate::mail::notice::NoticeKind;
 
 use act::{Act, ChallengeSettings, MoveRequest};
@@ -626,7 +626,7 @@ pub fn read(args: &ReadArgs) -> Result<Status> {
             (_, Some(file)) => Mailbox::Mbox(file.clone()),
             _ => match desk.config.incoming.clone() {
                 Some(IncomingConfig::Imap(imap)) => Mailbox::Imap(imap.account()?),
-                Some(IncomingConfig::Maildir { path }) => Mailbox::Maildir(path),
+                Some(IncomingConfig::Maildir { path, .. }) => Mailbox::Maildir(path),
                 Some(IncomingConfig::Mbox { path }) => Mailbox::Mbox(path),
                 None => {
                     return Err(Error::usage(
@@ -702,13 +702,42 @@ fn read_mailbox(
         }
         tally.tell(&outcome, true, out);
     }
-    if let Err(e) = session.mark_seen(&yams) {
-        eprintln!("{e} (marking Yam's mails read is a courtesy: nothing is lost)");
+    match filing(desk, mailbox) {
+        Some(folder) => match session.file_into(&yams, &folder) {
+            Ok(Filed::Moved) => {}
+            Ok(Filed::CopiedOnly) => {
+                eprintln!(
+                    "the server cannot move mail by UID: Yam's mails were copied to the folder and left in the inbox, marked read"
+                );
+            }
+            Err(e) => eprintln!("{e} (filing Yam's mails is a courtesy: nothing is lost)"),
+        },
+        None => {
+            if let Err(e) = session.mark_seen(&yams) {
+                eprintln!("{e} (marking Yam's mails read is a courtesy: nothing is lost)");
+            }
+        }
     }
     let validity = session.validity();
     let _ = session.close();
     memory.note_validity(validity);
     Ok(())
+}
+
+/// The folder Yam's own mails are filed into, when the configuration
+/// asks for one and the mailbox read is the configured one.
+fn filing(desk: &Desk, mailbox: &Mailbox) -> Option<Folder> {
+    match (&desk.config.incoming, mailbox) {
+        (Some(IncomingConfig::Imap(imap)), Mailbox::Imap(_)) => {
+            imap.file_into.clone().map(Folder::Imap)
+        }
+        (Some(IncomingConfig::Maildir { path, file_into }), Mailbox::Maildir(read))
+            if path == read =>
+        {
+            file_into.clone().map(Folder::Maildir)
+        }
+        _ => None,
+    }
 }
 
 /// `yam read --watch`: reads, then waits for mail (IMAP IDLE where the

@@ -285,7 +285,7 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
             fix(data);
         }
         match &mut config.incoming {
-            IncomingConfig::Maildir { path } | IncomingConfig::Mbox { path } => fix(path),
+            IncomingConfig::Maildir { path, .. } | IncomingConfig::Mbox { path } => fix(path),
             IncomingConfig::Imap(_) => {}
         }
         if let OutgoingConfig::Directory { path } = &mut config.outgoing {
@@ -309,8 +309,20 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
         settings.per_hour = l.per_sender_per_hour.unwrap_or(settings.per_hour);
     }
     let robot = Robot::new(store, &config.robot.address, settings, now).map_err(usage)?;
+    // The robot files what it read itself (its archive folder): the
+    // desk's `file_into` is refused, not ignored.
+    let files_into = match &config.incoming {
+        IncomingConfig::Maildir { file_into, .. } => file_into.is_some(),
+        IncomingConfig::Imap(imap) => imap.file_into.is_some(),
+        IncomingConfig::Mbox { .. } => false,
+    };
+    if files_into {
+        return Err(usage(
+            "incoming: file_into is a player's desk option; the robot files the mail it read into its own archive folder",
+        ));
+    }
     let inbox = match &config.incoming {
-        IncomingConfig::Maildir { path } => Inbox::Maildir(path.clone()),
+        IncomingConfig::Maildir { path, .. } => Inbox::Maildir(path.clone()),
         IncomingConfig::Imap(imap) => Inbox::Imap(imap.account().map_err(usage)?),
         IncomingConfig::Mbox { .. } => {
             return Err(usage(
