@@ -541,6 +541,9 @@ pub fn board(args: &GameArgs) -> Result<Status> {
 struct Tally {
     news: usize,
     refused: usize,
+    /// Mails of a mailbox that are not Yam's (personal mail, auto-replies,
+    /// lists), left as they were and only counted.
+    ignored: usize,
 }
 
 impl Tally {
@@ -555,6 +558,13 @@ impl Tally {
             self.news += 1;
         }
         if from_mailbox && matches!(outcome, Outcome::AlreadyKnown(_)) {
+            return;
+        }
+        // A shared inbox holds the player's other mail: it is not listed
+        // one by one, only counted (a mail named on the command line is
+        // always answered for).
+        if from_mailbox && matches!(outcome, Outcome::Ignored(_)) {
+            self.ignored += 1;
             return;
         }
         let line = match outcome {
@@ -572,6 +582,21 @@ impl Tally {
         };
         let _ = writeln!(out, "{line}");
         let _ = out.flush();
+    }
+}
+
+impl Tally {
+    /// Says how many mails not Yam's were left alone, if any, and starts
+    /// counting afresh.
+    fn tell_others(&mut self, out: &mut impl Write) {
+        if self.ignored > 0 {
+            let _ = writeln!(
+                out,
+                "{} other mail(s) (not Yam's) left as they were",
+                self.ignored
+            );
+            self.ignored = 0;
+        }
     }
 }
 
@@ -637,6 +662,7 @@ pub fn read(args: &ReadArgs) -> Result<Status> {
         };
         if !args.watch {
             read_mailbox(&mut desk, &mut memory, &mailbox, &mut tally, &mut out)?;
+            tally.tell_others(&mut out);
             if tally.news == 0 && tally.refused == 0 {
                 let _ = writeln!(out, "nothing new");
             }
@@ -776,6 +802,7 @@ fn watch(
             let _ = writeln!(out, "{line}");
         }
         let round = read_mailbox(desk, memory, mailbox, tally, out);
+        tally.tell_others(out);
         let wait = match left(Instant::now()) {
             Some(left) if left.is_zero() => return Ok(()),
             Some(left) => left,
