@@ -64,6 +64,18 @@ fn plain_words(text: &str) -> String {
             "the server did not understand the request: ",
             1,
         );
+    // A refusal the crate reports as a Rust value of its own
+    // (`outcome: Outcome { code: None, information: ... }`): its words only.
+    if let (Some(start), Some(end)) = (text.find("Outcome {"), text.rfind('}'))
+        && let Some(info) = text[start..end].find("information: ")
+    {
+        let words = text[start + info + "information: ".len()..end].trim();
+        let before = text[..start]
+            .trim_end()
+            .trim_end_matches("outcome:")
+            .trim_end();
+        return format!("{before} {words}").trim().to_owned();
+    }
     match (text.find("Some(\""), text.rfind("\")")) {
         (Some(start), Some(end)) if end > start => {
             let inner = text[start + 6..end].replace("\\\"", "\"");
@@ -390,6 +402,12 @@ mod tests {
         assert_eq!(
             plain_words("no response: Some(\"[AUTHENTICATIONFAILED] Authentication failed.\")"),
             "the server refused: [AUTHENTICATIONFAILED] Authentication failed."
+        );
+        assert_eq!(
+            plain_words(
+                "no response: outcome: Outcome { code: None, information: Internal mailbox synchronization failure, showing only old mails. }"
+            ),
+            "the server refused: Internal mailbox synchronization failure, showing only old mails."
         );
         assert_eq!(
             plain_words("no response: None"),
