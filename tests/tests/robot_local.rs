@@ -292,16 +292,17 @@ fn hostile_and_looping_mails_are_refused_or_ignored_and_the_robot_goes_on() {
         "every mail, the hostile ones included, stays in the mailbox"
     );
     let new: Vec<(String, Received)> = local.sent().into_iter().collect();
-    // Answers: two refusals to ann (no token, wrong token), eve's refusal,
-    // ann's board; nothing to the garbage, the big mail, the auto-reply or
-    // the robot itself.
-    assert_eq!(new.len(), sent_before + 4, "{:#?}", &new[sent_before..]);
+    // Answers: one refusal to ann (the first of the day; the second mail
+    // in her name is only logged, so a flood in her name never becomes a
+    // flood to her), eve's refusal, ann's board; nothing to the garbage,
+    // the big mail, the auto-reply or the robot itself.
+    assert_eq!(new.len(), sent_before + 3, "{:#?}", &new[sent_before..]);
     let refused: Vec<&Received> = new
         .iter()
         .map(|(_, r)| r)
         .filter(|r| r.body.starts_with("Refused"))
         .collect();
-    assert_eq!(refused.len(), 2);
+    assert_eq!(refused.len(), 1);
     assert!(new.iter().any(|(to, r)| {
         to.contains("eve")
             && r.body
@@ -1303,4 +1304,177 @@ fn a_refereed_game_whose_copy_was_lost_catches_up_with_the_next_mail() {
     t.ann.read();
     t.bo.read();
     assert_same_records(&t, game);
+}
+
+impl Local {
+    /// The limits block of the configuration replaced by `limits` (YAML
+    /// lines under `limits:`, indented by two).
+    fn limits(&self, limits: &str) {
+        let text = std::fs::read_to_string(&self.config).unwrap();
+        let at = text.find("limits:\n").unwrap();
+        std::fs::write(&self.config, format!("{}limits:\n{limits}", &text[..at])).unwrap();
+    }
+}
+
+/// Ann (white, to move) and Bo in a Khan game; their tokens and the game.
+fn khan_between_ann_and_bo(local: &mut Local) -> (String, String, String) {
+    let ann = local.register("ann@player.test");
+    let bo = local.register("bo@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge khan basic bo@player.test",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let game = game_of(local);
+    local.deliver(
+        "bo@player.test",
+        &format!("join {game}"),
+        &format!("token: {bo}"),
+    );
+    local.run();
+    (ann, bo, game)
+}
+
+#[test]
+fn a_flood_in_a_players_name_neither_delays_nor_drops_her_move_and_no_forfeit_follows() {
+    let mut local = Local::new();
+    // The defaults, with a small budget a look so the flood spans looks.
+    local.limits("  max_mail_bytes: 1048576\n  per_cycle: 10\n");
+    let (ann, _bo, game) = khan_between_ann_and_bo(&mut local);
+    let to_ann = |local: &Local| {
+        local
+            .sent()
+            .into_iter()
+            .filter(|(to, _)| to.contains("ann@"))
+            .count()
+    };
+    let before = to_ann(&local);
+    // Sixty forged mails in Ann's name (no token: the forger never saw it),
+    // her real move among them, then more forgeries.
+    for i in 0..30 {
+        local.deliver(
+            "ann@player.test",
+            &format!("resign {game}"),
+            &format!("forged {i}"),
+        );
+    }
+    local.deliver(
+        "ann@player.test",
+        &format!("move {game} Ng3-f3 #0"),
+        &format!("token: {ann}"),
+    );
+    for i in 30..60 {
+        local.deliver(
+            "ann@player.test",
+            &format!("resign {game}"),
+            &format!("forged {i}"),
+        );
+    }
+    // One look at the mailbox: her move is applied and answered at once,
+    // whatever the budget left for the forgeries.
+    let out = local.run();
+    assert_eq!(replay(&local.record(&game)).plies(), 1, "{}", stderr(&out));
+    assert!(
+        replay(&local.record(&game)).ending().is_none(),
+        "nobody resigned"
+    );
+    last_to(&local, "bo", "Ng3-f3");
+    // The forgeries are read a budget at a time, and ignored beyond the
+    // sender's allowance; Ann is told of them once, not sixty times.
+    for _ in 0..8 {
+        local.run();
+    }
+    assert_eq!(local.waiting(), 0, "every mail is dealt with");
+    let told = to_ann(&local) - before;
+    assert!(
+        told <= 2,
+        "Ann got {told} mails for one move and sixty forgeries"
+    );
+    // Forty days on, Bo (to move) is the silent one: no forfeit against Ann.
+    let meta =
+        std::fs::read_to_string(local.root.join("data/games").join(&game).join("robot.yaml"))
+            .unwrap();
+    let last: u64 = meta
+        .lines()
+        .find_map(|l| l.strip_prefix("last_activity: "))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let out = robot_once(
+        &local.config,
+        &[("YAM_ROBOT_NOW", &(last + 41 * 86_400).to_string())],
+    );
+    let log = stderr(&out);
+    assert!(!log.contains("forfeit claimed against ann"), "{log}");
+    assert!(
+        log.contains("forfeit claimed against bo@player.test"),
+        "{log}"
+    );
+}
+
+#[test]
+fn forged_newcomers_get_a_bounded_number_of_welcomes() {
+    let mut local = Local::new();
+    local.limits("  max_mail_bytes: 1048576\n  answers_per_hour: 20\n");
+    // A hundred forged senders, each twice.
+    for round in 0..2 {
+        for i in 0..100 {
+            local.deliver(
+                &format!("victim{i}@example.com"),
+                "help",
+                &format!("round {round}"),
+            );
+        }
+    }
+    for _ in 0..4 {
+        local.run();
+    }
+    assert_eq!(local.waiting(), 0);
+    let sent = local.sent();
+    assert_eq!(sent.len(), 20, "the hour's allowance of answers");
+    let mut to: Vec<String> = sent.into_iter().map(|(to, _)| to).collect();
+    to.sort();
+    to.dedup();
+    assert_eq!(to.len(), 20, "never two to one address");
+}
+
+#[test]
+fn invitations_are_limited_and_expire() {
+    let mut local = Local::new();
+    local.limits("  max_mail_bytes: 1048576\n  invitations_per_day: 3\n  invitation_days: 14\n");
+    let ann = local.register("ann@player.test");
+    for i in 0..5 {
+        local.deliver(
+            "ann@player.test",
+            &format!("challenge khan basic friend{i}@example.com"),
+            &format!("token: {ann}"),
+        );
+    }
+    local.run();
+    let invited: Vec<String> = local
+        .sent()
+        .into_iter()
+        .map(|(to, _)| to)
+        .filter(|to| to.contains("friend"))
+        .collect();
+    assert_eq!(invited.len(), 3, "{invited:?}");
+    last_to(&local, "ann", "invitations today");
+    // Fifteen days on, the unjoined challenges expire, and Ann is told.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let out = robot_once(
+        &local.config,
+        &[("YAM_ROBOT_NOW", &(now + 15 * 86_400).to_string())],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expired = local
+        .sent()
+        .into_iter()
+        .filter(|(to, r)| to.contains("ann@") && r.subject.contains("expired"))
+        .count();
+    assert_eq!(expired, 3, "{}", stderr(&out));
 }

@@ -182,6 +182,22 @@ impl Session {
         }
     }
 
+    /// The mails not yet marked read, oldest first, with their sizes; no
+    /// body is read. For a mailbox of its own (the robot's), where every
+    /// mail handled is marked read: a Maildir's read files are passed over
+    /// by name, IMAP asks the server (`UID SEARCH UNSEEN`).
+    pub fn list_unseen(&mut self) -> Result<Vec<Listed>, InboxError> {
+        match (&self.mailbox, self.imap.as_mut()) {
+            (Mailbox::Imap(_), Some(imap)) => Ok(imap.list_unseen()?),
+            (Mailbox::Maildir(dir), _) => Ok(list_maildir(dir)?
+                .into_iter()
+                .filter(|l| !matches!(&l.place, Place::File(p) if super::maildir::is_seen(p)))
+                .collect()),
+            (Mailbox::Mbox(file), _) => list_mbox(file),
+            (Mailbox::Imap(_), None) => Ok(Vec::new()),
+        }
+    }
+
     /// The mailbox's UIDVALIDITY, for an IMAP mailbox.
     pub fn validity(&self) -> Option<u32> {
         self.imap.as_ref().map(|i| i.validity)
@@ -331,6 +347,45 @@ impl ImapSession {
                         place: Place::Imap { validity, uid },
                         size: u64::from(size),
                     });
+                }
+            }
+            Ok::<_, ImapError>(out)
+        })?;
+        listed.sort_by(|a, b| a.place.cmp(&b.place));
+        Ok(listed)
+    }
+
+    fn list_unseen(&mut self) -> Result<Vec<Listed>, ImapError> {
+        let validity = self.validity;
+        let session = &mut self.session;
+        let mut listed = self.runtime.block_on(async {
+            let mut uids: Vec<u32> = session
+                .uid_search("UNSEEN")
+                .await
+                .map_err(super::imap::protocol)?
+                .into_iter()
+                .collect();
+            uids.sort_unstable();
+            let mut out = Vec::new();
+            // Sizes in batches, so a long UID set stays a short command.
+            for batch in uids.chunks(500) {
+                let set = batch
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",");
+                let mut stream = session
+                    .uid_fetch(set, "(UID RFC822.SIZE)")
+                    .await
+                    .map_err(super::imap::protocol)?;
+                while let Some(item) = stream.next().await {
+                    let item = item.map_err(super::imap::protocol)?;
+                    if let (Some(uid), Some(size)) = (item.uid, item.size) {
+                        out.push(Listed {
+                            place: Place::Imap { validity, uid },
+                            size: u64::from(size),
+                        });
+                    }
                 }
             }
             Ok::<_, ImapError>(out)

@@ -19,7 +19,7 @@ use yam_referee::signed::{SignedReplay, replay_text};
 
 use super::auth::{self, Player};
 use super::command::{self, Command, Offer, Parsed};
-use super::hygiene::{self, RateLimit};
+use super::hygiene;
 use super::roll;
 use crate::game::record::read_signed;
 use crate::game::rulesets::RecordRulesets;
@@ -39,8 +39,19 @@ pub struct Settings {
     pub forfeit: u32,
     /// The largest mail read, in bytes.
     pub max_mail: usize,
-    /// Mails answered per sender per hour.
+    /// Unauthenticated mails read per sender per hour (authenticated
+    /// mail is never counted).
     pub per_hour: u32,
+    /// Unauthenticated mails read from everyone per hour.
+    pub unauthenticated_per_hour: u32,
+    /// Answers to unauthenticated mail (welcomes, refusals) per hour, to
+    /// everyone; one a day to any one address.
+    pub answers_per_hour: u32,
+    /// Invitations one player may send a day (challenges naming an
+    /// address).
+    pub invitations_per_day: u32,
+    /// Days a challenge waits for its `join` before it expires.
+    pub invitation_days: u32,
 }
 
 impl Default for Settings {
@@ -49,7 +60,11 @@ impl Default for Settings {
             reminders: vec![14, 28, 35],
             forfeit: 40,
             max_mail: 1 << 20,
-            per_hour: 30,
+            per_hour: 10,
+            unauthenticated_per_hour: 200,
+            answers_per_hour: 60,
+            invitations_per_day: 5,
+            invitation_days: 14,
         }
     }
 }
@@ -99,6 +114,10 @@ pub struct GameMeta {
     /// mail first brought an event signed by it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bound: Vec<Binding>,
+    /// When the challenge was made (seconds since 1970); absent in games
+    /// of an earlier build, whose `last_activity` stands for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<u64>,
 }
 
 /// A party's key bound to the address that speaks for it.
@@ -397,18 +416,70 @@ impl Robot {
             work.log.push(format!("ignored {key}: bad From address"));
             return work;
         }
-        let limit = RateLimit::new(&self.dir().join("rate"), self.settings.per_hour);
-        if !limit.allow(&from, self.now) {
-            work.log.push(format!(
-                "ignored {key} from {from}: more than {} mails this hour",
-                self.settings.per_hour
-            ));
-            return work;
-        }
         let body = body_text(raw);
         let parsed = command::parse(&incoming.subject, &body);
+        // The token first: a player's own mail is never counted against
+        // any limit, so a flood in her name cannot crowd it out.
+        let authenticated = self
+            .player(&work, &from)
+            .is_some_and(|p| p.accepts(parsed.token.as_deref()));
+        if !authenticated {
+            let limits = hygiene::Limits::new(&self.dir(), &self.settings);
+            if let Err(why) = limits.read_unauthenticated(&from, self.now) {
+                work.log.push(format!(
+                    "ignored {key} from {from}: no valid token, and {why}"
+                ));
+                return work;
+            }
+        }
         self.obey(&mut work, key, &incoming, &from, &parsed);
         work
+    }
+
+    /// Whether a mail is authenticated: a registered player's with her
+    /// token, or a signed record (judged by its signatures later). Read
+    /// only; the loop reads authenticated mail first.
+    pub fn authenticated(&self, raw: &[u8]) -> bool {
+        if raw.len() > self.settings.max_mail {
+            return false;
+        }
+        let Ok(incoming) = read_mail(raw) else {
+            return false;
+        };
+        if !incoming.turns.is_empty() {
+            return true;
+        }
+        let Some(from) = incoming.from.as_deref() else {
+            return false;
+        };
+        let body = body_text(raw);
+        let parsed = command::parse(&incoming.subject, &body);
+        self.player(&Work::default(), from)
+            .is_some_and(|p| p.accepts(parsed.token.as_deref()))
+    }
+
+    /// Whether an answer to unauthenticated mail may go to `to` now (one
+    /// a day an address, and the hour's total); counted when it may.
+    fn may_answer_unauthenticated(
+        &self,
+        work: &mut Work,
+        key: &str,
+        kind: hygiene::Answer,
+        to: &str,
+    ) -> bool {
+        let limits = hygiene::Limits::new(&self.dir(), &self.settings);
+        if limits.answer_unauthenticated(kind, to, self.now) {
+            return true;
+        }
+        work.log.push(format!(
+            "{key}: no answer to {to}: one {} a day to an address that has not authenticated, and at most {} answers of that kind an hour",
+            match kind {
+                hygiene::Answer::Welcome => "welcome",
+                hygiene::Answer::Refusal => "refusal",
+            },
+            self.settings.answers_per_hour
+        ));
+        false
     }
 
     fn reply(
@@ -450,7 +521,13 @@ impl Robot {
     fn obey(&self, work: &mut Work, key: &str, incoming: &Incoming, from: &str, parsed: &Parsed) {
         let Some(mut player) = self.player(work, from) else {
             // A new address: a token for it, mailed to it alone. Nothing
-            // else is done, since anyone can write any From address.
+            // else is done, since anyone can write any From address. The
+            // welcome is backscatter when the From was forged: one a day
+            // an address, and the hour's total; an address not answered
+            // is not registered, so its owner may write again later.
+            if !self.may_answer_unauthenticated(work, key, hygiene::Answer::Welcome, from) {
+                return;
+            }
             let token = match auth::new_token() {
                 Ok(t) => t,
                 Err(e) => {
@@ -482,6 +559,11 @@ impl Robot {
             };
             work.log
                 .push(format!("refused {key} from {from}: {why}; nothing done"));
+            // Told once a day at most: a flood in her name must not become
+            // a flood to her.
+            if !self.may_answer_unauthenticated(work, key, hygiene::Answer::Refusal, from) {
+                return;
+            }
             let body = format!(
                 "Refused: {why}. Nothing was done.\n\nExpected: a line `token: XXXX` with the token the robot \
                  mailed you when you first wrote. If you did not send the mail this answers, someone \
@@ -1016,6 +1098,32 @@ impl Robot {
                 "{kind} is a solo game against the robot: expected no address"
             ));
         }
+        // Invitations are mail to someone who asked for nothing: a few a
+        // day for each player, and each expires unanswered.
+        if let Some(invited) = invited {
+            let today = player
+                .games
+                .iter()
+                .filter_map(|g| self.meta(work, g))
+                .filter(|m| {
+                    m.challenger == from
+                        && m.invited.is_some()
+                        && m.created.unwrap_or(m.last_activity) + 86_400 > self.now
+                })
+                .count();
+            if today >= self.settings.invitations_per_day as usize {
+                return Err(format!(
+                    "you have sent {today} invitations today, the most a player may send in a day; expected a challenge without an address (anyone may join), or try again tomorrow"
+                ));
+            }
+            if self.player(work, invited).is_none()
+                && !self.may_answer_unauthenticated(work, key, hygiene::Answer::Welcome, invited)
+            {
+                return Err(format!(
+                    "{invited} has had a mail from the robot today already; try again tomorrow"
+                ));
+            }
+        }
         let random = random_32().map_err(|e| e.to_string())?;
         let id = format!(
             "{}-{}-{}",
@@ -1024,6 +1132,7 @@ impl Robot {
             hex::encode(&random[..4])
         );
         let mut meta = GameMeta {
+            created: Some(self.now),
             id: id.clone(),
             game: kind.name().to_owned(),
             ruleset: loaded.name.clone(),
@@ -1276,16 +1385,41 @@ impl Robot {
 
     /// Reminders and forfeits owed by silent games, keyed by the game and
     /// the day, so each is decided once.
-    pub fn deadlines(&self) -> Vec<(String, Work)> {
+    /// `waiting`: the senders whose mail the robot holds unanswered; no
+    /// forfeit is claimed against them this time.
+    pub fn deadlines(&self, waiting: &std::collections::HashSet<String>) -> Vec<(String, Work)> {
         let mut out = Vec::new();
-        let Ok(ids) = self.store.games() else {
-            return out;
-        };
+        // Every game the robot keeps: a challenge not yet joined has its
+        // bookkeeping and no record.
+        let dir = self.store.root().join("games");
+        let mut ids: Vec<String> = std::fs::read_dir(&dir)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .filter(|e| e.path().join("robot.yaml").is_file())
+                    .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default();
+        ids.sort();
         for id in ids {
             let work = Work::default();
             let Some(meta) = self.meta(&work, &id) else {
                 continue;
             };
+            // A robot game's challenge expires unjoined; a witnessed one is
+            // the desks' to close (`yam withdraw`, `yam decline`).
+            if meta.stage == Stage::Pending
+                && !meta.witness
+                && self.now.saturating_sub(meta.last_activity)
+                    >= u64::from(self.settings.invitation_days) * 86_400
+            {
+                let key = format!("expire-{id}-{}", meta.last_activity);
+                let mut work = Work::default();
+                self.expire(&mut work, &key, meta);
+                out.push((key, work));
+                continue;
+            }
             if meta.stage != Stage::Active {
                 continue;
             }
@@ -1301,6 +1435,8 @@ impl Robot {
                 self.settings.forfeit,
                 &meta.reminders_sent,
             );
+            // A player whose mail waits unanswered is not silent.
+            let forfeit = forfeit && !meta.seats.iter().any(|s| waiting.contains(s));
             if reminders.is_empty() && !forfeit {
                 continue;
             }
@@ -1316,6 +1452,32 @@ impl Robot {
             }
         }
         out
+    }
+
+    /// A challenge nobody joined in time: over, and its challenger told.
+    fn expire(&self, work: &mut Work, key: &str, mut meta: GameMeta) {
+        meta.stage = Stage::Over;
+        let days = self.settings.invitation_days;
+        let body = format!(
+            "Nobody joined your challenge {} ({} ruleset) in {days} days: it has expired.\n\nChallenge again with `challenge {}` when you like.\n",
+            meta.id,
+            meta.ruleset,
+            meta.game.to_ascii_lowercase().replace(' ', "-")
+        );
+        let n = work.mails.len();
+        work.mails.push(OutMail {
+            to: vec![meta.challenger.clone()],
+            subject: format!("[Yam] {} {}: the challenge expired", meta.game, meta.id),
+            body,
+            message_id: self.message_id(key, n, Some(&meta.id)),
+            in_reply_to: meta.thread.last().cloned(),
+            references: meta.thread.clone(),
+            game: Some(meta.id.clone()),
+            attachment: None,
+        });
+        work.log
+            .push(format!("{}: the challenge expired unjoined", meta.id));
+        self.put_meta(work, &meta);
     }
 
     fn silence(

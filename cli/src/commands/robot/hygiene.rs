@@ -1,5 +1,13 @@
-//! Mail hygiene: which mails the robot never answers, and how often it
-//! answers one sender.
+//! Mail hygiene: which mails the robot never answers, and how much mail
+//! that nobody has authenticated it reads and answers.
+//!
+//! Anyone can write any `From:`. So the limits count only mail that is not
+//! authenticated (no right token, no signature from a member): a flood in a
+//! player's name fills the forger's allowance, never the player's, whose
+//! tokened mail is read first and never counted. What the robot sends in
+//! answer to unauthenticated mail (a welcome with a token, a refusal) is
+//! limited per recipient (one a day) and in total (an hour's budget), so
+//! the robot cannot be made to spam an address or the world.
 //!
 //! Answering an auto-reply, a bounce, a mailing list or itself is how mail
 //! robots loop; RFC 3834 asks responders not to. The robot's own answers
@@ -66,32 +74,53 @@ fn header_block(raw: &[u8]) -> String {
     text
 }
 
-/// At most `limit` mails per sender in any hour, remembered on disk so a
-/// restart does not reset it.
+/// At most `limit` events per name in any `window` seconds, remembered on
+/// disk so a restart does not reset it.
 #[derive(Debug, Clone)]
 pub struct RateLimit {
     dir: PathBuf,
     limit: u32,
+    window: u64,
 }
 
 impl RateLimit {
-    /// Counts kept in `dir`.
+    /// At most `limit` an hour, counts kept in `dir`.
     pub fn new(dir: &Path, limit: u32) -> RateLimit {
+        RateLimit::per(dir, limit, 3600)
+    }
+
+    /// At most `limit` in any `window` seconds, counts kept in `dir`.
+    pub fn per(dir: &Path, limit: u32, window: u64) -> RateLimit {
         RateLimit {
             dir: dir.to_path_buf(),
             limit,
+            window,
         }
     }
 
-    /// Counts one mail of `sender` at `now`; false when over the limit.
-    pub fn allow(&self, sender: &str, now: u64) -> bool {
-        let path = self.dir.join(super::auth::address_key(sender));
-        let mut times: Vec<u64> = std::fs::read_to_string(&path)
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(super::auth::address_key(name))
+    }
+
+    fn times(&self, name: &str, now: u64) -> Vec<u64> {
+        std::fs::read_to_string(self.path(name))
             .unwrap_or_default()
             .lines()
             .filter_map(|l| l.trim().parse().ok())
-            .filter(|t: &u64| t + 3600 > now && *t <= now)
-            .collect();
+            .filter(|t: &u64| t + self.window > now && *t <= now)
+            .collect()
+    }
+
+    /// Whether one more event of `name` at `now` stays within the limit,
+    /// without counting it.
+    pub fn would_allow(&self, name: &str, now: u64) -> bool {
+        self.times(name, now).len() < self.limit as usize
+    }
+
+    /// Counts one event of `name` at `now`; false (and not counted) when
+    /// over the limit.
+    pub fn allow(&self, name: &str, now: u64) -> bool {
+        let mut times = self.times(name, now);
         let allowed = times.len() < self.limit as usize;
         if allowed {
             times.push(now);
@@ -99,9 +128,80 @@ impl RateLimit {
         let text: String = times.iter().map(|t| format!("{t}\n")).collect();
         // A count that cannot be written is not a reason to stop the robot.
         let _ = std::fs::create_dir_all(&self.dir);
-        let _ = crate::store::atomic::write(&path, text.as_bytes(), true);
+        let _ = crate::store::atomic::write(&self.path(name), text.as_bytes(), true);
         allowed
     }
+}
+
+/// The robot's limits on mail nobody has authenticated, and on what it
+/// sends in answer to such mail.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Unauthenticated mails read per sender an hour.
+    pub per_sender: RateLimit,
+    /// Unauthenticated mails read from everyone an hour.
+    pub total: RateLimit,
+    /// Welcomes (a new token) per recipient a day.
+    pub welcomes_per_recipient: RateLimit,
+    /// Refusals (no valid token) per recipient a day.
+    pub refusals_per_recipient: RateLimit,
+    /// Answers to unauthenticated mail to everyone an hour.
+    pub answers_total: RateLimit,
+}
+
+/// The name the totals are counted under.
+pub const EVERYONE: &str = "*";
+
+impl Limits {
+    /// The limits of the robot whose data directory is `dir`.
+    pub fn new(dir: &Path, settings: &super::decide::Settings) -> Limits {
+        let rate = dir.join("rate");
+        Limits {
+            per_sender: RateLimit::new(&rate.join("sender"), settings.per_hour),
+            total: RateLimit::new(&rate.join("total"), settings.unauthenticated_per_hour),
+            welcomes_per_recipient: RateLimit::per(&rate.join("welcomed"), 1, 86_400),
+            refusals_per_recipient: RateLimit::per(&rate.join("refused"), 1, 86_400),
+            answers_total: RateLimit::new(&rate.join("answers"), settings.answers_per_hour),
+        }
+    }
+
+    /// Counts one unauthenticated mail from `sender`; why it is not read,
+    /// if it is over a limit.
+    pub fn read_unauthenticated(&self, sender: &str, now: u64) -> Result<(), &'static str> {
+        if !self.per_sender.would_allow(sender, now) {
+            return Err("its sender's hourly allowance of unauthenticated mail is spent");
+        }
+        if !self.total.allow(EVERYONE, now) {
+            return Err("the hourly allowance of unauthenticated mail is spent");
+        }
+        self.per_sender.allow(sender, now);
+        Ok(())
+    }
+
+    /// Counts one answer of `kind` to unauthenticated mail to
+    /// `recipient`; false when it must not be sent (one of each kind a day
+    /// to an address, and the hour's total).
+    pub fn answer_unauthenticated(&self, kind: Answer, recipient: &str, now: u64) -> bool {
+        let per_recipient = match kind {
+            Answer::Welcome => &self.welcomes_per_recipient,
+            Answer::Refusal => &self.refusals_per_recipient,
+        };
+        if !per_recipient.would_allow(recipient, now)
+            || !self.answers_total.would_allow(EVERYONE, now)
+        {
+            return false;
+        }
+        per_recipient.allow(recipient, now) && self.answers_total.allow(EVERYONE, now)
+    }
+}
+
+/// What the robot sends in answer to mail nobody authenticated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// A welcome, with a new token (or an invitation to a new address).
+    Welcome,
+    /// "Refused: no valid token" (perhaps someone wrote in your name).
+    Refusal,
 }
 
 #[cfg(test)]
@@ -145,6 +245,25 @@ mod tests {
                 "{headers}: {reason:?}"
             );
         }
+    }
+
+    #[test]
+    fn answers_to_unauthenticated_mail_are_one_a_day_an_address() {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = super::super::decide::Settings {
+            answers_per_hour: 2,
+            ..Default::default()
+        };
+        let limits = Limits::new(dir.path(), &settings);
+        let refuse = |to: &str, at: u64| limits.answer_unauthenticated(Answer::Refusal, to, at);
+        assert!(refuse("vic@example.org", 1000));
+        assert!(!refuse("vic@example.org", 2000));
+        assert!(refuse("a@example.org", 2000));
+        // The hour's total is spent; a day later one more to the victim.
+        assert!(!refuse("b@example.org", 2001));
+        assert!(refuse("vic@example.org", 1000 + 86_400));
+        // A welcome is counted apart from a refusal.
+        assert!(limits.answer_unauthenticated(Answer::Welcome, "new@example.org", 1000 + 86_400));
     }
 
     #[test]

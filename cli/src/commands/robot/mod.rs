@@ -30,8 +30,7 @@ use sha2::{Digest, Sha256};
 use crate::config::{IncomingConfig, OutgoingConfig};
 use crate::error::{Error, Result, Status};
 use crate::mail::compose::{AutoSubmitted, YamGame};
-use crate::mail::imap::{ImapAccount, fetch_unseen, mark_seen};
-use crate::mail::maildir::{self, is_seen, read_maildir};
+use crate::mail::inbox::{Listed, Mailbox, Place, Session};
 use crate::mail::transport::{Outgoing, send};
 use crate::store::Store;
 use decide::{OutMail, Robot, Settings, Work};
@@ -124,60 +123,23 @@ pub struct Deadlines {
 pub struct Limits {
     /// The largest mail read, bytes.
     pub max_mail_bytes: Option<usize>,
-    /// Mails answered per sender per hour.
+    /// Unauthenticated mails read per sender per hour (a player's mail
+    /// with her token is never counted).
     pub per_sender_per_hour: Option<u32>,
+    /// Unauthenticated mails read from everyone per hour.
+    pub unauthenticated_per_hour: Option<u32>,
+    /// Answers to unauthenticated mail per hour (and always at most one a
+    /// day to an address).
+    pub answers_per_hour: Option<u32>,
+    /// Invitations a player may send a day.
+    pub invitations_per_day: Option<u32>,
+    /// Days a challenge waits for its `join`.
+    pub invitation_days: Option<u32>,
+    /// Unauthenticated mails handled in one look at the mailbox (the rest
+    /// wait for the next, which comes at once).
+    pub per_cycle: Option<usize>,
     /// Days a processed mail's done marker is kept (default 30).
     pub journal_days: Option<u32>,
-}
-
-/// Where mail is read from.
-#[derive(Debug)]
-enum Inbox {
-    Maildir(PathBuf),
-    Imap(ImapAccount),
-}
-
-/// A mail waiting, with how to archive it.
-#[derive(Debug)]
-enum Handle {
-    File(PathBuf),
-    Uid(u32),
-}
-
-impl Inbox {
-    fn fetch(&self) -> Result<Vec<(Handle, Vec<u8>)>, String> {
-        match self {
-            Inbox::Maildir(dir) => Ok(read_maildir(dir)
-                .map_err(|e| format!("{}: {e}", dir.display()))?
-                .into_iter()
-                .filter_map(|m| m.path.map(|p| (Handle::File(p), m.raw)))
-                .filter(|(handle, _)| !matches!(handle, Handle::File(p) if is_seen(p)))
-                .collect()),
-            Inbox::Imap(account) => Ok(fetch_unseen(account)
-                .map_err(|e| e.to_string())?
-                .into_iter()
-                .map(|f| (Handle::Uid(f.uid), f.raw))
-                .collect()),
-        }
-    }
-
-    /// Marked seen where it is, whatever became of it (answered, refused
-    /// or ignored): an IMAP message gets the `\Seen` flag, a Maildir file
-    /// moves to `cur/` with the S flag, as a mail client would. Nothing is
-    /// moved out of the mailbox, so the operator finds every mail, refused
-    /// ones included, where it arrived. (Left unseen, a refused mail would
-    /// wake IMAP IDLE again at once.)
-    fn archive(&self, handle: &Handle) -> Result<(), String> {
-        match (self, handle) {
-            (Inbox::Maildir(_), Handle::File(path)) => {
-                maildir::mark_seen(path).map_err(|e| e.to_string())
-            }
-            (Inbox::Imap(account), Handle::Uid(uid)) => {
-                mark_seen(account, &[*uid]).map_err(|e| e.to_string())
-            }
-            _ => Err("mailbox mismatch".into()),
-        }
-    }
 }
 
 /// The journal key of a mail: its Message-ID and sender when it has one
@@ -204,6 +166,23 @@ pub fn mail_key(raw: &[u8]) -> String {
         _ => Sha256::digest(raw),
     };
     hex::encode(digest)[..24].to_owned()
+}
+
+/// The sender of a raw mail, lower case (from its headers only).
+fn sender(raw: &[u8]) -> String {
+    let end = raw
+        .windows(4)
+        .take(64 * 1024)
+        .position(|w| w == b"\r\n\r\n")
+        .map_or(raw.len().min(64 * 1024), |i| i + 4);
+    mail_parser::MessageParser::default()
+        .parse_headers(&raw[..end])
+        .as_ref()
+        .and_then(|m| m.from())
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .map(str::to_lowercase)
+        .unwrap_or_default()
 }
 
 /// Builds the mail from its journaled form.
@@ -264,7 +243,9 @@ fn usage(e: impl std::fmt::Display) -> Fail {
 /// Everything the loop needs.
 struct Runner {
     robot: Robot,
-    inbox: Inbox,
+    mailbox: Mailbox,
+    /// Unauthenticated mails handled in one cycle.
+    per_cycle: usize,
     outgoing: Outgoing,
     from: Address,
     journal: Journal,
@@ -307,7 +288,21 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
     if let Some(l) = &config.limits {
         settings.max_mail = l.max_mail_bytes.unwrap_or(settings.max_mail);
         settings.per_hour = l.per_sender_per_hour.unwrap_or(settings.per_hour);
+        settings.unauthenticated_per_hour = l
+            .unauthenticated_per_hour
+            .unwrap_or(settings.unauthenticated_per_hour);
+        settings.answers_per_hour = l.answers_per_hour.unwrap_or(settings.answers_per_hour);
+        settings.invitations_per_day = l
+            .invitations_per_day
+            .unwrap_or(settings.invitations_per_day);
+        settings.invitation_days = l.invitation_days.unwrap_or(settings.invitation_days);
     }
+    let per_cycle = config
+        .limits
+        .as_ref()
+        .and_then(|l| l.per_cycle)
+        .unwrap_or(100)
+        .max(1);
     let robot = Robot::new(store, &config.robot.address, settings, now).map_err(usage)?;
     // The robot files what it read itself (its archive folder): the
     // desk's `file_into` is refused, not ignored.
@@ -321,9 +316,9 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
             "incoming: file_into is a player's desk option; the robot files the mail it read into its own archive folder",
         ));
     }
-    let inbox = match &config.incoming {
-        IncomingConfig::Maildir { path, .. } => Inbox::Maildir(path.clone()),
-        IncomingConfig::Imap(imap) => Inbox::Imap(imap.account().map_err(usage)?),
+    let mailbox = match &config.incoming {
+        IncomingConfig::Maildir { path, .. } => Mailbox::Maildir(path.clone()),
+        IncomingConfig::Imap(imap) => Mailbox::Imap(imap.account().map_err(usage)?),
         IncomingConfig::Mbox { .. } => {
             return Err(usage(
                 "incoming: the robot reads IMAP or a Maildir, not an mbox file (it cannot archive what it read)",
@@ -347,7 +342,8 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
         .unwrap_or(30);
     Ok(Runner {
         robot,
-        inbox,
+        mailbox,
+        per_cycle,
         outgoing,
         from,
         journal,
@@ -397,42 +393,35 @@ fn run_loop(args: &RunArgs) -> Result<(), Fail> {
 impl Runner {
     /// One look at everything: unfinished plans, new mail, deadlines.
     /// Returns how many could not be finished.
+    ///
+    /// Mail is listed with its sizes before any body is read; a mail over
+    /// the size limit is never downloaded. Each mail is then read once and
+    /// sorted: authenticated mail (a player's token, a signed record) is
+    /// handled at once, in arrival order; the rest waits until all of it
+    /// is done, and at most `per_cycle` of it is handled in one cycle, so
+    /// a flood never stands between a player and her answer. A forfeit is
+    /// never claimed against a player whose mail is still waiting.
     fn cycle(&mut self) -> usize {
         let mut failures = 0;
         self.prune_journal();
         for key in self.journal.unfinished() {
-            if let Err(e) = self.finish(&key, None) {
+            if let Err(e) = self.finish(&key) {
                 log(&format!("{key}: {e}"));
                 failures += 1;
             }
         }
-        let mails = match self.inbox.fetch() {
-            Ok(m) => m,
+        let mut waiting = std::collections::HashSet::new();
+        match self.mailbox.open() {
+            Ok(mut session) => {
+                failures += self.read_mail(&mut session, &mut waiting);
+                let _ = session.close();
+            }
             Err(e) => {
                 log(&format!("cannot read the mailbox: {e}"));
                 return failures + 1;
             }
-        };
-        for (handle, raw) in mails {
-            let key = mail_key(&raw);
-            let result = match self.journal.progress(&key) {
-                Progress::Done => self.inbox.archive(&handle),
-                Progress::Planned => self.finish(&key, Some(&handle)),
-                Progress::New => {
-                    kill_point("after-read");
-                    let work = self.robot.handle(&key, &raw);
-                    self.journal
-                        .plan(&key, &work)
-                        .map_err(|e| e.to_string())
-                        .and_then(|()| self.finish(&key, Some(&handle)))
-                }
-            };
-            if let Err(e) = result {
-                log(&format!("{key}: {e}"));
-                failures += 1;
-            }
         }
-        for (key, work) in self.robot.deadlines() {
+        for (key, work) in self.robot.deadlines(&waiting) {
             if self.journal.progress(&key) != Progress::New {
                 continue;
             }
@@ -440,7 +429,7 @@ impl Runner {
                 .journal
                 .plan(&key, &work)
                 .map_err(|e| e.to_string())
-                .and_then(|()| self.finish(&key, None));
+                .and_then(|()| self.finish(&key));
             if let Err(e) = result {
                 log(&format!("{key}: {e}"));
                 failures += 1;
@@ -449,7 +438,124 @@ impl Runner {
         failures
     }
 
-    /// Carries out a plan: files, mails, archive.
+    /// Reads the mailbox once (see `cycle`); notes in `waiting` the
+    /// senders whose mail is not handled yet. Returns the failures.
+    fn read_mail(
+        &mut self,
+        session: &mut Session,
+        waiting: &mut std::collections::HashSet<String>,
+    ) -> usize {
+        let mut failures = 0;
+        let listed = match session.list_unseen() {
+            Ok(l) => l,
+            Err(e) => {
+                log(&format!("cannot list the mailbox: {e}"));
+                return 1;
+            }
+        };
+        let max = self.robot.settings.max_mail as u64;
+        let mut later: Vec<(Listed, String)> = Vec::new();
+        for mail in listed {
+            if mail.size > max {
+                // Never downloaded: no command or record is that large.
+                log(&format!(
+                    "ignored a mail of {} bytes, more than the {max} read",
+                    mail.size
+                ));
+                failures += usize::from(self.archive(session, &mail.place).is_err());
+                continue;
+            }
+            let raw = match session.fetch(&mail) {
+                Ok(raw) => raw,
+                Err(e) => {
+                    log(&format!("cannot fetch a mail: {e}"));
+                    failures += 1;
+                    continue;
+                }
+            };
+            let key = mail_key(&raw);
+            match self.journal.progress(&key) {
+                Progress::Done => {
+                    failures += usize::from(self.archive(session, &mail.place).is_err());
+                    continue;
+                }
+                Progress::Planned => {
+                    failures += usize::from(self.finish_mail(session, &key, &mail.place).is_err());
+                    continue;
+                }
+                Progress::New => {}
+            }
+            if self.robot.authenticated(&raw) {
+                failures += usize::from(self.handle(session, &key, &raw, &mail.place).is_err());
+            } else {
+                later.push((mail, sender(&raw)));
+            }
+        }
+        let budget = self.per_cycle;
+        for (n, (mail, from)) in later.into_iter().enumerate() {
+            if n >= budget {
+                // The next cycle comes at once (the mail is still unread).
+                waiting.insert(from);
+                continue;
+            }
+            let result = session
+                .fetch(&mail)
+                .map_err(|e| e.to_string())
+                .and_then(|raw| {
+                    let key = mail_key(&raw);
+                    self.handle(session, &key, &raw, &mail.place)
+                });
+            if result.is_err() {
+                waiting.insert(from);
+                failures += 1;
+            }
+        }
+        failures
+    }
+
+    /// Decides on a new mail, journals the plan and carries it out.
+    fn handle(
+        &mut self,
+        session: &mut Session,
+        key: &str,
+        raw: &[u8],
+        place: &Place,
+    ) -> Result<(), String> {
+        kill_point("after-read");
+        let work = self.robot.handle(key, raw);
+        let result = self
+            .journal
+            .plan(key, &work)
+            .map_err(|e| e.to_string())
+            .and_then(|()| self.finish_mail(session, key, place));
+        if let Err(e) = &result {
+            log(&format!("{key}: {e}"));
+        }
+        result
+    }
+
+    /// Finishes a mail's plan and archives the mail.
+    fn finish_mail(&self, session: &mut Session, key: &str, place: &Place) -> Result<(), String> {
+        let result = self.finish(key).and_then(|()| self.archive(session, place));
+        if let Err(e) = &result {
+            log(&format!("{key}: {e}"));
+        }
+        result
+    }
+
+    /// Marks a mail read where it is, whatever became of it (answered,
+    /// refused or ignored): an IMAP message gets `\Seen` (in the session
+    /// already open), a Maildir file moves to `cur/` with the S flag, as a
+    /// mail client would. Nothing is moved out of the mailbox, so the
+    /// operator finds every mail, refused ones included, where it arrived.
+    fn archive(&self, session: &mut Session, place: &Place) -> Result<(), String> {
+        let result = session
+            .mark_seen(std::slice::from_ref(place))
+            .map_err(|e| e.to_string());
+        kill_point("after-archive");
+        result
+    }
+
     /// Waits for the next look at the mailbox: in IMAP IDLE when the
     /// server offers it, woken by a new mail, else `poll` of sleep. Either
     /// way at most `poll`, since deadlines fall due without any mail.
@@ -457,7 +563,7 @@ impl Runner {
     /// sleeps: the mail still unseen would wake IDLE at once, and the robot
     /// would hammer the server.
     fn wait(&self, poll: std::time::Duration, after_failure: bool) {
-        if let (Inbox::Imap(account), false) = (&self.inbox, after_failure) {
+        if let (Mailbox::Imap(account), false) = (&self.mailbox, after_failure) {
             match crate::mail::imap::wait_for_mail(account, poll) {
                 Ok(crate::mail::imap::Wake::Unsupported) => {}
                 Ok(_) => return,
@@ -484,7 +590,9 @@ impl Runner {
         }
     }
 
-    fn finish(&self, key: &str, handle: Option<&Handle>) -> Result<(), String> {
+    /// Carries out a plan: files, mails (the mail it answers, if any, is
+    /// archived by the caller).
+    fn finish(&self, key: &str) -> Result<(), String> {
         let work: Work = self.journal.load(key).map_err(|e| e.to_string())?;
         self.journal.apply(key, &work).map_err(|e| e.to_string())?;
         kill_point("after-apply");
@@ -507,11 +615,6 @@ impl Runner {
         kill_point("after-send");
         self.journal
             .finish(key, work.mails.len())
-            .map_err(|e| e.to_string())?;
-        if let Some(handle) = handle {
-            self.inbox.archive(handle)?;
-        }
-        kill_point("after-archive");
-        Ok(())
+            .map_err(|e| e.to_string())
     }
 }

@@ -267,6 +267,7 @@ impl Robot {
                     reminders_sent: Vec::new(),
                     witness: true,
                     bound: Vec::new(),
+                    created: Some(self.now),
                 }
             }
         };
