@@ -250,7 +250,7 @@ mod tests {
     #[test]
     fn answers_to_unauthenticated_mail_are_one_a_day_an_address() {
         let dir = tempfile::tempdir().unwrap();
-        let settings = super::super::decide::Settings {
+        let settings = crate::commands::robot::decide::Settings {
             answers_per_hour: 2,
             ..Default::default()
         };
