@@ -30,7 +30,40 @@ use yam_referee::signed::table::{self, Opening, Seating, Signer};
 use yam_referee::signed::write::append_events;
 use yam_referee::{castle_siege, genghis_khan, khan};
 
-use crate::error::{EXIT_USAGE, EXIT_VALID};
+use crate::error::{Error, Result, Status};
+
+/// Why one game could not be made: the referee's own refusal, in its own
+/// words (a bad `--ruleset` above all; the rest would be a bug).
+#[derive(Debug, thiserror::Error)]
+enum GameError {
+    /// The ruleset is not a built-in one, or not a ruleset of its game.
+    #[error(transparent)]
+    Ruleset(#[from] yam_referee::ruleset_error::RulesetError),
+    /// A Khan move the rules refused.
+    #[error(transparent)]
+    Khan(#[from] khan::Illegal),
+    /// A Genghis Khan action the rules refused.
+    #[error(transparent)]
+    Cards(#[from] genghis_khan::Illegal),
+    /// Castle Siege self-play stopped.
+    #[error(transparent)]
+    SelfPlay(#[from] castle_siege::selfplay::SelfPlayError),
+    /// A game id or seed the fair-play layer cannot encode.
+    #[error(transparent)]
+    Value(#[from] yam_referee::fair_play::encoding::ValueError),
+    /// A party's hash chain.
+    #[error(transparent)]
+    Chain(#[from] yam_referee::fair_play::chain::ChainError),
+    /// The signed harness refused a step.
+    #[error(transparent)]
+    Table(#[from] table::TableError),
+    /// The signed replay refused an event.
+    #[error(transparent)]
+    Replay(#[from] yam_referee::signed::replay::ReplayError),
+    /// Self-play ended with a result the notation does not read.
+    #[error("bad result")]
+    BadResult,
+}
 
 /// Arguments of `yam generate`.
 #[derive(Debug, clap::Args)]
@@ -62,54 +95,42 @@ pub struct GenerateArgs {
 }
 
 /// Run `yam generate`.
-pub fn run(args: &GenerateArgs) -> u8 {
+pub fn run(args: &GenerateArgs) -> Result<Status> {
     if args.signed && args.game != "khan" {
-        eprintln!("--signed makes Khan games only");
-        return EXIT_USAGE;
+        return Err(Error::usage("--signed makes Khan games only"));
     }
     let Some(game) = GameKind::from_name(&args.game) else {
-        eprintln!(
+        return Err(Error::usage(format!(
             "unknown game {:?}: expected khan, castle-siege or genghis-khan",
             args.game
-        );
-        return EXIT_USAGE;
+        )));
     };
     let mut out: Box<dyn Write> = match &args.out {
-        Some(path) => match std::fs::File::create(path) {
-            Ok(f) => Box::new(std::io::BufWriter::new(f)),
-            Err(e) => {
-                eprintln!("{}: cannot create: {e}", path.display());
-                return EXIT_USAGE;
-            }
-        },
+        Some(path) => {
+            let file =
+                std::fs::File::create(path).map_err(|e| Error::io(path, "cannot create", e))?;
+            Box::new(std::io::BufWriter::new(file))
+        }
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
+    let write_error = |e: std::io::Error| Error::usage(format!("write error: {e}"));
     let mut text = String::new();
     for i in 0..args.games {
         text.clear();
         if i > 0 {
             text.push('\n');
         }
-        let made = match game {
+        match game {
             GameKind::Khan if args.signed => signed_khan_game(args, i, &mut text),
             GameKind::Khan => khan_game(args, i, &mut text),
             GameKind::CastleSiege => siege_game(args, i, &mut text),
             GameKind::GenghisKhan => card_game(args, i, &mut text),
-        };
-        if let Err(e) = made {
-            eprintln!("game {}: {e}", i + 1);
-            return EXIT_USAGE;
         }
-        if let Err(e) = out.write_all(text.as_bytes()) {
-            eprintln!("write error: {e}");
-            return EXIT_USAGE;
-        }
+        .map_err(|e| Error::usage(format!("game {}: {e}", i + 1)))?;
+        out.write_all(text.as_bytes()).map_err(write_error)?;
     }
-    if let Err(e) = out.flush() {
-        eprintln!("write error: {e}");
-        return EXIT_USAGE;
-    }
-    EXIT_VALID
+    out.flush().map_err(write_error)?;
+    Ok(Status::Valid)
 }
 
 fn header(game: GameKind, variant: &str, id: &str, ruleset: &str, players: &[&str]) -> Tags {
@@ -127,9 +148,9 @@ fn header(game: GameKind, variant: &str, id: &str, ruleset: &str, players: &[&st
     tags
 }
 
-fn khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(), String> {
+fn khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(), GameError> {
     let name = args.ruleset.as_deref().unwrap_or("rescue-khan");
-    let ruleset = khan::Ruleset::builtin(name).map_err(|e| e.to_string())?;
+    let ruleset = khan::Ruleset::builtin(name)?;
     let id = format!("gen-khan-{}-{i}", args.seed);
     let variant = ruleset.game.to_string();
     let mut record = Record::new(header(
@@ -153,9 +174,9 @@ fn khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(), String
                 .movetext
                 .push(Node::MoveNumber(pos.fullmoves(), Dots::One));
         }
-        let token = khan::to_token(&pos, &mv).map_err(|e| e.to_string())?;
+        let token = khan::to_token(&pos, &mv)?;
         record.movetext.push(Node::Move(token, Span::default()));
-        pos = khan::apply(&pos, &mv).map_err(|e| e.to_string())?.position;
+        pos = khan::apply(&pos, &mv)?.position;
         plies += 1;
     }
     let result = pos
@@ -180,13 +201,13 @@ fn bytes32(rng: &mut SplitMix64) -> [u8; 32] {
 /// challenge and acceptance, then one signed turn event per move, each
 /// proven against the replay before it is written. The moves are the same
 /// kind of random legal moves as the plain games'.
-fn signed_khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(), String> {
+fn signed_khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(), GameError> {
     let name = args.ruleset.as_deref().unwrap_or("rescue-khan");
-    let rules = khan::Ruleset::builtin(name).map_err(|e| e.to_string())?;
+    let rules = khan::Ruleset::builtin(name)?;
     let id = format!("gen-khan-signed-{}-{i}", args.seed);
-    let game = GameId::new(id.clone()).map_err(|e| e.to_string())?;
+    let game = GameId::new(id.clone())?;
     let mut rng = SplitMix64::new(args.seed.wrapping_mul(0x1000_0000_01b3) ^ i);
-    let party = |rng: &mut SplitMix64| -> Result<(SigningKey, HashChain), String> {
+    let party = |rng: &mut SplitMix64| -> Result<(SigningKey, HashChain), GameError> {
         let key = SigningKey::from_seed(&bytes32(rng));
         // Khan draws nothing, so the chain is only anchored in the opening.
         let chain = HashChain::new(
@@ -194,8 +215,7 @@ fn signed_khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(),
             game.clone(),
             key.public_key(),
             16,
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
         Ok((key, chain))
     };
     let parties = [party(&mut rng)?, party(&mut rng)?];
@@ -203,9 +223,7 @@ fn signed_khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(),
         key: &parties[p].0,
         chain: Some(&parties[p].1),
     };
-    let loaded = Builtin
-        .load_ruleset(GameKind::Khan, name)
-        .map_err(|e| e.to_string())?;
+    let loaded = Builtin.load_ruleset(GameKind::Khan, name)?;
     let mut record = Record::new(header(
         GameKind::Khan,
         &rules.game.to_string(),
@@ -213,7 +231,7 @@ fn signed_khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(),
         name,
         &["Random White", "Random Black"],
     ));
-    let before = SignedReplay::start(&Builtin, &loaded).map_err(|e| e.to_string())?;
+    let before = SignedReplay::start(&Builtin, &loaded)?;
     let (_, events) = table::open(
         &Builtin,
         &Opening {
@@ -227,10 +245,8 @@ fn signed_khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(),
                 challenger_first: true,
             },
         },
-    )
-    .map_err(|e| e.to_string())?;
-    let mut replay =
-        append_events(&mut record, &before, &events, None).map_err(|e| e.to_string())?;
+    )?;
+    let mut replay = append_events(&mut record, &before, &events, None)?;
     let mut pos = rules.start_position();
     let mut moves = Vec::new();
     let mut plies = 0;
@@ -239,7 +255,7 @@ fn signed_khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(),
         let Some(&mv) = moves.get(rng.below(moves.len().max(1))) else {
             break;
         };
-        let token = khan::to_token(&pos, &mv).map_err(|e| e.to_string())?;
+        let token = khan::to_token(&pos, &mv)?;
         let mover = usize::from(pos.turn() == khan::Side::Black);
         let before = replay.clone();
         let events = table::play(
@@ -247,9 +263,8 @@ fn signed_khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(),
             &[token.to_string()],
             &signer(mover),
             &[signer(1 - mover)],
-        )
-        .map_err(|e| e.to_string())?;
-        replay = append_events(&mut record, &before, &events, None).map_err(|e| e.to_string())?;
+        )?;
+        replay = append_events(&mut record, &before, &events, None)?;
         pos.play_unchecked(&mv);
         plies += 1;
     }
@@ -262,16 +277,15 @@ fn signed_khan_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(),
     Ok(())
 }
 
-fn siege_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(), String> {
+fn siege_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(), GameError> {
     let name = args.ruleset.as_deref().unwrap_or("standard");
-    let ruleset = castle_siege::Ruleset::builtin(name).map_err(|e| e.to_string())?;
+    let ruleset = castle_siege::Ruleset::builtin(name)?;
     let seed = args.seed.wrapping_mul(1_000_003).wrapping_add(i);
     let summary = castle_siege::selfplay::play_game_with(
         seed,
         &ruleset,
         castle_siege::selfplay::Policy::Eager,
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     let id = format!("gen-siege-{}-{i}", args.seed);
     let mut record = Record::new(header(
         GameKind::CastleSiege,
@@ -312,37 +326,35 @@ fn siege_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(), Strin
             .outcome
             .result()
             .parse()
-            .map_err(|_| "bad result".to_owned())?,
+            .map_err(|_| GameError::BadResult)?,
     );
     write_record::<CastleSiegeGrammar>(&record, out);
     Ok(())
 }
 
-fn card_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(), String> {
+fn card_game(args: &GenerateArgs, i: u64, out: &mut String) -> Result<(), GameError> {
     let name = args.ruleset.as_deref().unwrap_or("standard");
-    let ruleset = genghis_khan::Ruleset::builtin(name).map_err(|e| e.to_string())?;
+    let ruleset = genghis_khan::Ruleset::builtin(name)?;
     let id = format!("gen-gk-{}-{i}", args.seed);
     let seed_text = format!("practice seed {} {i}", args.seed);
-    let game = GameId::new(id.clone()).map_err(|e| e.to_string())?;
-    let seed = Blob::new(seed_text.as_bytes().to_vec()).map_err(|e| e.to_string())?;
+    let game = GameId::new(id.clone())?;
+    let seed = Blob::new(seed_text.as_bytes().to_vec())?;
     let mut chance = PracticeChance::new(&game, &seed);
-    let played = genghis_khan::play_greedy(&ruleset, &mut chance).map_err(|e| e.to_string())?;
+    let played = genghis_khan::play_greedy(&ruleset, &mut chance)?;
     let mut tags = header(GameKind::GenghisKhan, "Standard", &id, name, &["Greedy"]);
     tags.set("Mode", "practice");
     tags.set("PracticeSeed", seed_text);
     let mut record = Record::new(tags);
     // Replay to put a move number at each turn.
     let mut replay = PracticeChance::new(&game, &seed);
-    let mut state = genghis_khan::setup(&ruleset, &mut replay).map_err(|e| e.to_string())?;
+    let mut state = genghis_khan::setup(&ruleset, &mut replay)?;
     let mut turn = 0;
     for mv in played.moves {
         if state.turn() != turn {
             turn = state.turn();
             record.movetext.push(Node::MoveNumber(turn, Dots::One));
         }
-        state = genghis_khan::play(&state, &mv, &mut replay)
-            .map_err(|e| e.to_string())?
-            .0;
+        state = genghis_khan::play(&state, &mv, &mut replay)?.0;
         record.movetext.push(Node::Move(mv, Span::default()));
     }
     record.set_result(state.result());
