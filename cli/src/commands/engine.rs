@@ -12,10 +12,12 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use yam_notation::khan::{EnginePosition, KhanGrammar};
-use yam_notation::{Dots, Node, RawGrammar, Record, Span, Tags, read_all, record_to_string};
+use yam_notation::{Dots, GameKind, Node, RawGrammar, Record, Span, read_all, record_to_string};
 use yam_referee::khan;
+use yam_referee::replay::load_ruleset;
 
 use crate::error::{Error, Result, Status};
+use crate::game::header::Header;
 
 /// `yam engine` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -103,15 +105,22 @@ fn import(args: &ImportArgs) -> Result<Status> {
     let (moves, _) = khan::replay_engine(&engine, rules).map_err(invalid)?;
     let start = khan::Position::from_fen(&engine.fen.to_string(), rules)
         .map_err(|e| Error::invalid(format!("the engine FEN is not a valid position: {e}")))?;
-    let mut tags = Tags::new();
-    tags.set("Game", "Khan");
-    tags.set("Variant", title_case(&ruleset.game.to_string()));
-    tags.set("GameId", &args.game_id);
-    tags.set("Date", &args.date);
-    tags.set("White", &args.white);
-    tags.set("Black", &args.black);
-    tags.set("NotationVersion", yam_notation::tags::NOTATION_VERSION);
-    tags.set("Ruleset", &args.ruleset);
+    // The header through the shared builder, spelled as every record Yam
+    // writes (the ruleset loaded as `builtin` just did, so it is there).
+    let loaded =
+        load_ruleset(GameKind::Khan, &args.ruleset).map_err(|e| Error::usage(e.to_string()))?;
+    let players = [args.white.clone(), args.black.clone()];
+    let mut tags = Header {
+        game: GameKind::Khan,
+        ruleset: &loaded,
+        ruleset_tag: &loaded.name,
+        id: &args.game_id,
+        date: &args.date,
+        event: None,
+        site: None,
+        players: &players,
+    }
+    .tags();
     if start.fen() != ruleset.start_position().fen() {
         tags.set("Position", start.to_yam());
     }
@@ -186,19 +195,4 @@ fn export(args: &ExportArgs) -> Result<Status> {
         println!("{line}");
     }
     Ok(Status::Valid)
-}
-
-/// `rescue-khan` as `Rescue Khan`, for the `Variant` tag.
-fn title_case(name: &str) -> String {
-    name.split(['-', '_', ' '])
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let mut chars = w.chars();
-            chars
-                .next()
-                .map(|c| c.to_uppercase().chain(chars).collect::<String>())
-                .unwrap_or_default()
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
