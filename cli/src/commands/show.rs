@@ -11,13 +11,10 @@ use std::path::PathBuf;
 use yam_notation::castle_siege::Token as SiegeToken;
 use yam_notation::genghis_khan::Move as CardMove;
 use yam_notation::{Dots, GameKind, Node, RawGrammar, read_all};
-use yam_referee::fair_play::chance::{Chance, PracticeChance};
-use yam_referee::fair_play::encoding::Blob;
-use yam_referee::fair_play::game_id::GameId;
+use yam_referee::signed::shown::shown_chance;
 use yam_referee::{castle_siege, genghis_khan, khan};
 
 use crate::error::{Error, Result, Status};
-use crate::pictures::positions::ShownChance;
 
 /// Arguments of `yam show`.
 #[derive(Debug, clap::Args)]
@@ -260,24 +257,7 @@ fn show_cards(record: &yam_notation::Record<String>, target: Option<usize>) -> R
     let name = record.tags.get("Ruleset").unwrap_or("standard");
     let ruleset =
         genghis_khan::Ruleset::builtin(name).map_err(|e| Error::invalid(e.to_string()))?;
-    let mut chance: Box<dyn Chance> = if let Some(shown) = ShownChance::read(record) {
-        Box::new(shown)
-    } else if let (Some(seed), Some(id)) =
-        (record.tags.get("PracticeSeed"), record.tags.get("GameId"))
-    {
-        match (GameId::new(id), Blob::new(seed.as_bytes().to_vec())) {
-            (Ok(game), Ok(seed)) => Box::new(PracticeChance::new(&game, &seed)),
-            _ => {
-                return Err(Error::invalid(
-                    "the GameId or PracticeSeed tag cannot be read",
-                ));
-            }
-        }
-    } else {
-        return Err(Error::invalid(
-            "the Foe layout and the draws of this game are nowhere in its text: it has neither [%chance] values nor a practice seed",
-        ));
-    };
+    let mut chance = shown_chance(record).map_err(|e| Error::invalid(e.to_string()))?;
     let mut state = genghis_khan::setup(&ruleset, &mut *chance)
         .map_err(|e| Error::invalid(format!("the Foe layout: {e}")))?;
     let mut played = 0usize;
