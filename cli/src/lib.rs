@@ -158,15 +158,6 @@ enum Command {
     Robot(robot::RobotCommand),
 }
 
-/// A command that still reports with an exit code of its own.
-fn legacy(code: u8) -> error::Result<error::Status> {
-    Ok(match code {
-        EXIT_VALID => error::Status::Valid,
-        EXIT_INVALID => error::Status::Invalid,
-        _ => error::Status::Unreadable,
-    })
-}
-
 /// Parse the command line and run the command.
 pub fn main() -> ExitCode {
     ExitCode::from(run(std::env::args_os()))
@@ -193,13 +184,13 @@ where
     };
     let result = match cli.command {
         Command::Check(args) => check::run(&args),
-        Command::Show(args) => legacy(show::run(&args)),
+        Command::Show(args) => show::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Dispute(args) => dispute::run(&args),
         Command::Hotseat(args) => hotseat::run(&args),
         Command::Export(args) => export::run(&args),
-        Command::Engine(command) => legacy(engine::run(&command)),
-        Command::Generate(args) => legacy(generate::run(&args)),
+        Command::Engine(command) => engine::run(&command),
+        Command::Generate(args) => generate::run(&args),
         Command::Config(command) => config_check::run(&command),
         Command::Identity(command) => play::identity(&command),
         Command::Challenge(args) => play::challenge(&args),

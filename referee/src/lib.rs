@@ -1,4 +1,5 @@
 //! Yam referee: the rules of each game and the fair-play layer. No I/O.
+pub mod autoplay;
 pub mod castle_siege;
 pub mod check;
 pub mod fair_play;

@@ -33,7 +33,9 @@
 //! - [`GameReplay::may_play`] and [`GameReplay::play_as`]: moves made at the
 //!   same time by either player (Castle Siege's setups, CS-07);
 //! - [`GameReplay::setup_by_chance`]: the rules' own draw before any move
-//!   (Genghis Khan's Foe layout, GK-02).
+//!   (Genghis Khan's Foe layout, GK-02);
+//! - [`GameReplay::builtin`]: the game's own replay, as a
+//!   [`BuiltinReplay`], for clients that know the built-in games.
 //!
 //! Adding a game is one implementation plus one arm in [`load_ruleset`] and
 //! [`start`] (or a [`RulesCatalog`] of one's own, as the tests do).
@@ -235,11 +237,25 @@ pub trait GameReplay: fmt::Debug {
         false
     }
 
-    /// The game's own state, for harnesses and viewers that know the game
-    /// (a diagram, an engine's choice); `None` by default.
-    fn as_any(&self) -> Option<&dyn std::any::Any> {
+    /// The game's own replay when it is one of the games built into Yam,
+    /// for harnesses and viewers that know the game (a diagram, an
+    /// engine's choice); `None` (the default) for any other game, such as
+    /// the tests' own.
+    fn builtin(&self) -> Option<BuiltinReplay<'_>> {
         None
     }
+}
+
+/// A built-in game's own replay, behind the generic door: what a client
+/// that knows the game matches on, instead of downcasting.
+#[derive(Debug, Clone, Copy)]
+pub enum BuiltinReplay<'a> {
+    /// A Khan game.
+    Khan(&'a khan::replay::KhanReplay),
+    /// A Castle Siege game.
+    CastleSiege(&'a castle_siege::game_replay::CastleSiegeReplay),
+    /// A Genghis Khan game.
+    GenghisKhan(&'a genghis_khan::game_replay::GenghisKhanReplay),
 }
 
 impl Clone for Box<dyn GameReplay> {

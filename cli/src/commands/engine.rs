@@ -12,10 +12,12 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use yam_notation::khan::{EnginePosition, KhanGrammar};
-use yam_notation::{Dots, Node, RawGrammar, Record, Span, Tags, read_all, record_to_string};
+use yam_notation::{Dots, GameKind, Node, RawGrammar, Record, Span, read_all, record_to_string};
 use yam_referee::khan;
+use yam_referee::replay::load_ruleset;
 
-use crate::error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
+use crate::error::{Error, Result, Status};
+use crate::game::header::Header;
 
 /// `yam engine` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -66,69 +68,59 @@ pub struct ExportArgs {
 }
 
 /// Run a `yam engine` subcommand.
-pub fn run(command: &EngineCommand) -> u8 {
+pub fn run(command: &EngineCommand) -> Result<Status> {
     match command {
         EngineCommand::Import(args) => import(args),
         EngineCommand::Export(args) => export(args),
     }
 }
 
-fn import(args: &ImportArgs) -> u8 {
+/// A refusal in the referee's own words.
+fn invalid(e: impl std::fmt::Display) -> Error {
+    Error::invalid(e.to_string())
+}
+
+fn import(args: &ImportArgs) -> Result<Status> {
     let line = match &args.line {
         Some(l) => l.clone(),
         None => {
             let mut text = String::new();
-            if let Err(e) = std::io::stdin().read_to_string(&mut text) {
-                eprintln!("cannot read standard input: {e}");
-                return EXIT_USAGE;
-            }
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| Error::usage(format!("cannot read standard input: {e}")))?;
             text
         }
     };
     let line = line.trim();
-    let engine = match EnginePosition::parse(line) {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!(
-                "not an engine position line: at character {}: expected {}",
-                e.offset + 1,
-                e.expected
-            );
-            eprintln!("  {line}\n  {}^", " ".repeat(e.offset.min(line.len())));
-            return EXIT_INVALID;
-        }
-    };
-    let ruleset = match khan::Ruleset::builtin(&args.ruleset) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_USAGE;
-        }
-    };
+    let engine = EnginePosition::parse(line).map_err(|e| {
+        Error::invalid(format!(
+            "not an engine position line: at character {}: expected {}\n  {line}\n  {}^",
+            e.offset + 1,
+            e.expected,
+            " ".repeat(e.offset.min(line.len()))
+        ))
+    })?;
+    let ruleset = khan::Ruleset::builtin(&args.ruleset).map_err(|e| Error::usage(e.to_string()))?;
     let rules = *ruleset.start_position().rules();
-    let (moves, _) = match khan::replay_engine(&engine, rules) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_INVALID;
-        }
-    };
-    let start = match khan::Position::from_fen(&engine.fen.to_string(), rules) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("the engine FEN is not a valid position: {e}");
-            return EXIT_INVALID;
-        }
-    };
-    let mut tags = Tags::new();
-    tags.set("Game", "Khan");
-    tags.set("Variant", title_case(&ruleset.game.to_string()));
-    tags.set("GameId", &args.game_id);
-    tags.set("Date", &args.date);
-    tags.set("White", &args.white);
-    tags.set("Black", &args.black);
-    tags.set("NotationVersion", yam_notation::tags::NOTATION_VERSION);
-    tags.set("Ruleset", &args.ruleset);
+    let (moves, _) = khan::replay_engine(&engine, rules).map_err(invalid)?;
+    let start = khan::Position::from_fen(&engine.fen.to_string(), rules)
+        .map_err(|e| Error::invalid(format!("the engine FEN is not a valid position: {e}")))?;
+    // The header through the shared builder, spelled as every record Yam
+    // writes (the ruleset loaded as `builtin` just did, so it is there).
+    let loaded =
+        load_ruleset(GameKind::Khan, &args.ruleset).map_err(|e| Error::usage(e.to_string()))?;
+    let players = [args.white.clone(), args.black.clone()];
+    let mut tags = Header {
+        game: GameKind::Khan,
+        ruleset: &loaded,
+        ruleset_tag: &loaded.name,
+        id: &args.game_id,
+        date: &args.date,
+        event: None,
+        site: None,
+        players: &players,
+    }
+    .tags();
     if start.fen() != ruleset.start_position().fen() {
         tags.set("Position", start.to_yam());
     }
@@ -144,21 +136,9 @@ fn import(args: &ImportArgs) -> u8 {
         if let Some(dots) = dots {
             record.movetext.push(Node::MoveNumber(number, dots));
         }
-        let token = match khan::to_token(&pos, mv) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("{e}");
-                return EXIT_INVALID;
-            }
-        };
+        let token = khan::to_token(&pos, mv).map_err(invalid)?;
         record.movetext.push(Node::Move(token, Span::default()));
-        pos = match khan::apply(&pos, mv) {
-            Ok(a) => a.position,
-            Err(e) => {
-                eprintln!("{e}");
-                return EXIT_INVALID;
-            }
-        };
+        pos = khan::apply(&pos, mv).map_err(invalid)?.position;
     }
     let result = pos
         .outcome()
@@ -166,50 +146,31 @@ fn import(args: &ImportArgs) -> u8 {
         .unwrap_or(yam_notation::GameResult::Unfinished);
     record.set_result(result);
     print!("{}", record_to_string::<KhanGrammar>(&record));
-    EXIT_VALID
+    Ok(Status::Valid)
 }
 
-fn export(args: &ExportArgs) -> u8 {
-    let file = match std::fs::File::open(&args.file) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("{}: cannot open: {e}", args.file.display());
-            return EXIT_USAGE;
-        }
-    };
-    let games = match read_all::<RawGrammar, _>(file) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("{}: read error: {e}", args.file.display());
-            return EXIT_USAGE;
-        }
-    };
+fn export(args: &ExportArgs) -> Result<Status> {
+    let file =
+        std::fs::File::open(&args.file).map_err(|e| Error::io(&args.file, "cannot open", e))?;
+    let games =
+        read_all::<RawGrammar, _>(file).map_err(|e| Error::io(&args.file, "read error", e))?;
     let record = match games.get(args.game.wrapping_sub(1)) {
         Some(Ok(r)) => r,
         Some(Err(e)) => {
             eprint!("{}", crate::diagnostics::render_syntax(&args.file, e));
-            return EXIT_INVALID;
+            return Err(Error::Reported(Status::Invalid));
         }
         None => {
-            eprintln!("{}: there is no game {}", args.file.display(), args.game);
-            return EXIT_USAGE;
+            return Err(Error::usage(format!(
+                "{}: there is no game {}",
+                args.file.display(),
+                args.game
+            )));
         }
     };
     let tag = record.tags.get("Ruleset").unwrap_or("magician");
-    let ruleset = match crate::game::rulesets::khan_ruleset(&args.file, tag) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_INVALID;
-        }
-    };
-    let mut main_line = match khan::MainLine::of(record, &ruleset) {
-        Ok(line) => line,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_INVALID;
-        }
-    };
+    let ruleset = crate::game::rulesets::khan_ruleset(&args.file, tag).map_err(invalid)?;
+    let mut main_line = khan::MainLine::of(record, &ruleset).map_err(invalid)?;
     let start = *main_line.position();
     if !start.tower_squares().is_empty() {
         eprintln!(
@@ -222,13 +183,10 @@ fn export(args: &ExportArgs) -> u8 {
         moves: Vec::new(),
     };
     for ply in main_line.by_ref() {
-        match ply {
-            Ok(ply) => line.moves.push(khan::to_engine(&ply.mv)),
-            Err(e) => {
-                eprintln!("{}:{}: {e}", args.file.display(), e.span.start);
-                return EXIT_INVALID;
-            }
-        }
+        let ply = ply.map_err(|e| {
+            Error::invalid(format!("{}:{}: {e}", args.file.display(), e.span.start))
+        })?;
+        line.moves.push(khan::to_engine(&ply.mv));
     }
     let pos = *main_line.position();
     if args.fen {
@@ -236,20 +194,5 @@ fn export(args: &ExportArgs) -> u8 {
     } else {
         println!("{line}");
     }
-    EXIT_VALID
-}
-
-/// `rescue-khan` as `Rescue Khan`, for the `Variant` tag.
-fn title_case(name: &str) -> String {
-    name.split(['-', '_', ' '])
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let mut chars = w.chars();
-            chars
-                .next()
-                .map(|c| c.to_uppercase().chain(chars).collect::<String>())
-                .unwrap_or_default()
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    Ok(Status::Valid)
 }

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Subcommand, ValueEnum};
 use yam_notation::{GameKind, RawGrammar, Record, record_to_string};
+use yam_referee::autoplay::{self, Intent};
 use yam_referee::fair_play::encoding::Blob;
 use yam_referee::fair_play::game_id::GameId;
 use yam_referee::fair_play::sign::PublicKey;
@@ -25,7 +26,6 @@ use yam_referee::signed::text::chance_item;
 use yam_referee::signed::write::append_events;
 
 use crate::error::{Error, Result, Status};
-use crate::game::autoplay::{self, Intent};
 use crate::game::header::{Header, today};
 use crate::game::keys::Keys;
 use crate::game::record::{Loaded, append_checked, check_written, load, read_signed};
@@ -806,7 +806,7 @@ fn take_turn(
         Intent::Reveal(written) => vec![reveal(&mut replay, keys, &signer, written, how)?],
     };
     let annotation = if how.annotate {
-        autoplay::annotate(&before, &events)
+        crate::game::annotate::annotate(&before, &events)
     } else {
         None
     };
@@ -890,7 +890,8 @@ fn auto(args: &AutoArgs) -> Step<()> {
         let intent = if loaded.replay.verifier().open_roll().is_some() {
             Intent::Orders(Vec::new())
         } else {
-            autoplay::choose(&loaded.replay, seat, policy, args.seed).map_err(invalid)?
+            autoplay::choose(&loaded.replay, seat, policy, args.seed)
+                .map_err(|e| invalid(e.to_string()))?
         };
         take_turn(
             &args.file,

@@ -11,13 +11,10 @@ use std::path::PathBuf;
 use yam_notation::castle_siege::Token as SiegeToken;
 use yam_notation::genghis_khan::Move as CardMove;
 use yam_notation::{Dots, GameKind, Node, RawGrammar, read_all};
-use yam_referee::fair_play::chance::{Chance, PracticeChance};
-use yam_referee::fair_play::encoding::Blob;
-use yam_referee::fair_play::game_id::GameId;
+use yam_referee::signed::shown::shown_chance;
 use yam_referee::{castle_siege, genghis_khan, khan};
 
-use crate::error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
-use crate::pictures::positions::ShownChance;
+use crate::error::{Error, Result, Status};
 
 /// Arguments of `yam show`.
 #[derive(Debug, clap::Args)]
@@ -46,47 +43,30 @@ pub struct ShowArgs {
     pub force: bool,
 }
 
-/// Run `yam show`; returns the exit code.
-pub fn run(args: &ShowArgs) -> u8 {
-    let file = match std::fs::File::open(&args.file) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("{}: cannot open: {e}", args.file.display());
-            return EXIT_USAGE;
-        }
-    };
-    let games = match read_all::<RawGrammar, _>(file) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("{}: read error: {e}", args.file.display());
-            return EXIT_USAGE;
-        }
-    };
+/// Run `yam show`.
+pub fn run(args: &ShowArgs) -> Result<Status> {
+    let file =
+        std::fs::File::open(&args.file).map_err(|e| Error::io(&args.file, "cannot open", e))?;
+    let games =
+        read_all::<RawGrammar, _>(file).map_err(|e| Error::io(&args.file, "read error", e))?;
     let Some(game) = games.get(args.game.wrapping_sub(1)) else {
-        eprintln!(
+        return Err(Error::usage(format!(
             "{}: there is no game {} (the file holds {})",
             args.file.display(),
             args.game,
             games.len()
-        );
-        return EXIT_USAGE;
+        )));
     };
     let record = match game {
         Ok(r) => r,
         Err(e) => {
             eprint!("{}", crate::diagnostics::render_syntax(&args.file, e));
-            return EXIT_INVALID;
+            return Err(Error::Reported(Status::Invalid));
         }
     };
     // Khan numbers single moves; the other games number whole turns.
     let per_turn = record.game() != Some(GameKind::Khan);
-    let target = match target_ply(args, record, per_turn) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_USAGE;
-        }
-    };
+    let target = target_ply(args, record, per_turn)?;
     if args.svg {
         return show_svg(args, record, target);
     }
@@ -94,7 +74,9 @@ pub fn run(args: &ShowArgs) -> u8 {
         Some(GameKind::Khan) => show_khan(&args.file, record, target),
         Some(GameKind::CastleSiege) => show_siege(record, target),
         Some(GameKind::GenghisKhan) => show_cards(record, target),
-        None => EXIT_INVALID,
+        // A game this version does not know: refused, as before, without
+        // a word (`yam check` says why).
+        None => Ok(Status::Invalid),
     }
 }
 
@@ -106,7 +88,7 @@ fn target_ply(
     args: &ShowArgs,
     record: &yam_notation::Record<String>,
     per_turn: bool,
-) -> Result<Option<usize>, String> {
+) -> Result<Option<usize>> {
     if let Some(ply) = args.ply {
         return Ok(Some(ply));
     }
@@ -117,13 +99,15 @@ fn target_ply(
         Some(n) => (n, Dots::Three),
         None => (text.trim_end_matches('.'), Dots::One),
     };
-    let number: u32 = number
-        .parse()
-        .map_err(|_| format!("--move takes a move number such as 23 or 23..., not {text:?}"))?;
+    let number: u32 = number.parse().map_err(|_| {
+        Error::usage(format!(
+            "--move takes a move number such as 23 or 23..., not {text:?}"
+        ))
+    })?;
     if per_turn {
         return turn_end(record, number, dots)
             .map(Some)
-            .ok_or_else(|| format!("the game has no move {text}"));
+            .ok_or_else(|| Error::usage(format!("the game has no move {text}")));
     }
     // Find the main-line move that this number introduces.
     let mut depth = 0usize;
@@ -148,7 +132,7 @@ fn target_ply(
             _ => {}
         }
     }
-    Err(format!("the game has no move {text}"))
+    Err(Error::usage(format!("the game has no move {text}")))
 }
 
 /// The main-line ply after the last token numbered `number` `dots`.
@@ -176,47 +160,45 @@ fn turn_end(record: &yam_notation::Record<String>, number: u32, dots: Dots) -> O
 
 /// `yam show --svg`: the picture of the position after `target` plies (the
 /// end by default), drawn from the same replay as the HTML export's.
-fn show_svg(args: &ShowArgs, record: &yam_notation::Record<String>, target: Option<usize>) -> u8 {
+fn show_svg(
+    args: &ShowArgs,
+    record: &yam_notation::Record<String>,
+    target: Option<usize>,
+) -> Result<Status> {
     let timeline = crate::pictures::positions::timeline(&args.file, record, target);
     let reached = timeline.positions.len().saturating_sub(1);
     let Some(shown) = timeline.positions.last() else {
-        eprintln!(
+        return Err(Error::invalid(format!(
             "{}: {}",
             args.file.display(),
             timeline.error.as_deref().unwrap_or("nothing to show")
-        );
-        return EXIT_INVALID;
+        )));
     };
     // A failure after the position asked for does not matter here.
     if let Some(error) = &timeline.error
         && target.is_none_or(|t| t > reached)
     {
-        eprintln!("{}: {error}", args.file.display());
-        return EXIT_INVALID;
+        return Err(Error::invalid(format!("{}: {error}", args.file.display())));
     }
     if target.is_some_and(|t| t > reached) {
-        eprintln!(
+        return Err(Error::usage(format!(
             "{}: the main line has only {reached} moves",
             args.file.display()
-        );
-        return EXIT_USAGE;
+        )));
     }
     let svg = crate::pictures::svg::draw(shown, &title(record, reached));
     match &args.out {
-        Some(path) => {
-            if let Err(e) = crate::store::atomic::write(path, svg.as_bytes(), args.force) {
-                eprintln!("{}: cannot write: {e}", path.display());
-                return EXIT_USAGE;
-            }
-        }
+        Some(path) => crate::store::atomic::write(path, svg.as_bytes(), args.force)
+            .map_err(|e| Error::io(path, "cannot write", e))?,
         None => {
             use std::io::Write;
+            // Standard output is gone (a closed pipe): nobody to tell.
             if std::io::stdout().lock().write_all(svg.as_bytes()).is_err() {
-                return EXIT_USAGE;
+                return Err(Error::Reported(Status::Unreadable));
             }
         }
     }
-    EXIT_VALID
+    Ok(Status::Valid)
 }
 
 /// The title line: the game and how far it was played.
@@ -228,27 +210,19 @@ fn title(record: &yam_notation::Record<String>, played: usize) -> String {
     )
 }
 
-fn show_siege(record: &yam_notation::Record<String>, target: Option<usize>) -> u8 {
+fn show_siege(record: &yam_notation::Record<String>, target: Option<usize>) -> Result<Status> {
     let name = record.tags.get("Ruleset").unwrap_or("standard");
-    let ruleset = match castle_siege::Ruleset::builtin(name) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_INVALID;
-        }
-    };
+    let ruleset =
+        castle_siege::Ruleset::builtin(name).map_err(|e| Error::invalid(e.to_string()))?;
     let mut tokens = Vec::new();
     for (token, span) in record.main_line() {
         if target.is_some_and(|t| tokens.len() >= t) {
             break;
         }
-        match token.parse::<SiegeToken>() {
-            Ok(t) => tokens.push(t),
-            Err(e) => {
-                eprintln!("line {}: {token}: {e}", span.start.line);
-                return EXIT_INVALID;
-            }
-        }
+        let parsed = token
+            .parse::<SiegeToken>()
+            .map_err(|e| Error::invalid(format!("line {}: {token}: {e}", span.start.line)))?;
+        tokens.push(parsed);
     }
     let revealed = tokens
         .iter()
@@ -263,111 +237,63 @@ fn show_siege(record: &yam_notation::Record<String>, target: Option<usize>) -> u
         println!(
             "The setups are secret until both are revealed (CS-07 to CS-10): {sealed} sealed, {revealed} revealed."
         );
-        return EXIT_VALID;
+        return Ok(Status::Valid);
     }
-    match castle_siege::replay_record(ruleset.rules, &tokens) {
-        Ok(replayed) => {
-            println!("{}", title(record, tokens.len()));
-            print!("{}", castle_siege::diagram(&replayed.state));
-            EXIT_VALID
+    let replayed = castle_siege::replay_record(ruleset.rules, &tokens).map_err(|e| {
+        let mut message = e.to_string();
+        if target.is_some() {
+            message.push_str(
+                "\n(a Castle Siege position is shown after whole declarations: try --move with a turn's number)",
+            );
         }
-        Err(e) => {
-            eprintln!("{e}");
-            if target.is_some() {
-                eprintln!(
-                    "(a Castle Siege position is shown after whole declarations: try --move with a turn's number)"
-                );
-            }
-            EXIT_INVALID
-        }
-    }
+        Error::invalid(message)
+    })?;
+    println!("{}", title(record, tokens.len()));
+    print!("{}", castle_siege::diagram(&replayed.state));
+    Ok(Status::Valid)
 }
 
-fn show_cards(record: &yam_notation::Record<String>, target: Option<usize>) -> u8 {
+fn show_cards(record: &yam_notation::Record<String>, target: Option<usize>) -> Result<Status> {
     let name = record.tags.get("Ruleset").unwrap_or("standard");
-    let ruleset = match genghis_khan::Ruleset::builtin(name) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_INVALID;
-        }
-    };
-    let mut chance: Box<dyn Chance> = if let Some(shown) = ShownChance::read(record) {
-        Box::new(shown)
-    } else if let (Some(seed), Some(id)) =
-        (record.tags.get("PracticeSeed"), record.tags.get("GameId"))
-    {
-        match (GameId::new(id), Blob::new(seed.as_bytes().to_vec())) {
-            (Ok(game), Ok(seed)) => Box::new(PracticeChance::new(&game, &seed)),
-            _ => {
-                eprintln!("the GameId or PracticeSeed tag cannot be read");
-                return EXIT_INVALID;
-            }
-        }
-    } else {
-        eprintln!(
-            "the Foe layout and the draws of this game are nowhere in its text: it has neither [%chance] values nor a practice seed"
-        );
-        return EXIT_INVALID;
-    };
-    let mut state = match genghis_khan::setup(&ruleset, &mut *chance) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("the Foe layout: {e}");
-            return EXIT_INVALID;
-        }
-    };
+    let ruleset =
+        genghis_khan::Ruleset::builtin(name).map_err(|e| Error::invalid(e.to_string()))?;
+    let mut chance = shown_chance(record).map_err(|e| Error::invalid(e.to_string()))?;
+    let mut state = genghis_khan::setup(&ruleset, &mut *chance)
+        .map_err(|e| Error::invalid(format!("the Foe layout: {e}")))?;
     let mut played = 0usize;
     for (token, span) in record.main_line() {
         if target.is_some_and(|t| played >= t) {
             break;
         }
-        let step = token
-            .parse::<CardMove>()
-            .map_err(|e| e.to_string())
-            .and_then(|mv| {
-                genghis_khan::play(&state, &mv, &mut *chance).map_err(|e| e.to_string())
-            });
-        match step {
-            Ok((next, _)) => state = next,
-            Err(e) => {
-                eprintln!("line {}: {token}: {e}", span.start.line);
-                return EXIT_INVALID;
-            }
-        }
+        let refused = |e: &dyn std::fmt::Display| {
+            Error::invalid(format!("line {}: {token}: {e}", span.start.line))
+        };
+        let mv = token.parse::<CardMove>().map_err(|e| refused(&e))?;
+        state = genghis_khan::play(&state, &mv, &mut *chance)
+            .map_err(|e| refused(&e))?
+            .0;
         played += 1;
     }
     println!("{}", title(record, played));
     print!("{}", genghis_khan::tableau(&state));
-    EXIT_VALID
+    Ok(Status::Valid)
 }
 
 fn show_khan(
     file: &std::path::Path,
     record: &yam_notation::Record<String>,
     target: Option<usize>,
-) -> u8 {
+) -> Result<Status> {
     let name = record.tags.get("Ruleset").unwrap_or("magician");
     // A built-in name, or a ruleset file beside the record.
-    let ruleset = match crate::game::rulesets::khan_ruleset(file, name) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_INVALID;
-        }
-    };
-    let mut line = match khan::MainLine::of(record, &ruleset) {
-        Ok(line) => line,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_INVALID;
-        }
-    };
+    let ruleset = crate::game::rulesets::khan_ruleset(file, name)
+        .map_err(|e| Error::invalid(e.to_string()))?;
+    let mut line =
+        khan::MainLine::of(record, &ruleset).map_err(|e| Error::invalid(e.to_string()))?;
     let mut played = 0usize;
     for ply in line.by_ref().take(target.unwrap_or(usize::MAX)) {
         if let Err(e) = ply {
-            eprintln!("line {}: {e}", e.span.start.line);
-            return EXIT_INVALID;
+            return Err(Error::invalid(format!("line {}: {e}", e.span.start.line)));
         }
         played += 1;
     }
@@ -381,5 +307,5 @@ fn show_khan(
     if let Some(outcome) = pos.outcome() {
         println!("{outcome}");
     }
-    EXIT_VALID
+    Ok(Status::Valid)
 }

@@ -12,8 +12,11 @@
 //!   record;
 //! - [`setup`]: Castle Siege's sealed setups, and what a player's written
 //!   moves ask for;
-//! - [`autoplay`]: the engines' choices.
+//! - [`annotate`]: the prose an automatic turn may carry;
+//! - [`autoplay`]: the engines' choices, now the referee's
+//!   ([`yam_referee::autoplay`]), under their old path.
 
+pub mod annotate;
 pub mod autoplay;
 pub mod header;
 pub mod keys;

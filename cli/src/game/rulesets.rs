@@ -15,7 +15,7 @@ use std::path::{Component, Path, PathBuf};
 use yam_notation::GameKind;
 use yam_referee::khan;
 use yam_referee::replay::{Builtin, GameReplay, LoadedRuleset, RulesCatalog};
-use yam_referee::ruleset_error::{FileProblem, RulesetError};
+use yam_referee::ruleset_error::{FileProblem, RulesetError, RulesetPathError};
 use yam_referee::ruleset_name::{MAX_FILE_BYTES, RulesetName};
 
 /// The rulesets a record may name: the built-in ones, and ruleset files in
@@ -107,44 +107,102 @@ pub fn khan_ruleset(record: &Path, tag: &str) -> Result<khan::Ruleset, RulesetEr
     })
 }
 
+/// Why a ruleset file cannot be named by a record's `Ruleset` tag.
+#[derive(Debug, thiserror::Error)]
+pub enum TagError {
+    /// The file cannot be found.
+    #[error("{}: cannot open: {source}", file.display())]
+    File {
+        /// The ruleset file.
+        file: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The record's directory cannot be found.
+    #[error("{}: cannot open the record's directory: {source}", dir.display())]
+    Directory {
+        /// The record's directory.
+        dir: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not in the record's directory or below it.
+    #[error(
+        "{}: a record names its ruleset file by a path relative to the record's directory that only goes down, so the file must be in {} or below it (for example {})",
+        file.display(),
+        dir.display(),
+        dir.join("rulesets").join("NAME.yaml").display()
+    )]
+    Outside {
+        /// The ruleset file.
+        file: PathBuf,
+        /// The record's directory.
+        dir: PathBuf,
+    },
+    /// The path from the record's directory is not UTF-8.
+    #[error("{}: the path is not UTF-8, so no record can name it", file.display())]
+    NotUtf8 {
+        /// The ruleset file.
+        file: PathBuf,
+    },
+    /// The file's name does not end in `.yaml` or `.yml`.
+    #[error(
+        "{}: a ruleset file's name must end in .yaml or .yml, so that the record's Ruleset tag cannot be taken for a built-in ruleset's name",
+        file.display()
+    )]
+    NotYaml {
+        /// The ruleset file.
+        file: PathBuf,
+    },
+    /// The path is not one a `Ruleset` tag may give.
+    #[error("{}: {source}", file.display())]
+    Path {
+        /// The ruleset file.
+        file: PathBuf,
+        /// Why, in the referee's words.
+        source: RulesetPathError,
+    },
+}
+
 /// The `Ruleset` tag that names the ruleset file `file` from a record to be
 /// written at `record`: its path relative to the record's directory, with
 /// `/` between folders. The file must be in that directory or below it.
-pub fn tag_for(file: &Path, record: &Path) -> Result<String, String> {
-    let file_abs =
-        std::fs::canonicalize(file).map_err(|e| format!("{}: cannot open: {e}", file.display()))?;
+pub fn tag_for(file: &Path, record: &Path) -> Result<String, TagError> {
+    let file_abs = std::fs::canonicalize(file).map_err(|source| TagError::File {
+        file: file.to_path_buf(),
+        source,
+    })?;
     let dir = RecordRulesets::beside(record).dir;
-    let dir_abs = std::fs::canonicalize(&dir)
-        .map_err(|e| format!("{}: cannot open the record's directory: {e}", dir.display()))?;
-    let outside = || {
-        format!(
-            "{}: a record names its ruleset file by a path relative to the record's directory that only goes down, so the file must be in {} or below it (for example {})",
-            file.display(),
-            dir.display(),
-            dir.join("rulesets").join("NAME.yaml").display()
-        )
+    let dir_abs = std::fs::canonicalize(&dir).map_err(|source| TagError::Directory {
+        dir: dir.clone(),
+        source,
+    })?;
+    let outside = || TagError::Outside {
+        file: file.to_path_buf(),
+        dir: dir.clone(),
     };
     let relative = file_abs.strip_prefix(&dir_abs).map_err(|_| outside())?;
     let mut parts = Vec::new();
     for component in relative.components() {
         match component {
-            Component::Normal(part) => parts.push(part.to_str().ok_or_else(|| {
-                format!(
-                    "{}: the path is not UTF-8, so no record can name it",
-                    file.display()
-                )
-            })?),
+            Component::Normal(part) => {
+                parts.push(part.to_str().ok_or_else(|| TagError::NotUtf8 {
+                    file: file.to_path_buf(),
+                })?)
+            }
             _ => return Err(outside()),
         }
     }
     let tag = parts.join("/");
     match RulesetName::parse(&tag) {
         Ok(name) if name.is_file() => Ok(tag),
-        Ok(_) => Err(format!(
-            "{}: a ruleset file's name must end in .yaml or .yml, so that the record's Ruleset tag cannot be taken for a built-in ruleset's name",
-            file.display()
-        )),
-        Err(e) => Err(format!("{}: {e}", file.display())),
+        Ok(_) => Err(TagError::NotYaml {
+            file: file.to_path_buf(),
+        }),
+        Err(source) => Err(TagError::Path {
+            file: file.to_path_buf(),
+            source,
+        }),
     }
 }
 
@@ -245,9 +303,14 @@ mod tests {
         let elsewhere = dir.path().join("games").join("g.yam");
         std::fs::create_dir(dir.path().join("games")).unwrap();
         let e = tag_for(&file, &elsewhere).unwrap_err();
-        assert!(e.contains("or below it"), "{e}");
+        assert!(matches!(e, TagError::Outside { .. }), "{e:?}");
+        assert!(e.to_string().contains("or below it"), "{e}");
         let txt = write(dir.path(), "rules.txt", "x");
         let e = tag_for(&txt, &record).unwrap_err();
-        assert!(e.contains(".yaml or .yml"), "{e}");
+        assert!(matches!(e, TagError::NotYaml { .. }), "{e:?}");
+        assert!(e.to_string().contains(".yaml or .yml"), "{e}");
+        let e = tag_for(&dir.path().join("missing.yaml"), &record).unwrap_err();
+        assert!(matches!(e, TagError::File { .. }), "{e:?}");
+        assert!(e.to_string().contains("missing.yaml: cannot open: "), "{e}");
     }
 }

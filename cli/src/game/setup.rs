@@ -3,25 +3,16 @@
 //! the secrets directory, then revealed with its opening (CS-07 to CS-10,
 //! `docs/fair-play.md`, 3.7); and what a player's written moves ask for.
 
-use yam_notation::castle_siege::Side;
+use yam_referee::autoplay::{self, Intent};
+use yam_referee::castle_siege::game_replay::side_of;
 use yam_referee::fair_play::encoding::Blob;
 use yam_referee::fair_play::game_id::GameId;
 use yam_referee::fair_play::turn::{Evidence, SignedEvent};
 use yam_referee::signed::SignedReplay;
 use yam_referee::signed::table::{self, Signer};
 
-use super::autoplay::{self, Intent};
 use super::secrets::{Identity, SealedSetup, Secrets, random_32};
 use crate::error::{Error, Result};
-
-/// The side of a Castle Siege seat.
-pub fn side_of_seat(seat: usize) -> Side {
-    if seat == 0 {
-        Side::Defender
-    } else {
-        Side::Attacker
-    }
-}
 
 /// Castle Siege: seals `written` for `identity`, whose secrets are in
 /// `secrets` (the hot-seat's and the mail player's shared half).
@@ -38,7 +29,7 @@ pub fn seal_setup(
     use yam_referee::fair_play::commit::Salt;
     let me = signer.public_key();
     let side =
-        side_of_seat(replay.seat_of(&me).ok_or_else(|| {
+        side_of(replay.seat_of(&me).ok_or_else(|| {
             Error::invalid(format!("{} has no seat in this game", identity.name))
         })?);
     let setup =

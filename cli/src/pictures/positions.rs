@@ -9,20 +9,12 @@
 //! A replay that fails keeps every position before the failure, so a
 //! broken game still shows as far as it can be followed.
 
-use std::collections::VecDeque;
-
-use yam_notation::{CommentPart, Node};
-use yam_referee::fair_play::chance::ChanceError;
-use yam_referee::fair_play::outcome::Assurance;
-
 use std::path::Path;
 
 use yam_notation::castle_siege::{Order, Token as SiegeToken};
 use yam_notation::genghis_khan::Move as CardMove;
 use yam_notation::{GameKind, Record};
-use yam_referee::fair_play::chance::{Chance, PracticeChance};
-use yam_referee::fair_play::encoding::Blob;
-use yam_referee::fair_play::game_id::GameId;
+use yam_referee::signed::shown::shown_chance;
 use yam_referee::{castle_siege, genghis_khan, khan};
 
 /// One position of one game, ready to draw.
@@ -212,27 +204,9 @@ fn cards_timeline(record: &Record<String>, tokens: &[(&String, usize)]) -> Timel
         Ok(r) => r,
         Err(e) => return Timeline::failed(Vec::new(), e.to_string()),
     };
-    let mut chance: Box<dyn Chance> = if let Some(shown) = ShownChance::read(record) {
-        Box::new(shown)
-    } else if let (Some(seed), Some(id)) =
-        (record.tags.get("PracticeSeed"), record.tags.get("GameId"))
-    {
-        match (GameId::new(id), Blob::new(seed.as_bytes().to_vec())) {
-            (Ok(game), Ok(seed)) => Box::new(PracticeChance::new(&game, &seed)),
-            _ => {
-                return Timeline::failed(
-                    Vec::new(),
-                    "the GameId or PracticeSeed tag cannot be read".to_owned(),
-                );
-            }
-        }
-    } else {
-        return Timeline::failed(
-            Vec::new(),
-            "the Foe layout and the draws of this game are nowhere in its text: \
-             it has neither [%chance] values nor a practice seed"
-                .to_owned(),
-        );
+    let mut chance = match shown_chance(record) {
+        Ok(chance) => chance,
+        Err(e) => return Timeline::failed(Vec::new(), e.to_string()),
     };
     let mut state = match genghis_khan::setup(&ruleset, &mut *chance) {
         Ok(s) => s,
@@ -255,92 +229,5 @@ fn cards_timeline(record: &Record<String>, tokens: &[(&String, usize)]) -> Timel
     Timeline {
         positions,
         error: None,
-    }
-}
-
-/// Chance values read from a record's `[%chance]` commands, handed out in
-/// order: what the text says, unverified.
-#[derive(Debug)]
-pub struct ShownChance {
-    values: VecDeque<(String, String)>,
-    used: usize,
-}
-
-impl ShownChance {
-    /// Every `[%chance]` item of the main line, in order; `None` if there
-    /// is none.
-    pub fn read(record: &Record<String>) -> Option<ShownChance> {
-        let mut depth = 0usize;
-        let mut values = VecDeque::new();
-        for node in &record.movetext {
-            match node {
-                Node::StartVariation => depth += 1,
-                Node::EndVariation => depth = depth.saturating_sub(1),
-                Node::Comment(c) if depth == 0 => {
-                    for part in &c.parts {
-                        if let CommentPart::Command(cmd) = part
-                            && cmd.name.eq_ignore_ascii_case("chance")
-                        {
-                            for item in cmd.args.iter().skip(1) {
-                                if let Some((purpose, value)) = item.rsplit_once(": ") {
-                                    values.push_back((purpose.to_owned(), value.to_owned()));
-                                }
-                            }
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        (!values.is_empty()).then_some(ShownChance { values, used: 0 })
-    }
-
-    fn next(&mut self, purpose: &str) -> Result<String, ChanceError> {
-        let missing = || ChanceError::Missing {
-            position: self.used,
-            purpose: purpose.to_owned(),
-        };
-        let (recorded, value) = self.values.pop_front().ok_or_else(missing)?;
-        if recorded != purpose {
-            return Err(ChanceError::PurposeMismatch {
-                position: self.used,
-                recorded,
-                asked: purpose.to_owned(),
-            });
-        }
-        self.used += 1;
-        Ok(value)
-    }
-}
-
-impl Chance for ShownChance {
-    fn die(&mut self, purpose: &str, sides: u16) -> Result<u16, ChanceError> {
-        let position = self.used;
-        let value = self.next(purpose)?;
-        value
-            .strip_prefix(&format!("d{sides} "))
-            .and_then(|f| f.parse().ok())
-            .ok_or(ChanceError::Missing {
-                position,
-                purpose: purpose.to_owned(),
-            })
-    }
-
-    fn draw(&mut self, purpose: &str, remaining: usize) -> Result<usize, ChanceError> {
-        let position = self.used;
-        let value = self.next(purpose)?;
-        value
-            .strip_prefix('#')
-            .and_then(|v| v.split_once(" of "))
-            .filter(|(_, n)| n.parse::<usize>().ok() == Some(remaining))
-            .and_then(|(i, _)| i.parse().ok())
-            .ok_or(ChanceError::Missing {
-                position,
-                purpose: purpose.to_owned(),
-            })
-    }
-
-    fn assurance(&self) -> Assurance {
-        Assurance::Unverified
     }
 }

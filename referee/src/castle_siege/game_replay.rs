@@ -24,8 +24,6 @@
 //!    drew no die). A declaration that draws no die (`Breach` alone, `End`)
 //!    needs no roll.
 
-use std::any::Any;
-
 use yam_notation::castle_siege::{CastleSiegeGrammar, Mark, Order, Phase, Side, Token};
 use yam_notation::{Dots, GameKind, GameResult, MoveGrammar};
 
@@ -38,7 +36,9 @@ use super::setup::Setup;
 use super::state::State;
 use crate::fair_play::chance::Chance;
 use crate::fair_play::turn::MoveToken;
-use crate::replay::{GameEnd, GameReplay, Resolved, RulesError, SecretSetup, SpellingError};
+use crate::replay::{
+    BuiltinReplay, GameEnd, GameReplay, Resolved, RulesError, SecretSetup, SpellingError,
+};
 
 /// Where the secret setups stand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +69,8 @@ pub struct CastleSiegeReplay {
 
 const SIDES: [Side; 2] = [Side::Defender, Side::Attacker];
 
-fn side_of(seat: usize) -> Side {
+/// The side of a Castle Siege seat: the Defender sits first.
+pub fn side_of(seat: usize) -> Side {
     if seat == 0 {
         Side::Defender
     } else {
@@ -472,8 +473,8 @@ impl GameReplay for CastleSiegeReplay {
         Box::new(self.clone())
     }
 
-    fn as_any(&self) -> Option<&dyn Any> {
-        Some(self)
+    fn builtin(&self) -> Option<BuiltinReplay<'_>> {
+        Some(BuiltinReplay::CastleSiege(self))
     }
 }
 

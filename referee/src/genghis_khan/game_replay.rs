@@ -18,8 +18,6 @@
 //! Every other move (attack, capture, pass, discard) needs no chance; a turn
 //! may hold several of them.
 
-use std::any::Any;
-
 use yam_notation::genghis_khan::{GenghisKhanGrammar, Move};
 use yam_notation::{Dots, GameKind, MoveGrammar};
 
@@ -31,7 +29,7 @@ use super::tableau::tableau;
 use super::token::{notate, play};
 use crate::fair_play::chance::Chance;
 use crate::fair_play::turn::MoveToken;
-use crate::replay::{GameEnd, GameReplay, Resolved, RulesError, SpellingError};
+use crate::replay::{BuiltinReplay, GameEnd, GameReplay, Resolved, RulesError, SpellingError};
 
 /// The word that declares a Horde draw in a roll request: the card is not
 /// known until the roll is answered.
@@ -281,7 +279,7 @@ impl GameReplay for GenghisKhanReplay {
         Box::new(self.clone())
     }
 
-    fn as_any(&self) -> Option<&dyn Any> {
-        Some(self)
+    fn builtin(&self) -> Option<BuiltinReplay<'_>> {
+        Some(BuiltinReplay::GenghisKhan(self))
     }
 }

@@ -9,7 +9,7 @@ use super::position::Position;
 use super::{apply, legal_moves, resolve, to_token};
 use crate::fair_play::chance::Chance;
 use crate::fair_play::turn::MoveToken;
-use crate::replay::{GameEnd, GameReplay, RulesError, SpellingError};
+use crate::replay::{BuiltinReplay, GameEnd, GameReplay, RulesError, SpellingError};
 
 /// A Khan game being replayed.
 #[derive(Debug, Clone, Copy)]
@@ -134,6 +134,10 @@ impl GameReplay for KhanReplay {
 
     fn boxed_clone(&self) -> Box<dyn GameReplay> {
         Box::new(*self)
+    }
+
+    fn builtin(&self) -> Option<BuiltinReplay<'_>> {
+        Some(BuiltinReplay::Khan(self))
     }
 }
 

@@ -24,7 +24,7 @@ use crate::fair_play::sign::SigningKey;
 use crate::fair_play::turn::{Event, EventBody, Evidence, Mode, SignedEvent, TurnBody};
 use crate::genghis_khan::game_replay::{DRAW_ORDER, GenghisKhanReplay};
 use crate::genghis_khan::{Action, greedy_action, notate};
-use crate::replay::{Builtin, RulesCatalog};
+use crate::replay::{Builtin, BuiltinReplay, RulesCatalog};
 
 struct Party {
     key: SigningKey,
@@ -150,19 +150,17 @@ impl Game {
     }
 
     fn siege_state(&self) -> &CastleSiegeReplay {
-        self.replay
-            .game()
-            .as_any()
-            .and_then(|a| a.downcast_ref::<CastleSiegeReplay>())
-            .unwrap()
+        match self.replay.game().builtin() {
+            Some(BuiltinReplay::CastleSiege(siege)) => siege,
+            other => panic!("not Castle Siege: {other:?}"),
+        }
     }
 
     fn cards_state(&self) -> &GenghisKhanReplay {
-        self.replay
-            .game()
-            .as_any()
-            .and_then(|a| a.downcast_ref::<GenghisKhanReplay>())
-            .unwrap()
+        match self.replay.game().builtin() {
+            Some(BuiltinReplay::GenghisKhan(cards)) => cards,
+            other => panic!("not Genghis Khan: {other:?}"),
+        }
     }
 
     /// The side in `seat` seals the setup the driver chooses from `seed`.

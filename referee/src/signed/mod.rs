@@ -18,12 +18,15 @@
 //!   one (the desk's and the witnessing robot's one rule);
 //! - [`table`]: the hot-seat harness's pure half: building and signing the
 //!   events of a game played on one machine;
-//! - [`write`](mod@write): appending events to a record, and the plain export.
+//! - [`write`](mod@write): appending events to a record, and the plain export;
+//! - [`shown`]: chance as a record's text shows it, unverified, for
+//!   showing a position.
 
 pub mod adoption;
 pub mod collect;
 pub mod dispute;
 pub mod replay;
+pub mod shown;
 pub mod table;
 pub mod text;
 pub mod verify;

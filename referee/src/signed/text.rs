@@ -104,6 +104,61 @@ pub fn chance_item(record: &ChanceRecord) -> String {
     }
 }
 
+/// Why one item of a `[%chance ...]` command is not a chance value as
+/// [`chance_item`] writes it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ChanceItemError {
+    /// No `: ` between a purpose and a value.
+    #[error("{0:?} is not `purpose: value`")]
+    NoPurpose(String),
+    /// The value is neither a die (`d6 4`) nor a draw (`#3 of 40`).
+    #[error("{value:?} ({purpose}) is neither a die such as `d6 4` nor a draw such as `#3 of 40`")]
+    Value {
+        /// The purpose before it.
+        purpose: String,
+        /// The value.
+        value: String,
+    },
+}
+
+/// Reads one item of a `[%chance ...]` command, the way back from
+/// [`chance_item`]: its purpose (everything before the last `: `) and its
+/// value, `d{sides} {face}` for a die, `#{index} of {remaining}` for a
+/// draw. Only the spelling is read: whether the value is possible, or true,
+/// is for the game and the signed outcomes to say.
+pub fn read_chance_item(item: &str) -> Result<(&str, ChanceResult), ChanceItemError> {
+    let (purpose, value) = item
+        .rsplit_once(": ")
+        .ok_or_else(|| ChanceItemError::NoPurpose(item.to_owned()))?;
+    let die = || {
+        let (sides, face) = value.strip_prefix('d')?.split_once(' ')?;
+        Some(ChanceResult::Die {
+            sides: number(sides)?,
+            face: number(face)?,
+        })
+    };
+    let draw = || {
+        let (index, remaining) = value.strip_prefix('#')?.split_once(" of ")?;
+        Some(ChanceResult::Draw {
+            remaining: number(remaining)?,
+            index: number(index)?,
+        })
+    };
+    let result = die().or_else(draw).ok_or_else(|| ChanceItemError::Value {
+        purpose: purpose.to_owned(),
+        value: value.to_owned(),
+    })?;
+    Ok((purpose, result))
+}
+
+/// A decimal number as [`chance_item`] writes one: digits only.
+fn number<T: std::str::FromStr>(text: &str) -> Option<T> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
 /// The arguments of the `[%chance ...]` command for roll `roll`.
 pub fn chance_args(roll: u64, results: &[ChanceRecord]) -> Vec<String> {
     std::iter::once(roll.to_string())
@@ -212,6 +267,29 @@ mod tests {
             chance_args(2, &records),
             ["2", "A1xB2: d6 4", "reinforcement: #3 of 40"]
         );
+        for record in &records {
+            assert_eq!(
+                read_chance_item(&chance_item(record)),
+                Ok((record.purpose.as_str(), record.result))
+            );
+        }
+        assert_eq!(
+            read_chance_item("a: b: d6 4"),
+            Ok(("a: b", ChanceResult::Die { sides: 6, face: 4 }))
+        );
+        assert_eq!(
+            read_chance_item("d6 4"),
+            Err(ChanceItemError::NoPurpose("d6 4".to_owned()))
+        );
+        for value in ["d6", "d6 +4", "#3 of", "#3 of 4 0", "6"] {
+            assert!(
+                matches!(
+                    read_chance_item(&format!("x: {value}")),
+                    Err(ChanceItemError::Value { .. })
+                ),
+                "{value}"
+            );
+        }
         assert_eq!(
             practice_seed_text(&Blob::new(vec![0xff]).unwrap()),
             "hex:ff"
