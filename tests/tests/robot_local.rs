@@ -1205,6 +1205,30 @@ fn a_silent_player_of_a_refereed_game_is_reminded_and_the_other_told_to_claim() 
     assert_eq!(t.local.sent().len(), sent.len(), "nothing more");
 }
 
+/// The seats of a drawn game are settled by the challenger's desk (it
+/// reveals the draw); the other desk only reads them. Every copy names the
+/// players from then on, and the same way, before anyone has moved: the
+/// names are written once, when the seats are known, by each desk, and
+/// never put back to "?".
+#[test]
+fn every_copy_names_the_players_as_soon_as_the_seats_are_drawn() {
+    let mut t = Referee::new();
+    let game = "khan-ref-names";
+    open_refereed(&mut t, game, &["--game", "khan", "--ruleset", "basic"]);
+    assert_same_records(&t, game);
+    let record = t.bo.record(game);
+    let tag = |name: &str| {
+        let line = record
+            .lines()
+            .find(|l| l.starts_with(&format!("[{name} ")))
+            .unwrap_or_else(|| panic!("no {name} tag: {record}"));
+        line[name.len() + 3..line.len() - 2].to_owned()
+    };
+    let mut names = [tag("White"), tag("Black")];
+    names.sort();
+    assert_eq!(names, ["ann", "bo"], "{record}");
+}
+
 #[test]
 fn a_robot_killed_while_witnessing_takes_the_turn_exactly_once() {
     let mut t = Referee::new();

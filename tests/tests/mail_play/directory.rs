@@ -885,6 +885,86 @@ fn the_player_sees_the_move_and_keeps_its_own_record() {
         .success();
 }
 
+/// The seat tags of a record, first seat first.
+fn seat_names(record: &str) -> Vec<String> {
+    ["White", "Black"]
+        .iter()
+        .map(|tag| {
+            let line = record
+                .lines()
+                .find(|l| l.starts_with(&format!("[{tag} \"")))
+                .unwrap_or_else(|| panic!("no {tag} tag: {record}"));
+            line[tag.len() + 3..line.len() - 2].to_owned()
+        })
+        .collect()
+}
+
+/// The player goes by `new` from now on (its configuration's identity).
+fn rename(player: &Player, new: &str) {
+    let config = player.dir().join("config.yaml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let old = format!("  name: {}\n", player.name);
+    assert!(text.contains(&old), "{text}");
+    std::fs::write(&config, text.replace(&old, &format!("  name: {new}\n"))).unwrap();
+}
+
+#[test]
+fn both_desks_name_the_players_once_with_the_names_of_the_challenge() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    let id = "khan-drawn";
+    ann.yam(&[
+        "challenge",
+        &bo.address,
+        "--id",
+        id,
+        "--game",
+        "khan",
+        "--ruleset",
+        "basic",
+        "--seats",
+        "drawn",
+    ])
+    .success();
+    bo.read();
+    ann.read();
+    assert!(bo.read().contains("challenges you"));
+    bo.yam(&["accept", id]).success();
+    // Until the draw is revealed, nobody has a seat.
+    assert_eq!(seat_names(&bo.record(id)), ["?", "?"]);
+    // Bo goes by another name from now on: the game keeps the name he had
+    // at the challenge, on both desks.
+    rename(&bo, "Robert");
+    // Ann's desk reveals the draw and names the seats; Bo's desk, which
+    // only reads the reveal, names them too: the two records are one.
+    ann.read();
+    bo.read();
+    let record = ann.record(id);
+    assert_eq!(record, bo.record(id), "byte for byte");
+    let seats = seat_names(&record);
+    let mut names = seats.clone();
+    names.sort();
+    assert_eq!(names, ["Ann", "Bo"], "{record}");
+    // A name once written stays: Ann too goes by another name, and both
+    // play on.
+    rename(&ann, "Annie");
+    for seed in 0..3 {
+        let (mover, other) = if ann.status(id) == "YOU" {
+            (&ann, &bo)
+        } else {
+            (&bo, &ann)
+        };
+        mover
+            .yam(&["move", id, "--auto", "random", "--seed", &seed.to_string()])
+            .success();
+        other.read();
+        mover.read();
+        let record = ann.record(id);
+        assert_eq!(record, bo.record(id), "byte for byte");
+        assert_eq!(seat_names(&record), seats, "{record}");
+    }
+}
+
 #[test]
 fn a_move_whose_mail_fails_is_kept_and_sent_later() {
     let root = tempfile::tempdir().unwrap();

@@ -204,7 +204,16 @@ pub fn challenge(
     let mut record: Record<String> = Record::new(tags);
     let replay = append_events(&mut record, &before, &[event], settings.comment.as_deref())
         .map_err(|e| Error::usage(format!("internal error: {e}")))?;
-    set_player_tags(&mut record, &replay, desk);
+    // The players' names are fixed now: mine, and the one on the invited
+    // player's card. Chosen seats are named at once; drawn ones when the
+    // draw is revealed, from these same names.
+    let names = desk.names_of(&[desk.key(), invited]);
+    set_player_tags(&mut record, &replay, |key| {
+        names
+            .get(&hex::encode(key.as_bytes()))
+            .cloned()
+            .unwrap_or_else(|| desk.name_of(key))
+    });
     let text = record_to_string::<RawGrammar>(&record);
     let mut game = create_game(
         desk,
@@ -219,6 +228,7 @@ pub fn challenge(
             referee: settings.referee.clone(),
             outbox: None,
             closed: None,
+            names,
         },
     )?;
     let news = format!(
@@ -912,6 +922,13 @@ pub fn store_challenge(
     referee: Option<String>,
 ) -> Result<String, Error> {
     let id = game_id_of(replay)?;
+    // The players' names are fixed now, as the challenger's desk fixed
+    // them: the challenger's card, and mine. (The challenge's own text is
+    // kept as it came: chosen seats are named in it already.)
+    let challenger = replay
+        .challenge()
+        .map(|c| c.challenger.key)
+        .ok_or_else(|| Error::usage(format!("game {id}: the record has no challenge")))?;
     create_game(
         desk,
         id.as_str(),
@@ -925,6 +942,7 @@ pub fn store_challenge(
             referee,
             outbox: None,
             closed: None,
+            names: desk.names_of(&[challenger, desk.key()]),
         },
     )?;
     Ok(id.as_str().to_owned())

@@ -3,6 +3,7 @@
 //! verified and written back; and the mail each change sends.
 
 use crate::error::Error;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -117,6 +118,14 @@ impl Desk {
         self.contacts
             .by_key(key)
             .map_or_else(|| key.fingerprint().to_string(), |c| c.name.clone())
+    }
+
+    /// The names the parties `keys` go by now, by public key (hex): what a
+    /// new game fixes as its players' names ([`MailMeta::names`]).
+    pub fn names_of(&self, keys: &[PublicKey]) -> BTreeMap<String, String> {
+        keys.iter()
+            .map(|k| (hex::encode(k.as_bytes()), self.name_of(k)))
+            .collect()
     }
 
     /// Sends a mail to `to` (an address) and returns its raw bytes.
@@ -234,6 +243,14 @@ pub struct MailMeta {
     /// nothing more is played.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub closed: Option<Closed>,
+    /// The name each party went by at the challenge, by public key (hex):
+    /// mine, and the opponent's from their card. The record's player tags
+    /// are written from these, once each, when the seats are known, so
+    /// both desks write the same names whatever cards come later. Empty
+    /// for a game stored by an earlier Yam, whose names are those known
+    /// when the seats are settled.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub names: BTreeMap<String, String>,
 }
 
 /// A challenge declined or withdrawn.
@@ -410,10 +427,25 @@ impl Game {
         let before = self.replay.clone();
         self.replay = append_events(&mut self.record, &before, events, prose)
             .map_err(|e| Error::usage(format!("internal error: {e}")))?;
-        set_player_tags(&mut self.record, &self.replay, desk);
+        self.name_players(desk);
         self.meta.changed = now();
         self.meta.reminders = 0;
         Ok(())
+    }
+
+    /// Writes the players' names into the record's seat tags once the
+    /// seats are known (see [`set_player_tags`]): after every event this
+    /// desk appends, and after every event it reads, so the desk that
+    /// only reads the seat draw names the players as the one that made
+    /// it does.
+    pub fn name_players(&mut self, desk: &Desk) {
+        let names = &self.meta.names;
+        set_player_tags(&mut self.record, &self.replay, |key| {
+            names
+                .get(&hex::encode(key.as_bytes()))
+                .cloned()
+                .unwrap_or_else(|| desk.name_of(key))
+        });
     }
 
     /// Writes the record and the bookkeeping (each atomically), after
@@ -673,19 +705,39 @@ fn keep_copy(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     file.set_len(bytes.len() as u64)
 }
 
-/// Sets the player tags from the seats and the names known.
-pub fn set_player_tags(record: &mut Record<String>, replay: &SignedReplay, desk: &Desk) {
+/// The placeholder of a seat whose player is not known yet (seats drawn,
+/// before the draw is revealed).
+pub const UNKNOWN_PLAYER: &str = "?";
+
+/// Sets the player tags from the seats and `name` (the name a key goes
+/// by), each once: a seat's tag is written when the seats are known and
+/// it is missing or still the placeholder, and never changed afterwards
+/// (a later card or a new identity name changes no record, so both
+/// desks' records and the referee's copy keep agreeing). Before the seats
+/// are known, a missing tag is the placeholder; a name is never replaced
+/// by it.
+pub fn set_player_tags(
+    record: &mut Record<String>,
+    replay: &SignedReplay,
+    name: impl Fn(&PublicKey) -> String,
+) {
     let Some(kind) = record.game() else { return };
     match replay.seats() {
         Some(seats) => {
             for (tag, key) in kind.player_tags().iter().zip(seats) {
-                record.tags.set(tag, desk.name_of(key));
+                if record
+                    .tags
+                    .get(tag)
+                    .is_none_or(|named| named == UNKNOWN_PLAYER)
+                {
+                    record.tags.set(tag, name(key));
+                }
             }
         }
         None => {
             for tag in kind.player_tags() {
                 if record.tags.get(tag).is_none() {
-                    record.tags.set(tag, "?");
+                    record.tags.set(tag, UNKNOWN_PLAYER);
                 }
             }
         }

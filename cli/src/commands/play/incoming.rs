@@ -713,6 +713,10 @@ fn continue_game(
     };
     let new_events: Vec<SignedEvent> = received[stored.len()..].to_vec();
     let mut game = Game::adopt(kept, merged, replay);
+    // The events read may settle the seats (the other desk revealed the
+    // draw): my record names the players then, as the sender's does, from
+    // the names fixed at the challenge; a name I wrote stays.
+    game.name_players(desk);
     game.meta.changed = now();
     game.meta.reminders = 0;
     if let Some(m) = message_id
