@@ -1502,3 +1502,35 @@ fn invitations_are_limited_and_expire() {
         .count();
     assert_eq!(expired, 3, "{}", stderr(&out));
 }
+
+#[test]
+fn a_plan_retried_logs_its_lines_once() {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    // Sending fails: the answers' directory is a file.
+    let out = local.root.join("out");
+    std::fs::rename(&out, local.root.join("out.away")).unwrap();
+    std::fs::write(&out, b"not a directory").unwrap();
+    local.deliver("ann@player.test", "list", &format!("token: {ann}"));
+    let first = robot_once(&local.config, &[]);
+    assert!(!first.status.success());
+    assert_eq!(
+        stderr(&first).matches("answered").count(),
+        1,
+        "{}",
+        stderr(&first)
+    );
+    let again = robot_once(&local.config, &[]);
+    assert!(!again.status.success());
+    assert_eq!(
+        stderr(&again).matches("answered").count(),
+        0,
+        "{}",
+        stderr(&again)
+    );
+    std::fs::remove_file(&out).unwrap();
+    std::fs::rename(local.root.join("out.away"), &out).unwrap();
+    let log = stderr(&local.run());
+    assert_eq!(log.matches("answered").count(), 0, "{log}");
+    last_to(&local, "ann@player.test", "> list");
+}

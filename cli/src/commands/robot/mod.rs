@@ -594,11 +594,22 @@ impl Runner {
     /// archived by the caller).
     fn finish(&self, key: &str) -> Result<(), String> {
         let work: Work = self.journal.load(key).map_err(|e| e.to_string())?;
+        // A plan's lines are logged once, when its files are first written:
+        // not again at each retry of its mails (a server down), nor after
+        // a restart.
+        let first = !self
+            .robot
+            .dir()
+            .join("journal")
+            .join(format!("{key}.applied"))
+            .exists();
         self.journal.apply(key, &work).map_err(|e| e.to_string())?;
-        kill_point("after-apply");
-        for line in &work.log {
-            log(line);
+        if first {
+            for line in &work.log {
+                log(line);
+            }
         }
+        kill_point("after-apply");
         self.journal.send(key, &work, |mail| {
             let message = match compose(&self.from, mail) {
                 Ok(m) => m,
