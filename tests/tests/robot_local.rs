@@ -511,6 +511,15 @@ fn joins_draws_and_takebacks_are_refused_when_illegal_and_done_when_legal() {
     local.run();
     last_to(&local, "bo", "Refused: no draw offer by the other side");
     local.deliver("ann@player.test", "offer draw", &format!("token: {ann}"));
+    local.run();
+    // The offer names the player by address, never by key fingerprint.
+    let told = last_to(&local, "bo", "A draw is offered by");
+    let line = told
+        .body
+        .lines()
+        .find(|l| l.starts_with("A draw is offered by"))
+        .unwrap();
+    assert!(line.ends_with("(ann@player.test)."), "{line}");
     local.deliver("bo@player.test", "accept draw", &format!("token: {bo}"));
     local.run();
     let r = replay(&local.record(&game));
@@ -857,9 +866,10 @@ fn turn_mail(from: &str, game: &str, record: &str, message_id: &str, automatic: 
 /// drawn, with the robot as referee; Bo accepts; every mail reaches the
 /// robot, which takes each.
 fn open_refereed(t: &mut Referee, game: &str, args: &[&str]) {
+    let invited = t.bo.address.clone();
     let mut challenge = vec![
         "challenge",
-        "bo@player.test",
+        &invited,
         "--seats",
         "drawn",
         "--id",
@@ -1501,6 +1511,178 @@ fn invitations_are_limited_and_expire() {
         .filter(|(to, r)| to.contains("ann@") && r.subject.contains("expired"))
         .count();
     assert_eq!(expired, 3, "{}", stderr(&out));
+}
+
+#[test]
+fn an_outlook_style_reply_to_an_invitation_is_accepted() {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge khan basic bo@player.test",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let game = game_of(&local);
+    let invitation = last_to(&local, "bo@player.test", "challenges you");
+    let token = token_in(&invitation.body).expect("a token for a new player");
+    assert!(invitation.body.contains("token: YOUR-TOKEN"));
+    // The answer on top, the original below it, unquoted, as Outlook
+    // writes it: its template line `token: YOUR-TOKEN` comes last.
+    let body = format!(
+        "join {game}\ntoken: {token}\n\nBo\n\n________________________________\nFrom: Yam robot <robot@yam.test>\nSent: Tuesday, December 1, 2026 10:00 AM\nTo: bo@player.test\nSubject: {}\n\n{}",
+        invitation.subject, invitation.body
+    );
+    local.deliver(
+        "bo@player.test",
+        &format!("RE: {}", invitation.subject),
+        &body,
+    );
+    local.run();
+    let answer = last_to(&local, "bo@player.test", &format!("> join {game}"));
+    assert!(
+        answer.body.contains(&format!("You joined {game}")),
+        "{}",
+        answer.body
+    );
+    assert!(!answer.body.contains("Refused"), "{}", answer.body);
+    assert!(!answer.body.contains("Not understood"), "{}", answer.body);
+    // Without the separator line, the first token line still counts.
+    local.deliver(
+        "bo@player.test",
+        &format!("Re: {}", invitation.subject),
+        &format!("show {game}\ntoken: {token}\n\n{}", invitation.body),
+    );
+    local.run();
+    let answer = last_to(&local, "bo@player.test", "> show");
+    assert!(!answer.body.contains("token is wrong"), "{}", answer.body);
+}
+
+#[test]
+fn a_long_move_is_quoted_in_part() {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge genghis-khan",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let long = "Q".repeat(100_000);
+    local.deliver(
+        "ann@player.test",
+        "a long move",
+        &format!("token: {ann}\nmove {long}\n"),
+    );
+    local.run();
+    let answer = last_to(&local, "ann@player.test", "> move");
+    assert!(answer.body.len() < 20_000, "{} bytes", answer.body.len());
+    assert!(!answer.body.contains(&"Q".repeat(200)));
+    assert!(
+        answer
+            .body
+            .contains(&format!("{}… (100005 bytes)", "Q".repeat(75))),
+        "{}",
+        &answer.body[..answer.body.len().min(2000)]
+    );
+}
+
+#[test]
+fn castle_siege_answers_give_the_setup_format_and_a_whole_turn_that_is_accepted() {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let bo = local.register("bo@player.test");
+    // `help` names Castle Siege.
+    local.deliver("ann@player.test", "help", &format!("token: {ann}"));
+    local.run();
+    let help = last_to(&local, "ann@player.test", "> help");
+    assert!(help.body.contains("castle-siege"), "{}", help.body);
+    local.deliver(
+        "ann@player.test",
+        "challenge castle-siege standard bo@player.test",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let game = game_of(&local);
+    local.deliver(
+        "bo@player.test",
+        &format!("join {game}"),
+        &format!("token: {bo}"),
+    );
+    local.run();
+    let joined = last_to(&local, "bo@player.test", "The game begins");
+    for needed in [
+        "Defender:CKAO/OACK/KCOA/AOKC",
+        "Attacker:KKRTTRKK/AA/SS/CC/CC/SS/AA/KKRTTRKK",
+        "c6-f6 / c5-f5 / c4-f4 / c3-f3",
+        "Reply (a legal placement",
+    ] {
+        assert!(joined.body.contains(needed), "{needed}: {}", joined.body);
+    }
+    let tokens = [("ann@player.test", ann), ("bo@player.test", bo)];
+    // Each player to move asks for the board and sends back the reply the
+    // robot suggests, as it stands.
+    let mut whole_turns = 0;
+    for n in 0..12 {
+        let record = local.record(&game);
+        let before = replay(&record);
+        if before.ending().is_some() || whole_turns == 3 {
+            break;
+        }
+        let seat = before.seat_of(&before.to_move_key().unwrap()).unwrap();
+        let tag = ["Defender", "Attacker"][seat];
+        let line = record
+            .lines()
+            .find(|l| l.starts_with(&format!("[{tag} ")))
+            .unwrap();
+        let (address, token) = tokens
+            .iter()
+            .find(|(a, _)| line.contains(a.split('@').next().unwrap()))
+            .unwrap();
+        // The outbox emptied first: the answer read is this one.
+        for e in std::fs::read_dir(local.root.join("out")).unwrap().flatten() {
+            std::fs::remove_file(e.path()).unwrap();
+        }
+        local.deliver(address, &format!("show {game}"), &format!("token: {token}"));
+        local.run();
+        let shown = last_to(&local, address, "> show");
+        let reply = shown
+            .body
+            .lines()
+            .rfind(|l| l.trim_start().starts_with(&format!("move {game} ")))
+            .unwrap_or_else(|| panic!("no reply to copy: {}", shown.body))
+            .to_owned();
+        let in_play = !reply.contains("Defender:") && !reply.contains("Attacker:");
+        if in_play {
+            // A whole turn: the Move phase, and the turn's end.
+            let words: Vec<&str> = reply.split_whitespace().collect();
+            assert_eq!(words[2], "Move", "{reply}");
+            assert!(reply.contains(" End #"), "{reply}");
+            assert!(shown.body.contains("A whole turn goes in one mail"));
+        }
+        local.deliver(
+            address,
+            &format!("Re: {}", shown.subject),
+            &format!("{reply}\ntoken: {token}\nseed: turn {n}"),
+        );
+        local.run();
+        let after = replay_of(&local, &game);
+        assert!(
+            after.events().len() > before.events().len(),
+            "the suggested reply {reply:?} was not taken: {}",
+            last_to(&local, address, "> move").body
+        );
+        if in_play {
+            whole_turns += 1;
+            // The whole turn was resolved in one mail: the other side is to move.
+            assert!(
+                after.ending().is_some()
+                    || after.seat_of(&after.to_move_key().unwrap()) != Some(seat),
+                "{reply}"
+            );
+        }
+    }
+    assert!(whole_turns >= 2, "{whole_turns} whole turns");
 }
 
 #[test]

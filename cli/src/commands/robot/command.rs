@@ -5,9 +5,14 @@
 //! subject's `Re: [Yam] ...` and a signature never read as commands.
 //! Reading stops at a signature separator (`-- `), and quoted lines are
 //! skipped (a player may write below a quote), so an answer quoted back is
-//! never obeyed twice. Besides commands, a mail may carry `token: XXXX` (the
-//! sender's token, see `auth`) and `seed: free text` (entering every roll
-//! of the mail).
+//! never obeyed twice. Reading also stops where a reply's original message
+//! starts unquoted below it, as Outlook writes it (`-----Original
+//! Message-----`, a line of underscores, or a header block `From: ...`
+//! `Sent: ...`): the original is the robot's own mail, whose lines are not
+//! the sender's. Besides commands, a mail may carry `token: XXXX` (the
+//! sender's token, see `auth`; the first such line counts, so a template
+//! line `token: YOUR-TOKEN` of a quoted invitation never overrides the
+//! player's) and `seed: free text` (entering every roll of the mail).
 
 /// The most commands one mail may carry: a mail of thousands of lines is
 /// answered with an error, not with thousands of moves.
@@ -15,6 +20,42 @@ pub const MAX_COMMANDS: usize = 20;
 
 /// The longest free-text seed kept (the rest is cut).
 pub const MAX_SEED: usize = 200;
+
+/// How many characters of a long input are quoted back.
+pub const QUOTED: usize = 80;
+
+/// A word of an answer longer than this is the echo of a long input, quoted
+/// in part ([`shorten_words`]).
+pub const LONG_WORD: usize = 120;
+
+/// `text`, or when longer than `max` characters its first [`QUOTED`]
+/// characters and its size: a long input is never echoed whole.
+pub fn quote_part(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let head: String = text.chars().take(QUOTED).collect();
+    format!("{head}… ({} bytes)", text.len())
+}
+
+/// `text` with every word (a run without white space) longer than
+/// [`LONG_WORD`] characters quoted in part: an error that names a 100 KB
+/// move quotes it, not echoes it.
+pub fn shorten_words(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(1 << 16));
+    let mut word = String::new();
+    for c in text.chars() {
+        if c.is_whitespace() {
+            out.push_str(&quote_part(&word, LONG_WORD));
+            word.clear();
+            out.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    out.push_str(&quote_part(&word, LONG_WORD));
+    out
+}
 
 /// One command.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,7 +161,9 @@ pub fn parse(subject: &str, body: &str) -> Parsed {
         let head_lower = head.to_ascii_lowercase();
         let key = head_lower.trim_end_matches(':');
         if key == "token" {
-            if let Some(token) = rest.split_whitespace().next() {
+            if parsed.token.is_none()
+                && let Some(token) = rest.split_whitespace().next()
+            {
                 parsed.token = Some(token.to_owned());
             }
             return;
@@ -142,7 +185,7 @@ pub fn parse(subject: &str, body: &str) -> Parsed {
         match command(key, rest) {
             Ok(c) => parsed.commands.push(c),
             Err(expected) => parsed.errors.push(BadLine {
-                line: line.chars().take(200).collect(),
+                line: quote_part(line, 200),
                 expected,
             }),
         }
@@ -150,16 +193,54 @@ pub fn parse(subject: &str, body: &str) -> Parsed {
     // The subject is one line; an answer's subject (`Re: [Yam] ...`) starts
     // with no verb and so is passed over.
     line_of(subject, &mut parsed);
-    for line in body.lines() {
-        if line == "-- " {
+    for line in unquoted(body) {
+        line_of(line, &mut parsed);
+    }
+    parsed
+}
+
+/// The lines the sender wrote: up to a signature separator (`-- `) or the
+/// start of an original message below a reply, without quoted lines.
+pub fn unquoted(body: &str) -> Vec<&str> {
+    let lines: Vec<&str> = body.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if *line == "-- " || original_starts(&lines[i..]) {
             break;
         }
         if line.trim_start().starts_with('>') {
             continue;
         }
-        line_of(line, &mut parsed);
+        out.push(*line);
     }
-    parsed
+    out
+}
+
+/// Whether an original message, unquoted, starts at `lines[0]`: Outlook's
+/// `-----Original Message-----` (or a forwarded message's line), its line of
+/// underscores, or a header block (`From:` with `Sent:`, `Date:`, `To:` or
+/// `Subject:` in the next lines).
+fn original_starts(lines: &[&str]) -> bool {
+    let Some(first) = lines.first().map(|l| l.trim()) else {
+        return false;
+    };
+    let lower = first.to_ascii_lowercase();
+    let dashed = lower.starts_with("---") || lower.starts_with("___");
+    if dashed && (lower.contains("original message") || lower.contains("forwarded message")) {
+        return true;
+    }
+    if first.len() >= 10 && first.chars().all(|c| c == '_') {
+        return true;
+    }
+    if lower.starts_with("from:") {
+        return lines.iter().skip(1).take(4).any(|l| {
+            let l = l.trim_start().to_ascii_lowercase();
+            ["sent:", "date:", "to:", "subject:"]
+                .iter()
+                .any(|h| l.starts_with(h))
+        });
+    }
+    false
 }
 
 fn split_word(line: &str) -> (&str, &str) {
@@ -322,8 +403,10 @@ Commands (one per line, in the subject or the body, any case):
 
   help                                  this text
   challenge GAME [RULESET] [ADDRESS]    a new game: khan (basic, magician, power-magician,
-                                        rescue-general, rescue-khan), genghis-khan (solo,
-                                        against the robot: `move start` lays out the Foe rows);
+                                        rescue-general, rescue-khan), castle-siege (standard;
+                                        two players: each first sends a secret setup, then
+                                        a whole turn per mail), genghis-khan (solo, against
+                                        the robot: `move start` lays out the Foe rows);
                                         add `second` to take the second seat;
                                         without ADDRESS anyone may join
   join GAME-ID   (or: accept GAME-ID)   take the open seat of a challenge
@@ -333,6 +416,10 @@ Commands (one per line, in the subject or the body, any case):
   resign [GAME-ID]
   offer draw [GAME-ID]      accept draw [GAME-ID]      decline draw [GAME-ID]
   offer takeback [GAME-ID]  accept takeback [GAME-ID]  decline takeback [GAME-ID]
+
+Castle Siege: the setup is one move, e.g.  move GAME-ID Defender:CKAO/OACK/KCOA/AOKC
+  or  move GAME-ID Attacker:KKRTTRKK/AA/SS/CC/CC/SS/AA/KKRTTRKK  (kept secret until both
+  are in); then a whole turn per mail, e.g.  move GAME-ID Move Kb3-b4 Attack Ab5xKc5 End
 
 Every command mail carries your token on a line of its own:  token: XXXX
 A line `seed: any words you like` enters the dice and cards of that mail's moves.
@@ -425,6 +512,64 @@ mod tests {
         let p = parse("", &body);
         assert_eq!(p.commands.len(), MAX_COMMANDS);
         assert!(p.truncated);
+    }
+
+    #[test]
+    fn the_first_token_of_the_unquoted_text_counts() {
+        // An Outlook-style reply: the answer on top, the original
+        // invitation unquoted below, with its template line.
+        let body = "join khan-1\ntoken: 0123abcd\n\nAnn\n\n\
+                    -----Original Message-----\n\
+                    From: Yam robot <robot@yam.test>\n\
+                    Sent: Monday\n\
+                    Subject: [Yam] ann challenges you\n\n\
+                    To play, reply with the lines\n\n  join khan-1\n  token: YOUR-TOKEN\n";
+        let p = parse("RE: [Yam] ann challenges you", body);
+        assert_eq!(p.token.as_deref(), Some("0123abcd"));
+        assert_eq!(p.commands, vec![Command::Join("khan-1".into())]);
+        // Without a separator line, the first token line still counts.
+        let p = parse("", "token: first\nshow\ntoken: YOUR-TOKEN\n");
+        assert_eq!(p.token.as_deref(), Some("first"));
+        // A header block starts the original too; a lone `From:` in prose
+        // does not.
+        let p = parse(
+            "",
+            "show\ntoken: t1\nFrom: robot@yam.test\nDate: today\nlist\n",
+        );
+        assert_eq!(p.commands, vec![Command::Show(None)]);
+        let p = parse("", "From: my phone\nshow\n\ntoken: t1\n");
+        assert_eq!(p.commands, vec![Command::Show(None)]);
+        // Outlook's line of underscores.
+        let p = parse(
+            "",
+            "list\ntoken: t2\n________________________________\njoin x\n",
+        );
+        assert_eq!(p.commands, vec![Command::List]);
+    }
+
+    #[test]
+    fn long_inputs_are_quoted_in_part() {
+        let token = "x".repeat(100_000);
+        let quoted = quote_part(&token, 200);
+        assert!(quoted.starts_with(&"x".repeat(QUOTED)));
+        assert!(quoted.ends_with("… (100000 bytes)"), "{quoted}");
+        assert!(quoted.len() < 200);
+        assert_eq!(quote_part("move a1-a2", 200), "move a1-a2");
+        let text = format!("Refused: {token} is not a move\n\nBoard\n");
+        let short = shorten_words(&text);
+        assert!(short.starts_with("Refused: xxxx"));
+        assert!(
+            short.ends_with("… (100000 bytes) is not a move\n\nBoard\n"),
+            "{short}"
+        );
+        let p = parse("", &format!("move {token}\n"));
+        assert_eq!(p.commands.len(), 1);
+        let bad = parse("", &format!("join {token} {token}\n"));
+        assert!(
+            bad.errors[0].line.ends_with("(200006 bytes)"),
+            "{:?}",
+            bad.errors
+        );
     }
 
     #[test]

@@ -496,12 +496,14 @@ impl Robot {
         if let Some(id) = &incoming.message_id {
             references.push(id.clone());
         }
-        let subject = if incoming.subject.trim().is_empty() {
+        // The subject is the sender's text: a long one is quoted in part.
+        let theirs = command::quote_part(&incoming.subject, 200);
+        let subject = if theirs.trim().is_empty() {
             "Yam robot".to_owned()
-        } else if incoming.subject.to_ascii_lowercase().starts_with("re:") {
-            incoming.subject.clone()
+        } else if theirs.to_ascii_lowercase().starts_with("re:") {
+            theirs
         } else {
-            format!("Re: {}", incoming.subject)
+            format!("Re: {theirs}")
         };
         let n = work.mails.len();
         let attachment = game.and_then(|g| self.attachment(work, g));
@@ -608,7 +610,13 @@ impl Robot {
             if answer.game.is_some() {
                 last_game.clone_from(&answer.game);
             }
-            sections.push(format!("> {}\n{}", describe(c), answer.text));
+            // What the sender wrote comes back quoted in part when long, in
+            // the echo of the command and in any error that names it.
+            sections.push(format!(
+                "> {}\n{}",
+                command::quote_part(&describe(c), 200),
+                command::shorten_words(&answer.text)
+            ));
         }
         if parsed.truncated {
             sections.push(format!(
@@ -1027,7 +1035,10 @@ impl Robot {
         out.push_str(&to_move_text(loaded));
         out.push('\n');
         for (_, by) in replay.open_draw_offers() {
-            out.push_str(&format!("A draw is offered by {}.\n", replay.name_of(by)));
+            out.push_str(&format!(
+                "A draw is offered by {}.\n",
+                seat_name(replay, &loaded.meta.seats, by)
+            ));
         }
         if roll::layout_pending(replay) {
             out.push_str(&format!(
@@ -1035,6 +1046,11 @@ impl Robot {
                 loaded.meta.id,
                 replay.plies()
             ));
+        } else if !loaded.meta.witness
+            && replay.ending().is_none()
+            && let Some(text) = siege_hint(loaded)
+        {
+            out.push_str(&text);
         } else if !loaded.meta.witness
             && replay.ending().is_none()
             && replay.to_move_key().is_some()
@@ -1666,6 +1682,97 @@ fn to_move_text(loaded: &Loaded) -> String {
             format!("{role} ({who}) to move.")
         }
         (None, None) => "Nobody can move.".into(),
+    }
+}
+
+/// The placement format of Castle Siege's secret setups, with a worked
+/// example for each side.
+pub(super) const SIEGE_SETUP_FORMAT: &str = "\
+A setup is one move: the side, a colon, then the unit letters square by square, groups
+separated by `/` (C cannon, K knight, A archer, O boiling-oil cauldron, S sapper,
+R battering ram, T siege tower):
+  Defender: 16 letters over the castle, c6-f6 / c5-f5 / c4-f4 / c3-f3,
+            4 each of C K A O, for instance  Defender:CKAO/OACK/KCOA/AOKC
+  Attacker: 28 letters over the edge, rank 8 a-h / then a and h of ranks 7, 6, 5, 4, 3
+            and 2 (six pairs) / rank 1 a-h; 4 C, 8 K, 4 A, 4 S, 4 R, 4 T,
+            for instance  Attacker:KKRTTRKK/AA/SS/CC/CC/SS/AA/KKRTTRKK
+The robot seals it for you: your opponent sees only `Defender:sealed` (or
+`Attacker:sealed`) until both setups are in, then both are revealed at once.
+";
+
+/// What to send in a Castle Siege game: during the setups, the placement
+/// format and a placement to copy; in play, a whole turn in one mail
+/// (`Move ... Breach ... Attack ... End`), checked before it is suggested.
+fn siege_hint(loaded: &Loaded) -> Option<String> {
+    use yam_referee::castle_siege::game_replay::SetupStage;
+    use yam_referee::castle_siege::{Policy, choose_declaration, choose_setup};
+    let replay = &loaded.replay;
+    let siege = crate::game::autoplay::siege(replay)?;
+    let to_move = replay.to_move_key()?;
+    let seat = replay.seat_of(&to_move)?;
+    let side = crate::game::autoplay::side_of_seat(seat);
+    let id = &loaded.meta.id;
+    let seed = replay.events().len() as u64;
+    match siege.setup_stage() {
+        Some(SetupStage::Sealing) => {
+            let example = choose_setup(side, seed).ok()?;
+            Some(format!(
+                "{SIEGE_SETUP_FORMAT}Reply (a legal placement drawn at random; rearrange the letters as you like):\n  move {id} {} #{}\n",
+                example.placement(),
+                replay.plies()
+            ))
+        }
+        // Revealed by the robot itself, as soon as both are sealed.
+        Some(SetupStage::Revealing) => None,
+        None => {
+            let state = siege.state()?;
+            // A whole turn, ending with `End`: the engine's declarations
+            // cover one phase at times, so the first whole one is taken.
+            let turn = (0..64)
+                .map(|i| choose_declaration(state, Policy::Eager, seed.wrapping_add(i)).texts())
+                .find(|t| t.last().is_some_and(|o| o == "End"))
+                .unwrap_or_else(|| {
+                    let mut t = choose_declaration(state, Policy::Eager, seed).texts();
+                    if t.last().is_none_or(|o| o != "End") {
+                        t.extend(["Attack".to_owned(), "End".to_owned()]);
+                    }
+                    t
+                });
+            Some(format!(
+                "A whole turn goes in one mail, declared before its dice are drawn: `Move` and your steps in\n\
+                 the order to try them (the allowance die decides how many are made), `Breach` and breaches,\n\
+                 `Attack` and attacks, then `End`. Legal orders now: {}\n\
+                 Reply (a legal turn, chosen by the robot; change it as you like):\n  move {id} {} #{}\n",
+                legal_orders_text(replay),
+                turn.join(" "),
+                replay.plies()
+            ))
+        }
+    }
+}
+
+fn legal_orders_text(replay: &SignedReplay) -> String {
+    let moves = replay.game().legal_moves();
+    let shown: Vec<&str> = moves.iter().take(HINTS).map(String::as_str).collect();
+    format!(
+        "{}{}",
+        shown.join(" "),
+        if moves.len() > HINTS { " ..." } else { "" }
+    )
+}
+
+/// A party by the name players know: its role and its address (never a
+/// bare key fingerprint); the robot by its role.
+fn seat_name(replay: &SignedReplay, seats: &[String], key: &PublicKey) -> String {
+    match replay.seat_of(key) {
+        Some(seat) => {
+            let role = replay.game().seats().get(seat).copied().unwrap_or("?");
+            match seats.get(seat) {
+                Some(address) => format!("{role} ({address})"),
+                None => role.to_owned(),
+            }
+        }
+        None => "the robot".to_owned(),
     }
 }
 
