@@ -866,6 +866,52 @@ fn turn_mail(from: &str, game: &str, record: &str, message_id: &str, automatic: 
 /// drawn, with the robot as referee; Bo accepts; every mail reaches the
 /// robot, which takes each.
 fn open_refereed(t: &mut Referee, game: &str, args: &[&str]) {
+    open_refereed_unconfirmed(t, game, args);
+    confirm_keys(t);
+}
+
+/// Every confirmation the robot mailed, answered from its address with
+/// the code as the mail gave it; then the robot's outbox is emptied.
+fn confirm_keys(t: &mut Referee) {
+    let mut confirmations = Vec::new();
+    for (to, r) in t.local.sent() {
+        if let Some(code) = r
+            .body
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("confirm "))
+        {
+            let address = to
+                .split_whitespace()
+                .find(|w| w.contains('@'))
+                .unwrap()
+                .trim_matches(['<', '>', ','])
+                .to_owned();
+            confirmations.push((address, code.to_owned()));
+        }
+    }
+    assert!(!confirmations.is_empty(), "a confirmation was mailed");
+    for (address, code) in &confirmations {
+        t.local.deliver(
+            address,
+            "Re: [Yam] Is this key yours? A confirmation from the Yam robot",
+            &format!("confirm {code}\n\n> The Yam robot robot@yam.test witnesses ...\n"),
+        );
+    }
+    let log = stderr(&t.local.run());
+    assert_eq!(
+        log.matches("confirmed key").count(),
+        confirmations.len(),
+        "{log}"
+    );
+    for e in std::fs::read_dir(t.local.root.join("out"))
+        .unwrap()
+        .flatten()
+    {
+        std::fs::remove_file(e.path()).unwrap();
+    }
+}
+
+fn open_refereed_unconfirmed(t: &mut Referee, game: &str, args: &[&str]) {
     let invited = t.bo.address.clone();
     let mut challenge = vec![
         "challenge",
@@ -1514,6 +1560,142 @@ fn invitations_are_limited_and_expire() {
 }
 
 #[test]
+fn a_stranger_s_witnessed_game_never_enters_another_player_s_register_nor_mails_her() {
+    let mut t = Referee::new();
+    let genuine = "khan-ref-genuine";
+    open_refereed(&mut t, genuine, &["--game", "khan", "--ruleset", "basic"]);
+    play_refereed(&mut t, genuine, 2);
+    // A stranger with her own key challenges Ann's address, and a second
+    // key of hers answers in Ann's name (a forged From: the robot reads
+    // mails, it cannot know who wrote them).
+    let root = t.local.root.clone();
+    let eve = Desk::new(&root, "eve", "eve@player.test");
+    let mallory = Desk::new(&root, "mallory", "ann@player.test");
+    let ann = std::mem::replace(&mut t.ann, eve);
+    let bo = std::mem::replace(&mut t.bo, mallory);
+    let stranger = "khan-stranger";
+    open_refereed_unconfirmed(&mut t, stranger, &["--game", "khan", "--ruleset", "basic"]);
+    let mails = t.local.sent();
+    assert!(
+        mails.iter().all(|(to, _)| !to.contains("ann@player.test")),
+        "no mail to Ann about a game of a key not hers: {mails:?}"
+    );
+    // Eve confirms her own key, as an honest player would.
+    confirm_keys(&mut t);
+    play_refereed(&mut t, stranger, 2);
+    let eve = std::mem::replace(&mut t.ann, ann);
+    let mallory = std::mem::replace(&mut t.bo, bo);
+    drop((eve, mallory));
+    let meta =
+        std::fs::read_to_string(root.join("data/games").join(stranger).join("robot.yaml")).unwrap();
+    assert!(meta.contains("ann@player.test (unconfirmed)"), "{meta}");
+    // The stranger's game is kept under its keys, never under Ann's address.
+    let mut under_keys = 0;
+    for dir in std::fs::read_dir(root.join("data/robot/register"))
+        .unwrap()
+        .flatten()
+    {
+        if dir.path().join(format!("{stranger}.yam")).exists() {
+            assert!(dir.file_name().to_string_lossy().starts_with("key-"));
+            under_keys += 1;
+        }
+    }
+    assert_eq!(under_keys, 2, "one copy under each key of the game");
+    // Weeks of silence: reminders and the forfeit notice go to confirmed
+    // addresses only; Ann hears nothing of the stranger's game.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    for days in [15u64, 29, 36, 41, 42, 70] {
+        let at = (now + days * 86_400).to_string();
+        let out = robot_once(&t.local.config, &[("YAM_ROBOT_NOW", &at)]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let to_ann: Vec<Received> = t
+        .local
+        .sent()
+        .into_iter()
+        .filter(|(to, _)| to.contains("ann@player.test"))
+        .map(|(_, r)| r)
+        .collect();
+    assert!(
+        to_ann
+            .iter()
+            .any(|r| r.subject.contains(genuine) || r.body.contains(genuine)),
+        "Ann's own game still mails her: {to_ann:?}"
+    );
+    assert!(
+        to_ann
+            .iter()
+            .all(|r| !r.subject.contains(stranger) && !r.body.contains(stranger)),
+        "{to_ann:?}"
+    );
+    // Her register (`list`) shows her game and not the stranger's; `show`
+    // does not reach it.
+    let token = t.local.register("ann@player.test");
+    t.local.deliver(
+        "ann@player.test",
+        "list",
+        &format!("token: {token}\nshow {stranger}"),
+    );
+    t.local.run();
+    let answer = last_to(&t.local, "ann@player.test", "> list");
+    assert!(
+        answer.body.contains(&format!("{genuine}  Khan")),
+        "{}",
+        answer.body
+    );
+    assert!(answer.body.contains("1 game(s)"), "{}", answer.body);
+    assert!(
+        answer
+            .body
+            .contains(&format!("Refused: you are not a player of {stranger}")),
+        "{}",
+        answer.body
+    );
+    assert!(
+        !answer.body.contains(&format!("{stranger}  Khan")),
+        "{}",
+        answer.body
+    );
+}
+
+#[test]
+fn a_confirmation_code_is_needed_and_only_the_address_s_own_code_counts() {
+    let mut t = Referee::new();
+    let game = "khan-ref-code";
+    open_refereed_unconfirmed(&mut t, game, &["--game", "khan", "--ruleset", "basic"]);
+    let codes: Vec<(String, String)> = t
+        .local
+        .sent()
+        .into_iter()
+        .filter_map(|(to, r)| {
+            let code = r
+                .body
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("confirm "))?
+                .to_owned();
+            Some((to, code))
+        })
+        .collect();
+    assert_eq!(codes.len(), 2, "one confirmation to each player");
+    // A guess, and Bo's code sent in Ann's name, confirm nothing and are
+    // not answered.
+    let bo_code = &codes.iter().find(|(to, _)| to.contains("bo@")).unwrap().1;
+    let sent = t.local.sent().len();
+    t.local
+        .deliver("ann@player.test", "confirm", "confirm 0123456789abcdef");
+    t.local
+        .deliver("ann@player.test", "confirm", &format!("confirm {bo_code}"));
+    let log = stderr(&t.local.run());
+    assert!(!log.contains("confirmed key"), "{log}");
+    assert_eq!(t.local.sent().len(), sent, "no answer to a wrong code");
+    // The right ones confirm.
+    confirm_keys(&mut t);
+}
+
+#[test]
 fn an_outlook_style_reply_to_an_invitation_is_accepted() {
     let mut local = Local::new();
     let ann = local.register("ann@player.test");
@@ -1715,4 +1897,66 @@ fn a_plan_retried_logs_its_lines_once() {
     let log = stderr(&local.run());
     assert_eq!(log.matches("answered").count(), 0, "{log}");
     last_to(&local, "ann@player.test", "> list");
+}
+
+#[test]
+fn a_player_s_card_makes_her_new_key_known_once_she_confirms() {
+    let mut t = Referee::new();
+    open_refereed(
+        &mut t,
+        "khan-ref-card",
+        &["--game", "khan", "--ruleset", "basic"],
+    );
+    // Ann on a new machine, with a new key, mails the robot her card.
+    let fresh = Desk::new(&t.local.root, "ann-new", "ann@player.test");
+    fresh.yam(&["identity", "send", "robot@yam.test"]);
+    let mails: Vec<PathBuf> = std::fs::read_dir(&fresh.outbox)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+        .collect();
+    assert_eq!(mails.len(), 1);
+    let card = std::fs::read(&mails[0]).unwrap();
+    t.local.deliver_raw(&card);
+    // The same card under another sender's From moves nothing.
+    let forged = String::from_utf8_lossy(&card).replacen(
+        "From: ",
+        "From: eve@player.test\r\nX-Was-From: ",
+        1,
+    );
+    t.local.deliver_raw(forged.as_bytes());
+    let log = stderr(&t.local.run());
+    assert!(
+        log.contains("claims ann@player.test: a confirmation is mailed to ann@player.test"),
+        "{log}"
+    );
+    assert!(
+        log.contains("a card for ann@player.test, not the sender"),
+        "{log}"
+    );
+    let sent = t.local.sent();
+    assert_eq!(sent.len(), 1, "one confirmation, to Ann: {sent:?}");
+    assert!(sent[0].0.contains("ann@player.test"));
+    assert!(
+        sent[0]
+            .1
+            .body
+            .contains("received a Yam card from your address")
+    );
+    confirm_keys(&mut t);
+    let book = std::fs::read_dir(t.local.root.join("data/robot/keys"))
+        .unwrap()
+        .flatten()
+        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+        .find(|text| text.contains("address: ann@player.test"))
+        .expect("Ann's keys");
+    let keys = book
+        .split("pending")
+        .next()
+        .unwrap()
+        .lines()
+        .filter(|l| l.trim_start().starts_with("- "))
+        .count();
+    assert_eq!(keys, 2, "{book}");
 }

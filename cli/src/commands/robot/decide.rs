@@ -27,6 +27,7 @@ use crate::game::secrets::{Identity, Secrets, random_32};
 use crate::mail::extract::{Incoming, read_mail};
 use crate::store::Store;
 
+mod keybook;
 mod witness;
 
 /// The robot's settings.
@@ -540,7 +541,7 @@ impl Robot {
             let mut player = Player::new(from, &token, self.now);
             // Games witnessed before the address registered are its games
             // too: `list` and the default game know them.
-            player.games = self.registered_games(from);
+            player.games = self.registered_games(work, from);
             self.put_player(work, &player);
             work.log.push(format!("registered {from}"));
             let body = format!(
@@ -823,7 +824,9 @@ impl Robot {
         let meta = self
             .meta(work, id)
             .ok_or_else(|| format!("there is no game {id}"))?;
-        if meta.seats.iter().any(|s| s == from) || meta.challenger == from {
+        // A witnessed game's members are the addresses of its known keys
+        // (its seats); its first mail's From proves nothing.
+        if meta.seats.iter().any(|s| s == from) || (!meta.witness && meta.challenger == from) {
             Ok(meta)
         } else {
             Err(format!("you are not a player of {id}"))

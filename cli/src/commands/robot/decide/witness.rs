@@ -10,8 +10,9 @@ use yam_referee::fair_play::turn::{EventBody, Mode, SignedEvent};
 use yam_referee::signed::Known;
 use yam_referee::signed::table::next_duty;
 
+use super::keybook::{Source, key_register, list_yam};
 use super::{Binding, GameMeta, Loaded, Robot, Stage, Work, record_path, valid_id};
-use crate::mail::cards::is_card;
+use crate::mail::cards::{Card, is_card};
 use crate::mail::extract::{Incoming, Turn};
 use yam_referee::signed::adoption::{Adoption, adoption};
 
@@ -62,7 +63,7 @@ impl Robot {
             .filter(|b| !is_card(b))
             .collect();
         let Some(first) = records.first() else {
-            return false;
+            return self.keys_mail(work, key, incoming, raw, &from);
         };
         let meta = claimed_id(first).and_then(|id| self.meta(work, &id));
         if meta.as_ref().is_some_and(|m| !m.witness) {
@@ -85,7 +86,7 @@ impl Robot {
         // same record (the attachment and the block are two copies).
         let mut refusal = None;
         for bytes in &records {
-            match self.take(work, incoming, &from, bytes, hygiene.is_none()) {
+            match self.take(work, key, incoming, &from, bytes, hygiene.is_none()) {
                 Ok(taken) => {
                     work.log.push(format!("{key}: {}", taken.log));
                     return true;
@@ -124,6 +125,7 @@ impl Robot {
     fn take(
         &self,
         work: &mut Work,
+        mail_key: &str,
         incoming: &Incoming,
         from: &str,
         bytes: &[u8],
@@ -182,13 +184,13 @@ impl Robot {
                     ));
                 };
                 let author = first_new.event.author;
-                if let Some(other) = meta
+                if meta
                     .as_ref()
-                    .and_then(|m| m.bound.iter().find(|b| b.key == hex_key(&author)))
+                    .is_some_and(|m| m.bound.iter().any(|b| b.key == hex_key(&author)))
                 {
                     return Err(format!(
-                        "game {id}: event {} is signed by the key of {}, not by the sender {from}",
-                        first_new.event.seq, other.address
+                        "game {id}: event {} is signed by the key of the other player, not by the sender {from}",
+                        first_new.event.seq
                     ));
                 }
                 if !personal {
@@ -233,7 +235,14 @@ impl Robot {
                 return Err(format!(
                     "game {id}: event {} is signed by {}, not by the key of the sender {from}",
                     e.event.seq,
-                    e.event.author.fingerprint()
+                    if meta
+                        .as_ref()
+                        .is_some_and(|m| m.bound.iter().any(|b| b.key == hex_key(&e.event.author)))
+                    {
+                        "the key of the other player".to_owned()
+                    } else {
+                        format!("a key not of this game ({})", e.event.author.fingerprint())
+                    }
                 ));
             }
         };
@@ -280,20 +289,7 @@ impl Robot {
                 meta.invited = Some(from.to_owned());
             }
         }
-        let address_of = |k: &PublicKey| {
-            meta.bound
-                .iter()
-                .find(|b| b.key == hex_key(k))
-                .map_or_else(|| k.fingerprint().to_string(), |b| b.address.clone())
-        };
-        meta.seats = match replay.seats() {
-            Some(seats) => seats.iter().map(address_of).collect(),
-            None => replay
-                .parties()
-                .iter()
-                .map(|p| address_of(&p.key))
-                .collect(),
-        };
+        meta.seats = self.witness_seats(work, &meta, &replay);
         let opened = meta.stage == Stage::Pending && replay.opening_complete();
         let claimed_forfeit = received[stored.len()..]
             .iter()
@@ -313,16 +309,26 @@ impl Robot {
             meta.thread.push(m.clone());
         }
         let text = String::from_utf8(bytes.to_vec()).map_err(|_| "the record is not UTF-8")?;
+        if bound_here.is_none() {
+            // A key the address does not have yet: a candidate, confirmed
+            // through the address (`keybook`).
+            self.vouch(work, mail_key, from, &hex_key(&sender), Source::Game(&id));
+        }
         if opened {
-            // The register: the signed opening of every game each player
-            // started, as for the robot's own games.
-            let addresses: Vec<String> = meta.bound.iter().map(|b| b.address.clone()).collect();
-            for address in addresses {
+            // The register: the signed opening of every game, kept under
+            // each of its keys; a player's register is the games of her
+            // known keys, so a stranger's game never enters it.
+            for party in replay.parties() {
                 work.writes.insert(
-                    format!("robot/register/{}/{}.yam", auth::address_key(&address), id),
+                    format!("{}/{id}.yam", key_register(&hex_key(&party.key))),
                     text.clone(),
                 );
-                if let Some(mut player) = self.player(work, &address)
+            }
+            for b in &meta.bound {
+                if !self.known_key(work, &b.address, &b.key) {
+                    continue;
+                }
+                if let Some(mut player) = self.player(work, &b.address)
                     && !player.games.contains(&id)
                 {
                     player.games.push(id.clone());
@@ -351,25 +357,125 @@ impl Robot {
         })
     }
 
-    /// The games in the register of `address` (started before it wrote
-    /// to the robot, or witnessed).
-    pub(super) fn registered_games(&self, address: &str) -> Vec<String> {
+    /// The games in the register of `address`: the robot's own games it
+    /// started, and the witnessed games of its known keys.
+    pub(super) fn registered_games(&self, work: &Work, address: &str) -> Vec<String> {
         let dir = self.dir().join("register").join(auth::address_key(address));
-        let mut ids: Vec<String> = std::fs::read_dir(dir)
-            .map(|entries| {
-                entries
-                    .flatten()
-                    .filter_map(|e| {
-                        e.file_name()
-                            .to_str()
-                            .and_then(|n| n.strip_suffix(".yam"))
-                            .map(str::to_owned)
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let mut ids = list_yam(&dir);
+        for key in self.key_book(work, address).keys {
+            for id in self.games_under_key(&key) {
+                let bound_here = self
+                    .meta(work, &id)
+                    .is_some_and(|m| m.bound.iter().any(|b| b.key == key && b.address == address));
+                if bound_here && !ids.contains(&id) {
+                    ids.push(id);
+                }
+            }
+        }
         ids.sort();
         ids
+    }
+
+    /// A witnessed game's players in seat order, by the names players
+    /// know: the address of a key known for it; an address not yet
+    /// confirmed for its key is marked so (and is no member: `show` and
+    /// `list` by that address do not reach the game); a key no mail has
+    /// spoken for yet is its role.
+    fn witness_seats(
+        &self,
+        work: &Work,
+        meta: &GameMeta,
+        replay: &yam_referee::signed::SignedReplay,
+    ) -> Vec<String> {
+        let name = |k: &PublicKey, role: Option<&str>| match meta
+            .bound
+            .iter()
+            .find(|b| b.key == hex_key(k))
+        {
+            Some(b) if self.known_key(work, &b.address, &b.key) => b.address.clone(),
+            Some(b) => format!("{} (unconfirmed)", b.address),
+            None => format!("{}, not heard from yet", role.unwrap_or("a player")),
+        };
+        let roles = replay.game().seats();
+        match replay.seats() {
+            Some(seats) => seats
+                .iter()
+                .enumerate()
+                .map(|(i, k)| name(k, roles.get(i).copied()))
+                .collect(),
+            None => replay
+                .parties()
+                .iter()
+                .map(|p| name(&p.key, None))
+                .collect(),
+        }
+    }
+
+    /// Names a witnessed game's seats again (a key was confirmed).
+    pub(super) fn refresh_seats(&self, work: &mut Work, id: &str) {
+        if let Ok(loaded) = self.load(work, id) {
+            let mut meta = loaded.meta.clone();
+            meta.seats = self.witness_seats(work, &meta, &loaded.replay);
+            if meta != loaded.meta {
+                self.put_meta(work, &meta);
+            }
+        }
+    }
+
+    /// A mail with no record: a confirmation code handed back, or a card
+    /// (its key a candidate for the sender's address). False when it is
+    /// neither, or not a personal mail: then it is an ordinary mail.
+    fn keys_mail(
+        &self,
+        work: &mut Work,
+        key: &str,
+        incoming: &Incoming,
+        raw: &[u8],
+        from: &str,
+    ) -> bool {
+        if hygiene::ignore_reason(incoming, raw, &self.address).is_some() {
+            return false;
+        }
+        if self.confirm(work, key, from, &super::body_text(raw)) {
+            return true;
+        }
+        let cards: Vec<Card> = incoming
+            .turns
+            .iter()
+            .map(|t| match t {
+                Turn::Attachment { bytes, .. } => bytes.as_slice(),
+                Turn::Block(block) => block.payload.as_slice(),
+            })
+            .filter(|b| is_card(b))
+            .filter_map(|b| Card::read(b).ok())
+            .collect();
+        let Some(card) = cards.first() else {
+            return false;
+        };
+        // A card may bring a mail to its address: counted like a stranger's
+        // record, so a flood of cards is cut off like a flood of commands.
+        let limit = RateLimit::new(&self.dir().join("rate"), self.settings.per_hour);
+        if !limit.allow(from, self.now) {
+            work.log.push(format!(
+                "ignored {key} from {from}: more than {} mails this hour",
+                self.settings.per_hour
+            ));
+            return true;
+        }
+        if card.address != from {
+            work.log.push(format!(
+                "ignored {key} from {from}: a card for {}, not the sender",
+                card.address
+            ));
+            return true;
+        }
+        let before = work.mails.len();
+        self.vouch(work, key, from, &hex_key(&card.key), Source::Card);
+        if work.mails.len() == before {
+            work.log
+                .push(format!("{key}: card of {from}: nothing to confirm"));
+        }
+        true
     }
 
     /// Deadlines of a witnessed game: the robot holds no key of it, so it
@@ -388,15 +494,28 @@ impl Robot {
             return Ok(());
         };
         let silent = duty.who();
+        // Mail goes only to an address whose key is known: a stranger's
+        // game that names someone's address never mails her.
         let address_of = |k: &PublicKey| {
             loaded
                 .meta
                 .bound
                 .iter()
-                .find(|b| b.key == hex_key(k))
+                .find(|b| b.key == hex_key(k) && self.known_key(work, &b.address, &b.key))
                 .map(|b| b.address.clone())
         };
-        let silent_address = address_of(&silent).ok_or("the silent party has no address")?;
+        let silent_confirmed = address_of(&silent);
+        let silent_address = silent_confirmed
+            .clone()
+            .or_else(|| {
+                loaded
+                    .meta
+                    .bound
+                    .iter()
+                    .find(|b| b.key == hex_key(&silent))
+                    .map(|b| format!("{} (unconfirmed)", b.address))
+            })
+            .unwrap_or_else(|| "the player to move".to_owned());
         if forfeit {
             let waiting: Vec<String> = loaded
                 .replay
@@ -406,6 +525,15 @@ impl Robot {
                 .filter_map(|p| address_of(&p.key))
                 .collect();
             loaded.meta.reminders_sent.push(self.settings.forfeit);
+            if waiting.is_empty() {
+                // Recorded as done, so it is said once, not every day.
+                work.log.push(format!(
+                    "{id}: {silent_address} silent for {} days; nobody of the game has a confirmed address to tell",
+                    self.settings.forfeit
+                ));
+                self.put_meta(work, &loaded.meta);
+                return Ok(());
+            }
             let text = format!(
                 "{id}: {silent_address} has been silent for {} days. The robot holds no key of this game, so it claims nothing: you may now claim a forfeit with\n\n    yam forfeit {id}\n\n(your Yam copies the claim to the robot, which then closes its copy of the game).\n",
                 self.settings.forfeit
@@ -418,12 +546,18 @@ impl Robot {
         } else {
             for day in reminders {
                 loaded.meta.reminders_sent.push(*day);
+                let Some(to) = silent_confirmed.clone() else {
+                    work.log.push(format!(
+                        "{id}: {silent_address} silent for {day} days; not reminded: no confirmed address"
+                    ));
+                    continue;
+                };
                 let text = format!(
                     "Reminder: game {id} has waited for you for {day} days ({}). After {} days of silence your opponent may claim a forfeit.\n\nPlay with your Yam: `yam board {id}`, then `yam move {id} ...` (or `yam read`, which takes the automatic steps).\n",
                     self.status(&loaded).lines().next().unwrap_or_default(),
                     self.settings.forfeit
                 );
-                self.mail_to(work, key, &loaded.meta, vec![silent_address.clone()], text);
+                self.mail_to(work, key, &loaded.meta, vec![to], text);
                 work.log
                     .push(format!("{id}: reminded {silent_address} after {day} days"));
             }
