@@ -5,6 +5,8 @@
 //! DIR/identities/NAME.seed          the 32-byte signing seed, in hex (0600)
 //! DIR/games/GAME/NAME.chain         a chain secret for one game, with
 //!                                   every 32nd value of its chain (0600)
+//! DIR/keys/NAME.key                 a key of the program's own, such as the
+//!                                   robot's key for its players' tokens (0600)
 //! ```
 //!
 //! Every secret is drawn from the operating system (`getrandom`), written
@@ -199,6 +201,25 @@ impl Secrets {
             },
             created,
         ))
+    }
+
+    /// The key `name` (32 bytes), drawn the first time it is asked for.
+    pub fn key(&self, name: &str) -> Result<[u8; 32], SecretError> {
+        if !valid_name(name) {
+            return Err(SecretError(format!("{name:?} is not a valid key name")));
+        }
+        let dir = self.dir.join("keys");
+        let path = dir.join(format!("{name}.key"));
+        if !path.exists() {
+            private_dir(&dir).map_err(|e| err(&dir, "cannot create", e))?;
+            match write_new_secret(&path, &format!("{}\n", hex::encode(random_32()?))) {
+                Ok(()) => {}
+                // Drawn by another process in between: that one it is.
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(err(&path, "cannot create", e)),
+            }
+        }
+        parse_hex32(&path, &read_secret(&path)?)
     }
 
     /// Every identity in the directory.

@@ -6,6 +6,13 @@
 //! mail carries `token: XXXX`. The robot keeps only the token's SHA-256, so
 //! a copy of its data directory does not let anyone play for anyone.
 //!
+//! No file of the robot holds a token in the clear, at any moment: the
+//! token is derived from a nonce drawn for the address and the robot's
+//! token key (`secrets/keys/robot-tokens.key`, HMAC-SHA256), and the plan
+//! of the mail that carries it keeps only the nonce ([`Sealed`]); the token
+//! is put into the mail as it is sent, so a resend after a crash carries
+//! the same one. The nonce goes with the plan once it is done.
+//!
 //! What this defends against: a forged `From:` (the forger never saw the
 //! token, which went to the real mailbox). What it does not: someone who
 //! reads the player's mail (mailbox or transport) learns the token, exactly
@@ -14,7 +21,7 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::game::secrets::{SecretError, random_32};
+use crate::game::secrets::{SecretError, Secrets, random_32};
 
 /// A short, stable, file-name-safe key for an address.
 pub fn address_key(address: &str) -> String {
@@ -37,9 +44,95 @@ pub struct Player {
     pub registered: u64,
 }
 
-/// A fresh token: 64 random bits in hex, short enough to copy by hand.
-pub fn new_token() -> Result<String, SecretError> {
-    Ok(hex::encode(&random_32()?[..8]))
+/// The robot's key for its players' tokens.
+#[derive(Clone)]
+pub struct TokenKey([u8; 32]);
+
+impl std::fmt::Debug for TokenKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TokenKey(..)")
+    }
+}
+
+impl TokenKey {
+    /// The name of the key in the secrets directory.
+    pub const NAME: &str = "robot-tokens";
+
+    /// The key kept in `secrets` (drawn the first time).
+    pub fn open(secrets: &Secrets) -> Result<TokenKey, SecretError> {
+        secrets.key(Self::NAME).map(TokenKey)
+    }
+
+    /// A key from its bytes (tests).
+    #[cfg(test)]
+    pub fn from_bytes(bytes: [u8; 32]) -> TokenKey {
+        TokenKey(bytes)
+    }
+
+    /// The token `sealed` stands for: 64 bits in hex, short enough to
+    /// copy by hand.
+    pub fn token(&self, sealed: &Sealed) -> String {
+        let message = format!("yam robot token\n{}\n{}", sealed.address, sealed.nonce);
+        hex::encode(&hmac_sha256(&self.0, message.as_bytes())[..8])
+    }
+}
+
+/// A token as a plan keeps it: the address and the nonce it was derived
+/// from, never the token (which lives only in memory, for the decision
+/// that drew it).
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sealed {
+    /// The address it is for, lower case.
+    pub address: String,
+    /// The nonce, hex.
+    pub nonce: String,
+    #[serde(skip)]
+    token: String,
+}
+
+impl std::fmt::Debug for Sealed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Sealed({}, {})", self.address, self.nonce)
+    }
+}
+
+impl Sealed {
+    /// A new token for `address`.
+    pub fn draw(key: &TokenKey, address: &str) -> Result<Sealed, SecretError> {
+        let mut sealed = Sealed {
+            address: address.trim().to_lowercase(),
+            nonce: hex::encode(&random_32()?[..16]),
+            token: String::new(),
+        };
+        sealed.token = key.token(&sealed);
+        Ok(sealed)
+    }
+
+    /// The token, as drawn (empty once read back from a plan).
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// What stands for the token in a plan's mail.
+    pub fn mark(&self) -> String {
+        format!("[yam-robot-token {}]", self.nonce)
+    }
+}
+
+/// HMAC-SHA256 (RFC 2104) with a key of at most 64 bytes.
+fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
+    let mut block = [0u8; 64];
+    block[..key.len()].copy_from_slice(key);
+    let pad = |byte: u8| block.map(|b| b ^ byte);
+    let inner = Sha256::new()
+        .chain_update(pad(0x36))
+        .chain_update(message)
+        .finalize();
+    Sha256::new()
+        .chain_update(pad(0x5c))
+        .chain_update(inner)
+        .finalize()
+        .into()
 }
 
 /// The stored form of a token.
@@ -82,7 +175,11 @@ mod tests {
 
     #[test]
     fn only_the_right_token_is_accepted() {
-        let token = new_token().unwrap();
+        let key = TokenKey::from_bytes([3; 32]);
+        let token = Sealed::draw(&key, "ann@example.org")
+            .unwrap()
+            .token()
+            .to_owned();
         assert_eq!(token.len(), 16);
         let p = Player::new("Ann@Example.org", &token, 1);
         assert_eq!(p.address, "ann@example.org");
@@ -95,6 +192,29 @@ mod tests {
         assert_eq!(
             address_key("ANN@example.org"),
             address_key("ann@example.org")
+        );
+    }
+
+    #[test]
+    fn a_sealed_token_is_the_same_token_again_and_names_none() {
+        // RFC 4231, test case 2.
+        assert_eq!(
+            hex::encode(hmac_sha256(b"Jefe", b"what do ya want for nothing?")),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+        let key = TokenKey::from_bytes([1; 32]);
+        let sealed = Sealed::draw(&key, "Ann@Example.org").unwrap();
+        let token = sealed.token().to_owned();
+        assert_eq!(token.len(), 16);
+        let kept: Sealed =
+            serde_yaml_ng::from_str(&serde_yaml_ng::to_string(&sealed).unwrap()).unwrap();
+        assert_eq!(kept.token(), "");
+        assert_eq!(key.token(&kept), token);
+        assert!(!format!("{sealed:?}{}", sealed.mark()).contains(&token));
+        assert_ne!(TokenKey::from_bytes([2; 32]).token(&kept), token);
+        assert_ne!(
+            Sealed::draw(&key, "ann@example.org").unwrap().token(),
+            token
         );
     }
 }

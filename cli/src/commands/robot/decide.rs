@@ -162,6 +162,9 @@ pub struct Work {
     pub mails: Vec<OutMail>,
     /// What happened, for the log.
     pub log: Vec<String>,
+    /// New players' tokens in the mails: the journal keeps them sealed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tokens: Vec<auth::Sealed>,
 }
 
 /// The robot: its store, its keys, its address and the time.
@@ -176,6 +179,11 @@ pub struct Robot {
     pub settings: Settings,
     /// The time, seconds since 1970.
     pub now: u64,
+    tokens: auth::TokenKey,
+    /// The store files read since [`Robot::touched`] was last called: what
+    /// a decision depended on (`journal` holds back games with work not
+    /// done).
+    touched: std::cell::RefCell<std::collections::BTreeSet<String>>,
 }
 
 /// The robot's own identity in its secrets directory.
@@ -306,13 +314,39 @@ impl Robot {
         secrets
             .identity(ROBOT_IDENTITY)
             .map_err(|e| e.to_string())?;
+        let tokens = auth::TokenKey::open(&secrets).map_err(|e| e.to_string())?;
         Ok(Robot {
             store,
             secrets,
             address: address.trim().to_lowercase(),
             settings,
             now,
+            tokens,
+            touched: Default::default(),
         })
+    }
+
+    /// The key that players' tokens are derived with.
+    pub fn token_key(&self) -> auth::TokenKey {
+        self.tokens.clone()
+    }
+
+    /// The store files read since the last call (relative to the root).
+    pub fn touched(&self) -> std::collections::BTreeSet<String> {
+        self.touched.take()
+    }
+
+    /// A new token for `address`, noted in `work` so that its plan keeps
+    /// it sealed.
+    pub(super) fn new_token(
+        &self,
+        work: &mut Work,
+        address: &str,
+    ) -> Result<String, crate::game::secrets::SecretError> {
+        let sealed = auth::Sealed::draw(&self.tokens, address)?;
+        let token = sealed.token().to_owned();
+        work.tokens.push(sealed);
+        Ok(token)
     }
 
     fn root(&self) -> &Path {
@@ -325,6 +359,7 @@ impl Robot {
     }
 
     fn read(&self, work: &Work, rel: &str) -> Option<String> {
+        self.touched.borrow_mut().insert(rel.to_owned());
         if let Some(text) = work.writes.get(rel) {
             return Some(text.clone());
         }
@@ -531,7 +566,7 @@ impl Robot {
             if !self.may_answer_unauthenticated(work, key, hygiene::Answer::Welcome, from) {
                 return;
             }
-            let token = match auth::new_token() {
+            let token = match self.new_token(work, from) {
                 Ok(t) => t,
                 Err(e) => {
                     work.log.push(format!("error {key}: {e}"));
@@ -1211,7 +1246,7 @@ impl Robot {
         if self.player(work, invited).is_none() {
             // The token goes to the invited address alone, which is what
             // makes it that address's.
-            match auth::new_token() {
+            match self.new_token(work, invited) {
                 Ok(token) => {
                     let p = Player::new(invited, &token, self.now);
                     self.put_player(work, &p);
@@ -1713,7 +1748,7 @@ fn siege_hint(loaded: &Loaded) -> Option<String> {
     let siege = crate::game::autoplay::siege(replay)?;
     let to_move = replay.to_move_key()?;
     let seat = replay.seat_of(&to_move)?;
-    let side = crate::game::autoplay::side_of_seat(seat);
+    let side = yam_referee::castle_siege::game_replay::side_of(seat);
     let id = &loaded.meta.id;
     let seed = replay.events().len() as u64;
     match siege.setup_stage() {

@@ -1,10 +1,23 @@
-//! Crash safety: a write-ahead journal per mail.
+//! Crash safety: a write-ahead journal per mail, and the one type that
+//! carries a decision through it, [`Plan`].
 //!
 //! ```text
-//! robot/journal/KEY.plan     the Work decided for the mail (files and mails), written atomically
+//! robot/journal/KEY.plan     the Work decided for the mail (files and mails), with its place in
+//!                            the order of arrival; written atomically: the commit point
 //! robot/journal/KEY.applied  its files are written
 //! robot/journal/KEY.sent.N   its mail N went out
+//! robot/journal/KEY.blocked  a step failed, and why (the plan is retried from where it stopped)
+//! robot/journal/KEY.wait     a mail not decided yet: a game it reads has a plan not done (which)
 //! robot/journal/KEY.done     all of it happened; the mail is archived (or about to be)
+//! ```
+//!
+//! A plan's states (`docs/robot.md`, "Crash safety"):
+//!
+//! ```text
+//!   (mail read) ──commit──▶ planned ──files written──▶ applied ──mails sent──▶ sent ──▶ done
+//!                              │                          │                       │
+//!                              └──── a step fails: blocked, in the state reached ─┘
+//!                                    (retried from there at every cycle, first)
 //! ```
 //!
 //! The plan is the commit point: before it exists nothing has changed (a
@@ -12,8 +25,21 @@
 //! same files are written again (whole files: writing twice is writing
 //! once) and the mails not marked sent are sent, under the Message-IDs
 //! decided in the plan. So a move is applied at most once, an answer sent
-//! at least once, and a duplicate is recognisable by its Message-ID. The
-//! plan is deleted once done, since it may hold a new player's token.
+//! at least once, and a duplicate is recognisable by its Message-ID.
+//!
+//! A plan not done holds back what it writes ([`Plan::claims`]: a game's
+//! folder, a player's file): nothing new is decided on it until the plan
+//! is done, since the store it would be decided on is not yet the one the
+//! plan makes. Plans not done are carried on in the order their mails
+//! arrived, before anything new; a mail for a game held back waits in the
+//! mailbox, undecided and unanswered (`KEY.wait`), and is decided once the
+//! plan is done, in its turn.
+//!
+//! A plan holds no token: a new player's token is written into it as its
+//! nonce only (`auth::Sealed`), and put back into the mail when it is sent.
+//! The plan and its step markers are deleted with the `KEY.done` marker
+//! being written; a plan left beside a done marker (a crash in between) is
+//! deleted at the next cycle, and never outlives it.
 //!
 //! Done markers are what recognises a mail delivered twice; they are
 //! pruned once they are older than `limits.journal_days` (default 30), by
@@ -24,8 +50,13 @@
 //! makes the process kill itself (SIGKILL, by `kill -9` of its own pid) at
 //! that step, for the crash tests.
 
+use std::cell::Cell;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use serde::{Deserialize, Serialize};
+
+use super::auth::TokenKey;
 use super::decide::{OutMail, Work};
 use crate::store::atomic;
 
@@ -43,16 +74,20 @@ pub fn kill_point(step: &str) {
 }
 
 /// The journal directory.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Journal {
     dir: PathBuf,
     root: PathBuf,
+    /// Puts new players' tokens back into the mails that carry them.
+    tokens: TokenKey,
+    /// The place of the next plan in the order of arrival.
+    next_seq: Cell<u64>,
 }
 
 /// How far a mail got.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Progress {
-    /// Never seen, or seen but nothing decided.
+    /// Never seen, or seen but nothing decided (maybe waiting).
     New,
     /// Decided; maybe partly done.
     Planned,
@@ -60,15 +95,234 @@ pub enum Progress {
     Done,
 }
 
+/// Where a plan stands. A plan whose last step failed is also *blocked*
+/// ([`Plan::blocked`]), in the state it reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum State {
+    /// Decided and durable; its files may not be written yet.
+    Planned,
+    /// Its files are written.
+    Applied,
+    /// Its mails are sent.
+    Sent,
+    /// All done: the plan is gone, its done marker stays.
+    Done,
+}
+
+/// The plan file: the work and its place in the order of arrival.
+/// (Plans written before the order was kept have no `seq`: they come
+/// first, by age.)
+#[derive(Debug, Serialize, Deserialize)]
+struct PlanFile {
+    #[serde(default)]
+    seq: u64,
+    #[serde(flatten)]
+    work: Work,
+}
+
+/// A decision on its way through the journal: every plan is made by
+/// [`Journal::commit`] or read back by [`Journal::pending`], and moves on
+/// only by [`Plan::advance`].
+#[derive(Debug)]
+pub struct Plan {
+    key: String,
+    seq: u64,
+    work: Work,
+    state: State,
+    blocked: Option<String>,
+    /// Why the plan file could not be read: such a plan is never carried
+    /// on (nor deleted); the operator reads it.
+    unreadable: Option<String>,
+}
+
+/// Why a plan stopped: the step and the error. It is retried from there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stop {
+    /// What failed.
+    pub reason: String,
+    /// Whether this is news: the same reason as last time is not logged
+    /// again.
+    pub new: bool,
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+/// What a decision holds back while it is not done: `games/ID` for a
+/// game's files, `robot/register/KEY` for a register, else the file.
+pub fn resource(rel: &str) -> String {
+    let parts: Vec<&str> = rel.split('/').collect();
+    match parts.as_slice() {
+        ["games", id, ..] => format!("games/{id}"),
+        ["robot", "register", who, ..] => format!("robot/register/{who}"),
+        _ => rel.to_owned(),
+    }
+}
+
+/// What `work` writes or mails about, as [`resource`]s.
+pub fn claims(work: &Work) -> BTreeSet<String> {
+    work.writes
+        .keys()
+        .map(|rel| resource(rel))
+        .chain(
+            work.mails
+                .iter()
+                .filter_map(|m| m.game.as_ref().map(|g| format!("games/{g}"))),
+        )
+        .collect()
+}
+
+/// The resources held by plans not done, and by which.
+#[derive(Debug, Default)]
+pub struct Blocks {
+    held: BTreeMap<String, String>,
+}
+
+impl Blocks {
+    /// Holds back what `plan` claims.
+    pub fn hold(&mut self, plan: &Plan) {
+        for r in plan.claims() {
+            self.held.entry(r).or_insert_with(|| plan.key.clone());
+        }
+    }
+
+    /// The plans holding any of `resources` (store paths or resources).
+    pub fn holders<'a>(&self, resources: impl IntoIterator<Item = &'a String>) -> Vec<String> {
+        let mut keys: Vec<String> = resources
+            .into_iter()
+            .filter_map(|r| self.held.get(&resource(r)).cloned())
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
+    /// Whether `key` holds anything.
+    pub fn holds(&self, key: &str) -> bool {
+        self.held.values().any(|k| k == key)
+    }
+
+    /// The games held, for the log.
+    pub fn games_of(&self, key: &str) -> Vec<String> {
+        self.held
+            .iter()
+            .filter(|(_, k)| *k == key)
+            .filter_map(|(r, _)| r.strip_prefix("games/").map(str::to_owned))
+            .collect()
+    }
+}
+
+impl Plan {
+    /// The mail (or deadline) key.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// Where it stands.
+    pub fn state(&self) -> State {
+        self.state
+    }
+
+    /// Why its last step failed, if it did.
+    pub fn blocked(&self) -> Option<&str> {
+        self.blocked.as_deref()
+    }
+
+    /// What it holds back until it is done.
+    pub fn claims(&self) -> BTreeSet<String> {
+        claims(&self.work)
+    }
+
+    /// Carries the plan on from its state to done: writes its files (then
+    /// `log` gets its lines), sends each mail not yet marked sent (by
+    /// `send`), and marks it done. A step that fails leaves the plan
+    /// blocked where it stopped, with the reason kept beside it.
+    pub fn advance(
+        &mut self,
+        journal: &Journal,
+        mut log: impl FnMut(&str),
+        mut send: impl FnMut(&OutMail) -> Result<(), String>,
+    ) -> Result<(), Stop> {
+        if let Some(why) = &self.unreadable {
+            let new = self.blocked.is_none();
+            self.blocked = Some(why.clone());
+            return Err(Stop {
+                reason: why.clone(),
+                new,
+            });
+        }
+        let result = (|| -> Result<(), String> {
+            if self.state == State::Planned {
+                journal.apply(&self.work)?;
+                atomic::write(&journal.path(&self.key, "applied"), b"", true)
+                    .map_err(|e| format!("cannot mark it applied: {e}"))?;
+                self.state = State::Applied;
+                for line in &self.work.log {
+                    log(line);
+                }
+                kill_point("after-apply");
+            }
+            if self.state == State::Applied {
+                for (n, mail) in self.work.mails.iter().enumerate() {
+                    let marker = journal.path(&self.key, &format!("sent.{n}"));
+                    if marker.exists() {
+                        continue;
+                    }
+                    let mail = journal.unseal(&self.work, mail);
+                    send(&mail).map_err(|e| format!("cannot send mail {n}: {e}"))?;
+                    atomic::write(&marker, b"", true)
+                        .map_err(|e| format!("cannot mark mail {n} sent: {e}"))?;
+                }
+                self.state = State::Sent;
+                kill_point("after-send");
+            }
+            if self.state == State::Sent {
+                atomic::write(&journal.path(&self.key, "done"), b"", true)
+                    .map_err(|e| format!("cannot mark it done: {e}"))?;
+                self.state = State::Done;
+                journal.forget(&self.key);
+            }
+            Ok(())
+        })();
+        match result {
+            Ok(()) => {
+                self.blocked = None;
+                Ok(())
+            }
+            Err(reason) => {
+                let new = self.blocked.as_deref() != Some(reason.as_str());
+                if new {
+                    // Kept for the next run's log (and the operator's eyes);
+                    // a disk too full for it is a disk too full for the
+                    // plan, and the reason is logged again.
+                    let _ =
+                        atomic::write(&journal.path(&self.key, "blocked"), reason.as_bytes(), true);
+                }
+                self.blocked = Some(reason.clone());
+                Err(Stop { reason, new })
+            }
+        }
+    }
+}
+
 impl Journal {
-    /// The journal of the store at `root`.
-    pub fn open(root: &Path) -> std::io::Result<Journal> {
+    /// The journal of the store at `root`; `tokens` fills new players'
+    /// tokens into their mails.
+    pub fn open(root: &Path, tokens: TokenKey) -> std::io::Result<Journal> {
         let dir = root.join("robot").join("journal");
         std::fs::create_dir_all(&dir)?;
-        Ok(Journal {
+        let journal = Journal {
             dir,
             root: root.to_path_buf(),
-        })
+            tokens,
+            next_seq: Cell::new(1),
+        };
+        let last = journal.pending().iter().map(|p| p.seq).max().unwrap_or(0);
+        journal.next_seq.set(last + 1);
+        Ok(journal)
     }
 
     fn path(&self, key: &str, what: &str) -> PathBuf {
@@ -86,71 +340,172 @@ impl Journal {
         }
     }
 
-    /// Keys planned but not done (a crash interrupted them).
-    pub fn unfinished(&self) -> Vec<String> {
-        let mut keys: Vec<String> = std::fs::read_dir(&self.dir)
+    /// The plans not done (a crash or a failed step interrupted them), in
+    /// the order their mails arrived. A plan beside a done marker is
+    /// deleted here.
+    pub fn pending(&self) -> Vec<Plan> {
+        let keys: Vec<String> = std::fs::read_dir(&self.dir)
             .map(|d| {
                 d.filter_map(Result::ok)
                     .filter_map(|e| e.file_name().to_str().map(str::to_owned))
                     .filter_map(|n| n.strip_suffix(".plan").map(str::to_owned))
+                    .filter(|k| !k.starts_with('.'))
                     .collect()
             })
             .unwrap_or_default();
-        keys.retain(|k| !self.path(k, "done").exists());
-        keys.sort();
-        keys
+        let mut plans = Vec::new();
+        for key in keys {
+            if self.path(&key, "done").exists() {
+                self.forget(&key);
+                continue;
+            }
+            match self.load(&key) {
+                Ok(plan) => plans.push(plan),
+                // Not readable: kept for the operator, and said at each
+                // run by the caller's log of what is still not done.
+                Err(e) => plans.push(Plan {
+                    key: key.clone(),
+                    seq: 0,
+                    work: Work::default(),
+                    state: State::Planned,
+                    blocked: None,
+                    unreadable: Some(format!("the plan cannot be read: {e}")),
+                }),
+            }
+        }
+        let age = |p: &Plan| {
+            std::fs::metadata(self.path(&p.key, "plan"))
+                .and_then(|m| m.modified())
+                .ok()
+        };
+        plans.sort_by_cached_key(|p| (p.seq, age(p), p.key.clone()));
+        plans
     }
 
-    /// Makes `work` durable: the commit point.
-    pub fn plan(&self, key: &str, work: &Work) -> std::io::Result<()> {
-        let text = serde_yaml_ng::to_string(work).map_err(std::io::Error::other)?;
-        atomic::write(&self.path(key, "plan"), text.as_bytes(), true)
-    }
-
-    /// The plan of `key`.
-    pub fn load(&self, key: &str) -> std::io::Result<Work> {
+    /// The plan of `key`, in the state its markers say.
+    fn load(&self, key: &str) -> std::io::Result<Plan> {
         let text = std::fs::read_to_string(self.path(key, "plan"))?;
-        serde_yaml_ng::from_str(&text).map_err(std::io::Error::other)
+        let file: PlanFile = serde_yaml_ng::from_str(&text).map_err(std::io::Error::other)?;
+        let state = if !self.path(key, "applied").exists() {
+            State::Planned
+        } else if (0..file.work.mails.len()).all(|n| self.path(key, &format!("sent.{n}")).exists())
+        {
+            State::Sent
+        } else {
+            State::Applied
+        };
+        let blocked = std::fs::read_to_string(self.path(key, "blocked")).ok();
+        Ok(Plan {
+            key: key.to_owned(),
+            seq: file.seq,
+            work: file.work,
+            state,
+            blocked,
+            unreadable: None,
+        })
+    }
+
+    /// Makes `work` durable, the commit point: a plan, planned. New
+    /// players' tokens are kept in it as their nonces only.
+    pub fn commit(&self, key: &str, work: Work) -> std::io::Result<Plan> {
+        let mut work = work;
+        for sealed in &work.tokens {
+            for mail in &mut work.mails {
+                mail.body = mail.body.replace(sealed.token(), &sealed.mark());
+            }
+        }
+        let seq = self.next_seq.get();
+        let file = PlanFile { seq, work };
+        let text = serde_yaml_ng::to_string(&file).map_err(std::io::Error::other)?;
+        if file
+            .work
+            .tokens
+            .iter()
+            .any(|s| s.token().is_empty() || text.contains(s.token()))
+        {
+            return Err(std::io::Error::other(
+                "a token would be written into the plan in the clear; nothing is done",
+            ));
+        }
+        atomic::write(&self.path(key, "plan"), text.as_bytes(), true)?;
+        self.next_seq.set(seq + 1);
+        let _ = std::fs::remove_file(self.path(key, "wait"));
+        Ok(Plan {
+            key: key.to_owned(),
+            seq,
+            work: file.work,
+            state: State::Planned,
+            blocked: None,
+            unreadable: None,
+        })
+    }
+
+    /// A mail of `work` as it is sent: with the tokens it carries.
+    fn unseal(&self, work: &Work, mail: &OutMail) -> OutMail {
+        let mut mail = mail.clone();
+        for sealed in &work.tokens {
+            let mark = sealed.mark();
+            if mail.body.contains(&mark) {
+                mail.body = mail.body.replace(&mark, &self.tokens.token(sealed));
+            }
+        }
+        mail
     }
 
     /// Writes the plan's files (again, if a crash came between).
-    pub fn apply(&self, key: &str, work: &Work) -> std::io::Result<()> {
-        if !self.path(key, "applied").exists() {
-            for (rel, text) in &work.writes {
-                let path = self.root.join(rel);
+    fn apply(&self, work: &Work) -> Result<(), String> {
+        for (rel, text) in &work.writes {
+            let path = self.root.join(rel);
+            let written = (|| {
                 if let Some(parent) = path.parent() {
                     std::fs::create_dir_all(parent)?;
                 }
-                atomic::write(&path, text.as_bytes(), true)?;
-            }
-            atomic::write(&self.path(key, "applied"), b"", true)?;
+                atomic::write(&path, text.as_bytes(), true)
+            })();
+            written.map_err(|e| format!("cannot write {rel}: {e}"))?;
         }
         Ok(())
     }
 
-    /// Sends each mail not yet marked sent; stops at the first failure
-    /// (the rest go at the next attempt).
-    pub fn send(
-        &self,
-        key: &str,
-        work: &Work,
-        mut send: impl FnMut(&OutMail) -> Result<(), String>,
-    ) -> Result<usize, String> {
-        let mut sent = 0;
-        for (n, mail) in work.mails.iter().enumerate() {
-            let marker = self.path(key, &format!("sent.{n}"));
-            if marker.exists() {
-                continue;
-            }
-            send(mail)?;
-            atomic::write(&marker, b"", true).map_err(|e| e.to_string())?;
-            sent += 1;
+    /// Deletes the plan of `key` and its step markers (it is done).
+    fn forget(&self, key: &str) {
+        for what in ["plan", "applied", "blocked"] {
+            let _ = std::fs::remove_file(self.path(key, what));
         }
-        Ok(sent)
+        let prefix = format!("{key}.sent.");
+        if let Ok(entries) = std::fs::read_dir(&self.dir) {
+            for e in entries.flatten() {
+                if e.file_name()
+                    .to_str()
+                    .is_some_and(|n| n.starts_with(&prefix))
+                {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
     }
 
-    /// Removes the done markers last written more than `days` days before
-    /// `now` (seconds since the epoch); returns how many. Plans and their
+    /// Notes that the mail `key` waits, undecided, for the plans `on`;
+    /// true when that is news (it waited for nothing, or for others).
+    pub fn wait(&self, key: &str, on: &[String]) -> bool {
+        let text = on.join("\n");
+        if self.waits_for(key).is_some_and(|old| old == on) {
+            return false;
+        }
+        let _ = atomic::write(&self.path(key, "wait"), text.as_bytes(), true);
+        true
+    }
+
+    /// The plans the mail `key` was last seen waiting for.
+    pub fn waits_for(&self, key: &str) -> Option<Vec<String>> {
+        std::fs::read_to_string(self.path(key, "wait"))
+            .ok()
+            .map(|t| t.lines().map(str::to_owned).collect())
+    }
+
+    /// Removes the done markers (and wait notes) last written more than
+    /// `days` days before `now` (seconds since the epoch), with anything a
+    /// crash left beside them; returns how many. Plans not done and their
     /// step markers are never pruned: they are work not yet finished.
     pub fn prune(&self, now: u64, days: u32) -> std::io::Result<usize> {
         let horizon = std::time::UNIX_EPOCH
@@ -158,37 +513,36 @@ impl Journal {
         let mut removed = 0;
         for entry in std::fs::read_dir(&self.dir)? {
             let entry = entry?;
-            if !entry
-                .file_name()
-                .to_str()
-                .is_some_and(|n| n.ends_with(".done"))
-            {
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else {
                 continue;
-            }
+            };
+            let (key, done) = if let Some(key) = name.strip_suffix(".done") {
+                (key, true)
+            } else if let Some(key) = name.strip_suffix(".wait") {
+                (key, false)
+            } else {
+                continue;
+            };
             let written = entry.metadata()?.modified()?;
             if written < horizon {
+                if done {
+                    // Never the done marker alone: the plan beside it
+                    // would be taken for work not done.
+                    self.forget(key);
+                }
                 std::fs::remove_file(entry.path())?;
-                removed += 1;
+                removed += usize::from(done);
             }
         }
         Ok(removed)
-    }
-
-    /// Marks `key` done and drops its plan and markers.
-    pub fn finish(&self, key: &str, mails: usize) -> std::io::Result<()> {
-        atomic::write(&self.path(key, "done"), b"", true)?;
-        let _ = std::fs::remove_file(self.path(key, "plan"));
-        let _ = std::fs::remove_file(self.path(key, "applied"));
-        for n in 0..mails {
-            let _ = std::fs::remove_file(self.path(key, &format!("sent.{n}")));
-        }
-        Ok(())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::commands::robot::auth::Sealed;
 
     fn mail(id: &str) -> OutMail {
         OutMail {
@@ -203,57 +557,176 @@ mod tests {
         }
     }
 
+    fn journal(dir: &Path) -> Journal {
+        Journal::open(dir, TokenKey::from_bytes([7; 32])).unwrap()
+    }
+
+    fn no_log(_: &str) {}
+
     #[test]
     fn a_plan_is_applied_once_and_each_mail_sent_until_it_goes() {
         let dir = tempfile::tempdir().unwrap();
-        let journal = Journal::open(dir.path()).unwrap();
+        let journal = journal(dir.path());
         let mut work = Work::default();
         work.writes
             .insert("games/g/record.yam".into(), "one".into());
         work.mails = vec![mail("a@x"), mail("b@x")];
         assert_eq!(journal.progress("k"), Progress::New);
-        journal.plan("k", &work).unwrap();
+        let mut plan = journal.commit("k", work.clone()).unwrap();
+        assert_eq!(plan.state(), State::Planned);
         assert_eq!(journal.progress("k"), Progress::Planned);
-        assert_eq!(journal.unfinished(), ["k"]);
-        let loaded = journal.load("k").unwrap();
-        assert_eq!(loaded, work);
-        journal.apply("k", &loaded).unwrap();
-        let record = dir.path().join("games/g/record.yam");
-        assert_eq!(std::fs::read_to_string(&record).unwrap(), "one");
-        // Applied once: a later change is not overwritten by a replay of
-        // the plan.
-        std::fs::write(&record, "two").unwrap();
-        journal.apply("k", &loaded).unwrap();
-        assert_eq!(std::fs::read_to_string(&record).unwrap(), "two");
+        let pending = journal.pending();
+        assert_eq!(pending.len(), 1);
+        assert_eq!(pending[0].key(), "k");
+        assert_eq!(pending[0].work, work);
         // The server fails on the second mail: the first is not sent again.
         let mut sent = Vec::new();
-        let failed = journal.send("k", &loaded, |m| {
+        let failed = plan.advance(&journal, no_log, |m| {
             if m.message_id == "b@x" {
                 return Err("451 try later".into());
             }
             sent.push(m.message_id.clone());
             Ok(())
         });
-        assert!(failed.is_err());
-        let again = journal.send("k", &loaded, |m| {
-            sent.push(m.message_id.clone());
-            Ok(())
-        });
-        assert_eq!(again, Ok(1));
+        let stop = failed.unwrap_err();
+        assert!(stop.new && stop.reason.contains("451"), "{stop}");
+        assert_eq!(plan.state(), State::Applied);
+        let record = dir.path().join("games/g/record.yam");
+        assert_eq!(std::fs::read_to_string(&record).unwrap(), "one");
+        // Applied once: a later change is not overwritten by a replay of
+        // the plan, read back from the journal as a restart would.
+        std::fs::write(&record, "two").unwrap();
+        let mut again = journal.pending().pop().unwrap();
+        assert_eq!(again.state(), State::Applied);
+        assert_eq!(again.blocked(), Some(stop.reason.as_str()));
+        // The same failure is not news.
+        let same = again.advance(&journal, no_log, |_| Err("451 try later".into()));
+        assert!(!same.unwrap_err().new);
+        again
+            .advance(&journal, no_log, |m| {
+                sent.push(m.message_id.clone());
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(std::fs::read_to_string(&record).unwrap(), "two");
         assert_eq!(sent, ["a@x", "b@x"]);
-        journal.finish("k", 2).unwrap();
+        assert_eq!(again.state(), State::Done);
         assert_eq!(journal.progress("k"), Progress::Done);
-        assert!(journal.unfinished().is_empty());
-        assert!(
-            journal.load("k").is_err(),
-            "the plan (it may hold a token) is gone"
+        assert!(journal.pending().is_empty());
+        let left: Vec<String> = std::fs::read_dir(&journal.dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left, ["k.done"], "the plan and its markers are gone");
+    }
+
+    #[test]
+    fn a_plan_whose_file_cannot_be_written_stays_blocked_and_holds_its_game() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = journal(dir.path());
+        // A folder where the record goes: no write can replace it.
+        std::fs::create_dir_all(dir.path().join("games/g/record.yam/x")).unwrap();
+        let mut work = Work::default();
+        work.writes
+            .insert("games/g/record.yam".into(), "one".into());
+        work.writes
+            .insert("robot/players/ann.yaml".into(), "ann".into());
+        work.mails = vec![mail("a@x")];
+        let mut plan = journal.commit("k", work).unwrap();
+        let mut sent = 0;
+        let stop = plan
+            .advance(&journal, no_log, |_| {
+                sent += 1;
+                Ok(())
+            })
+            .unwrap_err();
+        assert!(stop.reason.contains("games/g/record.yam"), "{stop}");
+        assert_eq!(sent, 0, "nothing is announced before the files are written");
+        assert_eq!(plan.state(), State::Planned);
+        let mut blocks = Blocks::default();
+        blocks.hold(&plan);
+        let touched = |paths: &[&str]| -> Vec<String> {
+            let paths: Vec<String> = paths.iter().map(|p| (*p).to_owned()).collect();
+            blocks.holders(&paths)
+        };
+        assert_eq!(touched(&["games/g/robot.yaml"]), ["k"]);
+        assert_eq!(touched(&["robot/players/ann.yaml"]), ["k"]);
+        assert!(touched(&["games/h/robot.yaml", "robot/players/bo.yaml"]).is_empty());
+        assert_eq!(blocks.games_of("k"), ["g"]);
+        // Writable again: it goes on from where it stopped.
+        std::fs::remove_dir_all(dir.path().join("games/g/record.yam")).unwrap();
+        let mut plan = journal.pending().pop().unwrap();
+        plan.advance(&journal, no_log, |_| Ok(())).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("games/g/record.yam")).unwrap(),
+            "one"
         );
+    }
+
+    #[test]
+    fn plans_are_pending_in_the_order_they_were_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = journal(dir.path());
+        // Keys whose hash order is not their order of arrival.
+        for key in ["c", "a", "d", "b"] {
+            journal.commit(key, Work::default()).unwrap();
+        }
+        let order: Vec<String> = journal
+            .pending()
+            .iter()
+            .map(|p| p.key().to_owned())
+            .collect();
+        assert_eq!(order, ["c", "a", "d", "b"]);
+        // A later run goes on counting after them.
+        let reopened = Journal::open(dir.path(), TokenKey::from_bytes([7; 32])).unwrap();
+        reopened.commit("0", Work::default()).unwrap();
+        assert_eq!(reopened.pending().last().unwrap().key(), "0");
+        // A plan of an earlier build (no place) comes first.
+        std::fs::write(
+            journal.path("old", "plan"),
+            "writes: {}\nmails: []\nlog: []\n",
+        )
+        .unwrap();
+        assert_eq!(reopened.pending()[0].key(), "old");
+    }
+
+    #[test]
+    fn a_plan_holds_no_token_and_its_mail_carries_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = journal(dir.path());
+        let key = TokenKey::from_bytes([7; 32]);
+        let sealed = Sealed::draw(&key, "ann@example.org").unwrap();
+        let token = sealed.token().to_owned();
+        let mut work = Work::default();
+        let mut welcome = mail("w@x");
+        welcome.body = format!("Your token is:  {token}\n\n  token: {token}\n");
+        work.mails = vec![welcome];
+        work.tokens = vec![sealed];
+        let mut plan = journal.commit("k", work).unwrap();
+        let text = std::fs::read_to_string(journal.path("k", "plan")).unwrap();
+        assert!(!text.contains(&token), "{text}");
+        // After a crash, the plan read back sends the same token.
+        let mut bodies = Vec::new();
+        let mut again = journal.pending().pop().unwrap();
+        again
+            .advance(&journal, no_log, |m| {
+                bodies.push(m.body.clone());
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(
+            bodies,
+            [format!("Your token is:  {token}\n\n  token: {token}\n")]
+        );
+        // Nothing is left to do.
+        assert!(plan.advance(&journal, no_log, |_| Ok(())).is_ok());
     }
 
     #[test]
     fn only_done_markers_older_than_the_horizon_are_pruned() {
         let dir = tempfile::tempdir().unwrap();
-        let journal = Journal::open(dir.path()).unwrap();
+        let journal = journal(dir.path());
         let day = 86_400;
         let now = 1_800_000_000;
         let age = |key: &str, what: &str, days: u64| {
@@ -264,6 +737,9 @@ mod tests {
             file.set_modified(when).unwrap();
         };
         age("old", "done", 31);
+        // A plan a crash left beside its done marker goes with it: it
+        // would otherwise be taken for work not done.
+        age("old", "plan", 31);
         age("recent", "done", 29);
         // An unfinished plan is work, however old.
         age("stuck", "plan", 400);
@@ -274,5 +750,17 @@ mod tests {
         assert_eq!(journal.progress("stuck"), Progress::Planned);
         assert!(journal.path("stuck", "sent.0").exists());
         assert_eq!(journal.prune(now, 30).unwrap(), 0);
+    }
+
+    #[test]
+    fn a_plan_beside_its_done_marker_is_deleted_not_done_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = journal(dir.path());
+        journal.commit("k", Work::default()).unwrap();
+        std::fs::write(journal.path("k", "applied"), b"").unwrap();
+        std::fs::write(journal.path("k", "done"), b"").unwrap();
+        assert!(journal.pending().is_empty());
+        assert!(!journal.path("k", "plan").exists());
+        assert!(!journal.path("k", "applied").exists());
     }
 }

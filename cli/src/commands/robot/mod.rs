@@ -33,8 +33,8 @@ use crate::mail::compose::{AutoSubmitted, YamGame};
 use crate::mail::inbox::{Listed, Mailbox, Place, Session};
 use crate::mail::transport::{Outgoing, send};
 use crate::store::Store;
-use decide::{OutMail, Robot, Settings, Work};
-use journal::{Journal, Progress, kill_point};
+use decide::{OutMail, Robot, Settings};
+use journal::{Blocks, Journal, Plan, Progress, kill_point};
 
 /// `yam robot ...`
 #[derive(Debug, Subcommand)]
@@ -334,7 +334,7 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
             .parse()
             .map_err(|e| usage(format!("robot.address: {e}")))?,
     );
-    let journal = Journal::open(&root).map_err(usage)?;
+    let journal = Journal::open(&root, robot.token_key()).map_err(usage)?;
     let journal_days = config
         .limits
         .as_ref()
@@ -392,28 +392,34 @@ fn run_loop(args: &RunArgs) -> Result<(), Fail> {
 
 impl Runner {
     /// One look at everything: unfinished plans, new mail, deadlines.
-    /// Returns how many could not be finished.
+    /// Returns how many mails or plans could not be finished (or wait).
     ///
-    /// Mail is listed with its sizes before any body is read; a mail over
+    /// First the plans not done, in the order their mails arrived; one
+    /// whose game an earlier one holds waits behind it. Then the mailbox:
+    /// mail is listed with its sizes before any body is read; a mail over
     /// the size limit is never downloaded. Each mail is then read once and
     /// sorted: authenticated mail (a player's token, a signed record) is
     /// handled at once, in arrival order; the rest waits until all of it
     /// is done, and at most `per_cycle` of it is handled in one cycle, so
     /// a flood never stands between a player and her answer. A forfeit is
-    /// never claimed against a player whose mail is still waiting.
+    /// never claimed against a player whose mail is still waiting, nor
+    /// decided on a game a plan not done holds.
     fn cycle(&mut self) -> usize {
         let mut failures = 0;
         self.prune_journal();
-        for key in self.journal.unfinished() {
-            if let Err(e) = self.finish(&key) {
-                log(&format!("{key}: {e}"));
-                failures += 1;
+        // What plans not done hold back: nothing new is decided on it.
+        let mut blocks = Blocks::default();
+        for mut plan in self.journal.pending() {
+            if blocks.holders(&plan.claims()).is_empty() && self.advance(&mut plan) {
+                continue;
             }
+            blocks.hold(&plan);
+            failures += 1;
         }
         let mut waiting = std::collections::HashSet::new();
         match self.mailbox.open() {
             Ok(mut session) => {
-                failures += self.read_mail(&mut session, &mut waiting);
+                failures += self.read_mail(&mut session, &mut waiting, &mut blocks);
                 let _ = session.close();
             }
             Err(e) => {
@@ -421,18 +427,26 @@ impl Runner {
                 return failures + 1;
             }
         }
+        self.robot.touched();
         for (key, work) in self.robot.deadlines(&waiting) {
             if self.journal.progress(&key) != Progress::New {
                 continue;
             }
-            let result = self
-                .journal
-                .plan(&key, &work)
-                .map_err(|e| e.to_string())
-                .and_then(|()| self.finish(&key));
-            if let Err(e) = result {
-                log(&format!("{key}: {e}"));
-                failures += 1;
+            // Decided again once the game's plan is done.
+            if !blocks.holders(&journal::claims(&work)).is_empty() {
+                continue;
+            }
+            match self.journal.commit(&key, work) {
+                Ok(mut plan) => {
+                    if !self.advance(&mut plan) {
+                        blocks.hold(&plan);
+                        failures += 1;
+                    }
+                }
+                Err(e) => {
+                    log(&format!("{key}: cannot write its plan: {e}"));
+                    failures += 1;
+                }
             }
         }
         failures
@@ -444,6 +458,7 @@ impl Runner {
         &mut self,
         session: &mut Session,
         waiting: &mut std::collections::HashSet<String>,
+        blocks: &mut Blocks,
     ) -> usize {
         let mut failures = 0;
         let listed = match session.list_unseen() {
@@ -479,14 +494,20 @@ impl Runner {
                     failures += usize::from(self.archive(session, &mail.place).is_err());
                     continue;
                 }
+                // Tried above: it stopped, and goes on at the next cycle;
+                // its mail stays unread until then.
                 Progress::Planned => {
-                    failures += usize::from(self.finish_mail(session, &key, &mail.place).is_err());
+                    waiting.insert(sender(&raw));
+                    failures += 1;
                     continue;
                 }
                 Progress::New => {}
             }
             if self.robot.authenticated(&raw) {
-                failures += usize::from(self.handle(session, &key, &raw, &mail.place).is_err());
+                if self.decide(session, &key, &raw, &mail.place, blocks).is_err() {
+                    waiting.insert(sender(&raw));
+                    failures += 1;
+                }
             } else {
                 later.push((mail, sender(&raw)));
             }
@@ -500,10 +521,12 @@ impl Runner {
             }
             let result = session
                 .fetch(&mail)
-                .map_err(|e| e.to_string())
+                .map_err(|e| {
+                    log(&format!("cannot fetch a mail: {e}"));
+                })
                 .and_then(|raw| {
                     let key = mail_key(&raw);
-                    self.handle(session, &key, &raw, &mail.place)
+                    self.decide(session, &key, &raw, &mail.place, blocks)
                 });
             if result.is_err() {
                 waiting.insert(from);
@@ -513,34 +536,62 @@ impl Runner {
         failures
     }
 
-    /// Decides on a new mail, journals the plan and carries it out.
-    fn handle(
+    /// Decides a new mail and carries out the plan, unless a game it
+    /// reads or writes is held back by a plan not done: then it waits in
+    /// the mailbox, undecided and unanswered, for that plan. Whatever
+    /// went wrong is logged here.
+    fn decide(
         &mut self,
         session: &mut Session,
         key: &str,
         raw: &[u8],
         place: &Place,
-    ) -> Result<(), String> {
-        kill_point("after-read");
-        let work = self.robot.handle(key, raw);
-        let result = self
+        blocks: &mut Blocks,
+    ) -> std::result::Result<(), ()> {
+        // Seen waiting already, for plans still not done: not decided again
+        // (nor counted, nor logged) until they are.
+        if self
             .journal
-            .plan(key, &work)
-            .map_err(|e| e.to_string())
-            .and_then(|()| self.finish_mail(session, key, place));
-        if let Err(e) = &result {
-            log(&format!("{key}: {e}"));
+            .waits_for(key)
+            .is_some_and(|on| on.iter().any(|p| blocks.holds(p)))
+        {
+            return Err(());
         }
-        result
-    }
-
-    /// Finishes a mail's plan and archives the mail.
-    fn finish_mail(&self, session: &mut Session, key: &str, place: &Place) -> Result<(), String> {
-        let result = self.finish(key).and_then(|()| self.archive(session, place));
-        if let Err(e) = &result {
-            log(&format!("{key}: {e}"));
+        kill_point("after-read");
+        self.robot.touched();
+        let work = self.robot.handle(key, raw);
+        let mut read = self.robot.touched();
+        read.extend(journal::claims(&work));
+        let holders = blocks.holders(&read);
+        if !holders.is_empty() {
+            if self.journal.wait(key, &holders) {
+                let games: Vec<String> = holders.iter().flat_map(|p| blocks.games_of(p)).collect();
+                log(&format!(
+                    "{key}: waits, undecided, for the plan(s) {} not done{}",
+                    holders.join(", "),
+                    if games.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (game {})", games.join(", "))
+                    }
+                ));
+            }
+            return Err(());
         }
-        result
+        let mut plan = match self.journal.commit(key, work) {
+            Ok(plan) => plan,
+            Err(e) => {
+                log(&format!("{key}: cannot write its plan: {e}"));
+                return Err(());
+            }
+        };
+        if !self.advance(&mut plan) {
+            blocks.hold(&plan);
+            return Err(());
+        }
+        self.archive(session, place).map_err(|e| {
+            log(&format!("{key}: {e}"));
+        })
     }
 
     /// Marks a mail read where it is, whatever became of it (answered,
@@ -548,7 +599,7 @@ impl Runner {
     /// already open), a Maildir file moves to `cur/` with the S flag, as a
     /// mail client would. Nothing is moved out of the mailbox, so the
     /// operator finds every mail, refused ones included, where it arrived.
-    fn archive(&self, session: &mut Session, place: &Place) -> Result<(), String> {
+    fn archive(&self, session: &mut Session, place: &Place) -> std::result::Result<(), String> {
         let result = session
             .mark_seen(std::slice::from_ref(place))
             .map_err(|e| e.to_string());
@@ -590,27 +641,13 @@ impl Runner {
         }
     }
 
-    /// Carries out a plan: files, mails (the mail it answers, if any, is
-    /// archived by the caller).
-    fn finish(&self, key: &str) -> Result<(), String> {
-        let work: Work = self.journal.load(key).map_err(|e| e.to_string())?;
-        // A plan's lines are logged once, when its files are first written:
-        // not again at each retry of its mails (a server down), nor after
-        // a restart.
-        let first = !self
-            .robot
-            .dir()
-            .join("journal")
-            .join(format!("{key}.applied"))
-            .exists();
-        self.journal.apply(key, &work).map_err(|e| e.to_string())?;
-        if first {
-            for line in &work.log {
-                log(line);
-            }
-        }
-        kill_point("after-apply");
-        self.journal.send(key, &work, |mail| {
+    /// Carries a plan on as far as it goes: files, mails, done. False
+    /// when it stopped (logged once per reason): it is blocked, and holds
+    /// back its games until it is done.
+    fn advance(&self, plan: &mut Plan) -> bool {
+        let was_blocked = plan.blocked().is_some();
+        let key = plan.key().to_owned();
+        let result = plan.advance(&self.journal, log, |mail| {
             let message = match compose(&self.from, mail) {
                 Ok(m) => m,
                 // A mail that cannot be built never will be (a hostile
@@ -622,10 +659,24 @@ impl Runner {
                 }
             };
             send(&self.outgoing, &message).map_err(|e| e.to_string())
-        })?;
-        kill_point("after-send");
-        self.journal
-            .finish(key, work.mails.len())
-            .map_err(|e| e.to_string())
+        });
+        match result {
+            Ok(()) => {
+                if was_blocked {
+                    log(&format!("{}: done, after it was blocked", plan.key()));
+                }
+                true
+            }
+            Err(stop) => {
+                if stop.new {
+                    log(&format!(
+                        "{}: blocked at {:?}: {stop}; nothing more is decided on what it writes until it is done (retried at every cycle)",
+                        plan.key(),
+                        plan.state()
+                    ));
+                }
+                false
+            }
+        }
     }
 }

@@ -196,7 +196,8 @@ impl Robot {
             ));
             return;
         }
-        let code = match auth::new_token() {
+        // Sealed like a token: the plan that mails it never holds it.
+        let code = match self.new_token(work, address) {
             Ok(c) => c,
             Err(e) => {
                 work.log.push(format!("error: {e}"));
@@ -362,7 +363,9 @@ impl Robot {
 
     /// The witnessed games kept under a key (their signed openings).
     pub(super) fn games_under_key(&self, key_hex: &str) -> Vec<String> {
-        list_yam(&self.root().join(key_register(key_hex)))
+        let rel = key_register(key_hex);
+        self.touched.borrow_mut().insert(rel.clone());
+        list_yam(&self.root().join(rel))
     }
 }
 

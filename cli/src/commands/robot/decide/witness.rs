@@ -360,8 +360,11 @@ impl Robot {
     /// The games in the register of `address`: the robot's own games it
     /// started, and the witnessed games of its known keys.
     pub(super) fn registered_games(&self, work: &Work, address: &str) -> Vec<String> {
-        let dir = self.dir().join("register").join(auth::address_key(address));
-        let mut ids = list_yam(&dir);
+        let rel = format!("robot/register/{}", auth::address_key(address));
+        // What a decision read: a plan not done that writes it holds the
+        // decision back (`journal`).
+        self.touched.borrow_mut().insert(rel.clone());
+        let mut ids = list_yam(&self.root().join(rel));
         for key in self.key_book(work, address).keys {
             for id in self.games_under_key(&key) {
                 let bound_here = self
