@@ -50,6 +50,20 @@ pub fn write_many(files: &[(&Path, &[u8])]) -> io::Result<()> {
     Ok(())
 }
 
+/// The name of the temporary file that becomes `name`, written by process
+/// `pid`.
+fn temporary_name(name: &str, pid: u32) -> String {
+    format!(".{name}.tmp-{pid}")
+}
+
+/// The process that wrote the temporary file `name`, when it is one (what a
+/// process killed between writing and renaming leaves behind).
+pub fn temporary_of(name: &str) -> Option<u32> {
+    let (rest, pid) = name.strip_prefix('.')?.rsplit_once(".tmp-")?;
+    let pid = pid.parse().ok().filter(|_| !rest.is_empty())?;
+    (temporary_name(rest, pid) == name).then_some(pid)
+}
+
 /// The file written to a temporary, flushed and renamed over `path`; the
 /// rename is not yet synced.
 fn replace_unsynced(path: &Path, dir: &Path, contents: &[u8]) -> io::Result<()> {
@@ -57,7 +71,7 @@ fn replace_unsynced(path: &Path, dir: &Path, contents: &[u8]) -> io::Result<()> 
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "record".into());
-    let temp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let temp = dir.join(temporary_name(&name, std::process::id()));
     let result = (|| {
         let mut file = OpenOptions::new()
             .write(true)
@@ -95,6 +109,22 @@ mod tests {
         let leftovers = fs::read_dir(&dir).unwrap().count();
         assert_eq!(leftovers, 1);
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_temporary_file_is_known_by_its_name() {
+        assert_eq!(temporary_of(&temporary_name("record.yam", 42)), Some(42));
+        assert_eq!(temporary_of(".k.plan.tmp-7"), Some(7));
+        for name in [
+            "record.yam",
+            ".lock",
+            ".x.tmp-",
+            ".x.tmp-12a",
+            "x.tmp-3",
+            "..tmp-3",
+        ] {
+            assert_eq!(temporary_of(name), None, "{name}");
+        }
     }
 
     #[test]

@@ -8,13 +8,14 @@
 //! (what is never answered; rate limits), `clock` (time and deadlines),
 //! `roll` (rolls with the player's seed), `decide` (deciding; its
 //! `witness` keeps the games of players with their own keys, who name the
-//! robot as referee), `journal` (crash safety), and here the loop and the
-//! mailbox.
+//! robot as referee), `journal` (crash safety), `files` (private files),
+//! and here the loop and the mailbox.
 
 pub mod auth;
 pub mod clock;
 pub mod command;
 pub mod decide;
+pub mod files;
 pub mod hygiene;
 pub mod journal;
 pub mod roll;
@@ -353,6 +354,7 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
 }
 
 fn run_loop(args: &RunArgs) -> Result<(), Fail> {
+    files::private_from_now();
     let mut runner = setup(args)?;
     // One robot per store: a second would answer every mail twice.
     let lock_path = runner.robot.dir().join("robot.lock");
@@ -369,6 +371,23 @@ fn run_loop(args: &RunArgs) -> Result<(), Fail> {
             lock_path.display()
         ))
     })?;
+    match files::tidy(runner.robot.store.root()) {
+        Ok(done) => {
+            if done.tightened > 0 {
+                log(&format!(
+                    "data directory: {} file(s) and folder(s) that others could read made private (0600/0700); an earlier build wrote them",
+                    done.tightened
+                ));
+            }
+            if done.temporaries > 0 {
+                log(&format!(
+                    "data directory: {} temporary file(s) left by a killed run removed",
+                    done.temporaries
+                ));
+            }
+        }
+        Err(e) => log(&format!("data directory: cannot make it private: {e}")),
+    }
     loop {
         let failures = runner.cycle();
         if args.once {
