@@ -523,7 +523,10 @@ impl Runner {
                 Progress::New => {}
             }
             if self.robot.authenticated(&raw) {
-                if self.decide(session, &key, &raw, &mail.place, blocks).is_err() {
+                if self
+                    .decide(session, &key, &raw, &mail.place, blocks)
+                    .is_err()
+                {
                     waiting.insert(sender(&raw));
                     failures += 1;
                 }
