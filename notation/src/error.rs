@@ -47,6 +47,9 @@ pub enum ErrorKind {
     TooLong(usize),
     /// The input ends in the middle of a game.
     Truncated(&'static str),
+    /// A carriage return not followed by a line feed: lines end in LF or
+    /// CRLF (an old Macintosh file, CR only, is refused at its first line).
+    LoneCarriageReturn,
 }
 
 impl fmt::Display for ErrorKind {
@@ -63,6 +66,9 @@ impl fmt::Display for ErrorKind {
                 f.write_str("missing result: the movetext must end with a result such as 1-0 or *")
             }
             ErrorKind::StrayResult(why) => write!(f, "stray result: {why}"),
+            ErrorKind::LoneCarriageReturn => f.write_str(
+                "a carriage return (CR) without a line feed: lines end in LF or CRLF; convert the file's line endings (for instance `mac2unix`)",
+            ),
             ErrorKind::ResultMismatch { tag, movetext } => write!(
                 f,
                 "the Result tag says {tag} but the movetext ends with {movetext}"

@@ -165,8 +165,22 @@ impl<R: Read> Reader<R> {
         if let Err(fail) = self.skip_whitespace() {
             return Err(match fail {
                 Fail::Io(e) => ReadError::Io(e),
-                Fail::Syntax { .. } => {
-                    unreachable!("skipping whitespace always frees buffer space")
+                // A lone CR between games: reported as the next game's
+                // fault (it stands where that game would begin), and
+                // stepped over, so reading goes on at the next game.
+                Fail::Syntax {
+                    pos, kind, found, ..
+                } => {
+                    self.games += 1;
+                    self.pos = (self.pos + 1).min(self.end);
+                    self.skip_to_next_game()?;
+                    ReadError::Syntax(Box::new(ParseError {
+                        pos,
+                        kind,
+                        found,
+                        game: self.games,
+                        game_start: pos,
+                    }))
                 }
             });
         }
@@ -381,6 +395,20 @@ impl<R: Read> Reader<R> {
                             ));
                         }
                         state.result_tag_text_ok = true;
+                    }
+                    // One verdict for every command: a date the calendar
+                    // does not have is refused here, while reading.
+                    DATE_RANK => {
+                        let decoded = tags::unescape_tag_value(value);
+                        if crate::record::canonical_date(&decoded).is_none() {
+                            return Err(self.syntax_at(
+                                value_at,
+                                ErrorKind::BadTag(
+                                    "a calendar date YYYY.MM.DD, with ?? for an unknown part (2026.11.29, 2026.11.??, ????.??.??)".into(),
+                                ),
+                                Resume::SkipGame,
+                            ));
+                        }
                     }
                     VERSION_RANK => {
                         let decoded = tags::unescape_tag_value(value);
@@ -998,7 +1026,16 @@ impl<R: Read> Reader<R> {
         loop {
             while self.pos < self.end {
                 match self.buf[self.pos] {
-                    b' ' | b'\t' | b'\r' => self.pos += 1,
+                    b' ' | b'\t' => self.pos += 1,
+                    b'\r' => match self.after_cr() {
+                        None => break,
+                        Some(true) => self.pos += 1,
+                        Some(false) => {
+                            return Err(
+                                self.syntax_here(ErrorKind::LoneCarriageReturn, Resume::SkipGame)
+                            );
+                        }
+                    },
                     b'\n' => return Ok(()),
                     _ => {
                         return Err(self.syntax_here(
@@ -1212,14 +1249,34 @@ impl<R: Read> Reader<R> {
                         self.line_start = self.base + self.pos as u64;
                         self.line_wide = 0;
                     }
-                    b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.pos += 1,
+                    b'\r' => match self.after_cr() {
+                        // Its LF is in the next window: read on.
+                        None => break,
+                        Some(true) => self.pos += 1,
+                        Some(false) => {
+                            return Err(
+                                self.syntax_here(ErrorKind::LoneCarriageReturn, Resume::SkipGame)
+                            );
+                        }
+                    },
+                    b' ' | b'\t' | 0x0b | 0x0c => self.pos += 1,
                     _ => return Ok(()),
                 }
             }
-            if self.eof {
+            if self.eof && self.pos >= self.end {
                 return Ok(());
             }
             self.fill()?;
+        }
+    }
+
+    /// At a CR: whether an LF follows it (CRLF, a line end), or `None` when
+    /// the window ends before the answer and more input may come.
+    fn after_cr(&self) -> Option<bool> {
+        match self.buf.get(self.pos + 1) {
+            Some(&next) if self.pos + 1 < self.end => Some(next == b'\n'),
+            _ if self.eof => Some(false),
+            _ => None,
         }
     }
 
@@ -1359,7 +1416,10 @@ fn fast_whitespace(
 ) -> usize {
     while let Some(&b) = bytes.get(i) {
         match b {
-            b' ' | b'\t' | b'\r' | 0x0b | 0x0c => i += 1,
+            b' ' | b'\t' | 0x0b | 0x0c => i += 1,
+            // CRLF; a lone CR, or one at the window's end, is left to
+            // the general code (`skip_whitespace`), which refuses it.
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => i += 1,
             b'\n' => {
                 i += 1;
                 *line += 1;
@@ -1497,6 +1557,7 @@ const fn mask_of(names: &[&str]) -> u64 {
 const GAME_RANK: usize = rank_of("Game");
 const RESULT_RANK: usize = rank_of("Result");
 const VERSION_RANK: usize = rank_of("NotationVersion");
+const DATE_RANK: usize = rank_of("Date");
 const REQUIRED_MASK: u64 = mask_of(&REQUIRED_TAGS);
 
 /// The seen-tag bits of a game's player tags ([`GameKind::player_tags`]).
@@ -1815,5 +1876,6 @@ mod tests {
         assert_eq!(tags::known_tag("Game").unwrap().0, GAME_RANK);
         assert_eq!(tags::known_tag("Result").unwrap().0, RESULT_RANK);
         assert_eq!(tags::known_tag("NotationVersion").unwrap().0, VERSION_RANK);
+        assert_eq!(tags::known_tag("Date").unwrap().0, DATE_RANK);
     }
 }

@@ -245,19 +245,103 @@ pub fn read_all<G: MoveGrammar, R: Read>(
 }
 
 /// The canonical form of a `Date` value: `YYYY.MM.DD`, with `?` for unknown
-/// digits. `-` and `/` separators are read too.
+/// digits. `-` and `/` separators are read too, always year first. A date
+/// must be one the calendar has: a month from 01 to 12, a day the month
+/// has (29 February in leap years only); a part written `??` is unknown and
+/// not checked, nor is a day whose month or year is unknown beyond 31 (or
+/// 29 in February). `None` for anything else (`yesterday`, `01/12/2026`,
+/// `""`, `2026.13.45`): the reader refuses it, for every command alike.
 pub fn canonical_date(value: &str) -> Option<String> {
     let parts: Vec<&str> = value.trim().split(['.', '-', '/']).collect();
     let [y, m, d] = parts.as_slice() else {
         return None;
     };
-    let field = |s: &str, width: usize| {
-        (s.len() == width
-            && (s.bytes().all(|b| b.is_ascii_digit()) || s.bytes().all(|b| b == b'?')))
-        .then_some(())
+    // A part is all digits (known) or all `?` (unknown).
+    let field = |s: &str, width: usize| -> Option<Option<u32>> {
+        if s.len() != width {
+            None
+        } else if s.bytes().all(|b| b.is_ascii_digit()) {
+            s.parse().ok().map(Some)
+        } else if s.bytes().all(|b| b == b'?') {
+            Some(None)
+        } else {
+            None
+        }
     };
-    field(y, 4)?;
-    field(m, 2)?;
-    field(d, 2)?;
+    let year = field(y, 4)?;
+    let month = field(m, 2)?;
+    let day = field(d, 2)?;
+    if let Some(month) = month
+        && !(1..=12).contains(&month)
+    {
+        return None;
+    }
+    if let Some(day) = day {
+        let most = match (year, month) {
+            (_, None) => 31,
+            (None, Some(2)) => 29,
+            (Some(year), Some(month)) => days_in_month(year, month),
+            (None, Some(month)) => days_in_month(2001, month),
+        };
+        if !(1..=most).contains(&day) {
+            return None;
+        }
+    }
     Some(format!("{y}.{m}.{d}"))
+}
+
+/// Days in `month` (1 to 12) of `year`, in the Gregorian calendar.
+fn days_in_month(year: u32, month: u32) -> u32 {
+    match month {
+        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
+            29
+        }
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::canonical_date;
+
+    #[test]
+    fn dates_the_calendar_has_are_read_and_printed_with_dots() {
+        for (text, canonical) in [
+            ("2026.11.29", "2026.11.29"),
+            ("2026-11-29", "2026.11.29"),
+            ("2026/11/29", "2026.11.29"),
+            (" 2026.11.29 ", "2026.11.29"),
+            ("2026.11.??", "2026.11.??"),
+            ("????.??.??", "????.??.??"),
+            ("2024.02.29", "2024.02.29"),
+            ("2000.02.29", "2000.02.29"),
+            ("????.02.29", "????.02.29"),
+            ("2026.??.31", "2026.??.31"),
+        ] {
+            assert_eq!(canonical_date(text).as_deref(), Some(canonical), "{text}");
+        }
+    }
+
+    #[test]
+    fn dates_the_calendar_does_not_have_are_refused() {
+        for text in [
+            "yesterday",
+            "",
+            "01/12/2026",
+            "2026.13.45",
+            "2026.00.10",
+            "2026.11.00",
+            "2026.11.31",
+            "2026.02.29",
+            "1900.02.29",
+            "????.02.30",
+            "2026.1.2",
+            "2026.11.2?",
+            "2026.11.29.1",
+        ] {
+            assert_eq!(canonical_date(text), None, "{text}");
+        }
+    }
 }

@@ -211,7 +211,7 @@ fn tag_line_inside_a_comment_starts_the_next_game() {
 #[test]
 fn bom_and_crlf_are_read() {
     let text = format!(
-        "\u{feff}{}1. Wg4-f5 {{a\r\ncomment}} *\r\n",
+        "\u{feff}{}1. Wg4-f5 {{a\ncomment}} *\n",
         header("crlf", "*")
     )
     .replace('\n', "\r\n");
@@ -219,6 +219,24 @@ fn bom_and_crlf_are_read() {
     let record = games[0].as_ref().unwrap();
     assert_eq!(record.tags.get("GameId"), Some("crlf"));
     assert_eq!(record.main_line().count(), 1);
+}
+
+#[test]
+fn a_lone_carriage_return_is_refused_where_it_stands() {
+    // Between moves, after the result, and a whole old-Macintosh file
+    // (CR only), which is refused at its first line's end.
+    let bad = format!("{}1. Wg4-f5\ra5-a4 *", header("bad", "*"));
+    let err = bad_between_good(&bad);
+    assert_eq!(err.kind, ErrorKind::LoneCarriageReturn, "{err}");
+    assert_at(&err, 11, 10);
+    let err = bad_between_good(&format!("{}1. Wg4-f5 *\r ", header("bad", "*")));
+    assert_eq!(err.kind, ErrorKind::LoneCarriageReturn, "{err}");
+    let mac = format!("{}1. Wg4-f5 *\n", header("mac", "*")).replace('\n', "\r");
+    let games = read_all::<Toy, _>(mac.as_bytes()).unwrap();
+    let err = games[0].as_ref().unwrap_err();
+    assert_eq!(err.kind, ErrorKind::LoneCarriageReturn, "{err}");
+    assert_eq!((err.pos.line, err.pos.column), (1, 14), "{err}");
+    assert!(err.to_string().contains("lines end in LF or CRLF"), "{err}");
 }
 
 #[test]

@@ -67,6 +67,43 @@ pub struct GameReport {
     pub verdict: Verdict,
 }
 
+/// Whether `result` is one a game of kind `game` can end with at all:
+/// scores for the solo Genghis Khan, the two-player results for the
+/// others, and no draw in Castle Siege (CS-50).
+fn result_of_kind(game: GameKind, result: GameResult) -> Result<(), String> {
+    match (game, result) {
+        (_, GameResult::Unfinished) => Ok(()),
+        (GameKind::GenghisKhan, GameResult::Score { .. }) => Ok(()),
+        (GameKind::GenghisKhan, _) => Err(
+            "Genghis Khan is a solo game: its result is a score out of its maximum (such as 112/150), or * while it is not over"
+                .into(),
+        ),
+        (_, GameResult::Score { .. }) => {
+            Err(format!("a score is the result of a solo game, not of {game}"))
+        }
+        (GameKind::CastleSiege, GameResult::Draw) => Err(
+            "Castle Siege has no draws: the round cap ends the game as a Defender win (CS-50)"
+                .into(),
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// Whether `result` may close a game of kind `game` that its moves leave
+/// unfinished: `*`, or for two-player games an end off the board (a
+/// resignation, `1-0` or `0-1`; a forfeit, `+/-`, `-/+`, `-/-`; a draw
+/// agreed in Khan). A solo Genghis Khan game that is not over has no
+/// final score: it is `*` (abandoned or in progress).
+fn unfinished_result(game: GameKind, result: GameResult) -> Result<(), String> {
+    result_of_kind(game, result)?;
+    match (game, result) {
+        (GameKind::GenghisKhan, GameResult::Score { .. }) => {
+            Err("the game is not over, so it has no final score yet".into())
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Replay state of one Khan game.
 #[derive(Debug, Clone)]
 struct KhanLine {
@@ -310,6 +347,19 @@ impl Checker {
             // read for syntax only.
             return;
         }
+        // The number written before a move is its turn's (the writer's
+        // and `yam verify`'s rule).
+        if let Some((number, dots, _)) = self.pending_number.take()
+            && (number, dots) != (state.turn(), Dots::One)
+        {
+            let reason = format!(
+                "this move is numbered wrongly: it is turn {turn}, written {turn}.",
+                turn = state.turn()
+            );
+            let position = genghis_khan::tableau(state);
+            self.violate(span, text, reason, position);
+            return;
+        }
         match genghis_khan::play(state, mv, chance) {
             Ok((next, _)) => {
                 *state = next;
@@ -495,17 +545,31 @@ impl Visitor for Checker {
         }
         if let Some(Game::CastleSiege { rules, main_line }) = &self.game {
             let tokens: Vec<SiegeToken> = main_line.iter().map(|(t, _, _)| t.clone()).collect();
-            match castle_siege::replay_record(*rules, &tokens) {
-                Ok(replayed) => {
+            match castle_siege::replay_staged(*rules, &tokens) {
+                Ok(castle_siege::Staged::Play(replayed)) => {
                     self.plies = u32::try_from(replayed.orders).unwrap_or(u32::MAX);
-                    if let Some(outcome) = replayed.state.outcome()
-                        && outcome.result() != result.to_string()
-                    {
-                        let reason = format!(
-                            "the game is over ({outcome}), so the result must be {}",
-                            outcome.result()
+                    let position = || castle_siege::diagram(&replayed.state);
+                    if let Some(outcome) = replayed.state.outcome() {
+                        if outcome.result() != result.to_string() {
+                            let reason = format!(
+                                "the game is over ({outcome}), so the result must be {}",
+                                outcome.result()
+                            );
+                            self.violate(span, &result.to_string(), reason, position());
+                        }
+                    } else if let Err(reason) = unfinished_result(GameKind::CastleSiege, result) {
+                        self.violate(span, &result.to_string(), reason, position());
+                    }
+                }
+                // CS-07 to CS-10: a game in its setups is a game in
+                // progress (straight from its challenge, or sealed).
+                Ok(castle_siege::Staged::Setup { revealed, sealed }) => {
+                    self.plies = 0;
+                    if let Err(reason) = unfinished_result(GameKind::CastleSiege, result) {
+                        let position = format!(
+                            "the setup stage: {sealed} sealed, {} revealed",
+                            revealed.len()
                         );
-                        let position = castle_siege::diagram(&replayed.state);
                         self.violate(span, &result.to_string(), reason, position);
                     }
                 }
@@ -525,14 +589,21 @@ impl Visitor for Checker {
                 let reason = format!("the game is over, so the result must be {expected}");
                 let position = genghis_khan::tableau(state);
                 self.violate(span, &result.to_string(), reason, position);
-            } else if !state.is_over() && matches!(result, GameResult::Score { .. }) {
-                let reason = format!(
-                    "the game is not over, so it has no final score yet (it stands at {})",
-                    state.score()
-                );
+            } else if !state.is_over()
+                && let Err(reason) = unfinished_result(GameKind::GenghisKhan, result)
+            {
+                let reason = format!("{reason} (the score stands at {})", state.score());
                 let position = genghis_khan::tableau(state);
                 self.violate(span, &result.to_string(), reason, position);
             }
+            return;
+        }
+        // A game whose moves cannot be replayed still has a result of its
+        // game's kind.
+        if let Some(Game::Unchecked(game, _)) = &self.game
+            && let Err(reason) = result_of_kind(*game, result)
+        {
+            self.violate(span, &result.to_string(), reason, String::new());
             return;
         }
         if let Some(Game::Khan { line, .. }) = &self.game {
@@ -549,13 +620,8 @@ impl Visitor for Checker {
                         position_text(&pos),
                     );
                 }
-            } else if matches!(result, GameResult::Score { .. }) {
-                self.violate(
-                    span,
-                    &result.to_string(),
-                    "a score is the result of a solo game, not of Khan".into(),
-                    position_text(&pos),
-                );
+            } else if let Err(reason) = unfinished_result(GameKind::Khan, result) {
+                self.violate(span, &result.to_string(), reason, position_text(&pos));
             }
         }
     }

@@ -71,7 +71,9 @@ pub use diagram::diagram;
 pub use illegal::{Illegal, Refusal};
 pub use legal::{legal_attacks, legal_breaches, legal_orders, legal_steps};
 pub use outcome::{Outcome, WinReason};
-pub use replay::{ReplayError, Replayed, replay_record, replay_turns, resolve_written};
+pub use replay::{
+    ReplayError, Replayed, Staged, replay_record, replay_staged, replay_turns, resolve_written,
+};
 pub use resolve::{Effect, OrderOutcome, Resolution, ResolveError, SkipReason, resolve};
 pub use ruleset::{InnerMoves, Rocks, Rules, Ruleset};
 pub use selfplay::{

@@ -263,6 +263,53 @@ pub fn resolve_written(
     Ok(resolution)
 }
 
+/// How far a record's movetext has gone: still in its setups, or played.
+#[derive(Debug, Clone)]
+pub enum Staged {
+    /// No order yet and not both setups revealed (CS-07 to CS-10): the
+    /// game is in its setup stage. The setups revealed are legal.
+    Setup {
+        /// The sides whose setup is revealed.
+        revealed: Vec<Side>,
+        /// How many sealed setups the movetext shows.
+        sealed: usize,
+    },
+    /// Both setups revealed: the orders replayed.
+    Play(Replayed),
+}
+
+/// Replays a record's movetext like [`replay_record`], except that a record
+/// still in its setup stage (no order, not both setups revealed) is not an
+/// error but [`Staged::Setup`]: a game straight from its challenge, or with
+/// its setups sealed, is a game in progress. Each revealed setup is held to
+/// its rules, and a side revealed twice is refused.
+pub fn replay_staged(rules: Rules, tokens: &[Token]) -> Result<Staged, ReplayError> {
+    let in_setup = !tokens.iter().any(|t| matches!(t, Token::Order { .. }));
+    if in_setup {
+        let mut revealed: Vec<Side> = Vec::new();
+        let mut sealed = 0;
+        for (index, t) in tokens.iter().enumerate() {
+            match t {
+                Token::Sealed(_) => sealed += 1,
+                Token::Setup(p) => {
+                    let setup = Setup::new(p.clone())
+                        .map_err(|error| ReplayError::Setup { index, error })?;
+                    if revealed.contains(&setup.side()) {
+                        return Err(ReplayError::MissingSetup(setup.side().opposite()));
+                    }
+                    revealed.push(setup.side());
+                }
+                // None here: `in_setup` says so.
+                Token::Order { .. } => {}
+            }
+        }
+        if revealed.len() < 2 {
+            return Ok(Staged::Setup { revealed, sealed });
+        }
+    }
+    replay_record(rules, tokens).map(Staged::Play)
+}
+
 /// Replays a whole movetext: the setups (each side's `sealed` marker
 /// optional, then both placements, in any order), then the orders.
 pub fn replay_record(rules: Rules, tokens: &[Token]) -> Result<Replayed, ReplayError> {

@@ -1,0 +1,193 @@
+//! One verdict: the same malformed record gets the same answer from every
+//! command that reads it (`check`, `verify`, `show`, `export --plain`,
+//! `engine export`), and a record every command can read is not refused by
+//! one of them.
+
+use std::path::{Path, PathBuf};
+
+use yam_tests::yam;
+
+/// A command's exit code and everything it printed.
+fn run(args: &[&str], file: &Path) -> (i32, String) {
+    let out = yam!().args(args).arg(file).output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code().unwrap_or(-1), text)
+}
+
+/// The commands that read a record of `game`, each as its arguments.
+fn readers(game: &str, signed: bool) -> Vec<Vec<&'static str>> {
+    let mut commands = vec![vec!["check"], vec!["show"], vec!["export", "--plain"]];
+    if signed {
+        commands.push(vec!["verify"]);
+    }
+    if game == "Khan" {
+        commands.push(vec!["engine", "export"]);
+    }
+    commands
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn example(path: &str) -> String {
+    std::fs::read_to_string(yam_tests::workspace().join(path)).unwrap()
+}
+
+/// Every reader refuses `file` (exit 1) and says `why` (`export --plain`
+/// names the game and points at `yam check`).
+fn all_refuse(file: &Path, game: &str, signed: bool, why: &str) {
+    for args in readers(game, signed) {
+        let (code, text) = run(&args, file);
+        assert_eq!(code, 1, "{args:?} on {}: {text}", file.display());
+        let why = if args[0] == "export" { "game 1" } else { why };
+        assert!(
+            text.contains(why),
+            "{args:?} on {} does not say {why:?}: {text}",
+            file.display()
+        );
+    }
+}
+
+/// Every reader accepts `file` (exit 0).
+fn all_accept(file: &Path, game: &str, signed: bool) {
+    for args in readers(game, signed) {
+        let (code, text) = run(&args, file);
+        assert_eq!(code, 0, "{args:?} on {}: {text}", file.display());
+    }
+}
+
+#[test]
+fn a_date_the_calendar_does_not_have_is_refused_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let khan = example("examples/khan/opening-lesson.yam");
+    let siege = example("examples/castle-siege/round-cap.yam");
+    let date = |text: &str, value: &str| {
+        let at = text.find("[Date \"").unwrap();
+        let end = at + text[at..].find("\"]").unwrap() + 2;
+        format!("{}[Date \"{value}\"]{}", &text[..at], &text[end..])
+    };
+    for (n, value) in ["yesterday", "01/12/2026", "", "2026.13.45", "2026.02.29"]
+        .into_iter()
+        .enumerate()
+    {
+        let file = write(dir.path(), &format!("khan-{n}.yam"), &date(&khan, value));
+        all_refuse(&file, "Khan", false, "calendar date");
+        let file = write(dir.path(), &format!("siege-{n}.yam"), &date(&siege, value));
+        all_refuse(&file, "Castle Siege", true, "calendar date");
+    }
+    for (n, value) in ["2024.02.29", "2026.11.??", "????.??.??", "2026-11-29"]
+        .into_iter()
+        .enumerate()
+    {
+        let file = write(dir.path(), &format!("good-{n}.yam"), &date(&khan, value));
+        all_accept(&file, "Khan", false);
+    }
+}
+
+#[test]
+fn a_file_with_carriage_returns_alone_is_refused_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let khan = example("examples/khan/opening-lesson.yam");
+    let file = write(dir.path(), "mac.yam", &khan.replace('\n', "\r"));
+    all_refuse(&file, "Khan", false, "carriage return");
+    // CRLF is a line end like LF.
+    let file = write(dir.path(), "dos.yam", &khan.replace('\n', "\r\n"));
+    all_accept(&file, "Khan", false);
+}
+
+/// A Castle Siege game straight from its challenge, signed by the hot-seat.
+fn siege_in_its_setups(dir: &Path) -> PathBuf {
+    let record = dir.join("siege.yam");
+    let out = yam!()
+        .args([
+            "hotseat",
+            "new",
+            "--game",
+            "castle-siege",
+            "--ruleset",
+            "skirmish",
+        ])
+        .args(["--first", "ann", "--second", "bo", "--out"])
+        .arg(&record)
+        .arg("--secrets")
+        .arg(dir.join("secrets"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    record
+}
+
+#[test]
+fn a_castle_siege_game_in_its_setups_is_a_game_in_progress_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = siege_in_its_setups(dir.path());
+    all_accept(&record, "Castle Siege", true);
+    // A draw is no result of Castle Siege (CS-50), in its setups or later.
+    let text = std::fs::read_to_string(&record).unwrap();
+    let draw = text
+        .replace("[Result \"*\"]", "[Result \"1/2-1/2\"]")
+        .replace("\n*\n", "\n1/2-1/2\n");
+    let file = write(dir.path(), "draw.yam", &draw);
+    for args in [vec!["check"], vec!["verify"]] {
+        let (code, text) = run(&args, &file);
+        assert_eq!(code, 1, "{args:?}: {text}");
+    }
+    let (_, text) = run(&["check"], &file);
+    assert!(text.contains("CS-50"), "{text}");
+}
+
+/// `text` with its result (tag and movetext) replaced by `result`.
+fn with_result(text: &str, old: &str, result: &str) -> String {
+    text.replace(
+        &format!("[Result \"{old}\"]"),
+        &format!("[Result \"{result}\"]"),
+    )
+    .replace(&format!("\n{old}\n"), &format!("\n{result}\n"))
+    .replace(&format!(" {old}\n"), &format!(" {result}\n"))
+}
+
+#[test]
+fn check_holds_each_game_to_the_results_it_can_have() {
+    let dir = tempfile::tempdir().unwrap();
+    // Genghis Khan: a score only when over, and never a two-player result.
+    let practice = example("examples/genghis-khan/practice.yam");
+    assert!(practice.contains("[Result \"90/150\"]"));
+    for bad in ["89/150", "1-0", "1/2-1/2", "*"] {
+        let file = write(dir.path(), "gk.yam", &with_result(&practice, "90/150", bad));
+        let (code, text) = run(&["check"], &file);
+        assert_eq!(code, 1, "{bad}: {text}");
+        assert!(text.contains("the result must be 90/150"), "{bad}: {text}");
+    }
+    // Genghis Khan move numbers are its turns, as `yam verify` holds them.
+    let renumbered = practice.replacen("\n2. draw:3a", "\n3. draw:3a", 1);
+    assert_ne!(renumbered, practice);
+    let file = write(dir.path(), "gk-number.yam", &renumbered);
+    for args in [vec!["check"], vec!["verify"]] {
+        let (code, text) = run(&args, &file);
+        assert_eq!(code, 1, "{args:?}: {text}");
+        assert!(text.contains("3."), "{args:?}: {text}");
+    }
+    // Khan: a score is no result of a two-player game.
+    let khan = example("examples/khan/opening-lesson.yam");
+    let file = write(dir.path(), "khan.yam", &with_result(&khan, "*", "77/150"));
+    let (code, text) = run(&["check"], &file);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("a score is the result of a solo game"),
+        "{text}"
+    );
+    // Khan, unfinished: a resignation or an agreed draw is an end off the
+    // board, which an unsigned record cannot show otherwise.
+    for fine in ["1-0", "0-1", "1/2-1/2", "+/-", "-/-"] {
+        let file = write(dir.path(), "khan.yam", &with_result(&khan, "*", fine));
+        let (code, text) = run(&["check"], &file);
+        assert_eq!(code, 0, "{fine}: {text}");
+    }
+}
