@@ -104,6 +104,15 @@ fn unfinished_result(game: GameKind, result: GameResult) -> Result<(), String> {
     }
 }
 
+/// Replay state of one Genghis Khan practice game.
+#[derive(Debug, Clone)]
+struct CardLine {
+    state: genghis_khan::State,
+    chance: PracticeChance,
+    /// Before the last move of this line, where a variation on it starts.
+    before_last: Option<(genghis_khan::State, PracticeChance)>,
+}
+
 /// Replay state of one Khan game.
 #[derive(Debug, Clone)]
 struct KhanLine {
@@ -130,10 +139,13 @@ enum Game {
         rules: castle_siege::Rules,
         main_line: Vec<(SiegeToken, Span, String)>,
     },
-    /// Genghis Khan practice games replay draw by draw from their open seed.
+    /// Genghis Khan practice games replay draw by draw from their open
+    /// seed; a variation replays from the state and the seed's stream
+    /// before the move it replaces.
     GenghisKhan {
-        state: genghis_khan::State,
-        chance: PracticeChance,
+        line: CardLine,
+        /// Lines suspended by open variations.
+        stack: Vec<CardLine>,
     },
     Unchecked(GameKind, String),
 }
@@ -325,7 +337,14 @@ impl Checker {
         let seed = Blob::new(self.practice_seed.as_bytes().to_vec()).ok()?;
         let mut chance = PracticeChance::new(&game, &seed);
         match genghis_khan::setup(&ruleset, &mut chance) {
-            Ok(state) => Some(Game::GenghisKhan { state, chance }),
+            Ok(state) => Some(Game::GenghisKhan {
+                line: CardLine {
+                    state,
+                    chance,
+                    before_last: None,
+                },
+                stack: Vec::new(),
+            }),
             Err(e) => {
                 self.violate(
                     self.ruleset_span,
@@ -339,14 +358,10 @@ impl Checker {
     }
 
     fn genghis_khan_move(&mut self, mv: &CardMove, text: &str, span: Span) {
-        let Some(Game::GenghisKhan { state, chance }) = &mut self.game else {
+        let Some(Game::GenghisKhan { line, .. }) = &mut self.game else {
             return;
         };
-        if self.depth > 0 {
-            // Variations of a card game would need the hidden deck; they are
-            // read for syntax only.
-            return;
-        }
+        let CardLine { state, chance, .. } = line;
         // The number written before a move is its turn's (the writer's
         // and `yam verify`'s rule).
         if let Some((number, dots, _)) = self.pending_number.take()
@@ -360,10 +375,14 @@ impl Checker {
             self.violate(span, text, reason, position);
             return;
         }
+        let chance_before = chance.clone();
         match genghis_khan::play(state, mv, chance) {
             Ok((next, _)) => {
-                *state = next;
-                self.plies += 1;
+                let before = std::mem::replace(state, next);
+                line.before_last = Some((before, chance_before));
+                if self.depth == 0 {
+                    self.plies += 1;
+                }
             }
             Err(e) => {
                 let position = genghis_khan::tableau(state);
@@ -522,9 +541,20 @@ impl Visitor for Checker {
     fn begin_variation(&mut self) -> Skip {
         self.depth += 1;
         self.pending_number = None;
-        if let Some(Game::Khan { line, stack, .. }) = &mut self.game {
-            stack.push(line.clone());
-            *line.position = *line.before_last;
+        match &mut self.game {
+            Some(Game::Khan { line, stack, .. }) => {
+                stack.push(line.clone());
+                *line.position = *line.before_last;
+            }
+            Some(Game::GenghisKhan { line, stack }) => {
+                stack.push(line.clone());
+                // Before any move, a variation starts from the layout.
+                if let Some((state, chance)) = line.before_last.take() {
+                    line.state = state;
+                    line.chance = chance;
+                }
+            }
+            _ => {}
         }
         Skip(false)
     }
@@ -532,10 +562,18 @@ impl Visitor for Checker {
     fn end_variation(&mut self) {
         self.depth = self.depth.saturating_sub(1);
         self.pending_number = None;
-        if let Some(Game::Khan { line, stack, .. }) = &mut self.game
-            && let Some(outer) = stack.pop()
-        {
-            *line = outer;
+        match &mut self.game {
+            Some(Game::Khan { line, stack, .. }) => {
+                if let Some(outer) = stack.pop() {
+                    *line = outer;
+                }
+            }
+            Some(Game::GenghisKhan { line, stack }) => {
+                if let Some(outer) = stack.pop() {
+                    *line = outer;
+                }
+            }
+            _ => {}
         }
     }
 
@@ -583,7 +621,8 @@ impl Visitor for Checker {
             }
             return;
         }
-        if let Some(Game::GenghisKhan { state, .. }) = &self.game {
+        if let Some(Game::GenghisKhan { line, .. }) = &self.game {
+            let state = &line.state;
             let expected = state.result();
             if state.is_over() && expected != result {
                 let reason = format!("the game is over, so the result must be {expected}");

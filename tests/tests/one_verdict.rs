@@ -174,6 +174,21 @@ fn check_holds_each_game_to_the_results_it_can_have() {
         assert_eq!(code, 1, "{args:?}: {text}");
         assert!(text.contains("3."), "{args:?}: {text}");
     }
+    // Genghis Khan variations are played by the rules from the move they
+    // replace, with the practice seed's draws.
+    for (variation, legal) in [("(pass)", true), ("(capture:M10/Tartars=3d)", false)] {
+        let text = practice.replacen(
+            "capture:M10/Tartars=10d",
+            &format!("capture:M10/Tartars=10d {variation}"),
+            1,
+        );
+        let file = write(dir.path(), "gk-variation.yam", &text);
+        let (code, text) = run(&["check"], &file);
+        assert_eq!(code, if legal { 0 } else { 1 }, "{variation}: {text}");
+        if !legal {
+            assert!(text.contains("is not in the hand (GK-23)"), "{text}");
+        }
+    }
     // Khan: a score is no result of a two-player game.
     let khan = example("examples/khan/opening-lesson.yam");
     let file = write(dir.path(), "khan.yam", &with_result(&khan, "*", "77/150"));
