@@ -408,6 +408,11 @@ fn disputes_find_the_fork_and_the_equivocation() {
     dispute("game.yam", "copy.yam").code(1).stdout(
         predicate::str::contains("fork at event #6")
             .and(predicate::str::contains("proof of equivocation by"))
+            // The player by name and side beside the key.
+            .and(
+                predicate::str::is_match("verdict: alice, white \\([0-9a-f ]+\\) equivocated")
+                    .unwrap(),
+            )
             .and(predicate::str::contains("equivocated"))
             .and(predicate::str::contains("only branch B")),
     );

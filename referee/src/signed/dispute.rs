@@ -27,6 +27,10 @@ pub struct Log {
     pub verdict: Verdict,
     /// Where and why the log stops early, when it is cut short.
     pub cut: Option<String>,
+    /// The players' names its header gives, by seat tag in lower case
+    /// (`white`, `defender`, `player`): labels, not signed, shown beside
+    /// the roles and keys the signed events prove.
+    pub players: Vec<(String, String)>,
 }
 
 impl Log {
@@ -36,6 +40,7 @@ impl Log {
             events: events_of(text),
             verdict: verify_text(text, catalog),
             cut: None,
+            players: players_of(text),
         }
     }
 
@@ -47,6 +52,7 @@ impl Log {
             events: events_of(text),
             verdict: verify_cut(text, catalog),
             cut: Some(cut),
+            players: players_of(text),
         }
     }
 
@@ -61,6 +67,18 @@ impl Log {
     fn verified(&self) -> bool {
         matches!(self.verdict, Verdict::Verified(_))
     }
+}
+
+/// The seat tags' values of a text, unknown ones (`?`, empty) left out.
+fn players_of(text: &SignedText) -> Vec<(String, String)> {
+    ["White", "Black", "Defender", "Attacker", "Player"]
+        .into_iter()
+        .filter_map(|tag| {
+            let value = text.tag(tag)?.value.trim();
+            (!value.is_empty() && value != "?")
+                .then(|| (tag.to_ascii_lowercase(), value.to_owned()))
+        })
+        .collect()
 }
 
 fn events_of(text: &SignedText) -> Vec<SignedEvent> {
@@ -167,6 +185,11 @@ fn signers(events: &[SignedEvent], from: usize) -> Vec<(PublicKey, Vec<u32>)> {
 
 /// A short description of an event, for reports.
 pub fn describe(event: &SignedEvent) -> String {
+    describe_by(event, &event.event.author.fingerprint().to_string())
+}
+
+/// [`describe`], with the author named `by`.
+fn describe_by(event: &SignedEvent, by: &str) -> String {
     let e = &event.event;
     let what = match &e.body {
         EventBody::Challenge(_) => "the challenge".to_owned(),
@@ -213,22 +236,30 @@ pub fn describe(event: &SignedEvent) -> String {
         }
         EventBody::ForfeitClaim { reason, .. } => format!("a forfeit claim ({reason})"),
     };
-    format!(
-        "#{} {what}, by {}, hash {}",
-        e.seq,
-        e.author.fingerprint(),
-        event.hash()
-    )
+    format!("#{} {what}, by {by}, hash {}", e.seq, event.hash())
 }
 
-/// A party's name for the verdict: its role in the signed opening (the
-/// first role its party lists) and its fingerprint, or the fingerprint
-/// alone when the opening gives it no role (drawn seats).
+/// A party's name for the verdict: the player's name as the logs' headers
+/// give it for its seat (a label, which both logs may not agree on: then
+/// both), its role in the signed opening (the first role its party lists)
+/// and its fingerprint; the fingerprint alone when the opening gives it no
+/// role (drawn seats).
 #[derive(Debug, Clone, Default)]
-struct Names(Vec<(PublicKey, String)>);
+struct Names {
+    roles: Vec<(PublicKey, String)>,
+    players: Vec<(String, Vec<String>)>,
+}
 
 impl Names {
-    fn of(events: &[SignedEvent]) -> Names {
+    fn of(events: &[SignedEvent], logs: [&Log; 2]) -> Names {
+        let mut players: Vec<(String, Vec<String>)> = Vec::new();
+        for (tag, value) in logs.iter().flat_map(|l| &l.players) {
+            match players.iter_mut().find(|(t, _)| t == tag) {
+                Some((_, values)) if !values.contains(value) => values.push(value.clone()),
+                Some(_) => {}
+                None => players.push((tag.clone(), vec![value.clone()])),
+            }
+        }
         let mut names = Vec::new();
         for e in events {
             let party = match &e.event.body {
@@ -240,13 +271,23 @@ impl Names {
                 names.push((party.key, role.as_str().to_owned()));
             }
         }
-        Names(names)
+        Names {
+            roles: names,
+            players,
+        }
     }
 
     fn name(&self, key: &PublicKey) -> String {
-        match self.0.iter().find(|(k, _)| k == key) {
-            Some((_, role)) => format!("{role} ({})", key.fingerprint()),
-            None => key.fingerprint().to_string(),
+        let Some((_, role)) = self.roles.iter().find(|(k, _)| k == key) else {
+            return key.fingerprint().to_string();
+        };
+        match self
+            .players
+            .iter()
+            .find(|(tag, _)| tag.eq_ignore_ascii_case(role))
+        {
+            Some((_, names)) => format!("{}, {role} ({})", names.join(" / "), key.fingerprint()),
+            None => format!("{role} ({})", key.fingerprint()),
         }
     }
 }
@@ -267,11 +308,14 @@ pub fn compare(a: Log, b: Log) -> Dispute {
         .take_while(|(x, y)| x == y)
         .count();
     let mut reasons = Vec::new();
-    let names = Names::of(if a.events.len() >= b.events.len() {
-        &a.events
-    } else {
-        &b.events
-    });
+    let names = Names::of(
+        if a.events.len() >= b.events.len() {
+            &a.events
+        } else {
+            &b.events
+        },
+        [&a, &b],
+    );
     let describe_log = |name: &str, log: &Log| match &log.verdict {
         Verdict::Verified(v) if v.is_practice() => format!(
             "log {name} replays as unverified practice ({} events, {} moves)",
@@ -355,8 +399,9 @@ pub fn compare(a: Log, b: Log) -> Dispute {
             signed_a: signers(&a.events, common),
             signed_b: signers(&b.events, common),
         };
-        reasons.push(format!("log A has {}", describe(&fork.a)));
-        reasons.push(format!("log B has {}", describe(&fork.b)));
+        let by = |e: &SignedEvent| describe_by(e, &names.name(&e.event.author));
+        reasons.push(format!("log A has {}", by(&fork.a)));
+        reasons.push(format!("log B has {}", by(&fork.b)));
         for (name, signed) in [("A", &fork.signed_a), ("B", &fork.signed_b)] {
             for (key, seqs) in signed {
                 let seqs: Vec<String> = seqs.iter().map(|s| format!("#{s}")).collect();
