@@ -169,7 +169,7 @@ fn an_illegal_move_is_refused_and_nothing_is_written() {
     s.hotseat("move", "game.yam", &["Ae7-f6", "--dry-run"])
         .success()
         .stdout(
-            predicate::str::contains("black (bob) played Ae7-f6")
+            predicate::str::contains("black (bob) would play Ae7-f6")
                 .and(predicate::str::contains("dry run")),
         );
     assert_eq!(s.read("game.yam"), before);

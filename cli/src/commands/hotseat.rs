@@ -656,13 +656,19 @@ fn commit(
     let (text, after) = append_checked(&mut loaded.record, before, events, prose, path)
         .map_err(|e| invalid(e.to_string()))?;
     let mut out = std::io::stdout().lock();
+    // A dry run says what would be signed, not what was.
+    let verb = |done: &'static str, would: &'static str| if dry_run { would } else { done };
     for event in events {
         let e = &event.event;
         let actor = who(&after, names, &e.author);
         let line = match &e.body {
             EventBody::Turn(turn) if !turn.moves.is_empty() => {
                 let moves: Vec<&str> = turn.moves.iter().map(|m| m.as_str()).collect();
-                let mut line = format!("{actor} played {}", moves.join(" "));
+                let mut line = format!(
+                    "{actor} {} {}",
+                    verb("played", "would play"),
+                    moves.join(" ")
+                );
                 for evidence in turn.evidence.iter() {
                     if let Evidence::Outcomes { roll, results } = evidence {
                         let values: Vec<String> = results.iter().map(chance_item).collect();
@@ -671,13 +677,21 @@ fn commit(
                 }
                 line
             }
-            EventBody::Resignation => format!("{actor} resigns"),
-            EventBody::DrawOffer => format!("{actor} offers a draw"),
-            EventBody::DrawAnswer { accepted: true, .. } => format!("{actor} accepts the draw"),
+            EventBody::Resignation => format!("{actor} {}", verb("resigns", "would resign")),
+            EventBody::DrawOffer => {
+                format!("{actor} {} a draw", verb("offers", "would offer"))
+            }
+            EventBody::DrawAnswer { accepted: true, .. } => {
+                format!("{actor} {} the draw", verb("accepts", "would accept"))
+            }
             EventBody::DrawAnswer {
                 accepted: false, ..
-            } => format!("{actor} declines the draw"),
-            _ => format!("{actor} signed {}", describe(event)),
+            } => format!("{actor} {} the draw", verb("declines", "would decline")),
+            _ => format!(
+                "{actor} {} {}",
+                verb("signed", "would sign"),
+                describe(event)
+            ),
         };
         let _ = writeln!(out, "{line}");
     }
