@@ -150,14 +150,19 @@ fn import(args: &ImportArgs) -> Result<Status> {
 }
 
 fn export(args: &ExportArgs) -> Result<Status> {
-    let file =
-        std::fs::File::open(&args.file).map_err(|e| Error::io(&args.file, "cannot open", e))?;
+    // Held whole: every game is read anyway, and an error's frame is
+    // taken from these bytes rather than by reading the file again.
+    let text = std::fs::read(&args.file).map_err(|e| Error::io(&args.file, "cannot read", e))?;
     let games =
-        read_all::<RawGrammar, _>(file).map_err(|e| Error::io(&args.file, "read error", e))?;
+        read_all::<RawGrammar, _>(&text[..]).map_err(|e| Error::io(&args.file, "read error", e))?;
     let record = match games.get(args.game.wrapping_sub(1)) {
         Some(Ok(r)) => r,
         Some(Err(e)) => {
-            eprint!("{}", crate::diagnostics::render_syntax(&args.file, e));
+            let frame = crate::diagnostics::frame_in(&text, e.pos);
+            eprint!(
+                "{}",
+                crate::diagnostics::render_syntax(&args.file, e, Some(&frame))
+            );
             return Err(Error::Reported(Status::Invalid));
         }
         None => {

@@ -174,8 +174,16 @@ pub(crate) fn gather(files: &[PathBuf], problems: &mut Vec<String>) -> Vec<Entry
 /// some game did not (the site shows which), unreadable when an archive
 /// could not be read; an error when the site could not be written.
 pub fn export(files: &[PathBuf], out: &Path) -> Result<error::Status> {
-    let files = crate::archive::expand(files)
+    let expansion = crate::archive::expand(files)
         .map_err(|(path, e)| Error::io(path, "cannot read directory", e))?;
+    for empty in &expansion.empty {
+        eprintln!("warning: {empty}");
+    }
+    let files = expansion.files;
+    if files.is_empty() {
+        // Nothing to export: no site is written.
+        return Ok(error::Status::NoRecords);
+    }
     let mut problems = Vec::new();
     let mut entries = gather(&files, &mut problems);
     for p in &problems {
@@ -200,6 +208,8 @@ pub fn export(files: &[PathBuf], out: &Path) -> Result<error::Status> {
     );
     Ok(if !problems.is_empty() {
         error::Status::Unreadable
+    } else if !expansion.empty.is_empty() {
+        error::Status::NoRecords
     } else if failed > 0 {
         error::Status::Invalid
     } else {
