@@ -13,7 +13,7 @@ use miette::{
     Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
     MietteSpanContents, SourceCode, SourceSpan, SpanContents,
 };
-use yam_notation::{ParseError, Pos};
+use yam_notation::{ErrorKind, ParseError, Pos};
 use yam_referee::check::{GameReport, Violation};
 use yam_referee::signed::Failure;
 
@@ -251,7 +251,11 @@ pub fn render(
 
 /// A syntax error, as a readable diagnostic.
 pub fn render_syntax(path: &Path, e: &ParseError, frame: Option<&Frame>) -> String {
-    let len = e.found.split_whitespace().next().map_or(1, str::len).max(1);
+    // The offending word; for a variation too deep, its one `(`.
+    let len = match e.kind {
+        ErrorKind::TooDeep(_) => 1,
+        _ => e.found.split_whitespace().next().map_or(1, str::len).max(1),
+    };
     let label = if e.found.is_empty() {
         "the input ends here".to_owned()
     } else {
