@@ -269,6 +269,13 @@ fn a_file_without_a_game_is_said_and_exits_2() {
             .code(2)
             .stderr(predicate::str::contains("empty.yam: no game in this file"));
     }
+    yam!()
+        .args(["export", "--html", "--out"])
+        .arg(dir.path().join("site"))
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("empty.yam: no game in this file"));
 }
 
 #[test]
