@@ -326,6 +326,24 @@ pub fn render_failure(
     )
 }
 
+/// How much of a file around a fault [`frame_from_file`] reads, each side:
+/// more than a window of any line needs.
+const AROUND: u64 = 1 << 20;
+
+/// The frame of `pos` in the file `path`, read from around the fault
+/// alone (at most [`AROUND`] bytes each side), for a command that did not
+/// keep the text; none if the file cannot be read again.
+pub fn frame_from_file(path: &Path, pos: Pos) -> Option<Frame> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(path).ok()?;
+    let start = pos.offset.saturating_sub(AROUND);
+    file.seek(SeekFrom::Start(start)).ok()?;
+    let mut bytes = Vec::new();
+    file.take(2 * AROUND).read_to_end(&mut bytes).ok()?;
+    let at = usize::try_from(pos.offset - start).ok()?;
+    Some(Frame::capture(&bytes, at, pos))
+}
+
 /// The frame of `pos` in `text`, the whole of a file held in memory.
 pub fn frame_in(text: &[u8], pos: Pos) -> Frame {
     Frame::capture(text, usize::try_from(pos.offset).unwrap_or(usize::MAX), pos)
@@ -400,6 +418,28 @@ mod tests {
         assert_eq!(lines[1], "bad");
         assert!(lines[0].ends_with(ELLIPSIS) && lines[0].chars().count() == WIDTH + 1);
         assert!(lines[2].ends_with(ELLIPSIS));
+    }
+
+    #[test]
+    fn a_frame_read_from_the_file_is_the_frame_of_the_text() {
+        let dir = std::env::temp_dir().join(format!("yam-frame-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("far.yam");
+        // The fault three megabytes in, on a line that starts before the
+        // part read.
+        let mut text = "a\n".repeat(1 << 20).into_bytes();
+        text.extend(" ".repeat(3 << 20).bytes());
+        let at = text.len();
+        text.extend_from_slice(b"x\nnext\n");
+        std::fs::write(&path, &text).unwrap();
+        let fault = pos(at as u64, (1 << 20) + 1, (3 << 20) + 1);
+        let read = frame_from_file(&path, fault).unwrap();
+        let whole = frame_in(&text, fault);
+        assert_eq!(read.text, whole.text.split_once('\n').unwrap().1);
+        assert_eq!(&read.text[read.fault..read.fault + read.room], "x");
+        // The next line lies left of the window: shown as cut.
+        assert!(read.text.ends_with("x\n…"), "{:?}", read.text);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -150,18 +150,18 @@ fn import(args: &ImportArgs) -> Result<Status> {
 }
 
 fn export(args: &ExportArgs) -> Result<Status> {
-    // Held whole: every game is read anyway, and an error's frame is
-    // taken from these bytes rather than by reading the file again.
-    let text = std::fs::read(&args.file).map_err(|e| Error::io(&args.file, "cannot read", e))?;
+    let file =
+        std::fs::File::open(&args.file).map_err(|e| Error::io(&args.file, "cannot open", e))?;
     let games =
-        read_all::<RawGrammar, _>(&text[..]).map_err(|e| Error::io(&args.file, "read error", e))?;
+        read_all::<RawGrammar, _>(file).map_err(|e| Error::io(&args.file, "read error", e))?;
     let record = match games.get(args.game.wrapping_sub(1)) {
         Some(Ok(r)) => r,
         Some(Err(e)) => {
-            let frame = crate::diagnostics::frame_in(&text, e.pos);
+            // The frame is read from around the fault, once.
+            let frame = crate::diagnostics::frame_from_file(&args.file, e.pos);
             eprint!(
                 "{}",
-                crate::diagnostics::render_syntax(&args.file, e, Some(&frame))
+                crate::diagnostics::render_syntax(&args.file, e, frame.as_ref())
             );
             return Err(Error::Reported(Status::Invalid));
         }

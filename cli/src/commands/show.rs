@@ -45,11 +45,10 @@ pub struct ShowArgs {
 
 /// Run `yam show`.
 pub fn run(args: &ShowArgs) -> Result<Status> {
-    // Held whole: every game is read anyway, and an error's frame is
-    // taken from these bytes rather than by reading the file again.
-    let text = std::fs::read(&args.file).map_err(|e| Error::io(&args.file, "cannot read", e))?;
+    let file =
+        std::fs::File::open(&args.file).map_err(|e| Error::io(&args.file, "cannot open", e))?;
     let games =
-        read_all::<RawGrammar, _>(&text[..]).map_err(|e| Error::io(&args.file, "read error", e))?;
+        read_all::<RawGrammar, _>(file).map_err(|e| Error::io(&args.file, "read error", e))?;
     let Some(game) = games.get(args.game.wrapping_sub(1)) else {
         return Err(Error::usage(format!(
             "{}: there is no game {} (the file holds {})",
@@ -61,10 +60,11 @@ pub fn run(args: &ShowArgs) -> Result<Status> {
     let record = match game {
         Ok(r) => r,
         Err(e) => {
-            let frame = crate::diagnostics::frame_in(&text, e.pos);
+            // The frame is read from around the fault, once.
+            let frame = crate::diagnostics::frame_from_file(&args.file, e.pos);
             eprint!(
                 "{}",
-                crate::diagnostics::render_syntax(&args.file, e, Some(&frame))
+                crate::diagnostics::render_syntax(&args.file, e, frame.as_ref())
             );
             return Err(Error::Reported(Status::Invalid));
         }
