@@ -1,4 +1,5 @@
-//! Reading many records: the paths named expanded into files, and a file
+//! Reading many records: the paths named expanded into files (record
+//! files, `.yam` in any case, below a directory), and a file
 //! cut into pieces of whole games that a pool of workers handles at once,
 //! reported in file order, with a progress bar on a terminal. `check`,
 //! `verify` and `export` all read archives through here.
@@ -7,9 +8,9 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use yam_notation::Pos;
+use yam_notation::split::{Piece, Splitter};
 
 use crate::diagnostics::Frame;
-use yam_notation::split::{Piece, Splitter};
 
 /// The files that the paths named on a command line stand for.
 #[derive(Debug, Default)]
