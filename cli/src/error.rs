@@ -26,6 +26,9 @@ pub enum Status {
     Valid,
     /// Some input was invalid or refused, and said so.
     Invalid,
+    /// A path named holds no record (a directory without a `.yam` file,
+    /// or a file without a game), and said so.
+    NoRecords,
     /// Some input could not be read (a file of many), and said so.
     Unreadable,
 }
@@ -120,6 +123,6 @@ fn status_code(status: Status) -> u8 {
     match status {
         Status::Valid => EXIT_VALID,
         Status::Invalid => EXIT_INVALID,
-        Status::Unreadable => EXIT_USAGE,
+        Status::NoRecords | Status::Unreadable => EXIT_USAGE,
     }
 }

@@ -20,7 +20,7 @@ pub mod mail;
 mod pictures;
 mod store;
 
-pub use archive::expand;
+pub use archive::{Expansion, NoRecords, expand};
 pub use error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
 
 use std::process::ExitCode;
@@ -37,7 +37,8 @@ use commands::{
 #[derive(Debug, Parser)]
 #[command(name = "yam", version, about, long_about = None, propagate_version = true)]
 #[command(
-    after_help = "Exit codes: 0 valid, 1 invalid input, 2 usage or I/O error.\n\
+    after_help = "Exit codes: 0 valid, 1 invalid input, 2 usage or I/O error (or a path named\n\
+that holds no record).\n\
 Documentation: README.md and docs/ in the Yam source tree."
 )]
 struct Cli {

@@ -45,6 +45,9 @@ pub enum ErrorKind {
     BadTag(Cow<'static, str>),
     /// One element is longer than the reader will hold in memory.
     TooLong(usize),
+    /// Variations nest deeper than the reader's limit (the number): a
+    /// `(` opened one more.
+    TooDeep(u32),
     /// The input ends in the middle of a game.
     Truncated(&'static str),
     /// A carriage return not followed by a line feed: lines end in LF or
@@ -90,6 +93,10 @@ impl fmt::Display for ErrorKind {
             ErrorKind::BadMove(expected) => write!(f, "not a valid move: expected {expected}"),
             ErrorKind::BadTag(expected) => write!(f, "bad tag value: expected {expected}"),
             ErrorKind::TooLong(limit) => write!(f, "element longer than {limit} bytes"),
+            ErrorKind::TooDeep(limit) => write!(
+                f,
+                "variations nest more than {limit} deep: this `(` opens one more than the limit"
+            ),
             ErrorKind::Truncated(inside) => write!(f, "the input ends inside {inside}"),
         }
     }

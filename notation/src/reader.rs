@@ -31,6 +31,11 @@ const FAST_WINDOW: usize = 1024;
 /// The default limit on one element (a comment, a token, a tag line).
 pub const DEFAULT_MAX_ELEMENT: usize = 1 << 26;
 
+/// The default limit on how deep variations nest. A checker keeps a
+/// position for every open variation, so the limit is what bounds its
+/// memory; games annotated by people nest a handful deep.
+pub const DEFAULT_MAX_DEPTH: u32 = 256;
+
 /// Where reading resumes after an error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Resume {
@@ -99,6 +104,7 @@ pub struct Reader<R> {
     line_wide: u64,
     games: u64,
     max_element: usize,
+    max_depth: u32,
     /// Hashes of the unknown tag names seen in this game (reused).
     unknown_tags: Vec<u64>,
     /// About how long recent headers and movetexts were: the size of the
@@ -125,6 +131,7 @@ impl<R: Read> Reader<R> {
             line_wide: 0,
             games: 0,
             max_element: DEFAULT_MAX_ELEMENT,
+            max_depth: DEFAULT_MAX_DEPTH,
             unknown_tags: Vec::new(),
             header_hint: FAST_WINDOW,
             movetext_hint: FAST_WINDOW,
@@ -137,6 +144,13 @@ impl<R: Read> Reader<R> {
     /// hold in memory; a larger one makes its game fail.
     pub fn with_max_element(mut self, bytes: usize) -> Reader<R> {
         self.max_element = bytes.max(INITIAL_BUFFER);
+        self
+    }
+
+    /// Set how deep variations may nest; a `(` that opens one more makes
+    /// its game fail. At least 1.
+    pub fn with_max_depth(mut self, depth: u32) -> Reader<R> {
+        self.max_depth = depth.max(1);
         self
     }
 
@@ -465,6 +479,11 @@ impl<R: Read> Reader<R> {
             match b {
                 b'{' => self.read_comment(visitor, live)?,
                 b'(' => {
+                    if depth >= self.max_depth {
+                        return Err(
+                            self.syntax_here(ErrorKind::TooDeep(self.max_depth), Resume::SkipGame)
+                        );
+                    }
                     self.advance_inline(1);
                     depth += 1;
                     if live && visitor.begin_variation().0 {
@@ -861,6 +880,10 @@ impl<R: Read> Reader<R> {
                         );
                     }
                     b'(' => {
+                        if *depth >= self.max_depth {
+                            // The general code says so.
+                            return Ok(());
+                        }
                         i += 1;
                         *depth += 1;
                         if live && visitor.begin_variation().0 {

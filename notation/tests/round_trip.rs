@@ -253,6 +253,7 @@ fn a_long_comment_grows_the_buffer_and_a_huge_one_is_refused() {
 
 #[test]
 fn deep_variations_nest_without_recursion() {
+    // The reader's own code nests to any depth; the limit is a setting.
     let depth = 100_000;
     let text = format!(
         "{}1. Wg4-f5 {}a5-a4{} *\n",
@@ -260,8 +261,48 @@ fn deep_variations_nest_without_recursion() {
         "(".repeat(depth),
         ")".repeat(depth)
     );
-    let record = parse_record::<Toy>(&text).unwrap();
+    let mut reader = Reader::new(text.as_bytes()).with_max_depth(depth as u32);
+    let record = reader
+        .read_game(&mut RecordBuilder::<Toy>::new())
+        .unwrap()
+        .unwrap();
     assert_eq!(record.movetext.len(), 3 + 2 * depth);
     let printed = record_to_string::<Toy>(&record);
-    assert_eq!(parse_record::<Toy>(&printed).unwrap(), record);
+    let mut reader = Reader::new(printed.as_bytes()).with_max_depth(depth as u32);
+    let again = reader
+        .read_game(&mut RecordBuilder::<Toy>::new())
+        .unwrap()
+        .unwrap();
+    assert_eq!(again, record);
+}
+
+#[test]
+fn variations_nest_up_to_the_limit_and_no_deeper() {
+    let limit = yam_notation::reader::DEFAULT_MAX_DEPTH as usize;
+    let nested = |depth: usize| {
+        format!(
+            "{}1. Wg4-f5 {}a5-a4{} *\n",
+            common::header("deep", "*"),
+            "(".repeat(depth),
+            ")".repeat(depth)
+        )
+    };
+    let record = parse_record::<Toy>(&nested(limit)).unwrap();
+    assert_eq!(record.movetext.len(), 3 + 2 * limit);
+    // One more: the game fails at the `(` that opens it, with the limit
+    // named, and the next game is read.
+    let text = format!("{}\n{}", nested(limit + 1), nested(1));
+    let games = read_all::<Toy, _>(text.as_bytes()).unwrap();
+    assert_eq!(games.len(), 2);
+    let err = games[0].as_ref().unwrap_err();
+    assert_eq!(
+        err.kind,
+        yam_notation::ErrorKind::TooDeep(limit as u32),
+        "{err}"
+    );
+    let header_lines = common::header("deep", "*").lines().count() as u32;
+    assert_eq!(err.pos.line, header_lines + 1);
+    assert_eq!(err.pos.column, 11 + limit as u32);
+    assert!(err.to_string().contains(&format!("more than {limit} deep")));
+    assert!(games[1].is_ok());
 }

@@ -93,3 +93,217 @@ fn show_draws_the_position_after_a_move() {
             predicate::str::contains("after 4 moves").and(predicate::str::contains("a   b   c")),
         );
 }
+
+/// A good record of the bundled examples.
+fn lesson() -> String {
+    std::fs::read_to_string(yam_tests::workspace().join("examples/khan/opening-lesson.yam"))
+        .unwrap()
+}
+
+/// A line of 65,536 spaces and a letter, then a good game.
+fn long_line_then_a_good_game() -> String {
+    format!("{}x\n\n{}", " ".repeat(65_536), lesson())
+}
+
+/// No line of a diagnostic is wider than a window of the text (the long
+/// line is cut around the fault, with an ellipsis).
+fn framed_around_the_column(stderr: &str) {
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.contains(":1:65537"), "{stderr}");
+    assert!(stderr.contains('…'), "{stderr}");
+    assert!(
+        stderr.lines().all(|l| l.chars().count() < 200),
+        "a line of the diagnostic is too wide:\n{stderr}"
+    );
+}
+
+#[test]
+fn a_very_long_line_is_framed_around_the_fault_by_check_verify_and_show() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.yam");
+    std::fs::write(&path, long_line_then_a_good_game()).unwrap();
+    let out = yam!().arg("check").arg(&path).assert().code(1);
+    framed_around_the_column(&String::from_utf8_lossy(&out.get_output().stderr));
+    let out = out.get_output().stdout.clone();
+    assert!(
+        String::from_utf8_lossy(&out).contains("2 games, 1 valid, 1 invalid (1 syntax, 0 rules)")
+    );
+    let out = yam!().arg("verify").arg(&path).assert().code(1);
+    framed_around_the_column(&String::from_utf8_lossy(&out.get_output().stderr));
+    let out = yam!().arg("show").arg(&path).assert().code(1);
+    framed_around_the_column(&String::from_utf8_lossy(&out.get_output().stderr));
+}
+
+#[test]
+fn verify_of_a_directory_goes_on_after_a_file_with_a_very_long_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.yam"), long_line_then_a_good_game()).unwrap();
+    std::fs::copy(
+        yam_tests::workspace().join("examples/khan/signed/magician.yam"),
+        dir.path().join("b.yam"),
+    )
+    .unwrap();
+    yam!()
+        .arg("verify")
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::contains("b.yam: 1 game, 1 verified")
+                .and(predicate::str::contains("total: 3 games, 1 verified")),
+        )
+        .stderr(predicate::str::contains("panicked").not());
+}
+
+#[test]
+fn quiet_prints_no_diagnostic() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.yam");
+    let good = lesson();
+    let bad = good.replacen("Ae7-f6", "Ae7-f4", 1);
+    std::fs::write(&path, format!("{bad}\n{}", long_line_then_a_good_game())).unwrap();
+    for command in ["check", "verify"] {
+        yam!()
+            .args([command, "--quiet"])
+            .arg(&path)
+            .assert()
+            .code(1)
+            .stderr("");
+    }
+}
+
+#[test]
+fn a_fault_deep_in_a_large_archive_is_framed_with_its_own_line() {
+    // Many pieces of work: the frame is taken from the piece that holds the
+    // game, and must show the file's line at the file's line number.
+    let good = lesson();
+    let mut text = String::new();
+    for _ in 0..2000 {
+        text.push_str(&good);
+        text.push('\n');
+    }
+    text.push_str(&good.replacen("Ae7-f6", "Ae7-f4", 1));
+    assert!(text.len() > 1 << 20, "several pieces");
+    let line = text[..text.find("Ae7-f4").unwrap()].matches('\n').count() + 1;
+    let shown = text.lines().nth(line - 1).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.yam");
+    std::fs::write(&path, &text).unwrap();
+    yam!().arg("check").arg(&path).assert().code(1).stderr(
+        predicate::str::contains(format!("big.yam:{line}:"))
+            .and(predicate::str::contains(format!("{line} │ {shown}")))
+            .and(predicate::str::contains("game 2001")),
+    );
+}
+
+#[test]
+fn variations_nested_too_deep_are_refused_with_the_limit_and_the_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("deep.yam");
+    let good = lesson();
+    let header_end = good.find("\n\n").unwrap() + 2;
+    let header = &good[..header_end];
+    let line = header.matches('\n').count() + 1;
+    let deep = format!("{header}1. Ng3-f3 {}\n", "(".repeat(1_000_000));
+    std::fs::write(&path, format!("{deep}\n{good}")).unwrap();
+    for command in ["check", "verify"] {
+        yam!().arg(command).arg(&path).assert().code(1).stderr(
+            predicate::str::contains("variations nest more than 256 deep")
+                .and(predicate::str::contains(format!("deep.yam:{line}:267"))),
+        );
+    }
+}
+
+#[test]
+fn a_directory_without_records_is_said_and_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("games.pgn"), "[Event \"?\"]\n").unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    std::fs::write(dir.path().join("sub/notes.txt"), "").unwrap();
+    for command in ["check", "verify"] {
+        yam!().arg(command).arg(dir.path()).assert().code(2).stderr(
+            predicate::str::contains("no .yam record below this directory")
+                .and(predicate::str::contains("skipped 2 other files"))
+                .and(predicate::str::contains("games.pgn")),
+        );
+    }
+    let site = dir.path().join("site");
+    yam!()
+        .args(["export", "--html", "--out"])
+        .arg(&site)
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no .yam record"));
+    assert!(!site.join("index.html").exists());
+}
+
+#[test]
+fn the_yam_extension_counts_in_any_case_and_skipped_files_are_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("GAME.YAM"), lesson()).unwrap();
+    std::fs::write(dir.path().join("other.pgn"), "").unwrap();
+    yam!()
+        .arg("check")
+        .arg(dir.path())
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("GAME.YAM: 1 game, 1 valid").and(
+            predicate::str::contains("total: 1 game, 1 valid, 0 invalid (0 syntax, 0 rules)"),
+        ))
+        .stdout(predicate::str::contains(
+            "in 1 file; 1 other file skipped (not .yam)",
+        ));
+}
+
+#[test]
+fn a_file_without_a_game_is_said_and_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty.yam");
+    std::fs::write(&path, "\n").unwrap();
+    for command in ["check", "verify"] {
+        yam!()
+            .arg(command)
+            .arg(&path)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("empty.yam: no game in this file"));
+    }
+    yam!()
+        .args(["export", "--html", "--out"])
+        .arg(dir.path().join("site"))
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("empty.yam: no game in this file"));
+}
+
+#[test]
+fn several_files_end_with_a_grand_total() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = lesson();
+    let bad = good.replacen("Ae7-f6", "Ae7-f4", 1);
+    std::fs::write(dir.path().join("a.yam"), format!("{good}\n{bad}")).unwrap();
+    std::fs::write(dir.path().join("b.yam"), &good).unwrap();
+    yam!()
+        .arg("check")
+        .arg(dir.path().join("a.yam"))
+        .arg(dir.path().join("b.yam"))
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::contains("total: 3 games, 2 valid, 1 invalid (1 syntax, 0 rules)")
+                .not(),
+        )
+        .stdout(predicate::str::contains(
+            "total: 3 games, 2 valid, 1 invalid (0 syntax, 1 rules)",
+        ))
+        .stdout(predicate::str::contains("in 2 files"));
+    // One file named: no total.
+    yam!()
+        .arg("check")
+        .arg(dir.path().join("b.yam"))
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("total:").not());
+}

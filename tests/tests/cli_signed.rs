@@ -499,11 +499,19 @@ fn the_bundled_signed_examples_verify() {
         .stdout
         .clone();
     let report = String::from_utf8(output).unwrap();
-    // One game of each of the five game types, and a practice game.
-    assert_eq!(report.matches("1 game, 1 verified,").count(), 5, "{report}");
+    // One game of each of the five game types, and a practice game; then
+    // the grand total.
+    let (files, total) = report.trim_end().rsplit_once('\n').unwrap();
+    assert_eq!(files.matches("1 game, 1 verified,").count(), 5, "{report}");
     assert_eq!(
-        report.matches("1 unverified practice").count(),
+        files.matches("1 unverified practice").count(),
         1,
+        "{report}"
+    );
+    assert!(
+        total.starts_with(
+            "total: 6 games, 5 verified, 1 unverified practice, 0 failed, 0 unsigned;"
+        ) && total.ends_with("in 6 files"),
         "{report}"
     );
 }

@@ -127,7 +127,9 @@ fn genghis_khan_tableau_shows_rows_hand_and_piles() {
 
 #[test]
 fn every_example_draws_at_its_start_and_its_end() {
-    let files = yam_cli::expand(&[workspace().join("examples")]).expect("examples");
+    let files = yam_cli::expand(&[workspace().join("examples")])
+        .expect("examples")
+        .files;
     assert!(files.len() >= 10);
     for file in files {
         let file = file.to_string_lossy().into_owned();

@@ -1,4 +1,5 @@
-//! Reading many records: the paths named expanded into files, and a file
+//! Reading many records: the paths named expanded into files (record
+//! files, `.yam` in any case, below a directory), and a file
 //! cut into pieces of whole games that a pool of workers handles at once,
 //! reported in file order, with a progress bar on a terminal. `check`,
 //! `verify` and `export` all read archives through here.
@@ -9,33 +10,151 @@ use std::path::{Path, PathBuf};
 use yam_notation::Pos;
 use yam_notation::split::{Piece, Splitter};
 
-/// The files named, with each directory replaced by the `.yam` files below
-/// it, in name order.
-pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, (PathBuf, io::Error)> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let mut found = Vec::new();
-            collect_yam(path, &mut found).map_err(|e| (path.clone(), e))?;
-            found.sort();
-            files.extend(found);
-        } else {
-            files.push(path.clone());
-        }
-    }
-    Ok(files)
+use crate::diagnostics::Frame;
+
+/// The files that the paths named on a command line stand for.
+#[derive(Debug, Default)]
+pub struct Expansion {
+    /// The files named, with each directory replaced by the record files
+    /// below it, in name order.
+    pub files: Vec<PathBuf>,
+    /// The directories named that hold no record file.
+    pub empty: Vec<NoRecords>,
+    /// How many files below the directories named were not record files.
+    pub skipped: usize,
+    /// Whether more than one file or a directory was named: the command
+    /// then ends with a grand total.
+    pub several: bool,
 }
 
-fn collect_yam(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
+/// A directory named that holds no record file, with what it holds.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: no .yam record below this directory{}", dir.display(), describe_skipped(.skipped, *.count))]
+pub struct NoRecords {
+    /// The directory.
+    pub dir: PathBuf,
+    /// The first few files skipped.
+    pub skipped: Vec<PathBuf>,
+    /// How many files were skipped.
+    pub count: usize,
+}
+
+/// How many of the files skipped a message names.
+const NAMED: usize = 5;
+
+fn describe_skipped(skipped: &[PathBuf], count: usize) -> String {
+    if count == 0 {
+        return " (it holds no file)".to_owned();
+    }
+    let names: Vec<String> = skipped.iter().map(|p| p.display().to_string()).collect();
+    let more = if count > names.len() {
+        format!(" and {} more", count - names.len())
+    } else {
+        String::new()
+    };
+    format!(
+        " (skipped {count} other file{}: {}{more})",
+        if count == 1 { "" } else { "s" },
+        names.join(", ")
+    )
+}
+
+/// Whether `path` names a record file: its extension is `yam`, in any
+/// case (`GAME.YAM` is one).
+pub fn is_record_file(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("yam"))
+}
+
+/// The files the paths stand for: each file as named (whatever its
+/// name), each directory replaced by the record files below it (see
+/// [`is_record_file`]), in name order, with the directories that hold none
+/// and a count of the other files skipped.
+pub fn expand(paths: &[PathBuf]) -> Result<Expansion, (PathBuf, io::Error)> {
+    let mut out = Expansion {
+        several: paths.len() > 1,
+        ..Expansion::default()
+    };
+    for path in paths {
+        if path.is_dir() {
+            out.several = true;
+            let mut found = Vec::new();
+            let mut skipped = Vec::new();
+            collect_records(path, &mut found, &mut skipped).map_err(|e| (path.clone(), e))?;
+            found.sort();
+            skipped.sort();
+            out.skipped += skipped.len();
+            if found.is_empty() {
+                let count = skipped.len();
+                skipped.truncate(NAMED);
+                out.empty.push(NoRecords {
+                    dir: path.clone(),
+                    skipped,
+                    count,
+                });
+            }
+            out.files.extend(found);
+        } else {
+            out.files.push(path.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn collect_records(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    skipped: &mut Vec<PathBuf>,
+) -> io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
         if path.is_dir() {
-            collect_yam(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "yam") {
+            collect_records(&path, out, skipped)?;
+        } else if is_record_file(&path) {
             out.push(path);
+        } else {
+            skipped.push(path);
         }
     }
     Ok(())
+}
+
+/// A file named that holds no game.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: no game in this file", .0.display())]
+pub struct NoGame<'a>(pub &'a Path);
+
+/// Open a file to read as a stream (`-` is standard input), with its size
+/// when it has one.
+pub fn open_input(path: &Path) -> io::Result<(Box<dyn Read + Send>, Option<u64>)> {
+    if path.as_os_str() == "-" {
+        return Ok((Box::new(io::stdin()), None));
+    }
+    let file = std::fs::File::open(path)?;
+    let size = file.metadata().ok().map(|m| m.len());
+    Ok((Box::new(file), size))
+}
+
+/// The grand total line after the files' summaries: `counts` (the games
+/// of all of them), how many files, how many could not be read, and how
+/// many other files the directories held.
+pub fn grand_total(counts: &str, expansion: &Expansion, unreadable: usize) -> String {
+    let files = expansion.files.len();
+    let mut line = format!(
+        "total: {counts}, in {files} file{}",
+        if files == 1 { "" } else { "s" }
+    );
+    if unreadable > 0 {
+        line.push_str(&format!(" ({unreadable} unreadable)"));
+    }
+    if expansion.skipped > 0 {
+        line.push_str(&format!(
+            "; {} other file{} skipped (not .yam)",
+            expansion.skipped,
+            if expansion.skipped == 1 { "" } else { "s" }
+        ));
+    }
+    line
 }
 
 /// How many bytes of an archive one worker takes at a time: a few
@@ -211,6 +330,13 @@ struct Worker<T> {
     /// Results reported, waiting to go back (this list itself stays with
     /// the reading thread).
     garbage: Vec<Vec<T>>,
+}
+
+/// The text around a fault at `pos` (in the whole file's terms), from the
+/// piece that holds it: the diagnostic needs nothing else from the file.
+pub(crate) fn frame_in_piece(piece: &Piece, pos: Pos) -> Box<Frame> {
+    let at = usize::try_from(pos.offset.saturating_sub(piece.offset)).unwrap_or(usize::MAX);
+    Box::new(Frame::capture(&piece.bytes, at, pos))
 }
 
 /// Move a position found in a piece into the whole file's terms.

@@ -1,6 +1,5 @@
 //! `yam check`: syntax and rules of every game in one or more archives.
 
-use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -8,8 +7,10 @@ use yam_notation::split::Piece;
 use yam_notation::{ParseError, Pos, ReadError, Reader};
 use yam_referee::check::{Checker, GameReport, Verdict};
 
-use crate::archive::{expand, shift_pos, stream_pieces};
-use crate::diagnostics::{render_syntax, render_violation};
+use crate::archive::{
+    NoGame, expand, frame_in_piece, grand_total, open_input, shift_pos, stream_pieces,
+};
+use crate::diagnostics::{Frame, render_syntax, render_violation};
 use crate::error::{Error, Result, Status};
 use crate::game::rulesets::RecordRulesets;
 
@@ -17,7 +18,9 @@ use crate::game::rulesets::RecordRulesets;
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
     /// Record files to check (`-` for standard input), or directories to
-    /// search for `.yam` files. Each file may hold many games.
+    /// search for `.yam` files (`.YAM` too). Each file may hold many games.
+    /// A path that yields no game is a warning, and exit code 2; several
+    /// files end with a grand total.
     #[arg(required = true, value_name = "FILE|DIR")]
     pub files: Vec<PathBuf>,
     /// Print only the summary line of each file, not each error.
@@ -28,7 +31,7 @@ pub struct CheckArgs {
     pub jobs: Option<usize>,
 }
 
-/// What checking one file found.
+/// What checking one file (or all of them) found.
 #[derive(Debug, Default)]
 struct Tally {
     games: u64,
@@ -39,33 +42,59 @@ struct Tally {
     plies: u64,
 }
 
+impl Tally {
+    /// The counts, for a summary line.
+    fn counts(&self) -> String {
+        let mut line = format!(
+            "{} game{}, {} valid, {} invalid ({} syntax, {} rules), {} moves",
+            self.games,
+            if self.games == 1 { "" } else { "s" },
+            self.valid,
+            self.syntax_errors + self.rule_errors,
+            self.syntax_errors,
+            self.rule_errors,
+            self.plies,
+        );
+        if self.unchecked > 0 {
+            line.push_str(&format!(", {} checked for syntax only", self.unchecked));
+        }
+        line
+    }
+
+    fn add(&mut self, other: &Tally) {
+        self.games += other.games;
+        self.valid += other.valid;
+        self.syntax_errors += other.syntax_errors;
+        self.rule_errors += other.rule_errors;
+        self.unchecked += other.unchecked;
+        self.plies += other.plies;
+    }
+}
+
 /// Run `yam check`.
 pub fn run(args: &CheckArgs) -> Result<Status> {
     let mut status = Status::Valid;
     let stdout = io::stdout();
-    let files = match expand(&args.files) {
-        Ok(files) => files,
-        Err((path, e)) => return Err(Error::io(path, "cannot read directory", e)),
-    };
+    let expansion =
+        expand(&args.files).map_err(|(path, e)| Error::io(path, "cannot read directory", e))?;
+    for empty in &expansion.empty {
+        eprintln!("warning: {empty}");
+        status = status.and(Status::NoRecords);
+    }
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    for path in &files {
+    let mut total = Tally::default();
+    let mut unreadable = 0usize;
+    for path in &expansion.files {
         let started = std::time::Instant::now();
-        let mut size = None;
-        let input: Box<dyn Read + Send> = if path.as_os_str() == "-" {
-            Box::new(io::stdin())
-        } else {
-            match File::open(path) {
-                Ok(f) => {
-                    size = f.metadata().ok().map(|m| m.len());
-                    Box::new(f)
-                }
-                Err(e) => {
-                    eprintln!("{}: cannot open: {e}", path.display());
-                    status = status.and(Status::Unreadable);
-                    continue;
-                }
+        let (input, size) = match open_input(path) {
+            Ok(opened) => opened,
+            Err(e) => {
+                eprintln!("{}: cannot open: {e}", path.display());
+                status = status.and(Status::Unreadable);
+                unreadable += 1;
+                continue;
             }
         };
         match check_file(path, input, args.quiet, jobs, size) {
@@ -73,20 +102,7 @@ pub fn run(args: &CheckArgs) -> Result<Status> {
                 if tally.syntax_errors + tally.rule_errors > 0 {
                     status = status.and(Status::Invalid);
                 }
-                let mut line = format!(
-                    "{}: {} game{}, {} valid, {} invalid ({} syntax, {} rules), {} moves",
-                    path.display(),
-                    tally.games,
-                    if tally.games == 1 { "" } else { "s" },
-                    tally.valid,
-                    tally.syntax_errors + tally.rule_errors,
-                    tally.syntax_errors,
-                    tally.rule_errors,
-                    tally.plies,
-                );
-                if tally.unchecked > 0 {
-                    line.push_str(&format!(", {} checked for syntax only", tally.unchecked));
-                }
+                let mut line = format!("{}: {}", path.display(), tally.counts());
                 if let Some(bytes) = size {
                     let secs = started.elapsed().as_secs_f64().max(1e-6);
                     line.push_str(&format!(
@@ -96,25 +112,40 @@ pub fn run(args: &CheckArgs) -> Result<Status> {
                     ));
                 }
                 let _ = writeln!(stdout.lock(), "{line}");
+                if tally.games == 0 {
+                    eprintln!("warning: {}", NoGame(path));
+                    status = status.and(Status::NoRecords);
+                }
+                total.add(&tally);
             }
             Err(e) => {
                 eprintln!("{}: read error: {e}", path.display());
                 status = status.and(Status::Unreadable);
+                unreadable += 1;
             }
         }
+    }
+    if expansion.several {
+        let _ = writeln!(
+            stdout.lock(),
+            "{}",
+            grand_total(&total.counts(), &expansion, unreadable)
+        );
     }
     Ok(status)
 }
 
-/// One game's fate, with positions already in the whole file's terms.
+/// One game's fate, with positions already in the whole file's terms, and
+/// the text around its fault (none under `--quiet`: nothing is printed).
 #[derive(Debug)]
 enum Checked {
-    Game(GameReport),
-    Syntax(Box<ParseError>),
+    Game(GameReport, Option<Box<Frame>>),
+    Syntax(Box<ParseError>, Option<Box<Frame>>),
 }
 
-/// Check one piece of an archive on its own.
-fn check_piece(path: &Path, piece: &Piece) -> Vec<Checked> {
+/// Check one piece of an archive on its own; with `frames`, keep the text
+/// around each fault from the piece, for its diagnostic.
+fn check_piece(path: &Path, piece: &Piece, frames: bool) -> Vec<Checked> {
     let mut reader = Reader::new(&piece.bytes[..]);
     // Ruleset files are named relative to the record's directory.
     let mut checker = Checker::with_rulesets(Box::new(RecordRulesets::beside(path)));
@@ -124,15 +155,20 @@ fn check_piece(path: &Path, piece: &Piece) -> Vec<Checked> {
         match reader.read_game(&mut checker) {
             Ok(None) => return out,
             Ok(Some(mut report)) => {
+                let mut framed = None;
                 if let Verdict::Illegal(v) = &mut report.verdict {
                     shift(&mut v.span.start);
+                    if frames {
+                        framed = Some(frame_in_piece(piece, v.span.start));
+                    }
                 }
-                out.push(Checked::Game(report));
+                out.push(Checked::Game(report, framed));
             }
             Err(ReadError::Syntax(mut e)) => {
                 shift(&mut e.pos);
                 shift(&mut e.game_start);
-                out.push(Checked::Syntax(e));
+                let framed = frames.then(|| frame_in_piece(piece, e.pos));
+                out.push(Checked::Syntax(e, framed));
             }
             // A slice cannot fail to read.
             Err(ReadError::Io(_)) => return out,
@@ -153,7 +189,7 @@ fn check_file(
         input,
         jobs,
         size,
-        |piece| check_piece(path, piece),
+        |piece| check_piece(path, piece, !quiet),
         |item, progress| {
             games_before += 1;
             record(path, games_before, item, quiet, &mut tally, progress);
@@ -162,7 +198,8 @@ fn check_file(
     Ok(tally)
 }
 
-/// Count one game and print what is wrong with it.
+/// Count one game and print what is wrong with it (nothing, not even
+/// rendered, under `--quiet`).
 fn record(
     path: &Path,
     game: u64,
@@ -172,13 +209,14 @@ fn record(
     progress: &indicatif::ProgressBar,
 ) {
     tally.games += 1;
-    let say = |text: String| {
+    let say = |text: &dyn Fn() -> String| {
         if !quiet {
+            let text = text();
             progress.suspend(|| eprint!("{text}"));
         }
     };
     match item {
-        Checked::Game(report) => {
+        Checked::Game(report, frame) => {
             tally.plies += u64::from(report.plies);
             match &report.verdict {
                 Verdict::Legal => tally.valid += 1,
@@ -190,22 +228,26 @@ fn record(
                     } else {
                         format!(" ({})", report.game_id)
                     };
-                    say(format!(
-                        "{}: game {game}{id}: syntax checked; rules not checked: {why}\n",
-                        path.display()
-                    ));
+                    say(&|| {
+                        format!(
+                            "{}: game {game}{id}: syntax checked; rules not checked: {why}\n",
+                            path.display()
+                        )
+                    });
                 }
                 Verdict::Illegal(v) => {
                     tally.rule_errors += 1;
-                    say(render_violation(path, game, report, v));
+                    say(&|| render_violation(path, game, report, v, frame.as_deref()));
                 }
             }
         }
-        Checked::Syntax(e) => {
+        Checked::Syntax(e, frame) => {
             tally.syntax_errors += 1;
-            let mut e = e.clone();
-            e.game = game;
-            say(render_syntax(path, &e));
+            say(&|| {
+                let mut e = e.clone();
+                e.game = game;
+                render_syntax(path, &e, frame.as_deref())
+            });
         }
     }
 }

@@ -157,7 +157,12 @@ fn export(args: &ExportArgs) -> Result<Status> {
     let record = match games.get(args.game.wrapping_sub(1)) {
         Some(Ok(r)) => r,
         Some(Err(e)) => {
-            eprint!("{}", crate::diagnostics::render_syntax(&args.file, e));
+            // The frame is read from around the fault, once.
+            let frame = crate::diagnostics::frame_from_file(&args.file, e.pos);
+            eprint!(
+                "{}",
+                crate::diagnostics::render_syntax(&args.file, e, frame.as_ref())
+            );
             return Err(Error::Reported(Status::Invalid));
         }
         None => {

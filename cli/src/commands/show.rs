@@ -60,7 +60,12 @@ pub fn run(args: &ShowArgs) -> Result<Status> {
     let record = match game {
         Ok(r) => r,
         Err(e) => {
-            eprint!("{}", crate::diagnostics::render_syntax(&args.file, e));
+            // The frame is read from around the fault, once.
+            let frame = crate::diagnostics::frame_from_file(&args.file, e.pos);
+            eprint!(
+                "{}",
+                crate::diagnostics::render_syntax(&args.file, e, frame.as_ref())
+            );
             return Err(Error::Reported(Status::Invalid));
         }
     };

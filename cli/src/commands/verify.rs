@@ -1,8 +1,7 @@
 //! `yam verify`: every signature, hash link, roll, outcome, commitment and
 //! the ruleset hash of every signed game, replayed with the game's rules.
 
-use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use yam_notation::split::Piece;
@@ -13,8 +12,10 @@ use yam_referee::fair_play::turn::Mode;
 use yam_referee::signed::text::{mode_guarantee, mode_name, practice_seed_text};
 use yam_referee::signed::{Collector, Verdict, Verified, verify_text};
 
-use crate::archive::{expand, shift_pos, stream_pieces};
-use crate::diagnostics::{render_failure, render_syntax};
+use crate::archive::{
+    NoGame, expand, frame_in_piece, grand_total, open_input, shift_pos, stream_pieces,
+};
+use crate::diagnostics::{Frame, render_failure, render_syntax};
 use crate::error::{Error, Result, Status};
 use crate::game::rulesets::RecordRulesets;
 
@@ -22,7 +23,8 @@ use crate::game::rulesets::RecordRulesets;
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
     /// Record files to verify (`-` for standard input), or directories to
-    /// search for `.yam` files.
+    /// search for `.yam` files (`.YAM` too). A path that yields no game is
+    /// a warning, and exit code 2; several files end with a grand total.
     #[arg(required = true, value_name = "FILE|DIR")]
     pub files: Vec<PathBuf>,
     /// Print only the summary line of each file.
@@ -33,6 +35,7 @@ pub struct VerifyArgs {
     pub jobs: Option<usize>,
 }
 
+/// What verifying one file (or all of them) found.
 #[derive(Debug, Default)]
 struct Tally {
     games: u64,
@@ -43,15 +46,45 @@ struct Tally {
     plies: u64,
 }
 
-/// One game's fate, with positions already in the whole file's terms.
-#[derive(Debug)]
-enum Checked {
-    Game { id: String, verdict: Verdict },
-    Syntax(Box<ParseError>),
+impl Tally {
+    /// The counts, for a summary line.
+    fn counts(&self) -> String {
+        format!(
+            "{} game{}, {} verified, {} unverified practice, {} failed, {} unsigned",
+            self.games,
+            if self.games == 1 { "" } else { "s" },
+            self.verified,
+            self.practice,
+            self.failed,
+            self.unsigned
+        )
+    }
+
+    fn add(&mut self, other: &Tally) {
+        self.games += other.games;
+        self.verified += other.verified;
+        self.practice += other.practice;
+        self.failed += other.failed;
+        self.unsigned += other.unsigned;
+        self.plies += other.plies;
+    }
 }
 
-/// Verify one piece of an archive on its own.
-fn verify_piece(path: &Path, piece: &Piece) -> Vec<Checked> {
+/// One game's fate, with positions already in the whole file's terms, and
+/// the text around its fault (none under `--quiet`: nothing is printed).
+#[derive(Debug)]
+enum Checked {
+    Game {
+        id: String,
+        verdict: Verdict,
+        frame: Option<Box<Frame>>,
+    },
+    Syntax(Box<ParseError>, Option<Box<Frame>>),
+}
+
+/// Verify one piece of an archive on its own; with `frames`, keep the text
+/// around each fault from the piece, for its diagnostic.
+fn verify_piece(path: &Path, piece: &Piece, frames: bool) -> Vec<Checked> {
     let mut reader = Reader::new(&piece.bytes[..]);
     let mut collector = Collector::new();
     // Ruleset files are named relative to the record's directory.
@@ -65,15 +98,20 @@ fn verify_piece(path: &Path, piece: &Piece) -> Vec<Checked> {
                     .tag("GameId")
                     .map_or(String::new(), |t| t.value.clone());
                 let mut verdict = verify_text(&text, &rulesets);
+                let mut frame = None;
                 if let Verdict::Failed(f) = &mut verdict {
                     shift_pos(piece, &mut f.span.start);
+                    if frames {
+                        frame = Some(frame_in_piece(piece, f.span.start));
+                    }
                 }
-                out.push(Checked::Game { id, verdict });
+                out.push(Checked::Game { id, verdict, frame });
             }
             Err(ReadError::Syntax(mut e)) => {
                 shift_pos(piece, &mut e.pos);
                 shift_pos(piece, &mut e.game_start);
-                out.push(Checked::Syntax(e));
+                let frame = frames.then(|| frame_in_piece(piece, e.pos));
+                out.push(Checked::Syntax(e, frame));
             }
             // A slice cannot fail to read.
             Err(ReadError::Io(_)) => return out,
@@ -154,30 +192,27 @@ pub fn describe_verified(v: &Verified) -> Vec<String> {
 /// workers verify at once, reported in file order, in constant memory.
 pub fn run(args: &VerifyArgs) -> Result<Status> {
     let mut status = Status::Valid;
-    let files = match expand(&args.files) {
-        Ok(files) => files,
-        Err((path, e)) => return Err(Error::io(path, "cannot read directory", e)),
-    };
+    let expansion =
+        expand(&args.files).map_err(|(path, e)| Error::io(path, "cannot read directory", e))?;
+    for empty in &expansion.empty {
+        eprintln!("warning: {empty}");
+        status = status.and(Status::NoRecords);
+    }
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let stdout = io::stdout();
-    for path in &files {
+    let mut total = Tally::default();
+    let mut unreadable = 0usize;
+    for path in &expansion.files {
         let started = std::time::Instant::now();
-        let mut size = None;
-        let input: Box<dyn Read + Send> = if path.as_os_str() == "-" {
-            Box::new(io::stdin())
-        } else {
-            match File::open(path) {
-                Ok(f) => {
-                    size = f.metadata().ok().map(|m| m.len());
-                    Box::new(f)
-                }
-                Err(e) => {
-                    eprintln!("{}: cannot open: {e}", path.display());
-                    status = status.and(Status::Unreadable);
-                    continue;
-                }
+        let (input, size) = match open_input(path) {
+            Ok(opened) => opened,
+            Err(e) => {
+                eprintln!("{}: cannot open: {e}", path.display());
+                status = status.and(Status::Unreadable);
+                unreadable += 1;
+                continue;
             }
         };
         let mut tally = Tally::default();
@@ -185,7 +220,7 @@ pub fn run(args: &VerifyArgs) -> Result<Status> {
             input,
             jobs,
             size,
-            |piece| verify_piece(path, piece),
+            |piece| verify_piece(path, piece, !args.quiet),
             |item, progress| {
                 tally.games += 1;
                 let number = tally.games as usize;
@@ -195,21 +230,13 @@ pub fn run(args: &VerifyArgs) -> Result<Status> {
         if let Err(e) = streamed {
             eprintln!("{}: read error: {e}", path.display());
             status = status.and(Status::Unreadable);
+            unreadable += 1;
             continue;
         }
         if tally.failed + tally.unsigned > 0 {
             status = status.and(Status::Invalid);
         }
-        let mut line = format!(
-            "{}: {} game{}, {} verified, {} unverified practice, {} failed, {} unsigned",
-            path.display(),
-            tally.games,
-            if tally.games == 1 { "" } else { "s" },
-            tally.verified,
-            tally.practice,
-            tally.failed,
-            tally.unsigned
-        );
+        let mut line = format!("{}: {}", path.display(), tally.counts());
         if let Some(bytes) = size {
             let secs = started.elapsed().as_secs_f64().max(1e-6);
             line.push_str(&format!(
@@ -220,6 +247,19 @@ pub fn run(args: &VerifyArgs) -> Result<Status> {
             ));
         }
         let _ = writeln!(stdout.lock(), "{line}");
+        if tally.games == 0 {
+            eprintln!("warning: {}", NoGame(path));
+            status = status.and(Status::NoRecords);
+        }
+        total.add(&tally);
+    }
+    if expansion.several {
+        let counts = format!("{}; {} moves", total.counts(), total.plies);
+        let _ = writeln!(
+            stdout.lock(),
+            "{}",
+            grand_total(&counts, &expansion, unreadable)
+        );
     }
     Ok(status)
 }
@@ -227,19 +267,19 @@ pub fn run(args: &VerifyArgs) -> Result<Status> {
 /// Count one game and print what became of it.
 fn report_game(path: &Path, number: usize, item: &Checked, quiet: bool, tally: &mut Tally) {
     let mut out = io::stdout().lock();
-    let (id, verdict) = match item {
-        Checked::Game { id, verdict } => (id, verdict),
-        Checked::Syntax(e) => {
+    let (id, verdict, frame) = match item {
+        Checked::Game { id, verdict, frame } => (id, verdict, frame),
+        Checked::Syntax(e, frame) => {
             tally.failed += 1;
-            let mut e = e.clone();
-            e.game = number as u64;
             if !quiet {
+                let mut e = e.clone();
+                e.game = number as u64;
                 let _ = writeln!(
                     out,
                     "{}: game {number}: not verified: syntax error",
                     path.display()
                 );
-                eprint!("{}", render_syntax(path, &e));
+                eprint!("{}", render_syntax(path, &e, frame.as_deref()));
             }
             return;
         }
@@ -274,7 +314,7 @@ fn report_game(path: &Path, number: usize, item: &Checked, quiet: bool, tally: &
             tally.failed += 1;
             if !quiet {
                 let _ = writeln!(out, "{label}: not verified: {}", f.reason);
-                eprint!("{}", render_failure(path, number, id, f));
+                eprint!("{}", render_failure(path, number, id, f, frame.as_deref()));
             }
         }
     }

@@ -300,13 +300,16 @@ pub struct Loaded {
 /// Reads the one signed game of the file `path`, verified; a failure is
 /// reported as a diagnostic with its frame.
 pub fn load(path: &Path) -> Result<Loaded, crate::error::Error> {
-    use crate::diagnostics::{render_failure, render_syntax};
+    use crate::diagnostics::{frame_in, render_failure, render_syntax};
     use crate::error::Error;
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, "cannot read", e))?;
     let games = read_signed(text.as_bytes()).map_err(|e| Error::io(path, "cannot read", e))?;
     let signed = match games.as_slice() {
         [Ok(one)] => one,
-        [Err(e)] => return Err(Error::invalid(render_syntax(path, e))),
+        [Err(e)] => {
+            let frame = frame_in(text.as_bytes(), e.pos);
+            return Err(Error::invalid(render_syntax(path, e, Some(&frame))));
+        }
         _ => {
             return Err(Error::usage(format!(
                 "{}: a game file holds exactly one game, this one holds {}",
@@ -324,10 +327,21 @@ pub fn load(path: &Path) -> Result<Loaded, crate::error::Error> {
                 path.display()
             )));
         }
-        Err(Rejected::Failed(f)) => return Err(Error::invalid(render_failure(path, 1, id, &f))),
+        Err(Rejected::Failed(f)) => {
+            let frame = frame_in(text.as_bytes(), f.span.start);
+            return Err(Error::invalid(render_failure(
+                path,
+                1,
+                id,
+                &f,
+                Some(&frame),
+            )));
+        }
     };
-    let record =
-        parse_record::<RawGrammar>(&text).map_err(|e| Error::invalid(render_syntax(path, &e)))?;
+    let record = parse_record::<RawGrammar>(&text).map_err(|e| {
+        let frame = frame_in(text.as_bytes(), e.pos);
+        Error::invalid(render_syntax(path, &e, Some(&frame)))
+    })?;
     Ok(Loaded { record, replay })
 }
 

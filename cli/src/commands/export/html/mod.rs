@@ -119,8 +119,13 @@ pub(crate) fn file_name(number: usize, game_id: &str) -> String {
 }
 
 /// Read every game of every archive, with its status and positions. An
-/// archive that cannot be read is reported and skipped.
-pub(crate) fn gather(files: &[PathBuf], problems: &mut Vec<String>) -> Vec<Entry> {
+/// archive that cannot be read is reported and skipped; one that holds no
+/// game is put in `without_games`.
+pub(crate) fn gather(
+    files: &[PathBuf],
+    problems: &mut Vec<String>,
+    without_games: &mut Vec<PathBuf>,
+) -> Vec<Entry> {
     let mut entries = Vec::new();
     for path in files {
         let bytes = match std::fs::read(path) {
@@ -137,6 +142,9 @@ pub(crate) fn gather(files: &[PathBuf], problems: &mut Vec<String>) -> Vec<Entry
                 continue;
             }
         };
+        if records.is_empty() {
+            without_games.push(path.clone());
+        }
         let statuses = status::of_archive(path, &bytes);
         for (i, record) in records.into_iter().enumerate() {
             let number = entries.len() + 1;
@@ -174,12 +182,25 @@ pub(crate) fn gather(files: &[PathBuf], problems: &mut Vec<String>) -> Vec<Entry
 /// some game did not (the site shows which), unreadable when an archive
 /// could not be read; an error when the site could not be written.
 pub fn export(files: &[PathBuf], out: &Path) -> Result<error::Status> {
-    let files = crate::archive::expand(files)
+    let expansion = crate::archive::expand(files)
         .map_err(|(path, e)| Error::io(path, "cannot read directory", e))?;
+    for empty in &expansion.empty {
+        eprintln!("warning: {empty}");
+    }
+    let files = expansion.files;
+    if files.is_empty() {
+        // Nothing to export: no site is written.
+        return Ok(error::Status::NoRecords);
+    }
     let mut problems = Vec::new();
-    let mut entries = gather(&files, &mut problems);
+    let mut without_games = Vec::new();
+    let mut entries = gather(&files, &mut problems, &mut without_games);
     for p in &problems {
         eprintln!("{p}");
+    }
+    // A file that holds no game, said as check and verify say it.
+    for path in &without_games {
+        eprintln!("warning: {}", crate::archive::NoGame(path));
     }
     write_site(out, &mut entries, &problems)
         .map_err(|e| Error::io(out, "cannot write the site", e))?;
@@ -200,6 +221,8 @@ pub fn export(files: &[PathBuf], out: &Path) -> Result<error::Status> {
     );
     Ok(if !problems.is_empty() {
         error::Status::Unreadable
+    } else if !expansion.empty.is_empty() || !without_games.is_empty() {
+        error::Status::NoRecords
     } else if failed > 0 {
         error::Status::Invalid
     } else {
