@@ -138,6 +138,9 @@ enum Game {
     CastleSiege {
         rules: castle_siege::Rules,
         main_line: Vec<(SiegeToken, Span, String)>,
+        /// The move numbers written in the main line: the index of the
+        /// token each stands before, the number, its dots and where.
+        numbers: Vec<(usize, u32, Dots, Span)>,
     },
     /// Genghis Khan practice games replay draw by draw from their open
     /// seed; a variation replays from the state and the seed's stream
@@ -300,6 +303,7 @@ impl Checker {
             Ok(ruleset) => Some(Game::CastleSiege {
                 rules: ruleset.rules,
                 main_line: Vec::new(),
+                numbers: Vec::new(),
             }),
             Err(e) => {
                 self.violate(
@@ -513,8 +517,13 @@ impl Visitor for Checker {
             Some(Game::CastleSiege { .. }) => {
                 let token_value = CastleSiegeGrammar::parse_move(token)?;
                 if self.depth == 0
-                    && let Some(Game::CastleSiege { main_line, .. }) = &mut self.game
+                    && let Some(Game::CastleSiege {
+                        main_line, numbers, ..
+                    }) = &mut self.game
                 {
+                    if let Some((number, dots, at)) = self.pending_number {
+                        numbers.push((main_line.len(), number, dots, at));
+                    }
                     main_line.push((token_value, span, token.to_owned()));
                 }
             }
@@ -581,9 +590,53 @@ impl Visitor for Checker {
         if self.violation.is_some() {
             return;
         }
-        if let Some(Game::CastleSiege { rules, main_line }) = &self.game {
+        if let Some(Game::CastleSiege {
+            rules,
+            main_line,
+            numbers,
+        }) = &self.game
+        {
             let tokens: Vec<SiegeToken> = main_line.iter().map(|(t, _, _)| t.clone()).collect();
-            match castle_siege::replay_staged(*rules, &tokens) {
+            let staged = castle_siege::replay_staged(*rules, &tokens);
+            // The move numbers, as `yam verify` holds them: a turn's round
+            // and side (`3.` the Defender's, `3...` the Attacker's); the
+            // setups take none.
+            let turns: &[(usize, u32, castle_siege::Side)] = match &staged {
+                Ok(castle_siege::Staged::Play(replayed)) => &replayed.turns,
+                _ => &[],
+            };
+            // A movetext that does not replay is refused for that first.
+            let numbered = if staged.is_ok() { &numbers[..] } else { &[] };
+            for &(index, number, dots, at) in numbered {
+                let expected = turns
+                    .iter()
+                    .rev()
+                    .find(|(start, _, _)| *start <= index)
+                    .map(|&(_, round, side)| {
+                        let dots = match side {
+                            castle_siege::Side::Defender => Dots::One,
+                            castle_siege::Side::Attacker => Dots::Three,
+                        };
+                        (round, dots)
+                    });
+                if expected == Some((number, dots)) {
+                    continue;
+                }
+                let show = |n: u32, d: Dots| match d {
+                    Dots::One => format!("{n}."),
+                    Dots::Three => format!("{n}..."),
+                };
+                let found = show(number, dots);
+                let reason = match expected {
+                    Some((n, d)) => {
+                        format!("this move is numbered wrongly: it is move {}", show(n, d))
+                    }
+                    None => "the setups come before move 1 and take no number".to_owned(),
+                };
+                self.violate(at, &found, reason, String::new());
+                return;
+            }
+            match staged {
                 Ok(castle_siege::Staged::Play(replayed)) => {
                     self.plies = u32::try_from(replayed.orders).unwrap_or(u32::MAX);
                     let position = || castle_siege::diagram(&replayed.state);

@@ -143,6 +143,31 @@ fn a_castle_siege_game_in_its_setups_is_a_game_in_progress_everywhere() {
     assert!(text.contains("CS-50"), "{text}");
 }
 
+#[test]
+fn castle_siege_move_numbers_are_held_alike_by_check_and_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let siege = example("examples/castle-siege/round-cap.yam");
+    for (from, to) in [
+        ("\n2. Move@3", "\n3. Move@3"),
+        ("\n2... Move@6", "\n2. Move@6"),
+    ] {
+        let text = siege.replacen(from, to, 1);
+        assert_ne!(text, siege, "{from}");
+        let file = write(dir.path(), "numbers.yam", &text);
+        for args in [vec!["check"], vec!["verify"]] {
+            let (code, out) = run(&args, &file);
+            assert_eq!(code, 1, "{args:?} {to:?}: {out}");
+            assert!(
+                out.contains("numbered wrongly") || out.contains("is wrong here"),
+                "{out}"
+            );
+        }
+    }
+    // Unchanged, both accept.
+    let file = write(dir.path(), "same.yam", &siege);
+    all_accept(&file, "Castle Siege", true);
+}
+
 /// `text` with its result (tag and movetext) replaced by `result`.
 fn with_result(text: &str, old: &str, result: &str) -> String {
     text.replace(

@@ -131,6 +131,10 @@ pub struct Replayed {
     pub orders: usize,
     /// How many dice.
     pub dice: usize,
+    /// Where each turn starts: the index of its first token (in the tokens
+    /// given), its round and its side, the move number the writer prints
+    /// before it (`3.` for the Defender, `3...` for the Attacker).
+    pub turns: Vec<(usize, u32, Side)>,
 }
 
 /// Replays resolved order tokens from `state`, one turn (up to and
@@ -142,6 +146,7 @@ pub fn replay_turns(state: &State, tokens: &[Token]) -> Result<Replayed, ReplayE
 fn replay_from(mut state: State, tokens: &[Token], offset: usize) -> Result<Replayed, ReplayError> {
     let mut start = 0;
     let mut dice = 0;
+    let mut turns = Vec::new();
     while start < tokens.len() {
         if state.outcome().is_some() {
             return Err(ReplayError::AfterEnd {
@@ -161,6 +166,7 @@ fn replay_from(mut state: State, tokens: &[Token], offset: usize) -> Result<Repl
             })
             .map_or(tokens.len(), |i| start + i + 1);
         let turn = &tokens[start..end];
+        turns.push((offset + start, state.round(), state.turn()));
         let mut faces = VecDeque::new();
         let mut declared = Vec::with_capacity(turn.len());
         for (i, t) in turn.iter().enumerate() {
@@ -216,6 +222,7 @@ fn replay_from(mut state: State, tokens: &[Token], offset: usize) -> Result<Repl
         state,
         orders: tokens.len(),
         dice,
+        turns,
     })
 }
 
