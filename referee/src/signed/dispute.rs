@@ -285,6 +285,8 @@ impl Names {
             .players
             .iter()
             .find(|(tag, _)| tag.eq_ignore_ascii_case(role))
+            // A seat named after itself (`[White "White"]`) adds nothing.
+            .filter(|(_, names)| !names.iter().all(|n| n.eq_ignore_ascii_case(role)))
         {
             Some((_, names)) => format!("{}, {role} ({})", names.join(" / "), key.fingerprint()),
             None => format!("{role} ({})", key.fingerprint()),
