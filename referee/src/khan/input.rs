@@ -11,7 +11,8 @@
 //!   several pieces of that kind could go there (`Ngf5`, `N3f5`, `Ng3f5`),
 //!   and the move mark when one piece has several kinds of move onto that
 //!   square (`Mxe5`, `M*e5`: a capture and a spell are two moves, KR-P1);
-//! - the engine's **from-to** form, `g3f5`, as `yam engine export` writes it.
+//! - the engine's **from-to** form, `g3f5`, as `yam engine export` writes it,
+//!   or with the long form's mark between the squares, `g3-f5`, `e4*e5`.
 //!
 //! Whatever the form, the move is the legal move it matches. When several
 //! match, the input is [`InputError::Ambiguous`] and lists them: a from-to
@@ -43,7 +44,8 @@ pub enum Form {
     Long,
     /// Piece letter and target, with what disambiguates: `Nf5`, `Ngxf5`.
     Short,
-    /// The engine's two squares, `g3f5`.
+    /// The engine's two squares, `g3f5`, or with the mark between them,
+    /// `g3-f5`, `e4*e5`.
     Engine,
 }
 
@@ -69,7 +71,7 @@ pub struct Pattern {
 
 /// What the reader expects, in words.
 pub const EXPECTED: &str = "a Khan move: the long form (Ng3-f5, Hg4*f5), a short form \
-    (Nf5, Ngf5, N3f5, Nxf5) or the engine's from-to form (g3f5)";
+    (Nf5, Ngf5, N3f5, Nxf5) or the from-to form (g3f5, g3-f5)";
 
 impl Pattern {
     /// Reads `text` (surrounding whitespace ignored) in the first form it
@@ -105,6 +107,21 @@ impl Pattern {
                 action: None,
                 to: em.to,
                 promotion: None,
+            });
+        }
+        // The from-to form with the long form's mark, `g3-f5`, `e4*e5`:
+        // the long form less its piece letter.
+        if t.starts_with(|c: char| c.is_ascii_lowercase())
+            && let Ok(token) = MoveToken::parse(&format!("K{t}"))
+        {
+            return Ok(Pattern {
+                form: Form::Engine,
+                piece: None,
+                from_file: Some(token.from.file()),
+                from_rank: Some(token.from.rank()),
+                action: Some(token.action),
+                to: token.to,
+                promotion: token.promotion,
             });
         }
         Pattern::read_short(t).ok_or_else(unreadable)

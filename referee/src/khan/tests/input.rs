@@ -117,6 +117,8 @@ fn every_legal_move_resolves_from_its_long_short_and_engine_forms() {
             // The from-to form: the move, or ambiguous among the moves
             // with these two squares (KR-P1: a capture and a spell, a walk
             // and a silencing spell, an exchange and a transfer).
+            // With the mark, it is the move.
+            assert_eq!(ok(&pos, &mv.to_string()), text, "{mv}");
             let engine = format!("{}{}", mv.from, mv.to);
             let same = legal_where(&pos, |m| m.from == mv.from && m.to == mv.to);
             if same.len() == 1 {
@@ -155,6 +157,12 @@ fn the_start_takes_the_short_and_engine_forms_of_the_issue() {
     assert_eq!(ok(&p, "  N-f3 "), "Ng3-f3");
     assert_eq!(ok(&p, "Ng3f3"), "Ng3-f3");
     assert_eq!(ok(&p, "Ne3"), "Ng3-e3");
+    // From-to with the mark: the long form less its piece letter.
+    assert_eq!(ok(&p, "g3-f3"), "Ng3-f3");
+    assert!(matches!(
+        resolve_input(&p, "g3xf3"),
+        Err(InputError::NoSuchMove { why: Some(_), .. })
+    ));
 }
 
 #[test]
@@ -209,6 +217,8 @@ fn a_capture_and_a_spell_at_one_piece_need_the_mark() {
     assert_eq!(ok(&p, "Mxe5"), "Me4xe5");
     assert_eq!(ok(&p, "M*e5"), "Me4*e5");
     assert_eq!(ok(&p, "Me4*e5"), "Me4*e5");
+    assert_eq!(ok(&p, "e4*e5"), "Me4*e5");
+    assert_eq!(ok(&p, "e4xe5"), "Me4xe5");
     assert_eq!(
         short_form(&p, &Move::spell(sq("e4"), sq("e5"))).unwrap(),
         "M*e5"
