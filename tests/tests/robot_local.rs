@@ -532,6 +532,68 @@ fn joins_draws_and_takebacks_are_refused_when_illegal_and_done_when_legal() {
 }
 
 #[test]
+fn a_move_mailed_in_short_or_from_to_form_is_recorded_in_long_form() {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let bo = local.register("bo@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge khan basic bo@player.test",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let game = game_of(&local);
+    local.deliver(
+        "bo@player.test",
+        &format!("join {game}"),
+        &format!("token: {bo}"),
+    );
+    local.run();
+    last_to(&local, "bo", "The game begins");
+    // The short form, in the subject as `move GAME MOVE #PLY`.
+    local.deliver(
+        "ann@player.test",
+        &format!("move {game} Nf3 #0"),
+        &format!("token: {ann}"),
+    );
+    local.run();
+    assert_eq!(replay(&local.record(&game)).plies(), 1);
+    // The engine's from-to form, in the body.
+    local.deliver(
+        "bo@player.test",
+        "moving",
+        &format!("token: {bo}\nmove {game} e7f6 #1"),
+    );
+    local.run();
+    assert_eq!(replay(&local.record(&game)).plies(), 2);
+    let record = local.record(&game);
+    let parsed = yam_notation::parse_record::<yam_notation::RawGrammar>(&record).unwrap();
+    let line: Vec<&str> = parsed.main_line().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(line, ["Ng3-f3", "Ae7-f6"]);
+    // An ambiguous short form is refused with its candidates, an
+    // impossible one with the nearest legal moves; nothing is played.
+    local.deliver(
+        "ann@player.test",
+        &format!("move {game} Ag5 #2"),
+        &format!("token: {ann}"),
+    );
+    local.run();
+    last_to(&local, "ann", "`Ag5` could be any of Ag4-g5, Ah4-g5");
+    local.deliver(
+        "ann@player.test",
+        &format!("move {game} Nd5 #2"),
+        &format!("token: {ann}"),
+    );
+    local.run();
+    last_to(
+        &local,
+        "ann",
+        "no legal move is `Nd5`; the nearest legal moves:",
+    );
+    assert_eq!(replay(&local.record(&game)).plies(), 2);
+}
+
+#[test]
 fn a_mail_delivered_twice_is_obeyed_once_and_a_roll_is_never_taken_back() {
     let mut local = Local::new();
     let ann = local.register("ann@player.test");

@@ -182,9 +182,11 @@ struct MoveArgs {
     /// The game's record file.
     #[arg(value_name = "FILE")]
     file: PathBuf,
-    /// The turn's moves (Khan: one move token; Castle Siege: the orders of
-    /// one declaration, unmarked, or a setup to seal, or `reveal`; Genghis
-    /// Khan: `draw`, or moves that need no card).
+    /// The turn's moves (Khan: one move, long `Ng3-f5`, short `Nf5` or
+    /// from-to `g3f5`; Castle Siege: the orders of one declaration,
+    /// unmarked, short ones too (`b3b4`, `Ab5xc5`), or a setup to seal, or
+    /// `reveal`; Genghis Khan: `draw`, or moves that need no card, a
+    /// capture as `pay:10b+9e`). The record keeps the canonical tokens.
     #[arg(required = true, value_name = "MOVE")]
     moves: Vec<String>,
     /// Who plays (default: the player to move; Castle Siege setups: either

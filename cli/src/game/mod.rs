@@ -6,6 +6,8 @@
 //!   in one pass), verifying it, appending events and checking the new
 //!   record as a whole before it is written;
 //! - [`header`]: a new record's header, one spelling of every game type;
+//! - [`input`]: the moves a player types, in any form the game reads,
+//!   turned into the canonical tokens the record stores;
 //! - [`keys`] and [`secrets`]: the parties' signing keys and chains, in a
 //!   secrets directory of files only their owner may read;
 //! - [`rulesets`]: the built-in rulesets and the ruleset files beside a
@@ -19,6 +21,7 @@
 pub mod annotate;
 pub mod autoplay;
 pub mod header;
+pub mod input;
 pub mod keys;
 pub mod record;
 pub mod rulesets;

@@ -124,10 +124,14 @@ pub fn reveal_setup(
 
 /// What the written moves ask for: orders, or (Castle Siege, before the
 /// game) a setup to seal or the reveal of the kept one.
+/// Orders as typed are resolved to their canonical tokens
+/// ([`super::input::canonical_moves`]).
 pub fn written_intent(replay: &SignedReplay, moves: &[String]) -> Result<Intent> {
     use yam_referee::castle_siege::game_replay::SetupStage;
     let Some(stage) = autoplay::siege(replay).and_then(|s| s.setup_stage()) else {
-        return Ok(Intent::Orders(moves.to_vec()));
+        return super::input::canonical_moves(replay, moves)
+            .map(Intent::Orders)
+            .map_err(|e| Error::invalid(format!("refused: {e}")));
     };
     match (stage, moves) {
         (SetupStage::Sealing, [one]) if one.eq_ignore_ascii_case("reveal") => Err(Error::invalid(

@@ -24,6 +24,8 @@
 //! - [`game_replay`]: the game behind the fair-play layer's `GameReplay`
 //!   door: setups sealed and revealed, declarations resolved by rolls;
 //! - [`legal`]: the legal orders of a position;
+//! - [`input`]: orders as a player types them (`b3b4`, `Kb4`, `Ab5xc5`)
+//!   resolved to the one order each means;
 //! - [`diagram`](mod@diagram): the text diagram;
 //! - [`selfplay`]: seeded games of random legal orders.
 //!
@@ -52,6 +54,7 @@ pub mod declaration;
 pub mod diagram;
 pub mod game_replay;
 pub mod illegal;
+pub mod input;
 pub mod legal;
 pub mod outcome;
 pub mod replay;

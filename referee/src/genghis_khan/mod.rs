@@ -17,6 +17,7 @@
 //! - [`token`]: written moves to actions and back;
 //! - [`tableau`](mod@tableau): the text display;
 //! - [`greedy`]: a greedy player, for figures and tests;
+//! - [`input`]: moves as a player types them (`pay:10b+9e`), completed;
 //! - [`game_replay`]: the game behind the fair-play layer's `GameReplay`
 //!   door: the layout and each draw by a roll of its own.
 //!
@@ -42,6 +43,7 @@ pub mod apply;
 pub mod cards;
 pub mod game_replay;
 pub mod greedy;
+pub mod input;
 pub mod ruleset;
 pub mod score;
 pub mod state;

@@ -15,6 +15,8 @@
 //! - [`outcome`](mod@outcome): checkmate, stalemate, lost leaders, delivery, 100 plies;
 //! - [`token`]: written tokens and engine strings to moves and back;
 //! - [`diagram`](mod@diagram): the text diagram;
+//! - [`input`]: what a player types (long, short or from-to) resolved to
+//!   the one legal move it means;
 //! - [`main_line`]: a record's main line replayed move by move;
 //! - [`perft`](mod@perft): move-path counting.
 //!
@@ -29,6 +31,7 @@
 
 pub mod apply;
 pub mod diagram;
+pub mod input;
 pub mod main_line;
 pub mod movegen;
 pub mod moves;
@@ -43,6 +46,7 @@ pub mod token;
 
 pub use apply::{Applied, Event, EventSink, Illegal, NoEvents, apply};
 pub use diagram::diagram;
+pub use input::{InputError, resolve_input};
 pub use main_line::{MainLine, Ply, PlyError, PositionTagError, RefusedPly};
 pub use movegen::{legal_moves, legal_moves_into};
 pub use moves::{Action, Move};

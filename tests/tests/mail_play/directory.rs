@@ -885,6 +885,63 @@ fn the_player_sees_the_move_and_keeps_its_own_record() {
         .success();
 }
 
+/// The position of the example Rescue Khan game after its first `n` moves.
+fn khan_position(line: &[String], n: usize) -> yam_referee::khan::Position {
+    use yam_referee::khan::{Ruleset, apply, resolve};
+    let mut pos = Ruleset::builtin("rescue-khan").unwrap().start_position();
+    for token in &line[..n] {
+        let mv = resolve(&pos, &token.parse().unwrap()).unwrap();
+        pos = apply(&pos, &mv).unwrap().position;
+    }
+    pos
+}
+
+#[test]
+fn a_move_typed_short_or_from_to_goes_by_mail_in_long_form() {
+    use yam_referee::khan::input::short_form;
+    use yam_referee::khan::{Move, resolve};
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    let legal = |n: usize| -> (yam_referee::khan::Position, Move) {
+        let pos = khan_position(&line, n);
+        let mv = resolve(&pos, &line[n].parse().unwrap()).unwrap();
+        (pos, mv)
+    };
+    // Ann types the example's third move in its shortest short form.
+    let (pos, mv) = legal(2);
+    let short = short_form(&pos, &mv).unwrap();
+    assert_ne!(short, line[2]);
+    ann.yam(&["move", "khan-1", &short])
+        .success()
+        .stdout(predicate::str::contains(format!("plays {}", line[2])));
+    bo.read();
+    // Bo types the fourth as the engine writes it (from-to), or in its
+    // short form should the from-to string fit two moves (KR-P1).
+    let (pos, mv) = legal(3);
+    let typed = match yam_referee::khan::resolve_input(&pos, &format!("{}{}", mv.from, mv.to)) {
+        Ok(_) => format!("{}{}", mv.from, mv.to),
+        Err(_) => short_form(&pos, &mv).unwrap(),
+    };
+    bo.yam(&["move", "khan-1", &typed]).success();
+    ann.read();
+    for player in [&ann, &bo] {
+        assert_eq!(main_line(&player.record("khan-1")), line[..4]);
+    }
+    // A move the position does not allow is refused with the nearest
+    // legal moves, and nothing is sent.
+    ann.yam(&["move", "khan-1", "Kh8"])
+        .code(1)
+        .stderr(predicate::str::contains(
+            "no legal move is `Kh8`; the nearest legal moves:",
+        ));
+    assert_eq!(main_line(&ann.record("khan-1")), line[..4]);
+    yam!()
+        .arg("verify")
+        .arg(bo.dir().join("games/khan-1/record.yam"))
+        .assert()
+        .success();
+}
+
 /// The seat tags of a record, first seat first.
 fn seat_names(record: &str) -> Vec<String> {
     ["White", "Black"]

@@ -86,8 +86,11 @@ pub struct ChallengeArgs {
 pub struct MoveArgs {
     /// The game's id.
     pub game: String,
-    /// The turn's moves (Castle Siege: the orders of the turn; its setup as
-    /// one token before the game, then `reveal`).
+    /// The turn's moves (Khan: one move, long `Ng3-f5`, short `Nf5` or
+    /// from-to `g3f5`; Castle Siege: the orders of the turn, short ones too
+    /// (`b3b4`, `Ab5xc5`), its setup as one token before the game, then
+    /// `reveal`; Genghis Khan: a capture as `pay:10b+9e` too). The record
+    /// keeps the canonical tokens (`docs/notation.md`, "Typing moves").
     #[arg(required_unless_present = "auto", num_args = 1..)]
     pub moves: Vec<String>,
     /// Let Yam choose a legal turn instead (random or eager; for demos,

@@ -417,9 +417,13 @@ Commands (one per line, in the subject or the body, any case):
   offer draw [GAME-ID]      accept draw [GAME-ID]      decline draw [GAME-ID]
   offer takeback [GAME-ID]  accept takeback [GAME-ID]  decline takeback [GAME-ID]
 
+Khan: a move as the record writes it (Ng3-f5), short (Nf5, Ngf5, Mxe5) or from-to (g3f5);
+  an ambiguous one is answered with the moves it could be. The record keeps the long form.
 Castle Siege: the setup is one move, e.g.  move GAME-ID Defender:CKAO/OACK/KCOA/AOKC
   or  move GAME-ID Attacker:KKRTTRKK/AA/SS/CC/CC/SS/AA/KKRTTRKK  (kept secret until both
   are in); then a whole turn per mail, e.g.  move GAME-ID Move Kb3-b4 Attack Ab5xKc5 End
+  (short: move GAME-ID move b3b4 attack b5xc5 end).
+Genghis Khan: a capture may leave out the Foe card: pay:10b+9e (or card names, prefixes).
 
 Every command mail carries your token on a line of its own:  token: XXXX
 A line `seed: any words you like` enters the dice and cards of that mail's moves.

@@ -812,6 +812,8 @@ impl Robot {
                     if crate::game::autoplay::siege(replay).and_then(|s| s.setup_stage()).is_some() {
                         return siege_setup(replay, keys, me, &moves, secrets);
                     }
+                    let moves = crate::game::input::canonical_moves(replay, &moves)
+                        .map_err(|e| e.to_string())?;
                     table::play_seeded(replay, &moves, &mover, &keys.others(me), seed)
                         .map_err(refusal)
                 })

@@ -2,6 +2,7 @@
 
 mod declarations;
 mod diagram;
+mod input;
 mod properties;
 mod replay;
 mod rules;

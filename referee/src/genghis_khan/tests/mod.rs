@@ -1,6 +1,7 @@
 mod docs;
 mod draws;
 mod greedy;
+mod input;
 mod playouts;
 mod ruleset;
 mod rulings;

@@ -2,6 +2,7 @@
 
 mod diagram;
 mod docs;
+mod input;
 mod naive;
 mod perft;
 mod playouts;

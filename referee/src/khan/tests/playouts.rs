@@ -49,7 +49,8 @@ fn playout(root: &Position, seed: u64, plies: usize) -> Vec<Position> {
     out
 }
 
-fn sample(seed: u64, plies: usize) -> Vec<Position> {
+/// Every position along one random game of up to `plies` from each root.
+pub(super) fn sample(seed: u64, plies: usize) -> Vec<Position> {
     roots()
         .iter()
         .enumerate()
