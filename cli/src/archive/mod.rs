@@ -1,8 +1,13 @@
 //! Reading many records: the paths named expanded into files, and a file
 //! cut into pieces of whole games that a pool of workers handles at once,
 //! reported in file order, with a progress bar on a terminal. `check`,
-//! `verify` and `export` all read archives through here.
+//! `verify` and `export` all read archives through here; `show` and
+//! `engine export` find one game through [`nth`].
 
+pub(crate) mod nth;
+pub(crate) mod progress;
+
+use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
@@ -24,6 +29,17 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, (PathBuf, io::Error)> {
         }
     }
     Ok(files)
+}
+
+/// An archive to stream: the file at `path`, or standard input for `-`,
+/// with its size when known (for a progress bar).
+pub(crate) fn open(path: &Path) -> io::Result<(Box<dyn Read + Send>, Option<u64>)> {
+    if path.as_os_str() == "-" {
+        return Ok((Box::new(io::stdin()), None));
+    }
+    let file = File::open(path)?;
+    let size = file.metadata().ok().map(|m| m.len());
+    Ok((Box::new(file), size))
 }
 
 fn collect_yam(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
@@ -64,16 +80,7 @@ pub(crate) fn stream_pieces<T: Send>(
     work: impl Fn(&Piece) -> Vec<T> + Sync,
     mut report: impl FnMut(&T, &indicatif::ProgressBar),
 ) -> io::Result<()> {
-    let progress = match size {
-        Some(total) if total > 4 * PIECE as u64 => indicatif::ProgressBar::new(total),
-        _ => indicatif::ProgressBar::hidden(),
-    };
-    progress.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
+    let progress = progress::bytes_bar(size);
     let jobs = jobs.max(1);
     const PER_WORKER: usize = 2;
     let mut read_error = None;

@@ -5,16 +5,20 @@
 mod html;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use crate::game::rulesets::RecordRulesets;
-use yam_notation::{RawGrammar, read_all, write_archive};
+use yam_notation::split::Piece;
+use yam_notation::{ParseError, RawGrammar, ReadError, Reader, RecordBuilder, write_record};
 use yam_referee::signed::write::plain;
 use yam_referee::signed::{Verdict, verify_text};
 
+use crate::archive::nth::{Nth, nth_of};
+use crate::archive::{self, shift_pos, stream_pieces};
+use crate::diagnostics::render_syntax;
 use crate::error::{Error, Result, Status};
-use crate::game::record::read_signed;
-use crate::store::atomic;
+use crate::game::record::SignedWithRecord;
+use crate::game::rulesets::RecordRulesets;
+use crate::store::atomic::Replacing;
 
 /// Arguments of `yam export`.
 #[derive(Debug, clap::Args)]
@@ -22,7 +26,8 @@ use crate::store::atomic;
 pub struct ExportArgs {
     /// Strip the signed evidence ([%event] commands and the fair-play tags),
     /// keeping moves, prose, NAGs, variations and readable dice. Takes one
-    /// record file.
+    /// record file, streamed one game at a time; a game that does not
+    /// parse is reported and skipped (exit code 1), the others exported.
     #[arg(long)]
     pub plain: bool,
     /// Write a static HTML site of the archives into the directory OUT: an
@@ -40,6 +45,9 @@ pub struct ExportArgs {
     /// --plain: replace OUT if it exists.
     #[arg(long)]
     pub force: bool,
+    /// --plain: how many games to export at once (default: one per core).
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
 }
 
 /// Run `yam export`.
@@ -56,48 +64,205 @@ pub fn run(args: &ExportArgs) -> Result<Status> {
     run_plain(args, file)
 }
 
-fn run_plain(args: &ExportArgs, file: &std::path::Path) -> Result<Status> {
-    let text = std::fs::read(file).map_err(|e| Error::io(file, "cannot read", e))?;
-    let records =
-        read_all::<RawGrammar, _>(&text[..]).map_err(|e| Error::io(file, "cannot read", e))?;
-    let signed = read_signed(&text[..]).map_err(|e| Error::io(file, "cannot read", e))?;
-    let rulesets = RecordRulesets::beside(file);
-    let mut out_records = Vec::new();
-    for (i, (record, signed)) in records.iter().zip(&signed).enumerate() {
-        let (Ok(record), Ok(signed)) = (record, signed) else {
-            return Err(Error::invalid(format!(
-                "{}: game {} has a syntax error (see `yam check`); nothing exported",
-                file.display(),
-                i + 1
-            )));
-        };
-        let note = match verify_text(signed, &rulesets) {
-            Verdict::Verified(v) if v.is_practice() => {
-                "removed by yam export --plain; the original is an unverified practice game"
-                    .to_owned()
-            }
-            Verdict::Verified(_) => {
-                "removed by yam export --plain; the original verified (yam verify)".to_owned()
-            }
-            Verdict::Unsigned => "none: the original was not signed".to_owned(),
-            Verdict::Failed(f) => format!(
-                "removed by yam export --plain; the original did NOT verify: {}",
-                f.reason
-            ),
-        };
-        out_records.push(plain(record, &note));
-    }
-    let mut printed = String::new();
-    write_archive::<RawGrammar>(&out_records, &mut printed);
-    match &args.out {
-        Some(path) => {
-            atomic::write(path, printed.as_bytes(), args.force)
-                .map_err(|e| Error::io(path, "cannot write", e))?;
+/// One game of an archive, as `--plain` exports it.
+#[derive(Debug)]
+enum Exported {
+    /// The reader's copy, printed.
+    Game(String),
+    /// The game does not parse: skipped (positions in the file's terms).
+    Syntax(Box<ParseError>),
+}
+
+/// What `--plain` made of an archive.
+#[derive(Debug, Default)]
+struct Tally {
+    exported: u64,
+    skipped: u64,
+}
+
+/// Where `--plain` writes: a file put in place whole at the end, or
+/// standard output.
+enum Sink {
+    File(Replacing),
+    Stdout(std::io::BufWriter<std::io::StdoutLock<'static>>),
+}
+
+impl Sink {
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        match self {
+            Sink::File(f) => f.write_all(bytes),
+            Sink::Stdout(out) => out.write_all(bytes),
         }
-        None => std::io::stdout()
-            .lock()
-            .write_all(printed.as_bytes())
-            .map_err(|e| Error::io("standard output", "cannot write", e))?,
     }
-    Ok(Status::Valid)
+
+    /// Everything written: the file put in place, standard output flushed.
+    fn finish(self) -> std::io::Result<()> {
+        match self {
+            Sink::File(f) => f.commit(),
+            Sink::Stdout(mut out) => out.flush(),
+        }
+    }
+}
+
+/// `--plain`: the archive streamed through the shared reading path (pieces
+/// of whole games, `--jobs` workers, in file order), each game written out
+/// as soon as its turn comes; a game that does not parse is reported as
+/// `yam check` reports it and skipped. Memory stays bounded by the
+/// largest game, whatever the archive's size.
+fn run_plain(args: &ExportArgs, file: &Path) -> Result<Status> {
+    let (input, size) = archive::open(file).map_err(|e| Error::io(file, "cannot open", e))?;
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let (mut sink, target) = match &args.out {
+        Some(path) => (
+            Sink::File(
+                Replacing::create(path, args.force)
+                    .map_err(|e| Error::io(path, "cannot write", e))?,
+            ),
+            path.as_path(),
+        ),
+        None => (
+            Sink::Stdout(std::io::BufWriter::new(std::io::stdout().lock())),
+            Path::new("standard output"),
+        ),
+    };
+    let mut tally = Tally::default();
+    let mut games = 0u64;
+    let mut write_error = None;
+    stream_pieces(
+        input,
+        jobs,
+        size,
+        |piece| export_piece(file, piece),
+        |item, progress| {
+            games += 1;
+            match item {
+                Exported::Game(text) => {
+                    tally.exported += 1;
+                    if write_error.is_some() {
+                        return;
+                    }
+                    let separated = if tally.exported > 1 {
+                        sink.write_all(b"\n")
+                    } else {
+                        Ok(())
+                    };
+                    if let Err(e) = separated.and_then(|()| sink.write_all(text.as_bytes())) {
+                        write_error = Some(e);
+                    }
+                }
+                Exported::Syntax(e) => {
+                    tally.skipped += 1;
+                    let mut e = e.clone();
+                    e.game = games;
+                    let shown = render_syntax(file, &e);
+                    // The offending text once more: a large archive's
+                    // diagnostic has no frame to show it in.
+                    let found = match e.found.split_whitespace().next() {
+                        Some(word) => format!(", at {word:?}"),
+                        None => String::new(),
+                    };
+                    progress.suspend(|| {
+                        eprint!("{shown}");
+                        eprintln!(
+                            "{}: game {games} skipped: syntax error at line {}, column {}{found}",
+                            file.display(),
+                            e.pos.line,
+                            e.pos.column
+                        );
+                    });
+                }
+            }
+        },
+    )
+    .map_err(|e| Error::io(file, "read error", e))?;
+    if let Some(e) = write_error {
+        return Err(Error::io(target, "cannot write", e));
+    }
+    sink.finish()
+        .map_err(|e| Error::io(target, "cannot write", e))?;
+    eprintln!(
+        "{}: {} game{} exported, {} skipped",
+        file.display(),
+        tally.exported,
+        if tally.exported == 1 { "" } else { "s" },
+        tally.skipped
+    );
+    Ok(if tally.skipped > 0 {
+        Status::Invalid
+    } else {
+        Status::Valid
+    })
+}
+
+/// Export the games of one piece on their own: each read once, as its
+/// signed view (for the note on what verification found) and its record.
+fn export_piece(file: &Path, piece: &Piece) -> Vec<Exported> {
+    let rulesets = RecordRulesets::beside(file);
+    let mut reader = Reader::new(&piece.bytes[..]);
+    let mut visitor = SignedWithRecord::new();
+    let mut out = Vec::new();
+    loop {
+        match reader.read_game(&mut visitor) {
+            Ok(None) => return out,
+            Ok(Some((signed, Some(record)))) => {
+                let note = note(&verify_text(&signed, &rulesets));
+                let mut text = String::new();
+                write_record::<RawGrammar>(&plain(&record, &note), &mut text);
+                out.push(Exported::Game(text));
+            }
+            Ok(Some((_, None))) => {
+                // Only the record's stricter reading refused the game:
+                // read it once more as a record, to say why.
+                let number = reader.games_read();
+                let mut e = record_error(&piece.bytes, number);
+                shift_pos(piece, &mut e.pos);
+                shift_pos(piece, &mut e.game_start);
+                out.push(Exported::Syntax(e));
+            }
+            Err(ReadError::Syntax(mut e)) => {
+                shift_pos(piece, &mut e.pos);
+                shift_pos(piece, &mut e.game_start);
+                out.push(Exported::Syntax(e));
+            }
+            // A slice cannot fail to read.
+            Err(ReadError::Io(_)) => return out,
+        }
+    }
+}
+
+/// Why game `number` of `bytes` does not read as a record.
+fn record_error(bytes: &[u8], number: u64) -> Box<ParseError> {
+    let mut builder = RecordBuilder::<RawGrammar>::new();
+    let found = nth_of(bytes, number, &mut builder, |_| {});
+    match found {
+        Ok(Nth::Syntax(e)) => e,
+        // The two readings disagree on whether it parses: a defect, said
+        // as plainly as possible rather than hidden.
+        _ => Box::new(ParseError {
+            pos: yam_notation::Pos::START,
+            kind: yam_notation::ErrorKind::Expected("a record Yam can read".into()),
+            found: String::new(),
+            game: number,
+            game_start: yam_notation::Pos::START,
+        }),
+    }
+}
+
+/// What verification found, for the record's `Plain` tag.
+fn note(verdict: &Verdict) -> String {
+    match verdict {
+        Verdict::Verified(v) if v.is_practice() => {
+            "removed by yam export --plain; the original is an unverified practice game".to_owned()
+        }
+        Verdict::Verified(_) => {
+            "removed by yam export --plain; the original verified (yam verify)".to_owned()
+        }
+        Verdict::Unsigned => "none: the original was not signed".to_owned(),
+        Verdict::Failed(f) => format!(
+            "removed by yam export --plain; the original did NOT verify: {}",
+            f.reason
+        ),
+    }
 }
