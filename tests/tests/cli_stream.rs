@@ -257,3 +257,55 @@ fn no_progress_is_printed_when_piped() {
     );
     assert!(run.stdout.is_empty());
 }
+
+#[test]
+fn bad_games_in_later_pieces_are_numbered_and_placed_as_check_places_them() {
+    // About 1.3 MB: several pieces, so several workers.
+    let mut text = generate("1100", "35");
+    for n in [900, 300] {
+        let start = text.match_indices("[Game ").nth(n - 1).unwrap().0;
+        let at = start + text[start..].find("\n1. ").unwrap() + 4;
+        text.insert_str(at, "$ ");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "big.yam", &text);
+    let checked = yam!()
+        .args(["check", "--jobs", "2"])
+        .arg(&path)
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let checked = String::from_utf8(checked.stderr).unwrap();
+    let places = |stderr: &str| -> Vec<String> {
+        stderr
+            .lines()
+            .filter(|l| l.contains("big.yam:") && l.contains(": game "))
+            .filter_map(|l| l.split("big.yam:").nth(1))
+            .filter(|l| l.contains("expected"))
+            .map(str::to_owned)
+            .collect()
+    };
+    for jobs in ["1", "2"] {
+        let run = yam!()
+            .args(["export", "--plain", "--jobs", jobs])
+            .arg(&path)
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8(run.stderr).unwrap();
+        assert_eq!(places(&stderr), places(&checked), "jobs {jobs}");
+        assert_eq!(places(&stderr).len(), 2, "{stderr}");
+        assert!(stderr.contains(": game 300 skipped"), "{stderr}");
+        assert!(stderr.contains(": game 900 skipped"), "{stderr}");
+        assert!(
+            stderr.contains("big.yam: 1098 games exported, 2 skipped"),
+            "{stderr}"
+        );
+        let plain = String::from_utf8(run.stdout).unwrap();
+        assert_eq!(plain.matches("[Game ").count(), 1098);
+        assert!(plain.starts_with("[Game "));
+        assert!(!plain.contains("\n\n\n"));
+    }
+}

@@ -78,6 +78,21 @@ pub(crate) fn stream_pieces<T: Send>(
     jobs: usize,
     size: Option<u64>,
     work: impl Fn(&Piece) -> Vec<T> + Sync,
+    report: impl FnMut(&T, &indicatif::ProgressBar),
+) -> io::Result<()> {
+    stream_pieces_of(PIECE, input, jobs, size, work, report)
+}
+
+/// As [`stream_pieces`], in pieces of about `piece` bytes: smaller for a
+/// command whose results are as large as its input (`export --plain`
+/// holds each piece's text until its turn to be written), so that the
+/// results in flight stay small too.
+pub(crate) fn stream_pieces_of<T: Send>(
+    piece_size: usize,
+    input: impl Read + Send,
+    jobs: usize,
+    size: Option<u64>,
+    work: impl Fn(&Piece) -> Vec<T> + Sync,
     mut report: impl FnMut(&T, &indicatif::ProgressBar),
 ) -> io::Result<()> {
     let progress = progress::bytes_bar(size);
@@ -134,7 +149,7 @@ pub(crate) fn stream_pieces<T: Send>(
                 next_to_report += 1;
             }
         };
-        for (index, piece) in Splitter::new(input, PIECE).enumerate() {
+        for (index, piece) in Splitter::new(input, piece_size).enumerate() {
             let piece = match piece {
                 Ok(p) => p,
                 Err(e) => {

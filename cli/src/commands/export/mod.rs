@@ -13,7 +13,7 @@ use yam_referee::signed::write::plain;
 use yam_referee::signed::{Verdict, verify_text};
 
 use crate::archive::nth::{Nth, nth_of};
-use crate::archive::{self, shift_pos, stream_pieces};
+use crate::archive::{self, shift_pos, stream_pieces_of};
 use crate::diagnostics::render_syntax;
 use crate::error::{Error, Result, Status};
 use crate::game::record::SignedWithRecord;
@@ -64,14 +64,62 @@ pub fn run(args: &ExportArgs) -> Result<Status> {
     run_plain(args, file)
 }
 
-/// One game of an archive, as `--plain` exports it.
+/// One piece of an archive, as `--plain` exports it: the reader's copies
+/// of its good games in one buffer (each after a blank line), and the
+/// games that do not parse.
 #[derive(Debug)]
-enum Exported {
-    /// The reader's copy, printed.
-    Game(String),
-    /// The game does not parse: skipped (positions in the file's terms).
-    Syntax(Box<ParseError>),
+struct ExportedPiece {
+    /// The games exported, each preceded by `\n`.
+    text: Text,
+    /// How many games the piece holds, good or bad.
+    games: u64,
+    /// How many of them are in `text`.
+    exported: u64,
+    /// The others: their place in the piece (0 is its first game) and why
+    /// (positions in the file's terms).
+    skipped: Vec<(u64, Box<ParseError>)>,
 }
+
+std::thread_local! {
+    /// A worker's buffers of exported text, kept for its next pieces.
+    static BUFFERS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A piece's exported text. It waits, in order, for the pieces before it
+/// to be written, while its worker reads the next pieces: a buffer freed
+/// after such a wait and allocated anew leaves holes among the worker's
+/// many small allocations, and the peak memory creeps up with the
+/// archive's size. So the buffer is kept: dropped (by the worker that made
+/// it, see [`crate::archive::stream_pieces`]), it goes back to that worker's pool, and the
+/// next piece reuses it.
+#[derive(Debug)]
+struct Text(String);
+
+impl Text {
+    fn with_capacity(capacity: usize) -> Text {
+        let kept = BUFFERS.with(|b| b.borrow_mut().pop());
+        Text(match kept {
+            Some(mut s) => {
+                s.clear();
+                s.reserve(capacity);
+                s
+            }
+            None => String::with_capacity(capacity),
+        })
+    }
+}
+
+impl Drop for Text {
+    fn drop(&mut self) {
+        let s = std::mem::take(&mut self.0);
+        let _ = BUFFERS.try_with(|b| b.borrow_mut().push(s));
+    }
+}
+
+/// The pieces `--plain` reads at a time: a quarter of `check`'s, since
+/// each piece's exported text, as large as the piece, waits in memory for
+/// its turn to be written (two pieces a worker in flight).
+const PLAIN_PIECE: usize = 1 << 16;
 
 /// What `--plain` made of an archive.
 #[derive(Debug, Default)]
@@ -130,49 +178,46 @@ fn run_plain(args: &ExportArgs, file: &Path) -> Result<Status> {
     let mut tally = Tally::default();
     let mut games = 0u64;
     let mut write_error = None;
-    stream_pieces(
+    stream_pieces_of(
+        PLAIN_PIECE,
         input,
         jobs,
         size,
-        |piece| export_piece(file, piece),
-        |item, progress| {
-            games += 1;
-            match item {
-                Exported::Game(text) => {
-                    tally.exported += 1;
-                    if write_error.is_some() {
-                        return;
-                    }
-                    let separated = if tally.exported > 1 {
-                        sink.write_all(b"\n")
-                    } else {
-                        Ok(())
-                    };
-                    if let Err(e) = separated.and_then(|()| sink.write_all(text.as_bytes())) {
-                        write_error = Some(e);
-                    }
-                }
-                Exported::Syntax(e) => {
-                    tally.skipped += 1;
-                    let mut e = e.clone();
-                    e.game = games;
-                    let shown = render_syntax(file, &e);
-                    // The offending text once more: a large archive's
-                    // diagnostic has no frame to show it in.
-                    let found = match e.found.split_whitespace().next() {
-                        Some(word) => format!(", at {word:?}"),
-                        None => String::new(),
-                    };
-                    progress.suspend(|| {
-                        eprint!("{shown}");
-                        eprintln!(
-                            "{}: game {games} skipped: syntax error at line {}, column {}{found}",
-                            file.display(),
-                            e.pos.line,
-                            e.pos.column
-                        );
-                    });
-                }
+        |piece| vec![export_piece(file, piece)],
+        |out: &ExportedPiece, progress| {
+            for (index, e) in &out.skipped {
+                let mut e = e.clone();
+                e.game = games + index + 1;
+                let shown = render_syntax(file, &e);
+                // The offending text once more: a large archive's
+                // diagnostic has no frame to show it in.
+                let found = match e.found.split_whitespace().next() {
+                    Some(word) => format!(", at {word:?}"),
+                    None => String::new(),
+                };
+                progress.suspend(|| {
+                    eprint!("{shown}");
+                    eprintln!(
+                        "{}: game {} skipped: syntax error at line {}, column {}{found}",
+                        file.display(),
+                        e.game,
+                        e.pos.line,
+                        e.pos.column
+                    );
+                });
+            }
+            games += out.games;
+            tally.skipped += out.skipped.len() as u64;
+            // No blank line before the first game of all.
+            let text = match tally.exported {
+                0 => out.text.0.strip_prefix('\n').unwrap_or(&out.text.0),
+                _ => &out.text.0,
+            };
+            tally.exported += out.exported;
+            if write_error.is_none()
+                && let Err(e) = sink.write_all(text.as_bytes())
+            {
+                write_error = Some(e);
             }
         },
     )
@@ -198,37 +243,43 @@ fn run_plain(args: &ExportArgs, file: &Path) -> Result<Status> {
 
 /// Export the games of one piece on their own: each read once, as its
 /// signed view (for the note on what verification found) and its record.
-fn export_piece(file: &Path, piece: &Piece) -> Vec<Exported> {
+fn export_piece(file: &Path, piece: &Piece) -> ExportedPiece {
     let rulesets = RecordRulesets::beside(file);
     let mut reader = Reader::new(&piece.bytes[..]);
     let mut visitor = SignedWithRecord::new();
-    let mut out = Vec::new();
+    let mut out = ExportedPiece {
+        text: Text::with_capacity(piece.bytes.len() + piece.bytes.len() / 8),
+        games: 0,
+        exported: 0,
+        skipped: Vec::new(),
+    };
     loop {
-        match reader.read_game(&mut visitor) {
-            Ok(None) => return out,
+        let read = reader.read_game(&mut visitor);
+        let index = out.games;
+        match read {
+            // (A slice cannot fail to read.)
+            Ok(None) | Err(ReadError::Io(_)) => return out,
             Ok(Some((signed, Some(record)))) => {
                 let note = note(&verify_text(&signed, &rulesets));
-                let mut text = String::new();
-                write_record::<RawGrammar>(&plain(&record, &note), &mut text);
-                out.push(Exported::Game(text));
+                out.text.0.push('\n');
+                write_record::<RawGrammar>(&plain(&record, &note), &mut out.text.0);
+                out.exported += 1;
             }
             Ok(Some((_, None))) => {
                 // Only the record's stricter reading refused the game:
                 // read it once more as a record, to say why.
-                let number = reader.games_read();
-                let mut e = record_error(&piece.bytes, number);
+                let mut e = record_error(&piece.bytes, reader.games_read());
                 shift_pos(piece, &mut e.pos);
                 shift_pos(piece, &mut e.game_start);
-                out.push(Exported::Syntax(e));
+                out.skipped.push((index, e));
             }
             Err(ReadError::Syntax(mut e)) => {
                 shift_pos(piece, &mut e.pos);
                 shift_pos(piece, &mut e.game_start);
-                out.push(Exported::Syntax(e));
+                out.skipped.push((index, e));
             }
-            // A slice cannot fail to read.
-            Err(ReadError::Io(_)) => return out,
         }
+        out.games += 1;
     }
 }
 
