@@ -239,7 +239,7 @@ pub fn export(files: &[PathBuf], out: &Path) -> Result<error::Status> {
             jobs,
             size,
             |piece| read_piece(path, piece),
-            |read: &Read, progress| {
+            |read: &Read, _progress| {
                 index += 1;
                 let number = site.entries.len() + 1;
                 let id = read
@@ -257,7 +257,7 @@ pub fn export(files: &[PathBuf], out: &Path) -> Result<error::Status> {
                     path: path.clone(),
                     score: None,
                 };
-                progress.suspend(|| site.add(entry));
+                site.add(entry);
             },
         );
         if let Err(e) = streamed {
