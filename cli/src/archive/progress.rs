@@ -28,7 +28,7 @@ pub(crate) fn count_bar(count: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(count);
     bar.set_style(
         ProgressStyle::with_template(&format!(
-            "{{bar:40}} {{pos}}/{{len}} {what} {{per_sec}} {{eta}}"
+            "{{bar:40}} {{human_pos}}/{{human_len}} {what} {{eta}}"
         ))
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
