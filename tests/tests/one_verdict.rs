@@ -40,13 +40,11 @@ fn example(path: &str) -> String {
     std::fs::read_to_string(yam_tests::workspace().join(path)).unwrap()
 }
 
-/// Every reader refuses `file` (exit 1) and says `why` (`export --plain`
-/// names the game and points at `yam check`).
+/// Every reader refuses `file` (exit 1) and says `why`.
 fn all_refuse(file: &Path, game: &str, signed: bool, why: &str) {
     for args in readers(game, signed) {
         let (code, text) = run(&args, file);
         assert_eq!(code, 1, "{args:?} on {}: {text}", file.display());
-        let why = if args[0] == "export" { "game 1" } else { why };
         assert!(
             text.contains(why),
             "{args:?} on {} does not say {why:?}: {text}",

@@ -2,8 +2,13 @@
 //! files, `.yam` in any case, below a directory), and a file
 //! cut into pieces of whole games that a pool of workers handles at once,
 //! reported in file order, with a progress bar on a terminal. `check`,
-//! `verify` and `export` all read archives through here.
+//! `verify` and `export` all read archives through here; `show` and
+//! `engine export` find one game through [`nth`].
 
+pub(crate) mod nth;
+pub(crate) mod progress;
+
+use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
@@ -101,6 +106,17 @@ pub fn expand(paths: &[PathBuf]) -> Result<Expansion, (PathBuf, io::Error)> {
     Ok(out)
 }
 
+/// An archive to stream: the file at `path`, or standard input for `-`,
+/// with its size when known (for a progress bar).
+pub(crate) fn open(path: &Path) -> io::Result<(Box<dyn Read + Send>, Option<u64>)> {
+    if path.as_os_str() == "-" {
+        return Ok((Box::new(io::stdin()), None));
+    }
+    let file = File::open(path)?;
+    let size = file.metadata().ok().map(|m| m.len());
+    Ok((Box::new(file), size))
+}
+
 fn collect_records(
     dir: &Path,
     out: &mut Vec<PathBuf>,
@@ -130,7 +146,7 @@ pub fn open_input(path: &Path) -> io::Result<(Box<dyn Read + Send>, Option<u64>)
     if path.as_os_str() == "-" {
         return Ok((Box::new(io::stdin()), None));
     }
-    let file = std::fs::File::open(path)?;
+    let file = File::open(path)?;
     let size = file.metadata().ok().map(|m| m.len());
     Ok((Box::new(file), size))
 }
@@ -181,18 +197,24 @@ pub(crate) fn stream_pieces<T: Send>(
     jobs: usize,
     size: Option<u64>,
     work: impl Fn(&Piece) -> Vec<T> + Sync,
+    report: impl FnMut(&T, &indicatif::ProgressBar),
+) -> io::Result<()> {
+    stream_pieces_of(PIECE, input, jobs, size, work, report)
+}
+
+/// As [`stream_pieces`], in pieces of about `piece` bytes: smaller for a
+/// command whose results are as large as its input (`export --plain`
+/// holds each piece's text until its turn to be written), so that the
+/// results in flight stay small too.
+pub(crate) fn stream_pieces_of<T: Send>(
+    piece_size: usize,
+    input: impl Read + Send,
+    jobs: usize,
+    size: Option<u64>,
+    work: impl Fn(&Piece) -> Vec<T> + Sync,
     mut report: impl FnMut(&T, &indicatif::ProgressBar),
 ) -> io::Result<()> {
-    let progress = match size {
-        Some(total) if total > 4 * PIECE as u64 => indicatif::ProgressBar::new(total),
-        _ => indicatif::ProgressBar::hidden(),
-    };
-    progress.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
+    let progress = progress::bytes_bar(size);
     let jobs = jobs.max(1);
     const PER_WORKER: usize = 2;
     let mut read_error = None;
@@ -246,7 +268,7 @@ pub(crate) fn stream_pieces<T: Send>(
                 next_to_report += 1;
             }
         };
-        for (index, piece) in Splitter::new(input, PIECE).enumerate() {
+        for (index, piece) in Splitter::new(input, piece_size).enumerate() {
             let piece = match piece {
                 Ok(p) => p,
                 Err(e) => {

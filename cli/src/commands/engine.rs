@@ -12,10 +12,13 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use yam_notation::khan::{EnginePosition, KhanGrammar};
-use yam_notation::{Dots, GameKind, Node, RawGrammar, Record, Span, read_all, record_to_string};
+use yam_notation::{
+    Dots, GameKind, Node, RawGrammar, Record, RecordBuilder, Span, record_to_string,
+};
 use yam_referee::khan;
 use yam_referee::replay::load_ruleset;
 
+use crate::archive::nth::{Nth, nth_game};
 use crate::error::{Error, Result, Status};
 use crate::game::header::Header;
 
@@ -59,7 +62,8 @@ pub struct ImportArgs {
 pub struct ExportArgs {
     /// The record file.
     pub file: PathBuf,
-    /// Which game of the file (1 is the first).
+    /// Which game of the file (1 is the first). Only the games before it
+    /// are read, one at a time.
     #[arg(long, default_value_t = 1)]
     pub game: usize,
     /// Print only the FEN of the final position.
@@ -150,29 +154,31 @@ fn import(args: &ImportArgs) -> Result<Status> {
 }
 
 fn export(args: &ExportArgs) -> Result<Status> {
-    let file =
-        std::fs::File::open(&args.file).map_err(|e| Error::io(&args.file, "cannot open", e))?;
-    let games =
-        read_all::<RawGrammar, _>(file).map_err(|e| Error::io(&args.file, "read error", e))?;
-    let record = match games.get(args.game.wrapping_sub(1)) {
-        Some(Ok(r)) => r,
-        Some(Err(e)) => {
+    let record = match nth_game(
+        &args.file,
+        args.game as u64,
+        &mut RecordBuilder::<RawGrammar>::new(),
+    ) {
+        Ok(Nth::Game(record)) => record,
+        Ok(Nth::Syntax(e)) => {
             // The frame is read from around the fault, once.
             let frame = crate::diagnostics::frame_from_file(&args.file, e.pos);
             eprint!(
                 "{}",
-                crate::diagnostics::render_syntax(&args.file, e, frame.as_ref())
+                crate::diagnostics::render_syntax(&args.file, &e, frame.as_ref())
             );
             return Err(Error::Reported(Status::Invalid));
         }
-        None => {
+        Ok(Nth::Missing(held)) => {
             return Err(Error::usage(format!(
-                "{}: there is no game {}",
+                "{}: there is no game {} (the file holds {held})",
                 args.file.display(),
                 args.game
             )));
         }
+        Err(e) => return Err(Error::io(&args.file, e.action(), e.into_io())),
     };
+    let record = &record;
     let tag = record.tags.get("Ruleset").unwrap_or("magician");
     let ruleset = crate::game::rulesets::khan_ruleset(&args.file, tag).map_err(invalid)?;
     let mut main_line = khan::MainLine::of(record, &ruleset).map_err(invalid)?;

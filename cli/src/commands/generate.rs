@@ -30,6 +30,7 @@ use yam_referee::signed::table::{self, Opening, Seating, Signer};
 use yam_referee::signed::write::append_events;
 use yam_referee::{castle_siege, genghis_khan, khan};
 
+use crate::archive::progress::count_bar;
 use crate::error::{Error, Result, Status};
 use crate::game::header::Header;
 
@@ -116,6 +117,9 @@ pub fn run(args: &GenerateArgs) -> Result<Status> {
     };
     let write_error = |e: std::io::Error| Error::usage(format!("write error: {e}"));
     let mut text = String::new();
+    // On a terminal only (standard error), and the summary after it.
+    let progress = count_bar(args.games, "games");
+    let mut bytes = 0u64;
     for i in 0..args.games {
         text.clear();
         if i > 0 {
@@ -129,8 +133,20 @@ pub fn run(args: &GenerateArgs) -> Result<Status> {
         }
         .map_err(|e| Error::usage(format!("game {}: {e}", i + 1)))?;
         out.write_all(text.as_bytes()).map_err(write_error)?;
+        bytes += text.len() as u64;
+        progress.inc(1);
     }
     out.flush().map_err(write_error)?;
+    progress.finish_and_clear();
+    eprintln!(
+        "{}: {} game{}, {:.1} MB",
+        args.out
+            .as_ref()
+            .map_or("standard output".into(), |p| p.display().to_string()),
+        args.games,
+        if args.games == 1 { "" } else { "s" },
+        bytes as f64 / 1e6
+    );
     Ok(Status::Valid)
 }
 

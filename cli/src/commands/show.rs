@@ -10,10 +10,11 @@ use std::path::PathBuf;
 
 use yam_notation::castle_siege::Token as SiegeToken;
 use yam_notation::genghis_khan::Move as CardMove;
-use yam_notation::{Dots, GameKind, Node, RawGrammar, read_all};
+use yam_notation::{Dots, GameKind, Node, RawGrammar, RecordBuilder};
 use yam_referee::signed::shown::shown_chance;
 use yam_referee::{castle_siege, genghis_khan, khan};
 
+use crate::archive::nth::{Nth, nth_game};
 use crate::error::{Error, Result, Status};
 
 /// Arguments of `yam show`.
@@ -22,7 +23,8 @@ pub struct ShowArgs {
     /// The record file.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// Which game of the file (1 is the first).
+    /// Which game of the file (1 is the first). Only the games before it
+    /// are read, one at a time.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub game: usize,
     /// Show the position after this move: `23` after the first side's 23rd
@@ -45,30 +47,31 @@ pub struct ShowArgs {
 
 /// Run `yam show`.
 pub fn run(args: &ShowArgs) -> Result<Status> {
-    let file =
-        std::fs::File::open(&args.file).map_err(|e| Error::io(&args.file, "cannot open", e))?;
-    let games =
-        read_all::<RawGrammar, _>(file).map_err(|e| Error::io(&args.file, "read error", e))?;
-    let Some(game) = games.get(args.game.wrapping_sub(1)) else {
-        return Err(Error::usage(format!(
-            "{}: there is no game {} (the file holds {})",
-            args.file.display(),
-            args.game,
-            games.len()
-        )));
-    };
-    let record = match game {
-        Ok(r) => r,
-        Err(e) => {
+    let record = match nth_game(
+        &args.file,
+        args.game as u64,
+        &mut RecordBuilder::<RawGrammar>::new(),
+    ) {
+        Ok(Nth::Game(record)) => record,
+        Ok(Nth::Syntax(e)) => {
             // The frame is read from around the fault, once.
             let frame = crate::diagnostics::frame_from_file(&args.file, e.pos);
             eprint!(
                 "{}",
-                crate::diagnostics::render_syntax(&args.file, e, frame.as_ref())
+                crate::diagnostics::render_syntax(&args.file, &e, frame.as_ref())
             );
             return Err(Error::Reported(Status::Invalid));
         }
+        Ok(Nth::Missing(held)) => {
+            return Err(Error::usage(format!(
+                "{}: there is no game {} (the file holds {held})",
+                args.file.display(),
+                args.game,
+            )));
+        }
+        Err(e) => return Err(Error::io(&args.file, e.action(), e.into_io())),
     };
+    let record = &record;
     // Khan numbers single moves; the other games number whole turns.
     let per_turn = record.game() != Some(GameKind::Khan);
     let target = target_ply(args, record, per_turn)?;

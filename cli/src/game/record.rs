@@ -48,11 +48,7 @@ pub fn read_signed_with_record(
     input: impl Read,
 ) -> io::Result<Vec<Result<SignedAndRecord, Box<ParseError>>>> {
     let mut reader = Reader::new(input);
-    let mut both = Both {
-        signed: Collector::new(),
-        record: RecordBuilder::new(),
-        record_failed: false,
-    };
+    let mut both = SignedWithRecord::new();
     let mut games = Vec::new();
     loop {
         match reader.read_game(&mut both) {
@@ -67,13 +63,31 @@ pub fn read_signed_with_record(
 /// Feeds the reader's callbacks to the signed view and to the record.
 /// Only the signed view's verdict stops the reading; the record's own
 /// refusals are remembered and reported as the record being absent.
-struct Both {
+#[derive(Debug)]
+pub struct SignedWithRecord {
     signed: Collector,
     record: RecordBuilder<RawGrammar>,
     record_failed: bool,
 }
 
-impl Visitor for Both {
+impl SignedWithRecord {
+    /// A visitor ready for a game.
+    pub fn new() -> SignedWithRecord {
+        SignedWithRecord {
+            signed: Collector::new(),
+            record: RecordBuilder::new(),
+            record_failed: false,
+        }
+    }
+}
+
+impl Default for SignedWithRecord {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Visitor for SignedWithRecord {
     type Output = SignedAndRecord;
 
     fn begin_game(&mut self) {

@@ -64,14 +64,113 @@ pub fn temporary_of(name: &str) -> Option<u32> {
     (temporary_name(rest, pid) == name).then_some(pid)
 }
 
-/// The file written to a temporary, flushed and renamed over `path`; the
-/// rename is not yet synced.
-fn replace_unsynced(path: &Path, dir: &Path, contents: &[u8]) -> io::Result<()> {
+/// A file written piece by piece and put in place atomically: the bytes go
+/// to a temporary file in the same directory, and [`Replacing::commit`]
+/// flushes it to disk and renames it over the target. Dropped without a
+/// commit, the temporary is removed and the target left as it was.
+#[derive(Debug)]
+pub struct Replacing {
+    path: std::path::PathBuf,
+    temp: std::path::PathBuf,
+    file: Option<io::BufWriter<fs::File>>,
+}
+
+impl Replacing {
+    /// Starts writing `path`; with `replace` false, refuses an existing
+    /// `path` before anything is written.
+    pub fn create(path: &Path, replace: bool) -> io::Result<Replacing> {
+        if !replace && path.exists() {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                "the file exists (use --force to replace it)",
+            ));
+        }
+        let temp = temp_path(path, dir_of(path));
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&temp)?;
+        Ok(Replacing {
+            path: path.to_owned(),
+            temp,
+            file: Some(io::BufWriter::new(file)),
+        })
+    }
+
+    /// Flushes the bytes to disk and puts the file in place.
+    pub fn commit(mut self) -> io::Result<()> {
+        let Some(file) = self.file.take() else {
+            return Ok(());
+        };
+        let result = (|| {
+            let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+            file.sync_all()?;
+            drop(file);
+            fs::rename(&self.temp, &self.path)?;
+            #[cfg(unix)]
+            fs::File::open(dir_of(&self.path))?.sync_all()?;
+            Ok(())
+        })();
+        if result.is_err() {
+            let _ = fs::remove_file(&self.temp);
+        }
+        result
+    }
+}
+
+impl Write for Replacing {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.file {
+            Some(file) => file.write(buf),
+            None => Err(io::Error::other("the file is already committed")),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match &mut self.file {
+            Some(file) => file.write_all(buf),
+            None => Err(io::Error::other("the file is already committed")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.file {
+            Some(file) => file.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Replacing {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// The directory a file is written in.
+fn dir_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// The temporary file `path` is written to first, in `dir`.
+fn temp_path(path: &Path, dir: &Path) -> std::path::PathBuf {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "record".into());
-    let temp = dir.join(temporary_name(&name, std::process::id()));
+    dir.join(temporary_name(&name, std::process::id()))
+}
+
+/// The file written to a temporary, flushed and renamed over `path`; the
+/// rename is not yet synced.
+fn replace_unsynced(path: &Path, dir: &Path, contents: &[u8]) -> io::Result<()> {
+    let temp = temp_path(path, dir);
     let result = (|| {
         let mut file = OpenOptions::new()
             .write(true)
@@ -92,6 +191,29 @@ fn replace_unsynced(path: &Path, dir: &Path, contents: &[u8]) -> io::Result<()> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_replacing_file_appears_only_when_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.yam");
+        fs::write(&path, b"old").unwrap();
+        assert_eq!(
+            Replacing::create(&path, false).unwrap_err().kind(),
+            io::ErrorKind::AlreadyExists
+        );
+        let mut w = Replacing::create(&path, true).unwrap();
+        w.write_all(b"new ").unwrap();
+        w.write_all(b"text").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"old");
+        w.commit().unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"new text");
+        // Dropped unfinished: the target stays, no temporary is left.
+        let mut w = Replacing::create(&path, true).unwrap();
+        w.write_all(b"half").unwrap();
+        drop(w);
+        assert_eq!(fs::read(&path).unwrap(), b"new text");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
 
     #[test]
     fn writes_replaces_only_when_asked_and_leaves_no_temp() {

@@ -16,8 +16,10 @@ pub mod status;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use yam_notation::split::Piece;
 use yam_notation::{GameKind, RawGrammar, Record, read_all};
 
+use crate::archive::{shift_pos, stream_pieces};
 use crate::pictures::positions::{Shown, Timeline, timeline};
 
 use crate::error::{self, Error, Result};
@@ -118,69 +120,93 @@ pub(crate) fn file_name(number: usize, game_id: &str) -> String {
     format!("{number}-{id}.html")
 }
 
-/// Read every game of every archive, with its status and positions. An
-/// archive that cannot be read is reported and skipped; one that holds no
-/// game is put in `without_games`.
-pub(crate) fn gather(
-    files: &[PathBuf],
-    problems: &mut Vec<String>,
-    without_games: &mut Vec<PathBuf>,
-) -> Vec<Entry> {
-    let mut entries = Vec::new();
-    for path in files {
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) => {
-                problems.push(format!("{}: cannot read: {e}", path.display()));
-                continue;
-            }
-        };
-        let records = match read_all::<RawGrammar, _>(&bytes[..]) {
-            Ok(r) => r,
-            Err(e) => {
-                problems.push(format!("{}: read error: {e}", path.display()));
-                continue;
-            }
-        };
-        if records.is_empty() {
-            without_games.push(path.clone());
-        }
-        let statuses = status::of_archive(path, &bytes);
-        for (i, record) in records.into_iter().enumerate() {
-            let number = entries.len() + 1;
-            let (record, status) = match record {
-                Ok(r) => {
-                    let s = statuses
-                        .get(i)
-                        .cloned()
-                        .unwrap_or_else(|| Status::Failed("the game could not be checked".into()));
-                    (Some(r), s)
+/// One game of a piece, read: its record (unless it could not be read)
+/// and what the referee found.
+#[derive(Debug)]
+struct Read {
+    record: Option<Record<String>>,
+    status: Status,
+}
+
+/// Read and judge the games of one piece on their own (a worker's part).
+fn read_piece(path: &Path, piece: &Piece) -> Vec<Read> {
+    let statuses = status::of_piece(path, &piece.bytes, piece.line);
+    // A slice cannot fail to read.
+    let records = read_all::<RawGrammar, _>(&piece.bytes[..]).unwrap_or_default();
+    records
+        .into_iter()
+        .enumerate()
+        .map(|(i, record)| match record {
+            Ok(r) => Read {
+                record: Some(r),
+                status: statuses
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| Status::Failed("the game could not be checked".into())),
+            },
+            Err(mut e) => {
+                shift_pos(piece, &mut e.pos);
+                Read {
+                    record: None,
+                    status: Status::syntax(&e),
                 }
-                Err(e) => (None, Status::syntax(&e)),
-            };
-            let id = record
-                .as_ref()
-                .and_then(|r| r.tags.get("GameId"))
-                .unwrap_or("");
-            entries.push(Entry {
-                number,
-                archive: path.display().to_string(),
-                index: i + 1,
-                file_name: file_name(number, id),
-                record,
-                status,
-                path: path.clone(),
-                score: None,
-            });
+            }
+        })
+        .collect()
+}
+
+/// The site as it is written: pages go out one game behind the reading
+/// (a page links to the next game, whose title is known once it is read),
+/// and a game whose page is out keeps only its header, for the index.
+struct Writer {
+    games: PathBuf,
+    entries: Vec<Entry>,
+    error: Option<std::io::Error>,
+}
+
+impl Writer {
+    /// A game read: the page of the game before it can be written.
+    fn add(&mut self, entry: Entry) {
+        self.entries.push(entry);
+        let n = self.entries.len();
+        if n >= 2 {
+            self.write_page(n - 2);
         }
     }
-    entries
+
+    /// Write game `i`'s page, then drop all but its header.
+    fn write_page(&mut self, i: usize) {
+        if self.error.is_some() {
+            return;
+        }
+        let timeline = self.entries[i].timeline();
+        self.entries[i].score = match timeline.as_ref().and_then(|t| t.positions.last()) {
+            Some(Shown::Cards(state)) => Some(state.score().to_string()),
+            _ => None,
+        };
+        let entry = &self.entries[i];
+        let prev = i.checked_sub(1).and_then(|j| self.entries.get(j));
+        let next = self.entries.get(i + 1);
+        let page = page::game_page(entry, timeline.as_ref(), prev, next);
+        drop(timeline);
+        if let Err(e) = std::fs::write(self.games.join(&entry.file_name), page) {
+            self.error = Some(e);
+        }
+        if let Some(record) = &mut self.entries[i].record {
+            record.movetext = Vec::new();
+        }
+    }
 }
 
 /// Write the site for `files` (records, or directories searched for
 /// `.yam` files) into `out`: valid when every game passed, invalid when
 /// some game did not (the site shows which), unreadable when an archive
 /// could not be read; an error when the site could not be written.
+///
+/// Each archive is streamed through the shared reading path (pieces of
+/// whole games read and judged by a worker a core, in file order), and
+/// each game's page is written as soon as the game after it is read: what
+/// stays in memory is one header a game, for the index.
 pub fn export(files: &[PathBuf], out: &Path) -> Result<error::Status> {
     let expansion = crate::archive::expand(files)
         .map_err(|(path, e)| Error::io(path, "cannot read directory", e))?;
@@ -192,18 +218,75 @@ pub fn export(files: &[PathBuf], out: &Path) -> Result<error::Status> {
         // Nothing to export: no site is written.
         return Ok(error::Status::NoRecords);
     }
+    let cannot_write = |e| Error::io(out, "cannot write the site", e);
+    let games = out.join("games");
+    std::fs::create_dir_all(&games).map_err(cannot_write)?;
+    remove_old_pages(&games).map_err(cannot_write)?;
+    std::fs::write(out.join("style.css"), STYLE).map_err(cannot_write)?;
+    std::fs::write(out.join("site.js"), SCRIPT).map_err(cannot_write)?;
     let mut problems = Vec::new();
     let mut without_games = Vec::new();
-    let mut entries = gather(&files, &mut problems, &mut without_games);
-    for p in &problems {
-        eprintln!("{p}");
+    let mut site = Writer {
+        games,
+        entries: Vec::new(),
+        error: None,
+    };
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for path in &files {
+        let (input, size) = match crate::archive::open(path) {
+            Ok(opened) => opened,
+            Err(e) => {
+                let problem = format!("{}: cannot read: {e}", path.display());
+                eprintln!("{problem}");
+                problems.push(problem);
+                continue;
+            }
+        };
+        let mut index = 0;
+        let streamed = stream_pieces(
+            input,
+            jobs,
+            size,
+            |piece| read_piece(path, piece),
+            |read: &Read, _progress| {
+                index += 1;
+                let number = site.entries.len() + 1;
+                let id = read
+                    .record
+                    .as_ref()
+                    .and_then(|r| r.tags.get("GameId"))
+                    .unwrap_or("");
+                let entry = Entry {
+                    number,
+                    archive: path.display().to_string(),
+                    index,
+                    file_name: file_name(number, id),
+                    record: read.record.clone(),
+                    status: read.status.clone(),
+                    path: path.clone(),
+                    score: None,
+                };
+                site.add(entry);
+            },
+        );
+        if let Err(e) = streamed {
+            let problem = format!("{}: read error: {e}", path.display());
+            eprintln!("{problem}");
+            problems.push(problem);
+        } else if index == 0 {
+            // A file that holds no game, said as check and verify say it.
+            eprintln!("warning: {}", crate::archive::NoGame(path));
+            without_games.push(path.clone());
+        }
     }
-    // A file that holds no game, said as check and verify say it.
-    for path in &without_games {
-        eprintln!("warning: {}", crate::archive::NoGame(path));
+    if let Some(last) = site.entries.len().checked_sub(1) {
+        site.write_page(last);
     }
-    write_site(out, &mut entries, &problems)
-        .map_err(|e| Error::io(out, "cannot write the site", e))?;
+    if let Some(e) = site.error.take() {
+        return Err(cannot_write(e));
+    }
+    let entries = site.entries;
+    std::fs::write(out.join("index.html"), index(&entries, &problems)).map_err(cannot_write)?;
     let failed = entries.iter().filter(|e| e.status.is_failure()).count();
     println!(
         "{}: {} game{} from {} archive{}, {} with a failure; open {}",
@@ -228,33 +311,6 @@ pub fn export(files: &[PathBuf], out: &Path) -> Result<error::Status> {
     } else {
         error::Status::Valid
     })
-}
-
-/// Write the pages one game at a time (each game's positions are replayed,
-/// drawn and dropped), then the index, which needs their scores.
-fn write_site(out: &Path, entries: &mut [Entry], problems: &[String]) -> std::io::Result<()> {
-    let games = out.join("games");
-    std::fs::create_dir_all(&games)?;
-    remove_old_pages(&games)?;
-    std::fs::write(out.join("style.css"), STYLE)?;
-    std::fs::write(out.join("site.js"), SCRIPT)?;
-    for i in 0..entries.len() {
-        let timeline = entries[i].timeline();
-        let score = match timeline.as_ref().and_then(|t| t.positions.last()) {
-            Some(Shown::Cards(state)) => Some(state.score().to_string()),
-            _ => None,
-        };
-        entries[i].score = score;
-        let entry = &entries[i];
-        let prev = i.checked_sub(1).and_then(|j| entries.get(j));
-        let next = entries.get(i + 1);
-        std::fs::write(
-            games.join(&entry.file_name),
-            page::game_page(entry, timeline.as_ref(), prev, next),
-        )?;
-    }
-    std::fs::write(out.join("index.html"), index(entries, problems))?;
-    Ok(())
 }
 
 /// What marks a page as written by this command.
@@ -384,6 +440,39 @@ fn index(entries: &[Entry], problems: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_piece_names_the_lines_of_the_file() {
+        let good =
+            std::fs::read_to_string(crate_root().join("examples/khan/opening-lesson.yam")).unwrap();
+        let bad = good.replacen("\n1. ", "\n1. $ ", 1);
+        let bad_line = bad.lines().position(|l| l.starts_with("1. $")).unwrap() as u32 + 1;
+        let text = format!("{good}\n{bad}");
+        let before = good.lines().count() as u32 + 1;
+        let piece = Piece {
+            bytes: text.into_bytes(),
+            offset: 5000,
+            line: 100,
+        };
+        let read = read_piece(&crate_root().join("examples/khan/x.yam"), &piece);
+        assert_eq!(read.len(), 2);
+        assert!(read[0].record.is_some());
+        assert_eq!(read[0].status, Status::RulesChecked);
+        assert!(read[1].record.is_none());
+        let line = 100 - 1 + before + bad_line;
+        assert!(
+            read[1]
+                .status
+                .short()
+                .contains(&format!("syntax error, line {line}:")),
+            "{:?}",
+            read[1].status
+        );
+    }
+
+    fn crate_root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    }
 
     #[test]
     fn file_names_stay_inside_games() {

@@ -32,15 +32,17 @@ pub enum Status {
 impl Status {
     /// A syntax error, as the status of a game that could not be read.
     pub fn syntax(e: &ParseError) -> Status {
+        Status::syntax_at(e, e.pos.line)
+    }
+
+    /// As [`Status::syntax`], the error being on the file's line `line`.
+    pub fn syntax_at(e: &ParseError, line: u32) -> Status {
         let found = if e.found.is_empty() {
             String::new()
         } else {
             format!(" at {:?}", e.found)
         };
-        Status::Failed(format!(
-            "syntax error, line {}: {}{found}",
-            e.pos.line, e.kind
-        ))
+        Status::Failed(format!("syntax error, line {line}: {}{found}", e.kind))
     }
 
     /// Whether the game failed a check.
@@ -89,9 +91,12 @@ impl Status {
     }
 }
 
-/// The status of every game of one archive, in order. `bytes` is its
-/// whole text; `path` is where it was read (ruleset files are beside it).
-pub fn of_archive(path: &Path, bytes: &[u8]) -> Vec<Status> {
+/// The status of every game of a piece of an archive, in order. `bytes`
+/// is its text, whose first line is line `first_line` of the file (the
+/// lines named are the file's); `path` is where it was read (ruleset files
+/// are beside it).
+pub fn of_piece(path: &Path, bytes: &[u8], first_line: u32) -> Vec<Status> {
+    let shift = |line: u32| line.saturating_add(first_line - 1);
     let signed = match read_signed(bytes) {
         Ok(s) => s,
         // A slice cannot fail to read; should it, every game says so.
@@ -103,7 +108,7 @@ pub fn of_archive(path: &Path, bytes: &[u8]) -> Vec<Status> {
         .iter()
         .enumerate()
         .map(|(i, text)| match text {
-            Err(e) => Status::syntax(e),
+            Err(e) => Status::syntax_at(e, shift(e.pos.line)),
             Ok(text) => match verify_text(text, &rulesets) {
                 Verdict::Verified(v) if v.is_practice() => Status::Practice,
                 Verdict::Verified(v) => {
@@ -121,11 +126,13 @@ pub fn of_archive(path: &Path, bytes: &[u8]) -> Vec<Status> {
                 }
                 Verdict::Failed(f) => Status::Failed(format!(
                     "line {}: {}: {}",
-                    f.span.start.line, f.found, f.reason
+                    shift(f.span.start.line),
+                    f.found,
+                    f.reason
                 )),
                 Verdict::Unsigned => match checked.get(i) {
-                    Some(Ok(report)) => rules_status(report),
-                    Some(Err(e)) => Status::syntax(e),
+                    Some(Ok(report)) => rules_status(report, &shift),
+                    Some(Err(e)) => Status::syntax_at(e, shift(e.pos.line)),
                     None => Status::Failed("the game could not be checked".to_owned()),
                 },
             },
@@ -133,7 +140,7 @@ pub fn of_archive(path: &Path, bytes: &[u8]) -> Vec<Status> {
         .collect()
 }
 
-fn rules_status(report: &GameReport) -> Status {
+fn rules_status(report: &GameReport, shift: &dyn Fn(u32) -> u32) -> Status {
     match &report.verdict {
         CheckVerdict::Legal => Status::RulesChecked,
         CheckVerdict::RulesNotChecked(why) => Status::SyntaxChecked(why.clone()),
@@ -145,7 +152,8 @@ fn rules_status(report: &GameReport) -> Status {
             };
             Status::Failed(format!(
                 "illegal, line {}: {what}: {}",
-                v.span.start.line, v.reason
+                shift(v.span.start.line),
+                v.reason
             ))
         }
     }

@@ -1,0 +1,159 @@
+//! One game of an archive, found by its number: the games before it are
+//! read by the streaming reader and forgotten, the games after it are never
+//! read. Memory is bounded by the largest game, whatever the archive's
+//! size; a bad game before the one asked for is counted and passed, as
+//! `yam check` counts it (the reader's own recovery, so the numbers are
+//! `check`'s).
+
+use std::fs::File;
+use std::io;
+use std::path::Path;
+
+use yam_notation::{ParseError, ReadError, Reader, Visitor};
+
+use super::progress::bytes_bar;
+
+/// What the archive holds at the number asked for.
+#[derive(Debug)]
+pub(crate) enum Nth<T> {
+    /// The game, as the visitor made it.
+    Game(T),
+    /// The game is there but does not parse (positions in the file's terms).
+    Syntax(Box<ParseError>),
+    /// The archive ends first: it holds this many games.
+    Missing(u64),
+}
+
+/// Why an archive could not be read.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ArchiveError {
+    /// The file could not be opened.
+    #[error("cannot open: {0}")]
+    Open(#[source] io::Error),
+    /// Its bytes could not be read.
+    #[error("read error: {0}")]
+    Read(#[source] io::Error),
+}
+
+impl ArchiveError {
+    /// What was being done, for [`crate::error::Error::io`].
+    pub(crate) fn action(&self) -> &'static str {
+        match self {
+            ArchiveError::Open(_) => "cannot open",
+            ArchiveError::Read(_) => "read error",
+        }
+    }
+
+    /// The I/O error itself.
+    pub(crate) fn into_io(self) -> io::Error {
+        match self {
+            ArchiveError::Open(e) | ArchiveError::Read(e) => e,
+        }
+    }
+}
+
+/// Passes the games before the one wanted: reads them, builds nothing.
+#[derive(Debug, Default)]
+struct Pass;
+
+impl Visitor for Pass {
+    type Output = ();
+    fn end_game(&mut self) {}
+}
+
+/// Game `number` (1 is the first) of the archive at `path`, read into
+/// `visitor`. A progress bar runs on a terminal while a large archive is
+/// passed through.
+pub(crate) fn nth_game<V: Visitor>(
+    path: &Path,
+    number: u64,
+    visitor: &mut V,
+) -> Result<Nth<V::Output>, ArchiveError> {
+    let file = File::open(path).map_err(ArchiveError::Open)?;
+    let size = file.metadata().ok().map(|m| m.len());
+    let progress = bytes_bar(size);
+    let found = nth_of(file, number, visitor, |bytes| progress.set_position(bytes));
+    progress.finish_and_clear();
+    found
+}
+
+/// As [`nth_game`], from any reader; `passed` hears how many bytes are
+/// behind after each game passed.
+pub(crate) fn nth_of<V: Visitor>(
+    input: impl io::Read,
+    number: u64,
+    visitor: &mut V,
+    mut passed: impl FnMut(u64),
+) -> Result<Nth<V::Output>, ArchiveError> {
+    let mut reader = Reader::new(input);
+    if number == 0 {
+        return Ok(Nth::Missing(0));
+    }
+    let mut pass = Pass;
+    while reader.games_read() + 1 < number {
+        match reader.read_game(&mut pass) {
+            Ok(Some(())) | Err(ReadError::Syntax(_)) => passed(reader.bytes_read()),
+            Ok(None) => return Ok(Nth::Missing(reader.games_read())),
+            Err(ReadError::Io(e)) => return Err(ArchiveError::Read(e)),
+        }
+    }
+    match reader.read_game(visitor) {
+        Ok(Some(game)) => Ok(Nth::Game(game)),
+        Ok(None) => Ok(Nth::Missing(reader.games_read())),
+        Err(ReadError::Syntax(e)) => Ok(Nth::Syntax(e)),
+        Err(ReadError::Io(e)) => Err(ArchiveError::Read(e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use yam_notation::{RawGrammar, RecordBuilder};
+
+    fn game(id: usize) -> String {
+        format!(
+            "[Game \"Khan\"]\n[Variant \"Magician\"]\n[Ruleset \"magician\"]\n[NotationVersion \"1\"]\n[GameId \"g{id}\"]\n\
+             [Date \"2026.01.01\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. Ng3-f3 *\n\n"
+        )
+    }
+
+    fn id_of(text: &str, n: u64) -> Result<String, String> {
+        let mut builder = RecordBuilder::<RawGrammar>::new();
+        match nth_of(text.as_bytes(), n, &mut builder, |_| {}).unwrap() {
+            Nth::Game(r) => Ok(r.tags.get("GameId").unwrap_or_default().to_owned()),
+            Nth::Syntax(e) => Err(format!("syntax {} line {}", e.game, e.pos.line)),
+            Nth::Missing(n) => Err(format!("missing {n}")),
+        }
+    }
+
+    #[test]
+    fn finds_each_game_and_counts_bad_ones() {
+        let bad = game(3).replace("1. ", "1. $ ");
+        let text = format!("{}{}{bad}{}", game(1), game(2), game(4));
+        assert_eq!(id_of(&text, 1), Ok("g1".into()));
+        assert_eq!(id_of(&text, 2), Ok("g2".into()));
+        assert_eq!(id_of(&text, 3), Err("syntax 3 line 35".into()));
+        assert_eq!(id_of(&text, 4), Ok("g4".into()));
+        assert_eq!(id_of(&text, 5), Err("missing 4".into()));
+        assert_eq!(id_of(&text, 0), Err("missing 0".into()));
+    }
+
+    #[test]
+    fn never_reads_past_the_game() {
+        // A reader that fails past the first game: never reached.
+        let text = game(1);
+        let input = io::Read::chain(text.as_bytes(), Failing);
+        let mut builder = RecordBuilder::<RawGrammar>::new();
+        assert!(matches!(
+            nth_of(input, 1, &mut builder, |_| {}),
+            Ok(Nth::Game(_))
+        ));
+    }
+
+    struct Failing;
+    impl io::Read for Failing {
+        fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+            Err(io::Error::other("read past the game"))
+        }
+    }
+}
