@@ -515,3 +515,24 @@ fn the_bundled_signed_examples_verify() {
         "{report}"
     );
 }
+
+#[test]
+fn the_plain_export_numbers_khan_moves_as_pgn_does() {
+    // With the events' comments gone, `N...` right after its move says
+    // nothing and is dropped; one after a comment stays.
+    let out = yam!()
+        .args(["export", "--plain", "examples/khan/signed/basic.yam"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let plain = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        plain.contains("2. Ng3-f3 Ac5-d6 3. Wh2-g4 Ad6-c6"),
+        "{plain}"
+    );
+    assert!(
+        plain.contains("signed by its player's key.} 1... Ab5-c5"),
+        "{plain}"
+    );
+    assert!(!plain.contains("2... Ac5-d6"), "{plain}");
+}

@@ -7,7 +7,7 @@
 //!
 //! [`RawGrammar`]: yam_notation::RawGrammar
 
-use yam_notation::{Command, Comment, CommentPart, Dots, Node, Record, Span, Tags};
+use yam_notation::{Command, Comment, CommentPart, Dots, GameKind, Node, Record, Span, Tags};
 
 use crate::fair_play::turn::{EventBody, Evidence, SignedEvent};
 
@@ -144,5 +144,28 @@ pub fn plain(record: &Record<String>, note: &str) -> Record<String> {
             other => Some(other.clone()),
         })
         .collect();
+    if out.tags.game() == Some(GameKind::Khan) {
+        drop_redundant_numbers(&mut out.movetext);
+    }
     out
+}
+
+/// Drops a Khan `N...` that follows its move directly: with the events'
+/// comments gone it says nothing (`1. Ag4-g5 1... Ab5-c5` reads `1. Ag4-g5
+/// Ab5-c5`), as PGN writes it; one after a comment or a variation stays.
+/// (Castle Siege keeps its `N...`: a turn of many tokens needs its start
+/// marked.)
+fn drop_redundant_numbers(movetext: &mut Vec<Node<String>>) {
+    let mut after_move = false;
+    movetext.retain(|node| match node {
+        Node::MoveNumber(_, Dots::Three) if after_move => false,
+        Node::Move(..) | Node::Nag(_) => {
+            after_move = true;
+            true
+        }
+        _ => {
+            after_move = false;
+            true
+        }
+    });
 }
