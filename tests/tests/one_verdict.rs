@@ -229,3 +229,17 @@ fn check_holds_each_game_to_the_results_it_can_have() {
         assert_eq!(code, 0, "{fine}: {text}");
     }
 }
+
+#[test]
+fn engine_export_says_the_engine_plays_khan_only() {
+    let out = yam!()
+        .args(["engine", "export", "examples/castle-siege/round-cap.yam"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("game 1 is a Castle Siege game; the innersky engine plays Khan only"),
+        "{text}"
+    );
+}

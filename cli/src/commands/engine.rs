@@ -179,6 +179,16 @@ fn export(args: &ExportArgs) -> Result<Status> {
         Err(e) => return Err(Error::io(&args.file, e.action(), e.into_io())),
     };
     let record = &record;
+    // The innersky engine plays Khan only.
+    if let Some(game) = record.tags.game()
+        && game != GameKind::Khan
+    {
+        return Err(Error::usage(format!(
+            "{}: game {} is a {game} game; the innersky engine plays Khan only",
+            args.file.display(),
+            args.game
+        )));
+    }
     let tag = record.tags.get("Ruleset").unwrap_or("magician");
     let ruleset = crate::game::rulesets::khan_ruleset(&args.file, tag).map_err(invalid)?;
     let mut main_line = khan::MainLine::of(record, &ruleset).map_err(invalid)?;
