@@ -90,7 +90,8 @@ fn show_draws_the_position_after_a_move() {
         .assert()
         .success()
         .stdout(
-            predicate::str::contains("after 4 moves").and(predicate::str::contains("a   b   c")),
+            predicate::str::contains("after move 2 (4 plies)")
+                .and(predicate::str::contains("a   b   c")),
         );
 }
 

@@ -112,9 +112,10 @@ fn a_game_under_a_ruleset_file_is_played_checked_verified_and_shown() {
         .success()
         .stdout(predicate::str::contains("1 verified"));
     // After the release White's khan stands on his ger.
-    s.run(&["show"], "game.yam")
-        .success()
-        .stdout(predicate::str::contains("after 3 moves").and(predicate::str::contains("@K")));
+    s.run(&["show"], "game.yam").success().stdout(
+        predicate::str::contains("after White's move 2 (3 plies)")
+            .and(predicate::str::contains("@K")),
+    );
     s.run(&["show", "--move", "1"], "game.yam")
         .success()
         .stdout(predicate::str::contains("waits at the ger a1"));

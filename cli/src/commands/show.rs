@@ -190,7 +190,7 @@ fn show_svg(
     }
     if target.is_some_and(|t| t > reached) {
         return Err(Error::usage(format!(
-            "{}: the main line has only {reached} moves",
+            "{}: the main line has only {reached} plies",
             args.file.display()
         )));
     }
@@ -209,13 +209,27 @@ fn show_svg(
     Ok(Status::Valid)
 }
 
-/// The title line: the game and how far it was played.
+/// The title line: the game and how far it was played. A Khan game is
+/// told in moves and plies as chess players count them (move 2 is White's
+/// ply 3 and Black's ply 4); the other games count their tokens.
 fn title(record: &yam_notation::Record<String>, played: usize) -> String {
+    let id = record.tags.get("GameId").unwrap_or("game");
+    if record.tags.game() == Some(GameKind::Khan) {
+        return format!("{id} {}", khan_progress(played));
+    }
     let moves_word = if played == 1 { "move" } else { "moves" };
-    format!(
-        "{} after {played} {moves_word}",
-        record.tags.get("GameId").unwrap_or("game")
-    )
+    format!("{id} after {played} {moves_word}")
+}
+
+/// How far a Khan game is after `plies` plies: `at the start`, `after
+/// White's move 2 (3 plies)`, `after move 2 (4 plies)`.
+fn khan_progress(plies: usize) -> String {
+    let word = if plies == 1 { "ply" } else { "plies" };
+    match plies {
+        0 => "at the start".to_owned(),
+        p if p % 2 == 1 => format!("after White's move {} ({p} {word})", p.div_ceil(2)),
+        p => format!("after move {} ({p} {word})", p / 2),
+    }
 }
 
 fn show_siege(record: &yam_notation::Record<String>, target: Option<usize>) -> Result<Status> {
@@ -301,16 +315,17 @@ fn show_khan(
     let mut played = 0usize;
     for ply in line.by_ref().take(target.unwrap_or(usize::MAX)) {
         if let Err(e) = ply {
-            return Err(Error::invalid(format!("line {}: {e}", e.span.start.line)));
+            return Err(Error::invalid(format!(
+                "{}:{}:{}: {e}",
+                file.display(),
+                e.span.start.line,
+                e.span.start.column
+            )));
         }
         played += 1;
     }
     let pos = *line.position();
-    let moves_word = if played == 1 { "move" } else { "moves" };
-    println!(
-        "{} after {played} {moves_word}",
-        record.tags.get("GameId").unwrap_or("game")
-    );
+    println!("{}", title(record, played));
     print!("{}", khan::diagram(&pos));
     if let Some(outcome) = pos.outcome() {
         println!("{outcome}");
