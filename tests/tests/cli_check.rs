@@ -308,3 +308,23 @@ fn several_files_end_with_a_grand_total() {
         .code(0)
         .stdout(predicate::str::contains("total:").not());
 }
+
+#[test]
+fn show_into_a_pipe_closed_early_does_not_panic() {
+    // `true` exits at once: the diagram goes into a closed pipe.
+    let bin = yam_tests::yam_bin!();
+    for file in [
+        "examples/khan/opening-lesson.yam",
+        "examples/castle-siege/round-cap.yam",
+        "examples/genghis-khan/practice.yam",
+    ] {
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("'{}' show {file} | true", bin.display()))
+            .current_dir(yam_tests::workspace())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{file}: {stderr}");
+    }
+}

@@ -209,6 +209,18 @@ fn show_svg(
     Ok(Status::Valid)
 }
 
+/// Writes `text` to standard output. A reader gone (`yam show … | head`,
+/// a closed pipe) is no error of the command's and no panic: nobody is
+/// left to tell.
+fn print_out(text: &str) -> Result<Status> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(Status::Valid),
+        Err(_) => Err(Error::Reported(Status::Unreadable)),
+    }
+}
+
 /// The title line: the game and how far it was played. A Khan game is
 /// told in moves and plies as chess players count them (move 2 is White's
 /// ply 3 and Black's ply 4); the other games count their tokens.
@@ -251,15 +263,15 @@ fn show_siege(record: &yam_notation::Record<String>, target: Option<usize>) -> R
         .filter(|t| matches!(t, SiegeToken::Setup(_)))
         .count();
     if revealed < 2 && !tokens.iter().any(|t| matches!(t, SiegeToken::Order { .. })) {
-        println!("{}", title(record, tokens.len()));
+        let mut text = format!("{}\n", title(record, tokens.len()));
         let sealed = tokens
             .iter()
             .filter(|t| matches!(t, SiegeToken::Sealed(_)))
             .count();
-        println!(
-            "The setups are secret until both are revealed (CS-07 to CS-10): {sealed} sealed, {revealed} revealed."
-        );
-        return Ok(Status::Valid);
+        text.push_str(&format!(
+            "The setups are secret until both are revealed (CS-07 to CS-10): {sealed} sealed, {revealed} revealed.\n"
+        ));
+        return print_out(&text);
     }
     let replayed = castle_siege::replay_record(ruleset.rules, &tokens).map_err(|e| {
         let mut message = e.to_string();
@@ -270,9 +282,12 @@ fn show_siege(record: &yam_notation::Record<String>, target: Option<usize>) -> R
         }
         Error::invalid(message)
     })?;
-    println!("{}", title(record, tokens.len()));
-    print!("{}", castle_siege::diagram(&replayed.state));
-    Ok(Status::Valid)
+    let text = format!(
+        "{}\n{}",
+        title(record, tokens.len()),
+        castle_siege::diagram(&replayed.state)
+    );
+    print_out(&text)
 }
 
 fn show_cards(record: &yam_notation::Record<String>, target: Option<usize>) -> Result<Status> {
@@ -296,9 +311,12 @@ fn show_cards(record: &yam_notation::Record<String>, target: Option<usize>) -> R
             .0;
         played += 1;
     }
-    println!("{}", title(record, played));
-    print!("{}", genghis_khan::tableau(&state));
-    Ok(Status::Valid)
+    let text = format!(
+        "{}\n{}",
+        title(record, played),
+        genghis_khan::tableau(&state)
+    );
+    print_out(&text)
 }
 
 fn show_khan(
@@ -325,10 +343,9 @@ fn show_khan(
         played += 1;
     }
     let pos = *line.position();
-    println!("{}", title(record, played));
-    print!("{}", khan::diagram(&pos));
+    let mut text = format!("{}\n{}", title(record, played), khan::diagram(&pos));
     if let Some(outcome) = pos.outcome() {
-        println!("{outcome}");
+        text.push_str(&format!("{outcome}\n"));
     }
-    Ok(Status::Valid)
+    print_out(&text)
 }
