@@ -7,7 +7,11 @@
 //! - every turn block found re-armors to the same block, read back
 //!   unquoted and intact;
 //! - the `X-Yam-Referee` address has an `@` and is lower case, and the
-//!   replied-to ids have no duplicates.
+//!   replied-to ids have no duplicates;
+//! - what it finds is bounded by the mail: no more turns, damaged blocks
+//!   and quoted copies than bytes, no block payload longer than the mail,
+//!   no attachment more than a few times longer (a charset conversion
+//!   may widen a text part).
 
 #![no_main]
 
@@ -57,6 +61,13 @@ fuzz_target!(|data: &[u8]| {
     let mut seen = HashSet::new();
     assert!(full.replies_to.iter().all(|id| seen.insert(id)));
 
+    assert!(full.turns.len() + full.damaged.len() + full.quoted_copies <= data.len());
+    for turn in &full.turns {
+        match turn {
+            Turn::Attachment { bytes, .. } => assert!(bytes.len() <= 4 * data.len()),
+            Turn::Block(block) => assert!(block.payload.len() <= data.len()),
+        }
+    }
     for turn in &full.turns {
         if let Turn::Block(block) = turn {
             let text = armor::armor(&block.game, block.ply, &block.payload);
