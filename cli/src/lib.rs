@@ -23,6 +23,17 @@ mod store;
 pub use archive::{Expansion, NoRecords, expand};
 pub use error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
 
+/// What the fuzz targets (`cli/fuzz`) reach that is not otherwise public:
+/// the robot's command parser, which reads text from anyone who writes to
+/// the robot. Only re-exports, hidden from the documentation: the commands
+/// stay private, and nothing else should use this.
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::commands::robot::command::{
+        BadLine, Command, MAX_COMMANDS, MAX_SEED, Offer, Parsed, parse,
+    };
+}
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};

@@ -115,6 +115,15 @@ impl Card {
         };
         let name = field("name")?;
         let address = field("address")?.to_ascii_lowercase();
+        // The address is printed and stored as it stands (it must equal
+        // the mail's sender): no white space, no control character, which
+        // no mail address has and which a terminal would obey.
+        if address.contains(|c: char| c.is_whitespace() || c.is_control()) {
+            return Err(CardError::BadLine {
+                name: "address",
+                found: address,
+            });
+        }
         let key_hex = field("key")?;
         let signature_hex = field("signature")?;
         let key_bytes: [u8; 32] = hex::decode(&key_hex)
@@ -471,6 +480,36 @@ mod tests {
         };
         let read = Card::read(card.signed_text(&key).as_bytes()).unwrap();
         assert!(!read.name.chars().any(char::is_control), "{:?}", read.name);
+    }
+
+    #[test]
+    fn an_address_with_white_space_or_a_control_character_is_refused() {
+        // Its owner's key signs it, but no mail address looks so, and the
+        // address is printed as it stands (the refusal names it, escaped).
+        for address in [
+            "bo@example.net\x1b[2J",
+            "bo@exa\rmple.net",
+            "bo @example.net",
+            "bo@example.net\u{85}",
+        ] {
+            let key = SigningKey::from_seed(&[5; 32]);
+            let text = format!(
+                "{CARD_MAGIC}\nname: Bo\naddress: {address}\nkey: {}\nsignature: {}\n",
+                hex::encode(key.public_key().as_bytes()),
+                hex::encode(
+                    key.sign(&signed_bytes("Bo", address, &key.public_key()))
+                        .to_bytes()
+                ),
+            );
+            assert_eq!(
+                Card::read(text.as_bytes()).unwrap_err(),
+                CardError::BadLine {
+                    name: "address",
+                    found: address.to_ascii_lowercase()
+                },
+                "{address:?}"
+            );
+        }
     }
 
     fn card(seed: u8, address: &str) -> (Card, SigningKey) {
