@@ -52,6 +52,38 @@ impl ArchiveError {
     }
 }
 
+/// Game `number` (from 1) of the archive at `path` as a record, for a
+/// command that shows or exports one game: a bad game is reported as
+/// `yam check` reports it (framed from around the fault, read once) and
+/// is [`Status::Invalid`]; a number past the end is a usage error naming
+/// how many games the file holds.
+pub(crate) fn record_of(
+    path: &Path,
+    number: usize,
+) -> Result<yam_notation::Record<String>, crate::error::Error> {
+    use crate::error::{Error, Status};
+    match nth_game(
+        path,
+        number as u64,
+        &mut yam_notation::RecordBuilder::<yam_notation::RawGrammar>::new(),
+    ) {
+        Ok(Nth::Game(record)) => Ok(record),
+        Ok(Nth::Syntax(e)) => {
+            let frame = crate::diagnostics::frame_from_file(path, e.pos);
+            eprint!(
+                "{}",
+                crate::diagnostics::render_syntax(path, &e, frame.as_ref())
+            );
+            Err(Error::Reported(Status::Invalid))
+        }
+        Ok(Nth::Missing(held)) => Err(Error::usage(format!(
+            "{}: there is no game {number} (the file holds {held})",
+            path.display()
+        ))),
+        Err(e) => Err(Error::io(path, e.action(), e.into_io())),
+    }
+}
+
 /// Passes the games before the one wanted: reads them, builds nothing.
 #[derive(Debug, Default)]
 struct Pass;

@@ -12,13 +12,10 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use yam_notation::khan::{EnginePosition, KhanGrammar};
-use yam_notation::{
-    Dots, GameKind, Node, RawGrammar, Record, RecordBuilder, Span, record_to_string,
-};
+use yam_notation::{Dots, GameKind, Node, Record, Span, record_to_string};
 use yam_referee::khan;
 use yam_referee::replay::load_ruleset;
 
-use crate::archive::nth::{Nth, nth_game};
 use crate::error::{Error, Result, Status};
 use crate::game::header::Header;
 
@@ -154,30 +151,7 @@ fn import(args: &ImportArgs) -> Result<Status> {
 }
 
 fn export(args: &ExportArgs) -> Result<Status> {
-    let record = match nth_game(
-        &args.file,
-        args.game as u64,
-        &mut RecordBuilder::<RawGrammar>::new(),
-    ) {
-        Ok(Nth::Game(record)) => record,
-        Ok(Nth::Syntax(e)) => {
-            // The frame is read from around the fault, once.
-            let frame = crate::diagnostics::frame_from_file(&args.file, e.pos);
-            eprint!(
-                "{}",
-                crate::diagnostics::render_syntax(&args.file, &e, frame.as_ref())
-            );
-            return Err(Error::Reported(Status::Invalid));
-        }
-        Ok(Nth::Missing(held)) => {
-            return Err(Error::usage(format!(
-                "{}: there is no game {} (the file holds {held})",
-                args.file.display(),
-                args.game
-            )));
-        }
-        Err(e) => return Err(Error::io(&args.file, e.action(), e.into_io())),
-    };
+    let record = crate::archive::nth::record_of(&args.file, args.game)?;
     let record = &record;
     // The innersky engine plays Khan only.
     if let Some(game) = record.tags.game()

@@ -10,11 +10,10 @@ use std::path::PathBuf;
 
 use yam_notation::castle_siege::Token as SiegeToken;
 use yam_notation::genghis_khan::Move as CardMove;
-use yam_notation::{Dots, GameKind, Node, RawGrammar, RecordBuilder};
+use yam_notation::{Dots, GameKind, Node};
 use yam_referee::signed::shown::shown_chance;
 use yam_referee::{castle_siege, genghis_khan, khan};
 
-use crate::archive::nth::{Nth, nth_game};
 use crate::error::{Error, Result, Status};
 
 /// Arguments of `yam show`.
@@ -47,30 +46,7 @@ pub struct ShowArgs {
 
 /// Run `yam show`.
 pub fn run(args: &ShowArgs) -> Result<Status> {
-    let record = match nth_game(
-        &args.file,
-        args.game as u64,
-        &mut RecordBuilder::<RawGrammar>::new(),
-    ) {
-        Ok(Nth::Game(record)) => record,
-        Ok(Nth::Syntax(e)) => {
-            // The frame is read from around the fault, once.
-            let frame = crate::diagnostics::frame_from_file(&args.file, e.pos);
-            eprint!(
-                "{}",
-                crate::diagnostics::render_syntax(&args.file, &e, frame.as_ref())
-            );
-            return Err(Error::Reported(Status::Invalid));
-        }
-        Ok(Nth::Missing(held)) => {
-            return Err(Error::usage(format!(
-                "{}: there is no game {} (the file holds {held})",
-                args.file.display(),
-                args.game,
-            )));
-        }
-        Err(e) => return Err(Error::io(&args.file, e.action(), e.into_io())),
-    };
+    let record = crate::archive::nth::record_of(&args.file, args.game)?;
     let record = &record;
     // Khan numbers single moves; the other games number whole turns.
     let per_turn = record.game() != Some(GameKind::Khan);
