@@ -738,3 +738,50 @@ impl Visitor for Checker {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{result_of_kind, unfinished_result};
+    use yam_notation::{GameKind, GameResult};
+
+    fn score(points: u32) -> GameResult {
+        GameResult::Score { points, max: 150 }
+    }
+
+    #[test]
+    fn each_game_has_its_own_results() {
+        use GameKind::{CastleSiege, GenghisKhan, Khan};
+        // Accepted.
+        for (game, result) in [
+            (Khan, GameResult::Draw),
+            (Khan, GameResult::FirstWins),
+            (CastleSiege, GameResult::SecondWinsByForfeit),
+            (GenghisKhan, score(77)),
+            (GenghisKhan, GameResult::Unfinished),
+        ] {
+            assert_eq!(result_of_kind(game, result), Ok(()), "{game} {result}");
+        }
+        // Refused, with the reason.
+        let refused = |game, result| result_of_kind(game, result).unwrap_err();
+        assert!(refused(CastleSiege, GameResult::Draw).contains("CS-50"));
+        assert!(refused(Khan, score(77)).contains("solo game, not of Khan"));
+        assert!(refused(GenghisKhan, GameResult::FirstWins).contains("solo game"));
+    }
+
+    #[test]
+    fn a_solo_game_not_over_has_no_score_and_a_two_player_game_may_end_off_the_board() {
+        assert_eq!(
+            unfinished_result(GameKind::GenghisKhan, score(77)),
+            Err("the game is not over, so it has no final score yet".to_owned())
+        );
+        assert_eq!(
+            unfinished_result(GameKind::GenghisKhan, GameResult::Unfinished),
+            Ok(())
+        );
+        assert_eq!(
+            unfinished_result(GameKind::CastleSiege, GameResult::FirstWins),
+            Ok(())
+        );
+        assert!(unfinished_result(GameKind::CastleSiege, GameResult::Draw).is_err());
+    }
+}
