@@ -58,7 +58,8 @@ fn the_examples_make_a_site_with_every_game() {
         );
         let html = read(page);
         assert!(html.contains("id=\"diagrams\""), "{name}: no diagrams");
-        assert!(html.contains("<svg"), "{name}: no picture");
+        assert!(html.contains("id=\"frame-data\""), "{name}: no frames");
+        assert!(html.contains("src=\"../lines/0.js\""), "{name}: no lines");
         for remote in [
             "src=\"http",
             "href=\"http",
@@ -67,6 +68,15 @@ fn the_examples_make_a_site_with_every_game() {
             "@import",
         ] {
             assert!(!html.contains(remote), "{name}: fetches {remote}");
+        }
+    }
+    // The diagram lines and search rows are data for the script, with
+    // nothing to fetch either.
+    for dir in ["lines", "index"] {
+        for file in std::fs::read_dir(site.path().join(dir)).expect(dir) {
+            let text = read(&file.expect("entry").path());
+            assert!(text.starts_with("// yam export --html"), "{dir}: unmarked");
+            assert!(!text.contains("href=\"http"), "{dir}: fetches");
         }
     }
     // No network and no modules in the script: it must run from file://.
@@ -84,7 +94,7 @@ fn the_examples_make_a_site_with_every_game() {
         .expect("the opening lesson's page");
     let lesson = read(lesson);
     assert!(
-        lesson.contains("data-ply=\"1\">Ng3-f3</a>"),
+        lesson.contains("data-ply=\"1\" data-frame=\"1\">Ng3-f3</a>"),
         "main-line move"
     );
     assert!(
@@ -93,8 +103,8 @@ fn the_examples_make_a_site_with_every_game() {
     );
     assert!(lesson.contains("<span class=\"var\">"), "variation");
     assert!(
-        lesson.contains("<span class=\"mv alt\">Nf3-f5</span>"),
-        "variation move"
+        lesson.contains("<a class=\"mv alt\" href=\"#frame=") && lesson.contains("\">Nf3-f5</a>"),
+        "variation move with its diagram"
     );
     assert!(lesson.contains("<span class=\"prose\">"), "comment");
     // The statuses the referee gives the examples.
@@ -110,9 +120,17 @@ fn the_examples_make_a_site_with_every_game() {
     assert!(!index.contains("FAILED"), "an example failed");
     // Genghis Khan's score, as the referee counts it.
     assert!(index.contains("cards 80/100, score 90/150"), "no score");
-    // Filters by game and by player.
-    assert!(index.contains("id=\"filter-game\""));
-    assert!(index.contains("<option value=\"Ann\">Ann</option>"));
+    // The search by game, status, player and text; one page of games.
+    for field in [
+        "filter-game",
+        "filter-status",
+        "filter-player",
+        "filter-text",
+    ] {
+        assert!(index.contains(&format!("id=\"{field}\"")), "no {field}");
+    }
+    assert!(index.contains("data-pages=\"1\""), "one listing page");
+    assert!(site.path().join("index/1.js").is_file(), "search rows");
 }
 
 /// A record that lies about itself, one with an illegal move, one that
@@ -200,7 +218,7 @@ fn a_tampered_signed_game_fails_whatever_its_tags_say() {
     assert_eq!(code, 1, "{stderr}");
     let index = read(&site.path().join("index.html"));
     assert!(index.contains("FAILED"), "{index}");
-    assert!(!index.contains(">verified<"));
+    assert!(!index.contains("class=\"status verified\""));
 }
 
 #[test]
@@ -384,13 +402,55 @@ fn a_browser_steps_through_a_game_of_each_kind() {
             Some(steps.to_string().as_str()),
             "{game}: the keys did not step"
         );
-        let start = attribute(&dom, "data-picture-start").expect("start picture");
-        let now = attribute(&dom, "data-picture").expect("picture");
+        let start = attribute(&dom, "data-svg-start").expect("start picture");
+        let now = attribute(&dom, "data-svg").expect("picture");
+        assert!(now.contains("&lt;svg"), "{game}: nothing drawn");
         assert_ne!(start, now, "{game}: the diagram did not change");
         let size = std::fs::metadata(&shot).map(|m| m.len()).unwrap_or(0);
         assert!(size > 10_000, "{game}: no screenshot at {}", shot.display());
     }
-    // The index filters by game.
+    // Into a variation of the lesson and a step along it.
+    let lesson = pages
+        .iter()
+        .find(|p| {
+            p.to_string_lossy()
+                .ends_with("-example-khan-opening-lesson.html")
+        })
+        .expect("the opening lesson's page");
+    let html = read(lesson);
+    let needle = "<a class=\"mv alt\" href=\"#frame=";
+    let at = html.find(needle).expect("a variation move") + needle.len();
+    let frame: usize = html[at..]
+        .split('"')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("a frame number");
+    let dom = browse(
+        &chromium,
+        profile.path(),
+        &["--dump-dom"],
+        &format!("{}#frame={frame}&selftest=1", file_url(lesson)),
+    );
+    assert_eq!(
+        attribute(&dom, "data-errors"),
+        Some("[]"),
+        "lesson: script errors"
+    );
+    assert_eq!(
+        attribute(&dom, "data-line"),
+        Some("variation"),
+        "not in the variation"
+    );
+    assert_eq!(
+        attribute(&dom, "data-frame"),
+        Some((frame + 1).to_string().as_str()),
+        "the step did not follow the variation"
+    );
+    let start = attribute(&dom, "data-svg-start").expect("start picture");
+    let now = attribute(&dom, "data-svg").expect("picture");
+    assert!(start.contains("&lt;svg") && now.contains("&lt;svg"));
+    assert_ne!(start, now, "the variation's diagram did not change");
+    // The index searches by game.
     let index = site.path().join("index.html");
     let all = browse(
         &chromium,
@@ -403,9 +463,11 @@ fn a_browser_steps_through_a_game_of_each_kind() {
         Some("[]"),
         "index: script errors"
     );
-    let total: usize = attribute(&all, "data-shown")
-        .and_then(|n| n.parse().ok())
-        .expect("the index script ran");
+    assert!(
+        attribute(&all, "data-shown").is_none(),
+        "no search made, no search shown"
+    );
+    let total = read(&index).matches("<tr data-game=").count();
     let khan = browse(
         &chromium,
         profile.path(),
@@ -418,7 +480,7 @@ fn a_browser_steps_through_a_game_of_each_kind() {
     let khan_rows = read(&index).matches("<tr data-game=\"Khan\"").count();
     assert_eq!(shown, khan_rows, "filtering by game");
     assert!(shown < total);
-    // And by player: the rows that name Ann among their players.
+    // And by player: the rows that name someone whose name has "ann".
     let ann = browse(
         &chromium,
         profile.path(),
@@ -439,9 +501,116 @@ fn a_browser_steps_through_a_game_of_each_kind() {
         .filter(|row| {
             row.split('"')
                 .next()
-                .is_some_and(|p| p.lines().any(|n| n == "Ann"))
+                .is_some_and(|p| p.lines().any(|n| n.to_lowercase().contains("ann")))
         })
         .count();
     assert!(ann_rows > 0);
     assert_eq!(shown, ann_rows, "filtering by player");
+}
+
+/// An archive of more games than a listing page holds: listing pages that
+/// link up, a search over all of them in the browser, and diagrams stored
+/// once per distinct line for the whole site (the 10,000-game figures are
+/// in docs/performance.md; this is the small one CI runs).
+#[test]
+fn a_big_archive_makes_pages_of_one_size_and_searches_them_all() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let archive = dir.path().join("many.yam");
+    yam!()
+        .args([
+            "generate", "--game", "khan", "--games", "1100", "--seed", "5",
+        ])
+        .args(["--max-plies", "12", "-o"])
+        .arg(&archive)
+        .assert()
+        .code(0);
+    let (site, code, stderr) = export(&[archive.to_str().expect("UTF-8")]);
+    assert_eq!(code, 0, "{stderr}");
+    let site = site.path();
+    assert_eq!(pages(site).len(), 1100);
+    let index = read(&site.join("index.html"));
+    assert!(index.contains("data-pages=\"3\""), "three listing pages");
+    assert_eq!(
+        index.matches("<tr data-game=").count(),
+        500,
+        "the first page"
+    );
+    assert!(index.contains("<a href=\"index/3.html\">3</a>"));
+    let second = read(&site.join("index/2.html"));
+    assert_eq!(second.matches("<tr data-game=").count(), 500);
+    assert!(second.contains("href=\"3.html\" rel=\"next\""));
+    assert!(
+        second.contains("href=\"../games/501-"),
+        "links to its games"
+    );
+    let third = read(&site.join("index/3.html"));
+    assert_eq!(third.matches("<tr data-game=").count(), 100);
+    assert!(
+        !third.contains("rel=\"next\""),
+        "the last page links to no page"
+    );
+    for k in 1..=3 {
+        assert!(
+            site.join(format!("index/{k}.js")).is_file(),
+            "search rows {k}"
+        );
+    }
+    // The pages are small: a few kilobytes of moves and frame data each,
+    // the pictures' lines shared by the whole site.
+    let largest = pages(site)
+        .iter()
+        .map(|p| std::fs::metadata(p).expect("page").len())
+        .max()
+        .expect("pages");
+    assert!(largest < 40_000, "a page of {largest} bytes");
+    let lines: u64 = std::fs::read_dir(site.join("lines"))
+        .expect("lines/")
+        .map(|e| e.expect("entry").metadata().expect("size").len())
+        .sum();
+    assert!(lines < 2_000_000, "{lines} bytes of diagram lines");
+
+    let Some(chromium) = chromium() else {
+        if std::env::var("YAM_SKIP_BROWSER").as_deref() == Ok("1") {
+            return;
+        }
+        panic!("no chromium found (scripts/test.sh installs it; YAM_SKIP_BROWSER=1 skips)");
+    };
+    let profile = tempfile::tempdir().expect("profile dir");
+    // A search across every page: a game id of the last page.
+    let id = third
+        .split("<td><a href=\"../games/")
+        .nth(50)
+        .and_then(|row| row.split('>').nth(1))
+        .and_then(|t| t.split('<').next())
+        .expect("a game id")
+        .to_owned();
+    let dom = browse(
+        &chromium,
+        profile.path(),
+        &["--dump-dom", "--virtual-time-budget=20000"],
+        &format!("{}#text={id}", file_url(&site.join("index.html"))),
+    );
+    assert_eq!(
+        attribute(&dom, "data-errors"),
+        Some("[]"),
+        "search: script errors"
+    );
+    assert_eq!(attribute(&dom, "data-shown"), Some("1"), "search for {id}");
+    assert!(dom.contains(&format!(">{id}</a>")), "the match is listed");
+    let dom = browse(
+        &chromium,
+        profile.path(),
+        &["--dump-dom", "--virtual-time-budget=20000"],
+        &format!("{}#game=Khan", file_url(&site.join("index.html"))),
+    );
+    assert_eq!(
+        attribute(&dom, "data-shown"),
+        Some("1100"),
+        "every Khan game"
+    );
+    assert_eq!(
+        dom.matches("<tr><td>").count(),
+        1000,
+        "the first thousand matches shown"
+    );
 }

@@ -13,7 +13,8 @@ use std::path::Path;
 
 use yam_notation::castle_siege::{Order, Token as SiegeToken};
 use yam_notation::genghis_khan::Move as CardMove;
-use yam_notation::{GameKind, Record};
+use yam_notation::khan::KhanGrammar;
+use yam_notation::{GameKind, MoveGrammar, Node, Record};
 use yam_referee::signed::shown::shown_chance;
 use yam_referee::{castle_siege, genghis_khan, khan};
 
@@ -230,4 +231,118 @@ fn cards_timeline(record: &Record<String>, tokens: &[(&String, usize)]) -> Timel
         positions,
         error: None,
     }
+}
+
+/// One position of a [`Tree`], and the position it was reached from.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    /// The position.
+    pub shown: Shown,
+    /// The frame of the position one move earlier (none for the start).
+    pub parent: Option<usize>,
+}
+
+/// Every position a record's moves reach, its variations' included, for
+/// the HTML viewer: frame `i` for `i` up to the main line's length is the
+/// position after `i` plies of the main line (as [`timeline`] gives
+/// them); the variations' positions follow.
+///
+/// Variations are drawn for Khan, whose positions replay from the move a
+/// variation replaces. A Castle Siege variation's turn would need the
+/// dice of a roll that never happened, and a Genghis Khan variation the
+/// cards of a stream that has moved on, so their variation moves have no
+/// frame (the page lists them without a diagram and says so).
+#[derive(Debug, Clone)]
+pub struct Tree {
+    /// The positions, parents before children.
+    pub frames: Vec<Frame>,
+    /// How many of the frames are the main line's (its start included).
+    pub main_frames: usize,
+    /// For each move of the movetext in reading order, main line and
+    /// variations alike, the frame after it; none where it cannot be drawn
+    /// (after a move that does not replay, or in a variation that is not
+    /// drawn).
+    pub moves: Vec<Option<usize>>,
+    /// Why the main line's replay stopped before its end.
+    pub error: Option<String>,
+}
+
+/// The [`Tree`] of `record`; `file` is its path, for Khan rulesets.
+pub fn tree(file: &Path, record: &Record<String>) -> Tree {
+    let timeline = timeline(file, record, None);
+    let mut frames: Vec<Frame> = timeline
+        .positions
+        .into_iter()
+        .enumerate()
+        .map(|(i, shown)| Frame {
+            shown,
+            parent: i.checked_sub(1),
+        })
+        .collect();
+    let main_frames = frames.len();
+    let draws_variations = record.game() == Some(GameKind::Khan);
+    let mut moves = Vec::new();
+    let mut ply = 0usize;
+    // The frame of the current line's position, and of the position before
+    // its last move (where a variation on that move starts).
+    let mut current = Some(0).filter(|_| main_frames > 0);
+    let mut before_last: Option<usize> = None;
+    let mut suspended: Vec<(Option<usize>, Option<usize>)> = Vec::new();
+    for node in &record.movetext {
+        match node {
+            Node::Move(_, _) if suspended.is_empty() => {
+                ply += 1;
+                let frame = (ply < main_frames).then_some(ply);
+                moves.push(frame);
+                before_last = current;
+                current = frame;
+            }
+            Node::Move(token, _) => {
+                let next = match current {
+                    Some(from) if draws_variations => {
+                        khan_step(&frames[from].shown, token).map(|shown| {
+                            frames.push(Frame {
+                                shown,
+                                parent: Some(from),
+                            });
+                            frames.len() - 1
+                        })
+                    }
+                    _ => None,
+                };
+                moves.push(next);
+                before_last = current;
+                current = next;
+            }
+            Node::StartVariation => {
+                suspended.push((current, before_last));
+                current = before_last;
+                before_last = None;
+            }
+            Node::EndVariation => {
+                if let Some((c, b)) = suspended.pop() {
+                    current = c;
+                    before_last = b;
+                }
+            }
+            _ => {}
+        }
+    }
+    Tree {
+        frames,
+        main_frames,
+        moves,
+        error: timeline.error,
+    }
+}
+
+/// The Khan position after `token` is played in `shown`, if it is legal.
+fn khan_step(shown: &Shown, token: &str) -> Option<Shown> {
+    let Shown::Khan(position, _) = shown else {
+        return None;
+    };
+    let parsed = KhanGrammar::parse_move(token).ok()?;
+    let mut next = **position;
+    let mv = khan::resolve_into(position, &parsed, &mut next).ok()?;
+    Some(Shown::Khan(Box::new(next), Some((mv.from, mv.to))))
 }

@@ -1,26 +1,32 @@
-//! `yam export --html`: a static site of archives: an index of games with
-//! filters, and one page per game with its diagrams, moves, comments, NAGs
-//! and variations, stepped through with the keyboard or the mouse.
+//! `yam export --html`: a static site of archives: a front page with a
+//! summary and a search, listing pages of games, and one page per game
+//! with its diagrams, moves, comments, NAGs and variations, stepped
+//! through with the keyboard or the mouse.
 //!
-//! The site is plain HTML, one stylesheet and one small script, with every
-//! diagram inline as SVG: it opens from the file system, needs no network
+//! The site is plain HTML, one stylesheet and one small script; diagrams
+//! are the SVG pictures of [`crate::pictures::svg`], stored once per
+//! distinct line for the whole site and rebuilt by the script (see
+//! [`frames`]), so a site takes space in proportion to its games' moves,
+//! not to their pictures. It opens from the file system, needs no network
 //! and no build step. Records are untrusted: every text that comes from one
 //! is HTML-escaped ([`escape`]) before it reaches a page.
 //!
 //! The verification status on each game is the referee's, computed here
 //! (see [`status`]), never what the record claims about itself.
 
+mod frames;
+mod listing;
 mod page;
 pub mod status;
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use yam_notation::split::Piece;
 use yam_notation::{GameKind, RawGrammar, Record, read_all};
 
 use crate::archive::{shift_pos, stream_pieces};
-use crate::pictures::positions::{Shown, Timeline, timeline};
+use crate::pictures::positions::{Shown, Tree, tree};
+use frames::LineBook;
 
 use crate::error::{self, Error, Result};
 use status::Status;
@@ -83,10 +89,10 @@ impl Entry {
             .collect()
     }
 
-    /// The positions of the main line, replayed (on demand: a big archive's
-    /// positions are never all in memory at once).
-    pub(crate) fn timeline(&self) -> Option<Timeline> {
-        self.record.as_ref().map(|r| timeline(&self.path, r, None))
+    /// The positions of the game and its variations, replayed (on demand:
+    /// a big archive's positions are never all in memory at once).
+    pub(crate) fn tree(&self) -> Option<Tree> {
+        self.record.as_ref().map(|r| tree(&self.path, r))
     }
 
     pub(crate) fn title(&self) -> String {
@@ -156,45 +162,81 @@ fn read_piece(path: &Path, piece: &Piece) -> Vec<Read> {
 }
 
 /// The site as it is written: pages go out one game behind the reading
-/// (a page links to the next game, whose title is known once it is read),
-/// and a game whose page is out keeps only its header, for the index.
+/// (a page links to the next game, whose title is known once it is read);
+/// a game whose page is out leaves its row in the index being written,
+/// and its header until the next page is out. Memory holds two games, one
+/// index page of rows and the ids of the site's diagram lines, whatever
+/// the archive's size.
 struct Writer {
     games: PathBuf,
-    entries: Vec<Entry>,
+    book: LineBook,
+    listing: listing::Listing,
+    /// The game whose page went out last (its header, for the next page's
+    /// link back).
+    written: Option<Entry>,
+    /// The game read whose page waits for the next game.
+    pending: Option<Entry>,
+    /// Games read so far.
+    count: usize,
     error: Option<std::io::Error>,
 }
 
 impl Writer {
     /// A game read: the page of the game before it can be written.
     fn add(&mut self, entry: Entry) {
-        self.entries.push(entry);
-        let n = self.entries.len();
-        if n >= 2 {
-            self.write_page(n - 2);
+        self.count += 1;
+        if let Some(pending) = self.pending.take() {
+            self.write_page(pending, Some(&entry));
+        }
+        self.pending = Some(entry);
+    }
+
+    /// The last game's page.
+    fn finish(&mut self) {
+        if let Some(pending) = self.pending.take() {
+            self.write_page(pending, None);
         }
     }
 
-    /// Write game `i`'s page, then drop all but its header.
-    fn write_page(&mut self, i: usize) {
+    /// Write `entry`'s page and its index row, then keep only its header.
+    fn write_page(&mut self, mut entry: Entry, next: Option<&Entry>) {
         if self.error.is_some() {
             return;
         }
-        let timeline = self.entries[i].timeline();
-        self.entries[i].score = match timeline.as_ref().and_then(|t| t.positions.last()) {
+        let tree = entry.tree();
+        entry.score = match tree
+            .as_ref()
+            .and_then(|t| t.main_frames.checked_sub(1).map(|k| &t.frames[k].shown))
+        {
             Some(Shown::Cards(state)) => Some(state.score().to_string()),
             _ => None,
         };
-        let entry = &self.entries[i];
-        let prev = i.checked_sub(1).and_then(|j| self.entries.get(j));
-        let next = self.entries.get(i + 1);
-        let page = page::game_page(entry, timeline.as_ref(), prev, next);
-        drop(timeline);
+        let written = tree.as_ref().map(|tree| {
+            frames::encode(&mut self.book, tree, &entry.title()).map(|encoded| (tree, encoded))
+        });
+        let page = match written {
+            Some(Err(e)) => {
+                self.error = Some(e);
+                return;
+            }
+            Some(Ok((tree, encoded))) => {
+                page::game_page(&entry, Some((tree, &encoded)), self.written.as_ref(), next)
+            }
+            None => page::game_page(&entry, None, self.written.as_ref(), next),
+        };
+        drop(tree);
         if let Err(e) = std::fs::write(self.games.join(&entry.file_name), page) {
             self.error = Some(e);
+            return;
         }
-        if let Some(record) = &mut self.entries[i].record {
+        if let Err(e) = self.listing.add(&entry) {
+            self.error = Some(e);
+            return;
+        }
+        if let Some(record) = &mut entry.record {
             record.movetext = Vec::new();
         }
+        self.written = Some(entry);
     }
 }
 
@@ -222,13 +264,19 @@ pub fn export(files: &[PathBuf], out: &Path) -> Result<error::Status> {
     let games = out.join("games");
     std::fs::create_dir_all(&games).map_err(cannot_write)?;
     remove_old_pages(&games).map_err(cannot_write)?;
+    let book = LineBook::new(&out.join("lines")).map_err(cannot_write)?;
+    let listing = listing::Listing::new(out).map_err(cannot_write)?;
     std::fs::write(out.join("style.css"), STYLE).map_err(cannot_write)?;
     std::fs::write(out.join("site.js"), SCRIPT).map_err(cannot_write)?;
     let mut problems = Vec::new();
     let mut without_games = Vec::new();
     let mut site = Writer {
         games,
-        entries: Vec::new(),
+        book,
+        listing,
+        written: None,
+        pending: None,
+        count: 0,
         error: None,
     };
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -250,7 +298,7 @@ pub fn export(files: &[PathBuf], out: &Path) -> Result<error::Status> {
             |piece| read_piece(path, piece),
             |read: &Read, _progress| {
                 index += 1;
-                let number = site.entries.len() + 1;
+                let number = site.count + 1;
                 let id = read
                     .record
                     .as_ref()
@@ -279,20 +327,18 @@ pub fn export(files: &[PathBuf], out: &Path) -> Result<error::Status> {
             without_games.push(path.clone());
         }
     }
-    if let Some(last) = site.entries.len().checked_sub(1) {
-        site.write_page(last);
-    }
+    site.finish();
     if let Some(e) = site.error.take() {
         return Err(cannot_write(e));
     }
-    let entries = site.entries;
-    std::fs::write(out.join("index.html"), index(&entries, &problems)).map_err(cannot_write)?;
-    let failed = entries.iter().filter(|e| e.status.is_failure()).count();
+    site.book.flush().map_err(cannot_write)?;
+    let summary = site.listing.finish(&problems).map_err(cannot_write)?;
+    let failed = summary.failed;
     println!(
         "{}: {} game{} from {} archive{}, {} with a failure; open {}",
         out.display(),
-        entries.len(),
-        if entries.len() == 1 { "" } else { "s" },
+        summary.games,
+        if summary.games == 1 { "" } else { "s" },
         files.len() - problems.len(),
         if files.len() - problems.len() == 1 {
             ""
@@ -314,7 +360,7 @@ pub fn export(files: &[PathBuf], out: &Path) -> Result<error::Status> {
 }
 
 /// What marks a page as written by this command.
-const GENERATOR: &str = "<meta name=\"generator\" content=\"yam export --html\">";
+pub(crate) const GENERATOR: &str = "<meta name=\"generator\" content=\"yam export --html\">";
 
 /// Remove the game pages an earlier export left in `games`, so that a
 /// game no longer exported leaves no stale page. Only `.html` files that
@@ -345,96 +391,6 @@ pub(crate) fn head(title: &str, root: &str) -> String {
          <script src=\"{root}site.js\" defer></script>\n</head>\n",
         escape(title)
     )
-}
-
-fn index(entries: &[Entry], problems: &[String]) -> String {
-    let mut html = head("Yam games", "");
-    html.push_str("<body class=\"index\">\n<main>\n<h1>Yam games</h1>\n");
-    let _ = writeln!(
-        html,
-        "<p class=\"lead\">{} game{}. The status of each game is what Yam's referee found when \
-         this site was written (<code>yam export --html</code>), not what the record says.</p>",
-        entries.len(),
-        if entries.len() == 1 { "" } else { "s" }
-    );
-    if !problems.is_empty() {
-        html.push_str("<div class=\"problems\"><p>Archives that could not be read:</p><ul>\n");
-        for p in problems {
-            let _ = writeln!(html, "<li>{}</li>", escape(p));
-        }
-        html.push_str("</ul></div>\n");
-    }
-    // Filters: shown by the script, which is what makes them work.
-    let mut players: Vec<String> = entries
-        .iter()
-        .flat_map(|e| e.players().into_iter().map(|(_, name)| name))
-        .collect();
-    players.sort_by_key(|p| p.to_lowercase());
-    players.dedup();
-    html.push_str("<form id=\"filters\" class=\"filters\" hidden>\n<label>Game <select id=\"filter-game\">\n<option value=\"\">all games</option>\n");
-    for kind in GameKind::ALL {
-        let _ = writeln!(
-            html,
-            "<option value=\"{0}\">{0}</option>",
-            escape(kind.name())
-        );
-    }
-    html.push_str("</select></label>\n<label>Player <select id=\"filter-player\">\n<option value=\"\">all players</option>\n");
-    for p in &players {
-        let _ = writeln!(html, "<option value=\"{0}\">{0}</option>", escape(p));
-    }
-    html.push_str(
-        "</select></label>\n<span id=\"filter-count\" aria-live=\"polite\"></span>\n</form>\n",
-    );
-    html.push_str(
-        "<table id=\"games\">\n<thead><tr><th>#</th><th>Game</th><th>Record</th><th>Variant</th><th>Players</th>\
-         <th>Date</th><th>Result</th><th>Status</th><th>Score</th><th>Archive</th></tr></thead>\n<tbody>\n",
-    );
-    for e in entries {
-        let game = e.game().map_or("", GameKind::name);
-        let players = e.players();
-        // Names one a line, for the script to split: a tag value is one line.
-        let data_players = players
-            .iter()
-            .map(|(_, n)| escape(n))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let shown_players = players
-            .iter()
-            .map(|(_, n)| escape(n))
-            .collect::<Vec<_>>()
-            .join(" – ");
-        let result = e
-            .record
-            .as_ref()
-            .map(|r| r.result.to_string())
-            .unwrap_or_default();
-        let _ = writeln!(
-            html,
-            "<tr data-game=\"{}\" data-players=\"{data_players}\"><td>{}</td>\
-             <td>{}</td><td><a href=\"games/{}\">{}</a></td><td>{}</td><td class=\"players\">{shown_players}</td><td>{}</td>\
-             <td>{}</td><td><span class=\"status {}\">{}</span></td><td>{}</td><td class=\"archive\">{} #{}</td></tr>",
-            escape(game),
-            e.number,
-            if game.is_empty() {
-                "(unreadable)".to_owned()
-            } else {
-                escape(game)
-            },
-            escape(&e.file_name),
-            escape(&e.title()),
-            escape(e.tag("Variant")),
-            escape(e.tag("Date")),
-            escape(&result),
-            e.status.class(),
-            escape(&e.status.short()),
-            escape(e.score.as_deref().unwrap_or_default()),
-            escape(&e.archive),
-            e.index,
-        );
-    }
-    html.push_str("</tbody>\n</table>\n</main>\n</body>\n</html>\n");
-    html
 }
 
 #[cfg(test)]

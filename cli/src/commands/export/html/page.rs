@@ -1,15 +1,14 @@
-//! One game's page: header, status, the diagram of every main-line ply
-//! (inline SVG, one shown at a time), and the move list with comments,
-//! NAGs and variations.
+//! One game's page: header, status, the diagram (drawn by the script from
+//! the page's frame data, for every main-line ply and every drawn
+//! variation move), and the move list with comments, NAGs and variations.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use yam_notation::{CommentPart, Dots, Node, Record};
 
+use super::frames::Encoded;
 use super::{Entry, escape, head};
-use crate::pictures::positions::Timeline;
-use crate::pictures::svg;
+use crate::pictures::positions::Tree;
 
 /// Commands that are machine evidence, kept off the page (their count is
 /// given instead): signatures mean nothing to a reader.
@@ -17,7 +16,7 @@ const EVIDENCE: &str = "event";
 
 pub(crate) fn game_page(
     entry: &Entry,
-    timeline: Option<&Timeline>,
+    diagrams_of: Option<(&Tree, &Encoded)>,
     prev: Option<&Entry>,
     next: Option<&Entry>,
 ) -> String {
@@ -71,10 +70,10 @@ pub(crate) fn game_page(
     };
     tags_table(&mut html, entry, record);
     html.push_str("<div class=\"board-and-moves\">\n");
-    if let Some(timeline) = timeline {
-        diagrams(&mut html, entry, timeline, record);
+    if let Some((tree, encoded)) = diagrams_of {
+        diagrams(&mut html, tree, encoded, record);
     }
-    moves(&mut html, record);
+    moves(&mut html, record, diagrams_of.map(|(tree, _)| tree));
     html.push_str("</div>\n</main>\n</body>\n</html>\n");
     html
 }
@@ -118,26 +117,12 @@ fn tags_table(html: &mut String, entry: &Entry, record: &Record<String>) {
     html.push_str("</table>\n</details>\n");
 }
 
-/// The diagrams: one `<figure>` per distinct picture, and on the container
-/// the picture each ply shows (`data-map`). Plies whose pictures are the
-/// same (a Castle Siege turn's orders that leave the board as it was) share
-/// one, which keeps long games' pages small. Without the script the last
-/// position is the one shown.
-fn diagrams(html: &mut String, entry: &Entry, timeline: &Timeline, record: &Record<String>) {
+/// The diagram: one figure the script draws each frame into, from the
+/// frame data (see [`super::frames`]) and the line chunks it names.
+/// Without the script the page says so; the moves are all there.
+fn diagrams(html: &mut String, tree: &Tree, encoded: &Encoded, record: &Record<String>) {
     let plies = record.main_line().count();
-    let caption = entry.title();
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut pictures: Vec<String> = Vec::new();
-    let mut map = Vec::with_capacity(timeline.positions.len());
-    for shown in &timeline.positions {
-        let picture = svg::draw(shown, &caption);
-        let index = *seen.entry(picture.clone()).or_insert_with(|| {
-            pictures.push(picture);
-            pictures.len() - 1
-        });
-        map.push(index.to_string());
-    }
-    let last = map.len().saturating_sub(1);
+    let last = tree.main_frames.saturating_sub(1);
     html.push_str("<section class=\"board\" aria-label=\"Diagram\">\n");
     let _ = writeln!(
         html,
@@ -145,35 +130,38 @@ fn diagrams(html: &mut String, entry: &Entry, timeline: &Timeline, record: &Reco
          <button type=\"button\" data-go=\"first\" title=\"Start (Home)\">«</button>\n\
          <button type=\"button\" data-go=\"prev\" title=\"Back one move (←)\">◀</button>\n\
          <button type=\"button\" data-go=\"next\" title=\"Forward one move (→)\">▶</button>\n\
-         <button type=\"button\" data-go=\"last\" title=\"End (End)\">»</button>\n\
-         <span id=\"where\" aria-live=\"polite\">after {last} moves</span>\n</div>\n\
-         <p class=\"hint\">Keys: ← → step, Home and End jump; or click a move.</p>"
+         <button type=\"button\" data-go=\"last\" title=\"End of this line (End)\">»</button>\n\
+         <button type=\"button\" data-go=\"main\" title=\"Back to the main line (↑)\" hidden>main line</button>\n\
+         <span id=\"where\" aria-live=\"polite\"></span>\n</div>\n\
+         <p class=\"hint\">Keys: ← → step, Home and End jump, ↑ leaves a variation; or click a move.</p>"
     );
     let _ = writeln!(
         html,
-        "<div id=\"diagrams\" data-map=\"{}\" data-plies=\"{}\">",
-        map.join(","),
-        last
+        "<div id=\"diagrams\" data-plies=\"{last}\">\n<figure class=\"pos\" id=\"picture\"></figure>\n\
+         <noscript><p>The diagrams are drawn by the page's script, which is off: the moves and \
+         comments are all below, and <code>yam show --svg</code> draws any position.</p></noscript>\n</div>"
     );
-    let shown_last = map.last().cloned().unwrap_or_default();
-    for (i, picture) in pictures.iter().enumerate() {
-        let hidden = if i.to_string() == shown_last {
-            ""
-        } else {
-            " hidden"
-        };
+    let _ = writeln!(
+        html,
+        "<script type=\"application/json\" id=\"frame-data\">{}</script>",
+        encoded.json
+    );
+    for k in &encoded.chunks {
+        let _ = writeln!(html, "<script src=\"../lines/{k}.js\"></script>");
+    }
+    if let Some(error) = &tree.error {
         let _ = writeln!(
             html,
-            "<figure class=\"pos\" data-pos=\"{i}\"{hidden}>\n{}</figure>",
-            picture.trim_end()
+            "<p class=\"replay-stop\">The diagrams stop after {last} of {plies} plies: {}</p>",
+            escape(error)
         );
     }
-    html.push_str("</div>\n");
-    if let Some(error) = &timeline.error {
-        let _ = writeln!(
-            html,
-            "<p class=\"replay-stop\">The diagrams stop after {last} of {plies} moves: {}</p>",
-            escape(error)
+    if tree.moves.iter().skip(plies).any(Option::is_none)
+        && record.game() != Some(yam_notation::GameKind::Khan)
+    {
+        html.push_str(
+            "<p class=\"hint\">Variations are listed without diagrams: a variation of this game \
+             would need dice or cards that were never dealt.</p>\n",
         );
     }
     html.push_str("</section>\n");
@@ -200,11 +188,16 @@ fn nag_words(n: u8) -> Option<&'static str> {
     })
 }
 
-fn moves(html: &mut String, record: &Record<String>) {
+fn moves(html: &mut String, record: &Record<String>, tree: Option<&Tree>) {
+    let mut frames = tree.map(|t| t.moves.iter().copied());
     html.push_str(
         "<section class=\"moves\" aria-label=\"Moves\">\n<h2>Moves</h2>\n<div id=\"movetext\">\n",
     );
-    html.push_str("<a class=\"mv start\" href=\"#ply=0\" data-ply=\"0\">start</a>\n");
+    if tree.is_some_and(|t| t.main_frames > 0) {
+        html.push_str(
+            "<a class=\"mv start\" href=\"#ply=0\" data-ply=\"0\" data-frame=\"0\">start</a>\n",
+        );
+    }
     let mut depth = 0usize;
     let mut ply = 0usize;
     let mut evidence = 0usize;
@@ -219,15 +212,32 @@ fn moves(html: &mut String, record: &Record<String>) {
             }
             Node::Move(m, _) if depth == 0 => {
                 ply += 1;
-                let _ = write!(
-                    html,
-                    "<a class=\"mv\" href=\"#ply={ply}\" data-ply=\"{ply}\">{}</a> ",
-                    escape(m)
-                );
+                let frame = frames.as_mut().and_then(|f| f.next().flatten());
+                match frame {
+                    Some(frame) => {
+                        let _ = write!(
+                            html,
+                            "<a class=\"mv\" href=\"#ply={ply}\" data-ply=\"{ply}\" data-frame=\"{frame}\">{}</a> ",
+                            escape(m)
+                        );
+                    }
+                    None => {
+                        let _ = write!(html, "<span class=\"mv\">{}</span> ", escape(m));
+                    }
+                }
             }
-            Node::Move(m, _) => {
-                let _ = write!(html, "<span class=\"mv alt\">{}</span> ", escape(m));
-            }
+            Node::Move(m, _) => match frames.as_mut().and_then(|f| f.next().flatten()) {
+                Some(frame) => {
+                    let _ = write!(
+                        html,
+                        "<a class=\"mv alt\" href=\"#frame={frame}\" data-frame=\"{frame}\">{}</a> ",
+                        escape(m)
+                    );
+                }
+                None => {
+                    let _ = write!(html, "<span class=\"mv alt\">{}</span> ", escape(m));
+                }
+            },
             Node::Nag(nag) => {
                 let text = nag
                     .glyph()

@@ -1,4 +1,5 @@
-// yam export --html: stepping through a game, and filtering the index.
+// yam export --html: drawing and stepping through a game's diagrams, and
+// searching the index.
 // Plain script (no modules, no fetch), so pages work from file:// too.
 (function () {
   'use strict';
@@ -13,21 +14,98 @@
     noteErrors();
   });
 
+  function hashValue(name) {
+    var m = new RegExp('[#&]' + name + '=([^&]*)').exec(window.location.hash);
+    return m ? decodeURIComponent(m[1]) : null;
+  }
   function hashNumber(name) {
-    var m = new RegExp('[#&]' + name + '=(\\d+)').exec(window.location.hash);
-    return m ? parseInt(m[1], 10) : null;
+    var v = hashValue(name);
+    return v !== null && /^\d+$/.test(v) ? parseInt(v, 10) : null;
+  }
+
+  // A frame's SVG lines, rebuilt from its parent's by the page's
+  // operations (see frames.rs): n > 0 copies n lines, n < 0 skips -n, an
+  // array inserts line ids. Ids index the site's chunks lines/K.js.
+  function Frames(data) {
+    var chunkSize = 1024;
+    var cache = {};
+    function line(id) {
+      var chunk = window.yamLines && window.yamLines[Math.floor(id / chunkSize)];
+      if (!chunk) { throw new Error('diagram line ' + id + ' is missing: lines/' + Math.floor(id / chunkSize) + '.js not loaded'); }
+      return chunk[id % chunkSize];
+    }
+    function build(k) {
+      // Walk up to a frame already built (or the start), then down: no
+      // recursion, however long the game.
+      var path = [];
+      var at = k;
+      while (at >= 0 && !cache[at]) { path.push(at); at = data.frames[at][0]; }
+      for (var p = path.length - 1; p >= 0; p--) {
+        var f = data.frames[path[p]];
+        var parent = f[0] < 0 ? [] : cache[f[0]];
+        var out = [];
+        var from = 0;
+        for (var i = 1; i < f.length; i++) {
+          var op = f[i];
+          if (typeof op === 'number') {
+            if (op > 0) {
+              for (var j = 0; j < op; j++) { out.push(parent[from + j]); }
+              from += op;
+            } else {
+              from -= op;
+            }
+          } else {
+            for (var q = 0; q < op.length; q++) { out.push(op[q]); }
+          }
+        }
+        cache[path[p]] = out;
+      }
+      return cache[k];
+    }
+    return {
+      count: data.frames.length,
+      main: data.main,
+      parent: function (k) { return data.frames[k][0]; },
+      svg: function (k) { return build(k).map(line).join('\n'); }
+    };
   }
 
   function gamePage() {
     var box = document.getElementById('diagrams');
-    if (!box) { return; }
-    var map = box.getAttribute('data-map').split(',');
-    var last = map.length - 1;
-    var figures = box.querySelectorAll('figure.pos');
-    var moves = document.querySelectorAll('#movetext a.mv');
-    var where = document.getElementById('where');
-    var ply = 0;
+    var dataElement = document.getElementById('frame-data');
+    if (!box || !dataElement) { return; }
+    var frames = Frames(JSON.parse(dataElement.textContent));
+    var figure = document.getElementById('picture');
     var list = document.getElementById('movetext');
+    var moves = list.querySelectorAll('a.mv[data-frame]');
+    var where = document.getElementById('where');
+    var mainButton = document.querySelector('#controls button[data-go="main"]');
+    var lastMain = frames.main - 1;
+
+    // The moves that show each frame, and each frame's continuation: the
+    // first move after it in the text whose position it is played from.
+    var anchorOf = {};
+    var nextOf = {};
+    for (var i = 0; i < moves.length; i++) {
+      var f = parseInt(moves[i].getAttribute('data-frame'), 10);
+      anchorOf[f] = moves[i];
+      var parent = frames.parent(f);
+      if (parent >= 0 && nextOf[parent] === undefined) { nextOf[parent] = f; }
+    }
+    // Along the main line the next frame is simply the next ply.
+    for (var m = 0; m < lastMain; m++) { nextOf[m] = m + 1; }
+
+    function inVariation(k) { return k >= frames.main; }
+    function depth(k) {
+      var d = 0;
+      while (frames.parent(k) >= 0) { k = frames.parent(k); d++; }
+      return d;
+    }
+    // The main-line frame a variation branches from.
+    function branch(k) {
+      while (inVariation(k)) { k = frames.parent(k); }
+      return k;
+    }
 
     // Scroll the move list, not the page, to keep the current move in view.
     function reveal(a) {
@@ -37,41 +115,46 @@
       }
     }
 
-    function visiblePicture() {
-      for (var i = 0; i < figures.length; i++) {
-        if (!figures[i].hidden) { return figures[i].getAttribute('data-pos'); }
+    var current = 0;
+    function go(k) {
+      if (k < 0 || k >= frames.count) { return; }
+      current = k;
+      figure.innerHTML = frames.svg(k);
+      var shown = anchorOf[k];
+      var marked = list.querySelectorAll('a.mv.current');
+      for (var j = 0; j < marked.length; j++) { marked[j].classList.remove('current'); }
+      if (shown) { shown.classList.add('current'); reveal(shown); }
+      var plies = depth(k);
+      if (inVariation(k)) {
+        where.textContent = 'variation: after ' + (shown ? shown.textContent : '?') +
+          ', ' + plies + (plies === 1 ? ' ply' : ' plies') + ' from the start';
+      } else {
+        where.textContent = k === 0 ? 'start' : 'after ' + k + (k === 1 ? ' ply' : ' plies') + ' of ' + lastMain;
       }
-      return '';
-    }
-
-    function go(n) {
-      ply = Math.max(0, Math.min(last, n));
-      var pos = map[ply];
-      for (var i = 0; i < figures.length; i++) {
-        figures[i].hidden = figures[i].getAttribute('data-pos') !== pos;
-      }
-      for (var j = 0; j < moves.length; j++) {
-        var current = moves[j].getAttribute('data-ply') === String(ply);
-        moves[j].classList.toggle('current', current);
-        if (current) { reveal(moves[j]); }
-      }
-      where.textContent = ply === 0 ? 'start' : 'after ' + ply + (ply === 1 ? ' move' : ' moves') + ' of ' + last;
-      document.body.setAttribute('data-ply', String(ply));
-      document.body.setAttribute('data-picture', visiblePicture());
+      mainButton.hidden = !inVariation(k);
+      document.body.setAttribute('data-frame', String(k));
+      document.body.setAttribute('data-ply', String(plies));
+      document.body.setAttribute('data-line', inVariation(k) ? 'variation' : 'main');
+      document.body.setAttribute('data-picture', String(k));
     }
 
     var actions = {
       first: function () { go(0); },
-      prev: function () { go(ply - 1); },
-      next: function () { go(ply + 1); },
-      last: function () { go(last); }
+      prev: function () { if (frames.parent(current) >= 0) { go(frames.parent(current)); } },
+      next: function () { if (nextOf[current] !== undefined) { go(nextOf[current]); } },
+      last: function () {
+        var k = current;
+        while (nextOf[k] !== undefined) { k = nextOf[k]; }
+        go(k);
+      },
+      main: function () { go(branch(current)); }
     };
 
     document.addEventListener('keydown', function (e) {
       if (e.altKey || e.ctrlKey || e.metaKey) { return; }
       var t = e.target;
       if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) { return; }
-      var act = { ArrowRight: 'next', ArrowLeft: 'prev', Home: 'first', End: 'last' }[e.key];
+      var act = { ArrowRight: 'next', ArrowLeft: 'prev', Home: 'first', End: 'last', ArrowUp: 'main' }[e.key];
       if (act) {
         e.preventDefault();
         actions[act]();
@@ -82,57 +165,156 @@
       if (b) { actions[b.getAttribute('data-go')](); }
     });
     list.addEventListener('click', function (e) {
-      var a = e.target.closest('a.mv');
+      var a = e.target.closest('a.mv[data-frame]');
       if (a) {
         e.preventDefault();
-        go(parseInt(a.getAttribute('data-ply'), 10));
+        go(parseInt(a.getAttribute('data-frame'), 10));
       }
     });
     document.getElementById('controls').hidden = false;
 
-    var start = hashNumber('ply');
-    go(start === null ? 0 : start);
+    // #ply=N opens the main line after N plies, #frame=K any frame (a
+    // variation's too): links can share a position.
+    var ply = hashNumber('ply');
+    var frame = hashNumber('frame');
+    go(frame !== null ? frame : ply !== null ? Math.min(ply, lastMain) : 0);
 
     // #selftest=N: step N moves with synthesised key presses and record
     // what was shown, for the browser test (tests/tests/html_export.rs).
     var steps = hashNumber('selftest');
     if (steps !== null) {
-      document.body.setAttribute('data-picture-start', visiblePicture());
-      for (var k = 0; k < steps; k++) {
+      document.body.setAttribute('data-picture-start', figure.innerHTML.length + ':' + current);
+      document.body.setAttribute('data-svg-start', figure.innerHTML);
+      for (var s = 0; s < steps; s++) {
         document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
       }
+      document.body.setAttribute('data-svg', figure.innerHTML);
       document.body.setAttribute('data-selftest', 'done');
     }
   }
 
+  // The search: every listing page's rows (index/K.js), loaded when a
+  // search is made, matched here, the first matches shown.
   function indexPage() {
     var form = document.getElementById('filters');
     if (!form) { return; }
+    var pages = parseInt(form.getAttribute('data-pages'), 10) || 0;
     var game = document.getElementById('filter-game');
+    var status = document.getElementById('filter-status');
     var player = document.getElementById('filter-player');
+    var text = document.getElementById('filter-text');
     var count = document.getElementById('filter-count');
-    var rows = document.querySelectorAll('#games tbody tr');
-    function apply() {
-      var shown = 0;
-      for (var i = 0; i < rows.length; i++) {
-        var r = rows[i];
-        var okGame = !game.value || r.getAttribute('data-game') === game.value;
-        var names = (r.getAttribute('data-players') || '').split('\n');
-        var okPlayer = !player.value || names.indexOf(player.value) >= 0;
-        r.hidden = !(okGame && okPlayer);
-        if (!r.hidden) { shown++; }
+    var listing = document.getElementById('listing');
+    var results = document.getElementById('results');
+    var body = results.querySelector('tbody');
+    var shownAtMost = 1000;
+    var loaded = 0;
+    var loading = false;
+    var waiting = [];
+
+    function loadAll(then) {
+      if (loaded === pages) { then(); return; }
+      waiting.push(then);
+      if (loading) { return; }
+      loading = true;
+      count.textContent = 'loading the games…';
+      for (var k = 1; k <= pages; k++) {
+        var script = document.createElement('script');
+        script.src = 'index/' + k + '.js';
+        script.async = false;
+        script.onload = function () {
+          loaded++;
+          if (loaded === pages) {
+            var w = waiting;
+            waiting = [];
+            for (var i = 0; i < w.length; i++) { w[i](); }
+          }
+        };
+        script.onerror = function () { errors.push('cannot load ' + this.src); noteErrors(); };
+        document.body.appendChild(script);
       }
-      count.textContent = shown + ' of ' + rows.length + ' games';
-      document.body.setAttribute('data-shown', String(shown));
     }
-    // #game=NAME and #player=NAME preselect the filters: links can share a view.
-    var preset = /[#&]game=([^&]*)/.exec(window.location.hash);
-    if (preset) { game.value = decodeURIComponent(preset[1]); }
-    preset = /[#&]player=([^&]*)/.exec(window.location.hash);
-    if (preset) { player.value = decodeURIComponent(preset[1]); }
+
+    function cell(row, content, className) {
+      var td = document.createElement('td');
+      if (className) { td.className = className; }
+      if (content !== null) { td.textContent = content; }
+      row.appendChild(td);
+      return td;
+    }
+
+    // A row: [number, href, game, title, variant, players, date, result,
+    // statusClass, statusShort, score, archive, index, event, site].
+    function render(r) {
+      var tr = document.createElement('tr');
+      cell(tr, String(r[0]));
+      cell(tr, r[2] || '(unreadable)');
+      var a = document.createElement('a');
+      a.href = r[1];
+      a.textContent = r[3];
+      cell(tr, null).appendChild(a);
+      cell(tr, r[4]);
+      cell(tr, r[5].join(' – '), 'players');
+      cell(tr, r[6]);
+      cell(tr, r[7]);
+      var span = document.createElement('span');
+      span.className = 'status ' + r[8];
+      span.textContent = r[9];
+      cell(tr, null).appendChild(span);
+      cell(tr, r[10]);
+      cell(tr, r[11] + ' #' + r[12], 'archive');
+      return tr;
+    }
+
+    function apply() {
+      var g = game.value;
+      var st = status.value;
+      var p = player.value.trim().toLowerCase();
+      var t = text.value.trim().toLowerCase();
+      if (!g && !st && !p && !t) {
+        listing.hidden = false;
+        results.hidden = true;
+        count.textContent = '';
+        document.body.removeAttribute('data-shown');
+        return;
+      }
+      loadAll(function () {
+        var matched = 0;
+        var fragment = document.createDocumentFragment();
+        for (var k = 1; k <= pages; k++) {
+          var rows = window.yamRows[k] || [];
+          for (var i = 0; i < rows.length; i++) {
+            var r = rows[i];
+            if (g && r[2] !== g) { continue; }
+            if (st && r[8] !== st) { continue; }
+            if (p && !r[5].some(function (n) { return n.toLowerCase().indexOf(p) >= 0; })) { continue; }
+            if (t && [r[3], r[6], r[7], r[13], r[14], r[11]].join('\n').toLowerCase().indexOf(t) < 0) { continue; }
+            matched++;
+            if (matched <= shownAtMost) { fragment.appendChild(render(r)); }
+          }
+        }
+        body.textContent = '';
+        body.appendChild(fragment);
+        listing.hidden = true;
+        results.hidden = false;
+        count.textContent = matched + (matched === 1 ? ' game matches' : ' games match') +
+          (matched > shownAtMost ? ' (the first ' + shownAtMost + ' shown)' : '');
+        document.body.setAttribute('data-shown', String(matched));
+      });
+    }
+
+    // #game=, #status=, #player= and #text= preset the search: links can
+    // share a view.
+    var presets = { game: game, status: status, player: player, text: text };
+    for (var name in presets) {
+      var v = hashValue(name);
+      if (v !== null) { presets[name].value = v; }
+    }
     game.addEventListener('change', apply);
-    player.addEventListener('change', apply);
-    form.addEventListener('submit', function (e) { e.preventDefault(); });
+    status.addEventListener('change', apply);
+    player.addEventListener('input', apply);
+    text.addEventListener('input', apply);
+    form.addEventListener('submit', function (e) { e.preventDefault(); apply(); });
     form.hidden = false;
     apply();
   }
