@@ -41,5 +41,5 @@ pub use reader::Reader;
 pub use record::{Node, Record, RecordBuilder, parse_record, read_all};
 pub use result::GameResult;
 pub use tags::{GameKind, Tags};
-pub use visitor::{Dots, RawComment, RawTagValue, Skip, Visitor};
+pub use visitor::{Both, Dots, RawComment, RawTagValue, Skip, Visitor};
 pub use writer::{record_to_string, write_archive, write_record};

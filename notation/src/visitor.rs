@@ -110,3 +110,75 @@ pub trait Visitor {
     /// The game is complete and valid.
     fn end_game(&mut self) -> Self::Output;
 }
+
+/// Two visitors fed one reading of a game, for a command that needs two
+/// views of it (a record to show and the rules' verdict, say) from a
+/// source that can be read only once, such as a pipe.
+///
+/// Each callback goes to both; the first error of either fails the game.
+/// What follows is skipped only when both ask for it: the one that did not
+/// ask still needs it.
+#[derive(Debug, Default)]
+pub struct Both<A, B>(pub A, pub B);
+
+impl<A: Visitor, B: Visitor> Visitor for Both<A, B> {
+    type Output = (A::Output, B::Output);
+
+    fn begin_game(&mut self) {
+        self.0.begin_game();
+        self.1.begin_game();
+    }
+
+    fn tag(&mut self, name: &str, value: RawTagValue<'_>, span: Span) -> Result<(), TokenError> {
+        let first = self.0.tag(name, value, span);
+        let second = self.1.tag(name, value, span);
+        first.and(second)
+    }
+
+    fn end_tags(&mut self, game: GameKind) -> Result<Skip, std::borrow::Cow<'static, str>> {
+        let first = self.0.end_tags(game);
+        let second = self.1.end_tags(game);
+        Ok(Skip(first?.0 && second?.0))
+    }
+
+    fn move_number(&mut self, number: u32, dots: Dots, span: Span) {
+        self.0.move_number(number, dots, span);
+        self.1.move_number(number, dots, span);
+    }
+
+    fn token(&mut self, token: &str, span: Span) -> Result<(), TokenError> {
+        let first = self.0.token(token, span);
+        let second = self.1.token(token, span);
+        first.and(second)
+    }
+
+    fn nag(&mut self, nag: Nag, span: Span) {
+        self.0.nag(nag, span);
+        self.1.nag(nag, span);
+    }
+
+    fn comment(&mut self, comment: RawComment<'_>, span: Span) {
+        self.0.comment(comment, span);
+        self.1.comment(comment, span);
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        let first = self.0.begin_variation();
+        let second = self.1.begin_variation();
+        Skip(first.0 && second.0)
+    }
+
+    fn end_variation(&mut self) {
+        self.0.end_variation();
+        self.1.end_variation();
+    }
+
+    fn result(&mut self, result: GameResult, span: Span) {
+        self.0.result(result, span);
+        self.1.result(result, span);
+    }
+
+    fn end_game(&mut self) -> Self::Output {
+        (self.0.end_game(), self.1.end_game())
+    }
+}

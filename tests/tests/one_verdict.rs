@@ -243,3 +243,28 @@ fn engine_export_says_the_engine_plays_khan_only() {
         "{text}"
     );
 }
+
+#[test]
+fn an_illegal_move_is_refused_by_every_command_main_line_or_variation() {
+    let dir = tempfile::tempdir().unwrap();
+    let lesson = example("examples/khan/opening-lesson.yam");
+    // In the main line: every command says the rules' reason.
+    let main = lesson.replacen("\n1. Ng3-f3", "\n1. Ng3-g8", 1);
+    assert_ne!(main, lesson);
+    let main = write(dir.path(), "main.yam", &main);
+    all_refuse(&main, "Khan", false, "cannot reach g8");
+    // In a variation: the commands that show or export the main line
+    // still give the game's verdict, with `yam check`'s diagnostic.
+    let variation = lesson.replacen("(2. Nf3-f5", "(2. Nf3-b5", 1);
+    assert_ne!(variation, lesson);
+    let variation = write(dir.path(), "variation.yam", &variation);
+    all_refuse(&variation, "Khan", false, "there is a black archer on b5");
+    // `export --plain` keeps the game (nothing an archivist has is lost),
+    // noting what is wrong with it in its `Evidence` tag.
+    let (_, text) = run(&["export", "--plain"], &variation);
+    assert!(text.contains("it breaks the rules at line"), "{text}");
+    assert!(
+        text.contains("1 game exported (1 breaking the rules), 0 skipped"),
+        "{text}"
+    );
+}

@@ -52,22 +52,62 @@ impl ArchiveError {
     }
 }
 
-/// Game `number` (from 1) of the archive at `path` as a record, for a
-/// command that shows or exports one game: a bad game is reported as
-/// `yam check` reports it (framed from around the fault, read once) and
-/// is [`Status::Invalid`]; a number past the end is a usage error naming
-/// how many games the file holds.
-pub(crate) fn record_of(
-    path: &Path,
-    number: usize,
-) -> Result<yam_notation::Record<String>, crate::error::Error> {
+/// One game of an archive, read once as a record and by `yam check`'s
+/// checker.
+#[derive(Debug)]
+pub(crate) struct OneGame {
+    /// The record.
+    pub record: yam_notation::Record<String>,
+    /// What the rules found.
+    pub report: yam_referee::check::GameReport,
+}
+
+impl OneGame {
+    /// The rules' verdict on the whole game, as `yam check` gives it: a
+    /// game that breaks them is reported as `yam check` reports it (framed
+    /// from the file) and is [`crate::error::Status::Invalid`]. The
+    /// one-game commands (`show`, `engine export`) show what was asked and
+    /// then answer with this, so that no command calls good a game another
+    /// refuses.
+    pub(crate) fn rules_verdict(&self, path: &Path, number: usize) -> crate::error::Status {
+        use crate::error::Status;
+        match &self.report.verdict {
+            yam_referee::check::Verdict::Illegal(v) => {
+                let frame = crate::diagnostics::frame_from_file(path, v.span.start);
+                eprint!(
+                    "{}",
+                    crate::diagnostics::render_violation(
+                        path,
+                        number as u64,
+                        &self.report,
+                        v,
+                        frame.as_ref()
+                    )
+                );
+                Status::Invalid
+            }
+            _ => Status::Valid,
+        }
+    }
+}
+
+/// Game `number` (from 1) of the archive at `path` as a record with the
+/// rules' report, for a command that shows or exports one game: one pass
+/// over the archive (it may be a pipe); a bad game is reported as `yam
+/// check` reports it (framed from around the fault, read once) and is
+/// [`Status::Invalid`]; a number past the end is a usage error naming how
+/// many games the file holds.
+pub(crate) fn record_of(path: &Path, number: usize) -> Result<OneGame, crate::error::Error> {
     use crate::error::{Error, Status};
-    match nth_game(
-        path,
-        number as u64,
-        &mut yam_notation::RecordBuilder::<yam_notation::RawGrammar>::new(),
-    ) {
-        Ok(Nth::Game(record)) => Ok(record),
+    let checker = yam_referee::check::Checker::with_rulesets(Box::new(
+        crate::game::rulesets::RecordRulesets::beside(path),
+    ));
+    let mut both = yam_notation::Both(
+        yam_notation::RecordBuilder::<yam_notation::RawGrammar>::new(),
+        checker,
+    );
+    match nth_game(path, number as u64, &mut both) {
+        Ok(Nth::Game((record, report))) => Ok(OneGame { record, report }),
         Ok(Nth::Syntax(e)) => {
             let frame = crate::diagnostics::frame_from_file(path, e.pos);
             eprint!(

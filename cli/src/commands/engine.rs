@@ -151,8 +151,12 @@ fn import(args: &ImportArgs) -> Result<Status> {
 }
 
 fn export(args: &ExportArgs) -> Result<Status> {
-    let record = crate::archive::nth::record_of(&args.file, args.game)?;
-    let record = &record;
+    let game = crate::archive::nth::record_of(&args.file, args.game)?;
+    let status = export_record(args, &game.record)?;
+    Ok(status.and(game.rules_verdict(&args.file, args.game)))
+}
+
+fn export_record(args: &ExportArgs, record: &Record<String>) -> Result<Status> {
     // The innersky engine plays Khan only.
     if let Some(game) = record.tags.game()
         && game != GameKind::Khan

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use yam_notation::castle_siege::Token as SiegeToken;
 use yam_notation::genghis_khan::Move as CardMove;
-use yam_notation::{Dots, GameKind, Node};
+use yam_notation::{Dots, GameKind, Node, Record};
 use yam_referee::signed::shown::shown_chance;
 use yam_referee::{castle_siege, genghis_khan, khan};
 
@@ -46,8 +46,16 @@ pub struct ShowArgs {
 
 /// Run `yam show`.
 pub fn run(args: &ShowArgs) -> Result<Status> {
-    let record = crate::archive::nth::record_of(&args.file, args.game)?;
-    let record = &record;
+    let game = crate::archive::nth::record_of(&args.file, args.game)?;
+    // The position asked for is shown either way; the exit code is the
+    // rules' verdict on the whole game, as `yam check` gives it. (A
+    // position that cannot be reached is show's own error, already said
+    // with its place: not said twice.)
+    let status = show(args, &game.record)?;
+    Ok(status.and(game.rules_verdict(&args.file, args.game)))
+}
+
+fn show(args: &ShowArgs, record: &Record<String>) -> Result<Status> {
     // Khan numbers single moves; the other games number whole turns.
     let per_turn = record.game() != Some(GameKind::Khan);
     let target = target_ply(args, record, per_turn)?;
@@ -68,11 +76,7 @@ pub fn run(args: &ShowArgs) -> Result<Status> {
 /// `per_turn`, a number stands for a whole turn (Castle Siege: a side's
 /// turn of many tokens; Genghis Khan: a turn of the game), and the position
 /// is the one after its last token.
-fn target_ply(
-    args: &ShowArgs,
-    record: &yam_notation::Record<String>,
-    per_turn: bool,
-) -> Result<Option<usize>> {
+fn target_ply(args: &ShowArgs, record: &Record<String>, per_turn: bool) -> Result<Option<usize>> {
     if let Some(ply) = args.ply {
         return Ok(Some(ply));
     }
@@ -120,7 +124,7 @@ fn target_ply(
 }
 
 /// The main-line ply after the last token numbered `number` `dots`.
-fn turn_end(record: &yam_notation::Record<String>, number: u32, dots: Dots) -> Option<usize> {
+fn turn_end(record: &Record<String>, number: u32, dots: Dots) -> Option<usize> {
     let mut depth = 0usize;
     let mut ply = 0usize;
     let mut current: Option<(u32, Dots)> = None;
@@ -144,11 +148,7 @@ fn turn_end(record: &yam_notation::Record<String>, number: u32, dots: Dots) -> O
 
 /// `yam show --svg`: the picture of the position after `target` plies (the
 /// end by default), drawn from the same replay as the HTML export's.
-fn show_svg(
-    args: &ShowArgs,
-    record: &yam_notation::Record<String>,
-    target: Option<usize>,
-) -> Result<Status> {
+fn show_svg(args: &ShowArgs, record: &Record<String>, target: Option<usize>) -> Result<Status> {
     let timeline = crate::pictures::positions::timeline(&args.file, record, target);
     let reached = timeline.positions.len().saturating_sub(1);
     let Some(shown) = timeline.positions.last() else {
@@ -200,7 +200,7 @@ fn print_out(text: &str) -> Result<Status> {
 /// The title line: the game and how far it was played. A Khan game is
 /// told in moves and plies as chess players count them (move 2 is White's
 /// ply 3 and Black's ply 4); the other games count their tokens.
-fn title(record: &yam_notation::Record<String>, played: usize) -> String {
+fn title(record: &Record<String>, played: usize) -> String {
     let id = record.tags.get("GameId").unwrap_or("game");
     if record.tags.game() == Some(GameKind::Khan) {
         return format!("{id} {}", khan_progress(played));
@@ -220,7 +220,7 @@ fn khan_progress(plies: usize) -> String {
     }
 }
 
-fn show_siege(record: &yam_notation::Record<String>, target: Option<usize>) -> Result<Status> {
+fn show_siege(record: &Record<String>, target: Option<usize>) -> Result<Status> {
     let name = record.tags.get("Ruleset").unwrap_or("standard");
     let ruleset =
         castle_siege::Ruleset::builtin(name).map_err(|e| Error::invalid(e.to_string()))?;
@@ -266,7 +266,7 @@ fn show_siege(record: &yam_notation::Record<String>, target: Option<usize>) -> R
     print_out(&text)
 }
 
-fn show_cards(record: &yam_notation::Record<String>, target: Option<usize>) -> Result<Status> {
+fn show_cards(record: &Record<String>, target: Option<usize>) -> Result<Status> {
     let name = record.tags.get("Ruleset").unwrap_or("standard");
     let ruleset =
         genghis_khan::Ruleset::builtin(name).map_err(|e| Error::invalid(e.to_string()))?;
@@ -297,7 +297,7 @@ fn show_cards(record: &yam_notation::Record<String>, target: Option<usize>) -> R
 
 fn show_khan(
     file: &std::path::Path,
-    record: &yam_notation::Record<String>,
+    record: &Record<String>,
     target: Option<usize>,
 ) -> Result<Status> {
     let name = record.tags.get("Ruleset").unwrap_or("magician");

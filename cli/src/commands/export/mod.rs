@@ -4,17 +4,19 @@
 
 mod html;
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use yam_notation::split::Piece;
 use yam_notation::{ParseError, RawGrammar, ReadError, Reader, RecordBuilder, write_record};
+use yam_referee::check::{Checker, GameReport, Verdict as CheckVerdict};
 use yam_referee::signed::write::plain;
 use yam_referee::signed::{Verdict, verify_text};
 
 use crate::archive::nth::{Nth, nth_of};
 use crate::archive::{self, frame_in_piece, shift_pos, stream_pieces_of};
-use crate::diagnostics::{Frame, render_syntax};
+use crate::diagnostics::{Frame, render_syntax, render_violation};
 use crate::error::{Error, Result, Status};
 use crate::game::record::SignedWithRecord;
 use crate::game::rulesets::RecordRulesets;
@@ -83,6 +85,9 @@ struct ExportedPiece {
     /// around the fault (taken from the piece, so the file is not read
     /// again).
     skipped: Vec<(u64, Box<ParseError>, Box<Frame>)>,
+    /// Each unsigned game exported that breaks the rules: its index in the
+    /// piece, what `yam check` found, and the text around the fault.
+    broken: Vec<(u64, GameReport, Box<Frame>)>,
 }
 
 std::thread_local! {
@@ -131,6 +136,8 @@ const PLAIN_PIECE: usize = 1 << 16;
 struct Tally {
     exported: u64,
     skipped: u64,
+    /// Unsigned games exported that break the rules.
+    broken: u64,
 }
 
 /// Where `--plain` writes: a file put in place whole at the end, or
@@ -210,8 +217,24 @@ fn run_plain(args: &ExportArgs, file: &Path) -> Result<Status> {
                     );
                 });
             }
+            for (index, report, frame) in &out.broken {
+                if let CheckVerdict::Illegal(v) = &report.verdict {
+                    let game = games + index + 1;
+                    let shown = render_violation(file, game, report, v, Some(frame));
+                    progress.suspend(|| {
+                        eprint!("{shown}");
+                        eprintln!(
+                            "{}: game {game} exported with a note: it breaks the rules at line {}, column {}",
+                            file.display(),
+                            v.span.start.line,
+                            v.span.start.column
+                        );
+                    });
+                }
+            }
             games += out.games;
             tally.skipped += out.skipped.len() as u64;
+            tally.broken += out.broken.len() as u64;
             // No blank line before the first game of all.
             let text = match tally.exported {
                 0 => out.text.0.strip_prefix('\n').unwrap_or(&out.text.0),
@@ -231,14 +254,18 @@ fn run_plain(args: &ExportArgs, file: &Path) -> Result<Status> {
     }
     sink.finish()
         .map_err(|e| Error::io(target, "cannot write", e))?;
+    let broken = match tally.broken {
+        0 => String::new(),
+        n => format!(" ({n} breaking the rules)"),
+    };
     eprintln!(
-        "{}: {} game{} exported, {} skipped",
+        "{}: {} game{} exported{broken}, {} skipped",
         file.display(),
         tally.exported,
         if tally.exported == 1 { "" } else { "s" },
         tally.skipped
     );
-    Ok(if tally.skipped > 0 {
+    Ok(if tally.skipped > 0 || tally.broken > 0 {
         Status::Invalid
     } else {
         Status::Valid
@@ -251,20 +278,41 @@ fn export_piece(file: &Path, piece: &Piece) -> ExportedPiece {
     let rulesets = RecordRulesets::beside(file);
     let mut reader = Reader::new(&piece.bytes[..]);
     let mut visitor = SignedWithRecord::new();
+    // The same games read once more, in step, by `yam check`'s checker: an
+    // unsigned game's only verdict is the rules', and it must be the one
+    // `yam check` gives (a signed game's verification replays the rules
+    // itself).
+    let mut rules_reader = Reader::new(&piece.bytes[..]);
+    let mut checker = Checker::with_rulesets(Box::new(RecordRulesets::beside(file)));
     let mut out = ExportedPiece {
         text: Text::with_capacity(piece.bytes.len() + piece.bytes.len() / 8),
         games: 0,
         exported: 0,
         skipped: Vec::new(),
+        broken: Vec::new(),
     };
     loop {
         let read = reader.read_game(&mut visitor);
+        let checked = rules_reader.read_game(&mut checker);
         let index = out.games;
         match read {
             // (A slice cannot fail to read.)
             Ok(None) | Err(ReadError::Io(_)) => return out,
             Ok(Some((signed, Some(record)))) => {
-                let note = note(&verify_text(&signed, &rulesets));
+                let verdict = verify_text(&signed, &rulesets);
+                let mut note = note(&verdict);
+                if let (Verdict::Unsigned, Ok(Some(mut report))) = (&verdict, checked)
+                    && let CheckVerdict::Illegal(v) = &mut report.verdict
+                {
+                    shift_pos(piece, &mut v.span.start);
+                    let _ = write!(
+                        note,
+                        "; it breaks the rules at line {}: {}: {}",
+                        v.span.start.line, v.token, v.reason
+                    );
+                    let frame = frame_in_piece(piece, v.span.start);
+                    out.broken.push((index, report, frame));
+                }
                 out.text.0.push('\n');
                 write_record::<RawGrammar>(&plain(&record, &note), &mut out.text.0);
                 out.exported += 1;
