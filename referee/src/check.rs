@@ -104,6 +104,9 @@ fn unfinished_result(game: GameKind, result: GameResult) -> Result<(), String> {
     }
 }
 
+/// A Castle Siege token as read: its value, where, and its text.
+type WrittenOrder = (SiegeToken, Span, String);
+
 /// Replay state of one Genghis Khan practice game.
 #[derive(Debug, Clone)]
 struct CardLine {
@@ -141,6 +144,17 @@ enum Game {
         /// The move numbers written in the main line: the index of the
         /// token each stands before, the number, its dots and where.
         numbers: Vec<(usize, u32, Dots, Span)>,
+        /// The open variations, innermost last: each one's line is the
+        /// first `.0` tokens of the line it branches from (that line
+        /// without the token the variation replaces), then its own tokens
+        /// `.1`. Prefixes are shared, not copied: 256 open variations on a
+        /// long line cost their own tokens only.
+        variations: Vec<(usize, Vec<WrittenOrder>)>,
+        /// Tokens replayed for variations so far, against
+        /// [`SIEGE_VARIATION_WORK`].
+        work: usize,
+        /// Why some variation was not checked, if one was not.
+        unchecked: Option<String>,
     },
     /// Genghis Khan practice games replay draw by draw from their open
     /// seed; a variation replays from the state and the seed's stream
@@ -304,6 +318,9 @@ impl Checker {
                 rules: ruleset.rules,
                 main_line: Vec::new(),
                 numbers: Vec::new(),
+                variations: Vec::new(),
+                work: 0,
+                unchecked: None,
             }),
             Err(e) => {
                 self.violate(
@@ -444,6 +461,97 @@ impl Checker {
     }
 }
 
+/// Tokens a Castle Siege game's variations may replay in all. A variation
+/// is replayed from the game's start (its setups and every turn before
+/// it), so a record of many long variations costs their lengths times
+/// their number; past this, the rest are not checked, and the game is
+/// said to be not (wholly) rules-checked rather than valid.
+pub const SIEGE_VARIATION_WORK: usize = 4_000_000;
+
+impl Checker {
+    /// A fault of a Castle Siege main line, found at its end, after its
+    /// variations were checked: it stands unless a fault met earlier in
+    /// the text does.
+    fn violate_before(&mut self, at: Span, token: &str, reason: String) {
+        if self
+            .violation
+            .as_ref()
+            .is_some_and(|v| v.span.start > at.start)
+        {
+            self.violation = None;
+        }
+        self.violate(at, token, reason, String::new());
+    }
+
+    /// A Castle Siege variation closes: replay its line, and refuse its
+    /// first token the rules refuse. Faults before its own tokens belong
+    /// to the line it branches from, which is checked on its own.
+    fn end_siege_variation(&mut self) {
+        let Some(Game::CastleSiege {
+            rules,
+            main_line,
+            variations,
+            work,
+            unchecked,
+            ..
+        }) = &mut self.game
+        else {
+            return;
+        };
+        let Some((start, own)) = variations.pop() else {
+            return;
+        };
+        if self.violation.is_some() || unchecked.is_some() || own.is_empty() {
+            return;
+        }
+        *work += start + own.len();
+        if *work > SIEGE_VARIATION_WORK {
+            let (_, at, _) = &own[0];
+            *unchecked = Some(format!(
+                "the main line is legal, but the variations from line {} on were not \
+                 rules-checked: replaying them would take more than {SIEGE_VARIATION_WORK} \
+                 orders",
+                at.start.line
+            ));
+            return;
+        }
+        let mut tokens = Vec::with_capacity(start + own.len());
+        line_prefix(main_line, variations, start, &mut tokens);
+        tokens.extend(own.iter().map(|(t, _, _)| t.clone()));
+        if let Err(e) = castle_siege::replay_staged(*rules, &tokens)
+            && let Some((_, at, text)) = e
+                .index()
+                .and_then(|i| i.checked_sub(start))
+                .and_then(|i| own.get(i))
+        {
+            let (at, text) = (*at, text.clone());
+            self.violate(at, &text, format!("in a variation: {e}"), String::new());
+        }
+    }
+}
+
+/// The first `len` tokens of the line `variations` ends with (the main line
+/// when none is open), into `out`.
+fn line_prefix(
+    main_line: &[WrittenOrder],
+    variations: &[(usize, Vec<WrittenOrder>)],
+    len: usize,
+    out: &mut Vec<SiegeToken>,
+) {
+    match variations.split_last() {
+        None => out.extend(
+            main_line[..len.min(main_line.len())]
+                .iter()
+                .map(|(t, _, _)| t.clone()),
+        ),
+        Some(((prefix, own), outer)) => {
+            line_prefix(main_line, outer, len.min(*prefix), out);
+            let mine = len.saturating_sub(*prefix).min(own.len());
+            out.extend(own[..mine].iter().map(|(t, _, _)| t.clone()));
+        }
+    }
+}
+
 fn position_text(pos: &khan::Position) -> String {
     if pos.tower_squares().is_empty() {
         pos.fen()
@@ -516,15 +624,21 @@ impl Visitor for Checker {
             }
             Some(Game::CastleSiege { .. }) => {
                 let token_value = CastleSiegeGrammar::parse_move(token)?;
-                if self.depth == 0
-                    && let Some(Game::CastleSiege {
-                        main_line, numbers, ..
-                    }) = &mut self.game
+                if let Some(Game::CastleSiege {
+                    main_line,
+                    numbers,
+                    variations,
+                    ..
+                }) = &mut self.game
                 {
-                    if let Some((number, dots, at)) = self.pending_number {
-                        numbers.push((main_line.len(), number, dots, at));
+                    if let Some((_, own)) = variations.last_mut() {
+                        own.push((token_value, span, token.to_owned()));
+                    } else {
+                        if let Some((number, dots, at)) = self.pending_number {
+                            numbers.push((main_line.len(), number, dots, at));
+                        }
+                        main_line.push((token_value, span, token.to_owned()));
                     }
-                    main_line.push((token_value, span, token.to_owned()));
                 }
             }
             Some(Game::GenghisKhan { .. }) => {
@@ -555,6 +669,18 @@ impl Visitor for Checker {
                 stack.push(line.clone());
                 *line.position = *line.before_last;
             }
+            Some(Game::CastleSiege {
+                main_line,
+                variations,
+                ..
+            }) => {
+                // A variation replaces the token before it: its line is the
+                // line it branches from without that token, then its own.
+                let parent = variations
+                    .last()
+                    .map_or(main_line.len(), |(prefix, own)| prefix + own.len());
+                variations.push((parent.saturating_sub(1), Vec::new()));
+            }
             Some(Game::GenghisKhan { line, stack }) => {
                 stack.push(line.clone());
                 // Before any move, a variation starts from the layout.
@@ -571,6 +697,7 @@ impl Visitor for Checker {
     fn end_variation(&mut self) {
         self.depth = self.depth.saturating_sub(1);
         self.pending_number = None;
+        self.end_siege_variation();
         match &mut self.game {
             Some(Game::Khan { line, stack, .. }) => {
                 if let Some(outer) = stack.pop() {
@@ -587,13 +714,18 @@ impl Visitor for Checker {
     }
 
     fn result(&mut self, result: GameResult, span: Span) {
-        if self.violation.is_some() {
+        // A Castle Siege variation is checked as it closes, its main line
+        // here: a fault found in a variation does not stand for the main
+        // line's, which may come before it in the text.
+        let siege = matches!(self.game, Some(Game::CastleSiege { .. }));
+        if self.violation.is_some() && !siege {
             return;
         }
         if let Some(Game::CastleSiege {
             rules,
             main_line,
             numbers,
+            ..
         }) = &self.game
         {
             let tokens: Vec<SiegeToken> = main_line.iter().map(|(t, _, _)| t.clone()).collect();
@@ -633,7 +765,7 @@ impl Visitor for Checker {
                     }
                     None => "the setups come before move 1 and take no number".to_owned(),
                 };
-                self.violate(at, &found, reason, String::new());
+                self.violate_before(at, &found, reason);
                 return;
             }
             match staged {
@@ -669,7 +801,7 @@ impl Visitor for Checker {
                         Some((_, at, text)) => (*at, text.clone()),
                         None => (span, result.to_string()),
                     };
-                    self.violate(at, &text, e.to_string(), String::new());
+                    self.violate_before(at, &text, e.to_string());
                 }
             }
             return;
@@ -721,7 +853,7 @@ impl Visitor for Checker {
     fn end_game(&mut self) -> GameReport {
         let (game, unchecked) = match &self.game {
             Some(Game::Khan { .. }) | None => (GameKind::Khan, None),
-            Some(Game::CastleSiege { .. }) => (GameKind::CastleSiege, None),
+            Some(Game::CastleSiege { unchecked, .. }) => (GameKind::CastleSiege, unchecked.clone()),
             Some(Game::GenghisKhan { .. }) => (GameKind::GenghisKhan, None),
             Some(Game::Unchecked(g, why)) => (*g, Some(why.clone())),
         };

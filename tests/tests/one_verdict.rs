@@ -268,3 +268,47 @@ fn an_illegal_move_is_refused_by_every_command_main_line_or_variation() {
         "{text}"
     );
 }
+
+/// A generated Castle Siege game, unsigned: its tokens carry the faces
+/// rolled, so a variation's orders replay as the main line's do.
+fn siege_game(dir: &Path) -> String {
+    let path = dir.join("cs.yam");
+    yam!()
+        .args([
+            "generate",
+            "--game",
+            "castle-siege",
+            "--games",
+            "1",
+            "--seed",
+            "4",
+            "-o",
+        ])
+        .arg(&path)
+        .assert()
+        .code(0);
+    std::fs::read_to_string(path).unwrap()
+}
+
+#[test]
+fn castle_siege_variations_are_held_to_the_rules_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = siege_game(dir.path());
+    let with = |variation: &str| game.replacen(" Kf4-e3 ", &format!(" Kf4-e3 {variation} "), 1);
+    // Legal variations, nested too, replayed from the token they replace.
+    let legal = with("(Kf4-e3 Ce3-e4 Kd5-d6/skip (Kd5-d6/skip))");
+    assert_ne!(legal, game);
+    let legal = write(dir.path(), "legal.yam", &legal);
+    all_accept(&legal, "Castle Siege", false);
+    // A king does not jump across the board in a variation either.
+    let far = write(dir.path(), "far.yam", &with("(Kf4-h8)"));
+    all_refuse(&far, "Castle Siege", false, "in a variation");
+    all_refuse(&far, "Castle Siege", false, "h8 is not adjacent to f4");
+    // A variation's written outcome must be what its faces give.
+    let lie = write(
+        dir.path(),
+        "lie.yam",
+        &with("(Kf4-e3 (Kf4-e3 Ce3-e4 Ce3-e4))"),
+    );
+    all_refuse(&lie, "Castle Siege", false, "the referee gives Ce3-e4/skip");
+}

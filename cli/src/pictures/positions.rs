@@ -247,11 +247,11 @@ pub struct Frame {
 /// position after `i` plies of the main line (as [`timeline`] gives
 /// them); the variations' positions follow.
 ///
-/// Variations are drawn for Khan, whose positions replay from the move a
-/// variation replaces. A Castle Siege variation's turn would need the
-/// dice of a roll that never happened, and a Genghis Khan variation the
-/// cards of a stream that has moved on, so their variation moves have no
-/// frame (the page lists them without a diagram and says so).
+/// Variations are drawn for Khan, whose positions replay move by move
+/// from the move a variation replaces. Castle Siege and Genghis Khan
+/// variations are rules-checked by `yam check` but not drawn in this
+/// version: their variation moves have no frame (the page lists them
+/// without a diagram and says so).
 #[derive(Debug, Clone)]
 pub struct Tree {
     /// The positions, parents before children.

@@ -160,8 +160,8 @@ fn diagrams(html: &mut String, tree: &Tree, encoded: &Encoded, record: &Record<S
         && record.game() != Some(yam_notation::GameKind::Khan)
     {
         html.push_str(
-            "<p class=\"hint\">Variations are listed without diagrams: a variation of this game \
-             would need dice or cards that were never dealt.</p>\n",
+            "<p class=\"hint\">This game's variations are listed without diagrams (only Khan's \
+             are drawn); <code>yam check</code> holds them to the rules.</p>\n",
         );
     }
     html.push_str("</section>\n");
