@@ -862,7 +862,7 @@ impl<R: Read> Reader<R> {
                         else {
                             return Ok(());
                         };
-                        if comment::check_body(body).is_err() {
+                        if comment::check_body(body).is_err() || lone_cr(body).is_some() {
                             return Ok(());
                         }
                         if live {
@@ -1027,6 +1027,15 @@ impl<R: Read> Reader<R> {
                 ));
             }
         };
+        // Line ends are LF or CRLF inside comments as everywhere (a CR
+        // alone would end a line for one reader and not for another).
+        if let Some(at) = lone_cr(body) {
+            return Err(self.syntax_at(
+                body_range.start + at,
+                ErrorKind::LoneCarriageReturn,
+                Resume::SkipGame,
+            ));
+        }
         if let Some(Err(e)) = RawParts::new(body).find(Result::is_err) {
             let kind = if e.expected.starts_with("an escape") {
                 ErrorKind::BadEscape(
@@ -1608,6 +1617,12 @@ fn fold_hash(name: &str) -> u64 {
 }
 
 const _: () = assert!(KNOWN_TAGS.len() <= 64, "the seen-tag bitmask holds 64 tags");
+
+/// Where `text` has a carriage return not followed by a line feed.
+fn lone_cr(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'\r', bytes).find(|&i| bytes.get(i + 1) != Some(&b'\n'))
+}
 
 #[cfg(test)]
 mod tests {

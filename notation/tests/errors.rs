@@ -237,6 +237,15 @@ fn a_lone_carriage_return_is_refused_where_it_stands() {
     assert_eq!(err.kind, ErrorKind::LoneCarriageReturn, "{err}");
     assert_eq!((err.pos.line, err.pos.column), (1, 14), "{err}");
     assert!(err.to_string().contains("lines end in LF or CRLF"), "{err}");
+    // Inside a comment too, where it stands; a CRLF there is a line end.
+    let err = bad_between_good(&format!(
+        "{}1. Wg4-f5 {{one\r\ntwo\rthree}} *",
+        header("bad", "*")
+    ));
+    assert_eq!(err.kind, ErrorKind::LoneCarriageReturn, "{err}");
+    assert_at(&err, 12, 4);
+    let good = format!("{}1. Wg4-f5 {{one\r\ntwo}} *", header("ok", "*"));
+    assert!(read_all::<Toy, _>(good.as_bytes()).unwrap()[0].is_ok());
 }
 
 #[test]
