@@ -328,3 +328,24 @@ fn show_into_a_pipe_closed_early_does_not_panic() {
         assert!(!stderr.contains("panicked"), "{file}: {stderr}");
     }
 }
+
+/// A game whose rules cannot be applied from its text alone is not called
+/// valid: it says why, and the summary counts it apart.
+#[test]
+fn a_game_checked_for_syntax_only_is_not_counted_valid() {
+    let out = yam!()
+        .args(["check", "examples/genghis-khan/director-sam-1.yam"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("syntax checked; rules not checked: the Foe layout and the draws"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("1 game, 0 valid, 1 syntax-checked only (rules not checked), 0 invalid"),
+        "{stdout}"
+    );
+}

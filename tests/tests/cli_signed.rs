@@ -94,7 +94,7 @@ fn a_hot_seat_game_verifies() {
     let text = s.read("game.yam");
     assert!(text.contains("A quiet move."));
     s.verify("game.yam").code(0).stdout(
-        predicate::str::contains("verified (peer mode): 10 signed events, 7 moves")
+        predicate::str::contains("verified (peer mode): 10 signed events, 7 plies")
             .and(predicate::str::contains(
                 "result 1-0 (white wins: black resigned)",
             ))

@@ -94,7 +94,7 @@ fn short_and_from_to_moves_are_recorded_in_long_form() {
         .arg(s.path("game.yam"))
         .assert()
         .code(0)
-        .stdout(predicate::str::contains("4 moves"));
+        .stdout(predicate::str::contains("4 plies"));
 }
 
 #[test]

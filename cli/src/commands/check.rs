@@ -45,8 +45,14 @@ struct Tally {
 impl Tally {
     /// The counts, for a summary line.
     fn counts(&self) -> String {
-        let mut line = format!(
-            "{} game{}, {} valid, {} invalid ({} syntax, {} rules), {} moves",
+        // A game whose rules could not be applied is not called valid:
+        // it is counted apart, and each such game says why (above).
+        let unchecked = match self.unchecked {
+            0 => String::new(),
+            n => format!(", {n} syntax-checked only (rules not checked)"),
+        };
+        format!(
+            "{} game{}, {} valid{unchecked}, {} invalid ({} syntax, {} rules), {} plies",
             self.games,
             if self.games == 1 { "" } else { "s" },
             self.valid,
@@ -54,11 +60,7 @@ impl Tally {
             self.syntax_errors,
             self.rule_errors,
             self.plies,
-        );
-        if self.unchecked > 0 {
-            line.push_str(&format!(", {} checked for syntax only", self.unchecked));
-        }
-        line
+        )
     }
 
     fn add(&mut self, other: &Tally) {
@@ -221,7 +223,6 @@ fn record(
             match &report.verdict {
                 Verdict::Legal => tally.valid += 1,
                 Verdict::RulesNotChecked(why) => {
-                    tally.valid += 1;
                     tally.unchecked += 1;
                     let id = if report.game_id.is_empty() {
                         String::new()

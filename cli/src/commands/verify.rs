@@ -130,7 +130,7 @@ pub fn describe_verified(v: &Verified) -> Vec<String> {
         mode => format!("verified ({} mode)", mode_name(mode)),
     };
     let mut counts = format!(
-        "{} signed events, {} moves, {} rolls ({} chance values recomputed)",
+        "{} signed events, {} plies, {} rolls ({} chance values recomputed)",
         s.events, v.plies, s.rolls, s.values_checked
     );
     if let Some(open) = &s.open_roll {
@@ -240,7 +240,7 @@ pub fn run(args: &VerifyArgs) -> Result<Status> {
         if let Some(bytes) = size {
             let secs = started.elapsed().as_secs_f64().max(1e-6);
             line.push_str(&format!(
-                "; {} moves; {:.1} MB in {secs:.2} s ({:.0} MB/s)",
+                "; {} plies; {:.1} MB in {secs:.2} s ({:.0} MB/s)",
                 tally.plies,
                 bytes as f64 / 1e6,
                 bytes as f64 / 1e6 / secs
@@ -254,7 +254,7 @@ pub fn run(args: &VerifyArgs) -> Result<Status> {
         total.add(&tally);
     }
     if expansion.several {
-        let counts = format!("{}; {} moves", total.counts(), total.plies);
+        let counts = format!("{}; {} plies", total.counts(), total.plies);
         let _ = writeln!(
             stdout.lock(),
             "{}",
