@@ -346,3 +346,16 @@ fn khan_step(shown: &Shown, token: &str) -> Option<Shown> {
     let mv = khan::resolve_into(position, &parsed, &mut next).ok()?;
     Some(Shown::Khan(Box::new(next), Some((mv.from, mv.to))))
 }
+
+/// What a replay's position draws as: a turn mail's board. `None` when
+/// there is nothing to draw yet (a Genghis Khan game before its layout).
+pub fn shown_of(snapshot: yam_referee::replay::Snapshot<'_>) -> Option<Shown> {
+    use yam_referee::replay::Snapshot;
+    Some(match snapshot {
+        Snapshot::Khan(position, last) => Shown::Khan(Box::new(*position), last),
+        Snapshot::SiegeSetup { sealed, revealed } => Shown::SiegeSetup { sealed, revealed },
+        Snapshot::Siege(state) => Shown::Siege(Box::new(state.clone())),
+        Snapshot::Cards(state) => Shown::Cards(Box::new(state.clone())),
+        Snapshot::None => return None,
+    })
+}
