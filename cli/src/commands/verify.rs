@@ -359,7 +359,7 @@ fn report_dealt(
             if !quiet {
                 let _ = writeln!(
                     out,
-                    "{label}: unsigned, no evidence to verify; {}: {} moves",
+                    "{label}: unsigned, no evidence to verify; {}: {} plies",
                     report.chance.wording(),
                     report.plies
                 );
