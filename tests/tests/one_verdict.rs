@@ -460,3 +460,25 @@ fn a_bad_deal_is_refused_by_every_command_with_its_reason() {
     let file = write(dir.path(), "khan.yam", &khan);
     all_refuse(&file, "Khan", false, "this is a Khan game");
 }
+
+/// A signed game's variations are moves no signature covers: `yam
+/// verify` holds them to the rules with `yam check`'s checker, so the two
+/// agree; a legal variation leaves the game verified.
+#[test]
+fn verify_holds_a_signed_game_s_variations_to_the_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let signed = example("examples/khan/signed/magician.yam");
+    let first = signed.find("\n1. Kg2-f3").expect("the first move") + "\n1. Kg2-f3".len();
+    let with = |variation: &str| format!("{}{variation}{}", &signed[..first], &signed[first..]);
+    let illegal = write(dir.path(), "illegal.yam", &with(" (1. Wa1-a8)"));
+    all_refuse(&illegal, "Khan", true, "there is no piece on a1");
+    let (_, text) = run(&["verify"], &illegal);
+    assert!(
+        text.contains("its signatures hold, but a move beside them breaks the rules"),
+        "{text}"
+    );
+    let legal = write(dir.path(), "legal.yam", &with(" (1. Ng3-f3)"));
+    let (code, text) = run(&["check"], &legal);
+    assert_eq!(code, 0, "the variation is legal: {text}");
+    all_accept(&legal, "Khan", true);
+}

@@ -100,6 +100,13 @@ enum Checked {
         report: Box<GameReport>,
         frame: Option<Box<Frame>>,
     },
+    /// A signed game that verifies, but whose variations (moves no
+    /// signature covers) break the rules, as `yam check` finds.
+    Broken {
+        id: String,
+        report: Box<GameReport>,
+        frame: Option<Box<Frame>>,
+    },
     Syntax(Box<ParseError>, Option<Box<Frame>>),
 }
 
@@ -111,7 +118,11 @@ fn verify_piece(path: &Path, piece: &Piece, frames: bool) -> Vec<Checked> {
     // Ruleset files are named relative to the record's directory.
     let rulesets = RecordRulesets::beside(path);
     let mut out = Vec::new();
+    // Games the rules checker must see too: unsigned games dealt from
+    // physical cards (nothing to verify, a deal to replay), and signed
+    // games with variations (moves no signature covers).
     let mut dealt = Vec::new();
+    let mut with_variations = Vec::new();
     loop {
         match reader.read_game(&mut collector) {
             Ok(None) => break,
@@ -122,6 +133,9 @@ fn verify_piece(path: &Path, piece: &Piece, frames: bool) -> Vec<Checked> {
                 let mut verdict = verify_text(&text, &rulesets);
                 if matches!(verdict, Verdict::Unsigned) && text.tag(FOE_LAYOUT_TAG).is_some() {
                     dealt.push(out.len());
+                }
+                if matches!(verdict, Verdict::Verified(_)) && text.variations > 0 {
+                    with_variations.push(out.len());
                 }
                 let mut frame = None;
                 if let Verdict::Failed(f) = &mut verdict {
@@ -142,8 +156,8 @@ fn verify_piece(path: &Path, piece: &Piece, frames: bool) -> Vec<Checked> {
             Err(ReadError::Io(_)) => break,
         }
     }
-    if !dealt.is_empty() {
-        check_dealt(path, piece, frames, &dealt, &mut out);
+    if !dealt.is_empty() || !with_variations.is_empty() {
+        check_rules(path, piece, frames, &dealt, &with_variations, &mut out);
     }
     out
 }
@@ -151,23 +165,41 @@ fn verify_piece(path: &Path, piece: &Piece, frames: bool) -> Vec<Checked> {
 /// The games at `dealt` (indices into the piece's games) checked by the
 /// rules checker, which reads the piece game for game as the collector
 /// did, so the indices agree.
-fn check_dealt(path: &Path, piece: &Piece, frames: bool, dealt: &[usize], out: &mut [Checked]) {
+fn check_rules(
+    path: &Path,
+    piece: &Piece,
+    frames: bool,
+    dealt: &[usize],
+    with_variations: &[usize],
+    out: &mut [Checked],
+) {
     let mut reader = Reader::new(&piece.bytes[..]);
     let mut checker = Checker::with_rulesets(Box::new(RecordRulesets::beside(path)));
     let mut index = 0usize;
     loop {
         match reader.read_game(&mut checker) {
             Ok(Some(mut report)) => {
-                if dealt.contains(&index) {
-                    let mut frame = None;
-                    if let CheckVerdict::Illegal(v) = &mut report.verdict {
-                        shift_pos(piece, &mut v.span.start);
-                        if frames {
-                            frame = Some(frame_in_piece(piece, v.span.start));
-                        }
+                let mut frame = None;
+                if let CheckVerdict::Illegal(v) = &mut report.verdict {
+                    shift_pos(piece, &mut v.span.start);
+                    if frames {
+                        frame = Some(frame_in_piece(piece, v.span.start));
                     }
+                }
+                if dealt.contains(&index) {
                     let id = report.game_id.clone();
                     out[index] = Checked::Dealt {
+                        id,
+                        report: Box::new(report),
+                        frame,
+                    };
+                } else if with_variations.contains(&index)
+                    && matches!(report.verdict, CheckVerdict::Illegal(_))
+                {
+                    // Signed, verified, and a move beside the signed ones
+                    // breaks the rules: the game's verdict is `yam check`'s.
+                    let id = report.game_id.clone();
+                    out[index] = Checked::Broken {
                         id,
                         report: Box::new(report),
                         frame,
@@ -375,6 +407,24 @@ fn report_game(path: &Path, number: usize, item: &Checked, quiet: bool, tally: &
         Checked::Game { id, verdict, frame } => (id, verdict, frame),
         Checked::Dealt { id, report, frame } => {
             report_dealt(path, number, id, report, frame.as_deref(), quiet, tally);
+            return;
+        }
+        Checked::Broken { id, report, frame } => {
+            tally.failed += 1;
+            if !quiet && let CheckVerdict::Illegal(v) = &report.verdict {
+                let _ = writeln!(
+                    out,
+                    "{}: game {number} ({id}): not verified: its signatures hold, but a move \
+                     beside them breaks the rules: {}: {}",
+                    path.display(),
+                    v.token,
+                    v.reason
+                );
+                eprint!(
+                    "{}",
+                    render_violation(path, number as u64, report, v, frame.as_deref())
+                );
+            }
             return;
         }
         Checked::Syntax(e, frame) => {
