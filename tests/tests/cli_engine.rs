@@ -15,7 +15,9 @@ fn export_then_import_gives_the_same_game() {
     let line = String::from_utf8(out).unwrap();
     assert!(
         line.starts_with(
-            "position fen wfwwa3/wksma3/wn6/aa6/6AA/6NW/3AMSKW/3AWWFW w 0 1 startpos moves g3f3"
+            "ucinewgame bondsmenLeaders 1 basePromotions 1 swordsCaptureMounts 0 \
+             magicianDemotesKhan 1 magicianExtendedDemotionSqs 0 board magician\n\
+             position fen wfwwa3/wksma3/wn6/aa6/6AA/6NW/3AMSKW/3AWWFW w 0 1 startpos moves g3f3"
         ),
         "{line}"
     );
