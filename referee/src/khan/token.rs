@@ -199,7 +199,8 @@ pub fn replay_engine(
     replay_engine_from(pos, line)
 }
 
-/// The position an engine line starts from under `ruleset`. The siege fields
+/// The position an engine line starts from under `ruleset` (KR-P15: the
+/// engine FEN has no siege state, so it comes from elsewhere). The siege fields
 /// when the line has them; otherwise the ruleset's start (siege state and
 /// all) when the FEN is that start's, which is how the engine names the
 /// standard siege start, by its board type and the short FEN; otherwise the
