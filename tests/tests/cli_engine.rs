@@ -485,3 +485,26 @@ fn shell_words(text: &str) -> Vec<String> {
     words.extend(word);
     words
 }
+
+/// What the engine's lines cannot carry besides moves is named too: a
+/// result the final position does not make (here a resignation).
+#[test]
+fn a_result_the_lines_cannot_carry_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("resigned.yam");
+    std::fs::write(
+        &path,
+        "[Game \"Khan\"]\n[Variant \"Magician\"]\n[GameId \"resigned\"]\n[Date \"????.??.??\"]\n\
+         [White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n[NotationVersion \"1\"]\n\
+         [Ruleset \"magician\"]\n\n1. Ng3-f3 1-0\n",
+    )
+    .unwrap();
+    yam!()
+        .args(["engine", "export"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "note: the result 1-0 is not carried: the engine's lines give the moves only, and `yam engine import` records *",
+        ));
+}

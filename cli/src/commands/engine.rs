@@ -448,6 +448,26 @@ fn export_record(args: &ExportArgs, record: &Record<String>) -> Result<Status> {
         eprintln!("warning: {lossy} moves would be read back as other moves");
     }
     let pos = *main_line.position();
+    // What the two lines cannot carry beyond the moves: the record's result
+    // when the final position does not make it (a resignation, an agreed
+    // draw), and a ruleset import cannot name.
+    let made = pos.outcome().map(|o| o.result().to_owned());
+    if let Some(result) = record.tags.get("Result")
+        && result != "*"
+        && made.as_deref() != Some(result)
+    {
+        eprintln!(
+            "note: the result {result} is not carried: the engine's lines give the moves only, \
+             and `yam engine import` records {}",
+            made.as_deref().unwrap_or("*")
+        );
+    }
+    if yam_referee::ruleset_name::builtin(GameKind::Khan, tag).is_err() {
+        eprintln!(
+            "note: ruleset {tag} is not built in; the board line gives its game type and \
+             options, and `yam engine import` records the game under a built-in ruleset"
+        );
+    }
     if args.fen {
         if pos.tower_squares().is_empty() {
             println!("{}", pos.to_engine_fen());
