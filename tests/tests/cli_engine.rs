@@ -118,80 +118,82 @@ fn a_generated_game_of_every_game_type_comes_back_move_for_move() {
         "rescue-general",
         "rescue-khan",
     ] {
-        let original = dir.path().join(format!("{ruleset}.yam"));
-        yam!()
-            .args(["generate", "--game", "khan", "--ruleset", ruleset])
-            .args(["--games", "1", "--seed", "3", "-o"])
-            .arg(&original)
-            .assert()
-            .success();
-        let board = ruleset.replace('-', "");
-        let lines = stdout_of(
+        for seed in ["3", "11", "29"] {
+            let original = dir.path().join(format!("{ruleset}-{seed}.yam"));
             yam!()
-                .args(["engine", "export", "--exact"])
+                .args(["generate", "--game", "khan", "--ruleset", ruleset])
+                .args(["--games", "1", "--seed", seed, "-o"])
                 .arg(&original)
                 .assert()
-                .success(),
-        );
-        assert!(
-            lines
-                .lines()
-                .next()
-                .unwrap()
-                .ends_with(&format!(" board {board}")),
-            "{lines}"
-        );
-        // The standard start travels as the short FEN, siege games too.
-        assert!(!lines.contains("towers="), "{lines}");
-        let imported = stdout_of(
+                .success();
+            let board = ruleset.replace('-', "");
+            let lines = stdout_of(
+                yam!()
+                    .args(["engine", "export", "--exact"])
+                    .arg(&original)
+                    .assert()
+                    .success(),
+            );
+            assert!(
+                lines
+                    .lines()
+                    .next()
+                    .unwrap()
+                    .ends_with(&format!(" board {board}")),
+                "{lines}"
+            );
+            // The standard start travels as the short FEN, siege games too.
+            assert!(!lines.contains("towers="), "{lines}");
+            let imported = stdout_of(
+                yam!()
+                    .args(["engine", "import"])
+                    .write_stdin(lines.clone())
+                    .assert()
+                    .success(),
+            );
+            let text = std::fs::read_to_string(&original).unwrap();
+            let want = moves_of(&text);
+            assert!(want.len() > 20, "{ruleset}: a short game");
+            assert_eq!(moves_of(&imported), want, "{ruleset}");
+            assert!(
+                imported.contains(&format!("[Ruleset \"{ruleset}\"]")),
+                "{imported}"
+            );
+            // The standard start needs no Position tag: the ruleset's is the game's.
+            assert!(!imported.contains("[Position"), "{imported}");
+            let back = dir.path().join(format!("{ruleset}-{seed}-back.yam"));
+            std::fs::write(&back, &imported).unwrap();
+            yam!().arg("check").arg(&back).assert().success();
             yam!()
-                .args(["engine", "import"])
-                .write_stdin(lines.clone())
+                .args(["engine", "export", "--exact"])
+                .arg(&back)
                 .assert()
-                .success(),
-        );
-        let text = std::fs::read_to_string(&original).unwrap();
-        let want = moves_of(&text);
-        assert!(want.len() > 20, "{ruleset}: a short game");
-        assert_eq!(moves_of(&imported), want, "{ruleset}");
-        assert!(
-            imported.contains(&format!("[Ruleset \"{ruleset}\"]")),
-            "{imported}"
-        );
-        // The standard start needs no Position tag: the ruleset's is the game's.
-        assert!(!imported.contains("[Position"), "{imported}");
-        let back = dir.path().join(format!("{ruleset}-back.yam"));
-        std::fs::write(&back, &imported).unwrap();
-        yam!().arg("check").arg(&back).assert().success();
-        yam!()
-            .args(["engine", "export", "--exact"])
-            .arg(&back)
-            .assert()
-            .success()
-            .stdout(predicate::eq(lines.clone()));
+                .success()
+                .stdout(predicate::eq(lines.clone()));
 
-        // The engine's own form: the same strings less the marks, and a
-        // warning naming each move whose string is read back as another.
-        let plain = yam!()
-            .args(["engine", "export"])
-            .arg(&original)
-            .assert()
-            .success();
-        let err = stderr_of(&plain);
-        let marked = lines
-            .split(" moves ")
-            .nth(1)
-            .unwrap_or("")
-            .split_whitespace()
-            .filter(|w| w.len() > 4)
-            .count();
-        let named = err
-            .lines()
-            .filter(|l| l.starts_with("warning: move "))
-            .count();
-        assert_eq!(named, marked, "{ruleset}: {err}");
-        warned += named;
-        assert!(!stdout_of(plain).contains(['*', '>']));
+            // The engine's own form: the same strings less the marks, and a
+            // warning naming each move whose string is read back as another.
+            let plain = yam!()
+                .args(["engine", "export"])
+                .arg(&original)
+                .assert()
+                .success();
+            let err = stderr_of(&plain);
+            let marked = lines
+                .split(" moves ")
+                .nth(1)
+                .unwrap_or("")
+                .split_whitespace()
+                .filter(|w| w.len() > 4)
+                .count();
+            let named = err
+                .lines()
+                .filter(|l| l.starts_with("warning: move "))
+                .count();
+            assert_eq!(named, marked, "{ruleset}: {err}");
+            warned += named;
+            assert!(!stdout_of(plain).contains(['*', '>']));
+        }
     }
     assert!(
         warned > 0,
