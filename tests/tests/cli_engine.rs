@@ -356,6 +356,10 @@ fn the_board_line_is_written_and_read() {
             "line 1: expected `ucinewgame ...` or `position fen ...`, found `isready`",
         ),
         (vec!["ucinewgame board basic"], "no `position fen ...` line"),
+        (
+            vec!["ucinewgame board basic\n\nucinewgame board basic"],
+            "line 3: a second `ucinewgame` line",
+        ),
     ];
     for (args, want) in refused {
         yam!()

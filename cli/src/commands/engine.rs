@@ -182,8 +182,10 @@ fn engine_lines(texts: &[String]) -> std::result::Result<EngineLines, ImportErro
         .iter()
         .flat_map(|t| t.lines())
         .map(str::trim)
-        .filter(|l| !l.is_empty())
+        // Numbered before the blank lines are skipped, so a line's number
+        // is where it stands in the input.
         .enumerate()
+        .filter(|(_, l)| !l.is_empty())
     {
         let n = i + 1;
         match line.split_whitespace().next().unwrap_or("") {
