@@ -2,6 +2,7 @@
 //! mail servers, client shapes of real mails, and an attacker.
 
 pub mod attacker;
+pub mod browser;
 pub mod shapes;
 
 use std::path::Path;

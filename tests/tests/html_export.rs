@@ -7,8 +7,6 @@
 //! Screenshots of one page of each game go to target/test-artifacts/.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use yam_tests::{workspace, yam};
 
@@ -276,70 +274,7 @@ fn export_needs_exactly_one_format() {
 // ---------------------------------------------------------------------------
 // The browser
 
-/// The chromium to drive, or why there is none.
-fn chromium() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("YAM_CHROMIUM") {
-        return Some(PathBuf::from(path));
-    }
-    ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .find_map(|name| {
-            let found = Command::new("which").arg(name).output().ok()?;
-            let path = String::from_utf8(found.stdout).ok()?;
-            let path = path.trim();
-            (found.status.success() && !path.is_empty()).then(|| PathBuf::from(path))
-        })
-}
-
-/// Run headless chromium with `args` on `url`; its standard output. Fails
-/// the test if it takes over a minute.
-fn browse(chromium: &Path, profile: &Path, args: &[&str], url: &str) -> String {
-    let mut child = Command::new(chromium)
-        .args([
-            "--headless=new",
-            "--disable-gpu",
-            "--no-sandbox",
-            "--no-first-run",
-            "--disable-extensions",
-            "--allow-file-access-from-files",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(args)
-        .arg(url)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("chromium starts");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let mut stdout = child.stdout.take().expect("stdout");
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = std::io::Read::read_to_string(&mut stdout, &mut s);
-        s
-    });
-    loop {
-        match child.try_wait().expect("wait") {
-            Some(_) => break,
-            None if Instant::now() > deadline => {
-                let _ = child.kill();
-                panic!("chromium took over a minute on {url}");
-            }
-            None => std::thread::sleep(Duration::from_millis(50)),
-        }
-    }
-    reader.join().expect("reader")
-}
-
-/// The value of attribute `name` on the first element that has it.
-fn attribute<'a>(dom: &'a str, name: &str) -> Option<&'a str> {
-    let start = dom.find(&format!(" {name}=\""))? + name.len() + 3;
-    let len = dom[start..].find('"')?;
-    Some(&dom[start..start + len])
-}
-
-fn file_url(path: &Path) -> String {
-    format!("file://{}", path.display())
-}
+use yam_tests::browser::{attribute, browse, chromium, file_url};
 
 #[test]
 fn a_browser_steps_through_a_game_of_each_kind() {

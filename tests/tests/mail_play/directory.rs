@@ -1391,3 +1391,79 @@ fn a_withdrawal_signed_after_the_game_started_is_refused() {
     ann.yam(&["move", "khan-1", &line[2]]).success();
     assert!(bo.read().contains("1 new event(s) from Ann"));
 }
+
+/// A turn mail shows the board as a picture: its HTML side, as a mail
+/// client shows it (the `cid:` picture resolved to the mail's own PNG
+/// part), opened in headless Chromium, draws the board; the text side is
+/// whole for plain-text readers. A screenshot goes to
+/// target/test-artifacts/turn-mail.png.
+#[test]
+fn a_turn_mail_shows_the_board_as_a_picture() {
+    use mail_parser::MimeHeaders;
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    ann.yam(&["move", "khan-1", &line[2]]).success();
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let raw = std::fs::read(super::mail_files(&bo_inbox).pop().unwrap()).unwrap();
+    let mail = mail_parser::MessageParser::default().parse(&raw).unwrap();
+    let text = mail.body_text(0).unwrap();
+    assert!(text.contains("-----BEGIN YAM TURN-----"), "{text}");
+    let html = mail.body_html(0).unwrap().into_owned();
+    assert!(!html.contains("-----BEGIN YAM TURN-----"), "{html}");
+    let picture = mail
+        .parts
+        .iter()
+        .find(|p| p.content_id() == Some("board"))
+        .expect("the board's picture");
+    assert!(picture.is_content_type("image", "png"));
+    // Bo's desk reads it as any turn.
+    assert!(bo.read().contains(&format!("Ann played {}", line[2])));
+
+    let Some(chromium) = yam_tests::browser::chromium_or_skip() else {
+        return;
+    };
+    let page_dir = root.path().join("mail-page");
+    std::fs::create_dir_all(&page_dir).unwrap();
+    std::fs::write(page_dir.join("board.png"), picture.contents()).unwrap();
+    // What a mail client does with `cid:`, and a probe of the picture.
+    let page = html.replace("cid:board", "board.png").replace(
+        "</body>",
+        "<script>window.addEventListener('load', function () {\
+         var i = document.images[0];\
+         document.body.setAttribute('data-picture', i.complete + ' ' + i.naturalWidth + 'x' + i.naturalHeight);\
+         });</script></body>",
+    );
+    let page_path = page_dir.join("mail.html");
+    std::fs::write(&page_path, page).unwrap();
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| yam_tests::workspace().join("target"));
+    let artifacts = target.join("test-artifacts");
+    std::fs::create_dir_all(&artifacts).unwrap();
+    let shot = artifacts.join("turn-mail.png");
+    let _ = std::fs::remove_file(&shot);
+    let profile = tempfile::tempdir().unwrap();
+    let dom = yam_tests::browser::browse(
+        &chromium,
+        profile.path(),
+        &[
+            "--dump-dom",
+            &format!("--screenshot={}", shot.display()),
+            "--window-size=900,1400",
+        ],
+        &yam_tests::browser::file_url(&page_path),
+    );
+    let seen = yam_tests::browser::attribute(&dom, "data-picture").expect("the probe ran");
+    let (complete, size) = seen.split_once(' ').unwrap();
+    assert_eq!(complete, "true", "{seen}");
+    let (w, h) = size.split_once('x').unwrap();
+    let (w, h): (u32, u32) = (w.parse().unwrap(), h.parse().unwrap());
+    assert!(w >= 600 && h >= 600, "a board-sized picture: {seen}");
+    assert!(
+        std::fs::metadata(&shot).map(|m| m.len()).unwrap_or(0) > 20_000,
+        "no screenshot at {}",
+        shot.display()
+    );
+}
