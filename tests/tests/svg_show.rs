@@ -82,6 +82,50 @@ fn khan_diagram_marks_towers_gers_and_captives() {
 }
 
 #[test]
+fn khan_siege_board_marks_captives_held_in_towers() {
+    // Both towers hold a khan, both gers stand, and each tower has manned
+    // and silenced squares: every siege mark at once.
+    let text = svg(&["examples/khan/seed/enemy-captive.yam", "--ply", "0"]);
+    let doc = check_svg(&text);
+    let words = words(&doc);
+    for needle in [
+        "manned tower square",
+        "silenced tower square",
+        "White's ger (long dashes, tag W)",
+        "Black's ger (short dots, tag B)",
+        "captive held in the tower",
+        "Tower 1: h5 h6 h7, manned h6 h7; holds White's khan.",
+        "Tower 2: a2 a3 a4, manned a2 a4; holds Black's khan.",
+    ] {
+        assert!(words.contains(needle), "missing {needle:?} in\n{words}");
+    }
+    // The captives in the towers are on the board: a tag on each tower's
+    // middle square (h6, a3), not only in the legend's sentences.
+    let tags: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter(|n| matches!(n.text(), Some("wk" | "bk")))
+        .collect();
+    assert!(tags.len() >= 2, "no captive tags on the board");
+    // Nothing absent is explained: no piece carries a captive here.
+    assert!(!words.contains("carried by the piece"), "{words}");
+    assert!(!words.contains("waiting at the ger"), "{words}");
+    insta::assert_snapshot!("khan_siege_enemy_captive_ply_0", text);
+}
+
+#[test]
+fn khan_legend_omits_what_the_board_lacks() {
+    let text = svg(&["examples/khan/opening-lesson.yam"]);
+    let doc = check_svg(&text);
+    let words = words(&doc).to_lowercase();
+    for absent in ["tower", "ger", "captive", "power magician", "khan archer"] {
+        assert!(!words.contains(absent), "{absent:?} in\n{words}");
+    }
+    assert!(words.contains("last move, from"), "{words}");
+    insta::assert_snapshot!("khan_magician_opening_lesson_end", text);
+}
+
+#[test]
 fn castle_siege_diagram_shows_stacks_breaches_and_the_castle() {
     let text = svg(&[
         "examples/castle-siege/attacker-victory-square.yam",
@@ -123,6 +167,27 @@ fn genghis_khan_tableau_shows_rows_hand_and_piles() {
         assert!(words.contains(needle), "missing {needle:?} in\n{words}");
     }
     insta::assert_snapshot!("genghis_khan_practice_ply_40", text);
+}
+
+#[test]
+fn genghis_khan_card_names_are_whole() {
+    // The hand holds the longest Khan card name of all (31 characters) and
+    // a 14-letter word; every name is drawn whole, never cut.
+    let text = svg(&["examples/genghis-khan/director-pat-1.yam", "--ply", "39"]);
+    let doc = check_svg(&text);
+    let words = words(&doc);
+    assert!(!words.contains('…'), "a name is cut:\n{words}");
+    // Names may wrap: compare them with the lines joined.
+    let joined = words.replace('\n', " ");
+    for name in [
+        "Enemies offer Treasure & Brides",
+        "Reconnaissance in Force",
+        "Hooked Lance",
+        "Son Tolui",
+    ] {
+        assert!(joined.contains(name), "{name:?} not whole in\n{words}");
+    }
+    insta::assert_snapshot!("genghis_khan_longest_names_ply_39", text);
 }
 
 #[test]
