@@ -148,7 +148,58 @@ fn castle_siege_diagram_shows_stacks_breaches_and_the_castle() {
         .filter(|n| n.has_tag_name("line") && n.attribute("stroke-width") == Some("5"))
         .count();
     assert_eq!(walls, 16, "castle outline");
+    // Every unit is a disc of its own (16 defenders, 23 attackers), and
+    // the legend has one sample of each side's.
+    let discs = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("circle"))
+        .count();
+    assert_eq!(discs, 16 + 23 + 2, "one disc per unit");
+    // The Defender's turn 3 just ended: its orders are arrows, its dice
+    // are on them and in a row under the board, with what each did.
+    for needle in [
+        "The Defender's turn of round 3 (ended): 8 dice, in the order rolled.",
+        "Cc6xKa8",
+        "a step this turn (solid arrow)",
+        "an attack this turn (dotted arrow)",
+        "the die that resolved the order, on its arrow",
+        "11. Cc6xKa8@6: the cannon attacks the knight on a8: kills it (6, needs 6+)",
+    ] {
+        assert!(words.contains(needle), "missing {needle:?} in\n{words}");
+    }
+    let arrows = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("polygon"))
+        .count();
+    assert!(arrows >= 8, "{arrows} arrow heads");
+    // Nothing absent is explained: no breach was attempted this turn.
+    assert!(!words.contains("breach attempt"), "{words}");
     insta::assert_snapshot!("castle_siege_victory_square_move_3", text);
+}
+
+#[test]
+fn castle_siege_inside_a_turn_marks_its_orders_so_far() {
+    let text = svg(&[
+        "examples/castle-siege/attacker-victory-square.yam",
+        "--ply",
+        "24",
+    ]);
+    let doc = check_svg(&text);
+    let words = words(&doc);
+    for needle in [
+        "The Attacker's turn of round 1, so far: 1 die.",
+        "2. Kb8-b7: the knight steps from b8 to b7",
+    ] {
+        assert!(words.contains(needle), "missing {needle:?} in\n{words}");
+    }
+    // The latest order is the thicker arrow.
+    assert!(
+        doc.descendants()
+            .any(|n| n.has_tag_name("line") && n.attribute("stroke-width") == Some("6")),
+        "no thick arrow for the latest order"
+    );
+    // Before any breach, the legend has no breach mark.
+    assert!(!words.contains("breached castle square"), "{words}");
 }
 
 #[test]

@@ -45,13 +45,15 @@ pub fn escape(text: &str) -> String {
 pub fn draw(shown: &Shown, caption: &str) -> String {
     match shown {
         Shown::Khan(pos, last) => khan::draw(pos, *last, caption),
-        Shown::Siege(state) => castle_siege::draw(Some(state), None, caption),
+        Shown::Siege(state, turn) => {
+            castle_siege::draw(Some(state), turn.as_deref(), None, caption)
+        }
         Shown::SiegeSetup { sealed, revealed } => {
             let note = format!(
                 "The setups are secret until both are revealed (CS-07 to CS-10): \
                  {sealed} sealed, {revealed} revealed."
             );
-            castle_siege::draw(None, Some(&note), caption)
+            castle_siege::draw(None, None, Some(&note), caption)
         }
         Shown::Cards(state) => genghis_khan::draw(state, caption),
     }
