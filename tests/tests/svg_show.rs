@@ -289,3 +289,53 @@ fn a_ply_past_the_end_is_refused() {
         .assert()
         .code(2);
 }
+
+/// The picture's `<title>`.
+fn title(text: &str) -> String {
+    let doc = check_svg(text);
+    doc.descendants()
+        .find(|n| n.has_tag_name("title"))
+        .and_then(|n| n.text())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn titles_count_plies_moves_rounds_and_turns_as_players_do() {
+    for (args, want) in [
+        (
+            &["examples/khan/opening-lesson.yam", "--ply", "1"][..],
+            "example-khan-opening-lesson after White's move 1 (1 ply)",
+        ),
+        (
+            &["examples/khan/opening-lesson.yam", "--move", "2"][..],
+            "example-khan-opening-lesson after White's move 2 (3 plies)",
+        ),
+        (
+            &[
+                "examples/castle-siege/attacker-victory-square.yam",
+                "--move",
+                "3",
+            ][..],
+            "example-siege-attacker-victory-square after round 3, the Defender's turn (103 plies)",
+        ),
+        (
+            &[
+                "examples/castle-siege/attacker-victory-square.yam",
+                "--ply",
+                "24",
+            ][..],
+            "example-siege-attacker-victory-square in round 1, 2 plies into the Attacker's turn (24 plies)",
+        ),
+        (
+            &["examples/genghis-khan/practice.yam", "--move", "2"][..],
+            "example-genghis-practice after turn 2 (21 plies)",
+        ),
+        (
+            &["examples/genghis-khan/practice.yam", "--ply", "1"][..],
+            "example-genghis-practice in turn 1, 1 ply into it (1 ply)",
+        ),
+    ] {
+        assert_eq!(title(&svg(args)), want, "{args:?}");
+    }
+}
