@@ -456,16 +456,18 @@ fn legend(
         24,
         r##"fill="#d8c8a8" stroke="#3b2a10" stroke-width="3""##,
     );
-    let moat = if state.is_some() {
-        "; light blue: the moat ring"
-    } else {
-        ""
-    };
-    row(
-        c,
-        &mut y,
-        &format!("castle square (thick line: the walls){moat}"),
-    );
+    row(c, &mut y, "castle square (thick line: the walls)");
+    // The moat depends on the rules' adjacency: drawn once they are known.
+    if state.is_some() {
+        c.rect(
+            x,
+            y + 2,
+            26,
+            24,
+            r##"fill="#d6e8f5" stroke="#9a9a9a" stroke-width="1""##,
+        );
+        row(c, &mut y, "the moat ring (light blue)");
+    }
     victory_mark(c, x, y, 26);
     row(c, &mut y, "victory square (d4 e4 d5 e5)");
     if used.breach {
