@@ -43,6 +43,10 @@ pub enum ErrorKind {
     BadMove(Cow<'static, str>),
     /// A visitor refused a tag value.
     BadTag(Cow<'static, str>),
+    /// A Genghis Khan deal from physical cards (`FoeLayout`, `KhanDeck`)
+    /// that no deck could give, or that cannot stand in this header: which
+    /// tag, which card, what was expected.
+    BadDeal(String),
     /// One element is longer than the reader will hold in memory.
     TooLong(usize),
     /// Variations nest deeper than the reader's limit (the number): a
@@ -92,6 +96,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::InvalidUtf8 => f.write_str("invalid UTF-8"),
             ErrorKind::BadMove(expected) => write!(f, "not a valid move: expected {expected}"),
             ErrorKind::BadTag(expected) => write!(f, "bad tag value: expected {expected}"),
+            ErrorKind::BadDeal(reason) => write!(f, "the recorded deal is refused: {reason}"),
             ErrorKind::TooLong(limit) => write!(f, "element longer than {limit} bytes"),
             ErrorKind::TooDeep(limit) => write!(
                 f,

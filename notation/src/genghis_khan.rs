@@ -65,6 +65,8 @@ use nom::{
 use crate::grammar::{MoveGrammar, TokenError};
 use crate::quote;
 
+pub mod deal;
+
 // ---------------------------------------------------------------------------
 // The card lists, exactly as in the seed text
 

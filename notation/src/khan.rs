@@ -661,34 +661,64 @@ impl MoveGrammar for KhanGrammar {
 /// An innersky engine move string such as `g4f5`: two squares, nothing else.
 ///
 /// It does not say whether the move is a step, a capture, a spell, an exchange
-/// or a transfer; the referee infers that from the position.
+/// or a transfer; the referee infers that from the position (KR-P1). Yam also
+/// reads and writes one extension the engine does not know: the long form's
+/// mark between the squares (`e4*e5`, `e2<>f1`), which names the kind of move
+/// where the bare string would be read as another move (see "The engine's
+/// forms" in `docs/rules/khan.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct EngineMove {
     /// The square the piece stands on.
     pub from: Square,
     /// The other square.
     pub to: Square,
+    /// The kind of move, when the Yam extension's mark is written.
+    pub action: Option<Action>,
+}
+
+impl EngineMove {
+    /// The engine's bare string, no mark.
+    pub const fn plain(from: Square, to: Square) -> EngineMove {
+        EngineMove {
+            from,
+            to,
+            action: None,
+        }
+    }
 }
 
 impl FromStr for EngineMove {
     type Err = KhanSyntaxError;
     fn from_str(s: &str) -> Result<EngineMove, KhanSyntaxError> {
         let (rest, from) = square(s).map_err(|_| KhanSyntaxError::new(0, "a square such as g4"))?;
-        let (rest, to) = square(rest)
-            .map_err(|_| KhanSyntaxError::new(s.len() - rest.len(), "a square such as f5"))?;
+        // The optional mark is Yam's extension; `x` only in lower case, as
+        // the long form prints it, so that a mark never looks like a file.
+        let (rest, action) = match action(rest) {
+            Ok((r, a)) if !rest.starts_with('X') => (r, Some(a)),
+            _ => (rest, None),
+        };
+        let (rest, to) = square(rest).map_err(|_| {
+            KhanSyntaxError::new(
+                s.len() - rest.len(),
+                "a square such as f5 (or a mark -, x, *, <>, > and a square)",
+            )
+        })?;
         if !rest.is_empty() {
             return Err(KhanSyntaxError::new(
                 s.len() - rest.len(),
                 "the end of the move string",
             ));
         }
-        Ok(EngineMove { from, to })
+        Ok(EngineMove { from, to, action })
     }
 }
 
 impl fmt::Display for EngineMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.from, self.to)
+        match self.action {
+            None => write!(f, "{}{}", self.from, self.to),
+            Some(a) => write!(f, "{}{}{}", self.from, a.mark(), self.to),
+        }
     }
 }
 
@@ -696,19 +726,43 @@ impl fmt::Display for EngineMove {
 // The engine's position command
 
 /// The engine protocol's position line,
-/// `position fen <fen> [startpos] [moves <m1> <m2> ...]`, as the innersky
-/// interface page shows it (`... w 0 1 startpos moves g4f5 a5a4 h4h5`; the
-/// `startpos` token after the FEN is the engine's own habit). A game played
-/// against the engine can be read from it.
+/// `position fen <fen> [siege fields] [startpos] [moves <m1> <m2> ...]`, as
+/// the innersky interface page shows it (`... w 0 1 startpos moves g4f5 a5a4
+/// h4h5`; the `startpos` token after the FEN is the engine's own habit). A
+/// game played against the engine can be read from it.
+///
+/// The siege fields (`towers=d4e4d5e5:gen manned=... gers=a1:w,h8:b`) are
+/// Yam's extension, the fields of Yam's position format: the engine's own
+/// "long version of the fen" for a custom siege setup is not documented, so
+/// a siege position other than a standard start is written this way.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EnginePosition {
-    /// The position the moves start from.
-    pub fen: EngineFen,
+    /// The position the moves start from: the FEN, and the siege fields
+    /// when the line has them (all empty when it has none).
+    pub position: YamPosition,
     /// The moves played from it.
     pub moves: Vec<EngineMove>,
 }
 
 impl EnginePosition {
+    /// A line from the engine FEN alone, no siege fields.
+    pub fn from_fen(fen: EngineFen, moves: Vec<EngineMove>) -> EnginePosition {
+        EnginePosition {
+            position: YamPosition::from_fen(fen),
+            moves,
+        }
+    }
+
+    /// The engine FEN the moves start from.
+    pub fn fen(&self) -> &EngineFen {
+        &self.position.fen
+    }
+
+    /// Whether the line carries any siege field after the FEN.
+    pub fn has_siege_fields(&self) -> bool {
+        self.position != YamPosition::from_fen(self.position.fen.clone())
+    }
+
     /// Read a position line.
     pub fn parse(s: &str) -> Result<EnginePosition, KhanSyntaxError> {
         let words: Vec<(usize, &str)> = s
@@ -727,21 +781,28 @@ impl EnginePosition {
                     *i += 1;
                     Ok(())
                 }
-                Some((at, _)) => Err(KhanSyntaxError::new(*at, format!("`{word}`"))),
+                Some((at, w)) => Err(KhanSyntaxError::new(*at, format!("`{word}` (found `{w}`)"))),
                 None => Err(KhanSyntaxError::new(s.len(), format!("`{word}`"))),
             }
         };
         expect("position", &mut i)?;
         expect("fen", &mut i)?;
-        // The FEN is the next two to four words: board, side, and the counters if present.
+        // The FEN is the next two to four words: board, side, and the
+        // counters if present; then any siege fields, each `key=value`.
         let fen_start = words.get(i).map_or(s.len(), |(at, _)| *at);
         let mut j = i + 2;
         while j < words.len() && j < i + 4 && words[j].1.starts_with(|c: char| c.is_ascii_digit()) {
             j += 1;
         }
-        let fen_end = words.get(j).map_or(s.len(), |(at, _)| at.saturating_sub(1));
-        let fen_text = s.get(fen_start..fen_end).unwrap_or("");
-        let fen = EngineFen::parse(fen_text).map_err(|e| KhanSyntaxError {
+        while j < words.len() && words[j].1.contains('=') {
+            j += 1;
+        }
+        let fen_end = words
+            .get(j)
+            .map_or(s.len(), |(at, _)| at.saturating_sub(1))
+            .max(fen_start);
+        let fen_text = s.get(fen_start..fen_end).unwrap_or("").trim_end();
+        let position = YamPosition::parse(fen_text).map_err(|e| KhanSyntaxError {
             offset: fen_start + e.offset,
             expected: e.expected,
         })?;
@@ -759,14 +820,14 @@ impl EnginePosition {
                 })?);
             }
         }
-        Ok(EnginePosition { fen, moves })
+        Ok(EnginePosition { position, moves })
     }
 }
 
 impl fmt::Display for EnginePosition {
     /// The canonical line, with the engine's `startpos` token.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "position fen {} startpos", self.fen)?;
+        write!(f, "position fen {} startpos", self.position)?;
         if !self.moves.is_empty() {
             f.write_str(" moves")?;
             for m in &self.moves {
@@ -1374,23 +1435,60 @@ mod tests {
         assert_eq!("G4F5".parse::<EngineMove>().unwrap().to_string(), "g4f5");
         assert!("g4f".parse::<EngineMove>().is_err());
         assert!("g4f5q".parse::<EngineMove>().is_err());
+        // Yam's extension: the long form's mark names the kind of move.
+        for (text, action) in [
+            ("e4*e5", Action::Spell),
+            ("e4xe5", Action::Capture),
+            ("f4-h5", Action::Move),
+            ("e2<>f1", Action::Exchange),
+            ("e2>d1", Action::Transfer),
+        ] {
+            let m: EngineMove = text.parse().unwrap();
+            assert_eq!(m.action, Some(action), "{text}");
+            assert_eq!(m.to_string(), text);
+        }
+        assert!("e4*".parse::<EngineMove>().is_err());
+        assert!("e4**e5".parse::<EngineMove>().is_err());
     }
 
     #[test]
     fn engine_position_lines_read_and_print() {
         let line = "position fen wfwwa3/wksma3/wn6/aa6/6AA/6NW/3AMSKW/3AWWFW w 0 1 startpos moves g4f5 a5a4 h4h5";
         let p = EnginePosition::parse(line).unwrap();
-        assert_eq!(p.fen.to_string(), START);
+        assert_eq!(p.fen().to_string(), START);
+        assert!(!p.has_siege_fields());
         assert_eq!(p.moves.len(), 3);
         assert_eq!(p.moves[2].to_string(), "h4h5");
         assert_eq!(p.to_string(), line);
         let bare = EnginePosition::parse("position fen 8/8/8/8/8/8/8/8 b").unwrap();
         assert!(bare.moves.is_empty());
-        assert_eq!(bare.fen.side, Side::Black);
+        assert_eq!(bare.fen().side, Side::Black);
         let e = EnginePosition::parse(&line.replace("h4h5", "h4h9")).unwrap_err();
         assert_eq!(e.offset, line.len() - 2);
         assert!(EnginePosition::parse("position startpos").is_err());
         assert!(EnginePosition::parse(&line.replace("moves", "mvs")).is_err());
+    }
+
+    #[test]
+    fn engine_position_lines_carry_siege_fields() {
+        let line = "position fen wfwwa3/wksma3/wn6/aa6/6AA/6NW/3AMSKW/3AWWFW w 0 1 \
+                    towers=d4e4d5e5:gen manned=d4e4d5e5 gers=a1:w,h8:b startpos moves g4f5";
+        let p = EnginePosition::parse(line).unwrap();
+        assert!(p.has_siege_fields());
+        assert_eq!(p.position.towers.len(), 1);
+        assert_eq!(p.position.gers.len(), 2);
+        assert_eq!(p.moves.len(), 1);
+        assert_eq!(p.to_string(), line);
+        // Without counters and without moves.
+        let p = EnginePosition::parse("position fen 8/8/8/8/8/8/8/8 w towers=d4").unwrap();
+        assert_eq!(p.position.towers[0].squares, vec![Square::D4]);
+        // A bad field is reported where it stands.
+        let bad = line.replace("gers=a1:w", "gers=a1:x");
+        let e = EnginePosition::parse(&bad).unwrap_err();
+        assert_eq!(e.offset, bad.find("a1:x").unwrap() + 2);
+        let bad = line.replace("towers=", "tours=");
+        let e = EnginePosition::parse(&bad).unwrap_err();
+        assert_eq!(e.offset, bad.find("tours=").unwrap());
     }
 
     #[test]

@@ -13,6 +13,7 @@ use nom::Err;
 
 use crate::comment::{self, RawParts};
 use crate::error::{ErrorKind, ParseError, ReadError};
+use crate::genghis_khan::deal::{self, FoeLayout, KhanDeckOrder};
 use crate::grammar::TokenError;
 use crate::lex::{self, CommentLexError, LexError, LexFailure, Numeric};
 use crate::nag::Nag;
@@ -296,6 +297,14 @@ impl<R: Read> Reader<R> {
                 resume: Resume::SkipGame,
             });
         }
+        if let Some(reason) = deal_conflict(state) {
+            return Err(Fail::Syntax {
+                pos: here,
+                kind: ErrorKind::BadDeal(reason),
+                found: self.found_at(self.pos),
+                resume: Resume::SkipGame,
+            });
+        }
         if !state.result_tag_text_ok {
             return Err(Fail::Syntax {
                 pos: here,
@@ -420,6 +429,31 @@ impl<R: Read> Reader<R> {
                                 ErrorKind::BadTag(
                                     "a calendar date YYYY.MM.DD, with ?? for an unknown part (2026.11.29, 2026.11.??, ????.??.??)".into(),
                                 ),
+                                Resume::SkipGame,
+                            ));
+                        }
+                    }
+                    // One verdict for every command, as for the date: a
+                    // deal from physical cards that no deck could give is
+                    // refused while reading (GK-01, GK-02).
+                    FOE_LAYOUT_RANK | KHAN_DECK_RANK => {
+                        let decoded = tags::unescape_tag_value(value);
+                        let checked = if rank == FOE_LAYOUT_RANK {
+                            FoeLayout::parse(&decoded).map(drop)
+                        } else {
+                            KhanDeckOrder::parse(&decoded).map(drop)
+                        };
+                        if let Err(e) = checked {
+                            // Offsets are the unescaped value's; they are the
+                            // raw value's too unless it holds escapes.
+                            let at = if decoded.len() == value.len() {
+                                value_at + e.offset.min(value.len())
+                            } else {
+                                value_at
+                            };
+                            return Err(self.syntax_at(
+                                at,
+                                ErrorKind::BadDeal(e.to_string()),
                                 Resume::SkipGame,
                             ));
                         }
@@ -1556,6 +1590,39 @@ fn missing_tags(state: &GameState) -> Vec<&'static str> {
         .collect()
 }
 
+/// Why the deal tags (`FoeLayout`, `KhanDeck`) cannot stand in this header,
+/// if they cannot: they record a Genghis Khan game dealt from physical
+/// cards, whose chance is nowhere else. A signed or practice game's deal
+/// comes from its evidence or seed, and two sources of one deal could
+/// disagree, so they never stand together.
+fn deal_conflict(state: &GameState) -> Option<String> {
+    let seen = |rank: usize| state.seen_known & (1 << rank) != 0;
+    let (layout, deck) = (seen(FOE_LAYOUT_RANK), seen(KHAN_DECK_RANK));
+    if !layout && !deck {
+        return None;
+    }
+    if state.game != Some(GameKind::GenghisKhan) {
+        let game = state.game.map_or("this", GameKind::name);
+        return Some(format!(
+            "the FoeLayout and KhanDeck tags record a Genghis Khan deal, and this is a {game} game"
+        ));
+    }
+    if !layout {
+        return Some(
+            "tag KhanDeck needs the FoeLayout tag: a game dealt from physical cards records its Foe layout (GK-02)"
+                .into(),
+        );
+    }
+    for (rank, name) in [(MODE_RANK, "Mode"), (PRACTICE_SEED_RANK, "PracticeSeed")] {
+        if seen(rank) {
+            return Some(format!(
+                "tag FoeLayout records a deal from physical cards, and tag {name} says the chance came from the fair-play layer: a game has one deal, so one of them must go"
+            ));
+        }
+    }
+    None
+}
+
 /// The rank of a known tag, at compile time.
 const fn rank_of(name: &str) -> usize {
     let mut rank = 0;
@@ -1590,6 +1657,10 @@ const GAME_RANK: usize = rank_of("Game");
 const RESULT_RANK: usize = rank_of("Result");
 const VERSION_RANK: usize = rank_of("NotationVersion");
 const DATE_RANK: usize = rank_of("Date");
+const MODE_RANK: usize = rank_of("Mode");
+const PRACTICE_SEED_RANK: usize = rank_of("PracticeSeed");
+const FOE_LAYOUT_RANK: usize = rank_of(deal::FOE_LAYOUT_TAG);
+const KHAN_DECK_RANK: usize = rank_of(deal::KHAN_DECK_TAG);
 const REQUIRED_MASK: u64 = mask_of(&REQUIRED_TAGS);
 
 /// The seen-tag bits of a game's player tags ([`GameKind::player_tags`]).

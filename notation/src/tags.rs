@@ -121,6 +121,10 @@ pub const KNOWN_TAGS: &[&str] = &[
     "FirstCommitment",
     "SecondCommitment",
     "PracticeSeed",
+    // A Genghis Khan game dealt from physical cards: the deal as recorded
+    // (`genghis_khan::deal`).
+    "FoeLayout",
+    "KhanDeck",
     // Presentation.
     "Annotator",
     "Setup",
@@ -160,9 +164,11 @@ pub fn known_tag(name: &str) -> Option<(usize, &'static str)> {
         (15, b'f') => 24,
         (16, b's') => 25,
         (12, b'p') => 26,
-        (9, b'a') => 27,
-        (5, b's') => 28,
-        (8, b'p') => 29,
+        (9, b'f') => 27,
+        (8, b'k') => 28,
+        (9, b'a') => 29,
+        (5, b's') => 30,
+        (8, b'p') => 31,
         _ => return None,
     };
     let known = KNOWN_TAGS[rank];

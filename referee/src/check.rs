@@ -54,6 +54,38 @@ pub enum Verdict {
     RulesNotChecked(String),
 }
 
+/// Where the chance of a game whose rules were checked came from: the
+/// moves alone, or, for Genghis Khan, a practice seed or a deal recorded
+/// from physical cards. Reports say which, since they vouch for different
+/// things.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChanceSource {
+    /// Nothing hidden: the moves (and the faces they show) are the game.
+    Moves,
+    /// Genghis Khan: the layout and draws come from the open practice seed
+    /// (`Mode "practice"`, `PracticeSeed`).
+    PracticeSeed,
+    /// Genghis Khan: the Foe layout from the `FoeLayout` tag, each draw as
+    /// its token names it (and as the `KhanDeck` tag orders them, if there
+    /// is one): a game dealt from physical cards.
+    RecordedDeal,
+}
+
+impl ChanceSource {
+    /// How a report says that the rules were checked, and from what.
+    pub fn wording(self) -> &'static str {
+        match self {
+            ChanceSource::Moves => "rules checked",
+            ChanceSource::PracticeSeed => {
+                "rules checked from the practice seed (the layout and every draw replayed from the open seed; unverified)"
+            }
+            ChanceSource::RecordedDeal => {
+                "rules checked from the recorded deal (the Foe layout of the FoeLayout tag, each draw as written; the deal itself is as the player recorded it, unverified)"
+            }
+        }
+    }
+}
+
 /// What checking one game found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameReport {
@@ -65,6 +97,8 @@ pub struct GameReport {
     pub plies: u32,
     /// The verdict.
     pub verdict: Verdict,
+    /// Where the chance the rules were checked with came from.
+    pub chance: ChanceSource,
 }
 
 /// Whether `result` is one a game of kind `game` can end with at all:
@@ -107,13 +141,22 @@ fn unfinished_result(game: GameKind, result: GameResult) -> Result<(), String> {
 /// A Castle Siege token as read: its value, where, and its text.
 type WrittenOrder = (SiegeToken, Span, String);
 
-/// Replay state of one Genghis Khan practice game.
+/// Where a Genghis Khan replay takes its draws from.
+#[derive(Debug, Clone)]
+enum CardDraws {
+    /// The open practice seed's stream.
+    Seed(PracticeChance),
+    /// The deal recorded from physical cards.
+    Dealt(genghis_khan::DealtDraws),
+}
+
+/// Replay state of one Genghis Khan game, practice or dealt.
 #[derive(Debug, Clone)]
 struct CardLine {
     state: genghis_khan::State,
-    chance: PracticeChance,
+    draws: CardDraws,
     /// Before the last move of this line, where a variation on it starts.
-    before_last: Option<(genghis_khan::State, PracticeChance)>,
+    before_last: Option<(genghis_khan::State, CardDraws)>,
 }
 
 /// Replay state of one Khan game.
@@ -157,10 +200,12 @@ enum Game {
         unchecked: Option<String>,
     },
     /// Genghis Khan practice games replay draw by draw from their open
-    /// seed; a variation replays from the state and the seed's stream
-    /// before the move it replaces.
+    /// seed, dealt games from their recorded deal; a variation replays from
+    /// the state and the draws before the move it replaces.
     GenghisKhan {
         line: CardLine,
+        /// Seed or deal.
+        source: ChanceSource,
         /// Lines suspended by open variations.
         stack: Vec<CardLine>,
     },
@@ -177,6 +222,9 @@ pub struct Checker {
     ruleset_hash_span: Span,
     mode: String,
     practice_seed: String,
+    foe_layout: Option<String>,
+    foe_layout_span: Span,
+    khan_deck: Option<String>,
     setup: String,
     setup_span: Span,
     game: Option<Game>,
@@ -347,6 +395,9 @@ impl Checker {
                 return None;
             }
         };
+        if let Some(layout) = self.foe_layout.clone() {
+            return self.start_dealt(&ruleset, &layout);
+        }
         if !self.mode.eq_ignore_ascii_case("practice") || self.practice_seed.is_empty() {
             return Some(Game::Unchecked(
                 GameKind::GenghisKhan,
@@ -361,9 +412,10 @@ impl Checker {
             Ok(state) => Some(Game::GenghisKhan {
                 line: CardLine {
                     state,
-                    chance,
+                    draws: CardDraws::Seed(chance),
                     before_last: None,
                 },
+                source: ChanceSource::PracticeSeed,
                 stack: Vec::new(),
             }),
             Err(e) => {
@@ -378,11 +430,34 @@ impl Checker {
         }
     }
 
+    /// A game dealt from physical cards: the rows as the `FoeLayout` tag
+    /// lays them (GK-02), the draws as the moves name them.
+    fn start_dealt(&mut self, ruleset: &genghis_khan::Ruleset, layout: &str) -> Option<Game> {
+        // The reader refuses a bad deal before the checker sees it; a
+        // refusal here is for a header that came another way.
+        match genghis_khan::Deal::from_tags(Some(layout), self.khan_deck.as_deref()) {
+            Ok(Some(deal)) => Some(Game::GenghisKhan {
+                line: CardLine {
+                    state: deal.setup(ruleset),
+                    draws: CardDraws::Dealt(deal.draws()),
+                    before_last: None,
+                },
+                source: ChanceSource::RecordedDeal,
+                stack: Vec::new(),
+            }),
+            Ok(None) => None,
+            Err(e) => {
+                self.violate(self.foe_layout_span, e.tag, e.to_string(), String::new());
+                None
+            }
+        }
+    }
+
     fn genghis_khan_move(&mut self, mv: &CardMove, text: &str, span: Span) {
         let Some(Game::GenghisKhan { line, .. }) = &mut self.game else {
             return;
         };
-        let CardLine { state, chance, .. } = line;
+        let CardLine { state, draws, .. } = line;
         // The number written before a move is its turn's (the writer's
         // and `yam verify`'s rule).
         if let Some((number, dots, _)) = self.pending_number.take()
@@ -396,11 +471,15 @@ impl Checker {
             self.violate(span, text, reason, position);
             return;
         }
-        let chance_before = chance.clone();
-        match genghis_khan::play(state, mv, chance) {
+        let draws_before = draws.clone();
+        let played = match draws {
+            CardDraws::Seed(chance) => genghis_khan::play(state, mv, chance),
+            CardDraws::Dealt(dealt) => genghis_khan::play_dealt(state, mv, dealt),
+        };
+        match played {
             Ok((next, _)) => {
                 let before = std::mem::replace(state, next);
-                line.before_last = Some((before, chance_before));
+                line.before_last = Some((before, draws_before));
                 if self.depth == 0 {
                     self.plies += 1;
                 }
@@ -570,6 +649,8 @@ impl Visitor for Checker {
         self.setup.clear();
         self.mode.clear();
         self.practice_seed.clear();
+        self.foe_layout = None;
+        self.khan_deck = None;
         self.game = None;
         self.plies = 0;
         self.depth = 0;
@@ -593,6 +674,13 @@ impl Visitor for Checker {
             &mut self.mode
         } else if name.eq_ignore_ascii_case("PracticeSeed") {
             &mut self.practice_seed
+        } else if name.eq_ignore_ascii_case(genghis_khan::deal::FOE_LAYOUT_TAG) {
+            self.foe_layout_span = span;
+            self.foe_layout = Some(value.decode().into_owned());
+            return Ok(());
+        } else if name.eq_ignore_ascii_case(genghis_khan::deal::KHAN_DECK_TAG) {
+            self.khan_deck = Some(value.decode().into_owned());
+            return Ok(());
         } else {
             return Ok(());
         };
@@ -681,12 +769,12 @@ impl Visitor for Checker {
                     .map_or(main_line.len(), |(prefix, own)| prefix + own.len());
                 variations.push((parent.saturating_sub(1), Vec::new()));
             }
-            Some(Game::GenghisKhan { line, stack }) => {
+            Some(Game::GenghisKhan { line, stack, .. }) => {
                 stack.push(line.clone());
                 // Before any move, a variation starts from the layout.
-                if let Some((state, chance)) = line.before_last.take() {
+                if let Some((state, draws)) = line.before_last.take() {
                     line.state = state;
-                    line.chance = chance;
+                    line.draws = draws;
                 }
             }
             _ => {}
@@ -704,7 +792,7 @@ impl Visitor for Checker {
                     *line = outer;
                 }
             }
-            Some(Game::GenghisKhan { line, stack }) => {
+            Some(Game::GenghisKhan { line, stack, .. }) => {
                 if let Some(outer) = stack.pop() {
                     *line = outer;
                 }
@@ -851,10 +939,14 @@ impl Visitor for Checker {
     }
 
     fn end_game(&mut self) -> GameReport {
+        let mut chance = ChanceSource::Moves;
         let (game, unchecked) = match &self.game {
             Some(Game::Khan { .. }) | None => (GameKind::Khan, None),
             Some(Game::CastleSiege { unchecked, .. }) => (GameKind::CastleSiege, unchecked.clone()),
-            Some(Game::GenghisKhan { .. }) => (GameKind::GenghisKhan, None),
+            Some(Game::GenghisKhan { source, .. }) => {
+                chance = *source;
+                (GameKind::GenghisKhan, None)
+            }
             Some(Game::Unchecked(g, why)) => (*g, Some(why.clone())),
         };
         let verdict = match (self.violation.take(), unchecked) {
@@ -867,6 +959,7 @@ impl Visitor for Checker {
             game_id: self.game_id.clone(),
             plies: self.plies,
             verdict,
+            chance,
         }
     }
 }

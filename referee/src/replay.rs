@@ -110,6 +110,27 @@ pub enum SecretSetup {
     Reveal(Vec<u8>),
 }
 
+/// A replay's position as data, for drawing it.
+#[derive(Debug, Clone, Copy)]
+pub enum Snapshot<'a> {
+    /// A Khan position, and the squares of the last move (from, to).
+    Khan(&'a khan::Position, Option<(khan::Square, khan::Square)>),
+    /// A Castle Siege game still in its setups (CS-07 to CS-10).
+    SiegeSetup {
+        /// Setups sealed.
+        sealed: usize,
+        /// Setups revealed.
+        revealed: usize,
+    },
+    /// A Castle Siege game in play.
+    Siege(&'a castle_siege::State),
+    /// A Genghis Khan tableau.
+    Cards(&'a genghis_khan::State),
+    /// Nothing to draw (the Foe rows not laid out yet, or a game without
+    /// pictures).
+    None,
+}
+
 /// One game's rules, replaying a game turn by turn.
 ///
 /// Implementations must never panic, whatever the tokens; a refused turn
@@ -147,6 +168,12 @@ pub trait GameReplay: fmt::Debug {
     /// mail bodies and terminals; by default the position text.
     fn diagram(&self) -> String {
         self.position()
+    }
+
+    /// The position as data, for pictures (a turn mail's board): which
+    /// game's state it is; by default none (a game without pictures).
+    fn snapshot(&self) -> Snapshot<'_> {
+        Snapshot::None
     }
 
     /// The canonical tokens of every legal single move now, for harnesses

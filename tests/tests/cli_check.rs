@@ -349,3 +349,36 @@ fn a_game_checked_for_syntax_only_is_not_counted_valid() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_game_dealt_from_physical_cards_is_said_to_be_checked_from_its_recorded_deal() {
+    let dealt = "examples/genghis-khan/dealt-by-hand.yam";
+    yam!()
+        .args(["check", dealt])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "1 game, 1 valid, 0 invalid (0 syntax, 0 rules), 221 plies, 1 rules-checked from a recorded deal",
+        ))
+        .stderr(
+            predicate::str::contains(
+                "game 1 (example-genghis-dealt-by-hand): rules checked from the recorded deal",
+            )
+            .and(predicate::str::contains("practice seed").not()),
+        );
+    // Under --quiet, the summary only.
+    yam!()
+        .args(["check", "--quiet", dealt])
+        .assert()
+        .code(0)
+        .stderr("");
+    // verify has no evidence to verify, and gives check's verdict.
+    yam!().args(["verify", dealt]).assert().code(0).stdout(
+        predicate::str::contains(
+            "unsigned, no evidence to verify; rules checked from the recorded deal",
+        )
+        .and(predicate::str::contains(
+            "0 failed, 0 unsigned, 1 rules-checked from a recorded deal",
+        )),
+    );
+}

@@ -6,6 +6,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use predicates::prelude::PredicateBooleanExt;
 use yam_tests::yam;
 
 fn generate(games: &str, seed: &str) -> String {
@@ -138,7 +139,10 @@ fn show_and_engine_export_find_a_game_past_a_bad_one() {
         .arg(&path)
         .assert()
         .success()
-        .stdout(predicates::str::starts_with("position fen "));
+        .stdout(
+            predicates::str::starts_with("ucinewgame ")
+                .and(predicates::str::contains("\nposition fen ")),
+        );
     // The bad game itself: its diagnostic, with its place in the file.
     for args in [&["show"][..], &["engine", "export"]] {
         yam!()

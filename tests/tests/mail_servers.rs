@@ -35,6 +35,7 @@ fn a_turn_mail_travels_through_smtp_and_comes_back_by_imap_and_maildir() {
         automatic: yam_cli::mail::compose::Automatic::No,
         referee: None,
         reminder: None,
+        picture: None,
     };
     let outgoing = Outgoing::Smtp {
         host: "127.0.0.1".into(),
@@ -104,6 +105,7 @@ fn smtp_without_the_right_password_is_refused() {
         automatic: yam_cli::mail::compose::Automatic::No,
         referee: None,
         reminder: None,
+        picture: None,
     };
     let outgoing = Outgoing::Smtp {
         host: "127.0.0.1".into(),

@@ -312,3 +312,173 @@ fn castle_siege_variations_are_held_to_the_rules_by_every_command() {
     );
     all_refuse(&lie, "Castle Siege", false, "the referee gives Ce3-e4/skip");
 }
+
+/// `text` with the value of tag `name` replaced by `value`.
+fn with_tag(text: &str, name: &str, value: &str) -> String {
+    let at = text.find(&format!("[{name} \"")).unwrap();
+    let end = at + text[at..].find("\"]").unwrap() + 2;
+    format!("{}[{name} \"{value}\"]{}", &text[..at], &text[end..])
+}
+
+#[test]
+fn a_game_dealt_from_physical_cards_gets_one_verdict_from_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let dealt = example("examples/genghis-khan/dealt-by-hand.yam");
+    // Legal: every reader accepts it, and check and verify say how.
+    let file = write(dir.path(), "dealt.yam", &dealt);
+    all_accept(&file, "Genghis Khan", true);
+    for args in [vec!["check"], vec!["verify"]] {
+        let (_, text) = run(&args, &file);
+        assert!(
+            text.contains("rules checked from the recorded deal"),
+            "{args:?}: {text}"
+        );
+        assert!(!text.contains("practice seed"), "{args:?}: {text}");
+    }
+    // The practice game's wording is another.
+    let (_, text) = run(
+        &["check"],
+        &yam_tests::workspace().join("examples/genghis-khan/practice.yam"),
+    );
+    assert!(
+        text.contains("rules checked from the practice seed"),
+        "{text}"
+    );
+    assert!(!text.contains("recorded deal"), "{text}");
+}
+
+#[test]
+fn an_illegal_move_of_a_dealt_game_is_refused_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let dealt = example("examples/genghis-khan/dealt-by-hand.yam");
+    for (from, to, why) in [
+        // GK-02: the first capture names a card under the top of its row.
+        (
+            "capture:M3/Karakorum=3d",
+            "capture:M7/\"Army of Toghril\"=3d",
+            "the top card of Mongolian Unification is Karakorum",
+        ),
+        // GK-12: Russia while Mongolian Unification has cards left.
+        ("attack:M", "attack:R", "(GK-12)"),
+        // The deck as dealt gives Feign Withdrawal first.
+        (
+            "draw:8g/\"Feign Withdrawal\"",
+            "draw:10a/\"Master of the World\"",
+            "draw 1 of the Khan deck as dealt (tag KhanDeck) is Feign Withdrawal (8g)",
+        ),
+        // The score must be the game's.
+        ("90/150", "91/150", "the result must be 90/150"),
+    ] {
+        let text = dealt.replacen(from, to, 1);
+        let text = if from == "90/150" {
+            text.replacen(from, to, 1)
+        } else {
+            text
+        };
+        assert_ne!(text, dealt, "{from}");
+        let file = write(dir.path(), "illegal.yam", &text);
+        all_refuse(&file, "Genghis Khan", true, why);
+    }
+}
+
+#[test]
+fn a_bad_deal_is_refused_by_every_command_with_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let dealt = example("examples/genghis-khan/dealt-by-hand.yam");
+    let layout = {
+        let at = dealt.find("[FoeLayout \"").unwrap() + "[FoeLayout \"".len();
+        dealt[at..at + dealt[at..].find('"').unwrap()].to_owned()
+    };
+    let deck = {
+        let at = dealt.find("[KhanDeck \"").unwrap() + "[KhanDeck \"".len();
+        dealt[at..at + dealt[at..].find('"').unwrap()].to_owned()
+    };
+    assert!(layout.starts_with("M7 M5 M10 M7 "), "{layout}");
+    let cases: Vec<(String, &str)> = vec![
+        // A card not in the deck.
+        (
+            with_tag(&dealt, "FoeLayout", &layout.replacen("M7", "M11", 1)),
+            "tag FoeLayout, card 1 (M11): expected a Foe card's force",
+        ),
+        (
+            with_tag(&dealt, "FoeLayout", &layout.replacen("M7", "M/Kiev", 1)),
+            "tag FoeLayout, card 1 (M/Kiev): expected a Foe card name",
+        ),
+        // A card repeated: a third copy.
+        (
+            with_tag(&dealt, "FoeLayout", &layout.replacen("M5", "M7", 1)),
+            "tag FoeLayout, card 4 (M7): Army of Toghril (M7) is laid a third time",
+        ),
+        // A wrong number of Foe cards: a short row, a missing row.
+        (
+            with_tag(&dealt, "FoeLayout", &layout.replacen("M7 ", "", 1)),
+            "Mongolian Unification's row ends after 19 card(s)",
+        ),
+        (
+            with_tag(&dealt, "FoeLayout", &layout[..layout.find(" J").unwrap()]),
+            "tag FoeLayout: Jin Empire's row is missing",
+        ),
+        // A layout the deal cannot give: a card of another deck in a row.
+        (
+            with_tag(&dealt, "FoeLayout", &layout.replacen("M5", "R5", 1)),
+            "card 2 (R5): Mongolian Unification's row ends after 1 card(s)",
+        ),
+        // The Khan deck: a card twice, one missing.
+        (
+            with_tag(&dealt, "KhanDeck", &deck.replacen("10d", "8g", 1)),
+            "tag KhanDeck, card 2 (8g): Feign Withdrawal (8g) is listed twice, as card 1 and card 2",
+        ),
+        (
+            with_tag(&dealt, "KhanDeck", deck.strip_suffix(" 2f").unwrap()),
+            "tag KhanDeck: 99 card(s) listed",
+        ),
+        (
+            with_tag(&dealt, "KhanDeck", &deck.replacen("8g", "Nobody", 1)),
+            "tag KhanDeck, card 1 (Nobody): expected",
+        ),
+        // Tags that cannot stand together.
+        (
+            dealt.replacen(&format!("[FoeLayout \"{layout}\"]\n"), "", 1),
+            "tag KhanDeck needs the FoeLayout tag",
+        ),
+        (
+            dealt.replacen("[Annotator ", "[PracticeSeed \"seed\"]\n[Annotator ", 1),
+            "tag PracticeSeed says the chance came from the fair-play layer",
+        ),
+    ];
+    for (n, (text, why)) in cases.iter().enumerate() {
+        let file = write(dir.path(), &format!("bad-{n}.yam"), text);
+        all_refuse(&file, "Genghis Khan", true, why);
+        all_refuse(&file, "Genghis Khan", true, "the recorded deal is refused");
+    }
+    // A Khan game has no Foe layout.
+    let khan = example("examples/khan/opening-lesson.yam").replacen(
+        "[Ruleset ",
+        &format!("[FoeLayout \"{layout}\"]\n[Ruleset "),
+        1,
+    );
+    let file = write(dir.path(), "khan.yam", &khan);
+    all_refuse(&file, "Khan", false, "this is a Khan game");
+}
+
+/// A signed game's variations are moves no signature covers: `yam
+/// verify` holds them to the rules with `yam check`'s checker, so the two
+/// agree; a legal variation leaves the game verified.
+#[test]
+fn verify_holds_a_signed_game_s_variations_to_the_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let signed = example("examples/khan/signed/magician.yam");
+    let first = signed.find("\n1. Kg2-f3").expect("the first move") + "\n1. Kg2-f3".len();
+    let with = |variation: &str| format!("{}{variation}{}", &signed[..first], &signed[first..]);
+    let illegal = write(dir.path(), "illegal.yam", &with(" (1. Wa1-a8)"));
+    all_refuse(&illegal, "Khan", true, "there is no piece on a1");
+    let (_, text) = run(&["verify"], &illegal);
+    assert!(
+        text.contains("its signatures hold, but a move beside them breaks the rules"),
+        "{text}"
+    );
+    let legal = write(dir.path(), "legal.yam", &with(" (1. Ng3-f3)"));
+    let (code, text) = run(&["check"], &legal);
+    assert_eq!(code, 0, "the variation is legal: {text}");
+    all_accept(&legal, "Khan", true);
+}

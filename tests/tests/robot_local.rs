@@ -919,6 +919,7 @@ fn turn_mail(from: &str, game: &str, record: &str, message_id: &str, automatic: 
         },
         referee: Some("robot@yam.test".parse().unwrap()),
         reminder: None,
+        picture: None,
     })
     .unwrap()
     .formatted()

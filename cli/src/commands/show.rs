@@ -2,7 +2,8 @@
 //! Castle Siege) or a tableau (Genghis Khan).
 //!
 //! Showing is not verifying: Castle Siege is replayed from the die faces
-//! its tokens show, and Genghis Khan from the chance values its
+//! its tokens show, and Genghis Khan from the deal its header records
+//! (a game dealt from physical cards), else from the chance values its
 //! `[%chance]` commands show (or from its open practice seed); `yam
 //! verify` is what holds those to the signed evidence.
 
@@ -11,7 +12,7 @@ use std::path::PathBuf;
 use yam_notation::castle_siege::Token as SiegeToken;
 use yam_notation::genghis_khan::Move as CardMove;
 use yam_notation::{Dots, GameKind, Node, Record};
-use yam_referee::signed::shown::shown_chance;
+use yam_referee::signed::shown::shown_cards;
 use yam_referee::{castle_siege, genghis_khan, khan};
 
 use crate::error::{Error, Result, Status};
@@ -382,9 +383,9 @@ fn show_cards(record: &Record<String>, target: Option<usize>) -> Result<Status> 
     let name = record.tags.get("Ruleset").unwrap_or("standard");
     let ruleset =
         genghis_khan::Ruleset::builtin(name).map_err(|e| Error::invalid(e.to_string()))?;
-    let mut chance = shown_chance(record).map_err(|e| Error::invalid(e.to_string()))?;
-    let mut state = genghis_khan::setup(&ruleset, &mut *chance)
-        .map_err(|e| Error::invalid(format!("the Foe layout: {e}")))?;
+    // The recorded deal, else the chance values or seed: `yam check`'s choice.
+    let (mut state, mut dealer) =
+        shown_cards(record, &ruleset).map_err(|e| Error::invalid(e.to_string()))?;
     let mut played = 0usize;
     for (token, span) in record.main_line() {
         if target.is_some_and(|t| played >= t) {
@@ -394,9 +395,7 @@ fn show_cards(record: &Record<String>, target: Option<usize>) -> Result<Status> 
             Error::invalid(format!("line {}: {token}: {e}", span.start.line))
         };
         let mv = token.parse::<CardMove>().map_err(|e| refused(&e))?;
-        state = genghis_khan::play(&state, &mv, &mut *chance)
-            .map_err(|e| refused(&e))?
-            .0;
+        state = dealer.play(&state, &mv).map_err(|e| refused(&e))?.0;
         played += 1;
     }
     let text = format!(

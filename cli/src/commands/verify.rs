@@ -6,16 +6,18 @@ use std::path::{Path, PathBuf};
 
 use yam_notation::split::Piece;
 use yam_notation::{ParseError, ReadError, Reader};
+use yam_referee::check::{Checker, GameReport, Verdict as CheckVerdict};
 use yam_referee::fair_play::roll::RollStage;
 use yam_referee::fair_play::sign::Fingerprint;
 use yam_referee::fair_play::turn::Mode;
+use yam_referee::genghis_khan::deal::FOE_LAYOUT_TAG;
 use yam_referee::signed::text::{mode_guarantee, mode_name, practice_seed_text};
 use yam_referee::signed::{Collector, Verdict, Verified, verify_text};
 
 use crate::archive::{
     NoGame, expand, frame_in_piece, grand_total, open_input, shift_pos, stream_pieces,
 };
-use crate::diagnostics::{Frame, render_failure, render_syntax};
+use crate::diagnostics::{Frame, render_failure, render_syntax, render_violation};
 use crate::error::{Error, Result, Status};
 use crate::game::rulesets::RecordRulesets;
 
@@ -43,13 +45,16 @@ struct Tally {
     practice: u64,
     failed: u64,
     unsigned: u64,
+    /// Unsigned Genghis Khan games dealt from physical cards whose rules
+    /// were checked from their recorded deal.
+    dealt: u64,
     plies: u64,
 }
 
 impl Tally {
     /// The counts, for a summary line.
     fn counts(&self) -> String {
-        format!(
+        let mut line = format!(
             "{} game{}, {} verified, {} unverified practice, {} failed, {} unsigned",
             self.games,
             if self.games == 1 { "" } else { "s" },
@@ -57,7 +62,14 @@ impl Tally {
             self.practice,
             self.failed,
             self.unsigned
-        )
+        );
+        if self.dealt > 0 {
+            line.push_str(&format!(
+                ", {} rules-checked from a recorded deal",
+                self.dealt
+            ));
+        }
+        line
     }
 
     fn add(&mut self, other: &Tally) {
@@ -66,6 +78,7 @@ impl Tally {
         self.practice += other.practice;
         self.failed += other.failed;
         self.unsigned += other.unsigned;
+        self.dealt += other.dealt;
         self.plies += other.plies;
     }
 }
@@ -79,6 +92,21 @@ enum Checked {
         verdict: Verdict,
         frame: Option<Box<Frame>>,
     },
+    /// An unsigned Genghis Khan game dealt from physical cards: nothing to
+    /// verify, but its recorded deal replays it, so its rules are checked
+    /// as `yam check` checks them (the same checker: one verdict).
+    Dealt {
+        id: String,
+        report: Box<GameReport>,
+        frame: Option<Box<Frame>>,
+    },
+    /// A signed game that verifies, but whose variations (moves no
+    /// signature covers) break the rules, as `yam check` finds.
+    Broken {
+        id: String,
+        report: Box<GameReport>,
+        frame: Option<Box<Frame>>,
+    },
     Syntax(Box<ParseError>, Option<Box<Frame>>),
 }
 
@@ -90,14 +118,25 @@ fn verify_piece(path: &Path, piece: &Piece, frames: bool) -> Vec<Checked> {
     // Ruleset files are named relative to the record's directory.
     let rulesets = RecordRulesets::beside(path);
     let mut out = Vec::new();
+    // Games the rules checker must see too: unsigned games dealt from
+    // physical cards (nothing to verify, a deal to replay), and signed
+    // games with variations (moves no signature covers).
+    let mut dealt = Vec::new();
+    let mut with_variations = Vec::new();
     loop {
         match reader.read_game(&mut collector) {
-            Ok(None) => return out,
+            Ok(None) => break,
             Ok(Some(text)) => {
                 let id = text
                     .tag("GameId")
                     .map_or(String::new(), |t| t.value.clone());
                 let mut verdict = verify_text(&text, &rulesets);
+                if matches!(verdict, Verdict::Unsigned) && text.tag(FOE_LAYOUT_TAG).is_some() {
+                    dealt.push(out.len());
+                }
+                if matches!(verdict, Verdict::Verified(_)) && text.variations > 0 {
+                    with_variations.push(out.len());
+                }
                 let mut frame = None;
                 if let Verdict::Failed(f) = &mut verdict {
                     shift_pos(piece, &mut f.span.start);
@@ -114,8 +153,63 @@ fn verify_piece(path: &Path, piece: &Piece, frames: bool) -> Vec<Checked> {
                 out.push(Checked::Syntax(e, frame));
             }
             // A slice cannot fail to read.
-            Err(ReadError::Io(_)) => return out,
+            Err(ReadError::Io(_)) => break,
         }
+    }
+    if !dealt.is_empty() || !with_variations.is_empty() {
+        check_rules(path, piece, frames, &dealt, &with_variations, &mut out);
+    }
+    out
+}
+
+/// The games at `dealt` (indices into the piece's games) checked by the
+/// rules checker, which reads the piece game for game as the collector
+/// did, so the indices agree.
+fn check_rules(
+    path: &Path,
+    piece: &Piece,
+    frames: bool,
+    dealt: &[usize],
+    with_variations: &[usize],
+    out: &mut [Checked],
+) {
+    let mut reader = Reader::new(&piece.bytes[..]);
+    let mut checker = Checker::with_rulesets(Box::new(RecordRulesets::beside(path)));
+    let mut index = 0usize;
+    loop {
+        match reader.read_game(&mut checker) {
+            Ok(Some(mut report)) => {
+                let mut frame = None;
+                if let CheckVerdict::Illegal(v) = &mut report.verdict {
+                    shift_pos(piece, &mut v.span.start);
+                    if frames {
+                        frame = Some(frame_in_piece(piece, v.span.start));
+                    }
+                }
+                if dealt.contains(&index) {
+                    let id = report.game_id.clone();
+                    out[index] = Checked::Dealt {
+                        id,
+                        report: Box::new(report),
+                        frame,
+                    };
+                } else if with_variations.contains(&index)
+                    && matches!(report.verdict, CheckVerdict::Illegal(_))
+                {
+                    // Signed, verified, and a move beside the signed ones
+                    // breaks the rules: the game's verdict is `yam check`'s.
+                    let id = report.game_id.clone();
+                    out[index] = Checked::Broken {
+                        id,
+                        report: Box::new(report),
+                        frame,
+                    };
+                }
+            }
+            Err(ReadError::Syntax(_)) => {}
+            Ok(None) | Err(ReadError::Io(_)) => return,
+        }
+        index += 1;
     }
 }
 
@@ -264,11 +358,75 @@ pub fn run(args: &VerifyArgs) -> Result<Status> {
     Ok(status)
 }
 
+/// Count an unsigned game dealt from physical cards, and print what its
+/// rules check found: `yam check`'s verdict, in `yam verify`'s words.
+fn report_dealt(
+    path: &Path,
+    number: usize,
+    id: &str,
+    report: &GameReport,
+    frame: Option<&Frame>,
+    quiet: bool,
+    tally: &mut Tally,
+) {
+    let mut out = io::stdout().lock();
+    let label = format!("{}: game {number} ({id})", path.display());
+    match &report.verdict {
+        CheckVerdict::Illegal(v) => {
+            tally.failed += 1;
+            if !quiet {
+                let _ = writeln!(out, "{label}: not verified: {}", v.reason);
+                eprint!(
+                    "{}",
+                    render_violation(path, number as u64, report, v, frame)
+                );
+            }
+        }
+        // A dealt game is always replayed; were it not, it would be a game
+        // with nothing to verify, as any unsigned one.
+        CheckVerdict::RulesNotChecked(_) => tally.unsigned += 1,
+        CheckVerdict::Legal => {
+            tally.dealt += 1;
+            tally.plies += u64::from(report.plies);
+            if !quiet {
+                let _ = writeln!(
+                    out,
+                    "{label}: unsigned, no evidence to verify; {}: {} plies",
+                    report.chance.wording(),
+                    report.plies
+                );
+            }
+        }
+    }
+}
+
 /// Count one game and print what became of it.
 fn report_game(path: &Path, number: usize, item: &Checked, quiet: bool, tally: &mut Tally) {
     let mut out = io::stdout().lock();
     let (id, verdict, frame) = match item {
         Checked::Game { id, verdict, frame } => (id, verdict, frame),
+        Checked::Dealt { id, report, frame } => {
+            report_dealt(path, number, id, report, frame.as_deref(), quiet, tally);
+            return;
+        }
+        Checked::Broken { id, report, frame } => {
+            tally.failed += 1;
+            if !quiet && let CheckVerdict::Illegal(v) = &report.verdict {
+                let _ = writeln!(
+                    out,
+                    "{}: game {number} ({id}): not verified: its signatures hold, but a move \
+                     beside them breaks the rules: {}: {}",
+                    path.display(),
+                    v.token,
+                    v.reason
+                );
+                eprint!(
+                    "{}",
+                    render_violation(path, number as u64, report, v, frame.as_deref())
+                );
+            }
+            return;
+        }
         Checked::Syntax(e, frame) => {
             tally.failed += 1;
             if !quiet {

@@ -2,7 +2,11 @@
 //!
 //! Plain UTF-8 text a person can read (a board, the last moves, what to do),
 //! the turn as an armored block (`armor`), and the whole record attached as
-//! bytes so the transport cannot alter it. Threaded with Message-ID,
+//! bytes so the transport cannot alter it. With a picture of the board, the
+//! text is one side of a `multipart/alternative` whose other side is HTML
+//! showing the board as an inline PNG (clients that block SVG show PNG) and
+//! the same text; the text side stays complete for plain-text readers, and
+//! only it carries the turn block, so a reader finds the turn once. Threaded with Message-ID,
 //! In-Reply-To and References; `Auto-Submitted` marks mails no person wrote
 //! (RFC 3834), so vacation responders stay quiet.
 
@@ -108,7 +112,24 @@ pub struct TurnMail<'a> {
     pub referee: Option<Mailbox>,
     /// A reminder (its number) rather than a turn: its subject says so.
     pub reminder: Option<u32>,
+    /// The board as a picture, for the HTML side.
+    pub picture: Option<&'a Picture>,
 }
+
+/// A board as a PNG, for a turn mail's HTML side.
+#[derive(Debug, Clone)]
+pub struct Picture {
+    /// The PNG's bytes.
+    pub png: Vec<u8>,
+    /// Its size on the page, in CSS pixels (width, height); the PNG itself
+    /// has more pixels, for dense screens.
+    pub size: (u32, u32),
+    /// What it shows, in words (the image's `alt` text).
+    pub alt: String,
+}
+
+/// The Content-ID of a turn mail's board picture (`cid:` in the HTML).
+const PICTURE_ID: &str = "board";
 
 /// The subject of a turn mail: game, id, ply and players.
 pub fn subject(game_name: &str, game_id: &str, ply: u32, players: &[String]) -> String {
@@ -173,10 +194,52 @@ pub fn compose(mail: &TurnMail<'_>) -> Result<lettre::Message, lettre::error::Er
     // write and to read than base64 and is larger. Base64 accepts any bytes.
     let record = Body::new_with_encoding(mail.record.to_vec(), ContentTransferEncoding::Base64)
         .unwrap_or_else(Body::new);
-    builder.multipart(
-        MultiPart::mixed()
-            .singlepart(SinglePart::plain(text))
-            .singlepart(Attachment::new(name).body(record, record_type)),
+    let readable = match mail.picture {
+        None => MultiPart::mixed().singlepart(SinglePart::plain(text)),
+        Some(picture) => {
+            let png = ContentType::parse("image/png").unwrap_or(ContentType::TEXT_PLAIN);
+            let image =
+                Body::new_with_encoding(picture.png.clone(), ContentTransferEncoding::Base64)
+                    .unwrap_or_else(Body::new);
+            MultiPart::mixed().multipart(
+                MultiPart::alternative()
+                    .singlepart(SinglePart::plain(text))
+                    .multipart(
+                        MultiPart::related()
+                            .singlepart(SinglePart::html(html_side(mail, picture)))
+                            .singlepart(
+                                Attachment::new_inline(PICTURE_ID.to_owned()).body(image, png),
+                            ),
+                    ),
+            )
+        }
+    };
+    builder.multipart(readable.singlepart(Attachment::new(name).body(record, record_type)))
+}
+
+/// The HTML side of a turn mail: the board's picture, then the body's
+/// text as it is (escaped). Not the turn block: that is machine data, in
+/// the text side and the attached record.
+fn html_side(mail: &TurnMail<'_>, picture: &Picture) -> String {
+    let escape = crate::pictures::svg::escape;
+    let (w, h) = picture.size;
+    format!(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{title}</title></head>\n\
+         <body style=\"font-family: sans-serif\">\n\
+         <p><img src=\"cid:{PICTURE_ID}\" alt=\"{alt}\" width=\"{w}\" height=\"{h}\" \
+         style=\"max-width: 100%; height: auto\"></p>\n\
+         <pre style=\"white-space: pre-wrap\">{body}</pre>\n\
+         <p style=\"color: #555555\">The signed turn is in the plain-text version of this mail \
+         and in the attached record; Yam reads either (<code>yam read</code>).</p>\n\
+         </body></html>\n",
+        title = escape(&subject(
+            mail.game_name,
+            mail.game_id,
+            mail.ply,
+            mail.players
+        )),
+        alt = escape(&picture.alt),
+        body = escape(mail.body),
     )
 }
 
@@ -205,6 +268,7 @@ mod tests {
             automatic: Automatic::Generated,
             referee: None,
             reminder: None,
+            picture: None,
         };
         let raw = compose(&mail).unwrap().formatted();
         let text = String::from_utf8_lossy(&raw);
@@ -233,5 +297,69 @@ mod tests {
                 }),
             ]
         );
+    }
+
+    #[test]
+    fn a_mail_with_a_picture_has_an_html_side_and_its_turn_once() {
+        use mail_parser::MimeHeaders;
+        let players = vec!["Ann".to_owned(), "Bo <script>".to_owned()];
+        let svg = crate::pictures::svg::draw(
+            &crate::pictures::positions::Shown::Khan(
+                Box::new(
+                    yam_referee::khan::Ruleset::builtin("magician")
+                        .unwrap()
+                        .start_position(),
+                ),
+                None,
+            ),
+            "g1",
+        );
+        let (png, size) = crate::pictures::png::png(&svg).unwrap();
+        let picture = Picture {
+            png: png.clone(),
+            size,
+            alt: "the board after ply 2".into(),
+        };
+        let mail = TurnMail {
+            from: "Ann <ann@example.org>".parse().unwrap(),
+            to: vec!["bo@example.net".parse().unwrap()],
+            game_name: "Khan",
+            game_id: "g1",
+            ply: 2,
+            players: &players,
+            body: "Your move, Bo. <b>",
+            turn: b"the turn",
+            record: b"[Game \"Khan\"]\n",
+            message_id: "yam.g1.2@example.org".into(),
+            thread: &[],
+            automatic: Automatic::No,
+            referee: None,
+            reminder: None,
+            picture: Some(&picture),
+        };
+        let raw = compose(&mail).unwrap().formatted();
+        let parsed = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        let html = parsed.body_html(0).unwrap();
+        assert!(html.contains("<img src=\"cid:board\""), "{html}");
+        assert!(html.contains("Your move, Bo. &lt;b&gt;"), "escaped: {html}");
+        assert!(!html.contains("<script>"), "escaped: {html}");
+        assert!(!html.contains(armor::BEGIN), "no turn block in the HTML");
+        let image = parsed
+            .parts
+            .iter()
+            .find(|p| p.content_type().is_some_and(|c| c.ctype() == "image"))
+            .expect("the picture");
+        assert_eq!(image.contents(), &png[..]);
+        assert_eq!(image.content_id(), Some("board"));
+        // The text side is whole, and the turn is found once.
+        let text = parsed.body_text(0).unwrap();
+        assert!(text.contains("Your move, Bo. <b>"), "{text}");
+        let incoming = read_mail(&raw).unwrap();
+        let blocks = incoming
+            .turns
+            .iter()
+            .filter(|t| matches!(t, Turn::Block(_)))
+            .count();
+        assert_eq!(blocks, 1, "{:?}", incoming.turns);
     }
 }

@@ -2,8 +2,8 @@
 //! `yam show --svg` and the HTML export draw from here.
 //!
 //! Like `yam show`, this is showing, not verifying: Castle Siege replays
-//! from the die faces its tokens show, Genghis Khan from its `[%chance]`
-//! values or its open practice seed. The HTML export states what the
+//! from the die faces its tokens show, Genghis Khan from its recorded deal,
+//! its `[%chance]` values or its open practice seed. The HTML export states what the
 //! referee's verification found beside the pictures.
 //!
 //! A replay that fails keeps every position before the failure, so a
@@ -15,7 +15,7 @@ use yam_notation::castle_siege::{Mark, Order, Token as SiegeToken};
 use yam_notation::genghis_khan::Move as CardMove;
 use yam_notation::khan::KhanGrammar;
 use yam_notation::{GameKind, MoveGrammar, Node, Record};
-use yam_referee::signed::shown::shown_chance;
+use yam_referee::signed::shown::shown_cards;
 use yam_referee::{castle_siege, genghis_khan, khan};
 
 /// One position of one game, ready to draw.
@@ -260,22 +260,17 @@ fn cards_timeline(record: &Record<String>, tokens: &[(&String, usize)]) -> Timel
         Ok(r) => r,
         Err(e) => return Timeline::failed(Vec::new(), e.to_string()),
     };
-    let mut chance = match shown_chance(record) {
-        Ok(chance) => chance,
+    // The recorded deal, else the chance values or seed (`yam show`'s choice).
+    let (mut state, mut dealer) = match shown_cards(record, &ruleset) {
+        Ok(start) => start,
         Err(e) => return Timeline::failed(Vec::new(), e.to_string()),
-    };
-    let mut state = match genghis_khan::setup(&ruleset, &mut *chance) {
-        Ok(s) => s,
-        Err(e) => return Timeline::failed(Vec::new(), format!("the Foe layout: {e}")),
     };
     let mut positions = vec![Shown::Cards(Box::new(state.clone()))];
     for (token, line) in tokens {
         let step = token
             .parse::<CardMove>()
             .map_err(|e| e.to_string())
-            .and_then(|mv| {
-                genghis_khan::play(&state, &mv, &mut *chance).map_err(|e| e.to_string())
-            });
+            .and_then(|mv| dealer.play(&state, &mv).map_err(|e| e.to_string()));
         match step {
             Ok((next, _)) => state = next,
             Err(e) => return Timeline::failed(positions, refused(*line, token, e)),
@@ -400,4 +395,17 @@ fn khan_step(shown: &Shown, token: &str) -> Option<Shown> {
     let mut next = **position;
     let mv = khan::resolve_into(position, &parsed, &mut next).ok()?;
     Some(Shown::Khan(Box::new(next), Some((mv.from, mv.to))))
+}
+
+/// What a replay's position draws as: a turn mail's board. `None` when
+/// there is nothing to draw yet (a Genghis Khan game before its layout).
+pub fn shown_of(snapshot: yam_referee::replay::Snapshot<'_>) -> Option<Shown> {
+    use yam_referee::replay::Snapshot;
+    Some(match snapshot {
+        Snapshot::Khan(position, last) => Shown::Khan(Box::new(*position), last),
+        Snapshot::SiegeSetup { sealed, revealed } => Shown::SiegeSetup { sealed, revealed },
+        Snapshot::Siege(state) => Shown::Siege(Box::new(state.clone())),
+        Snapshot::Cards(state) => Shown::Cards(Box::new(state.clone())),
+        Snapshot::None => return None,
+    })
 }

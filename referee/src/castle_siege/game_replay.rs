@@ -37,7 +37,7 @@ use super::state::State;
 use crate::fair_play::chance::Chance;
 use crate::fair_play::turn::MoveToken;
 use crate::replay::{
-    BuiltinReplay, GameEnd, GameReplay, Resolved, RulesError, SecretSetup, SpellingError,
+    BuiltinReplay, GameEnd, GameReplay, Resolved, RulesError, SecretSetup, Snapshot, SpellingError,
 };
 
 /// Where the secret setups stand.
@@ -430,6 +430,16 @@ impl GameReplay for CastleSiegeReplay {
             result: outcome.result().parse().unwrap_or(GameResult::Unfinished),
             reason: outcome.to_string(),
         })
+    }
+
+    fn snapshot(&self) -> Snapshot<'_> {
+        match &self.stage {
+            Stage::Setup { sealed, revealed } => Snapshot::SiegeSetup {
+                sealed: sealed.iter().filter(|s| **s).count(),
+                revealed: revealed.iter().filter(|r| r.is_some()).count(),
+            },
+            Stage::Play(state) => Snapshot::Siege(state),
+        }
     }
 
     fn position(&self) -> String {

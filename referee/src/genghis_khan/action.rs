@@ -215,6 +215,21 @@ pub enum Illegal {
     /// GK-03: a draw token named a card that is not in the Khan deck.
     #[error("{} cannot be drawn: it is not in the Khan deck (GK-03)", khan_label(*.0))]
     NotInDeck(KhanCard),
+    /// A dealt game's draw names another card than the next of the Khan
+    /// deck as dealt (its `KhanDeck` tag).
+    #[error(
+        "draw {number} of the Khan deck as dealt (tag KhanDeck) is {}, but the move draws {}",
+        khan_label(*.dealt),
+        khan_label(*.written)
+    )]
+    NotDealt {
+        /// The draw's place in the game, from 1.
+        number: usize,
+        /// The card the deal gives.
+        dealt: KhanCard,
+        /// The card the move named.
+        written: KhanCard,
+    },
     /// A draw token named another card than the one drawn.
     #[error("the card drawn is {}, but the move says {}", khan_label(*.drawn), khan_label(*.written))]
     DrawMismatch {

@@ -4,7 +4,7 @@
 use crate::fair_play::chance::Chance;
 
 use super::action::{Action, Event, Illegal};
-use super::cards::{FoeDeck, KhanCard, foe_deck, khan_deck, khan_force};
+use super::cards::{FoeCard, FoeDeck, KhanCard, foe_deck, khan_deck, khan_force};
 use super::ruleset::Ruleset;
 use super::state::{EndReason, HORDE, Phase, State};
 
@@ -36,6 +36,13 @@ pub fn setup(ruleset: &Ruleset, chance: &mut (impl Chance + ?Sized)) -> Result<S
             row.push(left.remove(index));
         }
     }
+    Ok(laid_out(ruleset, rows))
+}
+
+/// The game once its Foe rows are laid (each in the order laid: the last
+/// card is the top, GK-02), however they were laid: by the door for chance
+/// ([`setup`]) or at a table ([`super::deal::Deal::setup`]).
+pub(super) fn laid_out(ruleset: &Ruleset, rows: [Vec<FoeCard>; 5]) -> State {
     let mut state = State {
         options: ruleset.options,
         turn: 1,
@@ -48,7 +55,7 @@ pub fn setup(ruleset: &Ruleset, chance: &mut (impl Chance + ?Sized)) -> Result<S
     };
     // GK-04: no starting hand; turn 1 begins with its Horde phase.
     state.begin_turn(1, &mut Vec::new());
-    Ok(state)
+    state
 }
 
 /// One index from the door, checked against the number of cards.

@@ -29,7 +29,9 @@ use super::tableau::tableau;
 use super::token::{notate, play};
 use crate::fair_play::chance::Chance;
 use crate::fair_play::turn::MoveToken;
-use crate::replay::{BuiltinReplay, GameEnd, GameReplay, Resolved, RulesError, SpellingError};
+use crate::replay::{
+    BuiltinReplay, GameEnd, GameReplay, Resolved, RulesError, Snapshot, SpellingError,
+};
 
 /// The word that declares a Horde draw in a roll request: the card is not
 /// known until the roll is answered.
@@ -253,6 +255,13 @@ impl GameReplay for GenghisKhanReplay {
             result: state.result(),
             reason: format!("the game is over ({reason}): {}", state.score()),
         })
+    }
+
+    fn snapshot(&self) -> Snapshot<'_> {
+        match &self.state {
+            Some(state) => Snapshot::Cards(state),
+            None => Snapshot::None,
+        }
     }
 
     fn position(&self) -> String {

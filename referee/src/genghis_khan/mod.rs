@@ -18,6 +18,8 @@
 //! - [`tableau`](mod@tableau): the text display;
 //! - [`greedy`]: a greedy player, for figures and tests;
 //! - [`input`]: moves as a player types them (`pay:10b+9e`), completed;
+//! - [`deal`]: a game dealt from physical cards, its deal recorded in the
+//!   header (`FoeLayout`, `KhanDeck`), replayed without any chance;
 //! - [`game_replay`]: the game behind the fair-play layer's `GameReplay`
 //!   door: the layout and each draw by a roll of its own.
 //!
@@ -41,6 +43,7 @@
 pub mod action;
 pub mod apply;
 pub mod cards;
+pub mod deal;
 pub mod game_replay;
 pub mod greedy;
 pub mod input;
@@ -55,6 +58,7 @@ pub use apply::{
     apply, attackable, check, draws_due, horde_purpose, layout_purpose, legal_actions, setup,
 };
 pub use cards::{FoeCard, FoeDeck, KhanCard, NameError, foe_deck, khan_deck};
+pub use deal::{Deal, DealtDraws, play_dealt};
 pub use greedy::{GreedyGame, Summary, greedy_action, play_greedy, practice, summarize};
 pub use ruleset::{Options, Ruleset};
 pub use score::{Score, best_possible};

@@ -104,7 +104,7 @@ impl Pattern {
                 piece: None,
                 from_file: Some(em.from.file()),
                 from_rank: Some(em.from.rank()),
-                action: None,
+                action: em.action,
                 to: em.to,
                 promotion: None,
             });
@@ -367,14 +367,7 @@ fn reason(pos: &Position, pattern: &Pattern, fitting: &[Move]) -> Option<Illegal
         // strict reading of that move says which is due.
         None if !fitting.is_empty() => fitting[0].action,
         None => {
-            return from_engine(
-                pos,
-                &EngineMove {
-                    from,
-                    to: pattern.to,
-                },
-            )
-            .err();
+            return from_engine(pos, &EngineMove::plain(from, pattern.to)).err();
         }
     };
     let token = MoveToken {

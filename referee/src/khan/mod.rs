@@ -30,6 +30,7 @@
 //! ```
 
 pub mod apply;
+pub mod board_line;
 pub mod diagram;
 pub mod input;
 pub mod main_line;
@@ -45,6 +46,7 @@ pub mod square;
 pub mod token;
 
 pub use apply::{Applied, Event, EventSink, Illegal, NoEvents, apply};
+pub use board_line::NewGame;
 pub use diagram::diagram;
 pub use input::{InputError, resolve_input};
 pub use main_line::{MainLine, Ply, PlyError, PositionTagError, RefusedPly};
@@ -57,7 +59,8 @@ pub use position::{CaptiveAt, Position, PositionError};
 pub use ruleset::{GameType, Options, PowerMagicianMoves, Rules, Ruleset};
 pub use square::{Bitboard, Square};
 pub use token::{
-    EngineLineError, from_engine, replay_engine, resolve, resolve_into, to_engine, to_token,
+    EngineLineError, engine_misreading, engine_start, from_engine, replay_engine,
+    replay_engine_from, resolve, resolve_into, to_engine, to_engine_exact, to_token,
 };
 
 #[cfg(test)]

@@ -6,21 +6,27 @@ use yam_notation::{Dots, GameKind, GameResult, MoveGrammar};
 
 use super::piece::Side;
 use super::position::Position;
+use super::square::Square;
 use super::{apply, legal_moves, resolve, to_token};
 use crate::fair_play::chance::Chance;
 use crate::fair_play::turn::MoveToken;
-use crate::replay::{BuiltinReplay, GameEnd, GameReplay, RulesError, SpellingError};
+use crate::replay::{BuiltinReplay, GameEnd, GameReplay, RulesError, Snapshot, SpellingError};
 
 /// A Khan game being replayed.
 #[derive(Debug, Clone, Copy)]
 pub struct KhanReplay {
     position: Position,
+    /// The squares of the last move played (from, to), for pictures.
+    last: Option<(Square, Square)>,
 }
 
 impl KhanReplay {
     /// A replay from `position`.
     pub fn new(position: Position) -> Self {
-        KhanReplay { position }
+        KhanReplay {
+            position,
+            last: None,
+        }
     }
 
     /// The current position.
@@ -100,10 +106,11 @@ impl GameReplay for KhanReplay {
         };
         let parsed = KhanGrammar::parse_move(token.as_str())
             .map_err(|e| refuse(0, format!("{token} is not a Khan move token: {e}")))?;
-        let applied = resolve(&self.position, &parsed)
-            .and_then(|mv| apply(&self.position, &mv))
+        let (mv, applied) = resolve(&self.position, &parsed)
+            .and_then(|mv| apply(&self.position, &mv).map(|applied| (mv, applied)))
             .map_err(|illegal| refuse(0, format!("illegal: {token}: {illegal}")))?;
         self.position = applied.position;
+        self.last = Some((mv.from, mv.to));
         Ok(())
     }
 
@@ -118,6 +125,10 @@ impl GameReplay for KhanReplay {
 
     fn position(&self) -> String {
         position_text(&self.position)
+    }
+
+    fn snapshot(&self) -> Snapshot<'_> {
+        Snapshot::Khan(&self.position, self.last)
     }
 
     fn diagram(&self) -> String {

@@ -9,6 +9,8 @@ use super::apply::Illegal;
 use super::movegen::reach;
 use super::moves::{Action, Move};
 use super::position::Position;
+use super::ruleset::Ruleset;
+use super::square::Square;
 
 /// Resolve a written token: the piece letter must name the piece on the
 /// from-square, the move must be legal, and the promotion mark must be
@@ -84,10 +86,23 @@ pub fn to_token(pos: &Position, mv: &Move) -> Result<MoveToken, Illegal> {
 ///
 /// Where a spell and a capture (or a walk into a manned square) share one
 /// string, the capture is chosen; where an exchange and a transfer do, the
-/// transfer. Those are the moves that do not survive export and import.
+/// transfer. Those are the moves that do not survive export and import as
+/// bare strings; Yam's marked string (`e4*e5`) names the kind, and is then
+/// taken as written.
 pub fn from_engine(pos: &Position, em: &EngineMove) -> Result<Move, Illegal> {
     let (from, to) = (em.from, em.to);
-    let action = match pos.piece_at(from) {
+    let action = match em.action {
+        Some(a) => a,
+        None => inferred_action(pos, from, to),
+    };
+    let mv = Move::new(action, from, to);
+    pos.check(&mv)?;
+    Ok(mv)
+}
+
+/// KR-P1: the kind of move a bare from-to string is read as.
+fn inferred_action(pos: &Position, from: Square, to: Square) -> Action {
+    match pos.piece_at(from) {
         None => Action::Move,
         Some(p) => {
             let reachable = from != to
@@ -113,18 +128,31 @@ pub fn from_engine(pos: &Position, em: &EngineMove) -> Result<Move, Illegal> {
                 None => Action::Move,
             }
         }
-    };
-    let mv = Move::new(action, from, to);
-    pos.check(&mv)?;
-    Ok(mv)
+    }
 }
 
 /// The engine's from-to string for a move (it drops the kind of move).
 pub fn to_engine(mv: &Move) -> EngineMove {
-    EngineMove {
-        from: mv.from,
-        to: mv.to,
+    EngineMove::plain(mv.from, mv.to)
+}
+
+/// What the bare from-to string of `mv`, played in `pos`, is read back as
+/// (KR-P1) when that is not `mv` itself: the move a plain export loses.
+/// `None` when the string gives `mv` back.
+pub fn engine_misreading(pos: &Position, mv: &Move) -> Option<Move> {
+    let read = Move::new(inferred_action(pos, mv.from, mv.to), mv.from, mv.to);
+    (read != *mv).then_some(read)
+}
+
+/// The string Yam writes for `mv` when the game must come back exactly: the
+/// bare string, or, where that would be read as another move
+/// ([`engine_misreading`]), the string with the kind's mark (`e4*e5`).
+pub fn to_engine_exact(pos: &Position, mv: &Move) -> EngineMove {
+    let mut em = to_engine(mv);
+    if engine_misreading(pos, mv).is_some() {
+        em.action = Some(mv.action);
     }
+    em
 }
 
 /// Why an engine position line could not be replayed.
@@ -133,6 +161,21 @@ pub enum EngineLineError {
     /// The FEN is not a valid position under the rules.
     #[error("the engine FEN is not a valid position: {0}")]
     Position(#[from] super::position::PositionError),
+    /// A siege game's line gives a FEN other than its standard start and no
+    /// siege fields, so where the towers, captives and gers are is unknown.
+    #[error(
+        "the {game} FEN `{found}` is not the game's standard start (`{start}`), and the line has \
+         no siege fields after it (towers=..., manned=..., gers=..., carried=...): the siege state \
+         of that position is unknown (see \"The engine's forms\" in docs/rules/khan.md)"
+    )]
+    SiegeStateMissing {
+        /// The game type (`rescue-khan`).
+        game: super::ruleset::GameType,
+        /// The FEN the line gives.
+        found: String,
+        /// The game's standard start FEN.
+        start: String,
+    },
     /// A move is illegal; `index` counts from 0.
     #[error("engine move {} ({mv}) is illegal: {why}", index + 1)]
     Illegal {
@@ -145,16 +188,48 @@ pub enum EngineLineError {
     },
 }
 
-/// Replay an engine position line (`position fen ... moves ...`) under `rules`:
-/// the moves as Yam resolves them, and the final position.
+/// Replay an engine position line (`position fen ... moves ...`) under `rules`,
+/// from the position it gives (its siege fields included): the moves as Yam
+/// resolves them, and the final position.
 pub fn replay_engine(
     line: &EnginePosition,
     rules: Rules,
 ) -> Result<(Vec<Move>, Position), EngineLineError> {
-    let mut pos = Position::from_yam_text(
-        &yam_notation::khan::YamPosition::from_fen(line.fen.clone()),
-        rules,
-    )?;
+    let pos = Position::from_yam_text(&line.position, rules)?;
+    replay_engine_from(pos, line)
+}
+
+/// The position an engine line starts from under `ruleset` (KR-P15: the
+/// engine FEN has no siege state, so it comes from elsewhere). The siege fields
+/// when the line has them; otherwise the ruleset's start (siege state and
+/// all) when the FEN is that start's, which is how the engine names the
+/// standard siege start, by its board type and the short FEN; otherwise the
+/// FEN alone, which a siege game cannot use ([`EngineLineError::SiegeStateMissing`]).
+pub fn engine_start(line: &EnginePosition, ruleset: &Ruleset) -> Result<Position, EngineLineError> {
+    let rules = ruleset.rules;
+    if line.has_siege_fields() {
+        return Ok(Position::from_yam_text(&line.position, rules)?);
+    }
+    let start = ruleset.start_position();
+    if *line.fen() == start.to_engine_fen() {
+        return Ok(start);
+    }
+    if !start.tower_squares().is_empty() {
+        return Err(EngineLineError::SiegeStateMissing {
+            game: ruleset.game,
+            found: line.fen().to_string(),
+            start: start.fen(),
+        });
+    }
+    Ok(Position::from_yam_text(&line.position, rules)?)
+}
+
+/// Replay the moves of `line` from `start` (see [`engine_start`]).
+pub fn replay_engine_from(
+    start: Position,
+    line: &EnginePosition,
+) -> Result<(Vec<Move>, Position), EngineLineError> {
+    let mut pos = start;
     let mut moves = Vec::with_capacity(line.moves.len());
     for (index, em) in line.moves.iter().enumerate() {
         let mv = from_engine(&pos, em).map_err(|why| EngineLineError::Illegal {

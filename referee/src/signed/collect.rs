@@ -82,6 +82,10 @@ pub struct SignedText {
     pub result: GameResult,
     /// Where it is.
     pub result_span: Span,
+    /// How many variations the movetext holds (nested ones included):
+    /// moves the signatures do not cover, held to the rules by `yam
+    /// check`'s checker (`yam verify` runs it on games that have any).
+    pub variations: u32,
 }
 
 impl Default for SignedText {
@@ -92,6 +96,7 @@ impl Default for SignedText {
             items: Vec::new(),
             result: GameResult::Unfinished,
             result_span: Span::default(),
+            variations: 0,
         }
     }
 }
@@ -248,6 +253,7 @@ impl Visitor for Collector {
 
     fn begin_variation(&mut self) -> Skip {
         self.depth += 1;
+        self.current.variations = self.current.variations.saturating_add(1);
         Skip(false)
     }
 

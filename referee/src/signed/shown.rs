@@ -13,6 +13,11 @@ use crate::fair_play::chance::{Chance, ChanceError, ChanceResult, PracticeChance
 use crate::fair_play::encoding::Blob;
 use crate::fair_play::game_id::GameId;
 use crate::fair_play::outcome::Assurance;
+use crate::genghis_khan::deal::{FOE_LAYOUT_TAG, KHAN_DECK_TAG};
+use crate::genghis_khan::{
+    Deal, DealtDraws, Event, Illegal, Move, Ruleset, State, play, play_dealt, setup,
+};
+use yam_notation::genghis_khan::deal::DealError;
 
 /// Chance values read from a record's `[%chance ...]` commands, handed out
 /// in order: what the text says, unverified.
@@ -144,6 +149,71 @@ pub fn shown_chance<M>(record: &Record<M>) -> Result<Box<dyn Chance>, ShownChanc
         (Ok(game), Ok(seed)) => Ok(Box::new(PracticeChance::new(&game, &seed))),
         _ => Err(ShownChanceError::Tags),
     }
+}
+
+/// How a shown Genghis Khan game gets its cards: through a door for chance
+/// (its `[%chance]` values or practice seed), or from the deal its header
+/// records.
+pub enum CardDealer {
+    /// Values handed out by a door for chance.
+    Chance(Box<dyn Chance>),
+    /// A deal from physical cards (`FoeLayout`, `KhanDeck`).
+    Dealt(DealtDraws),
+}
+
+impl std::fmt::Debug for CardDealer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CardDealer::Chance(_) => f.write_str("CardDealer::Chance(..)"),
+            CardDealer::Dealt(draws) => f.debug_tuple("CardDealer::Dealt").field(draws).finish(),
+        }
+    }
+}
+
+impl CardDealer {
+    /// Play a written move.
+    pub fn play(&mut self, state: &State, mv: &Move) -> Result<(State, Vec<Event>), Illegal> {
+        match self {
+            CardDealer::Chance(chance) => play(state, mv, &mut **chance),
+            CardDealer::Dealt(draws) => play_dealt(state, mv, draws),
+        }
+    }
+}
+
+/// Why a Genghis Khan record's text does not give its start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShownCardsError {
+    /// No chance values, no seed, no deal.
+    #[error(transparent)]
+    Chance(#[from] ShownChanceError),
+    /// The recorded deal is refused (the reader refuses it first).
+    #[error("the recorded deal is refused: {0}")]
+    Deal(DealError),
+    /// The chance values do not lay out the rows.
+    #[error("the Foe layout: {0}")]
+    Layout(Illegal),
+}
+
+/// A Genghis Khan game before its first move, as its text shows it, and
+/// where its cards will come from: the deal its header records
+/// (`FoeLayout`), else its `[%chance]` values or practice seed. The same
+/// choice as `yam check`'s, so that showing and checking never replay two
+/// different games.
+pub fn shown_cards<M>(
+    record: &Record<M>,
+    ruleset: &Ruleset,
+) -> Result<(State, CardDealer), ShownCardsError> {
+    let deal = Deal::from_tags(
+        record.tags.get(FOE_LAYOUT_TAG),
+        record.tags.get(KHAN_DECK_TAG),
+    )
+    .map_err(ShownCardsError::Deal)?;
+    if let Some(deal) = deal {
+        return Ok((deal.setup(ruleset), CardDealer::Dealt(deal.draws())));
+    }
+    let mut chance = shown_chance(record)?;
+    let state = setup(ruleset, &mut *chance).map_err(ShownCardsError::Layout)?;
+    Ok((state, CardDealer::Chance(chance)))
 }
 
 #[cfg(test)]

@@ -267,6 +267,7 @@ fn compose_like(raw: &str, record: &str) -> Vec<u8> {
         automatic: yam_cli::mail::compose::Automatic::No,
         referee: None,
         reminder: None,
+        picture: None,
     })
     .unwrap()
     .formatted()

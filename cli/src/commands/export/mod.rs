@@ -301,10 +301,20 @@ fn export_piece(file: &Path, piece: &Piece) -> ExportedPiece {
             Ok(Some((signed, Some(record)))) => {
                 let verdict = verify_text(&signed, &rulesets);
                 let mut note = note(&verdict);
-                if let (Verdict::Unsigned, Ok(Some(mut report))) = (&verdict, checked)
+                // An unsigned game has only the rules' verdict; a signed one
+                // that verifies may still carry variations no signature
+                // covers, which `yam verify` holds to the rules too.
+                if let (Verdict::Unsigned | Verdict::Verified(_), Ok(Some(mut report))) =
+                    (&verdict, checked)
                     && let CheckVerdict::Illegal(v) = &mut report.verdict
                 {
                     shift_pos(piece, &mut v.span.start);
+                    if matches!(verdict, Verdict::Verified(_)) {
+                        note =
+                            "removed by yam export --plain; its signatures held, but the original \
+                                did NOT verify"
+                                .to_owned();
+                    }
                     let _ = write!(
                         note,
                         "; it breaks the rules at line {}: {}: {}",

@@ -17,7 +17,7 @@ use yam_referee::signed::{Known, SignedReplay};
 use crate::config::Config;
 use crate::game::record::{stored_events, verified, verified_replay};
 use crate::game::secrets::{Identity, Secrets};
-use crate::mail::compose::{Automatic, TurnMail, compose};
+use crate::mail::compose::{Automatic, Picture, TurnMail, compose};
 use crate::mail::transport;
 use crate::store::{LockedGame, Store};
 
@@ -169,6 +169,7 @@ impl Desk {
             thread: mail.thread,
             automatic: mail.automatic,
             reminder: mail.reminder,
+            picture: mail.picture,
             referee: match mail.referee {
                 Some(r) => Some(
                     r.parse()
@@ -211,6 +212,8 @@ pub struct Outbound<'a> {
     pub referee: Option<&'a str>,
     /// A reminder (its number): its own Message-ID and subject.
     pub reminder: Option<u32>,
+    /// The board as a picture, for the mail's HTML side (turn mails).
+    pub picture: Option<&'a Picture>,
 }
 
 /// What Yam keeps beside a mail game's record.
@@ -567,6 +570,30 @@ impl Game {
         Ok(true)
     }
 
+    /// The board as it stands, as a PNG for a turn mail's HTML side. None
+    /// when there is nothing to draw yet; should drawing fail, the mail
+    /// goes as text alone (it is complete without the picture), and the
+    /// player is told why.
+    pub fn picture(&self) -> Option<Picture> {
+        let shown = crate::pictures::positions::shown_of(self.replay.game().snapshot())?;
+        let id = self.id();
+        let svg = crate::pictures::svg::draw(&shown, &id);
+        match crate::pictures::png::png(&svg) {
+            Ok((png, size)) => Some(Picture {
+                png,
+                size,
+                alt: format!(
+                    "The board of game {id} after {} plies, as the text below shows it.",
+                    self.replay.plies()
+                ),
+            }),
+            Err(e) => {
+                eprintln!("warning: game {id}: the mail goes without its picture: {e}");
+                None
+            }
+        }
+    }
+
     /// The game's turn as it stands, as the pasteable block a turn mail
     /// carries, and as a whole mail ready to send by hand (the same mail
     /// `yam resend` sends).
@@ -578,6 +605,7 @@ impl Game {
         let news = super::body::whose_turn(self, desk);
         let body = super::body::turn_body(self, desk, &news);
         let game_name = self.record.game().map_or("Yam", |g| g.name());
+        let picture = self.picture();
         let message = desk.compose(&Outbound {
             to: &self.meta.opponent,
             game_name,
@@ -592,6 +620,7 @@ impl Game {
             automatic: Automatic::No,
             referee: self.meta.referee.as_deref(),
             reminder: None,
+            picture: picture.as_ref(),
         })?;
         Ok((block, message.formatted()))
     }
@@ -625,6 +654,7 @@ impl Game {
             automatic: Automatic::No,
             referee: self.meta.referee.as_deref(),
             reminder: None,
+            picture: None,
         })?;
         if let Some(c) = self.meta.closed.as_mut() {
             c.sent = true;
@@ -662,6 +692,7 @@ impl Game {
         let players = self.players();
         let body = super::body::turn_body(self, desk, news);
         let game_name = self.record.game().map_or("Yam", |g| g.name());
+        let picture = self.picture();
         let raw = desk.send(&Outbound {
             to: &self.meta.opponent,
             game_name,
@@ -676,6 +707,7 @@ impl Game {
             automatic,
             referee: self.meta.referee.as_deref(),
             reminder,
+            picture: picture.as_ref(),
         })?;
         let threaded = self.meta.thread.contains(&message_id);
         if !threaded {

@@ -455,6 +455,7 @@ pub fn send_card(desk: &Desk, to: &str, answering: Option<&str>) -> Result<Vec<u
         },
         referee: None,
         reminder: None,
+        picture: None,
     })
 }
 

@@ -1,3 +1,4 @@
+mod deal;
 mod docs;
 mod draws;
 mod greedy;

@@ -182,26 +182,21 @@ fn random_game(root: &Position, seed: u64, plies: usize) -> Vec<Move> {
 
 #[test]
 fn whole_games_exported_to_engine_strings_come_back_the_same_but_for_the_documented_cases() {
-    use yam_notation::khan::{EngineFen, EnginePosition};
+    use yam_notation::khan::EnginePosition;
     let (mut same, mut diverged) = (0, 0);
     for (i, root) in roots().iter().enumerate() {
         for seed in 0..6u64 {
             let game = random_game(root, seed * 104_729 + i as u64, 150);
             let strings: Vec<EngineMove> = game.iter().map(to_engine).collect();
-            // Plain games travel as the engine's whole position line; siege
-            // games cannot (KR-P15), so their strings are read back from the
-            // same start in Yam's position format.
-            let imported = if root.tower_squares().is_empty() {
-                let line = EnginePosition {
-                    fen: EngineFen::parse(&root.fen()).unwrap_or_else(|e| panic!("{e}")),
-                    moves: strings.clone(),
-                }
-                .to_string();
-                let line = EnginePosition::parse(&line).unwrap_or_else(|e| panic!("{e}"));
-                crate::khan::replay_engine(&line, *root.rules()).ok()
-            } else {
-                None
-            };
+            // Every game travels as the whole position line; a siege game's
+            // state rides in the line's siege fields (Yam's extension).
+            let line = EnginePosition {
+                position: root.to_yam_text(),
+                moves: strings.clone(),
+            }
+            .to_string();
+            let line = EnginePosition::parse(&line).unwrap_or_else(|e| panic!("{e}"));
+            let imported = crate::khan::replay_engine(&line, *root.rules()).ok();
             if let Some((moves, end)) = &imported
                 && *moves == game
             {
@@ -228,18 +223,49 @@ fn whole_games_exported_to_engine_strings_come_back_the_same_but_for_the_documen
                 }
                 pos.play_unchecked(mv);
             }
-            if parted {
-                diverged += 1;
-            } else {
-                assert!(
-                    !root.tower_squares().is_empty(),
-                    "a plain game came back the same move by move but not as a line"
-                );
-                same += 1;
-            }
+            assert!(
+                parted,
+                "a game came back the same move by move but not as a line"
+            );
+            diverged += 1;
         }
     }
     assert!(same > 0 && diverged > 0, "{same} same, {diverged} parted");
+}
+
+#[test]
+fn whole_games_exported_with_marks_where_needed_come_back_exactly() {
+    use yam_notation::khan::EnginePosition;
+    let mut marked = 0;
+    for (i, root) in roots().iter().enumerate() {
+        for seed in 0..6u64 {
+            let game = random_game(root, seed * 7_919 + i as u64, 150);
+            let mut pos = *root;
+            let mut strings = Vec::new();
+            for mv in &game {
+                let em = crate::khan::to_engine_exact(&pos, mv);
+                // A mark is written exactly where the bare string misleads.
+                assert_eq!(
+                    em.action.is_some(),
+                    crate::khan::engine_misreading(&pos, mv).is_some()
+                );
+                marked += usize::from(em.action.is_some());
+                strings.push(em);
+                pos.play_unchecked(mv);
+            }
+            let line = EnginePosition {
+                position: root.to_yam_text(),
+                moves: strings,
+            }
+            .to_string();
+            let line = EnginePosition::parse(&line).unwrap_or_else(|e| panic!("{e}"));
+            let (moves, end) =
+                crate::khan::replay_engine(&line, *root.rules()).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(moves, game, "{line}");
+            assert_eq!(end, pos);
+        }
+    }
+    assert!(marked > 0, "no game needed a mark");
 }
 
 #[test]
@@ -302,7 +328,7 @@ proptest! {
             promotion: None,
         };
         let _ = resolve(&pos, &token);
-        let _ = from_engine(&pos, &EngineMove { from: token.from, to: token.to });
+        let _ = from_engine(&pos, &EngineMove::plain(token.from, token.to));
     }
 }
 

@@ -1,0 +1,110 @@
+//! Pictures as PNG, for readers whose mail client shows no SVG (most of
+//! them block it): Yam's own SVG ([`super::svg`]) drawn by resvg, a pure
+//! Rust renderer, with DejaVu Sans embedded in the binary instead of the
+//! machine's fonts, so the same position gives the same PNG on every
+//! machine (`assets/fonts/`, under the DejaVu fonts' licence).
+
+use std::sync::{Arc, OnceLock};
+
+use resvg::tiny_skia;
+use resvg::usvg::{self, fontdb};
+
+/// The fonts every picture is drawn with.
+const FONTS: [&[u8]; 2] = [
+    include_bytes!("../../assets/fonts/DejaVuSans.ttf"),
+    include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf"),
+];
+
+/// How many pixels a picture unit is: 2, so a board stays sharp on a
+/// phone's dense screen (the HTML shows it at its SVG size).
+pub const SCALE: f32 = 2.0;
+
+/// Why a picture could not be drawn as PNG.
+#[derive(Debug, thiserror::Error)]
+pub enum PngError {
+    /// The SVG did not parse (a defect of the picture code, said plainly).
+    #[error("the picture's SVG does not parse: {0}")]
+    Svg(#[from] usvg::Error),
+    /// The picture has no area, or is too large to draw.
+    #[error("the picture's size ({0} by {1}) cannot be drawn")]
+    Size(u32, u32),
+    /// The PNG could not be encoded.
+    #[error("cannot encode the PNG: {0}")]
+    Encode(String),
+}
+
+fn fonts() -> Arc<fontdb::Database> {
+    static FONTS_DB: OnceLock<Arc<fontdb::Database>> = OnceLock::new();
+    FONTS_DB
+        .get_or_init(|| {
+            let mut db = fontdb::Database::new();
+            for font in FONTS {
+                db.load_font_data(font.to_vec());
+            }
+            // The pictures ask for "DejaVu Sans, Helvetica, Arial,
+            // sans-serif": every family resolves to the embedded one.
+            db.set_sans_serif_family("DejaVu Sans");
+            Arc::new(db)
+        })
+        .clone()
+}
+
+/// `svg` drawn as a PNG at [`SCALE`] pixels a unit; its size in units
+/// (width, height) with it, for the HTML that shows it.
+pub fn png(svg: &str) -> Result<(Vec<u8>, (u32, u32)), PngError> {
+    let options = usvg::Options {
+        fontdb: fonts(),
+        font_family: "DejaVu Sans".to_owned(),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &options)?;
+    let size = tree.size();
+    let (w, h) = (size.width().ceil() as u32, size.height().ceil() as u32);
+    let (pw, ph) = (
+        (w as f32 * SCALE).ceil() as u32,
+        (h as f32 * SCALE).ceil() as u32,
+    );
+    // A board is a few hundred units a side; anything near this bound is
+    // a defect, not a picture to spend memory on.
+    if pw == 0 || ph == 0 || pw > 8192 || ph > 8192 {
+        return Err(PngError::Size(w, h));
+    }
+    let mut pixmap = tiny_skia::Pixmap::new(pw, ph).ok_or(PngError::Size(w, h))?;
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(SCALE, SCALE),
+        &mut pixmap.as_mut(),
+    );
+    let png = pixmap
+        .encode_png()
+        .map_err(|e| PngError::Encode(e.to_string()))?;
+    Ok((png, (w, h)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_board_is_drawn_the_same_every_time_with_its_text() {
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 40" width="120" height="40" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">
+<rect x="0" y="0" width="120" height="40" fill="#ffffff"/>
+<text x="10" y="28" font-size="20" font-weight="bold">Khan</text>
+</svg>"##;
+        let (a, size) = png(svg).expect("drawn");
+        let (b, _) = png(svg).expect("drawn again");
+        assert_eq!(a, b, "the same picture gives the same bytes");
+        assert_eq!(size, (120, 40));
+        assert!(a.starts_with(b"\x89PNG\r\n\x1a\n"));
+        // The text was drawn: some pixels are dark.
+        let blank = png(&svg.replace(">Khan<", "><")).expect("blank").0;
+        assert_ne!(a, blank, "the embedded font draws the word");
+    }
+
+    #[test]
+    fn a_broken_picture_is_an_error_not_a_panic() {
+        assert!(matches!(png("<svg"), Err(PngError::Svg(_))));
+        let huge = r#"<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="10"></svg>"#;
+        assert!(matches!(png(huge), Err(PngError::Size(..))));
+    }
+}
