@@ -404,7 +404,9 @@ pub fn shown_of(snapshot: yam_referee::replay::Snapshot<'_>) -> Option<Shown> {
     Some(match snapshot {
         Snapshot::Khan(position, last) => Shown::Khan(Box::new(*position), last),
         Snapshot::SiegeSetup { sealed, revealed } => Shown::SiegeSetup { sealed, revealed },
-        Snapshot::Siege(state) => Shown::Siege(Box::new(state.clone())),
+        // A replay's snapshot keeps no turn's orders: the mail's text
+        // says what was played, the board shows where things stand.
+        Snapshot::Siege(state) => Shown::Siege(Box::new(state.clone()), None),
         Snapshot::Cards(state) => Shown::Cards(Box::new(state.clone())),
         Snapshot::None => return None,
     })
