@@ -117,6 +117,7 @@ pub fn draw(pos: &Position, last: Option<(Square, Square)>, caption: &str) -> St
         }
     }
     let tower_list: Vec<_> = pos.towers().collect();
+    let mut tagged: Vec<Square> = Vec::new();
     for (captive, at) in pos.captives() {
         let (sq, held) = match at {
             CaptiveAt::Carried(sq) => (Some(sq), Held::Carried),
@@ -132,7 +133,17 @@ pub fn draw(pos: &Position, last: Option<(Square, Square)>, caption: &str) -> St
         };
         if let Some(sq) = sq {
             let (x, y) = corner(sq);
-            captive_tag(&mut c, x + SQ - 25, y + 1, captive.code(), held);
+            // A second tag on the same square (a carrier standing on a ger
+            // where another captive waits) goes under the first.
+            let below = tagged.iter().filter(|t| **t == sq).count() as u32;
+            tagged.push(sq);
+            captive_tag(
+                &mut c,
+                x + SQ - 25,
+                y + 1 + 14 * below,
+                captive.code(),
+                held,
+            );
             if !used.held.iter().any(|(h, _)| *h == held) {
                 used.held.push((held, captive));
             }
