@@ -82,6 +82,50 @@ fn khan_diagram_marks_towers_gers_and_captives() {
 }
 
 #[test]
+fn khan_siege_board_marks_captives_held_in_towers() {
+    // Both towers hold a khan, both gers stand, and each tower has manned
+    // and silenced squares: every siege mark at once.
+    let text = svg(&["examples/khan/seed/enemy-captive.yam", "--ply", "0"]);
+    let doc = check_svg(&text);
+    let words = words(&doc);
+    for needle in [
+        "manned tower square",
+        "silenced tower square",
+        "White's ger (long dashes, tag W)",
+        "Black's ger (short dots, tag B)",
+        "captive held in the tower",
+        "Tower 1: h5 h6 h7, manned h6 h7; holds White's khan.",
+        "Tower 2: a2 a3 a4, manned a2 a4; holds Black's khan.",
+    ] {
+        assert!(words.contains(needle), "missing {needle:?} in\n{words}");
+    }
+    // The captives in the towers are on the board: a tag on each tower's
+    // middle square (h6, a3), not only in the legend's sentences.
+    let tags: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter(|n| matches!(n.text(), Some("wk" | "bk")))
+        .collect();
+    assert!(tags.len() >= 2, "no captive tags on the board");
+    // Nothing absent is explained: no piece carries a captive here.
+    assert!(!words.contains("carried by the piece"), "{words}");
+    assert!(!words.contains("waiting at the ger"), "{words}");
+    insta::assert_snapshot!("khan_siege_enemy_captive_ply_0", text);
+}
+
+#[test]
+fn khan_legend_omits_what_the_board_lacks() {
+    let text = svg(&["examples/khan/opening-lesson.yam"]);
+    let doc = check_svg(&text);
+    let words = words(&doc).to_lowercase();
+    for absent in ["tower", "ger", "captive", "power magician", "khan archer"] {
+        assert!(!words.contains(absent), "{absent:?} in\n{words}");
+    }
+    assert!(words.contains("last move, from"), "{words}");
+    insta::assert_snapshot!("khan_magician_opening_lesson_end", text);
+}
+
+#[test]
 fn castle_siege_diagram_shows_stacks_breaches_and_the_castle() {
     let text = svg(&[
         "examples/castle-siege/attacker-victory-square.yam",
@@ -104,7 +148,58 @@ fn castle_siege_diagram_shows_stacks_breaches_and_the_castle() {
         .filter(|n| n.has_tag_name("line") && n.attribute("stroke-width") == Some("5"))
         .count();
     assert_eq!(walls, 16, "castle outline");
+    // Every unit is a disc of its own (16 defenders, 23 attackers), and
+    // the legend has one sample of each side's.
+    let discs = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("circle"))
+        .count();
+    assert_eq!(discs, 16 + 23 + 2, "one disc per unit");
+    // The Defender's turn 3 just ended: its orders are arrows, its dice
+    // are on them and in a row under the board, with what each did.
+    for needle in [
+        "The Defender's turn of round 3 (ended): 8 dice, in the order rolled.",
+        "Cc6xKa8",
+        "a step this turn (solid arrow)",
+        "an attack this turn (dotted arrow)",
+        "the die that resolved the order, on its arrow",
+        "11. Cc6xKa8@6: the cannon attacks the knight on a8: kills it (6, needs 6+)",
+    ] {
+        assert!(words.contains(needle), "missing {needle:?} in\n{words}");
+    }
+    let arrows = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("polygon"))
+        .count();
+    assert!(arrows >= 8, "{arrows} arrow heads");
+    // Nothing absent is explained: no breach was attempted this turn.
+    assert!(!words.contains("breach attempt"), "{words}");
     insta::assert_snapshot!("castle_siege_victory_square_move_3", text);
+}
+
+#[test]
+fn castle_siege_inside_a_turn_marks_its_orders_so_far() {
+    let text = svg(&[
+        "examples/castle-siege/attacker-victory-square.yam",
+        "--ply",
+        "24",
+    ]);
+    let doc = check_svg(&text);
+    let words = words(&doc);
+    for needle in [
+        "The Attacker's turn of round 1, so far: 1 die.",
+        "2. Kb8-b7: the knight steps from b8 to b7",
+    ] {
+        assert!(words.contains(needle), "missing {needle:?} in\n{words}");
+    }
+    // The latest order is the thicker arrow.
+    assert!(
+        doc.descendants()
+            .any(|n| n.has_tag_name("line") && n.attribute("stroke-width") == Some("6")),
+        "no thick arrow for the latest order"
+    );
+    // Before any breach, the legend has no breach mark.
+    assert!(!words.contains("breached castle square"), "{words}");
 }
 
 #[test]
@@ -123,6 +218,27 @@ fn genghis_khan_tableau_shows_rows_hand_and_piles() {
         assert!(words.contains(needle), "missing {needle:?} in\n{words}");
     }
     insta::assert_snapshot!("genghis_khan_practice_ply_40", text);
+}
+
+#[test]
+fn genghis_khan_card_names_are_whole() {
+    // The hand holds the longest Khan card name of all (31 characters) and
+    // a 14-letter word; every name is drawn whole, never cut.
+    let text = svg(&["examples/genghis-khan/director-pat-1.yam", "--ply", "39"]);
+    let doc = check_svg(&text);
+    let words = words(&doc);
+    assert!(!words.contains('…'), "a name is cut:\n{words}");
+    // Names may wrap: compare them with the lines joined.
+    let joined = words.replace('\n', " ");
+    for name in [
+        "Enemies offer Treasure & Brides",
+        "Reconnaissance in Force",
+        "Hooked Lance",
+        "Son Tolui",
+    ] {
+        assert!(joined.contains(name), "{name:?} not whole in\n{words}");
+    }
+    insta::assert_snapshot!("genghis_khan_longest_names_ply_39", text);
 }
 
 #[test]
@@ -172,4 +288,54 @@ fn a_ply_past_the_end_is_refused() {
         ])
         .assert()
         .code(2);
+}
+
+/// The picture's `<title>`.
+fn title(text: &str) -> String {
+    let doc = check_svg(text);
+    doc.descendants()
+        .find(|n| n.has_tag_name("title"))
+        .and_then(|n| n.text())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn titles_count_plies_moves_rounds_and_turns_as_players_do() {
+    for (args, want) in [
+        (
+            &["examples/khan/opening-lesson.yam", "--ply", "1"][..],
+            "example-khan-opening-lesson after White's move 1 (1 ply)",
+        ),
+        (
+            &["examples/khan/opening-lesson.yam", "--move", "2"][..],
+            "example-khan-opening-lesson after White's move 2 (3 plies)",
+        ),
+        (
+            &[
+                "examples/castle-siege/attacker-victory-square.yam",
+                "--move",
+                "3",
+            ][..],
+            "example-siege-attacker-victory-square after round 3, the Defender's turn (103 plies)",
+        ),
+        (
+            &[
+                "examples/castle-siege/attacker-victory-square.yam",
+                "--ply",
+                "24",
+            ][..],
+            "example-siege-attacker-victory-square in round 1, 2 plies into the Attacker's turn (24 plies)",
+        ),
+        (
+            &["examples/genghis-khan/practice.yam", "--move", "2"][..],
+            "example-genghis-practice after turn 2 (21 plies)",
+        ),
+        (
+            &["examples/genghis-khan/practice.yam", "--ply", "1"][..],
+            "example-genghis-practice in turn 1, 1 ply into it (1 ply)",
+        ),
+    ] {
+        assert_eq!(title(&svg(args)), want, "{args:?}");
+    }
 }

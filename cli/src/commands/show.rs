@@ -167,8 +167,9 @@ fn show_svg(args: &ShowArgs, record: &Record<String>, target: Option<usize>) -> 
     }
     if target.is_some_and(|t| t > reached) {
         return Err(Error::usage(format!(
-            "{}: the main line has only {reached} plies",
-            args.file.display()
+            "{}: the main line has only {}",
+            args.file.display(),
+            plies(reached)
         )));
     }
     let svg = crate::pictures::svg::draw(shown, &title(record, reached));
@@ -198,26 +199,137 @@ fn print_out(text: &str) -> Result<Status> {
     }
 }
 
-/// The title line: the game and how far it was played. A Khan game is
-/// told in moves and plies as chess players count them (move 2 is White's
-/// ply 3 and Black's ply 4); the other games count their tokens.
+/// The title line: the game and how far it was played, counted as its
+/// players count: a Khan game in moves and plies as chess players count
+/// them (move 2 is White's ply 3 and Black's ply 4); Castle Siege in
+/// rounds and each side's turn in it; Genghis Khan in turns. Every token
+/// of the main line is a ply, as `--ply` counts them.
 fn title(record: &Record<String>, played: usize) -> String {
     let id = record.tags.get("GameId").unwrap_or("game");
-    if record.tags.game() == Some(GameKind::Khan) {
-        return format!("{id} {}", khan_progress(played));
+    let progress = match record.tags.game() {
+        Some(GameKind::Khan) => khan_progress(played),
+        Some(GameKind::CastleSiege) => siege_progress(record, played),
+        _ => turn_progress(record, played),
+    };
+    format!("{id} {progress}")
+}
+
+/// `1 ply`, `2 plies`.
+fn plies(n: usize) -> String {
+    if n == 1 {
+        "1 ply".to_owned()
+    } else {
+        format!("{n} plies")
     }
-    let moves_word = if played == 1 { "move" } else { "moves" };
-    format!("{id} after {played} {moves_word}")
 }
 
 /// How far a Khan game is after `plies` plies: `at the start`, `after
 /// White's move 2 (3 plies)`, `after move 2 (4 plies)`.
-fn khan_progress(plies: usize) -> String {
-    let word = if plies == 1 { "ply" } else { "plies" };
-    match plies {
+fn khan_progress(played: usize) -> String {
+    let count = plies(played);
+    match played {
         0 => "at the start".to_owned(),
-        p if p % 2 == 1 => format!("after White's move {} ({p} {word})", p.div_ceil(2)),
-        p => format!("after move {} ({p} {word})", p / 2),
+        p if p % 2 == 1 => format!("after White's move {} ({count})", p.div_ceil(2)),
+        p => format!("after move {} ({count})", p / 2),
+    }
+}
+
+/// Where ply `played` of the main line falls among the record's numbered
+/// turns (Castle Siege and Genghis Khan number every turn).
+#[derive(Debug, PartialEq, Eq)]
+struct Place {
+    /// The number before its turn, and its dots.
+    number: u32,
+    dots: Dots,
+    /// How many of that turn's plies have been played, this one included.
+    within: usize,
+    /// Whether it is the turn's last ply in the record.
+    last: bool,
+}
+
+fn place(record: &Record<String>, played: usize) -> Option<Place> {
+    let mut depth = 0usize;
+    let mut ply = 0usize;
+    let mut current: Option<(u32, Dots)> = None;
+    let mut within = 0usize;
+    let mut found: Option<Place> = None;
+    for node in &record.movetext {
+        match node {
+            Node::StartVariation => depth += 1,
+            Node::EndVariation => depth = depth.saturating_sub(1),
+            Node::MoveNumber(n, d) if depth == 0 => {
+                // A new turn after the ply found: it was its turn's last.
+                if found.is_some() {
+                    break;
+                }
+                current = Some((*n, *d));
+                within = 0;
+            }
+            Node::Move(..) if depth == 0 => {
+                // More of the same turn after the ply found.
+                if let Some(place) = found.as_mut() {
+                    place.last = false;
+                    break;
+                }
+                ply += 1;
+                within += 1;
+                if ply == played {
+                    let (number, dots) = current?;
+                    // The record's last ply ends its turn too.
+                    found = Some(Place {
+                        number,
+                        dots,
+                        within,
+                        last: true,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Castle Siege: `after round 3, the Defender's turn (41 plies)`, or
+/// inside a turn `in round 3, 5 plies into the Defender's turn (36 plies)`.
+fn siege_progress(record: &Record<String>, played: usize) -> String {
+    let count = plies(played);
+    if played == 0 {
+        return "at the start".to_owned();
+    }
+    let Some(place) = place(record, played) else {
+        return format!("during the setups ({count})");
+    };
+    let side = match place.dots {
+        Dots::One => "Defender",
+        Dots::Three => "Attacker",
+    };
+    if place.last {
+        format!("after round {}, the {side}'s turn ({count})", place.number)
+    } else {
+        format!(
+            "in round {}, {} into the {side}'s turn ({count})",
+            place.number,
+            plies(place.within)
+        )
+    }
+}
+
+/// Genghis Khan: `after turn 2 (21 plies)`, or inside a turn `in turn 3,
+/// 4 plies into it (25 plies)`.
+fn turn_progress(record: &Record<String>, played: usize) -> String {
+    let count = plies(played);
+    if played == 0 {
+        return "at the start".to_owned();
+    }
+    match place(record, played) {
+        Some(place) if place.last => format!("after turn {} ({count})", place.number),
+        Some(place) => format!(
+            "in turn {}, {} into it ({count})",
+            place.number,
+            plies(place.within)
+        ),
+        None => format!("after {count}"),
     }
 }
 

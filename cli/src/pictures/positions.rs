@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use yam_notation::castle_siege::{Order, Token as SiegeToken};
+use yam_notation::castle_siege::{Mark, Order, Token as SiegeToken};
 use yam_notation::genghis_khan::Move as CardMove;
 use yam_notation::khan::KhanGrammar;
 use yam_notation::{GameKind, MoveGrammar, Node, Record};
@@ -25,8 +25,11 @@ pub enum Shown {
     /// to), outlined in the picture so a reader stepping through sees what
     /// moved.
     Khan(Box<khan::Position>, Option<(khan::Square, khan::Square)>),
-    /// A Castle Siege position once both setups are revealed.
-    Siege(Box<castle_siege::State>),
+    /// A Castle Siege position once both setups are revealed, and the
+    /// orders of the turn that led to it (the turn so far, inside a turn;
+    /// the whole turn just ended, after its `End`), drawn as arrows with
+    /// their dice so a reader stepping through sees what happened.
+    Siege(Box<castle_siege::State>, Option<Box<SiegeTurn>>),
     /// A Castle Siege game whose setups are still (partly) secret: the
     /// board is empty in the record's text (CS-07 to CS-10).
     SiegeSetup {
@@ -37,6 +40,53 @@ pub enum Shown {
     },
     /// A Genghis Khan tableau.
     Cards(Box<genghis_khan::State>),
+}
+
+/// A Castle Siege turn as far as a position shows it: whose, which
+/// round, and what each of its orders so far did.
+#[derive(Debug, Clone)]
+pub struct SiegeTurn {
+    /// The side whose turn it is (or was).
+    pub side: castle_siege::Side,
+    /// Its round.
+    pub round: u32,
+    /// Its orders so far, as written, with what each did: the referee's
+    /// report when the orders so far resolve (always at `End`), none when
+    /// a partial turn does not resolve on its own.
+    pub orders: Vec<(Order, Mark, Option<castle_siege::Effect>)>,
+    /// Whether the turn has ended (its `End` is among the orders).
+    pub ended: bool,
+}
+
+impl SiegeTurn {
+    /// The turn of `tokens`, played from `start`, with `resolution`'s
+    /// report if they resolved.
+    fn new(
+        start: &castle_siege::State,
+        tokens: &[SiegeToken],
+        resolution: Option<&castle_siege::Resolution>,
+    ) -> SiegeTurn {
+        let orders = tokens
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| match t {
+                SiegeToken::Order { order, mark } => Some((
+                    *order,
+                    *mark,
+                    resolution
+                        .and_then(|r| r.report.get(i))
+                        .map(|o| o.effect.clone()),
+                )),
+                _ => None,
+            })
+            .collect::<Vec<_>>();
+        SiegeTurn {
+            side: start.turn(),
+            round: start.round(),
+            ended: orders.iter().any(|(o, _, _)| *o == Order::End),
+            orders,
+        }
+    }
 }
 
 /// The positions of a main line: `positions[i]` is the one after `i`
@@ -143,7 +193,7 @@ fn siege_timeline(record: &Record<String>, tokens: &[(&String, usize)]) -> Timel
         let revealed = count(|t| matches!(t, SiegeToken::Setup(_)));
         if revealed >= 2 {
             match castle_siege::replay_record(rules, &setups) {
-                Ok(r) => positions.push(Shown::Siege(Box::new(r.state))),
+                Ok(r) => positions.push(Shown::Siege(Box::new(r.state), None)),
                 Err(e) => return Timeline::failed(positions, refused(*line, token, e)),
             }
         } else {
@@ -180,17 +230,22 @@ fn siege_orders(
         );
         turn.push(t);
         if ends {
-            match castle_siege::replay_turns(&start, &turn) {
-                Ok(r) => start = r.state,
+            let next = match castle_siege::replay_turns(&start, &turn) {
+                Ok(r) => r.state,
                 Err(e) => return Timeline::failed(positions, refused(*line, token, e)),
-            }
+            };
+            // The report of what each order did: the same resolution
+            // replay_turns has just checked.
+            let report = castle_siege::resolve_written(&start, &turn).ok();
+            let shown = SiegeTurn::new(&start, &turn, report.as_ref());
+            start = next;
             turn.clear();
-            positions.push(Shown::Siege(Box::new(start.clone())));
+            positions.push(Shown::Siege(Box::new(start.clone()), Some(Box::new(shown))));
         } else {
-            let so_far = castle_siege::resolve_written(&start, &turn)
-                .map(|r| r.state)
-                .unwrap_or_else(|_| start.clone());
-            positions.push(Shown::Siege(Box::new(so_far)));
+            let resolution = castle_siege::resolve_written(&start, &turn).ok();
+            let shown = SiegeTurn::new(&start, &turn, resolution.as_ref());
+            let so_far = resolution.map_or_else(|| start.clone(), |r| r.state);
+            positions.push(Shown::Siege(Box::new(so_far), Some(Box::new(shown))));
         }
     }
     Timeline {
@@ -349,7 +404,9 @@ pub fn shown_of(snapshot: yam_referee::replay::Snapshot<'_>) -> Option<Shown> {
     Some(match snapshot {
         Snapshot::Khan(position, last) => Shown::Khan(Box::new(*position), last),
         Snapshot::SiegeSetup { sealed, revealed } => Shown::SiegeSetup { sealed, revealed },
-        Snapshot::Siege(state) => Shown::Siege(Box::new(state.clone())),
+        // A replay's snapshot keeps no turn's orders: the mail's text
+        // says what was played, the board shows where things stand.
+        Snapshot::Siege(state) => Shown::Siege(Box::new(state.clone()), None),
         Snapshot::Cards(state) => Shown::Cards(Box::new(state.clone())),
         Snapshot::None => return None,
     })

@@ -142,11 +142,12 @@ fn legend(pos: &Position, out: &mut String) {
     if let Some(side) = pos.delivered() {
         let _ = writeln!(out, "{side} has delivered the general.");
     }
+    let plies = pos.halfmoves();
+    let word = if plies == 1 { "ply" } else { "plies" };
     let _ = writeln!(
         out,
-        "{} to move; move {}; {} plies since the last capture or death.",
+        "{} to move; move {}; {plies} {word} since the last capture or death.",
         pos.turn(),
         pos.fullmoves(),
-        pos.halfmoves()
     );
 }

@@ -6,7 +6,13 @@
 use yam_referee::genghis_khan::cards::khan_force;
 use yam_referee::genghis_khan::{FoeDeck, State, best_possible};
 
-use super::{Canvas, clip};
+use super::Canvas;
+
+/// Hand cards per row, and each card's size: wide enough that every
+/// Khan card's name fits whole in three lines.
+const HAND_ROW: usize = 8;
+const CARD_W: u32 = 86;
+const CARD_H: u32 = 62;
 
 const WIDTH: u32 = 760;
 const LEFT: u32 = 16;
@@ -70,13 +76,14 @@ pub fn draw(state: &State, caption: &str) -> String {
             let x = LEFT + 214;
             c.rect(
                 x,
-                y + 6,
+                y + 5,
                 100,
-                54,
+                56,
                 r##"rx="4" fill="#ffffff" stroke="#000000" stroke-width="1.5""##,
             );
-            c.text(x + 6, y + 26, 16, r#"font-weight="bold""#, &top.code());
-            c.text(x + 6, y + 46, 10, "", &clip(top.name(), 17));
+            c.text(x + 6, y + 24, 16, r#"font-weight="bold""#, &top.code());
+            // The whole name, in two lines if need be.
+            c.fitted(x + 6, y + 39, 10, 90, 11, top.name());
             for (i, card) in row.iter().rev().skip(1).enumerate() {
                 let i = i as u32;
                 let bx = x + 108 + (i % 19) * 21;
@@ -113,20 +120,20 @@ pub fn draw(state: &State, caption: &str) -> String {
     y += 8;
     for (i, card) in hand.iter().enumerate() {
         let i = i as u32;
-        let x = LEFT + (i % 10) * 72;
-        let cy = y + (i / 10) * 56;
+        let x = LEFT + (i % HAND_ROW as u32) * (CARD_W + 4);
+        let cy = y + (i / HAND_ROW as u32) * (CARD_H + 6);
         c.rect(
             x,
             cy,
-            68,
-            50,
+            CARD_W,
+            CARD_H,
             r##"rx="4" fill="#ffffff" stroke="#000000" stroke-width="1.5""##,
         );
-        c.text(x + 5, cy + 20, 16, r#"font-weight="bold""#, &card.code());
-        c.text(x + 5, cy + 40, 9, "", &clip(card.name(), 13));
+        c.text(x + 5, cy + 19, 15, r#"font-weight="bold""#, &card.code());
+        c.fitted(x + 5, cy + 33, 9, CARD_W - 8, 10, card.name());
     }
     if !hand.is_empty() {
-        y += (hand.len() as u32).div_ceil(10) * 56;
+        y += (hand.len() as u32).div_ceil(HAND_ROW as u32) * (CARD_H + 6);
     }
     y += 22;
     c.text(

@@ -45,13 +45,15 @@ pub fn escape(text: &str) -> String {
 pub fn draw(shown: &Shown, caption: &str) -> String {
     match shown {
         Shown::Khan(pos, last) => khan::draw(pos, *last, caption),
-        Shown::Siege(state) => castle_siege::draw(Some(state), None, caption),
+        Shown::Siege(state, turn) => {
+            castle_siege::draw(Some(state), turn.as_deref(), None, caption)
+        }
         Shown::SiegeSetup { sealed, revealed } => {
             let note = format!(
                 "The setups are secret until both are revealed (CS-07 to CS-10): \
                  {sealed} sealed, {revealed} revealed."
             );
-            castle_siege::draw(None, Some(&note), caption)
+            castle_siege::draw(None, None, Some(&note), caption)
         }
         Shown::Cards(state) => genghis_khan::draw(state, caption),
     }
@@ -104,6 +106,32 @@ impl Canvas {
             escape(text)
         );
         self.bottom = self.bottom.max(y + size / 3);
+    }
+
+    /// `text` wrapped at spaces into lines `width` wide at font `size`,
+    /// the first baseline at `y`, `gap` apart; returns how many lines.
+    /// Nothing is cut: a word too long for a line of its own is squeezed
+    /// into the width (`textLength`), so a name is always whole.
+    pub(crate) fn fitted(
+        &mut self,
+        x: u32,
+        y: u32,
+        size: u32,
+        width: u32,
+        gap: u32,
+        text: &str,
+    ) -> u32 {
+        let chars = fit_chars(width, size);
+        let lines = wrap(text, chars);
+        for (i, line) in lines.iter().enumerate() {
+            let attrs = if line.chars().count() > chars {
+                format!(r#"textLength="{width}" lengthAdjust="spacingAndGlyphs""#)
+            } else {
+                String::new()
+            };
+            self.text(x, y + i as u32 * gap, size, &attrs, line);
+        }
+        lines.len() as u32
     }
 
     /// Diagonal hatching over a square, `step` apart; `both` crosses it.
@@ -193,15 +221,12 @@ pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-/// `text` cut to at most `max` characters, with an ellipsis if cut.
-pub(crate) fn clip(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_owned()
-    } else {
-        let mut s: String = text.chars().take(max.saturating_sub(1)).collect();
-        s.push('…');
-        s
-    }
+/// How many characters of the picture's font fit in `width` at `size`:
+/// 0.58 em a character, a little over the average of DejaVu Sans (the
+/// widest of the generic fonts named), so that whichever the reader has,
+/// a line of ordinary words stays inside.
+pub(crate) fn fit_chars(width: u32, size: u32) -> usize {
+    ((width as f32) / (0.58 * size as f32)).floor().max(1.0) as usize
 }
 
 #[cfg(test)]
@@ -224,8 +249,18 @@ mod tests {
     }
 
     #[test]
-    fn clip_marks_a_cut() {
-        assert_eq!(clip("abcdef", 4), "abc…");
-        assert_eq!(clip("abc", 4), "abc");
+    fn fitted_text_keeps_every_word() {
+        let mut c = Canvas::new(100);
+        let n = c.fitted(0, 10, 10, 60, 11, "Enemies offer Treasure & Brides");
+        assert!(n >= 2);
+        let body = c.body.clone();
+        for word in ["Enemies", "offer", "Treasure", "&amp;", "Brides"] {
+            assert!(body.contains(word), "{word} missing in {body}");
+        }
+        assert!(!body.contains('…'));
+        // A word wider than the line is squeezed, not cut.
+        let mut c = Canvas::new(100);
+        c.fitted(0, 10, 10, 30, 11, "Reconnaissance");
+        assert!(c.body.contains(r#"textLength="30""#), "{}", c.body);
     }
 }
