@@ -128,8 +128,8 @@ fn diagrams(html: &mut String, tree: &Tree, encoded: &Encoded, record: &Record<S
         html,
         "<div class=\"controls\" id=\"controls\" hidden>\n\
          <button type=\"button\" data-go=\"first\" title=\"Start (Home)\">«</button>\n\
-         <button type=\"button\" data-go=\"prev\" title=\"Back one move (←)\">◀</button>\n\
-         <button type=\"button\" data-go=\"next\" title=\"Forward one move (→)\">▶</button>\n\
+         <button type=\"button\" data-go=\"prev\" title=\"Back one ply (←)\">◀</button>\n\
+         <button type=\"button\" data-go=\"next\" title=\"Forward one ply (→)\">▶</button>\n\
          <button type=\"button\" data-go=\"last\" title=\"End of this line (End)\">»</button>\n\
          <button type=\"button\" data-go=\"main\" title=\"Back to the main line (↑)\" hidden>main line</button>\n\
          <span id=\"where\" aria-live=\"polite\"></span>\n</div>\n\
