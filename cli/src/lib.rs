@@ -16,6 +16,7 @@ mod config;
 mod diagnostics;
 mod error;
 pub mod game;
+mod json;
 pub mod mail;
 mod pictures;
 mod store;
