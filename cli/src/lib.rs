@@ -152,9 +152,9 @@ enum Command {
     )]
     Read(play::ReadArgs),
     /// Mail play: list my games with whose turn it is.
-    Games(play::PlaceArgs),
+    Games(play::GamesArgs),
     /// Mail play: show a game's board, whose turn it is and the legal moves.
-    Board(play::GameArgs),
+    Board(play::BoardArgs),
     /// Mail play: send the game as it stands again (a mail a failed send
     /// left waiting first).
     Resend(play::GameArgs),

@@ -196,3 +196,63 @@ fn check_json_streams_one_line_a_game() {
     assert_eq!(numbers, (1..=300).collect::<Vec<_>>(), "in file order");
     assert_eq!(lines.last().unwrap()["type"], "file");
 }
+
+/// `hotseat status` and `dispute`, on a game played here: each prints one
+/// object, valid against its schema, saying what the human form says.
+#[test]
+fn hotseat_status_and_dispute_json_are_valid_against_their_schemas() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game.yam");
+    let secrets = dir.path().join("S");
+    let g = game.to_str().unwrap();
+    let s = secrets.to_str().unwrap();
+    let (_, stderr, code) = run(&[
+        "hotseat",
+        "new",
+        "--game",
+        "khan",
+        "--ruleset",
+        "magician",
+        "--first",
+        "alice",
+        "--second",
+        "bob",
+        "--out",
+        g,
+        "--secrets",
+        s,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let (_, stderr, code) = run(&["hotseat", "move", g, "Ng3-f3", "--secrets", s]);
+    assert_eq!(code, 0, "{stderr}");
+    let before_reply = std::fs::read_to_string(&game).unwrap();
+    let (_, stderr, code) = run(&["hotseat", "move", g, "Ae7-f6", "--secrets", s]);
+    assert_eq!(code, 0, "{stderr}");
+    let (status, _) = json_lines(&["hotseat", "status", "--format", "json", g]);
+    assert_valid(&validator("hotseat-status-1.json"), &status);
+    let status = &status[0];
+    assert_eq!(status["plies"], 2);
+    assert_eq!(status["to_move"]["name"], "alice");
+    assert_eq!(status["move_number"], "2.");
+    assert!(status["legal_moves"].as_array().unwrap().len() > 10);
+    // Dispute: the game against itself, and against its own beginning.
+    let (same, code) = json_lines(&["dispute", "--format", "json", g, g]);
+    assert_eq!(code, 0);
+    assert_valid(&validator("dispute-1.json"), &same);
+    assert_eq!(same[0]["relation"], "identical");
+    let earlier = write(dir.path(), "earlier.yam", &before_reply);
+    let (prefix, code) = json_lines(&["dispute", "--format", "json", g, &earlier]);
+    assert_eq!(code, 0);
+    assert_valid(&validator("dispute-1.json"), &prefix);
+    assert_eq!(prefix[0]["relation"], "prefix");
+    assert_eq!(prefix[0]["conflict"], false);
+}
+
+fn run(args: &[&str]) -> (String, String, i32) {
+    let out = yam!().args(args).output().expect("yam runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
