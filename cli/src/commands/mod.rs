@@ -10,6 +10,7 @@ pub mod engine;
 pub mod export;
 pub mod generate;
 pub mod hotseat;
+pub mod manual;
 pub mod play;
 pub mod robot;
 pub mod show;
