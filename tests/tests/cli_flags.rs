@@ -303,3 +303,85 @@ fn man_pages_for_every_command_and_no_silent_overwrite() {
         .assert()
         .success();
 }
+
+#[test]
+fn export_quiet_prints_only_the_summary_as_check_quiet_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("a.yam");
+    let games = yam!()
+        .args(["generate", "--game-type", "khan", "--games", "2"])
+        .output()
+        .unwrap()
+        .stdout;
+    let mut text = String::from_utf8(games).unwrap();
+    text.push_str("\n[Game \"Khan\"]\n[Result \"*\"]\n\n1. {unclosed *\n");
+    std::fs::write(&archive, text).unwrap();
+    let loud = yam!()
+        .args(["export", "--plain"])
+        .arg(&archive)
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let quiet = yam!()
+        .args(["export", "--plain", "-q"])
+        .arg(&archive)
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    assert_eq!(loud.stdout, quiet.stdout, "the same games exported");
+    let loud = String::from_utf8(loud.stderr).unwrap();
+    let quiet = String::from_utf8(quiet.stderr).unwrap();
+    assert!(loud.contains("game 3 skipped"), "{loud}");
+    assert_eq!(
+        quiet.trim(),
+        "a.yam: 2 games exported, 1 skipped".replace("a.yam", &archive.display().to_string())
+    );
+}
+
+#[test]
+fn hotseat_new_takes_the_game_type_and_the_old_game_kind_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = dir.path().join("secrets");
+    let new = |args: &[&str], out: &str| {
+        let mut cmd = yam!();
+        cmd.args(["hotseat", "new"])
+            .args(args)
+            .args(["--first", "ann", "--second", "bo", "-o"])
+            .arg(dir.path().join(out))
+            .arg("--secrets")
+            .arg(&secrets);
+        cmd.assert()
+    };
+    new(
+        &["--game-type", "castle-siege", "--ruleset", "standard"],
+        "a.yam",
+    )
+    .success()
+    .stderr(predicate::str::contains("deprecated").not());
+    new(
+        &["--game", "castle-siege", "--ruleset", "standard"],
+        "b.yam",
+    )
+    .success()
+    .stderr(predicate::str::contains("--game-type castle-siege"));
+    new(&["--game", "2", "--ruleset", "standard"], "c.yam").code(2);
+    assert!(!dir.path().join("c.yam").exists());
+    // Khan by default; -o refuses an existing file as --out always did.
+    new(&["--ruleset", "basic"], "d.yam").success();
+    new(&["--ruleset", "basic"], "d.yam")
+        .code(2)
+        .stderr(predicate::str::contains("--force"));
+    for (file, game) in [
+        ("a.yam", "Castle Siege"),
+        ("b.yam", "Castle Siege"),
+        ("d.yam", "Khan"),
+    ] {
+        let text = std::fs::read_to_string(dir.path().join(file)).unwrap();
+        assert!(
+            text.contains(&format!("[Game \"{game}\"]")),
+            "{file}: {text}"
+        );
+    }
+}

@@ -406,6 +406,20 @@ fn a_desk_moves_to_a_new_machine_and_the_game_goes_on() {
     ann.yam(&["identity", "export", "--out", bundle.to_str().unwrap()])
         .success()
         .stdout(predicate::str::contains("ONE machine"));
+    // As every command that writes a file: no overwrite without --force.
+    let first = std::fs::read(&bundle).unwrap();
+    ann.yam(&["identity", "export", "-o", bundle.to_str().unwrap()])
+        .code(2)
+        .stderr(predicate::str::contains("--force"));
+    assert_eq!(std::fs::read(&bundle).unwrap(), first);
+    ann.yam(&[
+        "identity",
+        "export",
+        "-o",
+        bundle.to_str().unwrap(),
+        "--force",
+    ])
+    .success();
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
