@@ -1,12 +1,12 @@
 //! The flags every command spells alike (README, "Flags"), and the old
-//! spellings kept for one release: `--game KIND` where a command takes the
+//! spellings kept for one release: `--game TYPE` where a command takes the
 //! kind of game (now `--game-type`; `--game N` is a game's number in a
 //! file everywhere), and `yam turn --eml FILE` (now `--out`).
 
 use crate::error::{Error, Result};
 
 /// The game type a command was given: `--game-type`, or the old `--game
-/// KIND` with a warning on standard error. A number given to the old flag
+/// TYPE` with a warning on standard error. A number given to the old flag
 /// is the other meaning of `--game` (a game's number) and is refused,
 /// saying what to write instead.
 pub fn game_type<'a>(
@@ -18,7 +18,7 @@ pub fn game_type<'a>(
         (Some(kind), _) => Ok(kind),
         (None, Some(old)) if old.parse::<u64>().is_ok() => Err(Error::usage(format!(
             "yam {command} --game {old}: `--game N` is a game's number in a file; \
-             the kind of game is --game-type KIND (khan, castle-siege or genghis-khan)"
+             the kind of game is --game-type TYPE (khan, castle-siege or genghis-khan)"
         ))),
         (None, Some(old)) => {
             deprecated(
@@ -29,7 +29,7 @@ pub fn game_type<'a>(
             Ok(old)
         }
         (None, None) => Err(Error::usage(format!(
-            "yam {command} needs --game-type KIND (khan, castle-siege or genghis-khan)"
+            "yam {command} needs --game-type TYPE (khan, castle-siege or genghis-khan)"
         ))),
     }
 }

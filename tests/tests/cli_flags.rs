@@ -48,7 +48,7 @@ fn value_names(arg: &clap::Arg) -> Vec<String> {
         .collect()
 }
 
-/// Where `--game KIND`, the old spelling of `--game-type`, is still
+/// Where `--game TYPE`, the old spelling of `--game-type`, is still
 /// accepted (hidden, with a warning) for one release.
 const OLD_GAME_KIND: &[&str] = &["yam generate", "yam challenge", "yam hotseat new"];
 
@@ -88,12 +88,12 @@ fn a_shared_flag_means_the_same_everywhere() {
                     if !OLD_GAME_KIND.contains(&here.as_str()) || long(&cmd, "game-type").is_none()
                     {
                         faults.push(format!(
-                            "{here}: a hidden --game that is no old --game KIND"
+                            "{here}: a hidden --game that is no old --game TYPE"
                         ));
                     }
                 }
                 ("game-type", _) => {
-                    if value_names(arg) != ["KIND"] {
+                    if value_names(arg) != ["TYPE"] {
                         faults.push(format!("{here}: --game-type takes {:?}", value_names(arg)));
                     }
                 }
@@ -136,7 +136,7 @@ fn a_shared_flag_means_the_same_everywhere() {
             commands()
                 .iter()
                 .any(|(p, c)| name(p) == *old && long(c, "game").is_some_and(|a| a.is_hide_set())),
-            "{old} still accepts the old --game KIND"
+            "{old} still accepts the old --game TYPE"
         );
     }
     assert!(
@@ -202,7 +202,7 @@ fn generate_still_takes_the_old_game_kind_with_a_warning_but_no_number() {
         .args(["generate", "--game", "3"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("--game-type KIND"));
+        .stderr(predicate::str::contains("--game-type TYPE"));
     yam!()
         .args(["generate", "--game", "khan", "--game-type", "khan"])
         .assert()

@@ -132,14 +132,14 @@ enum PolicyArg {
 #[derive(Debug, clap::Args)]
 struct NewArgs {
     /// The game: khan, castle-siege or genghis-khan [default: khan].
-    #[arg(long, value_name = "KIND")]
+    #[arg(long, value_name = "TYPE")]
     game_type: Option<String>,
     /// The old spelling of --game-type, kept for one release (with a
     /// warning): everywhere else `--game N` is a game's number in a file.
     #[arg(
         long = "game",
         hide = true,
-        value_name = "KIND",
+        value_name = "TYPE",
         conflicts_with = "game_type"
     )]
     old_game: Option<String>,

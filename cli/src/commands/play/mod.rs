@@ -52,14 +52,14 @@ pub struct ChallengeArgs {
     /// The opponent's mail address.
     pub address: String,
     /// The game: khan or castle-siege.
-    #[arg(long, value_name = "KIND", required_unless_present = "old_game")]
+    #[arg(long, value_name = "TYPE", required_unless_present = "old_game")]
     pub game_type: Option<String>,
     /// The old spelling of --game-type, kept for one release (with a
     /// warning): everywhere else `--game N` is a game's number in a file.
     #[arg(
         long = "game",
         hide = true,
-        value_name = "KIND",
+        value_name = "TYPE",
         conflicts_with = "game_type"
     )]
     pub old_game: Option<String>,
