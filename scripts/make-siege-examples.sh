@@ -42,7 +42,7 @@ siege() {
   local file="$OUT/$name.yam"
   for attempt in $(seq 1 40); do
     local secrets="$WORK/$name-$attempt"
-    "$YAM" hotseat new --game castle-siege --ruleset "$ruleset" \
+    "$YAM" hotseat new --game-type castle-siege --ruleset "$ruleset" \
       --first ann --second bo --id "example-siege-$name" \
       --date 2026.12.01 --event "Yam examples" \
       --out "$file" --force --secrets "$secrets" >/dev/null

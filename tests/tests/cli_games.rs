@@ -73,7 +73,7 @@ fn a_hot_seat_siege_with_dice_through_the_real_protocol_verifies() {
     s.new_game(
         "siege.yam",
         &[
-            "--game",
+            "--game-type",
             "castle-siege",
             "--ruleset",
             "standard",
@@ -299,7 +299,7 @@ fn verify_accepts_the_card_examples_and_refuses_one_drawn_card_changed() {
 fn a_director_game_is_in_the_register_and_its_draws_are_rolls() {
     let s = Scratch::new();
     let cards = [
-        "--game",
+        "--game-type",
         "genghis-khan",
         "--ruleset",
         "standard",

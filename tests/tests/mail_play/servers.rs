@@ -58,7 +58,7 @@ fn castle_siege_by_mail_through_real_smtp_and_imap() {
         &ann,
         &bo,
         "siege-mail",
-        &["--game", "castle-siege", "--ruleset", "standard"],
+        &["--game-type", "castle-siege", "--ruleset", "standard"],
     );
     play_out(&ann, &bo, "siege-mail", |turn| {
         vec![
@@ -117,7 +117,7 @@ fn rescue_khan_by_mail_through_real_smtp_and_imap() {
         &bo,
         "khan-mail",
         &[
-            "--game",
+            "--game-type",
             "khan",
             "--ruleset",
             "rescue-khan",
@@ -157,7 +157,7 @@ fn a_watching_desk_wakes_on_imap_idle_and_reads_the_new_turn() {
         &bo,
         "khan-watch",
         &[
-            "--game",
+            "--game-type",
             "khan",
             "--ruleset",
             "rescue-khan",
@@ -215,7 +215,7 @@ fn a_shared_inbox_keeps_personal_mail_as_it_was_and_reads_opened_turns() {
         &bo,
         "khan-shared",
         &[
-            "--game",
+            "--game-type",
             "khan",
             "--ruleset",
             "rescue-khan",
@@ -324,7 +324,7 @@ fn yams_own_mails_are_filed_into_a_folder_when_asked() {
         &bo,
         "khan-filed",
         &[
-            "--game",
+            "--game-type",
             "khan",
             "--ruleset",
             "rescue-khan",
