@@ -54,7 +54,13 @@ const OLD_GAME_KIND: &[&str] = &["yam generate", "yam challenge", "yam hotseat n
 
 /// The commands that read archives: each takes `-q/--quiet` and
 /// `-j/--jobs`.
-const READ_ARCHIVES: &[&str] = &["yam check", "yam verify", "yam export"];
+const READ_ARCHIVES: &[&str] = &[
+    "yam check",
+    "yam verify",
+    "yam export",
+    "yam select",
+    "yam fmt",
+];
 
 #[test]
 fn a_shared_flag_means_the_same_everywhere() {
