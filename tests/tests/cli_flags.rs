@@ -82,26 +82,24 @@ fn a_shared_flag_means_the_same_everywhere() {
             }
             match (flag, arg.is_hide_set()) {
                 // `--game` is a game's number in a file, from 1.
-                ("game", false) => {
-                    if value_names(arg) != ["N"] || arg.get_value_parser().type_id() != index {
-                        faults.push(format!(
-                            "{here}: --game takes {:?}, not an index N",
-                            value_names(arg)
-                        ));
-                    }
+                ("game", false)
+                    if value_names(arg) != ["N"] || arg.get_value_parser().type_id() != index =>
+                {
+                    faults.push(format!(
+                        "{here}: --game takes {:?}, not an index N",
+                        value_names(arg)
+                    ));
                 }
-                ("game", true) => {
-                    if !OLD_GAME_KIND.contains(&here.as_str()) || long(&cmd, "game-type").is_none()
-                    {
-                        faults.push(format!(
-                            "{here}: a hidden --game that is no old --game TYPE"
-                        ));
-                    }
+                ("game", true)
+                    if !OLD_GAME_KIND.contains(&here.as_str())
+                        || long(&cmd, "game-type").is_none() =>
+                {
+                    faults.push(format!(
+                        "{here}: a hidden --game that is no old --game TYPE"
+                    ));
                 }
-                ("game-type", _) => {
-                    if value_names(arg) != ["TYPE"] {
-                        faults.push(format!("{here}: --game-type takes {:?}", value_names(arg)));
-                    }
+                ("game-type", _) if value_names(arg) != ["TYPE"] => {
+                    faults.push(format!("{here}: --game-type takes {:?}", value_names(arg)));
                 }
                 ("eml", true) if here != "yam turn" => {
                     faults.push(format!("{here}: a hidden --eml"));

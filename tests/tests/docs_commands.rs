@@ -81,7 +81,7 @@ fn every_offline_command_block_of_the_docs_runs_as_written() {
             "{}:{}",
             block
                 .file
-                .strip_prefix(&root)
+                .strip_prefix(root)
                 .unwrap_or(&block.file)
                 .display(),
             block.line
