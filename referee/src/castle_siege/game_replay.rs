@@ -468,9 +468,12 @@ impl GameReplay for CastleSiegeReplay {
         let Some(state) = self.state().filter(|s| s.outcome().is_none()) else {
             return Vec::new();
         };
+        // CS-P4: under the faithful turn `Move` is offered until the
+        // allowance is drawn, once a turn.
         let markers = [Phase::Move, Phase::Breach, Phase::Attack]
             .into_iter()
             .filter(|p| *p >= state.phase())
+            .filter(|p| *p != Phase::Move || state.allowance().is_none())
             .map(Order::Phase);
         markers
             .chain(legal_orders(state))
