@@ -68,6 +68,9 @@ impl Table {
             "castle-siege",
             "--ruleset",
             "standard",
+            // CS-P1: the event counts below are a priority-list turn's.
+            "--turn",
+            "priority-list",
             "--first",
             "ann",
             "--second",
