@@ -1132,7 +1132,11 @@ impl Robot {
         })?;
         let name = ruleset.unwrap_or(match kind {
             GameKind::Khan => "magician",
-            _ => "standard",
+            // CS-P4: the robot answers every roll at once, so a Castle
+            // Siege turn can be played as its rules say, one order per mail;
+            // `standard`, named, keeps CS-P1's whole turn per mail.
+            GameKind::CastleSiege => "standard-faithful",
+            GameKind::GenghisKhan => "standard",
         });
         let loaded = yam_referee::replay::load_ruleset(kind, name).map_err(|e| e.to_string())?;
         let solo = yam_referee::replay::start(&loaded)
