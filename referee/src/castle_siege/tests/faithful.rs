@@ -83,6 +83,11 @@ fn move_alone_draws_the_allowance_first() {
     assert_eq!(r.state.turn(), Side::Attacker);
     // CS-12: one allowance a turn.
     assert_eq!(reason(&r.state, "Move"), Illegal::SecondMove);
+    // The diagram tells the player what is left to choose with.
+    let d = crate::castle_siege::diagram(&r.state);
+    assert!(d.contains("round cap 50, turn faithful."), "{d}");
+    assert!(d.contains("Move phase (allowance 2, 2 left)."), "{d}");
+    assert!(!crate::castle_siege::diagram(&s).contains("allowance"));
 }
 
 #[test]
