@@ -11,7 +11,7 @@ use super::army::{Side, UnitKind, army_count, barred_from_castle, is_infantry, p
 use super::board::{Square, SquareSet, is_castle, is_perimeter, is_victory, stack_limit};
 use super::illegal::Illegal;
 use super::outcome::{Outcome, WinReason};
-use super::ruleset::{InnerMoves, Rules};
+use super::ruleset::{InnerMoves, Rules, TurnMode};
 use super::setup::{Setup, SetupError};
 
 /// One unit on the board, with what it has done this turn.
@@ -324,6 +324,16 @@ impl State {
 
     pub(crate) fn add_breach(&mut self, sq: Square) {
         self.breaches = self.breaches.with(sq);
+    }
+
+    /// The same position as CS-P1 sees it, where a step's legality does not
+    /// hang on the allowance: for reading a typed step (`b3b4`) under the
+    /// faithful turn, which the declaration check then judges with its
+    /// reason ("declare Move first", "the allowance is used up", CS-P4).
+    pub(crate) fn allowance_aside(&self) -> State {
+        let mut s = self.clone();
+        s.rules.turn = TurnMode::PriorityList;
+        s
     }
 
     pub(crate) fn set_allowance(&mut self, allowance: Option<Allowance>) {

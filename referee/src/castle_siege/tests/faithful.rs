@@ -263,3 +263,24 @@ fn faithful_self_play_ends_and_replays() {
         }
     }
 }
+
+#[test]
+fn a_typed_step_is_read_whatever_the_allowance_and_judged_by_the_check() {
+    use crate::castle_siege::input::resolve_declaration;
+    let s = siege();
+    let typed = |t: &str| -> Vec<String> { t.split_whitespace().map(str::to_owned).collect() };
+    // Read as the step it means, then refused with the faithful reason.
+    let read = resolve_declaration(&s, &typed("b3b4")).expect("read");
+    assert_eq!(read, ["Tb3-b4"]);
+    assert_eq!(reason(&s, &read.join(" ")), Illegal::NoAllowance);
+    let read = resolve_declaration(&s, &typed("move b3b4")).expect("read");
+    assert_eq!(reason(&s, &read.join(" ")), Illegal::MoveNotAlone);
+    let s = play(&s, "Move", &[1]).state;
+    let read = resolve_declaration(&s, &typed("b3b4")).expect("read");
+    let s = play(&s, &read.join(" "), &[]).state;
+    let read = resolve_declaration(&s, &typed("Ab5-a5")).expect("read");
+    assert_eq!(
+        reason(&s, &read.join(" ")),
+        Illegal::AllowanceSpent { allowance: 1 }
+    );
+}
