@@ -266,6 +266,19 @@ fn a_hot_seat_siege_is_faithful_by_default_and_verifies_to_its_end() {
     s.hotseat("move", "siege.yam", &["End"])
         .success()
         .stdout(predicate::str::contains("next: 1... attacker (bo) to move"));
+    // The board says which turn is played, here and in its picture.
+    for svg in [false, true] {
+        let mut show = yam!();
+        show.arg("show")
+            .arg(s.path("siege.yam"))
+            .args(["--move", "1"]);
+        if svg {
+            show.arg("--svg");
+        }
+        show.assert()
+            .success()
+            .stdout(predicate::str::contains("round cap 8, turn faithful."));
+    }
     // The engine plays the rest, one order at a time.
     s.hotseat("auto", "siege.yam", &["--to-end"]).success();
     s.verify("siege.yam").code(0).stdout(
