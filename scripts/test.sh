@@ -3,7 +3,8 @@
 #
 # It installs what the tests need (Debian's Dovecot for IMAP, aiosmtpd from
 # the Python package index for SMTP, Debian's chromium for the browser test
-# of the HTML export), starts both servers on loopback, runs
+# of the HTML export, jq for the docs' JSON examples), starts both servers
+# on loopback, runs
 # every test of the workspace, and stops the servers. CI (.ci/run) calls
 # exactly this.
 set -euo pipefail
@@ -32,6 +33,18 @@ if ! command -v chromium >/dev/null 2>&1 && [ "${YAM_SKIP_BROWSER:-}" != 1 ]; th
       chromium >/dev/null
   else
     echo "chromium is missing; install it (as root), or set YAM_SKIP_BROWSER=1 to skip the browser test." >&2
+    exit 1
+  fi
+fi
+
+# jq, for the docs' JSON examples that tests/tests/docs_commands.rs runs.
+if ! command -v jq >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "== installing jq"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends jq >/dev/null
+  else
+    echo "jq is missing; install it (as root): the docs test runs the JSON examples with it." >&2
     exit 1
   fi
 fi

@@ -16,6 +16,7 @@ mod config;
 mod diagnostics;
 mod error;
 pub mod game;
+mod json;
 pub mod mail;
 mod pictures;
 mod store;
@@ -39,8 +40,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use commands::{
-    check, config as config_check, dispute, engine, export, generate, hotseat, play, robot, show,
-    verify,
+    check, config as config_check, dispute, engine, export, fmt, generate, hotseat, play, robot,
+    select, show, verify,
 };
 
 /// Yam: a play-by-email referee and notation toolkit for Khan, Castle Siege
@@ -95,6 +96,19 @@ enum Command {
         after_help = "Examples:\n  yam export --plain game.yam\n  yam export --plain game.yam --out game-plain.yam\n  yam export --html examples --out target/site"
     )]
     Export(export::ExportArgs),
+    /// Rewrite archives in the canonical form, keeping everything (moves,
+    /// comments, evidence, variations): only the layout changes.
+    #[command(
+        after_help = "A signed record that verified verifies after; formatting twice gives what formatting\nonce gave. A game that does not parse is copied as written and reported (exit 1).\n\nExamples:\n  yam fmt archive.yam > tidy.yam\n  yam fmt --in-place games/*.yam\n  yam fmt --check archive.yam"
+    )]
+    Fmt(fmt::FmtArgs),
+    /// Select games from archives by type, ruleset, player, result, date,
+    /// tag, length or verdict, and find duplicates: copied exactly as
+    /// written.
+    #[command(
+        after_help = "Every criterion given must match. Games are copied exactly as written (signed\nevidence and all), in file order; a game that does not parse is reported and left out\n(exit 1).\n\nExamples:\n  yam select --game-type khan --player ann archive.yam -o ann.yam\n  yam select --result 1-0 --since 2026.01.01 --until 2026.06.30 archives/\n  yam select --tag Event=\"Spring cup\" --min-plies 40 archive.yam\n  yam select --status verified signed/ -o verified.yam\n  yam select --unique archive.yam -o deduplicated.yam\n  yam select --duplicates archive.yam > repeated.yam"
+    )]
+    Select(select::SelectArgs),
     /// Check the configuration: try each mail account and say what is wrong.
     #[command(subcommand)]
     Config(config_check::ConfigCommand),
@@ -138,9 +152,9 @@ enum Command {
     )]
     Read(play::ReadArgs),
     /// Mail play: list my games with whose turn it is.
-    Games(play::PlaceArgs),
+    Games(play::GamesArgs),
     /// Mail play: show a game's board, whose turn it is and the legal moves.
-    Board(play::GameArgs),
+    Board(play::BoardArgs),
     /// Mail play: send the game as it stands again (a mail a failed send
     /// left waiting first).
     Resend(play::GameArgs),
@@ -196,6 +210,8 @@ where
     };
     let result = match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Fmt(args) => fmt::run(&args),
+        Command::Select(args) => select::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Dispute(args) => dispute::run(&args),

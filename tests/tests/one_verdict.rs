@@ -482,3 +482,20 @@ fn verify_holds_a_signed_game_s_variations_to_the_rules() {
     assert_eq!(code, 0, "the variation is legal: {text}");
     all_accept(&legal, "Khan", true);
 }
+
+/// A Genghis Khan practice game (signed, open seed) with a variation the
+/// rules refuse: every command, `verify` included, refuses it alike.
+#[test]
+fn a_genghis_khan_variation_gets_one_verdict_from_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let practice = example("examples/genghis-khan/practice.yam");
+    let first = "1. draw:8g/\"Feign Withdrawal\" ";
+    let bad = practice.replacen(first, &format!("{first}(capture:M10/Tartars=3d) "), 1);
+    assert_ne!(bad, practice);
+    let bad = write(dir.path(), "variation.yam", &bad);
+    all_refuse(&bad, "Genghis Khan", true, "5 more card(s) to draw (GK-04)");
+    let off_stream = practice.replacen(first, &format!("{first}(draw:10d/Stirrups) "), 1);
+    let off_stream = write(dir.path(), "off-stream.yam", &off_stream);
+    let (code, text) = run(&["check"], &off_stream);
+    assert_eq!(code, 1, "a draw that is not the stream's next card: {text}");
+}

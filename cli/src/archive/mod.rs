@@ -5,8 +5,10 @@
 //! `verify` and `export` all read archives through here; `show` and
 //! `engine export` find one game through [`nth`].
 
+pub(crate) mod games;
 pub(crate) mod nth;
 pub(crate) mod progress;
+pub(crate) mod sink;
 
 use std::fs::File;
 use std::io::{self, Read};

@@ -13,6 +13,8 @@ use crate::archive::{
 use crate::diagnostics::{Frame, render_syntax, render_violation};
 use crate::error::{Error, Result, Status};
 use crate::game::rulesets::RecordRulesets;
+use crate::json::{CHECK_SCHEMA, Failure, Format, emit};
+use serde::Serialize;
 
 /// Arguments of `yam check`.
 #[derive(Debug, clap::Args)]
@@ -29,6 +31,79 @@ pub struct CheckArgs {
     /// How many games to check at once (default: one per core).
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
+    /// How to print: `human`, or `json` for JSON Lines (one object a game,
+    /// a file, the total; schema `yam-check/1`, docs/json.md).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// One game, as `--format json` prints it (docs/schema/check-1.json).
+#[derive(Debug, Serialize)]
+struct GameLine<'a> {
+    schema: &'static str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    file: String,
+    /// 1-based, in the file, as the human output counts.
+    game: u64,
+    game_id: &'a str,
+    /// The game's type (`Khan`, ...), unless its header could not be read.
+    game_type: Option<&'static str>,
+    /// `valid`, `invalid` or `unchecked` (syntax checked, rules not).
+    status: &'static str,
+    plies: u32,
+    /// Where a Genghis Khan game's cards came from: `moves`,
+    /// `practice-seed` or `recorded-deal`.
+    chance: Option<&'static str>,
+    /// Why the rules were not checked (`unchecked` only).
+    not_checked: Option<&'a str>,
+    /// The first failure (`invalid` only).
+    error: Option<Failure>,
+}
+
+/// A file's summary, or the total, as `--format json` prints it.
+#[derive(Debug, Serialize)]
+struct SummaryLine {
+    schema: &'static str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    /// The file (`file` lines only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    /// Files read (`total` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    files: Option<usize>,
+    games: u64,
+    valid: u64,
+    unchecked: u64,
+    invalid: u64,
+    syntax_errors: u64,
+    rule_errors: u64,
+    recorded_deals: u64,
+    plies: u64,
+    /// The file's size in bytes, when known (`file` lines only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bytes: Option<u64>,
+}
+
+impl Tally {
+    fn line(&self, kind: &'static str, file: Option<&Path>, bytes: Option<u64>) -> SummaryLine {
+        SummaryLine {
+            schema: CHECK_SCHEMA,
+            kind,
+            file: file.map(|f| f.display().to_string()),
+            files: None,
+            games: self.games,
+            valid: self.valid,
+            unchecked: self.unchecked,
+            invalid: self.syntax_errors + self.rule_errors,
+            syntax_errors: self.syntax_errors,
+            rule_errors: self.rule_errors,
+            recorded_deals: self.dealt,
+            plies: self.plies,
+            bytes,
+        }
+    }
 }
 
 /// What checking one file (or all of them) found.
@@ -111,10 +186,19 @@ pub fn run(args: &CheckArgs) -> Result<Status> {
                 continue;
             }
         };
-        match check_file(path, input, args.quiet, jobs, size) {
+        match check_file(path, input, args.quiet, args.format, jobs, size) {
             Ok(tally) => {
                 if tally.syntax_errors + tally.rule_errors > 0 {
                     status = status.and(Status::Invalid);
+                }
+                if tally.games == 0 {
+                    eprintln!("warning: {}", NoGame(path));
+                    status = status.and(Status::NoRecords);
+                }
+                total.add(&tally);
+                if args.format == Format::Json {
+                    emit(&tally.line("file", Some(path), size));
+                    continue;
                 }
                 let mut line = format!("{}: {}", path.display(), tally.counts());
                 if let Some(bytes) = size {
@@ -126,11 +210,6 @@ pub fn run(args: &CheckArgs) -> Result<Status> {
                     ));
                 }
                 let _ = writeln!(stdout.lock(), "{line}");
-                if tally.games == 0 {
-                    eprintln!("warning: {}", NoGame(path));
-                    status = status.and(Status::NoRecords);
-                }
-                total.add(&tally);
             }
             Err(e) => {
                 eprintln!("{}: read error: {e}", path.display());
@@ -140,11 +219,17 @@ pub fn run(args: &CheckArgs) -> Result<Status> {
         }
     }
     if expansion.several {
-        let _ = writeln!(
-            stdout.lock(),
-            "{}",
-            grand_total(&total.counts(), &expansion, unreadable)
-        );
+        if args.format == Format::Json {
+            let mut line = total.line("total", None, None);
+            line.files = Some(expansion.files.len());
+            emit(&line);
+        } else {
+            let _ = writeln!(
+                stdout.lock(),
+                "{}",
+                grand_total(&total.counts(), &expansion, unreadable)
+            );
+        }
     }
     Ok(status)
 }
@@ -194,22 +279,70 @@ fn check_file(
     path: &Path,
     input: impl Read + Send,
     quiet: bool,
+    format: Format,
     jobs: usize,
     size: Option<u64>,
 ) -> io::Result<Tally> {
     let mut tally = Tally::default();
     let mut games_before = 0u64;
+    // Frames are for people: JSON and --quiet print none.
+    let frames = !quiet && format == Format::Human;
     stream_pieces(
         input,
         jobs,
         size,
-        |piece| check_piece(path, piece, !quiet),
+        |piece| check_piece(path, piece, frames),
         |item, progress| {
             games_before += 1;
-            record(path, games_before, item, quiet, &mut tally, progress);
+            match format {
+                Format::Human => record(path, games_before, item, quiet, &mut tally, progress),
+                Format::Json => {
+                    record(path, games_before, item, true, &mut tally, progress);
+                    emit(&game_line(path, games_before, item));
+                }
+            }
         },
     )?;
     Ok(tally)
+}
+
+/// One game as a JSON line.
+fn game_line<'a>(path: &Path, game: u64, item: &'a Checked) -> GameLine<'a> {
+    let mut line = GameLine {
+        schema: CHECK_SCHEMA,
+        kind: "game",
+        file: path.display().to_string(),
+        game,
+        game_id: "",
+        game_type: None,
+        status: "invalid",
+        plies: 0,
+        chance: None,
+        not_checked: None,
+        error: None,
+    };
+    match item {
+        Checked::Game(report, _) => {
+            line.game_id = &report.game_id;
+            line.game_type = Some(report.game.name());
+            line.plies = report.plies;
+            line.chance = Some(match report.chance {
+                ChanceSource::Moves => "moves",
+                ChanceSource::PracticeSeed => "practice-seed",
+                ChanceSource::RecordedDeal => "recorded-deal",
+            });
+            match &report.verdict {
+                Verdict::Legal => line.status = "valid",
+                Verdict::RulesNotChecked(why) => {
+                    line.status = "unchecked";
+                    line.not_checked = Some(why);
+                }
+                Verdict::Illegal(v) => line.error = Some(Failure::rules(v)),
+            }
+        }
+        Checked::Syntax(e, _) => line.error = Some(Failure::syntax(e)),
+    }
+    line
 }
 
 /// Count one game and print what is wrong with it (nothing, not even

@@ -25,6 +25,35 @@ pub struct DisputeArgs {
     /// Which game of each file (1 is the first).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub game: usize,
+    /// How to print: `human`, or `json` for one object (schema
+    /// `yam-dispute/1`, docs/json.md).
+    #[arg(long, value_enum, default_value_t = crate::json::Format::Human)]
+    pub format: crate::json::Format,
+}
+
+/// `dispute --format json` (docs/schema/dispute-1.json).
+#[derive(Debug, serde::Serialize)]
+struct DisputeLine {
+    schema: &'static str,
+    a: String,
+    b: String,
+    /// `identical`, `prefix` (one log is the other's beginning) or `fork`.
+    relation: &'static str,
+    /// Signed events both logs share.
+    common_events: usize,
+    /// Whether the logs conflict (exit code 1).
+    conflict: bool,
+    verdict: String,
+    reasons: Vec<String>,
+    /// When one party signed two different events with the same parent:
+    /// who, and the two events as `[%event]` commands anyone can check.
+    equivocation: Option<Equivocation>,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct Equivocation {
+    by: String,
+    events: Vec<String>,
 }
 
 /// Game `game` of the file, read as far as it goes: the whole game, or,
@@ -69,6 +98,47 @@ pub fn run(args: &DisputeArgs) -> Result<Status> {
         }
     };
     let report = compare(read(a, &args.a), read(b, &args.b));
+    let status = if report.conflict {
+        Status::Invalid
+    } else {
+        Status::Valid
+    };
+    if args.format == crate::json::Format::Json {
+        let (relation, common_events) = match &report.relation {
+            Relation::Identical { events } => ("identical", *events),
+            Relation::Prefix { common, .. } => ("prefix", *common),
+            Relation::Fork(fork) => ("fork", fork.seq),
+        };
+        let equivocation = match &report.relation {
+            Relation::Fork(fork) => fork.proof().map(|proof| {
+                let (first, second) = proof.events();
+                Equivocation {
+                    by: report.name_of(proof.culprit()),
+                    events: [first, second]
+                        .into_iter()
+                        .map(|event| {
+                            let mut comment = Comment::default();
+                            comment.push_command(event_command(event));
+                            comment.words().join(" ")
+                        })
+                        .collect(),
+                }
+            }),
+            _ => None,
+        };
+        crate::json::emit(&DisputeLine {
+            schema: "yam-dispute/1",
+            a: args.a.display().to_string(),
+            b: args.b.display().to_string(),
+            relation,
+            common_events,
+            conflict: report.conflict,
+            verdict: report.verdict.clone(),
+            reasons: report.reasons.clone(),
+            equivocation,
+        });
+        return Ok(status);
+    }
     let mut out = io::stdout().lock();
     let _ = writeln!(out, "A: {}", args.a.display());
     let _ = writeln!(out, "B: {}", args.b.display());
@@ -107,9 +177,5 @@ pub fn run(args: &DisputeArgs) -> Result<Status> {
             let _ = writeln!(out, "  {{{}}}", comment.words().join(" "));
         }
     }
-    Ok(if report.conflict {
-        Status::Invalid
-    } else {
-        Status::Valid
-    })
+    Ok(status)
 }

@@ -32,6 +32,7 @@ use crate::game::record::{Loaded, append_checked, check_written, load, read_sign
 use crate::game::rulesets::{RecordRulesets, tag_for};
 use crate::game::secrets::{Identity, Secrets, random_32};
 use crate::game::setup::{reveal_setup, seal_setup, written_intent};
+use crate::json::Format;
 use crate::store::atomic;
 
 /// Arguments of `yam hotseat`.
@@ -275,8 +276,43 @@ struct StatusArgs {
     #[arg(value_name = "FILE")]
     file: PathBuf,
     /// Print only the legal moves, one per line.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "format")]
     moves: bool,
+    /// How to print: `human`, or `json` for one object (schema
+    /// `yam-hotseat-status/1`, docs/json.md).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
+
+/// `hotseat status --format json` (docs/schema/hotseat-status-1.json).
+#[derive(Debug, serde::Serialize)]
+struct StatusLine {
+    schema: &'static str,
+    file: String,
+    game_type: &'static str,
+    ruleset: String,
+    mode: Option<&'static str>,
+    events: usize,
+    plies: u32,
+    seats: Vec<SeatLine>,
+    referee: Option<SeatLine>,
+    draw_offered_by: Vec<String>,
+    /// The result and why, once the game is over.
+    result: Option<String>,
+    ending: Option<String>,
+    /// Who is to move (their seat's role and name), while the game goes on.
+    to_move: Option<SeatLine>,
+    /// The move number and dots the next move is written with (`12.`).
+    move_number: Option<String>,
+    legal_moves: Vec<String>,
+    position: String,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct SeatLine {
+    role: String,
+    name: String,
+    fingerprint: String,
 }
 
 type Step<T> = Result<T>;
@@ -624,6 +660,70 @@ fn tag_names(record: &Record<String>, replay: &SignedReplay) -> Vec<(PublicKey, 
         .zip(replay.seats().unwrap_or_default())
         .filter_map(|(tag, key)| record.tags.get(tag).map(|n| (*key, n.to_owned())))
         .collect()
+}
+
+/// The status as one JSON object.
+fn status_line(args: &StatusArgs, loaded: &Loaded, moves: Vec<String>) -> StatusLine {
+    let replay = &loaded.replay;
+    let names = tag_names(&loaded.record, replay);
+    let seat = |role: &str, key: &PublicKey| SeatLine {
+        role: role.to_owned(),
+        name: name_of(&names, key),
+        fingerprint: key.fingerprint().to_string(),
+    };
+    let seats = replay
+        .game()
+        .seats()
+        .iter()
+        .zip(replay.seats().unwrap_or_default())
+        .map(|(role, key)| seat(role, key))
+        .collect();
+    let referee = replay.referee().zip(replay.challenge()).map(|(r, c)| {
+        let role = yam_referee::signed::text::mode_name(&c.mode);
+        seat(if role == "practice" { "referee" } else { role }, &r.key)
+    });
+    let to_move = match (replay.ending(), replay.to_move_key()) {
+        (None, Some(key)) => Some(seat(
+            replay
+                .seat_of(&key)
+                .and_then(|s| replay.game().seats().get(s))
+                .copied()
+                .unwrap_or(""),
+            &key,
+        )),
+        _ => None,
+    };
+    let move_number = to_move.as_ref().and_then(|_| {
+        let (number, dots) = replay.game().move_number();
+        (number > 0).then(|| match dots {
+            yam_notation::Dots::One => format!("{number}."),
+            yam_notation::Dots::Three => format!("{number}..."),
+        })
+    });
+    StatusLine {
+        schema: "yam-hotseat-status/1",
+        file: args.file.display().to_string(),
+        game_type: replay.game().game().name(),
+        ruleset: replay.ruleset_name().to_string(),
+        mode: replay
+            .challenge()
+            .map(|c| yam_referee::signed::text::mode_name(&c.mode)),
+        events: replay.events().len(),
+        plies: replay.plies(),
+        seats,
+        referee,
+        draw_offered_by: replay
+            .open_draw_offers()
+            .iter()
+            .map(|(_, by)| replay.name_of(by).to_string())
+            .collect(),
+        result: replay.ending().map(|e| e.result.to_string()),
+        ending: replay.ending().map(|e| e.reason.to_string()),
+        to_move,
+        move_number,
+        legal_moves: moves,
+        position: replay.game().position(),
+    }
 }
 
 fn print_seats(out: &mut impl Write, replay: &SignedReplay, names: &Names) {
@@ -1077,6 +1177,10 @@ fn status(args: &StatusArgs) -> Step<()> {
         }
         return Ok(());
     }
+    if args.format == Format::Json {
+        crate::json::emit(&status_line(args, &loaded, moves));
+        return Ok(());
+    }
     let mode = match replay.challenge().map(|c| &c.mode) {
         Some(Mode::Practice { .. }) => "practice mode: unverified practice".to_owned(),
         Some(mode) => format!("{} mode", yam_referee::signed::text::mode_name(mode)),
@@ -1084,7 +1188,7 @@ fn status(args: &StatusArgs) -> Step<()> {
     };
     let _ = writeln!(
         out,
-        "{}: {} game, {} ruleset, {mode}, {} signed events, {} moves",
+        "{}: {} game, {} ruleset, {mode}, {} signed events, {} plies",
         args.file.display(),
         replay.game().game(),
         replay.ruleset_name(),

@@ -20,6 +20,8 @@ use crate::archive::{
 use crate::diagnostics::{Frame, render_failure, render_syntax, render_violation};
 use crate::error::{Error, Result, Status};
 use crate::game::rulesets::RecordRulesets;
+use crate::json::{Failure, Format, VERIFY_SCHEMA, emit};
+use serde::Serialize;
 
 /// Arguments of `yam verify`.
 #[derive(Debug, clap::Args)]
@@ -35,6 +37,194 @@ pub struct VerifyArgs {
     /// How many games to verify at once (default: one per core).
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
+    /// How to print: `human`, or `json` for JSON Lines (one object a game,
+    /// a file, the total; schema `yam-verify/1`, docs/json.md).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// One game, as `--format json` prints it (docs/schema/verify-1.json).
+#[derive(Debug, Serialize)]
+struct GameLine {
+    schema: &'static str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    file: String,
+    game: u64,
+    game_id: String,
+    /// `verified`, `practice`, `dealt`, `unsigned` or `failed`.
+    status: &'static str,
+    /// The fair-play mode (`peer`, `robot`, `director`, `practice`).
+    mode: Option<&'static str>,
+    /// What the mode guarantees, in one sentence.
+    guarantee: Option<&'static str>,
+    events: Option<u32>,
+    plies: Option<u32>,
+    rolls: Option<u64>,
+    chance_values: Option<usize>,
+    result: Option<String>,
+    /// How the game ended, if it did.
+    ending: Option<String>,
+    /// Each seat's role and key fingerprint.
+    seats: Vec<Seat>,
+    /// The referee's (robot's, director's) fingerprint.
+    referee: Option<String>,
+    open_roll: Option<OpenRollLine>,
+    claims: Vec<String>,
+    error: Option<Failure>,
+}
+
+#[derive(Debug, Serialize)]
+struct Seat {
+    role: &'static str,
+    fingerprint: String,
+}
+
+#[derive(Debug, Serialize)]
+struct OpenRollLine {
+    index: u64,
+    /// `requested` or `answered`.
+    stage: &'static str,
+    owed_by: Vec<String>,
+    since_event: u32,
+}
+
+/// A file's summary, or the total, as `--format json` prints it.
+#[derive(Debug, Serialize)]
+struct SummaryLine {
+    schema: &'static str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    files: Option<usize>,
+    games: u64,
+    verified: u64,
+    practice: u64,
+    dealt: u64,
+    failed: u64,
+    unsigned: u64,
+    plies: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bytes: Option<u64>,
+}
+
+impl Tally {
+    fn line(&self, kind: &'static str, file: Option<&Path>, bytes: Option<u64>) -> SummaryLine {
+        SummaryLine {
+            schema: VERIFY_SCHEMA,
+            kind,
+            file: file.map(|f| f.display().to_string()),
+            files: None,
+            games: self.games,
+            verified: self.verified,
+            practice: self.practice,
+            dealt: self.dealt,
+            failed: self.failed,
+            unsigned: self.unsigned,
+            plies: self.plies,
+            bytes,
+        }
+    }
+}
+
+/// One game as a JSON line; counts it in `tally` as the human form does.
+fn game_line(path: &Path, number: usize, item: &Checked, tally: &mut Tally) -> GameLine {
+    let mut line = GameLine {
+        schema: VERIFY_SCHEMA,
+        kind: "game",
+        file: path.display().to_string(),
+        game: number as u64,
+        game_id: String::new(),
+        status: "failed",
+        mode: None,
+        guarantee: None,
+        events: None,
+        plies: None,
+        rolls: None,
+        chance_values: None,
+        result: None,
+        ending: None,
+        seats: Vec::new(),
+        referee: None,
+        open_roll: None,
+        claims: Vec::new(),
+        error: None,
+    };
+    // The counts are the human form's, from the same function.
+    report_game(path, number, item, true, tally);
+    match item {
+        Checked::Game { id, verdict, .. } => {
+            line.game_id = id.clone();
+            match verdict {
+                Verdict::Verified(v) => {
+                    let s = &v.summary;
+                    line.status = if v.is_practice() {
+                        "practice"
+                    } else {
+                        "verified"
+                    };
+                    line.mode = Some(mode_name(&s.mode));
+                    line.guarantee = Some(mode_guarantee(&s.mode));
+                    line.events = Some(s.events);
+                    line.plies = Some(v.plies);
+                    line.rolls = Some(s.rolls);
+                    line.chance_values = Some(s.values_checked);
+                    line.result = Some(v.result.to_string());
+                    line.ending = v.ending.as_ref().map(|e| e.reason.to_string());
+                    line.seats = v
+                        .seats
+                        .iter()
+                        .map(|(role, fp)| Seat {
+                            role,
+                            fingerprint: fp.to_string(),
+                        })
+                        .collect();
+                    line.referee = v.referee.as_ref().map(ToString::to_string);
+                    line.open_roll = s.open_roll.as_ref().map(|open| OpenRollLine {
+                        index: open.index,
+                        stage: match open.stage {
+                            RollStage::Requested => "requested",
+                            RollStage::Answered => "answered",
+                        },
+                        owed_by: open.owed_by.iter().map(ToString::to_string).collect(),
+                        since_event: open.since_event,
+                    });
+                    line.claims = v.claims.clone();
+                }
+                Verdict::Unsigned => line.status = "unsigned",
+                Verdict::Failed(f) => {
+                    line.error = Some(Failure {
+                        kind: "verification",
+                        line: f.span.start.line,
+                        column: f.span.start.column,
+                        text: f.found.clone(),
+                        reason: f.reason.clone(),
+                        move_number: None,
+                        position: f.help.clone(),
+                    });
+                }
+            }
+        }
+        Checked::Dealt { id, report, .. } => {
+            line.game_id = id.clone();
+            line.plies = Some(report.plies);
+            match &report.verdict {
+                CheckVerdict::Legal => line.status = "dealt",
+                CheckVerdict::RulesNotChecked(_) => line.status = "unsigned",
+                CheckVerdict::Illegal(v) => line.error = Some(Failure::rules(v)),
+            }
+        }
+        Checked::Broken { id, report, .. } => {
+            line.game_id = id.clone();
+            if let CheckVerdict::Illegal(v) = &report.verdict {
+                line.error = Some(Failure::rules(v));
+            }
+        }
+        Checked::Syntax(e, _) => line.error = Some(Failure::syntax(e)),
+    }
+    line
 }
 
 /// What verifying one file (or all of them) found.
@@ -314,11 +504,16 @@ pub fn run(args: &VerifyArgs) -> Result<Status> {
             input,
             jobs,
             size,
-            |piece| verify_piece(path, piece, !args.quiet),
+            |piece| verify_piece(path, piece, !args.quiet && args.format == Format::Human),
             |item, progress| {
                 tally.games += 1;
                 let number = tally.games as usize;
-                progress.suspend(|| report_game(path, number, item, args.quiet, &mut tally));
+                match args.format {
+                    Format::Human => {
+                        progress.suspend(|| report_game(path, number, item, args.quiet, &mut tally))
+                    }
+                    Format::Json => emit(&game_line(path, number, item, &mut tally)),
+                }
             },
         );
         if let Err(e) = streamed {
@@ -329,6 +524,15 @@ pub fn run(args: &VerifyArgs) -> Result<Status> {
         }
         if tally.failed + tally.unsigned > 0 {
             status = status.and(Status::Invalid);
+        }
+        if args.format == Format::Json {
+            if tally.games == 0 {
+                eprintln!("warning: {}", NoGame(path));
+                status = status.and(Status::NoRecords);
+            }
+            emit(&tally.line("file", Some(path), size));
+            total.add(&tally);
+            continue;
         }
         let mut line = format!("{}: {}", path.display(), tally.counts());
         if let Some(bytes) = size {
@@ -347,7 +551,11 @@ pub fn run(args: &VerifyArgs) -> Result<Status> {
         }
         total.add(&tally);
     }
-    if expansion.several {
+    if expansion.several && args.format == Format::Json {
+        let mut line = total.line("total", None, None);
+        line.files = Some(expansion.files.len());
+        emit(&line);
+    } else if expansion.several {
         let counts = format!("{}; {} plies", total.counts(), total.plies);
         let _ = writeln!(
             stdout.lock(),

@@ -4,6 +4,8 @@
 //! - Any text: `YamPosition`, `EngineFen`, `EnginePosition` and
 //!   `EngineMove` never panic; what they read prints and reads back the
 //!   same;
+//! - the engine's `ucinewgame ... board X` line (`NewGame`) never panics,
+//!   and one that reads prints and reads back the same;
 //! - a position text that reads is set up under the rules of each built-in
 //!   ruleset without panic, and a position that sets up has legal moves
 //!   that play, and engine moves that import (`from_engine`) only as legal
@@ -16,7 +18,7 @@ use std::sync::OnceLock;
 use libfuzzer_sys::fuzz_target;
 use yam_notation::khan::{EngineFen, EngineMove, EnginePosition, YamPosition};
 use yam_referee::khan::ruleset::BUILTIN;
-use yam_referee::khan::{Position, Rules, Ruleset, apply, from_engine, legal_moves};
+use yam_referee::khan::{NewGame, Position, Rules, Ruleset, apply, from_engine, legal_moves};
 
 fn rules() -> &'static [Rules] {
     static RULES: OnceLock<Vec<Rules>> = OnceLock::new();
@@ -70,6 +72,16 @@ fuzz_target!(|data: &[u8]| {
             Ok(&p),
             "{printed}"
         );
+    }
+    for line in text.lines().take(4) {
+        if let Ok(new_game) = NewGame::parse(line) {
+            let printed = new_game.to_string();
+            assert_eq!(
+                NewGame::parse(&printed).as_ref(),
+                Ok(&new_game),
+                "{line:?} printed {printed:?}"
+            );
+        }
     }
     for word in text.split_whitespace().take(8) {
         if let Ok(em) = word.parse::<EngineMove>() {

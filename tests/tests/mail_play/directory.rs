@@ -1548,3 +1548,67 @@ fn a_faithful_siege_by_mail_one_roll_per_order() {
         .stdout(predicate::str::contains("verified (peer mode)"));
     yam!().arg("check").arg(&file).assert().success();
 }
+
+/// `yam games` and `yam board` for scripts: JSON valid against their
+/// published schemas (docs/json.md), saying what the human form says.
+#[test]
+fn games_and_board_json_are_valid_against_their_schemas() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    let schema = |name: &str| {
+        let text =
+            std::fs::read_to_string(yam_tests::workspace().join("docs/schema").join(name)).unwrap();
+        jsonschema::validator_for(&serde_json::from_str(&text).unwrap()).unwrap()
+    };
+    let parse = |out: &[u8]| -> Vec<serde_json::Value> {
+        String::from_utf8_lossy(out)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let games = parse(
+        &ann.yam(&["games", "--format", "json"])
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(games.len(), 1);
+    assert!(schema("games-1.json").is_valid(&games[0]), "{}", games[0]);
+    assert_eq!(games[0]["game_id"], "khan-1");
+    assert_eq!(games[0]["turn"], "you", "Ann (White) moves third");
+    let theirs = parse(
+        &bo.yam(&["games", "--format", "json"])
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(theirs[0]["turn"], "them");
+    assert!(schema("games-1.json").is_valid(&theirs[0]), "{}", theirs[0]);
+    let board = parse(
+        &ann.yam(&["board", "khan-1", "--format", "json"])
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert!(schema("board-1.json").is_valid(&board[0]), "{}", board[0]);
+    assert_eq!(board[0]["my_move"], true);
+    let legal: Vec<&str> = board[0]["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(legal.contains(&line[2].as_str()), "{legal:?}");
+    let waiting = parse(
+        &bo.yam(&["board", "khan-1", "--format", "json"])
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(waiting[0]["my_move"], false);
+    assert!(
+        schema("board-1.json").is_valid(&waiting[0]),
+        "{}",
+        waiting[0]
+    );
+}

@@ -5,7 +5,6 @@
 mod html;
 
 use std::fmt::Write as _;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use yam_notation::split::Piece;
@@ -15,12 +14,12 @@ use yam_referee::signed::write::plain;
 use yam_referee::signed::{Verdict, verify_text};
 
 use crate::archive::nth::{Nth, nth_of};
+use crate::archive::sink::Sink;
 use crate::archive::{self, frame_in_piece, shift_pos, stream_pieces_of};
 use crate::diagnostics::{Frame, render_syntax, render_violation};
 use crate::error::{Error, Result, Status};
 use crate::game::record::SignedWithRecord;
 use crate::game::rulesets::RecordRulesets;
-use crate::store::atomic::Replacing;
 
 /// Arguments of `yam export`.
 #[derive(Debug, clap::Args)]
@@ -140,30 +139,6 @@ struct Tally {
     broken: u64,
 }
 
-/// Where `--plain` writes: a file put in place whole at the end, or
-/// standard output.
-enum Sink {
-    File(Replacing),
-    Stdout(std::io::BufWriter<std::io::StdoutLock<'static>>),
-}
-
-impl Sink {
-    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        match self {
-            Sink::File(f) => f.write_all(bytes),
-            Sink::Stdout(out) => out.write_all(bytes),
-        }
-    }
-
-    /// Everything written: the file put in place, standard output flushed.
-    fn finish(self) -> std::io::Result<()> {
-        match self {
-            Sink::File(f) => f.commit(),
-            Sink::Stdout(mut out) => out.flush(),
-        }
-    }
-}
-
 /// `--plain`: the archive streamed through the shared reading path
 /// (pieces of whole games, `--jobs` workers, one by default, in file
 /// order), each game written out as soon as its turn comes; a game that
@@ -173,19 +148,9 @@ fn run_plain(args: &ExportArgs, file: &Path) -> Result<Status> {
     let (input, size) = archive::open(file).map_err(|e| Error::io(file, "cannot open", e))?;
     // One worker unless asked: see `--jobs`.
     let jobs = args.jobs.unwrap_or(1);
-    let (mut sink, target) = match &args.out {
-        Some(path) => (
-            Sink::File(
-                Replacing::create(path, args.force)
-                    .map_err(|e| Error::io(path, "cannot write", e))?,
-            ),
-            path.as_path(),
-        ),
-        None => (
-            Sink::Stdout(std::io::BufWriter::new(std::io::stdout().lock())),
-            Path::new("standard output"),
-        ),
-    };
+    let target = args.out.as_deref().unwrap_or(Path::new("standard output"));
+    let mut sink = Sink::open(args.out.as_deref(), args.force)
+        .map_err(|e| Error::io(target, "cannot write", e))?;
     let mut tally = Tally::default();
     let mut games = 0u64;
     let mut write_error = None;

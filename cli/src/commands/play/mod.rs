@@ -30,6 +30,7 @@ use yam_referee::signed::table::{Duty, next_duty};
 
 use crate::config::IncomingConfig;
 use crate::error::{Error, Result, Status};
+use crate::json::Format;
 use crate::mail::inbox::{Filed, Folder, Mailbox};
 use crate::mail::notice::NoticeKind;
 
@@ -248,6 +249,71 @@ pub struct PlaceArgs {
     pub place: Where,
 }
 
+/// `yam games`.
+#[derive(Debug, clap::Args)]
+pub struct GamesArgs {
+    #[command(flatten)]
+    pub place: Where,
+    /// How to print: `human`, or `json` for JSON Lines, one object a game
+    /// (schema `yam-games/1`, docs/json.md).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// `yam board`.
+#[derive(Debug, clap::Args)]
+pub struct BoardArgs {
+    /// The game's id.
+    pub game: String,
+    #[command(flatten)]
+    pub place: Where,
+    /// How to print: `human`, or `json` for one object (schema
+    /// `yam-board/1`, docs/json.md).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// One game, as `yam games --format json` prints it.
+#[derive(Debug, serde::Serialize)]
+struct GameLine {
+    schema: &'static str,
+    game_id: String,
+    game_type: Option<&'static str>,
+    variant: Option<String>,
+    players: Vec<String>,
+    /// `you`, `them` or `over`; `unreadable` when the game's files are not.
+    turn: &'static str,
+    /// Whose turn it is, in words (the human form's sentence).
+    whose_turn: Option<String>,
+    /// Days since the game last changed.
+    waiting_days: Option<u64>,
+    /// The day a forfeit may be claimed from, while the opponent is to play.
+    forfeit_from: Option<String>,
+    /// Why the game could not be opened (`unreadable` only).
+    error: Option<String>,
+}
+
+/// A game, as `yam board --format json` prints it.
+#[derive(Debug, serde::Serialize)]
+struct BoardLine {
+    schema: &'static str,
+    game_id: String,
+    game_type: Option<&'static str>,
+    players: Vec<String>,
+    referee: Option<String>,
+    last_move: Option<String>,
+    whose_turn: String,
+    /// Whether it is my move.
+    my_move: bool,
+    /// The position in the game's own notation.
+    position: String,
+    /// The board as the human form draws it (none before the opening is
+    /// complete).
+    diagram: Option<String>,
+    /// Every legal move now, when it is my move.
+    legal_moves: Vec<String>,
+}
+
 /// Prints what a step did.
 fn report(result: Result<act::Done>) -> Result<Status> {
     let done = result?;
@@ -444,9 +510,12 @@ pub fn offer(args: &OfferArgs, takeback: bool) -> Result<Status> {
 }
 
 /// `yam games`: every game with whose turn it is.
-pub fn games(args: &PlaceArgs) -> Result<Status> {
+pub fn games(args: &GamesArgs) -> Result<Status> {
     let desk = open(&args.place)?;
     let ids = desk.store.games()?;
+    if args.format == Format::Json {
+        return games_json(&desk, ids);
+    }
     let mut out = std::io::stdout().lock();
     if ids.is_empty() {
         let _ = writeln!(
@@ -496,10 +565,83 @@ pub fn games(args: &PlaceArgs) -> Result<Status> {
     Ok(status)
 }
 
+/// `yam games --format json`: one line a game.
+fn games_json(desk: &Desk, ids: Vec<String>) -> Result<Status> {
+    let mut status = Status::Valid;
+    for id in ids {
+        let mut line = GameLine {
+            schema: "yam-games/1",
+            game_id: id.clone(),
+            game_type: None,
+            variant: None,
+            players: Vec::new(),
+            turn: "unreadable",
+            whose_turn: None,
+            waiting_days: None,
+            forfeit_from: None,
+            error: None,
+        };
+        match Game::open(&desk.store, &id) {
+            Ok(game) => {
+                let duty = next_duty(&game.replay);
+                line.turn = match duty {
+                    _ if game.meta.closed.is_some() => "over",
+                    Some(d) if d.who() == desk.key() => "you",
+                    Some(_) => "them",
+                    None => "over",
+                };
+                line.game_type = game.record.game().map(|g| g.name());
+                line.variant = game.record.tags.get("Variant").map(str::to_owned);
+                line.players = game.players();
+                line.whose_turn = Some(body::whose_turn(&game, desk));
+                if line.turn != "over" {
+                    line.waiting_days =
+                        Some(desk::now().saturating_sub(game.meta.changed) / 86_400);
+                }
+                if line.turn == "them" {
+                    line.forfeit_from = Some(crate::game::header::date_tag(
+                        game.meta.changed + u64::from(game.meta.forfeit_days) * 86_400,
+                    ));
+                }
+            }
+            Err(e) => {
+                line.error = Some(e.to_string());
+                status = Status::Invalid;
+            }
+        }
+        crate::json::emit(&line);
+    }
+    Ok(status)
+}
+
 /// `yam board`: the game as it stands, and what may be played.
-pub fn board(args: &GameArgs) -> Result<Status> {
+pub fn board(args: &BoardArgs) -> Result<Status> {
     let desk = open(&args.place)?;
     let game = Game::open(&desk.store, &args.game)?;
+    if args.format == Format::Json {
+        let my_move = next_duty(&game.replay) == Some(Duty::Move(desk.key()));
+        crate::json::emit(&BoardLine {
+            schema: "yam-board/1",
+            game_id: game.id(),
+            game_type: game.record.game().map(|g| g.name()),
+            players: game.players(),
+            referee: game.meta.referee.clone(),
+            last_move: body::last_move(&game, &desk),
+            whose_turn: body::whose_turn(&game, &desk),
+            my_move,
+            position: game.replay.game().position(),
+            diagram: game
+                .replay
+                .opening_complete()
+                .then(|| game.replay.game().diagram()),
+            legal_moves: if my_move {
+                game.replay.game().legal_moves()
+            } else {
+                Vec::new()
+            },
+        });
+        return Ok(Status::Valid);
+    }
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,

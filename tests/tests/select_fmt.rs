@@ -1,0 +1,291 @@
+//! `yam select` (every criterion, duplicates) and `yam fmt` (canonical,
+//! idempotent, evidence kept: signed records verify after).
+
+use std::path::{Path, PathBuf};
+
+use yam_tests::{workspace, yam};
+
+/// Run yam; stdout, stderr and the exit code.
+fn run(args: &[&str]) -> (String, String, i32) {
+    let out = yam!().args(args).output().expect("yam runs");
+    (
+        String::from_utf8(out.stdout).expect("UTF-8"),
+        String::from_utf8(out.stderr).expect("UTF-8"),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// The GameIds of an archive's text, in order.
+fn ids(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("[GameId \""))
+        .map(|l| l.trim_end_matches("\"]").to_owned())
+        .collect()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Twelve generated games of each type, in one archive.
+fn mixed(dir: &Path) -> PathBuf {
+    let mut all = String::new();
+    for game in ["khan", "castle-siege", "genghis-khan"] {
+        let (text, stderr, code) = run(&[
+            "generate",
+            "--game",
+            game,
+            "--games",
+            "12",
+            "--seed",
+            "3",
+            "--max-plies",
+            "60",
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        all.push_str(&text);
+        all.push('\n');
+    }
+    write(dir, "mixed.yam", &all)
+}
+
+#[test]
+fn each_criterion_selects_what_it_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = mixed(dir.path());
+    let archive = archive.to_str().unwrap();
+    let all = std::fs::read_to_string(archive).unwrap();
+    let select = |criteria: &[&str]| {
+        let mut args = vec!["select"];
+        args.extend_from_slice(criteria);
+        args.push(archive);
+        let (text, stderr, code) = run(&args);
+        assert_eq!(code, 0, "{criteria:?}: {stderr}");
+        text
+    };
+    // By game type: every game of the type and no other.
+    let siege = select(&["--game-type", "castle-siege"]);
+    assert_eq!(ids(&siege).len(), 12);
+    assert!(ids(&siege).iter().all(|id| id.starts_with("gen-siege")));
+    // The selection is a valid archive, its games exactly as written.
+    let path = write(dir.path(), "siege.yam", &siege);
+    let (summary, stderr, code) = run(&["check", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(summary.contains("12 games, 12 valid"), "{summary}");
+    for game in siege.split("\n\n") {
+        assert!(all.contains(game.trim()), "copied exactly: {game}");
+    }
+    // By ruleset, player (any case, part of a name), result, tag, length.
+    assert_eq!(
+        ids(&select(&[
+            "--ruleset",
+            "STANDARD",
+            "--game-type",
+            "genghis-khan"
+        ]))
+        .len(),
+        12
+    );
+    let first_player = all
+        .lines()
+        .find_map(|l| l.strip_prefix("[White \""))
+        .unwrap()
+        .trim_end_matches("\"]")
+        .to_owned();
+    let part = first_player[1..4].to_uppercase();
+    let by_player = select(&["--player", &part]);
+    assert!(!ids(&by_player).is_empty());
+    assert!(by_player.to_uppercase().contains(&part));
+    let results: Vec<&str> = all
+        .lines()
+        .filter_map(|l| l.strip_prefix("[Result \""))
+        .map(|l| l.trim_end_matches("\"]"))
+        .collect();
+    let wins = results.iter().filter(|r| **r == "1-0").count();
+    assert_eq!(ids(&select(&["--result", "1-0"])).len(), wins);
+    let id = ids(&all)[5].clone();
+    assert_eq!(ids(&select(&["--tag", &format!("GameId={id}")])), vec![id]);
+    let short = select(&["--max-plies", "20"]);
+    let long = select(&["--min-plies", "21"]);
+    assert_eq!(ids(&short).len() + ids(&long).len(), 36);
+    // By date: the generated games are all dated 2026.01.01.
+    assert_eq!(
+        ids(&select(&["--since", "2026.01.01", "--until", "2026.01.01"])).len(),
+        36
+    );
+    assert!(ids(&select(&["--since", "2026.01.02"])).is_empty());
+    // A criterion that makes no sense is a usage error.
+    let (_, stderr, code) = run(&["select", "--since", "yesterday", archive]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("expected a date YYYY.MM.DD"), "{stderr}");
+}
+
+#[test]
+fn status_selects_by_verdict_and_the_selection_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let signed = workspace().join("examples/khan/signed");
+    let lesson =
+        std::fs::read_to_string(workspace().join("examples/khan/opening-lesson.yam")).unwrap();
+    let illegal = write(
+        dir.path(),
+        "illegal.yam",
+        &lesson.replacen("\n1. Ng3-f3", "\n1. Ng3-g8", 1),
+    );
+    let (verified, stderr, code) =
+        run(&["select", "--status", "verified", signed.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let out = write(dir.path(), "verified.yam", &verified);
+    let (summary, stderr, code) = run(&["verify", "-q", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(summary.contains("0 failed"), "{summary}");
+    let (bad, _, _) = run(&["select", "--status", "invalid", illegal.to_str().unwrap()]);
+    assert_eq!(ids(&bad), ["example-khan-opening-lesson"]);
+    let (good, _, _) = run(&["select", "--status", "valid", illegal.to_str().unwrap()]);
+    assert!(ids(&good).is_empty());
+}
+
+#[test]
+fn duplicates_by_id_and_by_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let lesson =
+        std::fs::read_to_string(workspace().join("examples/khan/opening-lesson.yam")).unwrap();
+    // The same game again, and the same moves under another id.
+    let renamed = lesson.replace("example-khan-opening-lesson", "another-id");
+    let archive = write(
+        dir.path(),
+        "dup.yam",
+        &format!("{lesson}\n{lesson}\n{renamed}"),
+    );
+    let archive = archive.to_str().unwrap();
+    let (unique, _, code) = run(&["select", "--unique", archive]);
+    assert_eq!(code, 0);
+    assert_eq!(ids(&unique), ["example-khan-opening-lesson"]);
+    let (repeated, stderr, code) = run(&["select", "--duplicates", archive]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        ids(&repeated),
+        ["example-khan-opening-lesson", "another-id"]
+    );
+    assert!(
+        stderr.contains("game 2 repeats") && stderr.contains("the same GameId"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("game 3 repeats") && stderr.contains("the same moves"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_game_that_does_not_parse_is_reported_and_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let lesson =
+        std::fs::read_to_string(workspace().join("examples/khan/opening-lesson.yam")).unwrap();
+    let bad = lesson
+        .replacen("\n1. Ng3-f3", "\n1. $ Ng3-f3", 1)
+        .replace("opening-lesson", "bad");
+    let archive = write(dir.path(), "some-bad.yam", &format!("{bad}\n{lesson}"));
+    let (text, stderr, code) = run(&["select", archive.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(ids(&text), ["example-khan-opening-lesson"]);
+    assert!(stderr.contains("some-bad.yam:15:5: game 1"), "{stderr}");
+    assert!(
+        stderr.contains("2 games read, 1 selected, 1 left out"),
+        "{stderr}"
+    );
+}
+
+/// Every example formatted: idempotent, and each signed one verifies
+/// after formatting exactly as before.
+#[test]
+fn fmt_is_idempotent_and_keeps_every_signed_example_verified() {
+    let mut files = Vec::new();
+    for sub in ["khan/signed", "castle-siege", "genghis-khan"] {
+        for entry in std::fs::read_dir(workspace().join("examples").join(sub)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "yam") {
+                files.push(path);
+            }
+        }
+    }
+    assert!(files.len() >= 10);
+    for (i, file) in files.iter().enumerate() {
+        let (once, stderr, code) = run(&["fmt", file.to_str().unwrap()]);
+        assert_eq!(code, 0, "{}: {stderr}", file.display());
+        // In a directory of its own with the example's rulesets beside
+        // it, so rulesets named by path resolve alike (and no other test
+        // reading examples/ sees it).
+        let dir = tempfile::tempdir().unwrap();
+        let rulesets = file.with_file_name("rulesets");
+        if rulesets.is_dir() {
+            std::fs::create_dir(dir.path().join("rulesets")).unwrap();
+            for entry in std::fs::read_dir(&rulesets).unwrap() {
+                let from = entry.unwrap().path();
+                std::fs::copy(
+                    &from,
+                    dir.path().join("rulesets").join(from.file_name().unwrap()),
+                )
+                .unwrap();
+            }
+        }
+        let formatted = dir.path().join(format!("formatted-{i}.yam"));
+        std::fs::write(&formatted, &once).unwrap();
+        let before = run(&["verify", "-q", file.to_str().unwrap()]);
+        let after = run(&["verify", "-q", formatted.to_str().unwrap()]);
+        let (twice, _, _) = run(&["fmt", formatted.to_str().unwrap()]);
+        assert_eq!(before.2, after.2, "{}: {}", file.display(), after.1);
+        assert_eq!(once, twice, "{}: not idempotent", file.display());
+    }
+}
+
+/// A signed record mangled as a mail client might (lines joined and
+/// broken elsewhere, blank lines between games doubled) comes back as
+/// the original, which verifies.
+#[test]
+fn fmt_restores_a_reflowed_signed_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let original =
+        std::fs::read_to_string(workspace().join("examples/khan/signed/magician.yam")).unwrap();
+    let header_end = original.find("\n\n").unwrap();
+    let (header, movetext) = original.split_at(header_end);
+    // Join the movetext's lines, then cut it at other spaces.
+    let joined = movetext.trim().replace('\n', " ");
+    let mut reflowed = String::new();
+    for (i, word) in joined.split(' ').enumerate() {
+        reflowed.push_str(word);
+        reflowed.push(if i % 7 == 6 { '\n' } else { ' ' });
+    }
+    let mangled = format!("{header}\n\n\n{}\n", reflowed.trim_end());
+    assert_ne!(mangled, original);
+    let path = write(dir.path(), "mangled.yam", &mangled);
+    let (formatted, stderr, code) = run(&["fmt", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("1 game, 1 reformatted"), "{stderr}");
+    assert_eq!(formatted, original);
+    // --check says so; --in-place fixes it, then --check is content.
+    let (_, stderr, code) = run(&["fmt", "--check", path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    let (_, _, code) = run(&["fmt", "--in-place", path.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+    let (_, _, code) = run(&["fmt", "--check", path.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let (_, _, code) = run(&["verify", path.to_str().unwrap()]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn fmt_copies_a_game_that_does_not_parse_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let lesson =
+        std::fs::read_to_string(workspace().join("examples/khan/opening-lesson.yam")).unwrap();
+    let bad = lesson.replacen("\n1. Ng3-f3", "\n1. $ Ng3-f3", 1);
+    let path = write(dir.path(), "bad.yam", &format!("{lesson}\n{bad}"));
+    let (text, stderr, code) = run(&["fmt", path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(text.contains("\n1. $ Ng3-f3"), "the bad game kept: {text}");
+    assert!(stderr.contains("bad.yam:"), "{stderr}");
+    assert!(stderr.contains("1 copied as written"), "{stderr}");
+}
