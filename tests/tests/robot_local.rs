@@ -808,6 +808,45 @@ fn a_castle_siege_by_the_robot_is_faithful_by_default_one_order_per_mail() {
         );
     }
     assert!(refused_seen && allowances >= 2, "{allowances} allowances");
+    // The robot's suggested reply is one order, taken as it is sent back.
+    for _ in 0..6 {
+        let record = local.record(&game);
+        let before = replay(&record);
+        if before.ending().is_some() {
+            break;
+        }
+        let seat = before.seat_of(&before.to_move_key().unwrap()).unwrap();
+        let tag = ["Defender", "Attacker"][seat];
+        let line = record
+            .lines()
+            .find(|l| l.starts_with(&format!("[{tag} ")))
+            .unwrap();
+        let (address, token) = tokens
+            .iter()
+            .find(|(a, _)| line.contains(a.split('@').next().unwrap()))
+            .unwrap();
+        for e in std::fs::read_dir(local.root.join("out")).unwrap().flatten() {
+            std::fs::remove_file(e.path()).unwrap();
+        }
+        local.deliver(address, &format!("show {game}"), &format!("token: {token}"));
+        local.run();
+        let shown = last_to(&local, address, "> show");
+        assert!(shown.body.contains("one order per mail"), "{}", shown.body);
+        let reply = shown
+            .body
+            .lines()
+            .rfind(|l| l.trim_start().starts_with(&format!("move {game} ")))
+            .unwrap_or_else(|| panic!("no reply to copy: {}", shown.body))
+            .trim()
+            .to_owned();
+        local.deliver(address, &reply, &format!("token: {token}"));
+        local.run();
+        assert!(
+            replay_of(&local, &game).events().len() > before.events().len(),
+            "{reply} was not taken: {:?}",
+            local.sent().last().map(|(_, r)| r.body.clone())
+        );
+    }
     let record = local.record(&game);
     assert!(
         record.contains("Move@"),
