@@ -296,6 +296,59 @@ fn a_hot_seat_siege_is_faithful_by_default_and_verifies_to_its_end() {
         .stdout(predicate::str::contains("1 valid"));
 }
 
+/// `--turn` picks the twin of the ruleset named, and the record names it;
+/// only Castle Siege has the choice.
+#[test]
+fn hotseat_turn_picks_the_ruleset_twin_the_record_names() {
+    let s = Scratch::new();
+    let base = ["--game", "castle-siege", "--first", "ann", "--second", "bo"];
+    for (i, (ruleset, turn, recorded)) in [
+        ("standard", None, "standard-faithful"),
+        ("standard", Some("faithful"), "standard-faithful"),
+        ("standard", Some("priority-list"), "standard"),
+        ("standard-faithful", Some("priority-list"), "standard"),
+        ("standard-faithful", None, "standard-faithful"),
+        (
+            "orthogonal-restricted",
+            None,
+            "orthogonal-restricted-faithful",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        // A game of its own each: a chain is never reused.
+        let file = format!("twin-{i}.yam");
+        let mut args: Vec<&str> = base.to_vec();
+        args.extend(["--ruleset", ruleset]);
+        if let Some(turn) = turn {
+            args.extend(["--turn", turn]);
+        }
+        s.new_game(&file, &args).success();
+        assert!(
+            s.read(&file).contains(&format!("[Ruleset \"{recorded}\"]")),
+            "{ruleset} {turn:?}"
+        );
+    }
+    s.new_game(
+        "khan.yam",
+        &[
+            "--ruleset",
+            "magician",
+            "--turn",
+            "faithful",
+            "--first",
+            "ann",
+            "--second",
+            "bo",
+        ],
+    )
+    .code(2)
+    .stderr(predicate::str::contains(
+        "only Castle Siege has a choice of turn",
+    ));
+}
+
 /// The first die face in the movetext after `marker`, changed.
 fn change_first_face(text: &str, marker: &str) -> (String, String) {
     // Base64 has no `@`, so the first `Move@` is a token of the movetext.
