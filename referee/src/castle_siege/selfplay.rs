@@ -375,9 +375,11 @@ pub fn choose_setup(side: Side, seed: u64) -> Result<Setup, SetupError> {
 /// it from `seed`: in the Move phase a priority list of steps (a third of
 /// the time with the breaches, the attacks and `End` after it, the whole
 /// turn in one declaration), else the breaches and attacks of the rest of
-/// the turn and `End`. Never empty; always legal when declared. For
-/// harnesses that play one declaration at a time (`yam hotseat auto`),
-/// with the dice coming from elsewhere.
+/// the turn and `End`. Under the faithful turn (CS-P4) the next single
+/// order instead: `Move`, a step, a breach, an attack or `End`. Never
+/// empty; always legal when declared. For harnesses that play one
+/// declaration at a time (`yam hotseat auto`, the robot, the desks), with
+/// the dice coming from elsewhere.
 pub fn choose_declaration(state: &State, policy: Policy, seed: u64) -> Declaration {
     let mut rng = choices("yam/castle-siege/auto/orders", seed);
     if state.rules().turn == TurnMode::Faithful {
