@@ -40,7 +40,7 @@ read_all() {
   done
 }
 status() { y "$1" games | awk '$2=="cs-1"{print $1}'; }
-y ann challenge bo@example.net --game castle-siege --ruleset standard --seats first --id cs-1 >/dev/null
+y ann challenge bo@example.net --game-type castle-siege --ruleset standard --seats first --id cs-1 >/dev/null
 read_all bo; read_all ann; read_all bo
 y bo accept cs-1 >/dev/null
 read_all ann; read_all bo

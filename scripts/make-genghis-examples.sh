@@ -36,7 +36,7 @@ trap 'rm -rf "$SECRETS"' EXIT
 # cards FILE PLAYER ID [options]: a greedy game to the end.
 cards() {
   local file=$1 player=$2 id=$3; shift 3
-  "$YAM" hotseat new --game genghis-khan --ruleset standard \
+  "$YAM" hotseat new --game-type genghis-khan --ruleset standard \
     --first "$player" --director dora --id "$id" \
     --date 2026.12.01 --event "Yam examples" \
     --out "$file" --force --secrets "$SECRETS" "$@" >/dev/null
@@ -49,7 +49,7 @@ cards "$OUT/director-pat-1.yam" pat example-genghis-pat-1
 # pat starts a second game and abandons it after two turns: it has no
 # score, but the director's register lists it all the same.
 file="$OUT/director-pat-2-abandoned.yam"
-"$YAM" hotseat new --game genghis-khan --ruleset standard \
+"$YAM" hotseat new --game-type genghis-khan --ruleset standard \
   --first pat --director dora --id example-genghis-pat-2 \
   --date 2026.12.02 --event "Yam examples" \
   --out "$file" --force --secrets "$SECRETS" >/dev/null

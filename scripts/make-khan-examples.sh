@@ -69,7 +69,7 @@ play() {
 
 new() {
   local ruleset=$1 file=$2 id=$3; shift 3
-  "$YAM" hotseat new --game khan --ruleset "$ruleset" \
+  "$YAM" hotseat new --game-type khan --ruleset "$ruleset" \
     --first ann --second bo --id "$id" \
     --date 2026.11.30 --event "Yam examples" \
     --out "$file" --force --secrets "$SECRETS" "$@" >/dev/null

@@ -36,7 +36,7 @@ FILE=
 # lesson NAME INTRO: starts $OUT/NAME.yam under $OUT/rulesets/NAME.yaml.
 lesson() {
   FILE="$OUT/$1.yam"
-  "$YAM" hotseat new --game khan --ruleset-file "$OUT/rulesets/$1.yaml" \
+  "$YAM" hotseat new --game-type khan --ruleset-file "$OUT/rulesets/$1.yaml" \
     --first ann --second bo --id "seed-$1" \
     --date 2026.12.01 --event "Yam examples: the Rescue Khan seed" \
     --comment "$2" --out "$FILE" --force --secrets "$SECRETS" >/dev/null

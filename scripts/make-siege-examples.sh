@@ -44,7 +44,7 @@ siege() {
     local secrets="$WORK/$name-$attempt"
     # The examples show CS-P1's priority list, a whole turn per declaration
     # (hot-seat games are faithful, CS-P4, unless told otherwise).
-    "$YAM" hotseat new --game castle-siege --ruleset "$ruleset" --turn priority-list \
+    "$YAM" hotseat new --game-type castle-siege --ruleset "$ruleset" --turn priority-list \
       --first ann --second bo --id "example-siege-$name" \
       --date 2026.12.01 --event "Yam examples" \
       --out "$file" --force --secrets "$secrets" >/dev/null

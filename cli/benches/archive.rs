@@ -88,7 +88,7 @@ fn signed_input() -> &'static Signed {
         let code = yam_cli::run([
             "yam".into(),
             "generate".into(),
-            "--game".into(),
+            "--game-type".into(),
             "khan".into(),
             "--games".into(),
             std::ffi::OsString::from(games.to_string()),

@@ -24,7 +24,7 @@ outgoing: { directory: { path: ../ann/Maildir/new } }
 incoming:
   imap: { host: 127.0.0.1, port: $YAM_MAILTEST_IMAP_PORT, tls: false, user: $U, password: test }
 END
-$YAM challenge bo@example.net --game khan --ruleset rescue-khan --seats first --id r-1 --data-dir ann >/dev/null
+$YAM challenge bo@example.net --game-type khan --ruleset rescue-khan --seats first --id r-1 --data-dir ann >/dev/null
 chown -R nobody $YAM_MAILTEST_DIR/home/$U
 $YAM read --data-dir bo >/dev/null; $YAM read --data-dir ann >/dev/null; $YAM read --data-dir bo >/dev/null
 $YAM accept r-1 --data-dir bo >/dev/null; $YAM read --data-dir ann >/dev/null

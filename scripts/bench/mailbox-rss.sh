@@ -17,7 +17,7 @@ identity: { name: Bo, address: bo@example.net, key: bo }
 outgoing: { directory: { path: ../ann/Maildir/new } }
 incoming: { maildir: { path: Maildir } }
 END
-$YAM challenge bo@example.net --game khan --ruleset rescue-khan --seats first --id r-1 --data-dir ann >/dev/null
+$YAM challenge bo@example.net --game-type khan --ruleset rescue-khan --seats first --id r-1 --data-dir ann >/dev/null
 $YAM read --data-dir bo >/dev/null; $YAM read --data-dir ann >/dev/null; $YAM read --data-dir bo >/dev/null
 $YAM accept r-1 --data-dir bo >/dev/null; $YAM read --data-dir ann >/dev/null
 # 5,000 old personal mails (about 20 KB each) and ten 30 MB mails in Bo's inbox.

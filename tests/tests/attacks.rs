@@ -64,7 +64,7 @@ impl Table {
         let file = self.path(name);
         self.hotseat(&[
             "new",
-            "--game",
+            "--game-type",
             "castle-siege",
             "--ruleset",
             "standard",
@@ -340,7 +340,7 @@ fn a_priority_list_in_a_faithful_game_is_refused_before_any_answer() {
     let file = t.path("faithful.yam");
     t.hotseat(&[
         "new",
-        "--game",
+        "--game-type",
         "castle-siege",
         "--ruleset",
         "standard",
@@ -439,7 +439,7 @@ fn a_solo_game_has_no_draw_and_no_second_draw_of_a_card() {
     let file = t.path("cards.yam");
     t.hotseat(&[
         "new",
-        "--game",
+        "--game-type",
         "genghis-khan",
         "--ruleset",
         "standard",

@@ -121,7 +121,7 @@ fn a_generated_game_of_every_game_type_comes_back_move_for_move() {
         for seed in ["3", "11", "29"] {
             let original = dir.path().join(format!("{ruleset}-{seed}.yam"));
             yam!()
-                .args(["generate", "--game", "khan", "--ruleset", ruleset])
+                .args(["generate", "--game-type", "khan", "--ruleset", ruleset])
                 .args(["--games", "1", "--seed", seed, "-o"])
                 .arg(&original)
                 .assert()

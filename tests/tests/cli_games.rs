@@ -73,7 +73,7 @@ fn a_hot_seat_siege_with_dice_through_the_real_protocol_verifies() {
     s.new_game(
         "siege.yam",
         &[
-            "--game",
+            "--game-type",
             "castle-siege",
             "--ruleset",
             "standard",
@@ -199,7 +199,7 @@ fn a_hot_seat_siege_is_faithful_by_default_and_verifies_to_its_end() {
     s.new_game(
         "siege.yam",
         &[
-            "--game",
+            "--game-type",
             "castle-siege",
             "--ruleset",
             "skirmish",
@@ -301,7 +301,14 @@ fn a_hot_seat_siege_is_faithful_by_default_and_verifies_to_its_end() {
 #[test]
 fn hotseat_turn_picks_the_ruleset_twin_the_record_names() {
     let s = Scratch::new();
-    let base = ["--game", "castle-siege", "--first", "ann", "--second", "bo"];
+    let base = [
+        "--game-type",
+        "castle-siege",
+        "--first",
+        "ann",
+        "--second",
+        "bo",
+    ];
     for (i, (ruleset, turn, recorded)) in [
         ("standard", None, "standard-faithful"),
         ("standard", Some("faithful"), "standard-faithful"),
@@ -466,7 +473,7 @@ fn verify_accepts_the_card_examples_and_refuses_one_drawn_card_changed() {
 fn a_director_game_is_in_the_register_and_its_draws_are_rolls() {
     let s = Scratch::new();
     let cards = [
-        "--game",
+        "--game-type",
         "genghis-khan",
         "--ruleset",
         "standard",

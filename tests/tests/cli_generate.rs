@@ -6,7 +6,15 @@ use yam_tests::yam;
 
 fn generate(game: &str, games: &str, seed: &str) -> String {
     let out = yam!()
-        .args(["generate", "--game", game, "--games", games, "--seed", seed])
+        .args([
+            "generate",
+            "--game-type",
+            game,
+            "--games",
+            games,
+            "--seed",
+            seed,
+        ])
         .assert()
         .success()
         .get_output()
@@ -117,7 +125,7 @@ fn generate_signed(games: &str, seed: &str) -> String {
     let out = yam!()
         .args([
             "generate",
-            "--game",
+            "--game-type",
             "khan",
             "--signed",
             "--max-plies",

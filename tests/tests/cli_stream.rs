@@ -12,7 +12,13 @@ use yam_tests::yam;
 fn generate(games: &str, seed: &str) -> String {
     let out = yam!()
         .args([
-            "generate", "--game", "khan", "--games", games, "--seed", seed,
+            "generate",
+            "--game-type",
+            "khan",
+            "--games",
+            games,
+            "--seed",
+            seed,
         ])
         .args(["--max-plies", "60"])
         .assert()
@@ -231,7 +237,13 @@ fn no_progress_is_printed_when_piped() {
     // Over a megabyte, so a terminal would get a bar.
     let out = yam!()
         .args([
-            "generate", "--game", "khan", "--games", "1100", "--seed", "34",
+            "generate",
+            "--game-type",
+            "khan",
+            "--games",
+            "1100",
+            "--seed",
+            "34",
         ])
         .assert()
         .success()

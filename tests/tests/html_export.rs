@@ -453,7 +453,13 @@ fn a_big_archive_makes_pages_of_one_size_and_searches_them_all() {
     let archive = dir.path().join("many.yam");
     yam!()
         .args([
-            "generate", "--game", "khan", "--games", "1100", "--seed", "5",
+            "generate",
+            "--game-type",
+            "khan",
+            "--games",
+            "1100",
+            "--seed",
+            "5",
         ])
         .args(["--max-plies", "12", "-o"])
         .arg(&archive)

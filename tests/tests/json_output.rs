@@ -168,7 +168,7 @@ fn check_json_streams_one_line_a_game() {
     yam!()
         .args([
             "generate",
-            "--game",
+            "--game-type",
             "khan",
             "--games",
             "300",

@@ -107,7 +107,7 @@ fn siege_in_its_setups(dir: &Path) -> PathBuf {
         .args([
             "hotseat",
             "new",
-            "--game",
+            "--game-type",
             "castle-siege",
             "--ruleset",
             "skirmish",
@@ -276,7 +276,7 @@ fn siege_game(dir: &Path) -> String {
     yam!()
         .args([
             "generate",
-            "--game",
+            "--game-type",
             "castle-siege",
             "--games",
             "1",

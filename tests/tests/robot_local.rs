@@ -1256,7 +1256,7 @@ fn assert_same_records(t: &Referee, game: &str) {
 fn the_robot_referees_a_game_between_two_players_with_their_own_keys() {
     let mut t = Referee::new();
     let game = "khan-ref-1";
-    open_refereed(&mut t, game, &["--game", "khan", "--ruleset", "basic"]);
+    open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
     play_refereed(&mut t, game, 8);
     assert_same_records(&t, game);
     // An accepted turn is answered with nothing.
@@ -1386,7 +1386,7 @@ fn a_refereed_castle_siege_rolls_with_both_players_chains() {
     open_refereed(
         &mut t,
         game,
-        &["--game", "castle-siege", "--ruleset", "standard"],
+        &["--game-type", "castle-siege", "--ruleset", "standard"],
     );
     play_refereed(&mut t, game, 10);
     assert_same_records(&t, game);
@@ -1409,7 +1409,7 @@ fn a_refereed_castle_siege_rolls_with_both_players_chains() {
 fn a_silent_player_of_a_refereed_game_is_reminded_and_the_other_told_to_claim() {
     let mut t = Referee::new();
     let game = "khan-ref-2";
-    open_refereed(&mut t, game, &["--game", "khan", "--ruleset", "basic"]);
+    open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
     let ann_moves = t.ann.status(game) == "YOU";
     let (silent, waiting) = if ann_moves {
         (&t.ann, &t.bo)
@@ -1487,7 +1487,7 @@ fn a_silent_player_of_a_refereed_game_is_reminded_and_the_other_told_to_claim() 
 fn every_copy_names_the_players_as_soon_as_the_seats_are_drawn() {
     let mut t = Referee::new();
     let game = "khan-ref-names";
-    open_refereed(&mut t, game, &["--game", "khan", "--ruleset", "basic"]);
+    open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
     assert_same_records(&t, game);
     let record = t.bo.record(game);
     let tag = |name: &str| {
@@ -1506,7 +1506,7 @@ fn every_copy_names_the_players_as_soon_as_the_seats_are_drawn() {
 fn a_robot_killed_while_witnessing_takes_the_turn_exactly_once() {
     let mut t = Referee::new();
     let game = "khan-ref-3";
-    open_refereed(&mut t, game, &["--game", "khan", "--ruleset", "basic"]);
+    open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
     for (n, step) in ["after-read", "after-apply", "after-archive"]
         .iter()
         .enumerate()
@@ -1566,7 +1566,7 @@ fn done_markers_are_pruned_after_the_configured_days() {
 fn a_refereed_game_whose_copy_was_lost_catches_up_with_the_next_mail() {
     let mut t = Referee::new();
     let game = "khan-ref-lost";
-    open_refereed(&mut t, game, &["--game", "khan", "--ruleset", "basic"]);
+    open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
     play_refereed(&mut t, game, 2);
     let before = t.robot_record(game);
     // The next turn reaches the opponent but its copy to the robot is lost.
@@ -1780,7 +1780,11 @@ fn invitations_are_limited_and_expire() {
 fn a_stranger_s_witnessed_game_never_enters_another_player_s_register_nor_mails_her() {
     let mut t = Referee::new();
     let genuine = "khan-ref-genuine";
-    open_refereed(&mut t, genuine, &["--game", "khan", "--ruleset", "basic"]);
+    open_refereed(
+        &mut t,
+        genuine,
+        &["--game-type", "khan", "--ruleset", "basic"],
+    );
     play_refereed(&mut t, genuine, 2);
     // A stranger with her own key challenges Ann's address, and a second
     // key of hers answers in Ann's name (a forged From: the robot reads
@@ -1791,7 +1795,11 @@ fn a_stranger_s_witnessed_game_never_enters_another_player_s_register_nor_mails_
     let ann = std::mem::replace(&mut t.ann, eve);
     let bo = std::mem::replace(&mut t.bo, mallory);
     let stranger = "khan-stranger";
-    open_refereed_unconfirmed(&mut t, stranger, &["--game", "khan", "--ruleset", "basic"]);
+    open_refereed_unconfirmed(
+        &mut t,
+        stranger,
+        &["--game-type", "khan", "--ruleset", "basic"],
+    );
     let mails = t.local.sent();
     assert!(
         mails.iter().all(|(to, _)| !to.contains("ann@player.test")),
@@ -1882,7 +1890,7 @@ fn a_stranger_s_witnessed_game_never_enters_another_player_s_register_nor_mails_
 fn a_confirmation_code_is_needed_and_only_the_address_s_own_code_counts() {
     let mut t = Referee::new();
     let game = "khan-ref-code";
-    open_refereed_unconfirmed(&mut t, game, &["--game", "khan", "--ruleset", "basic"]);
+    open_refereed_unconfirmed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
     let codes: Vec<(String, String)> = t
         .local
         .sent()
@@ -2122,7 +2130,7 @@ fn a_player_s_card_makes_her_new_key_known_once_she_confirms() {
     open_refereed(
         &mut t,
         "khan-ref-card",
-        &["--game", "khan", "--ruleset", "basic"],
+        &["--game-type", "khan", "--ruleset", "basic"],
     );
     // Ann on a new machine, with a new key, mails the robot her card.
     let fresh = Desk::new(&t.local.root, "ann-new", "ann@player.test");

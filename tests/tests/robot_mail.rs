@@ -396,7 +396,7 @@ fn two_players_with_their_own_keys_play_through_the_robot_as_referee() {
     ann.yam(&[
         "challenge",
         &bo.address,
-        "--game",
+        "--game-type",
         "khan",
         "--ruleset",
         "basic",

@@ -35,7 +35,7 @@ fn mixed(dir: &Path) -> PathBuf {
     for game in ["khan", "castle-siege", "genghis-khan"] {
         let (text, stderr, code) = run(&[
             "generate",
-            "--game",
+            "--game-type",
             game,
             "--games",
             "12",

@@ -127,7 +127,7 @@ fn an_ambiguous_or_impossible_move_is_refused_with_the_moves_it_could_be() {
 #[test]
 fn castle_siege_orders_are_typed_short_and_recorded_whole() {
     let s = Scratch::with(&[
-        "--game",
+        "--game-type",
         "castle-siege",
         "--ruleset",
         "standard",
@@ -203,7 +203,7 @@ fn replay_of(s: &Scratch) -> yam_referee::signed::SignedReplay {
 fn a_genghis_khan_capture_is_typed_without_its_foe_card() {
     use yam_referee::genghis_khan::greedy::cheapest_payment;
     let s = Scratch::with(&[
-        "--game",
+        "--game-type",
         "genghis-khan",
         "--ruleset",
         "standard",

@@ -27,7 +27,13 @@ fn hot_seat_generate_and_engine_import_spell_a_game_type_alike() {
         .assert()
         .success();
     let generated = yam!()
-        .args(["generate", "--game", "khan", "--ruleset", "rescue-khan"])
+        .args([
+            "generate",
+            "--game-type",
+            "khan",
+            "--ruleset",
+            "rescue-khan",
+        ])
         .args(["--games", "1", "--seed", "3"])
         .assert()
         .success()
@@ -51,7 +57,7 @@ fn hot_seat_generate_and_engine_import_spell_a_game_type_alike() {
     let siege = yam!()
         .args([
             "generate",
-            "--game",
+            "--game-type",
             "castle-siege",
             "--games",
             "1",

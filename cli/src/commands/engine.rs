@@ -24,7 +24,7 @@ use crate::error::{Error, Result, Status};
 use crate::game::header::Header;
 
 /// The README's and `--help`'s import example: one board line, one position line.
-const IMPORT_EXAMPLE: &str = "Example:\n  yam engine import 'ucinewgame board magician' \\\n    'position fen wfwwa3/wksma3/wn6/aa6/6AA/6NW/3AMSKW/3AWWFW w 0 1 startpos moves g3f3 e7f6'\n\nA siege game names its board type; its standard start is then the short FEN:\n  yam engine import 'ucinewgame board rescuekhan' \\\n    'position fen wfwwa3/w1sha3/wn6/aa6/6AA/6NW/3AHS1W/3AWWFW w 0 1 startpos moves g3f3'";
+const IMPORT_EXAMPLE: &str = "Example:\n  yam engine import 'ucinewgame board magician' 'position fen \\\n    wfwwa3/wksma3/wn6/aa6/6AA/6NW/3AMSKW/3AWWFW w 0 1 startpos moves g3f3 e7f6'\n\nA siege game names its board type; its standard start is then the short FEN:\n  yam engine import 'ucinewgame board rescuekhan' 'position fen \\\n    wfwwa3/w1sha3/wn6/aa6/6AA/6NW/3AHS1W/3AWWFW w 0 1 startpos moves g3f3'";
 
 /// `yam engine` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -72,7 +72,7 @@ pub struct ExportArgs {
     pub file: PathBuf,
     /// Which game of the file (1 is the first). Only the games before it
     /// are read, one at a time.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_name = "N")]
     pub game: usize,
     /// Print only the FEN of the final position (a siege position with its
     /// siege fields).

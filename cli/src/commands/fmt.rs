@@ -41,6 +41,13 @@ pub struct FmtArgs {
     /// exit 1 if there is one.
     #[arg(long)]
     pub check: bool,
+    /// Print no diagnostics, only each file's summary.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// How many games to format at once (default: one per core); the
+    /// output is in file order whatever the number.
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
 }
 
 /// The pieces `fmt` reads at a time.
@@ -73,19 +80,24 @@ pub fn run(args: &FmtArgs) -> Result<Status> {
         } else {
             None
         };
-        let tally = format_file(file, |bytes| match (&mut sink, &mut own) {
-            (_, Some(buffer)) => {
-                buffer.extend_from_slice(bytes);
-                Ok(())
-            }
-            (Some(sink), None) => {
-                if !first {
-                    sink.write_all(b"\n")?;
+        let jobs = args
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let tally = format_file(file, jobs, args.quiet, args.check, |bytes| {
+            match (&mut sink, &mut own) {
+                (_, Some(buffer)) => {
+                    buffer.extend_from_slice(bytes);
+                    Ok(())
                 }
-                first = false;
-                sink.write_all(bytes)
+                (Some(sink), None) => {
+                    if !first {
+                        sink.write_all(b"\n")?;
+                    }
+                    first = false;
+                    sink.write_all(bytes)
+                }
+                (None, None) => Ok(()),
             }
-            (None, None) => Ok(()),
         })?;
         if tally.unreadable > 0 {
             status = status.and(Status::Invalid);
@@ -127,26 +139,44 @@ pub fn run(args: &FmtArgs) -> Result<Status> {
 }
 
 /// Format one file's games, handing each game's text to `write` in turn.
-fn format_file(file: &Path, mut write: impl FnMut(&[u8]) -> std::io::Result<()>) -> Result<Tally> {
+fn format_file(
+    file: &Path,
+    jobs: usize,
+    quiet: bool,
+    check: bool,
+    mut write: impl FnMut(&[u8]) -> std::io::Result<()>,
+) -> Result<Tally> {
     let (input, size) = archive::open(file).map_err(|e| Error::io(file, "cannot open", e))?;
     let mut tally = Tally::default();
     let mut write_error = None;
     stream_pieces_of(
         PIECE,
         input,
-        1,
+        jobs,
         size,
         |piece| games_of(piece).into_iter().map(formatted).collect(),
         |game: &Formatted, progress| {
             tally.games += 1;
             if let Some((e, frame)) = &game.refused {
                 tally.unreadable += 1;
-                let mut e = e.clone();
-                e.game = tally.games;
-                let shown = render_syntax(file, &e, Some(frame));
-                progress.suspend(|| eprint!("{shown}"));
+                if !quiet {
+                    let mut e = e.clone();
+                    e.game = tally.games;
+                    let shown = render_syntax(file, &e, Some(frame));
+                    progress.suspend(|| eprint!("{shown}"));
+                }
             } else if game.changed {
                 tally.changed += 1;
+                // --check names each game that is not canonical.
+                if check && !quiet {
+                    progress.suspend(|| {
+                        eprintln!(
+                            "{}: game {}: not in canonical form",
+                            file.display(),
+                            tally.games
+                        )
+                    });
+                }
             }
             let mut text = Vec::with_capacity(game.text.len() + 2);
             if tally.games > 1 {

@@ -33,6 +33,7 @@ use yam_referee::{castle_siege, genghis_khan, khan};
 use crate::archive::progress::count_bar;
 use crate::error::{Error, Result, Status};
 use crate::game::header::Header;
+use crate::store::atomic::Replacing;
 
 /// Why one game could not be made: the referee's own refusal, in its own
 /// words (a bad `--ruleset` above all; the rest would be a bug).
@@ -71,8 +72,17 @@ enum GameError {
 #[derive(Debug, clap::Args)]
 pub struct GenerateArgs {
     /// Which game: khan, castle-siege or genghis-khan.
-    #[arg(long)]
-    pub game: String,
+    #[arg(long, value_name = "TYPE", required_unless_present = "old_game")]
+    pub game_type: Option<String>,
+    /// The old spelling of --game-type, kept for one release (with a
+    /// warning): everywhere else `--game N` is a game's number in a file.
+    #[arg(
+        long = "game",
+        hide = true,
+        value_name = "TYPE",
+        conflicts_with = "game_type"
+    )]
+    pub old_game: Option<String>,
     /// The ruleset (default: each game's standard one).
     #[arg(long)]
     pub ruleset: Option<String>,
@@ -83,8 +93,11 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Where to write (default: standard output).
-    #[arg(long, short)]
+    #[arg(long, short, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Replace FILE if it exists.
+    #[arg(long, requires = "out")]
+    pub force: bool,
     /// Khan only: stop a game after this many plies (result `*`).
     #[arg(long, default_value_t = 600)]
     pub max_plies: u32,
@@ -98,22 +111,31 @@ pub struct GenerateArgs {
 
 /// Run `yam generate`.
 pub fn run(args: &GenerateArgs) -> Result<Status> {
-    if args.signed && args.game != "khan" {
+    let name = crate::flags::game_type(
+        "generate",
+        args.game_type.as_deref(),
+        args.old_game.as_deref(),
+    )?;
+    if args.signed && name != "khan" {
         return Err(Error::usage("--signed makes Khan games only"));
     }
-    let Some(game) = GameKind::from_name(&args.game) else {
+    let Some(game) = GameKind::from_name(name) else {
         return Err(Error::usage(format!(
-            "unknown game {:?}: expected khan, castle-siege or genghis-khan",
-            args.game
+            "unknown game type {name:?}: expected khan, castle-siege or genghis-khan"
         )));
     };
-    let mut out: Box<dyn Write> = match &args.out {
-        Some(path) => {
-            let file =
-                std::fs::File::create(path).map_err(|e| Error::io(path, "cannot create", e))?;
-            Box::new(std::io::BufWriter::new(file))
-        }
-        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    // A file is put in place whole at the end, and an existing one is
+    // replaced only with --force (as every command that writes a file).
+    let mut file = match &args.out {
+        Some(path) => Some(
+            Replacing::create(path, args.force).map_err(|e| Error::io(path, "cannot write", e))?,
+        ),
+        None => None,
+    };
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let out: &mut dyn Write = match &mut file {
+        Some(file) => file,
+        None => &mut stdout,
     };
     let write_error = |e: std::io::Error| Error::usage(format!("write error: {e}"));
     let mut text = String::new();
@@ -137,6 +159,9 @@ pub fn run(args: &GenerateArgs) -> Result<Status> {
         progress.inc(1);
     }
     out.flush().map_err(write_error)?;
+    if let Some(file) = file {
+        file.commit().map_err(write_error)?;
+    }
     progress.finish_and_clear();
     eprintln!(
         "{}: {} game{}, {:.1} MB",

@@ -46,40 +46,61 @@ pub struct HotseatArgs {
 enum HotseatCommand {
     /// Start a game between two local identities (created on first use).
     #[command(after_help = "Examples:\n  \
-yam hotseat new --game khan --ruleset magician --first alice --second bob --out game.yam --secrets ~/.yam-secrets\n  \
-yam hotseat new --ruleset rescue-khan --first alice --second bob --draw-seats --out siege.yam --secrets DIR\n  \
-yam hotseat new --ruleset basic --first alice --second bob --mode practice --seed 'lesson 1' --out practice.yam --secrets DIR\n  \
-yam hotseat new --ruleset-file lessons/rulesets/drop-off.yaml --first alice --second bob --out lessons/drop-off.yam --secrets DIR\n  \
-yam hotseat new --game castle-siege --ruleset standard --first alice --second bob --out siege.yam --secrets DIR\n  \
-yam hotseat new --game castle-siege --ruleset standard --turn priority-list --first alice --second bob --out siege.yam --secrets DIR\n  \
-yam hotseat new --game genghis-khan --ruleset standard --first pat --director dora --out cards.yam --secrets DIR\n\n\
-Genghis Khan is a solo game: its director (--director) opens it, answers every roll with its own\n\
-chain and lists it in the director's register, DIR/director/register.yam.\n\n\
-Castle Siege is played as its rules say by default (--turn faithful, CS-P4): the record names the\n\
-ruleset's -faithful twin (standard-faithful). --turn priority-list keeps the one-mail priority list (CS-P1).")]
-    New(NewArgs),
+yam hotseat new --game-type khan --ruleset magician --first alice \\\n      \
+--second bob --out game.yam --secrets ~/.yam-secrets\n  \
+yam hotseat new --ruleset rescue-khan --first alice --second bob \\\n      \
+--draw-seats --out siege.yam --secrets DIR\n  \
+yam hotseat new --ruleset basic --first alice --second bob \\\n      \
+--mode practice --seed 'lesson 1' --out practice.yam --secrets DIR\n  \
+yam hotseat new --ruleset-file lessons/rulesets/drop-off.yaml \\\n      \
+--first alice --second bob --out lessons/drop-off.yam --secrets DIR\n  \
+yam hotseat new --game-type castle-siege --ruleset standard \\\n      \
+--first alice --second bob --out siege.yam --secrets DIR\n  \
+yam hotseat new --game-type castle-siege --ruleset standard \\\n      \
+--turn priority-list --first alice --second bob \\\n      \
+--out siege.yam --secrets DIR\n  \
+yam hotseat new --game-type genghis-khan --ruleset standard \\\n      \
+--first pat --director dora --out cards.yam --secrets DIR\n\n\
+Genghis Khan is a solo game: its director (--director) opens it, answers\n\
+every roll with its own chain and lists it in the director's register,\n\
+DIR/director/register.yam.\n\n\
+Castle Siege is played as its rules say by default (--turn faithful, CS-P4):\n\
+the record names the ruleset's -faithful twin (standard-faithful);\n\
+--turn priority-list keeps the one-mail priority list (CS-P1).")]
+    New(Box<NewArgs>),
     /// Play the next move, signed by the player to move.
     #[command(after_help = "Examples:\n  \
 yam hotseat move game.yam Ng3-f3 --secrets DIR\n  \
 yam hotseat move game.yam Ae7-f6 --comment 'The archer answers.' --secrets DIR\n  \
 yam hotseat move game.yam Wh3-f4 --dry-run --secrets DIR\n  \
-yam hotseat move siege.yam Defender:CKAO/OACK/KCOA/AOKC --secrets DIR   # sealed, kept secret\n  \
-yam hotseat move siege.yam reveal --as bob --secrets DIR               # once both are sealed\n  \
-yam hotseat move siege.yam Move --secrets DIR                  # faithful: the allowance, one roll\n  \
-yam hotseat move siege.yam Kc4-b4 --secrets DIR                # then one step at a time\n  \
-yam hotseat move siege.yam Attack Ad5xKb5 --secrets DIR        # one attack, one roll\n  \
-yam hotseat move siege.yam Move Kc4-b4 Attack Ad5xKb5 End --secrets DIR  # priority list: a whole turn, one roll\n  \
-yam hotseat move cards.yam draw --secrets DIR                           # one card, one roll\n\n\
-A move that needs chance is a roll: the declaration is signed first, then answered, then resolved;\n\
-a dry run stops at the declaration and draws nothing.")]
+yam hotseat move siege.yam Defender:CKAO/OACK/KCOA/AOKC --secrets DIR\n  \
+    # a setup: sealed, kept secret\n  \
+yam hotseat move siege.yam reveal --as bob --secrets DIR   # once both sealed\n  \
+yam hotseat move siege.yam Move --secrets DIR      # faithful: the allowance\n  \
+yam hotseat move siege.yam Kc4-b4 --secrets DIR    # then one step at a time\n  \
+yam hotseat move siege.yam Attack Ad5xKb5 --secrets DIR   # one roll\n  \
+yam hotseat move siege.yam Move Kc4-b4 Attack Ad5xKb5 End --secrets DIR\n  \
+    # under --turn priority-list: a whole turn, one roll\n  \
+yam hotseat move cards.yam draw --secrets DIR       # one card, one roll\n\n\
+A move that needs chance is a roll: the declaration is signed first, then\n\
+answered, then resolved; a dry run stops at the declaration and draws nothing.")]
     Move(MoveArgs),
     /// The player to move (or --as NAME) resigns.
+    #[command(
+        after_help = "Examples:\n  yam hotseat resign game.yam --secrets DIR\n  \
+yam hotseat resign game.yam --as bob --secrets DIR"
+    )]
     Resign(ActArgs),
     /// The player to move (or --as NAME) offers a draw.
+    #[command(after_help = "Examples:\n  yam hotseat offer-draw game.yam --secrets DIR")]
     OfferDraw(ActArgs),
     /// The other side (or --as NAME) accepts the open draw offer.
+    #[command(after_help = "Examples:\n  yam hotseat accept-draw game.yam --secrets DIR")]
     AcceptDraw(ActArgs),
     /// The other side (or --as NAME) declines the open draw offer.
+    #[command(
+        after_help = "Examples:\n  yam hotseat decline-draw game.yam --dry-run --secrets DIR"
+    )]
     DeclineDraw(ActArgs),
     /// Who is to move, and the legal moves.
     #[command(
@@ -90,9 +111,10 @@ a dry run stops at the declaration and draws nothing.")]
     /// self-play driver; Genghis Khan: the greedy player; Khan: random legal
     /// moves), every one signed and rolled like a move of `move`.
     #[command(after_help = "Examples:\n  \
-yam hotseat auto siege.yam --secrets DIR                       # the next declaration (or setup step)\n  \
-yam hotseat auto siege.yam --to-end --policy random --seed 7 --annotate --secrets DIR\n  \
-yam hotseat auto cards.yam --steps 5 --secrets DIR             # five greedy moves")]
+yam hotseat auto siege.yam --secrets DIR   # the next declaration (or setup)\n  \
+yam hotseat auto siege.yam --to-end --policy random --seed 7 --annotate \\\n      \
+--secrets DIR\n  \
+yam hotseat auto cards.yam --steps 5 --secrets DIR   # five greedy moves")]
     Auto(AutoArgs),
 }
 
@@ -131,9 +153,18 @@ enum TurnArg {
 
 #[derive(Debug, clap::Args)]
 struct NewArgs {
-    /// The game.
-    #[arg(long, default_value = "khan")]
-    game: String,
+    /// The game: khan, castle-siege or genghis-khan [default: khan].
+    #[arg(long, value_name = "TYPE")]
+    game_type: Option<String>,
+    /// The old spelling of --game-type, kept for one release (with a
+    /// warning): everywhere else `--game N` is a game's number in a file.
+    #[arg(
+        long = "game",
+        hide = true,
+        value_name = "TYPE",
+        conflicts_with = "game_type"
+    )]
+    old_game: Option<String>,
     /// The ruleset, by name (Khan: basic, magician, power-magician,
     /// rescue-general, rescue-khan).
     #[arg(
@@ -191,7 +222,7 @@ struct NewArgs {
     #[arg(long, default_value_t = 256, value_name = "N")]
     chain_length: u32,
     /// The record file to create.
-    #[arg(long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE")]
     out: PathBuf,
     /// Replace FILE if it exists.
     #[arg(long)]
@@ -341,8 +372,11 @@ pub fn run(args: &HotseatArgs) -> Result<Status> {
 }
 
 fn new_game(args: &NewArgs) -> Step<()> {
-    let game = GameKind::from_name(&args.game)
-        .ok_or_else(|| usage(format!("unknown game {:?}", args.game)))?;
+    let kind = match (&args.game_type, &args.old_game) {
+        (None, None) => "khan",
+        (kind, old) => crate::flags::game_type("hotseat new", kind.as_deref(), old.as_deref())?,
+    };
+    let game = GameKind::from_name(kind).ok_or_else(|| usage(format!("unknown game {kind:?}")))?;
     // Rulesets resolve as every later command will resolve the record's
     // Ruleset tag: built-in names, or files relative to the record.
     let rulesets = RecordRulesets::beside(&args.out);
@@ -414,7 +448,7 @@ fn new_game(args: &NewArgs) -> Step<()> {
             let random = random_32().map_err(|e| usage(e.to_string()))?;
             format!(
                 "{}-{}-{}",
-                args.game.to_ascii_lowercase().replace(' ', "-"),
+                kind.to_ascii_lowercase().replace(' ', "-"),
                 date.replace('.', ""),
                 hex::encode(&random[..4])
             )

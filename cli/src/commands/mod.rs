@@ -11,6 +11,7 @@ pub mod export;
 pub mod fmt;
 pub mod generate;
 pub mod hotseat;
+pub mod manual;
 pub mod play;
 pub mod robot;
 pub mod select;

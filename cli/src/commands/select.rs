@@ -79,6 +79,9 @@ pub struct SelectArgs {
     /// Print nothing but the summary.
     #[arg(short, long)]
     pub quiet: bool,
+    /// How many games to judge at once (default: one per core).
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
 }
 
 /// The pieces `select` reads at a time.
@@ -348,7 +351,9 @@ pub fn run(args: &SelectArgs) -> Result<Status> {
             }
         };
         let mut number = 0u64;
-        let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let jobs = args
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let streamed = stream_pieces_of(
             PIECE,
             input,

@@ -53,7 +53,7 @@ fn khan_after(root: &Path, moves: usize) -> (Player, Player, Vec<String>) {
         &bo,
         "khan-1",
         &[
-            "--game",
+            "--game-type",
             "khan",
             "--ruleset",
             "rescue-khan",
@@ -406,6 +406,20 @@ fn a_desk_moves_to_a_new_machine_and_the_game_goes_on() {
     ann.yam(&["identity", "export", "--out", bundle.to_str().unwrap()])
         .success()
         .stdout(predicate::str::contains("ONE machine"));
+    // As every command that writes a file: no overwrite without --force.
+    let first = std::fs::read(&bundle).unwrap();
+    ann.yam(&["identity", "export", "-o", bundle.to_str().unwrap()])
+        .code(2)
+        .stderr(predicate::str::contains("--force"));
+    assert_eq!(std::fs::read(&bundle).unwrap(), first);
+    ann.yam(&[
+        "identity",
+        "export",
+        "-o",
+        bundle.to_str().unwrap(),
+        "--force",
+    ])
+    .success();
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -549,7 +563,7 @@ fn an_attack_by_mail_is_refused_and_the_game_goes_on() {
         &bo,
         id,
         &[
-            "--game",
+            "--game-type",
             "castle-siege",
             "--ruleset",
             "standard",
@@ -976,7 +990,7 @@ fn both_desks_name_the_players_once_with_the_names_of_the_challenge() {
         &bo.address,
         "--id",
         id,
-        "--game",
+        "--game-type",
         "khan",
         "--ruleset",
         "basic",
@@ -1075,12 +1089,14 @@ fn a_turn_sent_by_hand_is_read_like_any_other() {
     // A whole mail, written once; a second write refuses to replace it.
     let eml = root.path().join("turn.eml");
     let eml_arg = eml.to_str().unwrap();
-    ann.yam(&["turn", "khan-1", "--eml", eml_arg])
+    ann.yam(&["turn", "khan-1", "--out", eml_arg])
         .success()
         .stdout(predicate::str::contains("bo@example.net"));
-    ann.yam(&["turn", "khan-1", "--eml", eml_arg]).failure();
+    ann.yam(&["turn", "khan-1", "-o", eml_arg]).failure();
+    // The old spelling, `--eml FILE`, still writes, with a warning.
     ann.yam(&["turn", "khan-1", "--eml", eml_arg, "--force"])
-        .success();
+        .success()
+        .stderr(predicate::str::contains("deprecated"));
     // Ann sends it with her own mail program; Bo reads it and plays on.
     std::fs::copy(&eml, bo_inbox.join("by-hand.eml")).unwrap();
     let said = bo.read();
@@ -1262,7 +1278,7 @@ fn challenged(ann: &Player, bo: &Player, id: &str) {
         "bo@example.net",
         "--id",
         id,
-        "--game",
+        "--game-type",
         "khan",
         "--ruleset",
         "rescue-khan",
@@ -1483,7 +1499,7 @@ fn a_faithful_siege_by_mail_one_roll_per_order() {
         &bo,
         id,
         &[
-            "--game",
+            "--game-type",
             "castle-siege",
             "--ruleset",
             "standard-faithful",

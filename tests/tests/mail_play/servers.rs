@@ -58,7 +58,7 @@ fn castle_siege_by_mail_through_real_smtp_and_imap() {
         &ann,
         &bo,
         "siege-mail",
-        &["--game", "castle-siege", "--ruleset", "standard"],
+        &["--game-type", "castle-siege", "--ruleset", "standard"],
     );
     play_out(&ann, &bo, "siege-mail", |turn| {
         vec![
@@ -121,7 +121,12 @@ fn a_faithful_castle_siege_by_mail_through_real_smtp_and_imap() {
         &ann,
         &bo,
         id,
-        &["--game", "castle-siege", "--ruleset", "standard-faithful"],
+        &[
+            "--game-type",
+            "castle-siege",
+            "--ruleset",
+            "standard-faithful",
+        ],
     );
     let mut moves = 0;
     for _ in 0..300 {
@@ -186,7 +191,7 @@ fn rescue_khan_by_mail_through_real_smtp_and_imap() {
         &bo,
         "khan-mail",
         &[
-            "--game",
+            "--game-type",
             "khan",
             "--ruleset",
             "rescue-khan",
@@ -226,7 +231,7 @@ fn a_watching_desk_wakes_on_imap_idle_and_reads_the_new_turn() {
         &bo,
         "khan-watch",
         &[
-            "--game",
+            "--game-type",
             "khan",
             "--ruleset",
             "rescue-khan",
@@ -284,7 +289,7 @@ fn a_shared_inbox_keeps_personal_mail_as_it_was_and_reads_opened_turns() {
         &bo,
         "khan-shared",
         &[
-            "--game",
+            "--game-type",
             "khan",
             "--ruleset",
             "rescue-khan",
@@ -393,7 +398,7 @@ fn yams_own_mails_are_filed_into_a_folder_when_asked() {
         &bo,
         "khan-filed",
         &[
-            "--game",
+            "--game-type",
             "khan",
             "--ruleset",
             "rescue-khan",

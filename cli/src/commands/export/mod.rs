@@ -43,9 +43,14 @@ pub struct ExportArgs {
     /// directory (created if missing; the site's files in it are replaced).
     #[arg(short, long, value_name = "OUT")]
     pub out: Option<PathBuf>,
-    /// --plain: replace OUT if it exists.
+    /// --plain: replace OUT if it exists. (--html replaces only the pages
+    /// an earlier export wrote in OUT, and needs no --force.)
     #[arg(long)]
     pub force: bool,
+    /// --plain: print only the summary line, not each game skipped or
+    /// breaking the rules.
+    #[arg(short, long)]
+    pub quiet: bool,
     /// --plain: how many workers export at once (default: 1). More are
     /// faster on an idle machine, but each worker's heap grows with the
     /// archive's size (two: 16.7 MB at 1 GB, against 8.6 MB for one).
@@ -161,7 +166,7 @@ fn run_plain(args: &ExportArgs, file: &Path) -> Result<Status> {
         size,
         |piece| vec![export_piece(file, piece)],
         |out: &ExportedPiece, progress| {
-            for (index, e, frame) in &out.skipped {
+            for (index, e, frame) in out.skipped.iter().filter(|_| !args.quiet) {
                 let mut e = e.clone();
                 e.game = games + index + 1;
                 let shown = render_syntax(file, &e, Some(frame));
@@ -182,7 +187,7 @@ fn run_plain(args: &ExportArgs, file: &Path) -> Result<Status> {
                     );
                 });
             }
-            for (index, report, frame) in &out.broken {
+            for (index, report, frame) in out.broken.iter().filter(|_| !args.quiet) {
                 if let CheckVerdict::Illegal(v) = &report.verdict {
                     let game = games + index + 1;
                     let shown = render_violation(file, game, report, v, Some(frame));

@@ -575,7 +575,21 @@ impl Game {
     /// goes as text alone (it is complete without the picture), and the
     /// player is told why.
     pub fn picture(&self) -> Option<Picture> {
-        let shown = crate::pictures::positions::shown_of(self.replay.game().snapshot())?;
+        use crate::pictures::positions::{Shown, shown_of, timeline};
+        let mut shown = shown_of(self.replay.game().snapshot())?;
+        // A Castle Siege board shows the last turn's orders and dice, which
+        // the replay does not keep: the record's tokens carry them. Only
+        // the last turn is drawn from them; the position is the replay's.
+        if let Shown::Siege(state, None) = &shown {
+            let mut drawn = timeline(&record_path(&self.locked), &self.record, None);
+            // Only a timeline that reached the replay's own position.
+            if drawn.error.is_none()
+                && let Some(Shown::Siege(reached, Some(turn))) = drawn.positions.pop()
+                && reached == *state
+            {
+                shown = Shown::Siege(reached, Some(turn));
+            }
+        }
         let id = self.id();
         let svg = crate::pictures::svg::draw(&shown, &id);
         match crate::pictures::png::png(&svg) {

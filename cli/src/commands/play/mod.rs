@@ -53,8 +53,17 @@ pub struct ChallengeArgs {
     /// The opponent's mail address.
     pub address: String,
     /// The game: khan or castle-siege.
-    #[arg(long)]
-    pub game: String,
+    #[arg(long, value_name = "TYPE", required_unless_present = "old_game")]
+    pub game_type: Option<String>,
+    /// The old spelling of --game-type, kept for one release (with a
+    /// warning): everywhere else `--game N` is a game's number in a file.
+    #[arg(
+        long = "game",
+        hide = true,
+        value_name = "TYPE",
+        conflicts_with = "game_type"
+    )]
+    pub old_game: Option<String>,
     /// A built-in ruleset (Khan: basic, magician, power-magician,
     /// rescue-general, rescue-khan; Castle Siege: standard, ...).
     #[arg(long)]
@@ -180,8 +189,12 @@ pub struct ReadArgs {
 #[derive(Debug, Subcommand)]
 pub enum IdentityCommand {
     /// Show my identity (made on first use): name, address, key fingerprint.
+    #[command(
+        after_help = "Examples:\n  yam identity show\n  yam identity show --data-dir ~/yam-club"
+    )]
     Show(PlaceArgs),
     /// Send my card (name, address, key) to a player, to play with them.
+    #[command(after_help = "Examples:\n  yam identity send bo@example.net")]
     Send {
         /// Their address.
         address: String,
@@ -190,14 +203,23 @@ pub enum IdentityCommand {
     },
     /// Write my identity, my contacts and every game's secrets to one
     /// file (mode 0600), for a backup or a move to a new machine.
+    #[command(
+        after_help = "Examples:\n  yam identity export --out desk-backup.yaml\n  yam identity export -o desk-backup.yaml --force   # replace an old backup"
+    )]
     Export {
         /// The file to write.
-        #[arg(long, short)]
+        #[arg(long, short, value_name = "FILE")]
         out: PathBuf,
+        /// Replace FILE if it exists.
+        #[arg(long)]
+        force: bool,
         #[command(flatten)]
         place: Where,
     },
     /// Restore what `export` wrote into this data directory.
+    #[command(
+        after_help = "Examples:\n  yam identity import desk-backup.yaml\n  yam identity import desk-backup.yaml --data-dir ~/new-yam"
+    )]
     Import {
         /// The file `export` wrote.
         file: PathBuf,
@@ -205,8 +227,10 @@ pub enum IdentityCommand {
         place: Where,
     },
     /// List the players met, with their key fingerprints.
+    #[command(after_help = "Examples:\n  yam identity contacts")]
     Contacts(PlaceArgs),
     /// Forget a contact's key (when they really have a new one).
+    #[command(after_help = "Examples:\n  yam identity forget bo@example.net")]
     Forget {
         /// Their address.
         address: String,
@@ -233,10 +257,14 @@ pub struct TurnArgs {
     /// The game.
     pub game: String,
     /// Write the whole turn mail to this file instead (`.eml`).
-    #[arg(long, value_name = "FILE")]
-    pub eml: Option<PathBuf>,
+    #[arg(short, long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// The old spelling of --out, kept for one release (with a warning):
+    /// `--eml FILE` is a file to read in `yam read`.
+    #[arg(long = "eml", hide = true, value_name = "FILE", conflicts_with = "out")]
+    pub old_eml: Option<PathBuf>,
     /// Replace FILE if it exists.
-    #[arg(long, requires = "eml")]
+    #[arg(long)]
     pub force: bool,
     #[command(flatten)]
     pub place: Where,
@@ -331,9 +359,14 @@ fn open(place: &Where) -> Result<Desk> {
 
 /// `yam challenge`.
 pub fn challenge(args: &ChallengeArgs) -> Result<Status> {
+    let game = crate::flags::game_type(
+        "challenge",
+        args.game_type.as_deref(),
+        args.old_game.as_deref(),
+    )?;
     let desk = open(&args.place)?;
     let settings = ChallengeSettings {
-        game: args.game.clone(),
+        game: game.to_owned(),
         ruleset: args.ruleset.clone(),
         seats: args.seats.clone(),
         id: args.id.clone(),
@@ -447,12 +480,16 @@ pub fn remind(args: &GameArgs) -> Result<Status> {
 }
 
 /// `yam turn`: the game's turn as it stands, for a player who sends mail
-/// by hand: the pasteable block, or (`--eml`) a whole mail.
+/// by hand: the pasteable block, or (`--out`) a whole mail.
 pub fn turn(args: &TurnArgs) -> Result<Status> {
     let desk = open(&args.place)?;
     let game = Game::open(&desk.store, &args.game)?;
     let (block, mail) = game.turn_by_hand(&desk)?;
-    match &args.eml {
+    if let Some(old) = &args.old_eml {
+        let old = old.display();
+        crate::flags::deprecated("turn", &format!("--eml {old}"), &format!("--out {old}"));
+    }
+    match args.out.as_ref().or(args.old_eml.as_ref()) {
         None => print!("{block}"),
         Some(path) => {
             crate::store::atomic::write(path, &mail, args.force)
@@ -1031,9 +1068,9 @@ pub fn identity(command: &IdentityCommand) -> Result<Status> {
                 Err(Error::usage(format!("{address} is not a contact")))
             }
         }
-        IdentityCommand::Export { out, place } => {
+        IdentityCommand::Export { out, force, place } => {
             let desk = open(place)?;
-            let n = secrets_bundle::export(&desk, out)?;
+            let n = secrets_bundle::export(&desk, out, *force)?;
             println!(
                 "{}: {n} file(s) of secrets and contacts written (mode 0600)",
                 out.display()

@@ -62,8 +62,25 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     file.sync_all()
 }
 
-/// Writes the bundle of `desk` to `out`; returns how many files it holds.
-pub fn export(desk: &Desk, out: &Path) -> Result<usize, Error> {
+/// Writes `bytes` to `path` with mode 0600, replacing an existing `path`:
+/// a private temporary beside it, renamed over it, so a crash leaves the
+/// old bundle or the new one and the new one is never readable by others.
+fn replace_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "bundle".into());
+    let temp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    let result = write_private(&temp, bytes).and_then(|()| std::fs::rename(&temp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Writes the bundle of `desk` to `out` (replacing an existing `out` only
+/// with `replace`, `--force`); returns how many files it holds.
+pub fn export(desk: &Desk, out: &Path, replace: bool) -> Result<usize, Error> {
     let root = desk.store.root();
     let secrets = desk.store.secrets_dir();
     let mut paths = Vec::new();
@@ -86,11 +103,18 @@ pub fn export(desk: &Desk, out: &Path) -> Result<usize, Error> {
         files,
     })
     .map_err(|e| Error::usage(e.to_string()))?;
-    if out.exists() {
-        return Err(Error::usage(format!("{}: the file exists", out.display())));
-    }
-    write_private(out, text.as_bytes())
-        .map_err(|e| Error::usage(format!("{}: {e}", out.display())))?;
+    let write = if replace {
+        replace_private
+    } else {
+        if out.exists() {
+            return Err(Error::usage(format!(
+                "{}: the file exists (use --force to replace it)",
+                out.display()
+            )));
+        }
+        write_private
+    };
+    write(out, text.as_bytes()).map_err(|e| Error::usage(format!("{}: {e}", out.display())))?;
     Ok(count)
 }
 

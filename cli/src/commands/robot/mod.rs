@@ -43,7 +43,7 @@ pub enum RobotCommand {
     /// Watch the mailbox and referee: process what is waiting, then wait
     /// (IMAP IDLE when the server offers it, else polling).
     #[command(
-        after_help = "Examples:\n  yam robot run --config /etc/yam/robot.yaml\n  yam robot run --config robot.yaml --once\n  yam robot run --config robot.yaml --once --now 2026-12-01T00:00:00Z   # tests: the clock\n\nSee docs/robot.md for the configuration, the command language and the security model."
+        after_help = "Examples:\n  yam robot run --config /etc/yam/robot.yaml\n  yam robot run --config robot.yaml --once\n  yam robot run --config robot.yaml --once --now 2026-12-01T00:00:00Z\n      # tests: the clock\n\nSee docs/robot.md for the configuration, the command language and the\nsecurity model."
     )]
     Run(RunArgs),
 }
