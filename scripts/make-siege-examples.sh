@@ -42,7 +42,9 @@ siege() {
   local file="$OUT/$name.yam"
   for attempt in $(seq 1 40); do
     local secrets="$WORK/$name-$attempt"
-    "$YAM" hotseat new --game-type castle-siege --ruleset "$ruleset" \
+    # The examples show CS-P1's priority list, a whole turn per declaration
+    # (hot-seat games are faithful, CS-P4, unless told otherwise).
+    "$YAM" hotseat new --game-type castle-siege --ruleset "$ruleset" --turn priority-list \
       --first ann --second bo --id "example-siege-$name" \
       --date 2026.12.01 --event "Yam examples" \
       --out "$file" --force --secrets "$secrets" >/dev/null

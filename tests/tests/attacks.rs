@@ -68,6 +68,9 @@ impl Table {
             "castle-siege",
             "--ruleset",
             "standard",
+            // CS-P1: the event counts below are a priority-list turn's.
+            "--turn",
+            "priority-list",
             "--first",
             "ann",
             "--second",
@@ -325,6 +328,77 @@ fn junk_and_illegal_declarations_are_refused_before_any_answer() {
         12,
         &["it needs no roll"],
     );
+}
+
+/// CS-P4: in a faithful game (the hot-seat's default) a modified client
+/// that declares a step with the allowance, or a whole turn in one roll, to
+/// save mails or to commit a priority list, is refused by `yam verify`
+/// before anyone answers: the record's ruleset holds it to the faithful turn.
+#[test]
+fn a_priority_list_in_a_faithful_game_is_refused_before_any_answer() {
+    let t = Table::new();
+    let file = t.path("faithful.yam");
+    t.hotseat(&[
+        "new",
+        "--game-type",
+        "castle-siege",
+        "--ruleset",
+        "standard",
+        "--first",
+        "ann",
+        "--second",
+        "bo",
+        "--date",
+        "2026.12.01",
+        "--id",
+        "attack-faithful",
+        "--out",
+        file.to_str().unwrap(),
+    ])
+    .success();
+    // The setups: the Defender is to move, with roll 0 to come.
+    t.hotseat(&["auto", file.to_str().unwrap(), "--steps", "4"])
+        .success();
+    let log = Log::parse(&t.read("faithful.yam"));
+    assert!(log.text().contains("[Ruleset \"standard-faithful\"]"));
+    let ann = t.cheater("ann", "attack-faithful");
+    let event = u32::try_from(log.events().len()).unwrap();
+    for (orders, reason) in [
+        (
+            &["Move", "Kd6-c6"][..],
+            "(Move): under the faithful turn Move is declared alone",
+        ),
+        (
+            &["Move", "Kd6-c6", "Attack", "Cd4xKa1", "End"][..],
+            "(Move): under the faithful turn Move is declared alone",
+        ),
+        (
+            &["Kd6-c6"][..],
+            "(Kd6-c6): no allowance has been drawn this turn: declare Move first",
+        ),
+        (
+            &["Attack", "Cd4xKa1", "Cd3xKa1"][..],
+            "(Cd4xKa1): under the faithful turn a declaration ends with the order that rolls its die",
+        ),
+    ] {
+        let mut cheat = Log::parse(&log.text());
+        cheat.append(&[], &attacker::request(&cheat, &ann, 0, orders));
+        let out = t.verify("cheat.yam", &cheat).code(1).get_output().clone();
+        // The report wraps its lines; read it as one.
+        let said = String::from_utf8_lossy(&out.stderr).replace('│', " ");
+        let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
+        for needed in [
+            format!("event #{event}: roll 0 declares"),
+            "which the rules refuse here".to_owned(),
+            reason.to_owned(),
+        ] {
+            assert!(said.contains(&needed), "no {needed:?} in {said}");
+        }
+    }
+    // The honest request, the allowance alone, is accepted as an open roll.
+    let mut honest = Log::parse(&log.text());
+    honest.append(&[], &attacker::request(&honest, &ann, 0, &["Move"]));
+    t.verify("honest.yam", &honest).code(0);
 }
 
 #[test]

@@ -77,6 +77,9 @@ fn a_hot_seat_siege_with_dice_through_the_real_protocol_verifies() {
             "castle-siege",
             "--ruleset",
             "standard",
+            // CS-P1's priority list, a whole turn in one declaration.
+            "--turn",
+            "priority-list",
             "--first",
             "ann",
             "--second",
@@ -84,7 +87,10 @@ fn a_hot_seat_siege_with_dice_through_the_real_protocol_verifies() {
         ],
     )
     .success()
-    .stdout(predicate::str::contains("secret setups"));
+    .stdout(
+        predicate::str::contains("(standard ruleset")
+            .and(predicate::str::contains("secret setups")),
+    );
     // CS-07: either side seals first; the record shows only the marker.
     s.hotseat("move", "siege.yam", &[ATTACKER, "--as", "bo"])
         .success()
@@ -180,6 +186,174 @@ fn a_hot_seat_siege_with_dice_through_the_real_protocol_verifies() {
         .assert()
         .success()
         .stdout(predicate::str::contains("Round 1: the Attacker to play"));
+}
+
+/// CS-P4: at one table Castle Siege is played as its rules say by default.
+/// The allowance is rolled first, and each step, breach and attack is its
+/// own declaration and its own roll, chosen once the dice before it are
+/// known; the record names the faithful ruleset, and `yam verify` and
+/// `yam check` hold the game to it.
+#[test]
+fn a_hot_seat_siege_is_faithful_by_default_and_verifies_to_its_end() {
+    let s = Scratch::new();
+    s.new_game(
+        "siege.yam",
+        &[
+            "--game-type",
+            "castle-siege",
+            "--ruleset",
+            "skirmish",
+            "--first",
+            "ann",
+            "--second",
+            "bo",
+        ],
+    )
+    .success()
+    .stdout(predicate::str::contains("(skirmish-faithful ruleset"));
+    assert!(
+        s.read("siege.yam")
+            .contains("[Ruleset \"skirmish-faithful\"]")
+    );
+    s.hotseat("move", "siege.yam", &[DEFENDER]).success();
+    s.hotseat("move", "siege.yam", &[ATTACKER, "--as", "bo"])
+        .success();
+    s.hotseat("move", "siege.yam", &["reveal", "--as", "ann"])
+        .success();
+    s.hotseat("move", "siege.yam", &["reveal", "--as", "bo"])
+        .success();
+    // No step is listed before the allowance is known.
+    s.hotseat("move", "siege.yam", &["Move", "Kd6-c6"])
+        .code(1)
+        .stderr(predicate::str::contains("Move is declared alone"));
+    s.hotseat("move", "siege.yam", &["Kd6-c6"])
+        .code(1)
+        .stderr(predicate::str::contains("declare Move first"));
+    // Move alone rolls the allowance, and nothing else.
+    s.hotseat("move", "siege.yam", &["Move"])
+        .success()
+        .stdout(predicate::str::contains("defender (ann) played Move@"));
+    let text = s.read("siege.yam");
+    let at = text.rfind("Move@").unwrap() + "Move@".len();
+    let allowance = usize::from(text.as_bytes()[at] - b'0');
+    // Steps one at a time, each its own declaration, up to the allowance;
+    // the next is refused with its reason.
+    let steps = [
+        "Kd6-c6", "Cd4-d5", "Oc5-c4", "Ke3-e4", "Ac3-d3", "Cf3-f4", "Kf5-f6",
+    ];
+    for (i, step) in steps[..allowance].iter().enumerate() {
+        // Typed short or long alike (the first as `d6c6`).
+        let typed = if i == 0 {
+            step[1..].replace('-', "")
+        } else {
+            (*step).to_owned()
+        };
+        s.hotseat("move", "siege.yam", &[&typed])
+            .success()
+            .stdout(predicate::str::contains(format!("played {step}")));
+    }
+    s.hotseat("move", "siege.yam", &[steps[allowance]])
+        .code(1)
+        .stderr(predicate::str::contains(format!(
+            "the allowance of {allowance} is used up"
+        )));
+    // An attack with anything after its die is refused; alone it is played.
+    s.hotseat("move", "siege.yam", &["Attack", "Cf4xKh4", "End"])
+        .code(1)
+        .stderr(predicate::str::contains(
+            "ends with the order that rolls its die",
+        ));
+    s.hotseat("move", "siege.yam", &["End"])
+        .success()
+        .stdout(predicate::str::contains("next: 1... attacker (bo) to move"));
+    // The board says which turn is played, here and in its picture.
+    for svg in [false, true] {
+        let mut show = yam!();
+        show.arg("show")
+            .arg(s.path("siege.yam"))
+            .args(["--move", "1"]);
+        if svg {
+            show.arg("--svg");
+        }
+        show.assert()
+            .success()
+            .stdout(predicate::str::contains("round cap 8, turn faithful."));
+    }
+    // The engine plays the rest, one order at a time.
+    s.hotseat("auto", "siege.yam", &["--to-end"]).success();
+    s.verify("siege.yam").code(0).stdout(
+        predicate::str::contains("verified (peer mode)")
+            .and(predicate::str::contains("result 1-0").or(predicate::str::contains("result 0-1")))
+            .and(predicate::str::contains(
+                "1 verified, 0 unverified practice, 0 failed",
+            )),
+    );
+    yam!()
+        .arg("check")
+        .arg(s.path("siege.yam"))
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("1 valid"));
+}
+
+/// `--turn` picks the twin of the ruleset named, and the record names it;
+/// only Castle Siege has the choice.
+#[test]
+fn hotseat_turn_picks_the_ruleset_twin_the_record_names() {
+    let s = Scratch::new();
+    let base = [
+        "--game-type",
+        "castle-siege",
+        "--first",
+        "ann",
+        "--second",
+        "bo",
+    ];
+    for (i, (ruleset, turn, recorded)) in [
+        ("standard", None, "standard-faithful"),
+        ("standard", Some("faithful"), "standard-faithful"),
+        ("standard", Some("priority-list"), "standard"),
+        ("standard-faithful", Some("priority-list"), "standard"),
+        ("standard-faithful", None, "standard-faithful"),
+        (
+            "orthogonal-restricted",
+            None,
+            "orthogonal-restricted-faithful",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        // A game of its own each: a chain is never reused.
+        let file = format!("twin-{i}.yam");
+        let mut args: Vec<&str> = base.to_vec();
+        args.extend(["--ruleset", ruleset]);
+        if let Some(turn) = turn {
+            args.extend(["--turn", turn]);
+        }
+        s.new_game(&file, &args).success();
+        assert!(
+            s.read(&file).contains(&format!("[Ruleset \"{recorded}\"]")),
+            "{ruleset} {turn:?}"
+        );
+    }
+    s.new_game(
+        "khan.yam",
+        &[
+            "--ruleset",
+            "magician",
+            "--turn",
+            "faithful",
+            "--first",
+            "ann",
+            "--second",
+            "bo",
+        ],
+    )
+    .code(2)
+    .stderr(predicate::str::contains(
+        "only Castle Siege has a choice of turn",
+    ));
 }
 
 /// The first die face in the movetext after `marker`, changed.

@@ -713,6 +713,160 @@ fn a_castle_siege_game_between_two_addresses_is_refereed_to_its_end() {
     );
 }
 
+/// CS-P4: a Castle Siege challenge that names no ruleset is played as the
+/// rules say: one order per mail, each answered at once with its die, the
+/// allowance first. The record names `standard-faithful`, refuses a step
+/// listed with the allowance, and verifies.
+#[test]
+fn a_castle_siege_by_the_robot_is_faithful_by_default_one_order_per_mail() {
+    use yam_cli::game::autoplay::{Intent, choose};
+    use yam_referee::castle_siege::Policy;
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let bo = local.register("bo@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge castle-siege bo@player.test",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let game = game_of(&local);
+    local.deliver(
+        "bo@player.test",
+        &format!("join {game}"),
+        &format!("token: {bo}"),
+    );
+    local.run();
+    assert!(
+        local
+            .record(&game)
+            .contains("[Ruleset \"standard-faithful\"]"),
+        "{}",
+        local.record(&game)
+    );
+    let tokens = [("ann@player.test", ann), ("bo@player.test", bo)];
+    let mut mails = 0u64;
+    let mut refused_seen = false;
+    let mut allowances = 0;
+    // Some 60 orders, then the player to move resigns: enough for several
+    // faithful turns without playing a whole siege mail by mail.
+    while mails < 60 {
+        let record = local.record(&game);
+        let replay = replay(&record);
+        if replay.ending().is_some() {
+            break;
+        }
+        mails += 1;
+        let seat = replay.seat_of(&replay.to_move_key().unwrap()).unwrap();
+        let tag = ["Defender", "Attacker"][seat];
+        let line = record
+            .lines()
+            .find(|l| l.starts_with(&format!("[{tag} ")))
+            .unwrap();
+        let (address, token) = tokens
+            .iter()
+            .find(|(a, _)| line.contains(a.split('@').next().unwrap()))
+            .unwrap();
+        let words = match choose(&replay, seat, Policy::Eager, mails).unwrap() {
+            Intent::Seal(setup) => vec![setup],
+            Intent::Orders(orders) => orders,
+            Intent::Reveal(_) => panic!("the robot reveals by itself"),
+        };
+        if words == ["Move"] && !refused_seen {
+            // No step is listed before the allowance is known (CS-P4).
+            local.deliver(
+                address,
+                &format!("move {game} Move Kd6-c6"),
+                &format!("token: {token}"),
+            );
+            local.run();
+            last_to(&local, address, "Move is declared alone");
+            assert_eq!(
+                replay_of(&local, &game).events().len(),
+                replay.events().len()
+            );
+            refused_seen = true;
+        }
+        // Every mail of play is one declaration: at most one die.
+        // (Steps, breaches and attacks name squares; markers do not.)
+        let orders = words
+            .iter()
+            .filter(|w| !w.contains(':') && w.chars().any(|c| c.is_ascii_digit()))
+            .count();
+        assert!(orders <= 1, "{words:?}");
+        allowances += usize::from(words == ["Move"]);
+        local.deliver(
+            address,
+            &format!("move {game} {}", words.join(" ")),
+            &format!("token: {token}\nseed: mail {mails}"),
+        );
+        local.run();
+        assert!(
+            replay_of(&local, &game).events().len() > replay.events().len(),
+            "mail {mails} was not taken: {:?}",
+            local.sent().last().map(|(_, r)| r.body.clone())
+        );
+    }
+    assert!(refused_seen && allowances >= 2, "{allowances} allowances");
+    // The robot's suggested reply is one order, taken as it is sent back.
+    for _ in 0..6 {
+        let record = local.record(&game);
+        let before = replay(&record);
+        if before.ending().is_some() {
+            break;
+        }
+        let seat = before.seat_of(&before.to_move_key().unwrap()).unwrap();
+        let tag = ["Defender", "Attacker"][seat];
+        let line = record
+            .lines()
+            .find(|l| l.starts_with(&format!("[{tag} ")))
+            .unwrap();
+        let (address, token) = tokens
+            .iter()
+            .find(|(a, _)| line.contains(a.split('@').next().unwrap()))
+            .unwrap();
+        for e in std::fs::read_dir(local.root.join("out")).unwrap().flatten() {
+            std::fs::remove_file(e.path()).unwrap();
+        }
+        local.deliver(address, &format!("show {game}"), &format!("token: {token}"));
+        local.run();
+        let shown = last_to(&local, address, "> show");
+        assert!(shown.body.contains("one order per mail"), "{}", shown.body);
+        let reply = shown
+            .body
+            .lines()
+            .rfind(|l| l.trim_start().starts_with(&format!("move {game} ")))
+            .unwrap_or_else(|| panic!("no reply to copy: {}", shown.body))
+            .trim()
+            .to_owned();
+        local.deliver(address, &reply, &format!("token: {token}"));
+        local.run();
+        assert!(
+            replay_of(&local, &game).events().len() > before.events().len(),
+            "{reply} was not taken: {:?}",
+            local.sent().last().map(|(_, r)| r.body.clone())
+        );
+    }
+    let record = local.record(&game);
+    assert!(
+        record.contains("Move@"),
+        "the allowance is rolled on its own"
+    );
+    let file = local.root.join("siege.yam");
+    std::fs::write(&file, &record).unwrap();
+    for command in ["verify", "check"] {
+        let out = std::process::Command::new(yam_tests::yam_bin!())
+            .args([command, file.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{command}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}
+
 fn replay_of(local: &Local, game: &str) -> yam_referee::signed::SignedReplay {
     replay(&local.record(game))
 }

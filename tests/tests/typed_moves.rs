@@ -131,6 +131,9 @@ fn castle_siege_orders_are_typed_short_and_recorded_whole() {
         "castle-siege",
         "--ruleset",
         "standard",
+        // CS-P1: a whole turn typed as one declaration.
+        "--turn",
+        "priority-list",
         "--first",
         "ann",
         "--second",

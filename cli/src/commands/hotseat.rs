@@ -18,7 +18,7 @@ use yam_referee::fair_play::encoding::Blob;
 use yam_referee::fair_play::game_id::GameId;
 use yam_referee::fair_play::sign::PublicKey;
 use yam_referee::fair_play::turn::{EventBody, Evidence, Mode, SignedEvent};
-use yam_referee::replay::RulesCatalog;
+use yam_referee::replay::{LoadedRuleset, RulesCatalog};
 use yam_referee::signed::SignedReplay;
 use yam_referee::signed::dispute::describe;
 use yam_referee::signed::table::{self, Opening, Seating, Signer, TableError};
@@ -56,11 +56,17 @@ yam hotseat new --ruleset-file lessons/rulesets/drop-off.yaml \\\n      \
 --first alice --second bob --out lessons/drop-off.yam --secrets DIR\n  \
 yam hotseat new --game-type castle-siege --ruleset standard \\\n      \
 --first alice --second bob --out siege.yam --secrets DIR\n  \
+yam hotseat new --game-type castle-siege --ruleset standard \\\n      \
+--turn priority-list --first alice --second bob \\\n      \
+--out siege.yam --secrets DIR\n  \
 yam hotseat new --game-type genghis-khan --ruleset standard \\\n      \
 --first pat --director dora --out cards.yam --secrets DIR\n\n\
 Genghis Khan is a solo game: its director (--director) opens it, answers\n\
 every roll with its own chain and lists it in the director's register,\n\
-DIR/director/register.yam.")]
+DIR/director/register.yam.\n\n\
+Castle Siege is played as its rules say by default (--turn faithful, CS-P4):\n\
+the record names the ruleset's -faithful twin (standard-faithful);\n\
+--turn priority-list keeps the one-mail priority list (CS-P1).")]
     New(Box<NewArgs>),
     /// Play the next move, signed by the player to move.
     #[command(after_help = "Examples:\n  \
@@ -70,8 +76,11 @@ yam hotseat move game.yam Wh3-f4 --dry-run --secrets DIR\n  \
 yam hotseat move siege.yam Defender:CKAO/OACK/KCOA/AOKC --secrets DIR\n  \
     # a setup: sealed, kept secret\n  \
 yam hotseat move siege.yam reveal --as bob --secrets DIR   # once both sealed\n  \
+yam hotseat move siege.yam Move --secrets DIR      # faithful: the allowance\n  \
+yam hotseat move siege.yam Kc4-b4 --secrets DIR    # then one step at a time\n  \
+yam hotseat move siege.yam Attack Ad5xKb5 --secrets DIR   # one roll\n  \
 yam hotseat move siege.yam Move Kc4-b4 Attack Ad5xKb5 End --secrets DIR\n  \
-    # one declaration, one roll\n  \
+    # under --turn priority-list: a whole turn, one roll\n  \
 yam hotseat move cards.yam draw --secrets DIR       # one card, one roll\n\n\
 A move that needs chance is a roll: the declaration is signed first, then\n\
 answered, then resolved; a dry run stops at the declaration and draws nothing.")]
@@ -130,6 +139,18 @@ enum PolicyArg {
     Random,
 }
 
+/// How a Castle Siege turn is declared (docs/rules/castle-siege.md, "Two
+/// ways to play a turn").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TurnArg {
+    /// CS-P4: the allowance first, then each move, breach and attack chosen
+    /// once the dice before it are known.
+    Faithful,
+    /// CS-P1: the Move phase as a priority list declared before the
+    /// allowance, a whole turn in one declaration if one likes.
+    PriorityList,
+}
+
 #[derive(Debug, clap::Args)]
 struct NewArgs {
     /// The game: khan, castle-siege or genghis-khan [default: khan].
@@ -157,6 +178,11 @@ struct NewArgs {
     /// relative to the record, and the opening pins its exact text.
     #[arg(long, value_name = "FILE")]
     ruleset_file: Option<PathBuf>,
+    /// Castle Siege: how a turn is declared. At one table the default is
+    /// the faithful turn: a standard ruleset is played as its `-faithful`
+    /// twin (`standard` as `standard-faithful`), which the record names.
+    #[arg(long, value_enum, value_name = "TURN")]
+    turn: Option<TurnArg>,
     /// Prose for the comment before the first move (it holds the opening).
     #[arg(long, value_name = "TEXT")]
     comment: Option<String>,
@@ -367,6 +393,7 @@ fn new_game(args: &NewArgs) -> Step<()> {
             .map_err(|e| usage(format!("--ruleset: {e}")))?,
         (None, None) => return Err(usage("give --ruleset NAME or --ruleset-file FILE")),
     };
+    let ruleset = siege_turn(&rulesets, ruleset, args)?;
     let solo = rulesets
         .start(&ruleset)
         .map_err(|e| usage(e.to_string()))?
@@ -581,6 +608,59 @@ fn new_game(args: &NewArgs) -> Step<()> {
 }
 
 /// How many games of the register `player` holds the seat of.
+/// Castle Siege at one table plays the faithful turn by default (CS-P4):
+/// nothing there calls for CS-P1's priority list, which exists so that a
+/// turn fits in one mail. The record names the ruleset played, so a
+/// standard ruleset is swapped for its twin of the wanted turn.
+fn siege_turn(
+    rulesets: &RecordRulesets,
+    ruleset: LoadedRuleset,
+    args: &NewArgs,
+) -> Step<LoadedRuleset> {
+    use yam_referee::castle_siege::{Ruleset, TurnMode};
+    if ruleset.game != GameKind::CastleSiege {
+        return match args.turn {
+            Some(_) => Err(usage(format!(
+                "--turn: only Castle Siege has a choice of turn, not {}",
+                ruleset.game
+            ))),
+            None => Ok(ruleset),
+        };
+    }
+    let have = Ruleset::from_yaml(&ruleset.text)
+        .map_err(|e| usage(format!("ruleset {}: {e}", ruleset.name)))?
+        .rules
+        .turn;
+    let want = match args.turn {
+        None | Some(TurnArg::Faithful) => TurnMode::Faithful,
+        Some(TurnArg::PriorityList) => TurnMode::PriorityList,
+    };
+    if have == want {
+        return Ok(ruleset);
+    }
+    let twin = match want {
+        TurnMode::Faithful => Some(format!("{}-faithful", ruleset.name)),
+        TurnMode::PriorityList => ruleset.name.strip_suffix("-faithful").map(str::to_owned),
+    };
+    let found = if args.ruleset_file.is_some() {
+        None
+    } else {
+        twin.and_then(|name| rulesets.load_ruleset(GameKind::CastleSiege, &name).ok())
+    };
+    match (found, args.turn) {
+        (Some(twin), _) => Ok(twin),
+        // A ruleset of one's own keeps its own turn unless told otherwise.
+        (None, None) => Ok(ruleset),
+        (None, Some(_)) => Err(usage(format!(
+            "--turn {}: ruleset {} has turn: {} and no twin with turn: {}",
+            want.name().replace('_', "-"),
+            ruleset.name,
+            have.name(),
+            want.name()
+        ))),
+    }
+}
+
 fn register_count(register: &str, player: &Identity) -> usize {
     let key = hex::encode(player.key.public_key().as_bytes());
     read_signed(register.as_bytes())

@@ -16,6 +16,12 @@
 //! Such an order, like any order that becomes impossible during resolution
 //! (its unit died or already acted, its target died, the allowance ran out,
 //! the game ended), is skipped and draws no die.
+//!
+//! Under the faithful turn (CS-P4, ruleset flag `turn: faithful`) each
+//! order is chosen once the dice before it are known: `Move` alone draws
+//! the allowance, each step is a declaration of its own and needs some of
+//! the allowance left, and any other declaration draws at most one die,
+//! with its last order. Nothing is then ever skipped for an earlier die.
 
 use std::str::FromStr;
 
@@ -24,6 +30,7 @@ use yam_notation::castle_siege::{Mark, Order, Phase, Token};
 use super::attack::{AttackPlan, check_attack};
 use super::breach::{BreachPlan, check_breach};
 use super::illegal::{Illegal, Refusal};
+use super::ruleset::TurnMode;
 use super::state::State;
 use super::step::{StepPlan, check_step};
 
@@ -153,9 +160,15 @@ pub fn check(state: &State, declaration: &Declaration) -> Result<(), Refusal> {
     if orders.is_empty() {
         return Err(Refusal::whole(Illegal::EmptyDeclaration));
     }
+    let faithful = state.rules().turn == TurnMode::Faithful;
+    if faithful {
+        faithful_shape(state, orders)?;
+    }
     // CS-11: the phases in order, from the one the turn has reached.
     let mut current = state.phase();
-    let mut move_declared = false;
+    // CS-P4: a Move declaration of an earlier declaration drew the
+    // allowance this turn.
+    let mut move_declared = state.allowance().is_some();
     let mut ended = false;
     for (i, order) in orders.iter().enumerate() {
         let refuse = |reason| Err(Refusal::at(i, *order, reason));
@@ -173,6 +186,15 @@ pub fn check(state: &State, declaration: &Declaration) -> Result<(), Refusal> {
                         return refuse(Illegal::SecondMove);
                     }
                     Order::Phase(Phase::Move) => move_declared = true,
+                    // CS-P4: a step needs the allowance drawn by an earlier
+                    // Move declaration, and some of it left.
+                    Order::Step { .. } if faithful => match state.allowance() {
+                        None => return refuse(Illegal::NoAllowance),
+                        Some(a) if a.left() == 0 => {
+                            return refuse(Illegal::AllowanceSpent { allowance: a.face });
+                        }
+                        Some(_) => {}
+                    },
                     // CS-P1: steps follow the Move marker, which draws the
                     // allowance.
                     Order::Step { .. } if !move_declared => {
@@ -187,6 +209,31 @@ pub fn check(state: &State, declaration: &Declaration) -> Result<(), Refusal> {
             && !curable(&reason, order, &orders[..i])
         {
             return refuse(reason);
+        }
+    }
+    Ok(())
+}
+
+/// CS-P4, the faithful turn: each order is chosen once the dice before it
+/// are known. So `Move` (which draws the allowance) and each step are
+/// declarations of their own, and any other declaration draws at most one
+/// die, with its last order: phase markers may lead up to a breach or an
+/// attack, and `End` closes a declaration that draws nothing.
+fn faithful_shape(state: &State, orders: &[Order]) -> Result<(), Refusal> {
+    let alone = orders.len() == 1;
+    for (i, order) in orders.iter().enumerate() {
+        let refuse = |reason| Err(Refusal::at(i, *order, reason));
+        match order {
+            // CS-12: one allowance roll a turn, even under the faithful turn.
+            Order::Phase(Phase::Move) if state.allowance().is_some() => {
+                return refuse(Illegal::SecondMove);
+            }
+            Order::Phase(Phase::Move) if !alone => return refuse(Illegal::MoveNotAlone),
+            Order::Step { .. } if !alone => return refuse(Illegal::StepNotAlone),
+            Order::Breach { .. } | Order::Attack { .. } if i + 1 < orders.len() => {
+                return refuse(Illegal::OrderAfterDie);
+            }
+            _ => {}
         }
     }
     Ok(())

@@ -21,7 +21,9 @@ use std::fmt::Write;
 
 use super::army::{Side, UnitKind};
 use super::board::{Square, is_castle, is_victory};
+use super::ruleset::TurnMode;
 use super::state::State;
+use yam_notation::castle_siege::Phase;
 
 /// Width of a square's cell, between its borders.
 const CELL: usize = 5;
@@ -135,9 +137,15 @@ fn legend(state: &State, out: &mut String) {
         state.count(Side::Attacker),
     );
     let rules = state.rules();
+    // The turn is named only when faithful (CS-P4), so that the diagrams of
+    // priority-list games read as they always did.
+    let turn = match rules.turn {
+        TurnMode::Faithful => ", turn faithful",
+        TurnMode::PriorityList => "",
+    };
     let _ = writeln!(
         out,
-        "Rules: adjacency {}, inner_moves {}, rocks {}, round cap {}.",
+        "Rules: adjacency {}, inner_moves {}, rocks {}, round cap {}{turn}.",
         rules.adjacency,
         rules.inner_moves.name(),
         rules.rocks.name(),
@@ -148,9 +156,16 @@ fn legend(state: &State, out: &mut String) {
             let _ = writeln!(out, "Round {}: {o}.", state.round());
         }
         None => {
+            // CS-P4: the player chooses each step knowing what is left.
+            let allowance = match state.allowance() {
+                Some(a) if state.phase() == Phase::Move => {
+                    format!(" (allowance {}, {} left)", a.face, a.left())
+                }
+                _ => String::new(),
+            };
             let _ = writeln!(
                 out,
-                "Round {}: the {} to play, {} phase.",
+                "Round {}: the {} to play, {} phase{allowance}.",
                 state.round(),
                 state.turn(),
                 state.phase()

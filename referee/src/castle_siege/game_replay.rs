@@ -22,7 +22,9 @@
 //!    replay requires the tokens, marks stripped, to be the declaration, and
 //!    the skipped ones to be the ones its evidence records as skipped (they
 //!    drew no die). A declaration that draws no die (`Breach` alone, `End`)
-//!    needs no roll.
+//!    needs no roll. Under the faithful turn (CS-P4, `turn: faithful`) each
+//!    order is a declaration of its own: `Move` (the allowance), each step,
+//!    each breach, each attack.
 
 use yam_notation::castle_siege::{CastleSiegeGrammar, Mark, Order, Phase, Side, Token};
 use yam_notation::{Dots, GameKind, GameResult, MoveGrammar};
@@ -468,9 +470,12 @@ impl GameReplay for CastleSiegeReplay {
         let Some(state) = self.state().filter(|s| s.outcome().is_none()) else {
             return Vec::new();
         };
+        // CS-P4: under the faithful turn `Move` is offered until the
+        // allowance is drawn, once a turn.
         let markers = [Phase::Move, Phase::Breach, Phase::Attack]
             .into_iter()
             .filter(|p| *p >= state.phase())
+            .filter(|p| *p != Phase::Move || state.allowance().is_none())
             .map(Order::Phase);
         markers
             .chain(legal_orders(state))

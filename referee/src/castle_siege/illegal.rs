@@ -58,6 +58,40 @@ pub enum Illegal {
         "step orders follow the Move marker in the same declaration: the marker carries the allowance roll (CS-12, CS-P1)"
     )]
     StepWithoutMove,
+    /// CS-P4: under the faithful turn the `Move` marker is a declaration
+    /// of its own: it draws the allowance, and every step is chosen after
+    /// it is known.
+    #[error(
+        "under the faithful turn Move is declared alone: it draws the allowance, and each step is then declared on its own once the allowance is known (CS-12, CS-19, CS-P4)"
+    )]
+    MoveNotAlone,
+    /// CS-P4: under the faithful turn a step is a declaration of its own,
+    /// so that the next move is chosen once its entry roll is known.
+    #[error(
+        "under the faithful turn a step is declared alone, one unit at a time, each complete with its entry roll before the next is chosen (CS-19, CS-P4)"
+    )]
+    StepNotAlone,
+    /// CS-P4: under the faithful turn a step needs the allowance, drawn by
+    /// a `Move` declaration first.
+    #[error(
+        "no allowance has been drawn this turn: declare Move first, which rolls the allowance (CS-12, CS-P4)"
+    )]
+    NoAllowance,
+    /// CS-12 under the faithful turn: the allowance is used up.
+    #[error(
+        "the allowance of {allowance} is used up: that many distinct units have moved or tried to enter this turn (CS-12, CS-P4)"
+    )]
+    AllowanceSpent {
+        /// The allowance.
+        allowance: u8,
+    },
+    /// CS-P4: under the faithful turn a declaration draws at most one die,
+    /// and it is the declaration's last order, so that whatever follows a
+    /// die is chosen once it is known.
+    #[error(
+        "under the faithful turn a declaration ends with the order that rolls its die: what follows a die is chosen once the die is known (CS-19, CS-34, CS-P4)"
+    )]
+    OrderAfterDie,
     /// Orders after `End`.
     #[error("nothing may follow End in a declaration")]
     AfterEnd,

@@ -259,7 +259,9 @@ pub fn resolve_order(
         });
     };
     let legal = match pattern.kind {
-        Kind::Step => legal_steps(state),
+        // CS-P4: a step is read whatever the allowance; the check says why
+        // it cannot be played yet, or any more.
+        Kind::Step => legal_steps(&state.allowance_aside()),
         Kind::Breach => legal_breaches(state),
         Kind::Attack => legal_attacks(state),
     };

@@ -2,12 +2,13 @@
 //! [`check_order`](super::check_order) on its own. Used by the self-play
 //! driver, and by anything that offers a player a choice.
 
-use yam_notation::castle_siege::Order;
+use yam_notation::castle_siege::{Order, Phase};
 
 use super::army::{breach_profile, can_attack};
 use super::attack::check_attack;
 use super::board::{Square, is_castle};
 use super::breach::check_breach;
+use super::ruleset::TurnMode;
 use super::state::State;
 use super::step::check_step;
 
@@ -15,6 +16,13 @@ use super::step::check_step;
 pub fn legal_steps(state: &State) -> Vec<Order> {
     let mut out = Vec::new();
     if state.outcome().is_some() {
+        return out;
+    }
+    // CS-P4: under the faithful turn a step is legal only in the Move phase,
+    // with the allowance drawn and some of it left.
+    if state.rules().turn == TurnMode::Faithful
+        && (state.phase() != Phase::Move || state.allowance().is_none_or(|a| a.left() == 0))
+    {
         return out;
     }
     let side = state.turn();

@@ -75,16 +75,17 @@ pub use illegal::{Illegal, Refusal};
 pub use legal::{legal_attacks, legal_breaches, legal_orders, legal_steps};
 pub use outcome::{Outcome, WinReason};
 pub use replay::{
-    ReplayError, Replayed, Staged, replay_record, replay_staged, replay_turns, resolve_written,
+    ReplayError, Replayed, Staged, faithful_declarations, replay_record, replay_staged,
+    replay_turns, resolve_written,
 };
 pub use resolve::{Effect, OrderOutcome, Resolution, ResolveError, SkipReason, resolve};
-pub use ruleset::{InnerMoves, Rocks, Rules, Ruleset};
+pub use ruleset::{InnerMoves, Rocks, Rules, Ruleset, TurnMode};
 pub use selfplay::{
     GameSummary, Policy, SelfPlayError, Stats, choose_declaration, choose_setup, play_game,
     play_game_with, play_games,
 };
 pub use setup::{Setup, SetupError};
-pub use state::{PositionError, State, Unit, breachable};
+pub use state::{Allowance, PositionError, State, Unit, breachable};
 pub use step::{EntryCondition, StepPlan, check_step};
 pub use yam_notation::castle_siege::{Face, Mark, Order, Phase, Placement, Token};
 

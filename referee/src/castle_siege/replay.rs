@@ -12,16 +12,21 @@
 //! Resolving a turn's tokens as one declaration gives the same results as
 //! the declarations the players actually made: orders are carried out one
 //! at a time either way, and a single declaration accepts everything a
-//! split one does (CS-P2).
+//! split one does (CS-P2). Under the faithful turn (CS-P4) that is not so:
+//! `Move` draws the allowance whether or not steps follow, and a step after
+//! it is checked against the allowance left, so such a turn is split into
+//! the declarations it was played as ([`faithful_declarations`]) and each
+//! is resolved in turn.
 
 use std::collections::VecDeque;
+use std::ops::Range;
 
-use yam_notation::castle_siege::{Mark, Order, Side, Token};
+use yam_notation::castle_siege::{Mark, Order, Phase, Side, Token};
 
 use super::declaration::Declaration;
 use super::illegal::Refusal;
 use super::resolve::{ResolveError, resolve};
-use super::ruleset::Rules;
+use super::ruleset::{Rules, TurnMode};
 use super::setup::{Setup, SetupError};
 use super::state::State;
 use crate::fair_play::chance::{Chance, ChanceError};
@@ -165,57 +170,21 @@ fn replay_from(mut state: State, tokens: &[Token], offset: usize) -> Result<Repl
                 )
             })
             .map_or(tokens.len(), |i| start + i + 1);
-        let turn = &tokens[start..end];
         turns.push((offset + start, state.round(), state.turn()));
-        let mut faces = VecDeque::new();
-        let mut declared = Vec::with_capacity(turn.len());
-        for (i, t) in turn.iter().enumerate() {
-            match t {
-                Token::Order { order, mark } => {
-                    if let Mark::Roll(f) = mark {
-                        faces.push_back(f.get());
-                    }
-                    declared.push(Token::declared(*order));
-                }
-                other => {
-                    return Err(ReplayError::Refused {
-                        index: offset + start + i,
-                        refusal: Refusal {
-                            index: Some(i),
-                            order: None,
-                            reason: super::illegal::Illegal::NotAnOrder(other.clone()),
-                        },
-                    });
-                }
-            }
+        // CS-P4: under the faithful turn a turn is several declarations, each
+        // resolved in the position the one before it left.
+        let parts: Vec<Range<usize>> = match state.rules().turn {
+            TurnMode::PriorityList => std::iter::once(start..end).collect(),
+            TurnMode::Faithful => faithful_declarations(&tokens[start..end])
+                .into_iter()
+                .map(|r| start + r.start..start + r.end)
+                .collect(),
+        };
+        for part in parts {
+            let (next, drawn) = replay_declaration(&state, tokens, part, offset)?;
+            dice += drawn;
+            state = next;
         }
-        let declaration =
-            Declaration::from_tokens(&declared).map_err(|refusal| ReplayError::Refused {
-                index: offset + start + refusal.index.unwrap_or(0),
-                refusal,
-            })?;
-        let mut chance = WrittenDice { faces, used: 0 };
-        let resolution = resolve(&state, &declaration, &mut chance).map_err(|e| match e {
-            ResolveError::Refused(refusal) => ReplayError::Refused {
-                index: offset + start + refusal.index.unwrap_or(0),
-                refusal,
-            },
-            ResolveError::Chance { index, error, .. } => ReplayError::Dice {
-                index: offset + start + index,
-                error,
-            },
-        })?;
-        for (i, (written, resolved)) in turn.iter().zip(resolution.tokens()).enumerate() {
-            if *written != resolved {
-                return Err(ReplayError::Mismatch {
-                    index: offset + start + i,
-                    written: written.clone(),
-                    resolved,
-                });
-            }
-        }
-        dice += resolution.dice();
-        state = resolution.state;
         start = end;
     }
     Ok(Replayed {
@@ -224,6 +193,99 @@ fn replay_from(mut state: State, tokens: &[Token], offset: usize) -> Result<Repl
         dice,
         turns,
     })
+}
+
+/// CS-P4: how a faithful turn's tokens split into the declarations that
+/// made them. `Move` and each step are declarations of their own; any other
+/// declaration runs up to its first die-drawing order (a breach or an
+/// attack) or `End`, whichever comes first.
+pub fn faithful_declarations(tokens: &[Token]) -> Vec<Range<usize>> {
+    let mut parts = Vec::new();
+    let mut from = 0;
+    for (i, t) in tokens.iter().enumerate() {
+        let Token::Order { order, .. } = t else {
+            continue;
+        };
+        match order {
+            Order::Phase(Phase::Move) | Order::Step { .. } => {
+                if from < i {
+                    parts.push(from..i);
+                }
+                parts.push(i..i + 1);
+                from = i + 1;
+            }
+            Order::Breach { .. } | Order::Attack { .. } | Order::End => {
+                parts.push(from..i + 1);
+                from = i + 1;
+            }
+            Order::Phase(_) => {}
+        }
+    }
+    if from < tokens.len() {
+        parts.push(from..tokens.len());
+    }
+    parts
+}
+
+/// One declaration's resolved tokens, `tokens[part]`, resolved again from
+/// the faces they show: the state after it and how many dice it drew.
+fn replay_declaration(
+    state: &State,
+    tokens: &[Token],
+    part: Range<usize>,
+    offset: usize,
+) -> Result<(State, usize), ReplayError> {
+    let start = part.start;
+    let turn = &tokens[part];
+    let mut faces = VecDeque::new();
+    let mut declared = Vec::with_capacity(turn.len());
+    for (i, t) in turn.iter().enumerate() {
+        match t {
+            Token::Order { order, mark } => {
+                if let Mark::Roll(f) = mark {
+                    faces.push_back(f.get());
+                }
+                declared.push(Token::declared(*order));
+            }
+            other => {
+                return Err(ReplayError::Refused {
+                    index: offset + start + i,
+                    refusal: Refusal {
+                        index: Some(i),
+                        order: None,
+                        reason: super::illegal::Illegal::NotAnOrder(other.clone()),
+                    },
+                });
+            }
+        }
+    }
+    let declaration =
+        Declaration::from_tokens(&declared).map_err(|refusal| ReplayError::Refused {
+            index: offset + start + refusal.index.unwrap_or(0),
+            refusal,
+        })?;
+    let mut chance = WrittenDice { faces, used: 0 };
+    let resolution = resolve(state, &declaration, &mut chance).map_err(|e| match e {
+        ResolveError::Refused(refusal) => ReplayError::Refused {
+            index: offset + start + refusal.index.unwrap_or(0),
+            refusal,
+        },
+        ResolveError::Chance { index, error, .. } => ReplayError::Dice {
+            index: offset + start + index,
+            error,
+        },
+    })?;
+    for (i, (written, resolved)) in turn.iter().zip(resolution.tokens()).enumerate() {
+        if *written != resolved {
+            return Err(ReplayError::Mismatch {
+                index: offset + start + i,
+                written: written.clone(),
+                resolved,
+            });
+        }
+    }
+    let drawn = resolution.dice();
+    Ok((resolution.state, drawn))
 }
 
 /// One declaration's resolved tokens, resolved again from the faces they

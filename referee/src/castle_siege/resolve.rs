@@ -29,7 +29,8 @@ use super::board::{Square, is_victory};
 use super::declaration::{Declaration, Plan, check, plan};
 use super::illegal::{Illegal, Refusal};
 use super::outcome::{Outcome, WinReason};
-use super::state::State;
+use super::ruleset::TurnMode;
+use super::state::{Allowance, State};
 use super::step::EntryCondition;
 use crate::fair_play::chance::{Chance, ChanceError};
 
@@ -306,8 +307,10 @@ pub fn resolve<C: Chance + ?Sized>(
     check(state, declaration)?;
     let mut s = state.clone();
     let mut report = Vec::with_capacity(declaration.orders().len());
-    // CS-P1: (allowance, units moved so far).
-    let mut allowance: Option<(u8, u8)> = None;
+    let faithful = state.rules().turn == TurnMode::Faithful;
+    // CS-P1: (allowance, units moved so far). Under CS-P4 it carries over
+    // from the Move declaration that drew it; under CS-P1 it is `None`.
+    let mut allowance: Option<(u8, u8)> = state.allowance().map(|a| (a.face, a.used));
     let mut turn_ended = false;
     for (index, order) in declaration.orders().iter().enumerate() {
         let roll = |chance: &mut C, what: &str| -> Result<u8, ResolveError> {
@@ -326,7 +329,10 @@ pub fn resolve<C: Chance + ?Sized>(
             match *order {
                 Order::Phase(Phase::Move) => {
                     s.set_phase(Phase::Move);
-                    if declaration.has_steps() {
+                    // CS-P4: under the faithful turn `Move` is declared
+                    // alone and always draws the allowance, which the
+                    // steps after it are chosen by.
+                    if faithful || declaration.has_steps() {
                         let face =
                             chance
                                 .d6("allowance")
@@ -397,8 +403,15 @@ pub fn resolve<C: Chance + ?Sized>(
             ended,
         });
     }
+    // CS-P4: the allowance carries over to the next declaration (the turn's
+    // end has already cleared it).
+    if faithful && !turn_ended {
+        s.set_allowance(allowance.map(|(face, used)| Allowance { face, used }));
+    }
     // CS-P1: the Move phase is one declaration; after it comes Breach.
-    if declaration.orders().contains(&Order::Phase(Phase::Move))
+    // Under CS-P4 the Move phase lasts until a later phase is declared.
+    if !faithful
+        && declaration.orders().contains(&Order::Phase(Phase::Move))
         && !turn_ended
         && s.phase() == Phase::Move
     {

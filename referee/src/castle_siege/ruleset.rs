@@ -56,6 +56,34 @@ impl Rocks {
     }
 }
 
+/// How a turn's orders are declared: the option between CS-P1's one-mail
+/// priority list and the faithful turn of CS-12 and CS-19 (CS-P4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnMode {
+    /// CS-P1: the Move phase is one declaration, a priority list of steps
+    /// listed before the allowance is drawn; breaches and attacks may be
+    /// declared several at once. The default, so that every record made
+    /// before the option existed replays exactly as it did.
+    #[default]
+    #[serde(alias = "priority-list")]
+    PriorityList,
+    /// CS-P4: the turn as the rules play it. `Move` alone draws the
+    /// allowance; then each step, breach and attack is its own declaration,
+    /// chosen once the dice before it are known.
+    Faithful,
+}
+
+impl TurnMode {
+    /// The flag's value as the ruleset writes it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TurnMode::PriorityList => "priority_list",
+            TurnMode::Faithful => "faithful",
+        }
+    }
+}
+
 /// CS-50's default round cap.
 pub const DEFAULT_ROUND_CAP: u32 = 50;
 
@@ -73,6 +101,8 @@ pub struct Rules {
     pub rocks: Rocks,
     /// CS-50: after this many rounds the Defender wins.
     pub round_cap: u32,
+    /// CS-P1 or CS-P4: how a turn's orders are declared.
+    pub turn: TurnMode,
 }
 
 impl Default for Rules {
@@ -83,6 +113,7 @@ impl Default for Rules {
             inner_moves: InnerMoves::Free,
             rocks: Rocks::Adjacent,
             round_cap: DEFAULT_ROUND_CAP,
+            turn: TurnMode::PriorityList,
         }
     }
 }
@@ -100,8 +131,11 @@ pub struct Ruleset {
 
 /// The standard rulesets, by name, as shipped in
 /// `examples/castle-siege/rulesets/`: the rulings' defaults, the four
-/// variants of the rulings' balance check, and a short game of 8 rounds.
-pub const BUILTIN: [(&str, &str); 6] = [
+/// variants of the rulings' balance check, and a short game of 8 rounds;
+/// each of them also as its `-faithful` twin, the same flags with the
+/// faithful turn (CS-P4). The plain names keep CS-P1's priority list, so
+/// that the records naming them replay as they always did.
+pub const BUILTIN: [(&str, &str); 12] = [
     (
         "standard",
         include_str!("../../../examples/castle-siege/rulesets/standard.yaml"),
@@ -126,6 +160,30 @@ pub const BUILTIN: [(&str, &str); 6] = [
         "skirmish",
         include_str!("../../../examples/castle-siege/rulesets/skirmish.yaml"),
     ),
+    (
+        "standard-faithful",
+        include_str!("../../../examples/castle-siege/rulesets/standard-faithful.yaml"),
+    ),
+    (
+        "orthogonal-faithful",
+        include_str!("../../../examples/castle-siege/rulesets/orthogonal-faithful.yaml"),
+    ),
+    (
+        "restricted-faithful",
+        include_str!("../../../examples/castle-siege/rulesets/restricted-faithful.yaml"),
+    ),
+    (
+        "orthogonal-restricted-faithful",
+        include_str!("../../../examples/castle-siege/rulesets/orthogonal-restricted-faithful.yaml"),
+    ),
+    (
+        "castle-wide-rocks-faithful",
+        include_str!("../../../examples/castle-siege/rulesets/castle-wide-rocks-faithful.yaml"),
+    ),
+    (
+        "skirmish-faithful",
+        include_str!("../../../examples/castle-siege/rulesets/skirmish-faithful.yaml"),
+    ),
 ];
 
 impl Ruleset {
@@ -140,6 +198,7 @@ impl Ruleset {
                 inner_moves: raw.inner_moves,
                 rocks: raw.rocks,
                 round_cap: raw.round_cap.0,
+                turn: raw.turn,
             },
         })
     }
@@ -224,4 +283,6 @@ struct RawRuleset {
     rocks: Rocks,
     #[serde(default)]
     round_cap: RoundCap,
+    #[serde(default)]
+    turn: TurnMode,
 }

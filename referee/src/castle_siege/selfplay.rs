@@ -25,7 +25,7 @@ use super::illegal::Refusal;
 use super::legal::{legal_attacks, legal_breaches, legal_steps};
 use super::outcome::{Outcome, WinReason};
 use super::resolve::{ResolveError, resolve};
-use super::ruleset::Ruleset;
+use super::ruleset::{Ruleset, TurnMode};
 use super::setup::{Setup, SetupError};
 use super::state::State;
 use super::step::{EntryCondition, check_step};
@@ -375,11 +375,16 @@ pub fn choose_setup(side: Side, seed: u64) -> Result<Setup, SetupError> {
 /// it from `seed`: in the Move phase a priority list of steps (a third of
 /// the time with the breaches, the attacks and `End` after it, the whole
 /// turn in one declaration), else the breaches and attacks of the rest of
-/// the turn and `End`. Never empty; always legal when declared. For
-/// harnesses that play one declaration at a time (`yam hotseat auto`),
-/// with the dice coming from elsewhere.
+/// the turn and `End`. Under the faithful turn (CS-P4) the next single
+/// order instead: `Move`, a step, a breach, an attack or `End`. Never
+/// empty; always legal when declared. For harnesses that play one
+/// declaration at a time (`yam hotseat auto`, the robot, the desks), with
+/// the dice coming from elsewhere.
 pub fn choose_declaration(state: &State, policy: Policy, seed: u64) -> Declaration {
     let mut rng = choices("yam/castle-siege/auto/orders", seed);
+    if state.rules().turn == TurnMode::Faithful {
+        return Declaration::new(faithful_orders(&mut rng, state, policy));
+    }
     let mut orders = Vec::new();
     match state.phase() {
         Phase::Move => {
@@ -419,6 +424,40 @@ pub fn choose_declaration(state: &State, policy: Policy, seed: u64) -> Declarati
         }
     }
     Declaration::new(orders)
+}
+
+/// CS-P4, the faithful turn: the next declaration, chosen with every die
+/// before it known. `Move` alone to draw the allowance (always when eager,
+/// three times in four at random); then one step at a time while the
+/// allowance lasts and the policy wants one; then one breach at a time,
+/// one attack at a time, and `End` when the policy wants no more. Each
+/// breach and attack uses up its unit's action, so a turn ends.
+fn faithful_orders(rng: &mut SplitMix64, state: &State, policy: Policy) -> Vec<Order> {
+    let phase = state.phase();
+    if phase == Phase::Move {
+        match state.allowance() {
+            None if policy == Policy::Eager || rng.chance(3, 4) => {
+                return vec![Order::Phase(Phase::Move)];
+            }
+            Some(a) if a.left() > 0 => {
+                if let Some(step) = random_steps(rng, state, policy).first() {
+                    return vec![*step];
+                }
+            }
+            _ => {}
+        }
+    }
+    if phase <= Phase::Breach
+        && let Some(breach) = random_breaches(rng, state, policy).first()
+    {
+        let marker = (phase < Phase::Breach).then_some(Order::Phase(Phase::Breach));
+        return marker.into_iter().chain([*breach]).collect();
+    }
+    if let Some(attack) = random_attacks(rng, state, policy).first() {
+        let marker = (phase < Phase::Attack).then_some(Order::Phase(Phase::Attack));
+        return marker.into_iter().chain([*attack]).collect();
+    }
+    vec![Order::End]
 }
 
 /// Plays one game of random legal orders from `seed` under `ruleset`.
@@ -470,8 +509,12 @@ pub fn play_game_with(
         dice: 0,
         movetext: Vec::new(),
     };
-    // Every turn takes at most three declarations; the cap ends the game.
-    let limit = 4 * 2 * ruleset.rules.round_cap as usize + 4;
+    // Every turn takes at most three declarations under CS-P1; under CS-P4
+    // one for the allowance, six steps, a breach or attack for each of the
+    // 28 units and `End`. The cap ends the game.
+    let faithful = ruleset.rules.turn == TurnMode::Faithful;
+    let per_turn = if faithful { 40 } else { 4 };
+    let limit = per_turn * 2 * ruleset.rules.round_cap as usize + 4;
     // Whether this turn's Breach phase has had its declaration.
     let mut breach_declared = false;
     while state.outcome().is_none() {
@@ -484,6 +527,7 @@ pub fn play_game_with(
         let whole_turn = rng.chance(1, 3);
         let mut orders = Vec::new();
         match state.phase() {
+            _ if faithful => orders = faithful_orders(&mut rng, &state, policy),
             Phase::Move => {
                 let steps = random_steps(&mut rng, &state, policy);
                 if !steps.is_empty() || rng.chance(1, 2) {

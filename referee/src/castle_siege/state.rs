@@ -11,7 +11,7 @@ use super::army::{Side, UnitKind, army_count, barred_from_castle, is_infantry, p
 use super::board::{Square, SquareSet, is_castle, is_perimeter, is_victory, stack_limit};
 use super::illegal::Illegal;
 use super::outcome::{Outcome, WinReason};
-use super::ruleset::{InnerMoves, Rules};
+use super::ruleset::{InnerMoves, Rules, TurnMode};
 use super::setup::{Setup, SetupError};
 
 /// One unit on the board, with what it has done this turn.
@@ -99,6 +99,29 @@ pub struct State {
     round: u32,
     phase: Phase,
     outcome: Option<Outcome>,
+    /// CS-P4 (the faithful turn): the allowance drawn by this turn's `Move`
+    /// declaration and how many units have used it, carried from one
+    /// declaration to the next. Always `None` under CS-P1, where the
+    /// allowance lives and dies inside the one Move declaration.
+    allowance: Option<Allowance>,
+}
+
+/// CS-12 under the faithful turn (CS-P4): the allowance die of this turn's
+/// Move phase and how many distinct units have moved (or tried to enter)
+/// under it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Allowance {
+    /// The die's face: this many distinct units may move.
+    pub face: u8,
+    /// How many have.
+    pub used: u8,
+}
+
+impl Allowance {
+    /// How many moves are left.
+    pub fn left(self) -> u8 {
+        self.face.saturating_sub(self.used)
+    }
 }
 
 impl State {
@@ -132,6 +155,7 @@ impl State {
             round: 1,
             phase: Phase::Move,
             outcome: None,
+            allowance: None,
         })
     }
 
@@ -206,6 +230,7 @@ impl State {
             round,
             phase: Phase::Move,
             outcome: None,
+            allowance: None,
         };
         state.outcome = state.attrition_outcome();
         Ok(state)
@@ -267,6 +292,11 @@ impl State {
         self.outcome
     }
 
+    /// CS-P4: the allowance drawn this turn, under the faithful turn.
+    pub fn allowance(&self) -> Option<Allowance> {
+        self.allowance
+    }
+
     /// `side` resigns: the other side wins. Either side may resign at any
     /// time until the game is over.
     pub fn resign(&self, side: Side) -> Result<State, Illegal> {
@@ -294,6 +324,20 @@ impl State {
 
     pub(crate) fn add_breach(&mut self, sq: Square) {
         self.breaches = self.breaches.with(sq);
+    }
+
+    /// The same position as CS-P1 sees it, where a step's legality does not
+    /// hang on the allowance: for reading a typed step (`b3b4`) under the
+    /// faithful turn, which the declaration check then judges with its
+    /// reason ("declare Move first", "the allowance is used up", CS-P4).
+    pub(crate) fn allowance_aside(&self) -> State {
+        let mut s = self.clone();
+        s.rules.turn = TurnMode::PriorityList;
+        s
+    }
+
+    pub(crate) fn set_allowance(&mut self, allowance: Option<Allowance>) {
+        self.allowance = allowance;
     }
 
     pub(crate) fn set_phase(&mut self, phase: Phase) {
@@ -387,6 +431,7 @@ impl State {
         }
         self.turn = self.turn.opposite();
         self.phase = Phase::Move;
+        self.allowance = None;
     }
 }
 

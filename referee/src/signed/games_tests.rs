@@ -719,3 +719,135 @@ mod hostile {
         }
     }
 }
+
+/// CS-P4 through the roll life cycle: each order of a faithful turn is its
+/// own declaration, requested before its die is known, answered, then
+/// played; the next is prepared only in the position the die left.
+#[test]
+fn a_faithful_turn_goes_through_the_roll_life_cycle_one_order_at_a_time() {
+    let mut g = Game::siege("standard-faithful");
+    g.set_up();
+    let me = g.party_of_seat(0);
+    let other = 1 - me;
+    let prepare = |g: &Game, orders: &[&str]| {
+        let orders: Vec<String> = orders.iter().map(|o| (*o).to_owned()).collect();
+        table::prepare(&g.replay, &orders, &g.parties[me].signer())
+    };
+    let refused = |g: &Game, orders: &[&str], reason: &str| {
+        let r = prepare(g, orders);
+        assert!(
+            matches!(&r, Err(TableError::Rules(e)) if e.reason.contains(reason)),
+            "{orders:?}: {r:?}"
+        );
+    };
+    // Before the allowance: no step, and no step listed with it.
+    refused(&g, &["Move", "Kd6-c6"], "Move is declared alone");
+    let state = g.siege_state().state().unwrap().clone();
+    assert!(
+        crate::castle_siege::legal_steps(&state).is_empty(),
+        "no step is legal before the allowance"
+    );
+    assert_eq!(
+        prepare(&g, &["Move"]).unwrap(),
+        Prepared::Roll(vec!["Move".into()])
+    );
+    // Requested: the allowance is not known, and nothing else may be asked.
+    let mut replay = g.replay.clone();
+    let request =
+        table::request_roll(&mut replay, &["Move".into()], &g.parties[me].signer(), "").unwrap();
+    let before = g.replay.clone();
+    g.append(&before, &[request]);
+    g.replay = replay;
+    assert!(g.siege_state().state().unwrap().allowance().is_none());
+    let again = table::play(
+        &mut g.replay.clone(),
+        &["Breach".into()],
+        &g.parties[me].signer(),
+        &[g.parties[other].signer()],
+    );
+    assert!(
+        matches!(again, Err(TableError::RollOpen { .. })),
+        "a roll is open: nothing else is played: {again:?}"
+    );
+    // Answered, then played: the allowance is known.
+    let mut replay = g.replay.clone();
+    let response = table::respond(&mut replay, &g.parties[other].signer()).unwrap();
+    let before = g.replay.clone();
+    g.append(&before, &[response]);
+    g.replay = replay;
+    let mut replay = g.replay.clone();
+    let played = table::complete_roll(&mut replay, &g.parties[me].signer()).unwrap();
+    let before = g.replay.clone();
+    g.append(&before, &[played]);
+    g.replay = replay;
+    let allowance = g.siege_state().state().unwrap().allowance().unwrap();
+    assert_eq!(allowance.used, 0);
+    // Each step on its own: a Defender's step draws no die (CS-17), so it
+    // is a turn without a roll.
+    for _ in 0..allowance.face {
+        let state = g.siege_state().state().unwrap().clone();
+        let steps = crate::castle_siege::legal_steps(&state);
+        let step = steps.first().expect("a step").to_string();
+        refused(&g, &[&step, &step], "a step is declared alone");
+        assert_eq!(
+            prepare(&g, &[&step]).unwrap(),
+            Prepared::Plain(vec![step.clone()])
+        );
+        assert_eq!(g.play(&[step]).len(), 1);
+    }
+    // The allowance is used up: the next step is refused with its reason.
+    let state = g.siege_state().state().unwrap().clone();
+    let spare = state
+        .units()
+        .iter()
+        .find(|u| u.side == Side::Defender && !u.moved)
+        .expect("a unit that has not moved");
+    let to = state
+        .rules()
+        .adjacency
+        .neighbours(spare.square)
+        .find(|sq| crate::castle_siege::board::is_castle(*sq))
+        .unwrap();
+    let step = format!("{}{}-{to}", spare.kind.letter(), spare.square);
+    refused(&g, &[&step], "is used up");
+    // An attack is a roll of its own, with nothing after its die.
+    let attack = crate::castle_siege::legal_attacks(&state)
+        .first()
+        .expect("an attack")
+        .to_string();
+    refused(
+        &g,
+        &["Attack", &attack, "End"],
+        "ends with the order that rolls its die",
+    );
+    assert_eq!(
+        prepare(&g, &["Attack", &attack]).unwrap(),
+        Prepared::Roll(vec!["Attack".into(), attack.clone()])
+    );
+    assert_eq!(g.play(&["Attack".into(), attack]).len(), 3);
+    g.play(&["End".into()]);
+    let text = g.text();
+    let v = verified(&text);
+    assert_eq!(v.summary.rolls, 2);
+    assert_eq!(check(&text), CheckVerdict::Legal);
+}
+
+/// A faithful game played to its end, one order at a time, verifies with
+/// its result and checks from its faces.
+#[test]
+fn a_faithful_siege_played_to_its_end_verifies() {
+    let mut g = Game::siege("skirmish-faithful");
+    g.set_up();
+    let mut seed = 0;
+    while g.replay.ending().is_none() {
+        g.declare(Policy::Random, seed);
+        seed += 1;
+        assert!(seed < 4000, "the round cap ends the game");
+    }
+    let end = g.replay.ending().unwrap();
+    let text = g.text();
+    let v = verified(&text);
+    assert_eq!(v.result, end.result);
+    assert_eq!(check(&text), CheckVerdict::Legal);
+    assert!(!text.contains("/skip"), "nothing is skipped: {text}");
+}

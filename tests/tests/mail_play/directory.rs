@@ -1484,6 +1484,87 @@ fn a_turn_mail_shows_the_board_as_a_picture() {
     );
 }
 
+/// CS-P4 by mail: under `standard-faithful` every order is its own roll
+/// request, answered at once by the other desk, so each move, breach and
+/// attack is chosen once the dice before it are known; it costs mails, not
+/// rules. A declaration listing an order after a die is refused at the
+/// desk, both desks keep the same record, and it verifies and checks.
+#[test]
+fn a_faithful_siege_by_mail_one_roll_per_order() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    let id = "siege-faithful";
+    open_game(
+        &ann,
+        &bo,
+        id,
+        &[
+            "--game-type",
+            "castle-siege",
+            "--ruleset",
+            "standard-faithful",
+            "--seats",
+            "first",
+        ],
+    );
+    assert!(ann.record(id).contains("[Ruleset \"standard-faithful\"]"));
+    let mut moves = 0;
+    let mut refused_seen = false;
+    for _ in 0..400 {
+        if moves >= 40 {
+            break;
+        }
+        let (mover, other) = match (ann.status(id).as_str(), bo.status(id).as_str()) {
+            ("over", "over") => break,
+            ("YOU", _) => (&ann, &bo),
+            (_, "YOU") => (&bo, &ann),
+            _ => {
+                // A mail is still travelling.
+                ann.read();
+                bo.read();
+                continue;
+            }
+        };
+        // Once the setups are in, the rules' turn holds at the desk too.
+        let revealed = main_line(&mover.record(id))
+            .iter()
+            .filter(|t| t.contains(':') && !t.ends_with(":sealed"))
+            .count();
+        if !refused_seen && revealed == 2 {
+            mover
+                .yam(&["move", id, "Attack", "Cd4xKa1", "End"])
+                .code(1)
+                .stderr(predicate::str::contains(
+                    "ends with the order that rolls its die",
+                ));
+            refused_seen = true;
+        }
+        moves += 1;
+        mover
+            .yam(&["move", id, "--auto", "eager", "--seed", &moves.to_string()])
+            .success();
+        other.read();
+        mover.read();
+    }
+    ann.read();
+    bo.read();
+    assert!(refused_seen);
+    let record = ann.record(id);
+    assert_eq!(record, bo.record(id), "both desks hold the same record");
+    // The allowance went by mail on its own, answered like any roll.
+    assert!(record.contains("Move@"), "{record}");
+    assert!(record.contains("[%chance"), "{record}");
+    let file = root.path().join("faithful.yam");
+    std::fs::write(&file, &record).unwrap();
+    yam!()
+        .arg("verify")
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("verified (peer mode)"));
+    yam!().arg("check").arg(&file).assert().success();
+}
+
 /// `yam games` and `yam board` for scripts: JSON valid against their
 /// published schemas (docs/json.md), saying what the human form says.
 #[test]

@@ -109,6 +109,80 @@ fn castle_siege_by_mail_through_real_smtp_and_imap() {
     }
 }
 
+/// CS-P4 through the real servers: under `standard-faithful` each order is
+/// its own roll request, answered by the other desk as it reads its mail.
+/// Thirty orders (several faithful turns) keep the test quick; both desks
+/// hold the same record, which verifies, and no mail carries a secret.
+#[test]
+fn a_faithful_castle_siege_by_mail_through_real_smtp_and_imap() {
+    let (ann, bo) = pair();
+    let id = "siege-faithful-mail";
+    open_game(
+        &ann,
+        &bo,
+        id,
+        &[
+            "--game-type",
+            "castle-siege",
+            "--ruleset",
+            "standard-faithful",
+        ],
+    );
+    let mut moves = 0;
+    for _ in 0..300 {
+        if moves >= 30 {
+            break;
+        }
+        let (mover, other) = match (ann.status(id).as_str(), bo.status(id).as_str()) {
+            ("over", "over") => break,
+            ("YOU", _) => (&ann, &bo),
+            (_, "YOU") => (&bo, &ann),
+            _ => {
+                // A mail is still travelling.
+                ann.read();
+                bo.read();
+                continue;
+            }
+        };
+        moves += 1;
+        mover
+            .yam(&["move", id, "--auto", "eager", "--seed", &moves.to_string()])
+            .success();
+        other.read();
+        mover.read();
+    }
+    assert_eq!(moves, 30, "the game went on");
+    // The last turn's mails arrive.
+    for _ in 0..3 {
+        ann.read();
+        bo.read();
+    }
+    let record = ann.record(id);
+    assert_eq!(record, bo.record(id), "both desks hold the same record");
+    assert!(record.contains("[Ruleset \"standard-faithful\"]"));
+    assert!(record.contains("Move@"), "the allowance went on its own");
+    verify(&record);
+    let mut secrets = secrets_of(&ann, id, "ann");
+    secrets.extend(secrets_of(&bo, id, "bo"));
+    let home = std::path::PathBuf::from(var("YAM_MAILTEST_DIR")).join("home");
+    for p in [&ann, &bo] {
+        let maildir = home
+            .join(p.address.split('@').next().unwrap())
+            .join("Maildir");
+        for mail in all_files(&maildir) {
+            let name = mail.file_name().unwrap().to_string_lossy().into_owned();
+            if name.starts_with("dovecot") || mail.parent().unwrap().file_name().unwrap() == "tmp" {
+                continue;
+            }
+            assert_no_secret(
+                &std::fs::read(&mail).unwrap(),
+                &secrets,
+                &mail.display().to_string(),
+            );
+        }
+    }
+}
+
 #[test]
 fn rescue_khan_by_mail_through_real_smtp_and_imap() {
     let (ann, bo) = pair();

@@ -403,9 +403,11 @@ Commands (one per line, in the subject or the body, any case):
 
   help                                  this text
   challenge GAME [RULESET] [ADDRESS]    a new game: khan (basic, magician, power-magician,
-                                        rescue-general, rescue-khan), castle-siege (standard;
-                                        two players: each first sends a secret setup, then
-                                        a whole turn per mail), genghis-khan (solo, against
+                                        rescue-general, rescue-khan), castle-siege
+                                        (standard-faithful by default; two players: each
+                                        first sends a secret setup, then one order per mail,
+                                        the allowance first; standard: a whole turn per
+                                        mail), genghis-khan (solo, against
                                         the robot: `move start` lays out the Foe rows);
                                         add `second` to take the second seat;
                                         without ADDRESS anyone may join
@@ -421,7 +423,10 @@ Khan: a move as the record writes it (Ng3-f5), short (Nf5, Ngf5, Mxe5) or from-t
   an ambiguous one is answered with the moves it could be. The record keeps the long form.
 Castle Siege: the setup is one move, e.g.  move GAME-ID Defender:CKAO/OACK/KCOA/AOKC
   or  move GAME-ID Attacker:KKRTTRKK/AA/SS/CC/CC/SS/AA/KKRTTRKK  (kept secret until both
-  are in); then a whole turn per mail, e.g.  move GAME-ID Move Kb3-b4 Attack Ab5xKc5 End
+  are in); then, as the rules play it (standard-faithful), one order per mail, each answered
+  with its die:  move GAME-ID Move  (the allowance), then  move GAME-ID Kb3-b4  for each step,
+  move GAME-ID Breach Rb6#c6, move GAME-ID Attack Ab5xKc5, ..., move GAME-ID End;
+  under  standard  a whole turn per mail, e.g.  move GAME-ID Move Kb3-b4 Attack Ab5xKc5 End
   (short: move GAME-ID move b3b4 attack b5xc5 end).
 Genghis Khan: a capture may leave out the Foe card: pay:10b+9e (or card names, prefixes).
 

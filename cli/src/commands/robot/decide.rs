@@ -1132,7 +1132,11 @@ impl Robot {
         })?;
         let name = ruleset.unwrap_or(match kind {
             GameKind::Khan => "magician",
-            _ => "standard",
+            // CS-P4: the robot answers every roll at once, so a Castle
+            // Siege turn can be played as its rules say, one order per mail;
+            // `standard`, named, keeps CS-P1's whole turn per mail.
+            GameKind::CastleSiege => "standard-faithful",
+            GameKind::GenghisKhan => "standard",
         });
         let loaded = yam_referee::replay::load_ruleset(kind, name).map_err(|e| e.to_string())?;
         let solo = yam_referee::replay::start(&loaded)
@@ -1742,7 +1746,8 @@ The robot seals it for you: your opponent sees only `Defender:sealed` (or
 
 /// What to send in a Castle Siege game: during the setups, the placement
 /// format and a placement to copy; in play, a whole turn in one mail
-/// (`Move ... Breach ... Attack ... End`), checked before it is suggested.
+/// (`Move ... Breach ... Attack ... End`), checked before it is suggested,
+/// or under the faithful turn (CS-P4) the next single order.
 fn siege_hint(loaded: &Loaded) -> Option<String> {
     use yam_referee::castle_siege::game_replay::SetupStage;
     use yam_referee::castle_siege::{Policy, choose_declaration, choose_setup};
@@ -1764,6 +1769,20 @@ fn siege_hint(loaded: &Loaded) -> Option<String> {
         }
         // Revealed by the robot itself, as soon as both are sealed.
         Some(SetupStage::Revealing) => None,
+        // CS-P4: one order per mail, the next one the engine would choose.
+        None if siege.rules().turn == yam_referee::castle_siege::TurnMode::Faithful => {
+            let state = siege.state()?;
+            let next = choose_declaration(state, Policy::Eager, seed).texts();
+            Some(format!(
+                "The turn as the rules play it (CS-P4): one order per mail, each chosen once the dice before it\n\
+                 are known. `Move` alone first (the allowance roll), then each step on its own, then breaches and\n\
+                 attacks one at a time (`Breach Rb6#c6`, `Attack Ab5xKc5`), then `End`. Legal orders now: {}\n\
+                 Reply (the next order, chosen by the robot; change it as you like):\n  move {id} {} #{}\n",
+                legal_orders_text(replay),
+                next.join(" "),
+                replay.plies()
+            ))
+        }
         None => {
             let state = siege.state()?;
             // A whole turn, ending with `End`: the engine's declarations

@@ -13,9 +13,9 @@
 //!
 //! The legend names only what the board shows.
 
-use yam_notation::castle_siege::{Mark, Order};
+use yam_notation::castle_siege::{Mark, Order, Phase};
 use yam_referee::castle_siege::board::{is_castle, is_moat, is_victory};
-use yam_referee::castle_siege::{Effect, Side, Square, State, UnitKind};
+use yam_referee::castle_siege::{Effect, Side, Square, State, TurnMode, UnitKind};
 
 use super::Canvas;
 use crate::pictures::positions::SiegeTurn;
@@ -522,17 +522,29 @@ fn legend(
             state.count(Side::Attacker),
         ));
         let rules = state.rules();
+        // As the text diagram: the turn named only when faithful (CS-P4),
+        // with the allowance left while the Move phase lasts.
+        let turn = match rules.turn {
+            TurnMode::Faithful => ", turn faithful",
+            TurnMode::PriorityList => "",
+        };
         lines.push(format!(
-            "Rules: adjacency {}, inner_moves {}, rocks {}, round cap {}.",
+            "Rules: adjacency {}, inner_moves {}, rocks {}, round cap {}{turn}.",
             rules.adjacency,
             rules.inner_moves.name(),
             rules.rocks.name(),
             rules.round_cap
         ));
+        let allowance = match state.allowance() {
+            Some(a) if state.phase() == Phase::Move => {
+                format!(" (allowance {}, {} left)", a.face, a.left())
+            }
+            _ => String::new(),
+        };
         lines.push(match state.outcome() {
             Some(o) => format!("Round {}: {o}.", state.round()),
             None => format!(
-                "Round {}: the {} to play, {} phase.",
+                "Round {}: the {} to play, {} phase{allowance}.",
                 state.round(),
                 state.turn(),
                 state.phase()

@@ -2,6 +2,7 @@
 
 mod declarations;
 mod diagram;
+mod faithful;
 mod input;
 mod properties;
 mod replay;
