@@ -555,3 +555,55 @@ fn a_big_archive_makes_pages_of_one_size_and_searches_them_all() {
         "the first thousand matches shown"
     );
 }
+
+/// A Castle Siege variation is drawn too: each of its moves replays the
+/// line from the start with the faces its tokens show, and gets a frame of
+/// its own; a move that does not replay is listed without one.
+#[test]
+fn castle_siege_variations_are_drawn() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let game = dir.path().join("cs.yam");
+    yam!()
+        .args([
+            "generate",
+            "--game-type",
+            "castle-siege",
+            "--games",
+            "1",
+            "--seed",
+            "4",
+            "-o",
+        ])
+        .arg(&game)
+        .assert()
+        .code(0);
+    let text = std::fs::read_to_string(&game).expect("game");
+    let with = text.replacen(
+        " Kf4-e3 ",
+        " Kf4-e3 (Kf4-e3 Ce3-e4 Kd5-d6/skip) (Kf4-h8) ",
+        1,
+    );
+    assert_ne!(with, text);
+    std::fs::write(&game, with).expect("write");
+    let (site, code, stderr) = export(&[game.to_str().expect("UTF-8")]);
+    // The far king step is illegal: the game fails, its page is written.
+    assert_eq!(code, 1, "{stderr}");
+    let page = read(&pages(site.path())[0]);
+    for drawn in ["Kf4-e3", "Ce3-e4", "Kd5-d6/skip"] {
+        let with_frame = page
+            .split("<a class=\"mv alt\" href=\"#frame=")
+            .skip(1)
+            .any(|a| {
+                a.split("</a>")
+                    .next()
+                    .is_some_and(|t| t.ends_with(&format!(">{drawn}")))
+            });
+        assert!(with_frame, "{drawn} has no diagram");
+    }
+    assert!(
+        page.contains("<span class=\"mv alt\">Kf4-h8</span>"),
+        "an illegal variation move is listed without a diagram"
+    );
+    let alt_frames = page.matches("<a class=\"mv alt\" href=\"#frame=").count();
+    assert_eq!(alt_frames, 3, "the three legal variation moves are drawn");
+}

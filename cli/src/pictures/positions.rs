@@ -119,7 +119,7 @@ pub fn timeline(file: &Path, record: &Record<String>, limit: Option<usize>) -> T
         .collect();
     match record.game() {
         Some(GameKind::Khan) => khan_timeline(file, record, &tokens),
-        Some(GameKind::CastleSiege) => siege_timeline(record, &tokens),
+        Some(GameKind::CastleSiege) => siege_timeline(record, &tokens, false),
         Some(GameKind::GenghisKhan) => cards_timeline(record, &tokens),
         None => Timeline::failed(Vec::new(), "the record names no known game".to_owned()),
     }
@@ -164,7 +164,10 @@ fn khan_timeline(file: &Path, record: &Record<String>, tokens: &[(&String, usize
 /// far resolved from the turn's start (orders are carried out one at a
 /// time, CS-P2); should a partial turn not resolve on its own, the turn's
 /// starting position stands until its `End`, which must resolve.
-fn siege_timeline(record: &Record<String>, tokens: &[(&String, usize)]) -> Timeline {
+/// With `strict`, a last token whose turn so far does not resolve ends
+/// the timeline before it (a variation's move that is not drawn) rather
+/// than showing the turn's start.
+fn siege_timeline(record: &Record<String>, tokens: &[(&String, usize)], strict: bool) -> Timeline {
     let name = record.tags.get("Ruleset").unwrap_or("standard");
     let rules = match castle_siege::Ruleset::builtin(name) {
         Ok(r) => r.rules,
@@ -183,7 +186,7 @@ fn siege_timeline(record: &Record<String>, tokens: &[(&String, usize)]) -> Timel
         };
         if matches!(t, SiegeToken::Order { .. }) {
             return match castle_siege::replay_record(rules, &setups) {
-                Ok(r) => siege_orders(positions, r.state, &tokens[i..]),
+                Ok(r) => siege_orders(positions, r.state, &tokens[i..], strict),
                 Err(e) => Timeline::failed(positions, refused(*line, token, e)),
             };
         }
@@ -211,9 +214,10 @@ fn siege_orders(
     mut positions: Vec<Shown>,
     mut start: castle_siege::State,
     tokens: &[(&String, usize)],
+    strict: bool,
 ) -> Timeline {
     let mut turn: Vec<SiegeToken> = Vec::new();
-    for (token, line) in tokens {
+    for (index, (token, line)) in tokens.iter().enumerate() {
         let t = match token.parse::<SiegeToken>() {
             Ok(t) => t,
             Err(e) => return Timeline::failed(positions, refused(*line, token, e)),
@@ -243,6 +247,12 @@ fn siege_orders(
             positions.push(Shown::Siege(Box::new(start.clone()), Some(Box::new(shown))));
         } else {
             let resolution = castle_siege::resolve_written(&start, &turn).ok();
+            if strict && resolution.is_none() && index + 1 == tokens.len() {
+                return Timeline::failed(
+                    positions,
+                    refused(*line, token, "the turn so far does not resolve"),
+                );
+            }
             let shown = SiegeTurn::new(&start, &turn, resolution.as_ref());
             let so_far = resolution.map_or_else(|| start.clone(), |r| r.state);
             positions.push(Shown::Siege(Box::new(so_far), Some(Box::new(shown))));
@@ -298,10 +308,12 @@ pub struct Frame {
 /// them); the variations' positions follow.
 ///
 /// Variations are drawn for Khan, whose positions replay move by move
-/// from the move a variation replaces. Castle Siege and Genghis Khan
-/// variations are rules-checked by `yam check` but not drawn in this
-/// version: their variation moves have no frame (the page lists them
-/// without a diagram and says so).
+/// from the move a variation replaces, and for Castle Siege, whose
+/// variation lines replay from the start with the faces their tokens show
+/// (within [`SIEGE_VARIATION_DRAWING`]). Genghis Khan variations are
+/// rules-checked by `yam check` but not drawn in this version (the open
+/// seed's stream is not kept per line here): their variation moves have no
+/// frame, and the page lists them without a diagram and says so.
 #[derive(Debug, Clone)]
 pub struct Tree {
     /// The positions, parents before children.
@@ -317,6 +329,14 @@ pub struct Tree {
     pub error: Option<String>,
 }
 
+/// A line's tokens from the start, each with its line in the file.
+type TokenLine<'a> = Vec<(&'a String, usize)>;
+
+/// Tokens the drawing of one game's Castle Siege variations may replay in
+/// all (each variation move replays its line from the start): past it,
+/// the remaining variation moves are listed without diagrams.
+const SIEGE_VARIATION_DRAWING: usize = 200_000;
+
 /// The [`Tree`] of `record`; `file` is its path, for Khan rulesets.
 pub fn tree(file: &Path, record: &Record<String>) -> Tree {
     let timeline = timeline(file, record, None);
@@ -330,33 +350,51 @@ pub fn tree(file: &Path, record: &Record<String>) -> Tree {
         })
         .collect();
     let main_frames = frames.len();
-    let draws_variations = record.game() == Some(GameKind::Khan);
+    let game = record.game();
     let mut moves = Vec::new();
     let mut ply = 0usize;
     // The frame of the current line's position, and of the position before
     // its last move (where a variation on that move starts).
     let mut current = Some(0).filter(|_| main_frames > 0);
     let mut before_last: Option<usize> = None;
-    let mut suspended: Vec<(Option<usize>, Option<usize>)> = Vec::new();
+    // Castle Siege: the current line's tokens from the start, replayed
+    // whole for each variation move (a turn resolves as one declaration),
+    // within a budget of replayed tokens.
+    let mut line: TokenLine<'_> = Vec::new();
+    let mut budget = SIEGE_VARIATION_DRAWING;
+    // Each open variation: the frames and the line to come back to.
+    let mut suspended: Vec<(Option<usize>, Option<usize>, TokenLine<'_>)> = Vec::new();
     for node in &record.movetext {
         match node {
-            Node::Move(_, _) if suspended.is_empty() => {
+            Node::Move(token, span) if suspended.is_empty() => {
                 ply += 1;
                 let frame = (ply < main_frames).then_some(ply);
                 moves.push(frame);
                 before_last = current;
                 current = frame;
+                line.push((token, span.start.line as usize));
             }
-            Node::Move(token, _) => {
-                let next = match current {
-                    Some(from) if draws_variations => {
-                        khan_step(&frames[from].shown, token).map(|shown| {
-                            frames.push(Frame {
-                                shown,
-                                parent: Some(from),
-                            });
-                            frames.len() - 1
-                        })
+            Node::Move(token, span) => {
+                line.push((token, span.start.line as usize));
+                let shown = match (current, game) {
+                    (Some(from), Some(GameKind::Khan)) => khan_step(&frames[from].shown, token),
+                    (Some(_), Some(GameKind::CastleSiege)) if budget >= line.len() => {
+                        budget -= line.len();
+                        let mut drawn = siege_timeline(record, &line, true);
+                        // Only a line that replays to its last token.
+                        (drawn.error.is_none() && drawn.positions.len() == line.len() + 1)
+                            .then(|| drawn.positions.pop())
+                            .flatten()
+                    }
+                    _ => None,
+                };
+                let next = match (current, shown) {
+                    (Some(from), Some(shown)) => {
+                        frames.push(Frame {
+                            shown,
+                            parent: Some(from),
+                        });
+                        Some(frames.len() - 1)
                     }
                     _ => None,
                 };
@@ -365,14 +403,17 @@ pub fn tree(file: &Path, record: &Record<String>) -> Tree {
                 current = next;
             }
             Node::StartVariation => {
-                suspended.push((current, before_last));
+                suspended.push((current, before_last, line.clone()));
                 current = before_last;
                 before_last = None;
+                // The variation replaces the line's last move.
+                line.pop();
             }
             Node::EndVariation => {
-                if let Some((c, b)) = suspended.pop() {
+                if let Some((c, b, l)) = suspended.pop() {
                     current = c;
                     before_last = b;
+                    line = l;
                 }
             }
             _ => {}

@@ -160,8 +160,9 @@ fn diagrams(html: &mut String, tree: &Tree, encoded: &Encoded, record: &Record<S
         && record.game() != Some(yam_notation::GameKind::Khan)
     {
         html.push_str(
-            "<p class=\"hint\">This game's variations are listed without diagrams (only Khan's \
-             are drawn); <code>yam check</code> holds them to the rules.</p>\n",
+            "<p class=\"hint\">Some of this game's variation moves are listed without diagrams \
+             (Genghis Khan variations are not drawn; a variation move that does not replay has \
+             none); <code>yam check</code> holds them to the rules.</p>\n",
         );
     }
     html.push_str("</section>\n");
