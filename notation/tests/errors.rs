@@ -268,3 +268,69 @@ fn columns_count_characters_not_bytes() {
     assert!(matches!(err.kind, ErrorKind::BadMove(_)), "{err}");
     assert_at(&err, 11, 25);
 }
+
+/// Counts the moves it is shown, and refuses one token: the second view
+/// `Both` feeds alongside a record builder.
+#[derive(Default)]
+struct Counter {
+    moves: usize,
+    refuse: Option<&'static str>,
+}
+
+impl yam_notation::Visitor for Counter {
+    type Output = usize;
+    fn begin_game(&mut self) {
+        self.moves = 0;
+    }
+    fn token(
+        &mut self,
+        token: &str,
+        _: yam_notation::Span,
+    ) -> Result<(), yam_notation::TokenError> {
+        if Some(token) == self.refuse {
+            return Err(yam_notation::TokenError {
+                offset: 0,
+                expected: "a move this visitor takes".into(),
+            });
+        }
+        self.moves += 1;
+        Ok(())
+    }
+    fn end_game(&mut self) -> usize {
+        self.moves
+    }
+}
+
+#[test]
+fn both_visitors_see_one_reading_and_either_can_refuse_the_game() {
+    use yam_notation::{Both, Reader, RecordBuilder};
+    let text = format!(
+        "{}1. Wg4-f5 a5-a4 (1... b5-b4) 2. Wf5-f6 *\n",
+        header("two", "*")
+    );
+    let mut both = Both(RecordBuilder::<Toy>::new(), Counter::default());
+    let (record, moves) = Reader::new(text.as_bytes())
+        .read_game(&mut both)
+        .unwrap()
+        .unwrap();
+    assert_eq!(record.main_line().count(), 3);
+    assert_eq!(moves, 4, "the variation's move too");
+    // The second view refusing a token fails the game for both, where the
+    // token stands.
+    let mut both = Both(
+        RecordBuilder::<Toy>::new(),
+        Counter {
+            moves: 0,
+            refuse: Some("a5-a4"),
+        },
+    );
+    let err = match Reader::new(text.as_bytes()).read_game(&mut both) {
+        Err(yam_notation::ReadError::Syntax(e)) => e,
+        other => panic!("expected a syntax error, got {other:?}"),
+    };
+    assert_eq!(err.pos.line, 11, "{err}");
+    assert!(
+        err.to_string().contains("a move this visitor takes"),
+        "{err}"
+    );
+}

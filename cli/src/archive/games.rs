@@ -30,7 +30,7 @@ pub(crate) fn games_of(piece: &Piece) -> Vec<GameText> {
         let end = usize::try_from(reader.bytes_read())
             .unwrap_or(piece.bytes.len())
             .min(piece.bytes.len());
-        let text = trim(&piece.bytes[start.min(end)..end]).to_vec();
+        let text = piece.bytes[start.min(end)..end].trim_ascii().to_vec();
         start = end;
         let record = match read {
             Ok(None) | Err(ReadError::Io(_)) => return out,
@@ -43,15 +43,5 @@ pub(crate) fn games_of(piece: &Piece) -> Vec<GameText> {
             }
         };
         out.push(GameText { text, record });
-    }
-}
-
-/// `bytes` without the white space around it.
-fn trim(bytes: &[u8]) -> &[u8] {
-    let first = bytes.iter().position(|b| !b.is_ascii_whitespace());
-    let last = bytes.iter().rposition(|b| !b.is_ascii_whitespace());
-    match (first, last) {
-        (Some(a), Some(b)) => &bytes[a..=b],
-        _ => &[],
     }
 }

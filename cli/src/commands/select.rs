@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
+use yam_notation::record::canonical_date;
 use yam_notation::{GameKind, GameResult, Reader, Record};
 use yam_referee::check::{Checker, Verdict as CheckVerdict};
 use yam_referee::signed::{Collector, Verdict, verify_text};
@@ -104,27 +105,19 @@ struct Criteria {
 
 impl Criteria {
     fn of(args: &SelectArgs) -> Result<Criteria> {
+        // A date as the notation reads a `Date` tag (docs/notation.md,
+        // section 2): a calendar date, any separator; no unknown part here.
         let date = |d: &Option<String>, flag: &str| -> Result<Option<String>> {
             match d {
                 None => Ok(None),
-                Some(d) => {
-                    let canonical = d.replace('-', ".");
-                    let ok = canonical.len() == 10
-                        && canonical.char_indices().all(|(i, c)| {
-                            if i == 4 || i == 7 {
-                                c == '.'
-                            } else {
-                                c.is_ascii_digit()
-                            }
-                        });
-                    if ok {
-                        Ok(Some(canonical))
-                    } else {
-                        Err(Error::usage(format!(
-                            "--{flag} {d:?}: expected a date YYYY.MM.DD"
-                        )))
-                    }
-                }
+                Some(d) => canonical_date(d)
+                    .filter(|c| !c.contains('?'))
+                    .map(Some)
+                    .ok_or_else(|| {
+                        Error::usage(format!(
+                            "--{flag} {d:?}: expected a date YYYY.MM.DD that the calendar has"
+                        ))
+                    }),
             }
         };
         let tags = args
@@ -188,12 +181,13 @@ impl Criteria {
             return false;
         }
         if self.since.is_some() || self.until.is_some() {
-            let date = tag("Date").replace('-', ".");
+            // The reader has already put the tag in canonical form.
+            let date = tag("Date");
             if date.len() != 10 || date.contains('?') {
                 return false;
             }
-            if self.since.as_ref().is_some_and(|s| date < *s)
-                || self.until.as_ref().is_some_and(|u| date > *u)
+            if self.since.as_ref().is_some_and(|s| date < s.as_str())
+                || self.until.as_ref().is_some_and(|u| date > u.as_str())
             {
                 return false;
             }

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use yam_notation::split::Piece;
-use yam_notation::{ParseError, RawGrammar, ReadError, Reader, RecordBuilder, write_record};
+use yam_notation::{Both, ParseError, RawGrammar, ReadError, Reader, RecordBuilder, write_record};
 use yam_referee::check::{Checker, GameReport, Verdict as CheckVerdict};
 use yam_referee::signed::write::plain;
 use yam_referee::signed::{Verdict, verify_text};
@@ -247,13 +247,14 @@ fn run_plain(args: &ExportArgs, file: &Path) -> Result<Status> {
 fn export_piece(file: &Path, piece: &Piece) -> ExportedPiece {
     let rulesets = RecordRulesets::beside(file);
     let mut reader = Reader::new(&piece.bytes[..]);
-    let mut visitor = SignedWithRecord::new();
-    // The same games read once more, in step, by `yam check`'s checker: an
-    // unsigned game's only verdict is the rules', and it must be the one
-    // `yam check` gives (a signed game's verification replays the rules
-    // itself).
-    let mut rules_reader = Reader::new(&piece.bytes[..]);
-    let mut checker = Checker::with_rulesets(Box::new(RecordRulesets::beside(file)));
+    // One reading feeds both the signed view with its record and `yam
+    // check`'s checker: an unsigned game's only verdict is the rules', and
+    // it must be the one `yam check` gives (a signed game's verification
+    // replays the main line itself, not its variations).
+    let mut visitor = Both(
+        SignedWithRecord::new(),
+        Checker::with_rulesets(Box::new(RecordRulesets::beside(file))),
+    );
     let mut out = ExportedPiece {
         text: Text::with_capacity(piece.bytes.len() + piece.bytes.len() / 8),
         games: 0,
@@ -263,19 +264,17 @@ fn export_piece(file: &Path, piece: &Piece) -> ExportedPiece {
     };
     loop {
         let read = reader.read_game(&mut visitor);
-        let checked = rules_reader.read_game(&mut checker);
         let index = out.games;
         match read {
             // (A slice cannot fail to read.)
             Ok(None) | Err(ReadError::Io(_)) => return out,
-            Ok(Some((signed, Some(record)))) => {
+            Ok(Some(((signed, Some(record)), mut report))) => {
                 let verdict = verify_text(&signed, &rulesets);
                 let mut note = note(&verdict);
                 // An unsigned game has only the rules' verdict; a signed one
                 // that verifies may still carry variations no signature
                 // covers, which `yam verify` holds to the rules too.
-                if let (Verdict::Unsigned | Verdict::Verified(_), Ok(Some(mut report))) =
-                    (&verdict, checked)
+                if matches!(verdict, Verdict::Unsigned | Verdict::Verified(_))
                     && let CheckVerdict::Illegal(v) = &mut report.verdict
                 {
                     shift_pos(piece, &mut v.span.start);
@@ -297,7 +296,7 @@ fn export_piece(file: &Path, piece: &Piece) -> ExportedPiece {
                 write_record::<RawGrammar>(&plain(&record, &note), &mut out.text.0);
                 out.exported += 1;
             }
-            Ok(Some((_, None))) => {
+            Ok(Some(((_, None), _))) => {
                 // Only the record's stricter reading refused the game:
                 // read it once more as a record, to say why.
                 let mut e = record_error(&piece.bytes, reader.games_read());
