@@ -196,6 +196,43 @@ fn statuses_are_computed_and_record_text_is_escaped() {
     assert!(broken.contains("syntax error"), "{broken}");
     // The game with no moves is rules-checked.
     assert!(read(&pages[1]).contains("Rules-checked, unsigned"));
+    // The data the script reads: diagram lines are the renderer's escaped
+    // SVG; search rows carry record text as JSON strings, which the search
+    // puts in the page as text, never as markup (below, in a browser).
+    for dir in ["lines", "index"] {
+        for file in std::fs::read_dir(site.path().join(dir)).expect(dir) {
+            let text = read(&file.expect("entry").path());
+            assert!(!text.contains("<script>"), "{dir}: {text}");
+        }
+    }
+    let Some(chromium) = yam_tests::browser::chromium_or_skip() else {
+        return;
+    };
+    let profile = tempfile::tempdir().expect("profile dir");
+    // A search that shows the hostile rows: their text stays text.
+    let dom = browse(
+        &chromium,
+        profile.path(),
+        &["--dump-dom", "--virtual-time-budget=10000"],
+        &format!("{}#text=hostile", file_url(&site.path().join("index.html"))),
+    );
+    assert_eq!(attribute(&dom, "data-errors"), Some("[]"), "script errors");
+    assert_eq!(
+        attribute(&dom, "data-shown"),
+        Some("3"),
+        "every game of the archive"
+    );
+    let results = &dom[dom.find("id=\"results\"").expect("the results table")..];
+    assert!(results.contains("&lt;b&gt;Ann&lt;/b&gt;"), "{results}");
+    assert!(
+        !results.contains("<b>Ann</b>"),
+        "markup from a record: {results}"
+    );
+    assert!(results.contains("&lt;/td&gt;&lt;script&gt;"), "{results}");
+    assert!(
+        !results.contains("<script>alert"),
+        "markup from a record: {results}"
+    );
 }
 
 #[test]

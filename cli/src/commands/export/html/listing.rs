@@ -235,7 +235,12 @@ impl Listing {
 
     fn write_rows(&self, k: usize, rows: &[Row]) -> io::Result<()> {
         let rows: Vec<serde_json::Value> = rows.iter().map(Row::search).collect();
-        let json = serde_json::to_string(&rows).map_err(io::Error::other)?;
+        // `<` only occurs inside JSON strings: written `\u003c`, a record's
+        // text never appears as markup in the site's files, wherever they
+        // end up (the search puts it in the page as text).
+        let json = serde_json::to_string(&rows)
+            .map_err(io::Error::other)?
+            .replace('<', "\\u003c");
         std::fs::write(
             self.out.join("index").join(format!("{k}.js")),
             format!("{ROWS_MARK}\n(window.yamRows = window.yamRows || {{}})[{k}] = {json};\n"),
