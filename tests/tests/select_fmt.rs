@@ -274,6 +274,12 @@ fn fmt_restores_a_reflowed_signed_record() {
     assert_eq!(code, 0);
     let (_, _, code) = run(&["verify", path.to_str().unwrap()]);
     assert_eq!(code, 0);
+    // Standard input cannot be rewritten in place: a usage error, and no
+    // file named `-` appears.
+    let (_, stderr, code) = run(&["fmt", "--in-place", "-"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("cannot be rewritten in place"), "{stderr}");
+    assert!(!Path::new("-").exists());
 }
 
 #[test]

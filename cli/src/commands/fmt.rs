@@ -63,6 +63,13 @@ struct Tally {
 
 /// Run `yam fmt`.
 pub fn run(args: &FmtArgs) -> Result<Status> {
+    if args.in_place && args.files.iter().any(|f| f.as_os_str() == "-") {
+        // Standard input has no file to put back: it would make one named `-`.
+        return Err(Error::usage(
+            "yam fmt --in-place: standard input (-) cannot be rewritten in place; \
+             use `yam fmt - > FILE`",
+        ));
+    }
     let mut status = Status::Valid;
     let mut sink = if args.in_place || args.check {
         None
