@@ -175,10 +175,14 @@ fn an_illegal_move_is_refused_and_nothing_is_written() {
     assert_eq!(s.read("game.yam"), before);
 }
 
-/// Every secret file's bytes, raw.
+/// Every secret file's bytes, raw (a game's verified checkpoint, kept
+/// beside its chains, is no secret: hashes of what the record holds).
 fn secrets_in(dir: &Path) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     for entry in walk(dir) {
+        if entry.file_name().is_some_and(|n| n == "checkpoint") {
+            continue;
+        }
         let text = std::fs::read_to_string(&entry).unwrap();
         let hex_value = text
             .lines()
@@ -213,6 +217,12 @@ fn secrets_stay_in_their_directory() {
     let secrets = secrets_in(&s.secrets());
     // Two identities, two chains.
     assert_eq!(secrets.len(), 4);
+    // And, beside the chains, each game's verified checkpoint.
+    let checkpoints = walk(&s.secrets())
+        .into_iter()
+        .filter(|f| f.file_name().is_some_and(|n| n == "checkpoint"))
+        .count();
+    assert_eq!(checkpoints, 2);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -535,4 +545,67 @@ fn the_plain_export_numbers_khan_moves_as_pgn_does() {
         "{plain}"
     );
     assert!(!plain.contains("2... Ac5-d6"), "{plain}");
+}
+
+/// The hot-seat's verified checkpoint (SECRETS/games/GAME/checkpoint)
+/// spares a turn the signatures it checked before, and vouches for nothing
+/// else: a covered event whose signature was changed in the file is
+/// refused all the same, as is the record under a checkpoint copied from
+/// another game; a garbled checkpoint is no checkpoint.
+#[test]
+fn a_checkpoint_vouches_for_nothing_but_what_was_verified() {
+    let s = Scratch::new();
+    s.new_game("game.yam", &[]);
+    s.play("game.yam", &MOVES[..4]);
+    let checkpoint = s.secrets().join("games/test-game.yam/checkpoint");
+    let kept = std::fs::read_to_string(&checkpoint).unwrap();
+    assert!(kept.starts_with("yam-checkpoint 1\nevents 6\n"), "{kept}");
+    let good = s.read("game.yam");
+
+    // A covered event (the second move's) with a changed signature.
+    let mut record = parse_record::<RawGrammar>(&good).unwrap();
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let mut commands = record.movetext.iter_mut().filter_map(|n| match n {
+        Node::Comment(c) => c.parts.iter_mut().find_map(|p| match p {
+            CommentPart::Command(cmd) if cmd.name == "event" => Some(cmd),
+            _ => None,
+        }),
+        _ => None,
+    });
+    let cmd = commands.nth(3).unwrap();
+    let mut sig = b64.decode(&cmd.args[1]).unwrap();
+    sig[0] ^= 0x80;
+    cmd.args[1] = b64.encode(sig);
+    s.write("game.yam", &record_to_string::<RawGrammar>(&record));
+    s.hotseat("move", "game.yam", &["Wh3-f4", "--dry-run"])
+        .code(1)
+        .stderr(predicate::str::contains("the signature does not verify"));
+    s.hotseat("move", "game.yam", &["Wh3-f4"])
+        .code(1)
+        .stderr(predicate::str::contains("the signature does not verify"));
+    assert_eq!(std::fs::read_to_string(&checkpoint).unwrap(), kept);
+
+    // The honest file back: the game goes on, the checkpoint with it.
+    s.write("game.yam", &good);
+    s.play("game.yam", &MOVES[4..5]);
+    let moved = std::fs::read_to_string(&checkpoint).unwrap();
+    assert!(moved.contains("\nevents 7\n"), "{moved}");
+
+    // Another game's checkpoint in its place vouches for nothing: the
+    // record is verified whole (and the game goes on).
+    s.new_game("other.yam", &[]);
+    s.play("other.yam", &MOVES[..5]);
+    let other = s.secrets().join("games/test-other.yam/checkpoint");
+    std::fs::copy(&other, &checkpoint).unwrap();
+    s.hotseat("move", "game.yam", &["Kb7-d5", "--dry-run"])
+        .success();
+    // Garbled: no checkpoint, a whole verification, and a new one.
+    std::fs::write(&checkpoint, "yam-checkpoint 1\nevents 7\n").unwrap();
+    s.play("game.yam", &MOVES[5..]);
+    assert!(
+        std::fs::read_to_string(&checkpoint)
+            .unwrap()
+            .contains("\nevents 8\n")
+    );
+    s.verify("game.yam").success();
 }

@@ -28,7 +28,9 @@ use yam_referee::signed::write::append_events;
 use crate::error::{Error, Result, Status};
 use crate::game::header::{Header, today};
 use crate::game::keys::Keys;
-use crate::game::record::{Loaded, append_checked, check_written, load, read_signed};
+use crate::game::record::{
+    Loaded, append_checked, check_written, claimed_id, load, load_checkpointed, read_signed,
+};
 use crate::game::rulesets::{RecordRulesets, tag_for};
 use crate::game::secrets::{Identity, Secrets, random_32};
 use crate::game::setup::{reveal_setup, seal_setup, written_intent};
@@ -914,12 +916,44 @@ fn commit(
     }
     atomic::write(path, text.as_bytes(), true)
         .map_err(|e| usage(format!("{}: cannot write: {e}", path.display())))?;
+    warn_checkpoint(loaded.keep_checkpoint(&after));
     print_next(&mut out, &after, names);
     Ok(())
 }
 
+/// The game file, verified through the checkpoint the secrets directory
+/// keeps of it (`SECRETS/games/GAME/checkpoint`): only what is new since
+/// is checked for its signatures, so a turn costs the same late in a long
+/// game as early in it. The checkpoint is a cache beside the chains, where
+/// only the owner of the secrets writes; without one (or with one that
+/// does not match) the file is verified whole.
+fn load_game(file: &Path, secrets: &Path) -> Step<Loaded> {
+    let claimed = std::fs::read(file)
+        .ok()
+        .and_then(|bytes| claimed_id(&bytes))
+        .and_then(|id| GameId::new(id).ok());
+    let Some(game) = claimed else {
+        // No game to keep a checkpoint for: `load` says what is wrong.
+        return load(file);
+    };
+    let path = Secrets::open(secrets)?.checkpoint_path(&game);
+    let (loaded, kept) = load_checkpointed(file, path)?;
+    warn_checkpoint(kept);
+    Ok(loaded)
+}
+
+/// A checkpoint that could not be kept costs the next turn a whole
+/// verification: said, and the turn goes on.
+fn warn_checkpoint(kept: std::io::Result<()>) {
+    if let Err(e) = kept {
+        eprintln!(
+            "warning: cannot keep the verified checkpoint ({e}): the next turn verifies the whole record"
+        );
+    }
+}
+
 fn play_move(args: &MoveArgs) -> Step<()> {
-    let mut loaded = load(&args.file)?;
+    let mut loaded = load_game(&args.file, &args.secrets)?;
     let keys = local_keys(&args.secrets, &loaded.replay)?;
     let mover = pick_mover(&loaded.replay, &keys, args.who.as_deref(), &args.secrets)?;
     let intent = written_intent(&loaded.replay, &args.moves)?;
@@ -1096,7 +1130,7 @@ fn auto(args: &AutoArgs) -> Step<()> {
     // only keeps a defect from running forever.
     let steps = if args.to_end { 1_000_000 } else { args.steps };
     for _ in 0..steps {
-        let mut loaded = load(&args.file)?;
+        let mut loaded = load_game(&args.file, &args.secrets)?;
         if let Some(end) = loaded.replay.ending() {
             if args.to_end {
                 return Ok(());
@@ -1145,7 +1179,7 @@ enum Act {
 }
 
 fn act(args: &ActArgs, action: Act) -> Step<()> {
-    let mut loaded = load(&args.file)?;
+    let mut loaded = load_game(&args.file, &args.secrets)?;
     let keys = local_keys(&args.secrets, &loaded.replay)?;
     let names = keys.names();
     let signer = match &args.who {

@@ -5,6 +5,8 @@
 //! - [`record`]: reading a signed record (its signed view and its record
 //!   in one pass), verifying it, appending events and checking the new
 //!   record as a whole before it is written;
+//! - [`checkpoint`]: what a client verified of its copy of a game, kept
+//!   beside it, so that a turn verifies only what is new;
 //! - [`header`]: a new record's header, one spelling of every game type;
 //! - [`input`]: the moves a player types, in any form the game reads,
 //!   turned into the canonical tokens the record stores;
@@ -20,6 +22,7 @@
 
 pub mod annotate;
 pub mod autoplay;
+pub mod checkpoint;
 pub mod header;
 pub mod input;
 pub mod keys;

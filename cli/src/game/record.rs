@@ -15,7 +15,7 @@ use yam_referee::signed::collect::Item;
 use yam_referee::signed::text::decode_event;
 use yam_referee::signed::write::append_events;
 use yam_referee::signed::{
-    Collector, Failure, Known, Rejected, SignedReplay, SignedText, replay_text, replay_text_knowing,
+    Collector, Failure, Known, Rejected, SignedReplay, SignedText, replay_text_knowing,
 };
 
 use super::rulesets::RecordRulesets;
@@ -279,7 +279,11 @@ pub fn append_checked(
 ) -> Result<(String, SignedReplay), Defect> {
     let after = append_events(record, before, events, prose).map_err(Defect::Append)?;
     let text = record_to_string::<RawGrammar>(record);
-    check_written(&text, place)?;
+    // Every event of `after` had its signature checked in this process
+    // (`before` was verified, the new ones proven by `append_events`): the
+    // text is checked whole against them, and no signature twice.
+    verified_replay(text.as_bytes(), place, Known::Events(after.events()))
+        .map_err(Defect::Written)?;
     Ok((text, after))
 }
 
@@ -309,11 +313,47 @@ pub struct Loaded {
     pub record: Record<String>,
     /// Its replay, verified.
     pub replay: SignedReplay,
+    /// Where the client keeps its verified checkpoint of the game, if it
+    /// keeps one ([`super::checkpoint`]).
+    pub checkpoint: Option<std::path::PathBuf>,
+}
+
+impl Loaded {
+    /// Keeps the checkpoint of what `replay` (this game, verified) holds,
+    /// if this client keeps one. A failure costs the next turn a whole
+    /// verification; the caller says so and goes on.
+    pub fn keep_checkpoint(&self, replay: &SignedReplay) -> io::Result<()> {
+        match &self.checkpoint {
+            Some(path) => super::checkpoint::keep(path, None, replay),
+            None => Ok(()),
+        }
+    }
+}
+
+/// As [`load`], through the verified checkpoint kept at `checkpoint`: the
+/// events it vouches for are not checked for their signatures again
+/// (everything else is), and the checkpoint is brought up to date. The
+/// answer is the one [`load`] gives; only its cost differs.
+pub fn load_checkpointed(
+    path: &Path,
+    checkpoint: std::path::PathBuf,
+) -> Result<(Loaded, io::Result<()>), crate::error::Error> {
+    let kept = super::checkpoint::read(&checkpoint);
+    let mut loaded = load_knowing(path, super::checkpoint::known(kept.as_ref()))?;
+    let written = super::checkpoint::keep(&checkpoint, kept.as_ref(), &loaded.replay);
+    loaded.checkpoint = Some(checkpoint);
+    Ok((loaded, written))
 }
 
 /// Reads the one signed game of the file `path`, verified; a failure is
 /// reported as a diagnostic with its frame.
 pub fn load(path: &Path) -> Result<Loaded, crate::error::Error> {
+    load_knowing(path, Known::Nothing)
+}
+
+/// As [`load`], with what was verified before (a checkpoint): the answer
+/// is the same, only its cost differs.
+pub fn load_knowing(path: &Path, known: Known<'_>) -> Result<Loaded, crate::error::Error> {
     use crate::diagnostics::{frame_in, render_failure, render_syntax};
     use crate::error::Error;
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, "cannot read", e))?;
@@ -333,7 +373,7 @@ pub fn load(path: &Path) -> Result<Loaded, crate::error::Error> {
         }
     };
     let id = signed.tag("GameId").map_or("", |t| t.value.as_str());
-    let replay = match replay_text(signed, &RecordRulesets::beside(path)) {
+    let replay = match replay_text_knowing(signed, &RecordRulesets::beside(path), known) {
         Ok(r) => r,
         Err(Rejected::Unsigned) => {
             return Err(Error::invalid(format!(
@@ -356,7 +396,11 @@ pub fn load(path: &Path) -> Result<Loaded, crate::error::Error> {
         let frame = frame_in(text.as_bytes(), e.pos);
         Error::invalid(render_syntax(path, &e, Some(&frame)))
     })?;
-    Ok(Loaded { record, replay })
+    Ok(Loaded {
+        record,
+        replay,
+        checkpoint: None,
+    })
 }
 
 /// The game a record names in its `GameId` tag (verification then holds

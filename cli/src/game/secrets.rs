@@ -5,6 +5,8 @@
 //! DIR/identities/NAME.seed          the 32-byte signing seed, in hex (0600)
 //! DIR/games/GAME/NAME.chain         a chain secret for one game, with
 //!                                   every 32nd value of its chain (0600)
+//! DIR/games/GAME/checkpoint        the hot-seat's verified checkpoint of
+//!                                   the game (a cache, not a secret)
 //! DIR/keys/NAME.key                 a key of the program's own, such as the
 //!                                   robot's key for its players' tokens (0600)
 //! ```
@@ -254,6 +256,13 @@ impl Secrets {
             .all_identities()?
             .into_iter()
             .find(|i| i.key.public_key() == *key))
+    }
+
+    /// Where the hot-seat keeps its verified checkpoint of `game`
+    /// ([`crate::game::checkpoint`]): beside the game's chains, where only
+    /// the owner of the secrets writes.
+    pub fn checkpoint_path(&self, game: &GameId) -> PathBuf {
+        self.game_dir(game).join("checkpoint")
     }
 
     fn game_dir(&self, game: &GameId) -> PathBuf {

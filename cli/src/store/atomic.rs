@@ -169,6 +169,28 @@ fn temp_path(path: &Path, dir: &Path) -> std::path::PathBuf {
 
 /// The file written to a temporary, flushed and renamed over `path`; the
 /// rename is not yet synced.
+/// Writes a cache file (one whose loss costs only time, such as a verified
+/// checkpoint): whole, through a rename, so a reader sees the old contents
+/// or the new, readable by its owner only, and not synced: after a crash it
+/// may be old, empty or garbled, which its reader must take as no cache.
+pub fn write_cache(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let temp = temp_path(path, dir_of(path));
+    let result = (|| {
+        let mut options = OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(&temp)?;
+        file.write_all(contents)?;
+        drop(file);
+        fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
 fn replace_unsynced(path: &Path, dir: &Path, contents: &[u8]) -> io::Result<()> {
     let temp = temp_path(path, dir);
     let result = (|| {

@@ -15,8 +15,6 @@
 //! the stream in record order. The game's replay then checks, through a
 //! `ReplayChance`, that the rules asked for exactly those.
 
-use std::collections::BTreeMap;
-
 use thiserror::Error;
 
 use super::chance::{Chance, ChanceError, ChanceRecord, ChanceResult, ReplayChance};
@@ -281,7 +279,11 @@ pub struct RecordVerifier {
     game: Option<GameId>,
     last_hash: Hash32,
     next_position: u32,
-    seen: BTreeMap<Hash32, u32>,
+    /// The hash of every event checked, by position: an event met again
+    /// (equal to an earlier one, so at that one's position) is named as
+    /// replayed. Append-only, and moved rather than copied into a push's
+    /// working copy, so a push costs the same at event 400 as at event 4.
+    hashes: Vec<Hash32>,
     opening_end: u32,
     rolls: Option<RollBook>,
     /// The event that put the open roll where it stands.
@@ -335,11 +337,33 @@ impl RecordVerifier {
         player_to_move: &PublicKey,
     ) -> Result<(), RecordError> {
         let position = self.next_position;
+        let hashes = self.take_log();
         let mut next = self.clone();
-        next.check(signed, player_to_move)
-            .map_err(|fault| RecordError { position, fault })?;
-        *self = next;
-        Ok(())
+        next.hashes = hashes;
+        match next.check(signed, player_to_move) {
+            Ok(()) => {
+                *self = next;
+                Ok(())
+            }
+            Err(fault) => {
+                // `check` appends to the log only once everything passed.
+                self.hashes = next.take_log();
+                Err(RecordError { position, fault })
+            }
+        }
+    }
+
+    /// Moves the log of event hashes out (a push's working copy takes it
+    /// instead of a copy); [`RecordVerifier::restore_log`] puts it back.
+    pub(crate) fn take_log(&mut self) -> Vec<Hash32> {
+        std::mem::take(&mut self.hashes)
+    }
+
+    /// Puts back a log taken by [`RecordVerifier::take_log`], cut to its
+    /// first `len` entries (what a failed push added is dropped).
+    pub(crate) fn restore_log(&mut self, mut hashes: Vec<Hash32>, len: usize) {
+        hashes.truncate(len);
+        self.hashes = hashes;
     }
 
     /// Checks a whole record, taking each event's author as the player to
@@ -422,8 +446,16 @@ impl RecordVerifier {
                 found: event.game.clone(),
             });
         }
-        if let Some(&original) = self.seen.get(&hash) {
-            return Err(Fault::Replayed { original });
+        if usize::try_from(event.seq)
+            .ok()
+            .and_then(|seq| self.hashes.get(seq))
+            == Some(&hash)
+        {
+            // The position is part of the hashed event: an equal event
+            // stands at the same position.
+            return Err(Fault::Replayed {
+                original: event.seq,
+            });
         }
         if event.seq != self.next_position {
             return Err(Fault::WrongPosition { found: event.seq });
@@ -463,7 +495,7 @@ impl RecordVerifier {
                 }
             }
         }
-        self.seen.insert(hash, event.seq);
+        self.hashes.push(hash);
         self.last_hash = hash;
         self.next_position = self.next_position.saturating_add(1);
         Ok(())

@@ -14,6 +14,8 @@
 //! - [`verify`](mod@verify): the text checked against what is signed;
 //! - [`dispute`]: two logs of one game compared: fork, equivocation,
 //!   verdict;
+//! - [`checkpoint`]: what a client verified of a stored game, bound to
+//!   its events, so the next turn checks only what is new;
 //! - [`adoption`]: whether a verified incoming record may replace the kept
 //!   one (the desk's and the witnessing robot's one rule);
 //! - [`table`]: the hot-seat harness's pure half: building and signing the
@@ -23,6 +25,7 @@
 //!   showing a position.
 
 pub mod adoption;
+pub mod checkpoint;
 pub mod collect;
 pub mod dispute;
 pub mod replay;
@@ -37,6 +40,7 @@ mod games_tests;
 #[cfg(test)]
 mod tests;
 
+pub use checkpoint::Checkpoint;
 pub use collect::{Collector, SignedText};
 pub use replay::{ReplayError, ReplayFault, SignedReplay};
 pub use verify::{

@@ -295,9 +295,12 @@ impl SignedReplay {
         // copied: a push costs the same at event 400 as at event 4.
         let events = std::mem::take(&mut self.events);
         let snapshots = std::mem::take(&mut self.snapshots);
+        let hashes = self.verifier.take_log();
+        let logged = hashes.len();
         let mut next = self.clone();
         next.events = events;
         next.snapshots = snapshots;
+        next.verifier.restore_log(hashes, logged);
         match next.apply(signed) {
             Ok(()) => {
                 *self = next;
@@ -306,6 +309,7 @@ impl SignedReplay {
             Err(fault) => {
                 self.events = next.events;
                 self.snapshots = next.snapshots;
+                self.verifier.restore_log(next.verifier.take_log(), logged);
                 Err(ReplayError { seq, fault })
             }
         }

@@ -1169,3 +1169,60 @@ fn known_events_skip_only_their_own_signatures() {
     // unchecked, all else checked).
     assert!(replay_text_knowing(&collect(&bad), &Catalog, Known::Everything).is_ok());
 }
+
+/// A replay with a checkpoint: the covered events' signatures unchecked,
+/// the answer always the one a replay from nothing gives.
+#[test]
+fn a_checkpoint_vouches_only_for_the_events_it_was_made_of() {
+    use super::checkpoint::Checkpoint;
+    use super::verify::{Known, Rejected, replay_text_knowing};
+    let mut t = Table::race(Mode::Peer);
+    t.play(&["Roll"], None);
+    t.play(&["Pass"], None);
+    let before = t.replay.events().to_vec();
+    let checkpoint = Checkpoint::of_events(&before).unwrap();
+    assert!(checkpoint.matches(&before));
+    assert_eq!(Checkpoint::of(&t.replay), Some(checkpoint));
+    t.play(&["Double"], None);
+    let text = t.text();
+    let all = t.replay.events().to_vec();
+    assert!(checkpoint.matches(&all), "a longer record keeps the prefix");
+    let replayed =
+        replay_text_knowing(&collect(&text), &Catalog, Known::Checkpoint(&checkpoint)).unwrap();
+    assert_eq!(replayed.events(), &all[..]);
+
+    // Any changed signature, covered or new, is refused: a covered one
+    // fails the seal and the record is verified whole.
+    let refused = |text: &str, known| match replay_text_knowing(&collect(text), &Catalog, known) {
+        Err(Rejected::Failed(f)) => f,
+        other => panic!("{other:?}"),
+    };
+    for seq in [1, before.len() - 1, all.len() - 1] {
+        let mut forged = all[seq].clone();
+        let mut sig = forged.signature.to_bytes();
+        sig[5] ^= 1;
+        forged.signature = crate::fair_play::sign::Signature::from_bytes(sig);
+        let bad = text.replace(
+            &super::text::event_command(&all[seq]).args[1],
+            &super::text::event_command(&forged).args[1],
+        );
+        assert_ne!(bad, text);
+        let mut changed = all.clone();
+        changed[seq] = forged;
+        assert_eq!(checkpoint.matches(&changed), seq >= before.len());
+        let f = refused(&bad, Known::Checkpoint(&checkpoint));
+        assert!(f.reason.contains("signature"), "{}", f.reason);
+        assert_eq!(f.event, Some(u32::try_from(seq).unwrap()));
+    }
+
+    // Another game's checkpoint vouches for nothing here, and the record
+    // still verifies (from nothing).
+    let foreign = Checkpoint::of(&khan_game().replay).unwrap();
+    assert!(!foreign.matches(&all));
+    assert!(replay_text_knowing(&collect(&text), &Catalog, Known::Checkpoint(&foreign)).is_ok());
+
+    // A record cut before the checkpoint's end does not match it.
+    assert!(!checkpoint.matches(&all[..before.len() - 1]));
+    let covers: Vec<bool> = (0..all.len()).map(|i| checkpoint.covers(i)).collect();
+    assert_eq!(covers.iter().filter(|c| **c).count(), before.len());
+}

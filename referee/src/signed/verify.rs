@@ -32,6 +32,7 @@ use crate::fair_play::sign::Fingerprint;
 use crate::fair_play::turn::{EventBody, Evidence, SignedEvent};
 use crate::replay::{GameEnd, RulesCatalog};
 
+use super::checkpoint::Checkpoint;
 use super::collect::{Item, SignedText};
 use super::replay::{ReplayError, ReplayFault, SignedReplay};
 use super::text::{FAIR_PLAY_TAGS, chance_args, decode_event};
@@ -205,6 +206,12 @@ pub enum Known<'a> {
     /// completely (a player's own store, where every write is verified
     /// first). Everything but the signatures is still checked.
     Everything,
+    /// The events a client's checkpoint vouches for: their signatures are
+    /// not checked, everything else is; if the checkpoint turns out not to
+    /// match the record's events (or the replay fails), the record is
+    /// verified again from nothing, so the answer is always the one
+    /// [`Known::Nothing`] would give.
+    Checkpoint(&'a Checkpoint),
 }
 
 /// As [`replay_text`], trusting the signatures of what is `known`; every
@@ -217,6 +224,15 @@ pub fn replay_text_knowing(
 ) -> Result<SignedReplay, Rejected> {
     if !text.is_signed() {
         return Err(Rejected::Unsigned);
+    }
+    if let Known::Checkpoint(checkpoint) = known {
+        match replay_signed(text, catalog, known, Whole::Yes) {
+            Ok(replay) if checkpoint.matches(replay.events()) => return Ok(replay),
+            // Not the events it was made of, or a failure that a skipped
+            // signature might explain: the record is verified whole.
+            _ => {}
+        }
+        return replay_signed(text, catalog, Known::Nothing, Whole::Yes).map_err(Rejected::Failed);
     }
     replay_signed(text, catalog, known, Whole::Yes).map_err(Rejected::Failed)
 }
@@ -299,6 +315,7 @@ fn replay_signed(
                     Known::Nothing => false,
                     Known::Events(events) => events.get(seq) == Some(&signed),
                     Known::Everything => true,
+                    Known::Checkpoint(checkpoint) => checkpoint.covers(seq),
                 });
                 let pushed = replay.push(&signed);
                 replay.set_trusted(false);

@@ -15,12 +15,13 @@ use yam_referee::fair_play::sign::PublicKey;
 use yam_referee::fair_play::turn::{EventBody, Mode, SignedEvent};
 use yam_referee::replay::{LoadedRuleset, RulesCatalog};
 use yam_referee::signed::table::{self, Opening, Seating, Signer, TableError};
-use yam_referee::signed::{SignedReplay, replay_text};
+use yam_referee::signed::{Checkpoint, SignedReplay, replay_text_knowing};
 
 use super::auth::{self, Player};
 use super::command::{self, Command, Offer, Parsed};
 use super::hygiene;
 use super::roll;
+use crate::game::checkpoint;
 use crate::game::record::read_signed;
 use crate::game::rulesets::RecordRulesets;
 use crate::game::secrets::{Identity, Secrets, random_32};
@@ -201,6 +202,13 @@ fn meta_path(id: &str) -> String {
 
 fn record_path(id: &str) -> String {
     format!("games/{id}/record.yam")
+}
+
+/// The verified checkpoint kept beside a game's record
+/// ([`crate::game::checkpoint`]): written with the record, in the same
+/// journaled batch, so a command verifies only the events that are new.
+fn checkpoint_path(id: &str) -> String {
+    format!("games/{id}/checkpoint")
 }
 
 fn player_path(address: &str) -> String {
@@ -883,7 +891,10 @@ impl Robot {
             [Ok(one)] => one,
             _ => return Err(format!("{id}: the stored record cannot be read")),
         };
-        let replay = replay_text(signed, &catalog)
+        let kept = self
+            .read(work, &checkpoint_path(id))
+            .and_then(|text| checkpoint::from_text(&text));
+        let replay = replay_text_knowing(signed, &catalog, checkpoint::known(kept.as_ref()))
             .map_err(|_| format!("{id}: the stored record does not verify"))?;
         let record = parse_record::<RawGrammar>(&text).map_err(|e| e.to_string())?;
         let kind = GameKind::from_name(&meta.game).ok_or("unknown game")?;
@@ -999,6 +1010,10 @@ impl Robot {
         )
         .map_err(|e| e.to_string())?;
         work.writes.insert(record_path(&loaded.meta.id), text);
+        if let Some(now) = Checkpoint::of(&after) {
+            work.writes
+                .insert(checkpoint_path(&loaded.meta.id), checkpoint::to_text(&now));
+        }
         Ok(after)
     }
 

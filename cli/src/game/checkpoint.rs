@@ -1,0 +1,129 @@
+//! Verified checkpoints on disk: what a client verified of its copy of a
+//! game (the referee's [`yam_referee::signed::Checkpoint`]), kept in a small
+//! text file where only the copy's owner writes:
+//!
+//! ```text
+//! yam-checkpoint 1
+//! events 302
+//! head 64 hex digits (the hash of the last verified event)
+//! seal 64 hex digits (docs/fair-play.md, "Verified checkpoints")
+//! ```
+//!
+//! A checkpoint is a cache. One that is missing, unreadable, of another
+//! version, or that does not match the record's events is thrown away: the
+//! record is verified whole, and a new checkpoint written. It can make a
+//! turn cheaper, never make a record verify that would not verify without
+//! it (the referee verifies again from nothing when it does not match).
+
+use std::path::Path;
+
+use yam_referee::fair_play::hash::Hash32;
+use yam_referee::signed::{Checkpoint, Known};
+
+use crate::store::atomic;
+
+/// The first line of a checkpoint file, with its version.
+const MAGIC: &str = "yam-checkpoint 1";
+
+/// The checkpoint kept at `path`, if there is a readable one of this
+/// version; anything else is no checkpoint (the record is verified whole).
+pub fn read(path: &Path) -> Option<Checkpoint> {
+    let text = std::fs::read_to_string(path).ok()?;
+    parse(&text)
+}
+
+/// The checkpoint a file's text holds, if it is a readable one of this
+/// version (for a client that reads and writes its files itself, such as
+/// the robot through its journal).
+pub fn from_text(text: &str) -> Option<Checkpoint> {
+    parse(text)
+}
+
+/// The text of a checkpoint file.
+pub fn to_text(checkpoint: &Checkpoint) -> String {
+    render(checkpoint)
+}
+
+/// What a replay may take as known with `checkpoint`.
+pub fn known(checkpoint: Option<&Checkpoint>) -> Known<'_> {
+    checkpoint.map_or(Known::Nothing, Known::Checkpoint)
+}
+
+/// Writes `checkpoint` to `path` (through a rename: a reader sees the old
+/// one or the new one), readable by its owner only. Not synced: a
+/// checkpoint lost or garbled in a crash costs one whole verification,
+/// nothing more.
+pub fn write(path: &Path, checkpoint: &Checkpoint) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    atomic::write_cache(path, render(checkpoint).as_bytes())
+}
+
+/// Writes the checkpoint of what `replay` verified at `path`, unless
+/// `kept` already says as much. A failure to write is not an error of the
+/// turn (the next one verifies whole); it is returned for the caller to
+/// mention.
+pub fn keep(
+    path: &Path,
+    kept: Option<&Checkpoint>,
+    replay: &yam_referee::signed::SignedReplay,
+) -> std::io::Result<()> {
+    match Checkpoint::of(replay) {
+        Some(now) if kept != Some(&now) => write(path, &now),
+        _ => Ok(()),
+    }
+}
+
+fn render(checkpoint: &Checkpoint) -> String {
+    format!(
+        "{MAGIC}\nevents {}\nhead {}\nseal {}\n",
+        checkpoint.events, checkpoint.head, checkpoint.seal
+    )
+}
+
+fn parse(text: &str) -> Option<Checkpoint> {
+    let mut lines = text.lines();
+    if lines.next()? != MAGIC {
+        return None;
+    }
+    let mut field = |name: &str| lines.next()?.strip_prefix(name)?.strip_prefix(' ');
+    let events = field("events")?.parse().ok()?;
+    let head = Hash32::from_hex(field("head")?).ok()?;
+    let seal = Hash32::from_hex(field("seal")?).ok()?;
+    if lines.next().is_some() {
+        return None;
+    }
+    Some(Checkpoint { events, head, seal })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_checkpoint_reads_back_and_anything_else_is_none() {
+        let checkpoint = Checkpoint {
+            events: 302,
+            head: Hash32::of(b"head"),
+            seal: Hash32::of(b"seal"),
+        };
+        let text = render(&checkpoint);
+        assert_eq!(parse(&text), Some(checkpoint));
+        for bad in [
+            String::new(),
+            text.replace("yam-checkpoint 1", "yam-checkpoint 2"),
+            text.replace("events 302", "events -1"),
+            text.replace("head ", "head  "),
+            text[..text.len() - 10].to_owned(),
+            format!("{text}extra\n"),
+        ] {
+            assert_eq!(parse(&bad), None, "{bad:?}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games/g/checkpoint");
+        assert_eq!(read(&path), None);
+        write(&path, &checkpoint).unwrap();
+        assert_eq!(read(&path), Some(checkpoint));
+    }
+}
