@@ -268,7 +268,8 @@ struct Offer {
 
 #[derive(Debug, Clone)]
 struct Opened {
-    challenge: Challenge,
+    /// Shared, not copied, by every push's working copy.
+    challenge: std::sync::Arc<Challenge>,
     acceptances: Vec<Acceptance>,
 }
 
@@ -583,7 +584,7 @@ impl RecordVerifier {
         }
         self.game = Some(event.game.clone());
         self.opened = Some(Opened {
-            challenge: challenge.clone(),
+            challenge: std::sync::Arc::new(challenge.clone()),
             acceptances: Vec::new(),
         });
         Ok(())

@@ -231,7 +231,8 @@ pub struct SignedReplay {
     verifier: RecordVerifier,
     events: Vec<SignedEvent>,
     snapshots: Vec<Snapshot>,
-    challenge: Option<Challenge>,
+    /// Shared, not copied, by every push's working copy.
+    challenge: Option<Arc<Challenge>>,
     parties: Vec<Party>,
     seats: Option<Vec<PublicKey>>,
     practice: Option<PracticeStream>,
@@ -330,7 +331,9 @@ impl SignedReplay {
         self.verifier
             .push_with_turn(signed, &to_move)
             .map_err(|e: RecordError| ReplayFault::Record(e.fault))?;
-        let hash = signed.hash();
+        // The verifier hashed the event to check its link: the record hash
+        // it now holds is this event's.
+        let hash = self.verifier.record_hash();
         match &event.body {
             EventBody::Challenge(challenge) => self.open_challenge(challenge)?,
             EventBody::Acceptance(acceptance) => {
@@ -419,7 +422,7 @@ impl SignedReplay {
             });
         }
         self.parties.push(challenge.challenger.clone());
-        self.challenge = Some(challenge.clone());
+        self.challenge = Some(Arc::new(challenge.clone()));
         Ok(())
     }
 
@@ -790,7 +793,7 @@ impl SignedReplay {
 
     /// The challenge, once read.
     pub fn challenge(&self) -> Option<&Challenge> {
-        self.challenge.as_ref()
+        self.challenge.as_deref()
     }
 
     /// Every party, challenger first.
