@@ -71,15 +71,54 @@ pub fn png(svg: &str) -> Result<(Vec<u8>, (u32, u32)), PngError> {
         return Err(PngError::Size(w, h));
     }
     let mut pixmap = tiny_skia::Pixmap::new(pw, ph).ok_or(PngError::Size(w, h))?;
+    // Drawn on white, as a mail shows it (a transparent picture shows dark
+    // text on a dark-mode client's dark background): every pixel opaque,
+    // the edge rows a fractional scale leaves half-covered too.
+    pixmap.fill(tiny_skia::Color::WHITE);
     resvg::render(
         &tree,
         tiny_skia::Transform::from_scale(SCALE, SCALE),
         &mut pixmap.as_mut(),
     );
-    let png = pixmap
-        .encode_png()
-        .map_err(|e| PngError::Encode(e.to_string()))?;
+    let png = encode(&pixmap).map_err(|e| PngError::Encode(e.to_string()))?;
     Ok((png, (w, h)))
+}
+
+/// The pixmap as PNG. An opaque picture (every one [`png`] draws) is
+/// written as RGB, a quarter fewer bytes to filter and compress than the
+/// RGBA tiny-skia's own encoder writes, for the same pixels: about a third
+/// less CPU at the same size. The compression stays the balanced one:
+/// the fast one (fdeflate) is ten times quicker but makes a siege board's
+/// picture 2.6 times larger (627 kB against 232 kB), too much for a mail.
+fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
+    let data = pixmap.data();
+    let opaque = data.chunks_exact(4).all(|p| p[3] == 255);
+    let (color, pixels): (png::ColorType, Vec<u8>) = if opaque {
+        let rgb = data
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        (png::ColorType::Rgb, rgb)
+    } else {
+        let rgba = pixmap
+            .pixels()
+            .iter()
+            .flat_map(|p| {
+                let c = p.demultiply();
+                [c.red(), c.green(), c.blue(), c.alpha()]
+            })
+            .collect();
+        (png::ColorType::Rgba, rgba)
+    };
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    encoder.set_color(color);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Balanced);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(&pixels)?;
+    writer.finish()?;
+    Ok(out)
 }
 
 #[cfg(test)]
