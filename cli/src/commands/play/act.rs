@@ -25,7 +25,7 @@ use crate::game::rulesets::RecordRulesets;
 use crate::game::secrets::{SealedSetup, random_32};
 use crate::game::setup::{reveal_setup, seal_setup, written_intent};
 
-use super::desk::{Closed, Desk, Game, MailMeta, now, set_player_tags};
+use super::desk::{Closed, Desk, Game, MailMeta, Stored, now, set_player_tags};
 use crate::game::record::verified_replay;
 use crate::mail::cards::Contact;
 use crate::mail::notice::{Notice, NoticeKind};
@@ -862,7 +862,13 @@ pub fn send_waiting(desk: &Desk) -> (Vec<String>, Vec<Error>) {
         return (sent, failed);
     };
     for id in ids {
-        let Ok(mut game) = Game::open(&desk.store, &id) else {
+        let Ok(stored) = Stored::open(&desk.store, &id) else {
+            continue;
+        };
+        if !stored.has_waiting_mail() {
+            continue;
+        }
+        let Ok(mut game) = stored.replay() else {
             continue;
         };
         match game.send_notice(desk) {

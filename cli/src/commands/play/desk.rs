@@ -371,6 +371,15 @@ impl Stored {
             .map_err(|e| Error::usage(format!("cannot write the game's bookkeeping: {e}")))
     }
 
+    /// Whether a mail waits to be sent (a turn left in the outbox by a send
+    /// that failed, or the signed notice closing the game): read from the
+    /// bookkeeping alone, so that a desk looking for waiting mail at every
+    /// `yam read` replays only the games that have some, not every game
+    /// it keeps.
+    pub fn has_waiting_mail(&self) -> bool {
+        self.meta.outbox.is_some() || self.meta.closed.as_ref().is_some_and(|c| c.mine && !c.sent)
+    }
+
     /// The signed events of the stored record, decoded but not replayed:
     /// every write to the store was verified first (`Game::save`).
     pub fn events(&self) -> Result<Vec<SignedEvent>, Error> {

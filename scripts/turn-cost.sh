@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# How a turn's cost grows with the game (issue #22): the CPU (user +
+# system) of one `yam` process early in a long Khan game and late in the
+# same game, for the hot-seat (a move's dry run, and a move written) and
+# the desk (`yam read` of the opponent's turn mail, through the directory
+# transport). Each measured run starts from a fresh copy of the game, so
+# every run does the same work; the median of RUNS runs is printed.
+#
+#   scripts/turn-cost.sh [OUT] [RUNS] [YAM]   (defaults: /tmp/yam-turn-cost, 30, target/release/yam)
+#
+# The game is Khan, basic ruleset (random games under it run long), moves
+# chosen by `--auto random` from fixed seeds; ply 10 and ply 300 of the
+# same game are compared. Not in CI: a release build and a minute or two.
+set -euo pipefail
+OUT=${1:-/tmp/yam-turn-cost}
+RUNS=${2:-30}
+YAM=${3:-$(cd "$(dirname "$0")/.." && pwd)/target/release/yam}
+EARLY=10
+LATE=300
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+# Median CPU milliseconds of RUNS runs of a command, each after a setup
+# command (not measured): cpu SETUP -- COMMAND...
+cpu() {
+  python3 - "$RUNS" "$@" <<'PY'
+import resource, subprocess, sys
+runs = int(sys.argv[1])
+args = sys.argv[2:]
+cut = args.index("--")
+setup, command = args[:cut], args[cut + 1:]
+samples = []
+for _ in range(runs):
+    if setup:
+        subprocess.run(setup, check=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed: {done.stderr.decode()}")
+    samples.append(1000 * (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime))
+samples.sort()
+print(f"{samples[len(samples) // 2]:.2f}")
+PY
+}
+
+# --- The hot-seat --------------------------------------------------------
+H=$OUT/hotseat
+mkdir -p "$H"
+"$YAM" hotseat new --game-type khan --ruleset basic --first alice --second bob \
+  --id turn-cost --out "$H/game.yam" --secrets "$H/S" >/dev/null
+"$YAM" hotseat auto "$H/game.yam" --steps "$EARLY" --seed 7 --secrets "$H/S" >/dev/null
+cp -a "$H" "$OUT/hotseat-$EARLY"
+"$YAM" hotseat auto "$H/game.yam" --steps $((LATE - EARLY)) --seed 7 --secrets "$H/S" >/dev/null
+cp -a "$H" "$OUT/hotseat-$LATE"
+for ply in $EARLY $LATE; do
+  G=$OUT/hotseat-$ply
+  move=$("$YAM" hotseat status "$G/game.yam" --moves | head -1)
+  # The checkpoint as the last move left it (the first dry run would
+  # otherwise write it).
+  dry=$(cpu -- "$YAM" hotseat move "$G/game.yam" "$move" --dry-run --secrets "$G/S")
+  written=$(python3 - "$RUNS" "$G" "$YAM" "$move" <<'PY'
+import resource, shutil, subprocess, sys
+runs, game, yam, move = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+samples = []
+for _ in range(runs):
+    shutil.rmtree(game + "-run", ignore_errors=True)
+    shutil.copytree(game, game + "-run")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([yam, "hotseat", "move", game + "-run/game.yam", move,
+                    "--secrets", game + "-run/S"], check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    samples.append(1000 * (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime))
+samples.sort()
+print(f"{samples[len(samples) // 2]:.2f}")
+PY
+)
+  echo "hotseat ply $ply: move --dry-run ${dry} ms, move ${written} ms (median CPU of $RUNS)"
+done
+
+# --- The desk --------------------------------------------------------------
+D=$OUT/desk
+mkdir -p "$D"/ann-inbox "$D"/bo-inbox
+desk() {
+  mkdir -p "$D/$1"
+  printf 'identity:\n  name: %s\n  address: %s\n  key: %s\noutgoing:\n  directory:\n    path: %s\n' \
+    "$2" "$3" "$1" "$D/$4-inbox" >"$D/$1/config.yaml"
+}
+desk ann Ann ann@example.org bo
+desk bo Bo bo@example.net ann
+y() { local who=$1; shift; "$YAM" "$@" --data-dir "$D/$who"; }
+read_all() {
+  local who=$1 f
+  for f in $(ls -tr "$D/$who-inbox"/*.eml 2>/dev/null); do
+    y "$who" read --eml "$f" >/dev/null || true
+    rm -f "$f"
+  done
+}
+y ann challenge bo@example.net --game-type khan --ruleset basic --seats first --id tc-1 >/dev/null
+read_all bo; read_all ann; read_all bo
+y bo accept tc-1 >/dev/null
+read_all ann; read_all bo
+plies=0
+keep() { # keep the reader's desk and the mail it is about to read
+  local who=$1 f
+  f=$(ls -tr "$D/$who-inbox"/*.eml | tail -1)
+  rm -rf "$OUT/desk-$plies"
+  cp -a "$D/$who" "$OUT/desk-$plies"
+  cp "$f" "$OUT/desk-$plies.eml"
+}
+while [ "$plies" -lt "$LATE" ]; do
+  for pair in "ann bo" "bo ann"; do
+    set -- $pair
+    y "$1" move tc-1 --auto random --seed "$plies" >/dev/null
+    plies=$((plies + 1))
+    if [ "$plies" = "$EARLY" ] || [ "$plies" = "$LATE" ]; then keep "$2"; fi
+    read_all "$2"
+    [ "$plies" -ge "$LATE" ] && break
+  done
+done
+for ply in $EARLY $LATE; do
+  desk_cpu=$(python3 - "$RUNS" "$OUT/desk-$ply" "$OUT/desk-$ply.eml" "$YAM" <<'PY'
+import resource, shutil, subprocess, sys
+runs, desk, mail, yam = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+samples = []
+for _ in range(runs):
+    shutil.rmtree(desk + "-run", ignore_errors=True)
+    shutil.copytree(desk, desk + "-run")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([yam, "read", "--eml", mail, "--data-dir", desk + "-run"], check=True,
+                   stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    samples.append(1000 * (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime))
+samples.sort()
+print(f"{samples[len(samples) // 2]:.2f}")
+PY
+)
+  echo "desk ply $ply: yam read of the opponent's turn mail ${desk_cpu} ms (median CPU of $RUNS)"
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
