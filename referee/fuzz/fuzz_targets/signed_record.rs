@@ -1,14 +1,42 @@
 //! Signed records, which `yam verify`, the desk and the robot read from
 //! anyone: any bytes through the reader into the signed-record collector,
 //! then the verifier (whole, and as a log cut short) with the built-in
-//! rulesets. Never a panic; the collector makes progress.
+//! rulesets. Never a panic; the collector makes progress. A verified
+//! checkpoint never changes the verdict: one made of a prefix of the
+//! record's own events replays to the same events, and one that does not
+//! match (here, a forged one) leaves a refused record refused and a
+//! verified one verified.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use yam_notation::{ReadError, Reader};
 use yam_referee::replay::Builtin;
-use yam_referee::signed::{Collector, verify_cut, verify_text};
+use yam_referee::fair_play::hash::Hash32;
+use yam_referee::signed::{
+    Checkpoint, Collector, Known, SignedText, replay_text_knowing, verify_cut, verify_text,
+};
+
+fn checkpoints_change_nothing(text: &SignedText) {
+    let plain = replay_text_knowing(text, &Builtin, Known::Nothing);
+    let forged = Checkpoint {
+        events: u32::MAX,
+        head: Hash32::of(b"forged"),
+        seal: Hash32::of(b"forged"),
+    };
+    let with_forged = replay_text_knowing(text, &Builtin, Known::Checkpoint(&forged));
+    assert_eq!(plain.is_ok(), with_forged.is_ok());
+    let Ok(replay) = plain else { return };
+    let events = replay.events();
+    for n in [1, events.len() / 2, events.len()] {
+        let Some(checkpoint) = events.get(..n).and_then(Checkpoint::of_events) else {
+            continue;
+        };
+        let again = replay_text_knowing(text, &Builtin, Known::Checkpoint(&checkpoint))
+            .expect("a checkpoint of the record's own events");
+        assert_eq!(again.events(), events);
+    }
+}
 
 fuzz_target!(|data: &[u8]| {
     let mut reader = Reader::new(data);
@@ -20,6 +48,7 @@ fuzz_target!(|data: &[u8]| {
             Ok(Some(text)) => {
                 let _ = verify_text(&text, &Builtin);
                 let _ = verify_cut(&text, &Builtin);
+                checkpoints_change_nothing(&text);
             }
             Err(ReadError::Syntax(_)) => {
                 let partial = collector.take_partial();
