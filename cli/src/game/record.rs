@@ -13,7 +13,7 @@ use yam_notation::{
 use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::collect::Item;
 use yam_referee::signed::text::decode_event;
-use yam_referee::signed::write::append_events;
+use yam_referee::signed::write::{append_events, append_verified};
 use yam_referee::signed::{
     Collector, Failure, Known, Rejected, SignedReplay, SignedText, replay_text_knowing,
 };
@@ -472,12 +472,14 @@ pub fn clean_prose(text: &str) -> String {
 /// events appended, each with the prose the sender gave it (cleaned).
 /// Nothing the sender changed in the events already kept (a comment, a
 /// player's name, a date) enters the kept record. `kept` is the stored
-/// text, `incoming` the sender's verified record, `received` its events,
-/// of which the first `known` are the kept ones.
+/// text, `incoming` the sender's record and `replay` its replay, verified
+/// (its events are the kept ones, then the new ones), of which the first
+/// `known` events are the kept ones. The new events are written from that
+/// replay: the kept game is not replayed once more.
 pub fn continue_kept(
     kept: &[u8],
     incoming: &Record<String>,
-    received: &[SignedEvent],
+    replay: &SignedReplay,
     known: usize,
     place: &Path,
 ) -> Result<Continued, Defect> {
@@ -486,18 +488,31 @@ pub fn continue_kept(
         .and_then(|text| {
             parse_record::<RawGrammar>(text).map_err(|e| Defect::Written(RecordFault::Syntax(e)))
         })?;
-    let mut replay = verified_replay(kept, place, Known::Everything).map_err(Defect::Written)?;
+    let received = replay.events();
     let prose = prose_by_event(incoming);
     let mut said = Vec::new();
-    for event in received.iter().skip(known) {
+    // Replayed only if the verified replay cannot number the events (no
+    // kept event before them, which a kept game always has).
+    let mut kept_replay: Option<SignedReplay> = None;
+    for (seq, event) in received.iter().enumerate().skip(known) {
         let text = prose.get(&event.event.seq).map(|p| clean_prose(p));
-        replay = append_events(
-            &mut record,
-            &replay,
-            std::slice::from_ref(event),
-            text.as_deref(),
-        )
-        .map_err(Defect::Append)?;
+        let written = kept_replay.is_none()
+            && append_verified(&mut record, replay, seq..seq + 1, text.as_deref()).is_some();
+        if !written {
+            let before = match kept_replay.take() {
+                Some(before) => before,
+                None => verified_replay(kept, place, Known::Everything).map_err(Defect::Written)?,
+            };
+            kept_replay = Some(
+                append_events(
+                    &mut record,
+                    &before,
+                    std::slice::from_ref(event),
+                    text.as_deref(),
+                )
+                .map_err(Defect::Append)?,
+            );
+        }
         if let Some(text) = text {
             said.push((event.event.seq, text));
         }

@@ -851,3 +851,87 @@ fn a_faithful_siege_played_to_its_end_verifies() {
     assert_eq!(check(&text), CheckVerdict::Legal);
     assert!(!text.contains("/skip"), "nothing is skipped: {text}");
 }
+
+/// Writing events a replay verified, numbered from its snapshots, gives
+/// exactly the record that replaying them onto the kept game gives: for a
+/// siege with sealed setups, faces and skipped orders, and a card game.
+#[test]
+fn events_written_from_a_verified_replay_are_the_events_appended_by_replay() {
+    let same = |kept: &str, before: &SignedReplay, after: &SignedReplay| {
+        let from = before.events().len();
+        let to = after.events().len();
+        assert!(from > 0 && to > from);
+        let mut replayed = yam_notation::parse_record::<RawGrammar>(kept).unwrap();
+        append_events(
+            &mut replayed,
+            before,
+            &after.events()[from..],
+            Some("Well played."),
+        )
+        .unwrap();
+        let mut written = yam_notation::parse_record::<RawGrammar>(kept).unwrap();
+        crate::signed::write::append_verified(&mut written, after, from..to, Some("Well played."))
+            .unwrap();
+        assert_eq!(
+            record_to_string::<RawGrammar>(&written),
+            record_to_string::<RawGrammar>(&replayed)
+        );
+        // One event at a time, as the desk writes them (each with its own
+        // prose), the same again.
+        let mut one_by_one = yam_notation::parse_record::<RawGrammar>(kept).unwrap();
+        for seq in from..to {
+            crate::signed::write::append_verified(&mut one_by_one, after, seq..seq + 1, None)
+                .unwrap();
+        }
+        let mut replayed_one_by_one = yam_notation::parse_record::<RawGrammar>(kept).unwrap();
+        let mut replay = before.clone();
+        for event in &after.events()[from..] {
+            replay = append_events(
+                &mut replayed_one_by_one,
+                &replay,
+                std::slice::from_ref(event),
+                None,
+            )
+            .unwrap();
+        }
+        assert_eq!(
+            record_to_string::<RawGrammar>(&one_by_one),
+            record_to_string::<RawGrammar>(&replayed_one_by_one)
+        );
+        // Nothing to number the first event from: the caller replays.
+        let mut untouched = yam_notation::parse_record::<RawGrammar>(kept).unwrap();
+        assert!(crate::signed::write::append_verified(&mut untouched, after, 0..1, None).is_none());
+        assert!(
+            crate::signed::write::append_verified(&mut untouched, after, from..to + 1, None)
+                .is_none()
+        );
+    };
+
+    let mut g = Game::siege("skirmish");
+    g.set_up();
+    for seed in 0..3 {
+        g.declare(Policy::Random, seed);
+    }
+    let (kept, before) = (g.text(), g.replay.clone());
+    let mut seed = 3;
+    while g.replay.ending().is_none() && seed < 12 {
+        g.declare(Policy::Random, seed);
+        seed += 1;
+    }
+    same(&kept, &before, &g.replay);
+
+    let mut g = Game::cards(Mode::Director);
+    let (kept, before) = (g.text(), g.replay.clone());
+    for _ in 0..4 {
+        let Some(action) = g.cards_state().state().and_then(greedy_action) else {
+            break;
+        };
+        let state = g.cards_state().state().unwrap().clone();
+        let order = match &action {
+            Action::Draw => DRAW_ORDER.to_owned(),
+            other => notate(&state, other, &[]).unwrap().to_string(),
+        };
+        g.play(&[order]);
+    }
+    same(&kept, &before, &g.replay);
+}

@@ -777,6 +777,15 @@ impl SignedReplay {
     }
 
     /// The roll book, for a responder's guard.
+    /// The move number the game stood at just before event `seq` (as
+    /// [`GameReplay::move_number`] gave it then), from the snapshot kept
+    /// after the event before it; `None` for the first event or beyond
+    /// the events.
+    pub fn move_number_before(&self, seq: usize) -> Option<(u32, yam_notation::Dots)> {
+        let previous = seq.checked_sub(1)?;
+        self.snapshots.get(previous).map(|s| s.game.move_number())
+    }
+
     pub fn roll_book(&self) -> Option<&RollBook> {
         self.verifier.roll_book()
     }

@@ -33,14 +33,63 @@ pub fn append_events(
     prose: Option<&str>,
 ) -> Result<SignedReplay, ReplayError> {
     let mut replay = before.clone();
-    let mut prose = prose.filter(|p| !p.trim().is_empty());
-    let mut last_number = last_main_number(&record.movetext);
-    let any_moves = events
-        .iter()
-        .any(|e| matches!(&e.event.body, EventBody::Turn(t) if !t.moves.is_empty()));
+    let mut writer = EventWriter::new(record, events, prose);
     for signed in events {
-        let (number, dots) = replay.game().move_number();
+        let number = replay.game().move_number();
         replay.push(signed)?;
+        writer.write(record, signed, number);
+    }
+    finish(record, &replay);
+    Ok(replay)
+}
+
+/// As [`append_events`], for events `after` has already verified: the
+/// events of `after` at the positions `range` are written into `record`
+/// (which holds the ones before), numbered from the game as it stood
+/// before each (the snapshots `after` keeps), and the tags and result set
+/// from `after`. Nothing is replayed: a client that verified a record
+/// continuing its own (the desk) appends the new events to its own text
+/// without replaying its whole game once more. `None`, with `record`
+/// unchanged, when the range starts at 0 or is not within the events
+/// (then [`append_events`] is the way).
+pub fn append_verified(
+    record: &mut Record<String>,
+    after: &SignedReplay,
+    range: std::ops::Range<usize>,
+    prose: Option<&str>,
+) -> Option<()> {
+    let from = range.start;
+    let events = after.events().get(range).filter(|_| from > 0)?;
+    let mut writer = EventWriter::new(record, events, prose);
+    for (seq, signed) in (from..).zip(events) {
+        let number = after.move_number_before(seq)?;
+        writer.write(record, signed, number);
+    }
+    finish(record, after);
+    Some(())
+}
+
+/// What writing a run of events remembers from one to the next.
+struct EventWriter<'p> {
+    prose: Option<&'p str>,
+    last_number: Option<(u32, Dots)>,
+    any_moves: bool,
+}
+
+impl<'p> EventWriter<'p> {
+    fn new(record: &Record<String>, events: &[SignedEvent], prose: Option<&'p str>) -> Self {
+        EventWriter {
+            prose: prose.filter(|p| !p.trim().is_empty()),
+            last_number: last_main_number(&record.movetext),
+            any_moves: events
+                .iter()
+                .any(|e| matches!(&e.event.body, EventBody::Turn(t) if !t.moves.is_empty())),
+        }
+    }
+
+    /// Writes `signed`, played when the game stood at move `number`.
+    fn write(&mut self, record: &mut Record<String>, signed: &SignedEvent, number: (u32, Dots)) {
+        let (number, dots) = number;
         let (moves, outcomes) = match &signed.event.body {
             EventBody::Turn(turn) => (
                 turn.moves.iter().map(|m| m.as_str().to_owned()).collect(),
@@ -58,21 +107,23 @@ pub fn append_events(
                     last.push_command(chance);
                 }
                 last.push_command(event_command(signed));
-                continue;
+                return;
             }
-            if !any_moves && let Some(text) = prose.take() {
+            if !self.any_moves
+                && let Some(text) = self.prose.take()
+            {
                 // An opening's introduction stands before its events.
                 comment.push_text(text);
             }
         } else {
-            if number > 0 && last_number != Some((number, dots)) {
+            if number > 0 && self.last_number != Some((number, dots)) {
                 record.movetext.push(Node::MoveNumber(number, dots));
-                last_number = Some((number, dots));
+                self.last_number = Some((number, dots));
             }
             for m in moves {
                 record.movetext.push(Node::Move(m, Span::default()));
             }
-            if let Some(text) = prose.take() {
+            if let Some(text) = self.prose.take() {
                 comment.push_text(text);
             }
         }
@@ -82,11 +133,14 @@ pub fn append_events(
         comment.push_command(event_command(signed));
         record.movetext.push(Node::Comment(comment));
     }
-    set_tags(&mut record.tags, &replay);
+}
+
+/// The fair-play tags and the result, from the replay after the events.
+fn finish(record: &mut Record<String>, replay: &SignedReplay) {
+    set_tags(&mut record.tags, replay);
     if let Some(end) = replay.ending() {
         record.set_result(end.result);
     }
-    Ok(replay)
 }
 
 /// The last move number of the main line, if any.

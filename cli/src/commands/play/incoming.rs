@@ -708,7 +708,7 @@ fn continue_game(
     // each with the prose the sender gave it; nothing the sender changed in
     // what I kept enters it.
     let place = kept.locked.dir().join("record.yam");
-    let (merged, said) = match continue_kept(&kept.text, &record, received, stored.len(), &place) {
+    let (merged, said) = match continue_kept(&kept.text, &record, &replay, stored.len(), &place) {
         Ok(continued) => (continued.record, continued.said),
         Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
     };
