@@ -357,9 +357,11 @@ pub fn load_knowing(path: &Path, known: Known<'_>) -> Result<Loaded, crate::erro
     use crate::diagnostics::{frame_in, render_failure, render_syntax};
     use crate::error::Error;
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, "cannot read", e))?;
-    let games = read_signed(text.as_bytes()).map_err(|e| Error::io(path, "cannot read", e))?;
-    let signed = match games.as_slice() {
-        [Ok(one)] => one,
+    // The signed view and the record in one reading.
+    let mut games =
+        read_signed_with_record(text.as_bytes()).map_err(|e| Error::io(path, "cannot read", e))?;
+    let (signed, record) = match games.as_mut_slice() {
+        [Ok((one, record))] => (&*one, record.take()),
         [Err(e)] => {
             let frame = frame_in(text.as_bytes(), e.pos);
             return Err(Error::invalid(render_syntax(path, e, Some(&frame))));
@@ -392,10 +394,14 @@ pub fn load_knowing(path: &Path, known: Known<'_>) -> Result<Loaded, crate::erro
             )));
         }
     };
-    let record = parse_record::<RawGrammar>(&text).map_err(|e| {
-        let frame = frame_in(text.as_bytes(), e.pos);
-        Error::invalid(render_syntax(path, &e, Some(&frame)))
-    })?;
+    let record = match record {
+        Some(record) => record,
+        // Only the record's stricter reading failed: its own parse says why.
+        None => parse_record::<RawGrammar>(&text).map_err(|e| {
+            let frame = frame_in(text.as_bytes(), e.pos);
+            Error::invalid(render_syntax(path, &e, Some(&frame)))
+        })?,
+    };
     Ok(Loaded {
         record,
         replay,

@@ -22,7 +22,7 @@ use super::command::{self, Command, Offer, Parsed};
 use super::hygiene;
 use super::roll;
 use crate::game::checkpoint;
-use crate::game::record::read_signed;
+use crate::game::record::read_signed_with_record;
 use crate::game::rulesets::RecordRulesets;
 use crate::game::secrets::{Identity, Secrets, random_32};
 use crate::mail::extract::{Incoming, read_mail};
@@ -886,9 +886,10 @@ impl Robot {
             .read(work, &record_path(id))
             .ok_or_else(|| format!("{id} has no record yet"))?;
         let catalog = RecordRulesets::beside(&self.root().join(record_path(id)));
-        let games = read_signed(text.as_bytes()).map_err(|e| e.to_string())?;
-        let signed = match games.as_slice() {
-            [Ok(one)] => one,
+        // The signed view and the record in one reading.
+        let mut games = read_signed_with_record(text.as_bytes()).map_err(|e| e.to_string())?;
+        let (signed, record) = match games.as_mut_slice() {
+            [Ok((one, record))] => (&*one, record.take()),
             _ => return Err(format!("{id}: the stored record cannot be read")),
         };
         let kept = self
@@ -896,7 +897,10 @@ impl Robot {
             .and_then(|text| checkpoint::from_text(&text));
         let replay = replay_text_knowing(signed, &catalog, checkpoint::known(kept.as_ref()))
             .map_err(|_| format!("{id}: the stored record does not verify"))?;
-        let record = parse_record::<RawGrammar>(&text).map_err(|e| e.to_string())?;
+        let record = match record {
+            Some(record) => record,
+            None => parse_record::<RawGrammar>(&text).map_err(|e| e.to_string())?,
+        };
         let kind = GameKind::from_name(&meta.game).ok_or("unknown game")?;
         let ruleset = catalog
             .load_ruleset(kind, &meta.ruleset)
