@@ -44,6 +44,24 @@ pub fn to_text(checkpoint: &Checkpoint) -> String {
     render(checkpoint)
 }
 
+/// The first of `events` (a stored record's, decoded, not verified) that
+/// `checkpoint` vouches for: the prefix it covers if it matches them,
+/// otherwise none. For a client that compares an incoming record with its
+/// stored events (`Known::Events`): only vouched events are met again
+/// without their signatures checked.
+pub fn vouched<'a>(
+    checkpoint: Option<&Checkpoint>,
+    events: &'a [yam_referee::fair_play::turn::SignedEvent],
+) -> &'a [yam_referee::fair_play::turn::SignedEvent] {
+    match checkpoint {
+        Some(c) if c.matches(events) => usize::try_from(c.events)
+            .ok()
+            .and_then(|n| events.get(..n))
+            .unwrap_or_default(),
+        _ => &[],
+    }
+}
+
 /// What a replay may take as known with `checkpoint`.
 pub fn known(checkpoint: Option<&Checkpoint>) -> Known<'_> {
     checkpoint.map_or(Known::Nothing, Known::Checkpoint)

@@ -507,7 +507,7 @@ pub fn continue_kept(
         if !written {
             let before = match kept_replay.take() {
                 Some(before) => before,
-                None => verified_replay(kept, place, Known::Everything).map_err(Defect::Written)?,
+                None => verified_replay(kept, place, Known::Nothing).map_err(Defect::Written)?,
             };
             kept_replay = Some(
                 append_events(

@@ -1628,3 +1628,64 @@ fn games_and_board_json_are_valid_against_their_schemas() {
         waiting[0]
     );
 }
+
+/// The desk trusts its store only as far as its verified checkpoint
+/// vouches: a stored record changed behind its back (a covered event's
+/// signature broken) is verified whole and refused, where trusting the
+/// store as such would have read it; the honest record back, the game
+/// goes on. A store from before checkpoints (none kept) is verified whole
+/// once and gets one.
+#[test]
+fn a_store_changed_behind_the_desks_back_is_verified_whole() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 4);
+    let game = ann.dir().join("games/khan-1");
+    let checkpoint = game.join("checkpoint");
+    let kept = std::fs::read_to_string(&checkpoint).unwrap();
+    assert!(kept.starts_with("yam-checkpoint 1\n"), "{kept}");
+    let honest = ann.record("khan-1");
+
+    // A signature of a covered event, changed in the store.
+    use base64::Engine as _;
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let mut record = yam_notation::parse_record::<yam_notation::RawGrammar>(&honest).unwrap();
+    let cmd = record
+        .movetext
+        .iter_mut()
+        .filter_map(|n| match n {
+            yam_notation::Node::Comment(c) => c.parts.iter_mut().find_map(|p| match p {
+                yam_notation::CommentPart::Command(cmd) if cmd.name == "event" => Some(cmd),
+                _ => None,
+            }),
+            _ => None,
+        })
+        .nth(2)
+        .unwrap();
+    let mut sig = b64.decode(&cmd.args[1]).unwrap();
+    sig[0] ^= 0x80;
+    cmd.args[1] = b64.encode(sig);
+    let forged = yam_notation::record_to_string::<yam_notation::RawGrammar>(&record);
+    std::fs::write(game.join("record.yam"), &forged).unwrap();
+    ann.yam(&["board", "khan-1"])
+        .failure()
+        .stderr(predicates::str::contains("signature does not verify"));
+    ann.yam(&["move", "khan-1", &line[4]])
+        .failure()
+        .stderr(predicates::str::contains("signature does not verify"));
+    assert_eq!(ann.record("khan-1"), forged, "nothing written");
+
+    // The honest record back: the game goes on.
+    std::fs::write(game.join("record.yam"), &honest).unwrap();
+    ann.yam(&["move", "khan-1", &line[4]]).success();
+    bo.read();
+    assert!(bo.record("khan-1").contains(&line[4]));
+    let moved = std::fs::read_to_string(&checkpoint).unwrap();
+    assert_ne!(moved, kept, "the checkpoint follows the record");
+
+    // No checkpoint (a store from an earlier build): verified whole, and
+    // one written.
+    let bo_checkpoint = bo.dir().join("games/khan-1/checkpoint");
+    std::fs::remove_file(&bo_checkpoint).unwrap();
+    bo.yam(&["board", "khan-1"]).success();
+    assert!(bo_checkpoint.exists());
+}

@@ -12,9 +12,10 @@ use yam_notation::{RawGrammar, Record, record_to_string};
 use yam_referee::fair_play::sign::PublicKey;
 use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::write::append_events;
-use yam_referee::signed::{Known, SignedReplay};
+use yam_referee::signed::{Checkpoint, Known, SignedReplay};
 
 use crate::config::Config;
+use crate::game::checkpoint;
 use crate::game::record::{stored_events, verified, verified_replay};
 use crate::game::secrets::{Identity, Secrets};
 use crate::mail::compose::{Automatic, Picture, TurnMail, compose};
@@ -337,6 +338,23 @@ fn record_path(locked: &LockedGame) -> PathBuf {
     locked.dir().join("record.yam")
 }
 
+/// The desk's verified checkpoint of a game (`crate::game::checkpoint`),
+/// beside its record: kept at every save, and written on the first
+/// reading of a game stored before checkpoints (verified whole then).
+fn checkpoint_path(locked: &LockedGame) -> PathBuf {
+    locked.dir().join("checkpoint")
+}
+
+/// A checkpoint that could not be kept costs the next reading a whole
+/// verification: said, and the desk goes on.
+fn warn_checkpoint(kept: std::io::Result<()>) {
+    if let Err(e) = kept {
+        eprintln!(
+            "warning: cannot keep the verified checkpoint ({e}): the next reading verifies the whole record"
+        );
+    }
+}
+
 /// A stored game, locked, before its record is replayed: what reading a
 /// turn mail needs of it (its signed events, to be met again in the mail's
 /// record) costs no replay of its own.
@@ -380,18 +398,30 @@ impl Stored {
         self.meta.outbox.is_some() || self.meta.closed.as_ref().is_some_and(|c| c.mine && !c.sent)
     }
 
-    /// The signed events of the stored record, decoded but not replayed:
-    /// every write to the store was verified first (`Game::save`).
+    /// The signed events of the stored record, decoded but not replayed.
     pub fn events(&self) -> Result<Vec<SignedEvent>, Error> {
         stored_events(&self.text).map_err(|e| Error::usage(e.to_string()))
     }
 
-    /// The game, replayed (its signatures trusted: every write to the
-    /// store is verified first; all else is checked).
+    /// The game's verified checkpoint, if one is kept.
+    pub fn checkpoint(&self) -> Option<Checkpoint> {
+        checkpoint::read(&checkpoint_path(&self.locked))
+    }
+
+    /// The game, replayed: through its verified checkpoint (the events it
+    /// vouches for are not checked for their signatures again, all else
+    /// is), or verified whole when there is none or it does not match,
+    /// and the checkpoint then written.
     pub fn replay(self) -> Result<Game, Error> {
         let path = record_path(&self.locked);
-        let (record, replay) = verified(&self.text, &path, Known::Everything)
+        let kept = self.checkpoint();
+        let (record, replay) = verified(&self.text, &path, checkpoint::known(kept.as_ref()))
             .map_err(|e| Error::usage(format!("{}: {e}", path.display())))?;
+        warn_checkpoint(checkpoint::keep(
+            &checkpoint_path(&self.locked),
+            kept.as_ref(),
+            &replay,
+        ));
         Ok(Game {
             locked: self.locked,
             record,
@@ -469,7 +499,15 @@ impl Game {
             (&self.locked.dir().join("mail.yaml"), meta.as_bytes()),
             (&record_path(&self.locked), text.as_bytes()),
         ])
-        .map_err(|e| Error::usage(format!("{}: {e}", self.locked.dir().display())))
+        .map_err(|e| Error::usage(format!("{}: {e}", self.locked.dir().display())))?;
+        // After the record: a crash between leaves an older checkpoint,
+        // which still matches the new record's first events.
+        warn_checkpoint(checkpoint::keep(
+            &checkpoint_path(&self.locked),
+            None,
+            &self.replay,
+        ));
+        Ok(())
     }
 
     /// The record's text, verified once more as a whole before it is

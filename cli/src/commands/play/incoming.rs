@@ -13,6 +13,7 @@ use crate::mail::extract::{Incoming, Turn, read_mail, read_mail_attachments};
 
 use super::act::{self, ChallengeSettings};
 use super::desk::{Closed, Desk, Game, Outbound, Stored, now};
+use crate::game::checkpoint;
 use crate::game::record::{RecordFault, claimed_id, continue_kept, verified};
 use crate::mail::cards::{Card, Remembered, is_card};
 use crate::mail::notice::{Notice, NoticeKind, is_notice};
@@ -498,8 +499,9 @@ fn record(
     referee: Option<&str>,
 ) -> Result<Outcome, RecordFault> {
     let place = desk.store.root().join("games").join("incoming.yam");
-    // The stored game it continues, if any: its events were verified, so
-    // only the mail's new events have their signatures checked.
+    // The stored game it continues, if any: the events its checkpoint
+    // vouches for were verified, so only the mail's new events have their
+    // signatures checked (without a matching checkpoint, all of them).
     let claimed = claimed_id(bytes).filter(|id| desk.store.games().is_ok_and(|g| g.contains(id)));
     let stored = match claimed {
         Some(id) => match Stored::open(&desk.store, &id).and_then(|s| {
@@ -511,9 +513,10 @@ fn record(
         },
         None => None,
     };
-    let known = stored
-        .as_ref()
-        .map_or(Known::Nothing, |(_, events)| Known::Events(events));
+    let kept = stored.as_ref().and_then(|(s, _)| s.checkpoint());
+    let known = stored.as_ref().map_or(Known::Nothing, |(_, events)| {
+        Known::Events(checkpoint::vouched(kept.as_ref(), events))
+    });
     let (record, replay) = match verified(bytes, &place, known) {
         Ok(r) => r,
         Err(e @ (RecordFault::Syntax(_) | RecordFault::NotUtf8 | RecordFault::NotOneGame(_))) => {

@@ -7,11 +7,14 @@
 
 use yam_referee::fair_play::sign::PublicKey;
 use yam_referee::fair_play::turn::{EventBody, Mode, SignedEvent};
-use yam_referee::signed::Known;
 use yam_referee::signed::table::next_duty;
+use yam_referee::signed::{Checkpoint, Known};
 
 use super::keybook::{Source, key_register, list_yam};
-use super::{Binding, GameMeta, Loaded, Robot, Stage, Work, record_path, valid_id};
+use super::{
+    Binding, GameMeta, Loaded, Robot, Stage, Work, checkpoint_path, record_path, valid_id,
+};
+use crate::game::checkpoint;
 use crate::mail::cards::{Card, is_card};
 use crate::mail::extract::{Incoming, Turn};
 use yam_referee::signed::adoption::{Adoption, adoption};
@@ -146,12 +149,12 @@ impl Robot {
             None => Vec::new(),
         };
         // The first sight is verified completely; later, the stored
-        // events (verified when written) are met again byte for byte.
-        let known = if stored.is_empty() {
-            Known::Nothing
-        } else {
-            Known::Events(&stored)
-        };
+        // events the game's checkpoint vouches for (verified when written)
+        // are met again byte for byte, their signatures not checked twice.
+        let kept = self
+            .read(work, &checkpoint_path(&id))
+            .and_then(|text| checkpoint::from_text(&text));
+        let known = Known::Events(checkpoint::vouched(kept.as_ref(), &stored));
         let place = self.root().join(record_path(&id));
         let (record, replay) = crate::game::record::verified(bytes, &place, known)
             .map_err(|e| format!("game {id}: {e}"))?;
@@ -339,6 +342,10 @@ impl Robot {
         // The mail's bytes, exactly: the witnessed copy is the players'
         // record byte for byte.
         work.writes.insert(record_path(&id), text);
+        if let Some(now) = Checkpoint::of(&replay) {
+            work.writes
+                .insert(checkpoint_path(&id), checkpoint::to_text(&now));
+        }
         self.put_meta(work, &meta);
         Ok(Taken {
             log: format!(
