@@ -867,7 +867,7 @@ fn commit(
     prose: Option<&str>,
     dry_run: bool,
     names: &Names,
-) -> Step<()> {
+) -> Step<SignedReplay> {
     let (text, after) = append_checked(&mut loaded.record, before, events, prose, path)
         .map_err(|e| invalid(e.to_string()))?;
     let mut out = std::io::stdout().lock();
@@ -912,13 +912,13 @@ fn commit(
     }
     if dry_run {
         let _ = writeln!(out, "dry run: {} not changed", path.display());
-        return Ok(());
+        return Ok(after);
     }
     atomic::write(path, text.as_bytes(), true)
         .map_err(|e| usage(format!("{}: cannot write: {e}", path.display())))?;
     warn_checkpoint(loaded.keep_checkpoint(&after));
     print_next(&mut out, &after, names);
-    Ok(())
+    Ok(after)
 }
 
 /// The game file, verified through the checkpoint the secrets directory
@@ -970,6 +970,7 @@ fn play_move(args: &MoveArgs) -> Step<()> {
             secrets: &args.secrets,
         },
     )
+    .map(drop)
 }
 
 /// Who plays: `who` by name, or the player to move.
@@ -1011,7 +1012,8 @@ struct Turn<'a> {
 }
 
 /// Plays `intent` by `mover`: builds and proves the events, then writes
-/// them (or, in a dry run, shows them).
+/// them (or, in a dry run, shows them). Returns the replay after them
+/// (`loaded.record` holds them too).
 fn take_turn(
     path: &Path,
     loaded: &mut Loaded,
@@ -1019,7 +1021,7 @@ fn take_turn(
     mover: &PublicKey,
     intent: Intent,
     how: &Turn<'_>,
-) -> Step<()> {
+) -> Step<SignedReplay> {
     let names = keys.names();
     let signer = keys.signer(mover).ok_or_else(|| {
         usage(format!(
@@ -1054,7 +1056,8 @@ fn take_turn(
                     "dry run: the values are drawn only once the request is signed; {} not changed",
                     path.display()
                 );
-                return Ok(());
+                // Nothing was signed: the game as it was.
+                return Ok(before);
             }
             table::play(&mut replay, &moves, &signer, &keys.others(mover)).map_err(|e| match e {
                 TableError::Rules(r) => {
@@ -1129,8 +1132,11 @@ fn auto(args: &AutoArgs) -> Step<()> {
     // A game always ends (the rules cap every game's length); the bound
     // only keeps a defect from running forever.
     let steps = if args.to_end { 1_000_000 } else { args.steps };
+    // Read and verified once: each turn continues the replay the last one
+    // left (its events proven and the file written), not the whole game
+    // read again.
+    let mut loaded = load_game(&args.file, &args.secrets)?;
     for _ in 0..steps {
-        let mut loaded = load_game(&args.file, &args.secrets)?;
         if let Some(end) = loaded.replay.ending() {
             if args.to_end {
                 return Ok(());
@@ -1154,7 +1160,7 @@ fn auto(args: &AutoArgs) -> Step<()> {
             autoplay::choose(&loaded.replay, seat, policy, args.seed)
                 .map_err(|e| invalid(e.to_string()))?
         };
-        take_turn(
+        loaded.replay = take_turn(
             &args.file,
             &mut loaded,
             &keys,
@@ -1228,6 +1234,7 @@ fn act(args: &ActArgs, action: Act) -> Step<()> {
         args.dry_run,
         &names,
     )
+    .map(drop)
 }
 
 fn status(args: &StatusArgs) -> Step<()> {
