@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::movegen::reach;
+use super::movegen::{reach, reaches};
 use super::moves::{Action, Move};
 use super::outcome::Outcome;
 use super::piece::{
@@ -610,7 +610,7 @@ impl Position {
 
     fn check_reach(&self, piece: Piece, from: Square, to: Square) -> Result<(), Illegal> {
         let power = self.rules.options.power_magician_moves;
-        if reach(from, piece.kind, self.open(), power).contains(to) {
+        if reaches(from, to, piece.kind, self.open(), power) {
             Ok(())
         } else if from != to && reach(from, piece.kind, Bitboard::FULL, power).contains(to) {
             Err(Illegal::Blocked { piece, from, to })
