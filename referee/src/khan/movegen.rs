@@ -224,13 +224,32 @@ impl Position {
     /// target reaches, and keeps the pieces there that move that way. The
     /// royal test of every checked move comes here.
     pub(crate) fn attackers(&self, target: Square, by: Side) -> Bitboard {
+        self.attackers_in(
+            target,
+            self.by_side[by.index()],
+            self.open(),
+            self.squares[target.index()].map(|p| p.kind),
+        )
+    }
+
+    /// [`Position::attackers`] on a board that differs from this one only
+    /// in which squares are `theirs` (the attacking side's pieces, each the
+    /// kind it is here), which are `open`, and what stands on the target
+    /// (`victim`, for KR-3.10): the board after a plain move, without
+    /// playing it (the replay's direct royal test).
+    #[inline]
+    pub(crate) fn attackers_in(
+        &self,
+        target: Square,
+        theirs: Bitboard,
+        open: Bitboard,
+        victim: Option<Kind>,
+    ) -> Bitboard {
         let t = target.index();
         let kinds = |ks: &[Kind]| {
             ks.iter()
                 .fold(Bitboard::EMPTY, |b, k| b | self.by_kind[k.index()])
         };
-        let theirs = self.by_side[by.index()];
-        let open = self.open();
         let (power_two, power_orth) = match self.rules.options.power_magician_moves {
             PowerMagicianMoves::Warrior => (kinds(&[Kind::PowerMagician]), Bitboard::EMPTY),
             PowerMagicianMoves::Orthogonal => (Bitboard::EMPTY, kinds(&[Kind::PowerMagician])),
@@ -258,8 +277,8 @@ impl Position {
             }
         }
         // KR-3.10: a sword that may not capture the piece there does not attack it.
-        if let Some(victim) = self.squares[t]
-            && !self.may_capture(Kind::Swordsman, victim.kind)
+        if let Some(victim) = victim
+            && !self.may_capture(Kind::Swordsman, victim)
         {
             found &= !swords;
         }
@@ -338,11 +357,11 @@ impl Position {
         out: Option<&mut Position>,
     ) -> Result<bool, (Square, Square)> {
         let us = self.turn;
-        let before = self.leaders(us).count();
+        let before = self.leaders(us);
         // A move loses at most one of the mover's leaders (walking it into a
         // manned square, or giving the bondsman's horse in an exchange); with
         // two left over nobody is royal, so there is nothing to test.
-        if before >= 3 || (before == 2 && !self.may_lose_leader(mv)) {
+        if before.more_than(2) || (before.more_than(1) && !self.may_lose_leader(mv)) {
             return Ok(false);
         }
         let mut local;

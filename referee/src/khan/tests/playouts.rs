@@ -541,3 +541,72 @@ fn direct_legality_tests_agree_with_the_naive_generator_in_every_ruleset() {
         }
     }
 }
+
+/// The replay's fast path against the general one, for every conceivable
+/// move (every action, from every occupied square to every square): when
+/// it decides, the move is legal and the position it writes is the one
+/// `play` makes; `check_and_play` (which tries it first) answers as
+/// `check` does and leaves the same position.
+fn fast_path_agrees(pos: &Position) -> Result<usize, TestCaseError> {
+    let mut taken = 0;
+    for action in [
+        Action::Move,
+        Action::Capture,
+        Action::Spell,
+        Action::Exchange,
+        Action::Transfer,
+    ] {
+        for from in pos.occupied() {
+            for to in Square::all() {
+                let mv = Move::new(action, from, to);
+                let checked = pos.check(&mv);
+                let mut played = *pos;
+                played.play_unchecked(&mv);
+                let mut fast = *pos;
+                if pos.play_plain(&mv, &mut fast) {
+                    prop_assert_eq!(&checked, &Ok(()), "{} in {}", mv, pos.to_yam());
+                    prop_assert_eq!(fast, played, "{} in {}", mv, pos.to_yam());
+                    taken += 1;
+                }
+                let mut next = *pos;
+                let answer = pos.check_and_play(&mv, &mut next);
+                prop_assert_eq!(&answer, &checked, "{} in {}", mv, pos.to_yam());
+                if answer.is_ok() {
+                    prop_assert_eq!(next, played, "{} in {}", mv, pos.to_yam());
+                }
+            }
+        }
+    }
+    Ok(taken)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Random positions of every ruleset, as above.
+    #[test]
+    fn the_replay_fast_path_agrees_with_the_general_path(
+        seed in any::<u64>(),
+        root in 0usize..64,
+    ) {
+        let roots = roots();
+        let root = &roots[root % roots.len()];
+        for pos in playout(root, seed, 60).iter().step_by(5) {
+            fast_path_agrees(pos)?;
+        }
+    }
+}
+
+#[test]
+fn the_replay_fast_path_agrees_with_the_general_path_in_every_ruleset() {
+    let mut taken = 0;
+    let mut roots = roots();
+    roots.extend(GameType::ALL.iter().map(|g| start(g.name())));
+    for (i, root) in roots.iter().enumerate() {
+        for pos in playout(root, 101 + i as u64, 80).iter().step_by(3) {
+            taken += fast_path_agrees(pos).unwrap();
+        }
+    }
+    // Most legal moves of these games take it.
+    assert!(taken > 5_000, "{taken}");
+}
