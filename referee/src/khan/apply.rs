@@ -487,6 +487,18 @@ impl Position {
     /// the general path over every conceivable move of random positions.
     #[inline]
     pub(crate) fn play_plain(&self, mv: &Move, next: &mut Position) -> bool {
+        self.play_plain_promoting(mv, next).is_some()
+    }
+
+    /// [`Position::play_plain`], with what the move promotes its piece to
+    /// (as [`Position::promotion_of`]): `Some` when it decided the move
+    /// legal and played it.
+    #[inline]
+    pub(crate) fn play_plain_promoting(
+        &self,
+        mv: &Move,
+        next: &mut Position,
+    ) -> Option<Option<Kind>> {
         let (from, to) = (mv.from, mv.to);
         let us = self.turn;
         if !matches!(mv.action, Action::Move | Action::Capture)
@@ -495,38 +507,38 @@ impl Position {
             || self.leaderless(Side::White)
             || self.leaderless(Side::Black)
         {
-            return false;
+            return None;
         }
         let Some(piece) = self.squares[from.index()] else {
-            return false;
+            return None;
         };
         if piece.side != us {
-            return false;
+            return None;
         }
         let victim = self.squares[to.index()];
         match (mv.action, victim) {
             (Action::Move, None) => {}
             (Action::Capture, Some(v)) if v.side != us && self.may_capture(piece.kind, v.kind) => {}
-            _ => return false,
+            _ => return None,
         }
         // No captive is carried from or to either square, none waits on
         // `from` (or on an empty ger), and `to` is no tower square (so not
         // manned either): no siege rule applies.
         for at in self.captives.iter().flatten() {
             match *at {
-                CaptiveAt::Carried(s) if s == from || s == to => return false,
+                CaptiveAt::Carried(s) if s == from || s == to => return None,
                 CaptiveAt::Waiting(g) if g == from || self.squares[g.index()].is_none() => {
-                    return false;
+                    return None;
                 }
                 _ => {}
             }
         }
         if self.tower_squares().contains(to) {
-            return false;
+            return None;
         }
         let power = self.rules.options.power_magician_moves;
         if !reaches(from, to, piece.kind, self.open(), power) {
-            return false;
+            return None;
         }
         // KR-5.2 then KR-5.1 (KR-P8), as in `play_move`.
         let mut kind = piece.kind;
@@ -555,7 +567,7 @@ impl Position {
                 .attackers_in(royal, theirs, open, royal_kind)
                 .is_empty()
             {
-                return false;
+                return None;
             }
         }
         *next = *self;
@@ -574,7 +586,7 @@ impl Position {
             next.fullmoves = self.fullmoves.saturating_add(1);
         }
         next.turn = us.opposite();
-        true
+        Some((kind != piece.kind).then_some(kind))
     }
 
     /// Why a move the rules refuse is refused: once the game is over, for that.

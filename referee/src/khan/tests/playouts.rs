@@ -563,11 +563,19 @@ fn fast_path_agrees(pos: &Position) -> Result<usize, TestCaseError> {
                 let mut played = *pos;
                 played.play_unchecked(&mv);
                 let mut fast = *pos;
-                if pos.play_plain(&mv, &mut fast) {
+                if let Some(promotion) = pos.play_plain_promoting(&mv, &mut fast) {
                     prop_assert_eq!(&checked, &Ok(()), "{} in {}", mv, pos.to_yam());
+                    prop_assert_eq!(
+                        promotion,
+                        pos.promotion_of(&mv),
+                        "{} in {}",
+                        mv,
+                        pos.to_yam()
+                    );
                     prop_assert_eq!(fast, played, "{} in {}", mv, pos.to_yam());
                     taken += 1;
                 }
+                resolve_into_agrees(pos, &mv, checked.is_ok(), &played)?;
                 let mut next = *pos;
                 let answer = pos.check_and_play(&mv, &mut next);
                 prop_assert_eq!(&answer, &checked, "{} in {}", mv, pos.to_yam());
@@ -578,6 +586,62 @@ fn fast_path_agrees(pos: &Position) -> Result<usize, TestCaseError> {
         }
     }
     Ok(taken)
+}
+
+/// `resolve_into` (which tries the fast path first) against `resolve` for
+/// the tokens of a move: for a legal one with the right and a wrong piece
+/// letter and with every promotion mark, for a refused one as written with
+/// the piece there.
+fn resolve_into_agrees(
+    pos: &Position,
+    mv: &Move,
+    legal: bool,
+    played: &Position,
+) -> Result<(), TestCaseError> {
+    let Some(piece) = pos.piece_at(mv.from) else {
+        return Ok(());
+    };
+    let wrong = if piece.kind == Kind::Warrior {
+        Kind::Archer
+    } else {
+        Kind::Warrior
+    };
+    let promotions = [
+        None,
+        pos.promotion_of(mv),
+        Some(Kind::Khan),
+        Some(Kind::Warrior),
+    ];
+    let variants: Vec<(Kind, Option<Kind>)> = if legal {
+        [piece.kind, wrong]
+            .into_iter()
+            .flat_map(|k| promotions.into_iter().map(move |p| (k, p)))
+            .collect()
+    } else {
+        vec![(piece.kind, pos.promotion_of(mv))]
+    };
+    for (written, promotion) in variants {
+        let token = MoveToken {
+            piece: written,
+            from: mv.from,
+            action: mv.action,
+            to: mv.to,
+            promotion,
+        };
+        let mut next = *pos;
+        let fast = crate::khan::resolve_into(pos, &token, &mut next);
+        prop_assert_eq!(
+            &fast,
+            &resolve(pos, &token),
+            "{:?} in {}",
+            token,
+            pos.to_yam()
+        );
+        if fast.is_ok() {
+            prop_assert_eq!(&next, played, "{:?} in {}", token, pos.to_yam());
+        }
+    }
+    Ok(())
 }
 
 proptest! {
