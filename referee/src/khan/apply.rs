@@ -501,17 +501,18 @@ impl Position {
     ) -> Option<Option<Kind>> {
         let (from, to) = (mv.from, mv.to);
         let us = self.turn;
+        // Each side's leaders, once: asked here for KR-6.3 and below for
+        // KR-6.2 (`leaderless` is only asked when a side has none).
+        let leaders = [self.leaders(Side::White), self.leaders(Side::Black)];
         if !matches!(mv.action, Action::Move | Action::Capture)
             || self.delivered.is_some()
             || self.halfmoves >= 100
-            || self.leaderless(Side::White)
-            || self.leaderless(Side::Black)
+            || (leaders[0].is_empty() && self.leaderless(Side::White))
+            || (leaders[1].is_empty() && self.leaderless(Side::Black))
         {
             return None;
         }
-        let Some(piece) = self.squares[from.index()] else {
-            return None;
-        };
+        let piece = self.squares[from.index()]?;
         if piece.side != us {
             return None;
         }
@@ -551,7 +552,7 @@ impl Position {
             kind = base_promoted(kind);
         }
         // KR-6.2: the royal leader after the move, and what attacks it then.
-        let mut leaders = self.leaders(us);
+        let mut leaders = leaders[us.index()];
         if leaders.contains(from) {
             leaders = leaders.without(from).with(to);
         }
