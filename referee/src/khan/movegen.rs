@@ -91,7 +91,7 @@ fn two_steps_to(from: Square, to: Square, open: Bitboard) -> bool {
 /// Whether a `kind` on `from` could end a move on `to`, given the `open`
 /// squares: `reach(from, kind, open, power).contains(to)`, decided by direct
 /// tests on the two squares instead of computing the whole reach.
-#[inline]
+#[inline(always)]
 pub(crate) fn reaches(
     from: Square,
     to: Square,
@@ -237,7 +237,7 @@ impl Position {
     /// kind it is here), which are `open`, and what stands on the target
     /// (`victim`, for KR-3.10): the board after a plain move, without
     /// playing it (the replay's direct royal test).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn attackers_in(
         &self,
         target: Square,
