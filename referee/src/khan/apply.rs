@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::movegen::reach;
+use super::movegen::{reach, reaches};
 use super::moves::{Action, Move};
 use super::outcome::Outcome;
 use super::piece::{
@@ -454,6 +454,9 @@ impl Position {
     /// (unspecified if the move is refused): one play of the move, where the
     /// royal test has already played it.
     pub(crate) fn check_and_play(&self, mv: &Move, next: &mut Position) -> Result<(), Illegal> {
+        if self.play_plain(mv, next) {
+            return Ok(());
+        }
         match self.check_rules_into(mv, Some(next)) {
             Ok(true) => Ok(()),
             Ok(false) => {
@@ -463,6 +466,128 @@ impl Position {
             }
             Err(e) => Err(self.refusal(e)),
         }
+    }
+
+    /// The replay's fast path: a plain move or capture whose only
+    /// consequences are the move itself, the capture and a promotion. If
+    /// this decides the move is legal, the position after it is written to
+    /// `next` and the answer is `true`. `false` leaves `next` alone and the
+    /// general path to decide (every refusal, with its reason, and every
+    /// move with siege consequences: KR-7.1 tower death, KR-7.3 pickup,
+    /// KR-7.6 carrier capture, KR-7.7 drop-off and release, KR-9 delivery),
+    /// and the endings of KR-P14.
+    ///
+    /// The royal-leader test (KR-6.2, KR-P6) is decided here by direct tests
+    /// on bitboards, without playing the move: such a move changes only the
+    /// two squares, leaves the mover a leader exactly when it was one
+    /// (promotions keep khan types khan types and bondsmen bondsmen), and
+    /// takes only an enemy piece, so the enemy pieces after it are this
+    /// position's without the target, and the open squares are this
+    /// position's with `from` opened and `to` closed. A test holds it to
+    /// the general path over every conceivable move of random positions.
+    #[inline]
+    pub(crate) fn play_plain(&self, mv: &Move, next: &mut Position) -> bool {
+        self.play_plain_promoting(mv, next).is_some()
+    }
+
+    /// [`Position::play_plain`], with what the move promotes its piece to
+    /// (as [`Position::promotion_of`]): `Some` when it decided the move
+    /// legal and played it.
+    #[inline]
+    pub(crate) fn play_plain_promoting(
+        &self,
+        mv: &Move,
+        next: &mut Position,
+    ) -> Option<Option<Kind>> {
+        let (from, to) = (mv.from, mv.to);
+        let us = self.turn;
+        // Each side's leaders, once: asked here for KR-6.3 and below for
+        // KR-6.2 (`leaderless` is only asked when a side has none).
+        let leaders = [self.leaders(Side::White), self.leaders(Side::Black)];
+        if !matches!(mv.action, Action::Move | Action::Capture)
+            || self.delivered.is_some()
+            || self.halfmoves >= 100
+            || (leaders[0].is_empty() && self.leaderless(Side::White))
+            || (leaders[1].is_empty() && self.leaderless(Side::Black))
+        {
+            return None;
+        }
+        let piece = self.squares[from.index()]?;
+        if piece.side != us {
+            return None;
+        }
+        let victim = self.squares[to.index()];
+        match (mv.action, victim) {
+            (Action::Move, None) => {}
+            (Action::Capture, Some(v)) if v.side != us && self.may_capture(piece.kind, v.kind) => {}
+            _ => return None,
+        }
+        // No captive is carried from or to either square, none waits on
+        // `from` (or on an empty ger), and `to` is no tower square (so not
+        // manned either): no siege rule applies.
+        for at in self.captives.iter().flatten() {
+            match *at {
+                CaptiveAt::Carried(s) if s == from || s == to => return None,
+                CaptiveAt::Waiting(g) if g == from || self.squares[g.index()].is_none() => {
+                    return None;
+                }
+                _ => {}
+            }
+        }
+        if self.tower_squares().contains(to) {
+            return None;
+        }
+        let power = self.rules.options.power_magician_moves;
+        if !reaches(from, to, piece.kind, self.open(), power) {
+            return None;
+        }
+        // KR-5.2 then KR-5.1 (KR-P8), as in `play_move`.
+        let mut kind = piece.kind;
+        if self.rules.options.capture_promotions
+            && let Some(v) = victim
+        {
+            kind = capture_promoted(kind, v.kind);
+        }
+        if self.rules.options.base_promotions && self.rules.camps[us.index()].contains(to) {
+            kind = base_promoted(kind);
+        }
+        // KR-6.2: the royal leader after the move, and what attacks it then.
+        let mut leaders = leaders[us.index()];
+        if leaders.contains(from) {
+            leaders = leaders.without(from).with(to);
+        }
+        if let Some(royal) = leaders.single() {
+            let theirs = self.by_side[us.opposite().index()].without(to);
+            let open = !(self.occupied().without(from).with(to) | self.manned);
+            let royal_kind = if royal == to {
+                Some(kind)
+            } else {
+                self.squares[royal.index()].map(|p| p.kind)
+            };
+            if !self
+                .attackers_in(royal, theirs, open, royal_kind)
+                .is_empty()
+            {
+                return None;
+            }
+        }
+        *next = *self;
+        next.remove(from);
+        if victim.is_some() {
+            next.remove(to);
+        }
+        next.place(to, Piece::new(us, kind));
+        // KR-6.5: a capture resets the count.
+        next.halfmoves = if victim.is_some() {
+            0
+        } else {
+            self.halfmoves.saturating_add(1)
+        };
+        if us == Side::Black {
+            next.fullmoves = self.fullmoves.saturating_add(1);
+        }
+        next.turn = us.opposite();
+        Some((kind != piece.kind).then_some(kind))
     }
 
     /// Why a move the rules refuse is refused: once the game is over, for that.
@@ -593,34 +718,52 @@ impl Position {
             }
         }
         self.royal_test(mv, next)
-            .map_err(|(square, attacker_square)| {
-                let mut next = *self;
-                next.play(mv, &mut NoEvents);
-                let leader = next.squares[square.index()].map_or(Kind::Khan, |p| p.kind);
-                let attacker = next.squares[attacker_square.index()]
-                    .unwrap_or(Piece::new(us.opposite(), Kind::Warrior));
-                Illegal::LeavesRoyalAttacked {
-                    leader,
-                    square,
-                    attacker,
-                    attacker_square,
-                }
-            })
+            .map_err(|(square, attacker_square)| self.royal_refusal(mv, square, attacker_square))
     }
 
+    /// Why a move that leaves the royal leader attacked is refused. Out of
+    /// line: the replay of a valid record never comes here.
+    #[cold]
+    #[inline(never)]
+    fn royal_refusal(&self, mv: &Move, square: Square, attacker_square: Square) -> Illegal {
+        let mut next = *self;
+        next.play(mv, &mut NoEvents);
+        let leader = next.squares[square.index()].map_or(Kind::Khan, |p| p.kind);
+        let attacker = next.squares[attacker_square.index()]
+            .unwrap_or(Piece::new(self.turn.opposite(), Kind::Warrior));
+        Illegal::LeavesRoyalAttacked {
+            leader,
+            square,
+            attacker,
+            attacker_square,
+        }
+    }
+
+    #[inline]
     fn check_reach(&self, piece: Piece, from: Square, to: Square) -> Result<(), Illegal> {
         let power = self.rules.options.power_magician_moves;
-        if reach(from, piece.kind, self.open(), power).contains(to) {
+        if reaches(from, to, piece.kind, self.open(), power) {
             Ok(())
-        } else if from != to && reach(from, piece.kind, Bitboard::FULL, power).contains(to) {
-            Err(Illegal::Blocked { piece, from, to })
         } else {
-            Err(Illegal::CannotReach {
+            Err(self.reach_refusal(piece, from, to))
+        }
+    }
+
+    /// Why a move outside the piece's movement is refused (out of line, as
+    /// [`Position::royal_refusal`]).
+    #[cold]
+    #[inline(never)]
+    fn reach_refusal(&self, piece: Piece, from: Square, to: Square) -> Illegal {
+        let power = self.rules.options.power_magician_moves;
+        if from != to && reach(from, piece.kind, Bitboard::FULL, power).contains(to) {
+            Illegal::Blocked { piece, from, to }
+        } else {
+            Illegal::CannotReach {
                 piece,
                 from,
                 to,
                 how: movement_words(piece.kind, power),
-            })
+            }
         }
     }
 
@@ -734,7 +877,7 @@ impl Position {
         if let Some(c) = carrying {
             self.set_captive(c, Some(CaptiveAt::Carried(to)));
         }
-        self.put(to, mover);
+        self.place(to, mover);
 
         // KR-7.1: tower death, with whatever the mover now carries.
         if self.manned.contains(to) && !is_magician(mover.kind) {
@@ -755,7 +898,11 @@ impl Position {
         }
 
         // KR-7.3: pickup, only by a piece that now carries nothing.
-        let tower = self.towers().position(|t| t.contains(to));
+        let tower = if self.tower_squares().contains(to) {
+            self.towers().position(|t| t.contains(to))
+        } else {
+            None
+        };
         if carrying.is_none()
             && let Some(t) = tower
             && !self.manned.contains(to)

@@ -50,44 +50,75 @@ fn slides(from: Square, open: Bitboard, dirs: &[(i8, i8)], n: u8) -> Bitboard {
     Bitboard(r)
 }
 
-/// The squares the sliding movements reach from one square.
-struct Rays {
-    /// Orthogonal slides of up to two squares (KR-3.3, KR-3.5).
-    orthogonal2: Bitboard,
-    /// Orthogonal slides of up to three (KR-3.7).
-    orthogonal3: Bitboard,
-    /// Diagonal slides of up to three (with the orthogonal ones, KR-3.8).
-    diagonal3: Bitboard,
+/// Whether a slide of 1..=`n` squares along one line, orthogonal (or any of
+/// the eight when `diagonal_too`), goes from `from` to `to`: the two are on
+/// such a line, at most `n` apart, with every square strictly between them
+/// `open`. The same squares as [`slides`] reaches, tested for one target
+/// without walking (the movement check of every checked move and the attack
+/// lookup come here; a test holds the two together).
+#[inline]
+fn slides_to(from: Square, to: Square, open: Bitboard, n: u8, diagonal_too: bool) -> bool {
+    let (a, b) = (from.index() as i32, to.index() as i32);
+    let df = (b & 7) - (a & 7);
+    let dr = (b >> 3) - (a >> 3);
+    let d = df.abs().max(dr.abs());
+    if d == 0 || d > i32::from(n) {
+        return false;
+    }
+    if !(df == 0 || dr == 0 || (diagonal_too && df.abs() == dr.abs())) {
+        return false;
+    }
+    // On a line the index moves by the same step at every square.
+    let step = (b - a) / d;
+    let mut between = 0u64;
+    let mut s = a;
+    for _ in 1..d {
+        s += step;
+        between |= 1 << s;
+    }
+    between & !open.0 == 0
 }
 
-/// Every slide the attack lookup needs, in one walk of the eight rays, with
-/// the same stopping rule as [`slides`] (which the lookup's test holds it to).
+/// KR-3.6 for one target: one king step, or two whose middle square (any
+/// square next to both) is open. The same squares as [`two_steps`].
 #[inline]
-fn rays_from(from: Square, open: Bitboard) -> Rays {
-    let start = 1u64 << from.index();
-    let mut orthogonal = [start; 4];
-    let mut diagonal = [start; 4];
-    let mut reached_orthogonal = [0u64; 3];
-    let mut reached_diagonal = 0u64;
-    for reached in &mut reached_orthogonal {
-        let mut r = 0;
-        for (frontier, &(df, dr)) in orthogonal.iter_mut().zip(&DIRECTIONS[..4]) {
-            *frontier = step(*frontier, df, dr);
-            r |= *frontier;
-            *frontier &= open.0;
-        }
-        *reached = r;
-        for (frontier, &(df, dr)) in diagonal.iter_mut().zip(&DIRECTIONS[4..]) {
-            *frontier = step(*frontier, df, dr);
-            reached_diagonal |= *frontier;
-            *frontier &= open.0;
-        }
-    }
-    let orthogonal2 = reached_orthogonal[0] | reached_orthogonal[1];
-    Rays {
-        orthogonal2: Bitboard(orthogonal2),
-        orthogonal3: Bitboard(orthogonal2 | reached_orthogonal[2]),
-        diagonal3: Bitboard(reached_diagonal),
+fn two_steps_to(from: Square, to: Square, open: Bitboard) -> bool {
+    from != to
+        && (KING[from.index()].contains(to)
+            || !(KING[from.index()] & KING[to.index()] & open).is_empty())
+}
+
+/// Whether a `kind` on `from` could end a move on `to`, given the `open`
+/// squares: `reach(from, kind, open, power).contains(to)`, decided by direct
+/// tests on the two squares instead of computing the whole reach.
+#[inline(always)]
+pub(crate) fn reaches(
+    from: Square,
+    to: Square,
+    kind: Kind,
+    open: Bitboard,
+    power: PowerMagicianMoves,
+) -> bool {
+    match kind {
+        // KR-3.1
+        Kind::Swordsman | Kind::KhanSword => DIAG[from.index()].contains(to),
+        // KR-3.2
+        Kind::Archer | Kind::KhanArcher => KING[from.index()].contains(to),
+        // KR-3.3
+        Kind::Assassin => slides_to(from, to, open, 2, false),
+        // KR-3.4
+        Kind::Magician | Kind::DemotedMagician => ORTHO[from.index()].contains(to),
+        // KR-3.6
+        Kind::Warrior => two_steps_to(from, to, open),
+        // KR-3.5
+        Kind::PowerMagician => match power {
+            PowerMagicianMoves::Warrior => two_steps_to(from, to, open),
+            PowerMagicianMoves::Orthogonal => slides_to(from, to, open, 2, false),
+        },
+        // KR-3.7
+        Kind::Bondsman => two_steps_to(from, to, open) || slides_to(from, to, open, 3, false),
+        // KR-3.8
+        Kind::Khan => two_steps_to(from, to, open) || slides_to(from, to, open, 3, true),
     }
 }
 
@@ -193,13 +224,32 @@ impl Position {
     /// target reaches, and keeps the pieces there that move that way. The
     /// royal test of every checked move comes here.
     pub(crate) fn attackers(&self, target: Square, by: Side) -> Bitboard {
+        self.attackers_in(
+            target,
+            self.by_side[by.index()],
+            self.open(),
+            self.squares[target.index()].map(|p| p.kind),
+        )
+    }
+
+    /// [`Position::attackers`] on a board that differs from this one only
+    /// in which squares are `theirs` (the attacking side's pieces, each the
+    /// kind it is here), which are `open`, and what stands on the target
+    /// (`victim`, for KR-3.10): the board after a plain move, without
+    /// playing it (the replay's direct royal test).
+    #[inline(always)]
+    pub(crate) fn attackers_in(
+        &self,
+        target: Square,
+        theirs: Bitboard,
+        open: Bitboard,
+        victim: Option<Kind>,
+    ) -> Bitboard {
         let t = target.index();
         let kinds = |ks: &[Kind]| {
             ks.iter()
                 .fold(Bitboard::EMPTY, |b, k| b | self.by_kind[k.index()])
         };
-        let theirs = self.by_side[by.index()];
-        let open = self.open();
         let (power_two, power_orth) = match self.rules.options.power_magician_moves {
             PowerMagicianMoves::Warrior => (kinds(&[Kind::PowerMagician]), Bitboard::EMPTY),
             PowerMagicianMoves::Orthogonal => (Bitboard::EMPTY, kinds(&[Kind::PowerMagician])),
@@ -210,27 +260,25 @@ impl Position {
         found |= kinds(&[Kind::Magician, Kind::DemotedMagician]) & theirs & ORTHO[t];
         // Only pieces near enough can reach: one or two king steps end within
         // king distance two, slides run at most two (assassin, orthogonal
-        // power magician) or three (bondsman, khan) squares along a line. So
-        // the walks are skipped when no piece that moves that way stands on
-        // those squares, whatever blocks them (exact: the walks would find
-        // nothing).
-        let walkers =
-            (kinds(&[Kind::Warrior, Kind::Bondsman, Kind::Khan]) | power_two) & theirs & NEAR2[t];
-        if !walkers.is_empty() {
-            found |= walkers & two_steps(target, open);
-        }
-        let runners = (kinds(&[Kind::Assassin]) | power_orth) & theirs & ORTHO_LINES2[t];
-        let bondsmen = kinds(&[Kind::Bondsman]) & theirs & ORTHO_LINES3[t];
-        let khans = kinds(&[Kind::Khan]) & theirs & LINES3[t];
-        if !(runners | bondsmen | khans).is_empty() {
-            let rays = rays_from(target, open);
-            found |= runners & rays.orthogonal2;
-            found |= bondsmen & rays.orthogonal3;
-            found |= khans & (rays.orthogonal3 | rays.diagonal3);
+        // power magician) or three (bondsman, khan) squares along a line. Each
+        // such piece is asked directly whether its movement ends on the target
+        // (a few bitboard tests), instead of walking the target's rays.
+        let near = (((kinds(&[Kind::Warrior, Kind::Bondsman, Kind::Khan]) | power_two) & NEAR2[t])
+            | ((kinds(&[Kind::Assassin]) | power_orth) & ORTHO_LINES2[t])
+            | (kinds(&[Kind::Bondsman]) & ORTHO_LINES3[t])
+            | (kinds(&[Kind::Khan]) & LINES3[t]))
+            & theirs;
+        let power = self.rules.options.power_magician_moves;
+        for from in near {
+            if let Some(p) = self.squares[from.index()]
+                && reaches(from, target, p.kind, open, power)
+            {
+                found = found.with(from);
+            }
         }
         // KR-3.10: a sword that may not capture the piece there does not attack it.
-        if let Some(victim) = self.squares[t]
-            && !self.may_capture(Kind::Swordsman, victim.kind)
+        if let Some(victim) = victim
+            && !self.may_capture(Kind::Swordsman, victim)
         {
             found &= !swords;
         }
@@ -309,11 +357,11 @@ impl Position {
         out: Option<&mut Position>,
     ) -> Result<bool, (Square, Square)> {
         let us = self.turn;
-        let before = self.leaders(us).count();
+        let before = self.leaders(us);
         // A move loses at most one of the mover's leaders (walking it into a
         // manned square, or giving the bondsman's horse in an exchange); with
         // two left over nobody is royal, so there is nothing to test.
-        if before >= 3 || (before == 2 && !self.may_lose_leader(mv)) {
+        if before.more_than(2) || (before.more_than(1) && !self.may_lose_leader(mv)) {
             return Ok(false);
         }
         let mut local;

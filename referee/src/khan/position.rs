@@ -344,7 +344,8 @@ impl Position {
 
     /// Every tower square.
     pub fn tower_squares(&self) -> Bitboard {
-        self.towers().fold(Bitboard::EMPTY, |a, b| a | b)
+        // The slots past `n_towers` are always empty, so no count is needed.
+        self.towers[0] | self.towers[1] | self.towers[2] | self.towers[3]
     }
 
     /// Tower squares still manned (KR-7.1).
@@ -443,6 +444,12 @@ impl Position {
 
     pub(crate) fn put(&mut self, sq: Square, p: Piece) {
         self.remove(sq);
+        self.place(sq, p);
+    }
+
+    /// [`Position::put`] on a square known to be empty.
+    pub(crate) fn place(&mut self, sq: Square, p: Piece) {
+        debug_assert!(self.squares[sq.index()].is_none());
         self.squares[sq.index()] = Some(p);
         let b = Bitboard::from_square(sq);
         self.by_side[p.side.index()] |= b;
@@ -482,6 +489,8 @@ impl fmt::Display for Position {
 
 // The copy-make generator copies positions; keep them small.
 const _: () = assert!(size_of::<Position>() <= 512);
+// `tower_squares` ORs the four slots.
+const _: () = assert!(MAX_TOWERS == 4);
 
 #[cfg(test)]
 mod tests {

@@ -28,6 +28,17 @@ pub fn resolve_into(
     token: &MoveToken,
     next: &mut Position,
 ) -> Result<Move, Illegal> {
+    // The fast path first (see `Position::play_plain`): the written piece is
+    // the one there, and the promotion is written as the move makes it.
+    // Anything else, every refusal included, goes the general way below.
+    let mv = Move::new(token.action, token.from, token.to);
+    if pos
+        .piece_at(token.from)
+        .is_some_and(|p| p.kind == token.piece)
+        && pos.play_plain_promoting(&mv, next) == Some(token.promotion)
+    {
+        return Ok(mv);
+    }
     resolve_with(pos, token, |mv| pos.check_and_play(mv, next)).map(|(mv, ())| mv)
 }
 

@@ -6,12 +6,13 @@
 use proptest::prelude::*;
 use yam_notation::khan::{EngineMove, MoveToken};
 
-use super::naive::Naive;
+use super::naive::{Naive, as_move};
 use super::perft::{middle_position, middles};
 use super::support::start;
+use crate::khan::movegen::{reach, reaches};
 use crate::khan::{
-    Action, Event, GameType, Move, Position, Side, Square, apply, from_engine, legal_moves,
-    resolve, to_engine, to_token,
+    Action, Bitboard, Event, GameType, Kind, Move, Position, PowerMagicianMoves, Side, Square,
+    apply, from_engine, legal_moves, resolve, to_engine, to_token,
 };
 
 /// A small deterministic generator, so failures can be replayed.
@@ -321,7 +322,7 @@ proptest! {
         let pos = positions[positions.len() - 1];
         let action = [Action::Move, Action::Capture, Action::Spell, Action::Exchange, Action::Transfer][action];
         let token = MoveToken {
-            piece: crate::khan::Kind::ALL[kind],
+            piece: Kind::ALL[kind],
             from: Square::from_index(from).unwrap_or(Square::A1),
             action,
             to: Square::from_index(to).unwrap_or(Square::A1),
@@ -415,4 +416,261 @@ fn the_royal_test_agrees_with_the_naive_lookup_after_every_move() {
     }
     assert!(checked > 10_000, "{checked}");
     assert!(refused > 100, "{refused}");
+}
+
+/// The movement check's direct from-to test against the whole reach, for
+/// every kind, both power-magician movements, every pair of squares and
+/// the given open squares.
+fn direct_reach_agrees(open: Bitboard) -> Result<(), TestCaseError> {
+    for power in [PowerMagicianMoves::Warrior, PowerMagicianMoves::Orthogonal] {
+        for kind in Kind::ALL {
+            for from in Square::all() {
+                let whole = reach(from, kind, open, power);
+                for to in Square::all() {
+                    prop_assert_eq!(
+                        reaches(from, to, kind, open, power),
+                        whole.contains(to),
+                        "{:?} {}-{} {:?} open {:#x}",
+                        kind,
+                        from,
+                        to,
+                        power,
+                        open.0
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The legality of every conceivable move (every action, from every
+/// occupied square to every square) by the rule checker, whose movement
+/// check, royal test and attack lookup are direct bitboard tests, against
+/// the naive generator's list (which plays each move and looks at every
+/// enemy piece's whole reach).
+fn direct_legality_agrees(pos: &Position) -> Result<usize, TestCaseError> {
+    let naive = Naive::from_position(pos);
+    let listed: Vec<Move> = naive.moves().iter().map(as_move).collect();
+    // A finished game lists no moves but the rules may still allow one.
+    if listed.is_empty() {
+        return Ok(0);
+    }
+    let mut accepted = 0;
+    for action in [
+        Action::Move,
+        Action::Capture,
+        Action::Spell,
+        Action::Exchange,
+        Action::Transfer,
+    ] {
+        for from in pos.occupied() {
+            for to in Square::all() {
+                let mv = Move::new(action, from, to);
+                let ok = pos.check_rules(&mv).is_ok();
+                prop_assert_eq!(
+                    ok,
+                    listed.contains(&mv),
+                    "{} in {}: {:?}",
+                    mv,
+                    pos.to_yam(),
+                    pos.check_rules(&mv)
+                );
+                accepted += usize::from(ok);
+            }
+        }
+    }
+    prop_assert_eq!(accepted, listed.len(), "in {}", pos.to_yam());
+    Ok(accepted)
+}
+
+#[test]
+fn the_direct_reach_test_agrees_with_the_whole_reach_in_played_positions() {
+    for pos in sample(43, 40).iter().step_by(3) {
+        direct_reach_agrees(pos.open()).unwrap();
+    }
+    direct_reach_agrees(Bitboard::FULL).unwrap();
+    direct_reach_agrees(Bitboard::EMPTY).unwrap();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Any set of open squares, not only those of reachable positions.
+    #[test]
+    fn the_direct_reach_test_agrees_with_the_whole_reach(open in any::<u64>()) {
+        direct_reach_agrees(Bitboard(open))?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// Random positions of every ruleset (each start position, and the
+    /// perft suite's middle positions, played on at random): the rule
+    /// checker accepts exactly the naive generator's legal moves, and the
+    /// attack lookup finds exactly the naive generator's attackers.
+    #[test]
+    fn direct_legality_tests_agree_with_the_naive_generator(
+        seed in any::<u64>(),
+        root in 0usize..64,
+    ) {
+        let roots = roots();
+        let root = &roots[root % roots.len()];
+        let mut accepted = 0;
+        for pos in playout(root, seed, 60).iter().step_by(4) {
+            accepted += direct_legality_agrees(pos)?;
+            let naive = Naive::from_position(pos);
+            for target in pos.occupied() {
+                for by in [Side::White, Side::Black] {
+                    let fast: Vec<Square> = pos.attackers(target, by).into_iter().collect();
+                    prop_assert_eq!(fast, naive.attackers(target, by), "{} in {}", target, pos.to_yam());
+                }
+            }
+        }
+        prop_assert!(accepted > 0);
+    }
+}
+
+#[test]
+fn direct_legality_tests_agree_with_the_naive_generator_in_every_ruleset() {
+    // Every ruleset's start position explicitly, so that none is left to chance.
+    for g in GameType::ALL {
+        for pos in playout(&start(g.name()), 97, 60).iter().step_by(2) {
+            direct_legality_agrees(pos).unwrap();
+        }
+    }
+}
+
+/// The replay's fast path against the general one, for every conceivable
+/// move (every action, from every occupied square to every square): when
+/// it decides, the move is legal and the position it writes is the one
+/// `play` makes; `check_and_play` (which tries it first) answers as
+/// `check` does and leaves the same position.
+fn fast_path_agrees(pos: &Position) -> Result<usize, TestCaseError> {
+    let mut taken = 0;
+    for action in [
+        Action::Move,
+        Action::Capture,
+        Action::Spell,
+        Action::Exchange,
+        Action::Transfer,
+    ] {
+        for from in pos.occupied() {
+            for to in Square::all() {
+                let mv = Move::new(action, from, to);
+                let checked = pos.check(&mv);
+                let mut played = *pos;
+                played.play_unchecked(&mv);
+                let mut fast = *pos;
+                if let Some(promotion) = pos.play_plain_promoting(&mv, &mut fast) {
+                    prop_assert_eq!(&checked, &Ok(()), "{} in {}", mv, pos.to_yam());
+                    prop_assert_eq!(
+                        promotion,
+                        pos.promotion_of(&mv),
+                        "{} in {}",
+                        mv,
+                        pos.to_yam()
+                    );
+                    prop_assert_eq!(fast, played, "{} in {}", mv, pos.to_yam());
+                    taken += 1;
+                }
+                resolve_into_agrees(pos, &mv, checked.is_ok(), &played)?;
+                let mut next = *pos;
+                let answer = pos.check_and_play(&mv, &mut next);
+                prop_assert_eq!(&answer, &checked, "{} in {}", mv, pos.to_yam());
+                if answer.is_ok() {
+                    prop_assert_eq!(next, played, "{} in {}", mv, pos.to_yam());
+                }
+            }
+        }
+    }
+    Ok(taken)
+}
+
+/// `resolve_into` (which tries the fast path first) against `resolve` for
+/// the tokens of a move: for a legal one with the right and a wrong piece
+/// letter and with every promotion mark, for a refused one as written with
+/// the piece there.
+fn resolve_into_agrees(
+    pos: &Position,
+    mv: &Move,
+    legal: bool,
+    played: &Position,
+) -> Result<(), TestCaseError> {
+    let Some(piece) = pos.piece_at(mv.from) else {
+        return Ok(());
+    };
+    let wrong = if piece.kind == Kind::Warrior {
+        Kind::Archer
+    } else {
+        Kind::Warrior
+    };
+    let promotions = [
+        None,
+        pos.promotion_of(mv),
+        Some(Kind::Khan),
+        Some(Kind::Warrior),
+    ];
+    let variants: Vec<(Kind, Option<Kind>)> = if legal {
+        [piece.kind, wrong]
+            .into_iter()
+            .flat_map(|k| promotions.into_iter().map(move |p| (k, p)))
+            .collect()
+    } else {
+        vec![(piece.kind, pos.promotion_of(mv))]
+    };
+    for (written, promotion) in variants {
+        let token = MoveToken {
+            piece: written,
+            from: mv.from,
+            action: mv.action,
+            to: mv.to,
+            promotion,
+        };
+        let mut next = *pos;
+        let fast = crate::khan::resolve_into(pos, &token, &mut next);
+        prop_assert_eq!(
+            &fast,
+            &resolve(pos, &token),
+            "{:?} in {}",
+            token,
+            pos.to_yam()
+        );
+        if fast.is_ok() {
+            prop_assert_eq!(&next, played, "{:?} in {}", token, pos.to_yam());
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Random positions of every ruleset, as above.
+    #[test]
+    fn the_replay_fast_path_agrees_with_the_general_path(
+        seed in any::<u64>(),
+        root in 0usize..64,
+    ) {
+        let roots = roots();
+        let root = &roots[root % roots.len()];
+        for pos in playout(root, seed, 60).iter().step_by(5) {
+            fast_path_agrees(pos)?;
+        }
+    }
+}
+
+#[test]
+fn the_replay_fast_path_agrees_with_the_general_path_in_every_ruleset() {
+    let mut taken = 0;
+    let mut roots = roots();
+    roots.extend(GameType::ALL.iter().map(|g| start(g.name())));
+    for (i, root) in roots.iter().enumerate() {
+        for pos in playout(root, 101 + i as u64, 80).iter().step_by(3) {
+            taken += fast_path_agrees(pos).unwrap();
+        }
+    }
+    // Most legal moves of these games take it.
+    assert!(taken > 5_000, "{taken}");
 }
