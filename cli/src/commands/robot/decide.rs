@@ -203,7 +203,7 @@ fn record_path(id: &str) -> String {
     format!("games/{id}/record.yam")
 }
 
-fn player_path(address: &str) -> String {
+pub(super) fn player_path(address: &str) -> String {
     format!("robot/players/{}.yaml", auth::address_key(address))
 }
 
