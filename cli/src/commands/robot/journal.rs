@@ -57,7 +57,7 @@
 //! makes the process kill itself (SIGKILL, by `kill -9` of its own pid) at
 //! that step, for the crash tests.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -89,6 +89,16 @@ pub struct Journal {
     tokens: TokenKey,
     /// The place of the next plan in the order of arrival.
     next_seq: Cell<u64>,
+    /// The thread that deletes the files of plans done, and its queue.
+    sweeper: RefCell<Option<Sweeper>>,
+}
+
+/// A thread deleting files the journal is done with, off the loop's way
+/// (each deletion waits for the file system's journal under load).
+#[derive(Debug)]
+struct Sweeper {
+    queue: std::sync::mpsc::Sender<Vec<PathBuf>>,
+    thread: std::thread::JoinHandle<()>,
 }
 
 /// How far a mail got.
@@ -435,7 +445,6 @@ pub fn advance_group(
         match failed {
             None => {
                 plan.state = State::Sent;
-                plan.marked = true;
                 sent_markers.extend(sent_now.into_iter().map(|(_, marker)| marker));
             }
             Some(mut reason) => {
@@ -470,17 +479,27 @@ pub fn advance_group(
         .collect();
     let batch: Vec<&Path> = markers.iter().map(PathBuf::as_path).collect();
     let together = atomic::mark_group(&batch).is_ok();
+    let mut done_with = Vec::new();
     for i in sent {
         let plan = &mut plans[i];
         results[i] = Some(if together {
             plan.state = State::Done;
             plan.blocked = None;
-            journal.forget_known(&plan.key, plan.marked.then_some(plan.work.mails.len()));
+            done_with.push(journal.path(&plan.key, "plan"));
+            if plan.marked {
+                done_with.extend(["applied", "blocked"].map(|what| journal.path(&plan.key, what)));
+            }
+            done_with.extend(
+                (0..plan.work.mails.len()).map(|n| journal.path(&plan.key, &format!("sent.{n}"))),
+            );
             Ok(())
         } else {
             plan.advance(journal, &mut log, &mut send)
         });
     }
+    // What is done with goes in the background: a plan beside its done
+    // marker is never carried on (and deleted at the next look).
+    journal.discard(done_with);
     plans
         .iter_mut()
         .zip(results)
@@ -542,6 +561,7 @@ impl Journal {
             root: root.to_path_buf(),
             tokens,
             next_seq: Cell::new(1),
+            sweeper: RefCell::new(None),
         };
         let last = journal.pending().iter().map(|p| p.seq).max().unwrap_or(0);
         journal.next_seq.set(last + 1);
@@ -726,6 +746,53 @@ impl Journal {
             written.map_err(|e| format!("cannot write {rel}: {e}"))?;
         }
         Ok(())
+    }
+
+    /// Deletes `files` (of plans done) in the background; see
+    /// [`Journal::settle`].
+    fn discard(&self, files: Vec<PathBuf>) {
+        if files.is_empty() {
+            return;
+        }
+        let mut sweeper = self.sweeper.borrow_mut();
+        if sweeper.is_none() {
+            let (queue, work) = std::sync::mpsc::channel::<Vec<PathBuf>>();
+            let spawned = std::thread::Builder::new()
+                .name("journal-sweeper".into())
+                .spawn(move || {
+                    for files in work {
+                        for file in files {
+                            let _ = std::fs::remove_file(file);
+                        }
+                    }
+                });
+            match spawned {
+                Ok(thread) => *sweeper = Some(Sweeper { queue, thread }),
+                // No thread: deleted here.
+                Err(_) => {
+                    for file in files {
+                        let _ = std::fs::remove_file(file);
+                    }
+                    return;
+                }
+            }
+        }
+        if let Some(s) = sweeper.as_ref()
+            && let Err(std::sync::mpsc::SendError(files)) = s.queue.send(files)
+        {
+            for file in files {
+                let _ = std::fs::remove_file(file);
+            }
+        }
+    }
+
+    /// Waits until every file given to delete is deleted (at the end of a
+    /// look: the next one reads the journal's folder).
+    pub fn settle(&self) {
+        if let Some(Sweeper { queue, thread }) = self.sweeper.borrow_mut().take() {
+            drop(queue);
+            let _ = thread.join();
+        }
     }
 
     /// Deletes the plan of `key` and its step markers (it is done), when
@@ -955,6 +1022,7 @@ mod tests {
         });
         assert!(results[0].is_ok());
         assert_eq!(sent, ["a2@x"]);
+        journal.settle();
         let mut left: Vec<String> = std::fs::read_dir(&journal.dir)
             .unwrap()
             .flatten()

@@ -420,7 +420,7 @@ fn run_loop(args: &RunArgs) -> Result<(), Fail> {
 /// group holds only decisions independent of one another: a mail whose
 /// decision reads or writes what the group writes is decided again once
 /// the group is committed. It is committed when it holds [`GROUP_MAILS`]
-/// decisions, when its first is [`GROUP_AGE`] old (a flood being read
+/// decisions or [`GROUP_BYTES`], when its first is [`GROUP_AGE`] old (a flood being read
 /// does not hold an answer back longer), before such a mail, and at the
 /// end of the mailbox's reading.
 #[derive(Debug, Default)]
@@ -430,6 +430,8 @@ struct Group {
     writes: BTreeSet<String>,
     /// When its first decision was made.
     opened: Option<Instant>,
+    /// The bytes of files and answers its decisions hold.
+    bytes: usize,
 }
 
 /// A decision waiting for its group's commit.
@@ -443,7 +445,12 @@ struct Decided {
 
 /// The most decisions a group holds: the answers of a burst go out by
 /// groups, and a group's plans are held in memory until then.
-const GROUP_MAILS: usize = 32;
+const GROUP_MAILS: usize = 64;
+
+/// The most bytes of files and answers a group holds in memory (a long
+/// game's record is written and attached to its answer: a group of such
+/// decisions is committed before it holds more than this).
+const GROUP_BYTES: usize = 8 << 20;
 
 /// The age at which a group is committed, whatever it holds.
 const GROUP_AGE: Duration = Duration::from_millis(250);
@@ -459,7 +466,9 @@ impl Group {
 
     /// Whether it is time to commit it.
     fn due(&self) -> bool {
-        self.items.len() >= GROUP_MAILS || self.opened.is_some_and(|t| t.elapsed() >= GROUP_AGE)
+        self.items.len() >= GROUP_MAILS
+            || self.bytes >= GROUP_BYTES
+            || self.opened.is_some_and(|t| t.elapsed() >= GROUP_AGE)
     }
 }
 
@@ -541,6 +550,7 @@ impl Runner {
                 }
             }
         }
+        self.journal.settle();
         look.failures
     }
 
@@ -695,13 +705,19 @@ impl Runner {
         }
         self.group.writes.extend(journal::claims(&work));
         self.group.opened.get_or_insert_with(Instant::now);
+        self.group.bytes += work.writes.values().map(String::len).sum::<usize>()
+            + work
+                .mails
+                .iter()
+                .map(|m| m.body.len() + m.attachment.as_ref().map_or(0, |(_, a)| a.len()))
+                .sum::<usize>();
         self.group.items.push(Decided {
             key: key.to_owned(),
             work,
             place: place.clone(),
             from,
         });
-        if self.group.items.len() >= GROUP_MAILS {
+        if self.group.items.len() >= GROUP_MAILS || self.group.bytes >= GROUP_BYTES {
             self.flush(session, look);
         }
     }
