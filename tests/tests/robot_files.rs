@@ -606,6 +606,47 @@ fn a_robot_killed_in_the_middle_of_a_group_loses_no_mail_and_applies_no_move_twi
     );
 }
 
+/// Mails of one game in a row are put aside behind each other while the
+/// other games' mails fill the group: each is decided on the board the
+/// one before made, in their order, none refused as stale.
+#[test]
+fn a_busy_game_keeps_its_order_while_the_others_go_on() {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let bo = local.register("bo@player.test");
+    let a = local.solo_game("ann@player.test", &ann);
+    let b = local.solo_game("bo@player.test", &bo);
+    let mut ids = Vec::new();
+    for ply in 0..3 {
+        ids.push(local.deliver(
+            "ann@player.test",
+            &format!("move {a} draw #{ply}"),
+            &format!("token: {ann}\nseed: a {ply}"),
+        ));
+        if ply == 0 {
+            ids.push(local.deliver(
+                "bo@player.test",
+                &format!("move {b} draw #0"),
+                &format!("token: {bo}\nseed: b"),
+            ));
+        }
+        ids.push(local.deliver(
+            "bo@player.test",
+            &format!("show {b}"),
+            &format!("token: {bo}"),
+        ));
+    }
+    local.run();
+    assert_eq!(local.waiting(), 0);
+    assert_eq!(local.plies(&a), 3);
+    assert_eq!(local.plies(&b), 1);
+    for id in &ids {
+        let answers = local.answers_to(id);
+        assert_eq!(answers.len(), 1, "{id}");
+        assert!(!answers[0].body.contains("Refused"), "{}", answers[0].body);
+    }
+}
+
 #[test]
 fn a_store_of_an_earlier_build_is_made_private_once_and_left_temporaries_removed() {
     use std::os::unix::fs::PermissionsExt;
