@@ -257,8 +257,6 @@ struct Runner {
     pruned_at: Option<u64>,
     /// Decisions waiting for their group commit.
     group: Group,
-    /// Mails put aside until the group is committed.
-    aside: PutAside,
     /// Mails done, to be marked read with the next group.
     seen: Vec<Place>,
 }
@@ -359,7 +357,6 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
         journal_days,
         pruned_at: None,
         group: Group::default(),
-        aside: PutAside::default(),
         seen: Vec::new(),
     })
 }
@@ -417,16 +414,15 @@ fn run_loop(args: &RunArgs) -> Result<(), Fail> {
     }
 }
 
-/// Mails decided in a look and not yet committed: a group, committed and
-/// carried out together (`journal::advance_group`: each step behind one
-/// barrier for all) and marked read together. A group holds only
-/// decisions independent of one another: a mail whose decision reads or
-/// writes what the group writes is decided again once the group is
-/// committed. It is committed when it holds [`GROUP_MAILS`] decisions or
-/// [`GROUP_BYTES`], when its first is [`GROUP_AGE`] old (a flood being
-/// read does not hold an answer back longer), before such a mail or a
-/// second copy of a mail in it, and at the end of the mailbox's reading.
-/// `docs/robot.md`, "A look at the mailbox, by groups", draws its states.
+/// Mails decided in a look and not yet committed: a group, committed
+/// together (one sync of the journal for all its plans, one for all their
+/// files, one for all their done markers) and marked read together. A
+/// group holds only decisions independent of one another: a mail whose
+/// decision reads or writes what the group writes is decided again once
+/// the group is committed. It is committed when it holds [`GROUP_MAILS`]
+/// decisions or [`GROUP_BYTES`], when its first is [`GROUP_AGE`] old (a flood being read
+/// does not hold an answer back longer), before such a mail, and at the
+/// end of the mailbox's reading.
 #[derive(Debug, Default)]
 struct Group {
     items: Vec<Decided>,
@@ -436,34 +432,6 @@ struct Group {
     opened: Option<Instant>,
     /// The bytes of files and answers its decisions hold.
     bytes: usize,
-}
-
-/// Mails put aside, undecided, until the group is committed: each read
-/// what the group writes, or what a mail put aside before it read.
-#[derive(Debug, Default)]
-struct PutAside {
-    items: Vec<Aside>,
-    /// What they read ([`journal::resource`]s).
-    claims: BTreeSet<String>,
-    /// Their bytes.
-    bytes: usize,
-}
-
-impl PutAside {
-    /// Whether a decision that read `resources` comes after one of them.
-    fn conflicts<'a>(&self, resources: impl IntoIterator<Item = &'a String>) -> bool {
-        resources
-            .into_iter()
-            .any(|r| self.claims.contains(&journal::resource(r)))
-    }
-}
-
-/// A mail put aside.
-#[derive(Debug)]
-struct Aside {
-    key: String,
-    raw: Vec<u8>,
-    place: Place,
 }
 
 /// A decision waiting for its group's commit.
@@ -552,7 +520,7 @@ impl Runner {
         match self.mailbox.open() {
             Ok(mut session) => {
                 self.read_mail(&mut session, &mut look);
-                self.finish(&mut session, &mut look);
+                self.flush(&mut session, &mut look);
                 let _ = session.close();
             }
             Err(e) => {
@@ -601,7 +569,7 @@ impl Runner {
         let max = self.robot.settings.max_mail as u64;
         let mut later: Vec<(Listed, String)> = Vec::new();
         for mail in listed {
-            if self.due() {
+            if self.group.due() {
                 self.flush(session, look);
             }
             if mail.size > max {
@@ -636,7 +604,7 @@ impl Runner {
                 Progress::New => {}
             }
             if self.robot.authenticated(&raw) {
-                self.decide(look, &key, &raw, &mail.place);
+                self.decide(session, look, &key, &raw, &mail.place);
             } else {
                 later.push((mail, sender(&raw)));
             }
@@ -648,13 +616,13 @@ impl Runner {
                 look.waiting.insert(from);
                 continue;
             }
-            if self.due() {
+            if self.group.due() {
                 self.flush(session, look);
             }
             match session.fetch(&mail) {
                 Ok(raw) => {
                     let key = mail_key(&raw);
-                    self.decide(look, &key, &raw, &mail.place);
+                    self.decide(session, look, &key, &raw, &mail.place);
                 }
                 Err(e) => {
                     log(&format!("cannot fetch a mail: {e}"));
@@ -668,15 +636,19 @@ impl Runner {
     /// in the look and logged. A mail done already is marked read; one
     /// planned is carried on by the plans not done; one whose game is
     /// held back by a plan not done waits in the mailbox, undecided and
-    /// unanswered, for that plan. A mail that depends on the group (or on
-    /// a mail put aside before it) is put aside, undecided, and decided
-    /// once the group is committed, in its order: the other games' mails
-    /// go on filling the group meanwhile.
-    fn decide(&mut self, look: &mut Look, key: &str, raw: &[u8], place: &Place) {
+    /// unanswered, for that plan.
+    fn decide(
+        &mut self,
+        session: &mut Session,
+        look: &mut Look,
+        key: &str,
+        raw: &[u8],
+        place: &Place,
+    ) {
         // The same mail delivered twice: the second is looked at once the
         // first is committed, and found done.
         if self.group.items.iter().any(|d| d.key == key) {
-            return self.put_aside(key, raw, place, []);
+            self.flush(session, look);
         }
         let from = sender(raw);
         match self.journal.progress(key) {
@@ -699,18 +671,18 @@ impl Runner {
             return look.fail(from);
         }
         // The sender's own file is written by the group (her first mail
-        // registered her), or an earlier mail of hers waits: decided after
-        // them, so that what is decided on her file is decided once.
-        let player = decide::player_path(&from);
-        if self.group.conflicts([&player]) || self.aside.conflicts([&player]) {
-            return self.put_aside(key, raw, place, [player]);
+        // registered her): the group is committed first, so that what is
+        // decided on her file is decided once.
+        if self.group.conflicts([&decide::player_path(&from)]) {
+            self.flush(session, look);
         }
         kill_point("after-read");
-        let (work, read) = self.decide_on_store(key, raw);
-        if self.group.conflicts(&read) || self.aside.conflicts(&read) {
+        let (mut work, mut read) = self.decide_on_store(key, raw);
+        if self.group.conflicts(&read) {
             // Decided on a store the group changes: decided again, once
             // the group is committed, on the store it makes.
-            return self.put_aside(key, raw, place, read);
+            self.flush(session, look);
+            (work, read) = self.decide_on_store(key, raw);
         }
         let holders = look.blocks.holders(&read);
         if !holders.is_empty() {
@@ -745,33 +717,9 @@ impl Runner {
             place: place.clone(),
             from,
         });
-    }
-
-    /// Puts a mail aside, undecided, until the group is committed; what it
-    /// read (`resources`) keeps the mails after it that read the same
-    /// behind it.
-    fn put_aside(
-        &mut self,
-        key: &str,
-        raw: &[u8],
-        place: &Place,
-        resources: impl IntoIterator<Item = String>,
-    ) {
-        self.aside
-            .claims
-            .extend(resources.into_iter().map(|r| journal::resource(&r)));
-        self.aside.bytes += raw.len();
-        self.aside.items.push(Aside {
-            key: key.to_owned(),
-            raw: raw.to_vec(),
-            place: place.clone(),
-        });
-    }
-
-    /// Whether it is time to commit the group: it is full or old, or the
-    /// mails put aside for it are many.
-    fn due(&self) -> bool {
-        self.group.due() || self.aside.items.len() >= GROUP_MAILS || self.aside.bytes >= GROUP_BYTES
+        if self.group.items.len() >= GROUP_MAILS || self.group.bytes >= GROUP_BYTES {
+            self.flush(session, look);
+        }
     }
 
     /// Decides a mail on the store as it is: the work, and what the
@@ -789,31 +737,6 @@ impl Runner {
     /// every mail done since the last time. A plan that stops holds back
     /// what it writes, as one carried alone would.
     fn flush(&mut self, session: &mut Session, look: &mut Look) {
-        loop {
-            self.commit(look);
-            // The mails put aside, in their order: into the next group, or
-            // aside again behind one of them.
-            for mail in std::mem::take(&mut self.aside).items {
-                self.decide(look, &mail.key, &mail.raw, &mail.place);
-            }
-            if !self.due() {
-                break;
-            }
-        }
-        self.mark_seen(session, look);
-    }
-
-    /// Commits the group and everything up to the mails put aside: until
-    /// nothing is left in the group nor aside (the end of a reading).
-    fn finish(&mut self, session: &mut Session, look: &mut Look) {
-        self.flush(session, look);
-        while !self.group.items.is_empty() || !self.aside.items.is_empty() {
-            self.flush(session, look);
-        }
-    }
-
-    /// Commits the group and carries its plans out together (see `flush`).
-    fn commit(&mut self, look: &mut Look) {
         let group = std::mem::take(&mut self.group);
         if !group.items.is_empty() {
             let mut owners = Vec::new();
@@ -849,6 +772,7 @@ impl Runner {
                 }
             }
         }
+        self.mark_seen(session, look);
     }
 
     /// Marks read where they are the mails done (answered, refused or
