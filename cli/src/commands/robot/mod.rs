@@ -414,15 +414,16 @@ fn run_loop(args: &RunArgs) -> Result<(), Fail> {
     }
 }
 
-/// Mails decided in a look and not yet committed: a group, committed
-/// together (one sync of the journal for all its plans, one for all their
-/// files, one for all their done markers) and marked read together. A
-/// group holds only decisions independent of one another: a mail whose
-/// decision reads or writes what the group writes is decided again once
-/// the group is committed. It is committed when it holds [`GROUP_MAILS`]
-/// decisions or [`GROUP_BYTES`], when its first is [`GROUP_AGE`] old (a flood being read
-/// does not hold an answer back longer), before such a mail, and at the
-/// end of the mailbox's reading.
+/// Mails decided in a look and not yet committed: a group, committed and
+/// carried out together (`journal::advance_group`: each step behind one
+/// barrier for all) and marked read together. A group holds only
+/// decisions independent of one another: a mail whose decision reads or
+/// writes what the group writes is decided again once the group is
+/// committed. It is committed when it holds [`GROUP_MAILS`] decisions or
+/// [`GROUP_BYTES`], when its first is [`GROUP_AGE`] old (a flood being
+/// read does not hold an answer back longer), before such a mail or a
+/// second copy of a mail in it, and at the end of the mailbox's reading.
+/// `docs/robot.md`, "A look at the mailbox, by groups", draws its states.
 #[derive(Debug, Default)]
 struct Group {
     items: Vec<Decided>,
