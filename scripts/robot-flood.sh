@@ -10,12 +10,16 @@
 # answer latency (from the robot's start to each answer's file) at the
 # median and at the worst; then how long the whole queue took, and how many
 # mails the robot sent to each victim.
+#
+#   YAM=/path/to/yam scripts/robot-flood.sh    # another build (before/after)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 players=${1:-50}
 forged=${2:-1000}
-cargo build --release --quiet -p yam-cli --bin yam
-yam=$PWD/target/release/yam
+if [ -z "${YAM:-}" ]; then
+  cargo build --release --quiet -p yam-cli --bin yam
+fi
+yam=${YAM:-${CARGO_TARGET_DIR:-$PWD/target}/release/yam}
 dir=$(mktemp -d /tmp/yam-flood.XXXXXX)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$dir"' EXIT; echo "in $dir" >&2
 mkdir -p "$dir/in/new" "$dir/in/cur" "$dir/in/tmp" "$dir/out"

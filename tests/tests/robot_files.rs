@@ -529,6 +529,124 @@ fn no_file_of_the_robot_is_readable_by_others_or_holds_a_token_kills_included() 
     assert!(!names.iter().any(|n| n.ends_with(".plan")), "{names:#?}");
 }
 
+/// A burst is decided, committed and carried out by groups: a robot
+/// killed at any step of a group loses no mail of it, applies each move
+/// once and answers each mail, a mail that reads what an earlier one
+/// writes sees it, and a mail delivered twice in the same look is the
+/// same mail.
+#[test]
+fn a_robot_killed_in_the_middle_of_a_group_loses_no_mail_and_applies_no_move_twice() {
+    let mut local = Local::new();
+    let players = ["ann@player.test", "bo@player.test", "cy@player.test"];
+    let mut games = Vec::new();
+    let mut tokens = Vec::new();
+    for who in players {
+        let token = local.register(who);
+        games.push(local.solo_game(who, &token));
+        tokens.push(token);
+    }
+    for (n, step) in ["after-read", "after-apply", "after-send", "after-archive"]
+        .iter()
+        .enumerate()
+    {
+        let mut ids = Vec::new();
+        // A move in each game, then a look at each board in the same
+        // look at the mailbox: the second reads what the first writes, so
+        // it is decided after the first's group, on the board it makes.
+        for half in 0..2 {
+            for ((who, token), game) in players.iter().zip(&tokens).zip(&games) {
+                let command = if half == 0 {
+                    format!("move {game} draw #{n}")
+                } else {
+                    format!("show {game}")
+                };
+                let id = local.deliver(who, &command, &format!("token: {token}\nseed: {step}"));
+                ids.push(id);
+            }
+        }
+        // The first mail delivered twice.
+        let again = ids[0].clone();
+        local.deliver_as(
+            &again,
+            players[0],
+            &format!("move {} draw #{n}", games[0]),
+            &format!("token: {}\nseed: {step}", tokens[0]),
+        );
+        let killed = robot_once(&local.config, &[("YAM_ROBOT_KILL_AT", step)]);
+        assert!(!killed.status.success(), "{step}: the robot was not killed");
+        local.run();
+        local.run();
+        assert_eq!(local.waiting(), 0, "{step}: every mail is dealt with");
+        for id in &ids {
+            let answers = local.answers_to(id);
+            assert!(!answers.is_empty(), "{step}: {id} is answered");
+            assert!(
+                answers.iter().all(|a| !a.body.contains("Refused")),
+                "{step}: {id} is not refused: {}",
+                answers[0].body
+            );
+            let distinct: std::collections::BTreeSet<&str> =
+                answers.iter().map(|a| a.message_id.as_str()).collect();
+            assert_eq!(distinct.len(), 1, "{step}: {id}: one Message-ID");
+        }
+        for ((game, id), show) in games.iter().zip(&ids).zip(&ids[3..]) {
+            let plies = n as u32 + 1;
+            assert_eq!(local.plies(game), plies, "{step}: each move applied once");
+            // The board shown is the one the move made.
+            let shown = &local.answers_to(show)[0].body;
+            assert!(shown.contains(&format!(", ply {plies}")), "{step}: {shown}");
+            assert!(!local.answers_to(id)[0].body.contains("Refused"));
+        }
+    }
+    assert!(
+        !tree(&local.data())
+            .keys()
+            .any(|p| p.to_string_lossy().ends_with(".plan")),
+        "no plan outlives its mail"
+    );
+}
+
+/// Mails of one game in a row are put aside behind each other while the
+/// other games' mails fill the group: each is decided on the board the
+/// one before made, in their order, none refused as stale.
+#[test]
+fn a_busy_game_keeps_its_order_while_the_others_go_on() {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let bo = local.register("bo@player.test");
+    let a = local.solo_game("ann@player.test", &ann);
+    let b = local.solo_game("bo@player.test", &bo);
+    let mut ids = Vec::new();
+    for ply in 0..3 {
+        ids.push(local.deliver(
+            "ann@player.test",
+            &format!("move {a} draw #{ply}"),
+            &format!("token: {ann}\nseed: a {ply}"),
+        ));
+        if ply == 0 {
+            ids.push(local.deliver(
+                "bo@player.test",
+                &format!("move {b} draw #0"),
+                &format!("token: {bo}\nseed: b"),
+            ));
+        }
+        ids.push(local.deliver(
+            "bo@player.test",
+            &format!("show {b}"),
+            &format!("token: {bo}"),
+        ));
+    }
+    local.run();
+    assert_eq!(local.waiting(), 0);
+    assert_eq!(local.plies(&a), 3);
+    assert_eq!(local.plies(&b), 1);
+    for id in &ids {
+        let answers = local.answers_to(id);
+        assert_eq!(answers.len(), 1, "{id}");
+        assert!(!answers[0].body.contains("Refused"), "{}", answers[0].body);
+    }
+}
+
 #[test]
 fn a_store_of_an_earlier_build_is_made_private_once_and_left_temporaries_removed() {
     use std::os::unix::fs::PermissionsExt;

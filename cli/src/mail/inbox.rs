@@ -416,19 +416,23 @@ impl ImapSession {
     }
 
     fn mark_seen(&mut self, uids: &[u32]) -> Result<(), ImapError> {
-        let set = uids
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(",");
         let session = &mut self.session;
         self.runtime.block_on(async {
-            let mut updates = session
-                .uid_store(&set, "+FLAGS (\\Seen)")
-                .await
-                .map_err(super::imap::protocol)?;
-            while let Some(update) = updates.next().await {
-                update.map_err(super::imap::protocol)?;
+            // One request for a batch, so a long UID set stays a short
+            // command.
+            for batch in uids.chunks(500) {
+                let set = batch
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",");
+                let mut updates = session
+                    .uid_store(&set, "+FLAGS (\\Seen)")
+                    .await
+                    .map_err(super::imap::protocol)?;
+                while let Some(update) = updates.next().await {
+                    update.map_err(super::imap::protocol)?;
+                }
             }
             Ok(())
         })

@@ -206,12 +206,12 @@ fn record_path(id: &str) -> String {
 
 /// The verified checkpoint kept beside a game's record
 /// ([`crate::game::checkpoint`]): written with the record, in the same
-/// journaled batch, so a command verifies only the events that are new.
+/// journaled group, so a command verifies only the events that are new.
 fn checkpoint_path(id: &str) -> String {
     format!("games/{id}/checkpoint")
 }
 
-fn player_path(address: &str) -> String {
+pub(super) fn player_path(address: &str) -> String {
     format!("robot/players/{}.yaml", auth::address_key(address))
 }
 

@@ -27,6 +27,13 @@
 //! decided in the plan. So a move is applied at most once, an answer sent
 //! at least once, and a duplicate is recognisable by its Message-ID.
 //!
+//! A burst is carried through by groups ([`Journal::commit_group`],
+//! [`advance_group`]): the plans of independent decisions take each step
+//! together, sharing its syncs (two barriers for all their plan files,
+//! two for all their files, one for all their `sent.N` markers, one for
+//! all their done markers). The `applied` marker is written only for a
+//! plan that stops.
+//!
 //! A plan not done holds back what it writes ([`Plan::claims`]: a game's
 //! folder, a player's file): nothing new is decided on it until the plan
 //! is done, since the store it would be decided on is not yet the one the
@@ -50,7 +57,7 @@
 //! makes the process kill itself (SIGKILL, by `kill -9` of its own pid) at
 //! that step, for the crash tests.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -82,6 +89,16 @@ pub struct Journal {
     tokens: TokenKey,
     /// The place of the next plan in the order of arrival.
     next_seq: Cell<u64>,
+    /// The thread that deletes the files of plans done, and its queue.
+    sweeper: RefCell<Option<Sweeper>>,
+}
+
+/// A thread deleting files the journal is done with, off the loop's way
+/// (each deletion waits for the file system's journal under load).
+#[derive(Debug)]
+struct Sweeper {
+    queue: std::sync::mpsc::Sender<Vec<PathBuf>>,
+    thread: std::thread::JoinHandle<()>,
 }
 
 /// How far a mail got.
@@ -133,6 +150,10 @@ pub struct Plan {
     /// Why the plan file could not be read: such a plan is never carried
     /// on (nor deleted); the operator reads it.
     unreadable: Option<String>,
+    /// Whether step markers may be beside it (`applied`, `sent.N`,
+    /// `blocked`): a plan read back, or one that stopped. A plan of a
+    /// group carried out in one go has none to delete.
+    marked: bool,
 }
 
 /// Why a plan stopped: the step and the error. It is retried from there.
@@ -254,6 +275,7 @@ impl Plan {
                 new,
             });
         }
+        self.marked = true;
         let result = (|| -> Result<(), String> {
             if self.state == State::Planned {
                 journal.apply(&self.work)?;
@@ -283,7 +305,7 @@ impl Plan {
                 atomic::write(&journal.path(&self.key, "done"), b"", true)
                     .map_err(|e| format!("cannot mark it done: {e}"))?;
                 self.state = State::Done;
-                journal.forget(&self.key);
+                journal.forget_known(&self.key, Some(self.work.mails.len()));
             }
             Ok(())
         })();
@@ -292,18 +314,238 @@ impl Plan {
                 self.blocked = None;
                 Ok(())
             }
-            Err(reason) => {
-                let new = self.blocked.as_deref() != Some(reason.as_str());
-                if new {
-                    // Kept for the next run's log (and the operator's eyes);
-                    // a disk too full for it is a disk too full for the
-                    // plan, and the reason is logged again.
-                    let _ =
-                        atomic::write(&journal.path(&self.key, "blocked"), reason.as_bytes(), true);
-                }
-                self.blocked = Some(reason.clone());
-                Err(Stop { reason, new })
+            Err(reason) => Err(self.stop(journal, reason)),
+        }
+    }
+
+    /// The plan stopped for `reason`: blocked where it is, the reason kept
+    /// beside it when it is news.
+    fn stop(&mut self, journal: &Journal, reason: String) -> Stop {
+        self.marked = true;
+        let new = self.blocked.as_deref() != Some(reason.as_str());
+        if new {
+            // Kept for the next run's log (and the operator's eyes); a disk
+            // too full for it is a disk too full for the plan, and the
+            // reason is logged again.
+            let _ = atomic::write(&journal.path(&self.key, "blocked"), reason.as_bytes(), true);
+        }
+        self.blocked = Some(reason.clone());
+        Stop { reason, new }
+    }
+}
+
+/// Carries a group of plans on together, the group commit of a burst:
+/// the same steps as [`Plan::advance`], each taken for the whole group
+/// before the next, so that the group shares its syncs. Every plan's
+/// files are written and made durable together ([`atomic::write_group`]:
+/// two barriers for all), the mails are sent, then every done marker is
+/// made durable together (one barrier). The plans of a group must not
+/// write the same files (the loop groups only decisions that neither
+/// read nor write what another of the group writes), so taking a step
+/// for all of them at once is taking it for each in turn.
+///
+/// The `sent.N` markers of the group are written together once its mails
+/// are sent (one barrier), so a crash before its done markers sends none
+/// of them again. The `applied` marker is written only for a plan that
+/// stops, with the `sent.N` of the mails it sent, so that its retry
+/// neither writes its files again nor sends those mails again. A crash
+/// after the group's files and before its `sent.N` markers carries its
+/// plans on from planned at the next start: their files are written
+/// again, whole and the same (nothing was decided after them: the next
+/// group is decided once the done markers are durable, and a plan that
+/// stopped holds what it writes), and their mails are sent again under
+/// the same Message-IDs, which is what a crash between a mail sent and
+/// its `sent.N` marker does alone.
+/// A step that fails for the group is taken again plan by plan
+/// ([`Plan::advance`]), so the failure blocks only the plans it
+/// concerns. Returns each plan's outcome, in order.
+pub fn advance_group(
+    journal: &Journal,
+    plans: &mut [Plan],
+    mut log: impl FnMut(&str),
+    mut send: impl FnMut(&OutMail) -> Result<(), String>,
+) -> Vec<Result<(), Stop>> {
+    let mut results: Vec<Option<Result<(), Stop>>> = plans.iter().map(|_| None).collect();
+    // Plans read back unreadable never go on.
+    for (plan, result) in plans.iter_mut().zip(results.iter_mut()) {
+        if let Some(why) = plan.unreadable.clone() {
+            let new = plan.blocked.is_none();
+            plan.blocked = Some(why.clone());
+            *result = Some(Err(Stop { reason: why, new }));
+        }
+    }
+    let open = |results: &[Option<Result<(), Stop>>], i: usize| results[i].is_none();
+    // Applied: every file of every plan, then every marker, one sync of
+    // each folder for all.
+    let planned: Vec<usize> = (0..plans.len())
+        .filter(|&i| open(&results, i) && plans[i].state == State::Planned)
+        .collect();
+    if !planned.is_empty() {
+        // A file two plans write is written as the later one has it, as
+        // one plan after the other would leave it.
+        let mut files: BTreeMap<PathBuf, &str> = BTreeMap::new();
+        for &i in &planned {
+            for (rel, text) in &plans[i].work.writes {
+                files.insert(journal.root.join(rel), text.as_str());
             }
+        }
+        let written = (|| {
+            for path in files.keys() {
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent)?;
+                }
+            }
+            let batch: Vec<(&Path, &[u8])> = files
+                .iter()
+                .map(|(p, t)| (p.as_path(), t.as_bytes()))
+                .collect();
+            atomic::write_group(&batch)
+        })();
+        if written.is_err() {
+            // Plan by plan: the one whose file cannot be written stops,
+            // the others go on.
+            return plans
+                .iter_mut()
+                .zip(results)
+                .map(|(plan, result)| {
+                    result.unwrap_or_else(|| plan.advance(journal, &mut log, &mut send))
+                })
+                .collect();
+        }
+        for &i in &planned {
+            plans[i].state = State::Applied;
+            for line in &plans[i].work.log {
+                log(line);
+            }
+        }
+        kill_point("after-apply");
+    }
+    // Sent: each plan's mails in turn; a plan whose mail fails stops with
+    // the mails it sent marked, and the others go on.
+    let mut sent_markers: Vec<PathBuf> = Vec::new();
+    for i in 0..plans.len() {
+        if !open(&results, i) || plans[i].state != State::Applied {
+            continue;
+        }
+        let plan = &mut plans[i];
+        let mut sent_now = Vec::new();
+        let mut failed = None;
+        for (n, mail) in plan.work.mails.iter().enumerate() {
+            let marker = journal.path(&plan.key, &format!("sent.{n}"));
+            if marker.exists() {
+                continue;
+            }
+            let mail = journal.unseal(&plan.work, mail);
+            if let Err(e) = send(&mail) {
+                failed = Some(format!("cannot send mail {n}: {e}"));
+                break;
+            }
+            sent_now.push((n, marker));
+        }
+        match failed {
+            None => {
+                plan.state = State::Sent;
+                sent_markers.extend(sent_now.into_iter().map(|(_, marker)| marker));
+            }
+            Some(mut reason) => {
+                // Retried from applied, without the mails it sent.
+                plan.marked = true;
+                if let Err(e) = atomic::write(&journal.path(&plan.key, "applied"), b"", true) {
+                    reason = format!("cannot mark it applied: {e}");
+                }
+                for (n, marker) in sent_now {
+                    if let Err(e) = atomic::write(&marker, b"", true) {
+                        reason = format!("cannot mark mail {n} sent: {e}");
+                        break;
+                    }
+                }
+                results[i] = Some(Err(plan.stop(journal, reason)));
+            }
+        }
+    }
+    // Every mail sent is marked sent, one barrier for all: a crash before
+    // the done markers sends none of them again. (Should this fail, the
+    // done markers below say it all the same.)
+    let batch: Vec<&Path> = sent_markers.iter().map(PathBuf::as_path).collect();
+    let _ = atomic::mark_group(&batch);
+    kill_point("after-send");
+    // Done: every marker, one sync for all.
+    let sent: Vec<usize> = (0..plans.len())
+        .filter(|&i| open(&results, i) && plans[i].state == State::Sent)
+        .collect();
+    let markers: Vec<PathBuf> = sent
+        .iter()
+        .map(|&i| journal.path(&plans[i].key, "done"))
+        .collect();
+    let batch: Vec<&Path> = markers.iter().map(PathBuf::as_path).collect();
+    let together = atomic::mark_group(&batch).is_ok();
+    let mut done_with = Vec::new();
+    for i in sent {
+        let plan = &mut plans[i];
+        results[i] = Some(if together {
+            plan.state = State::Done;
+            plan.blocked = None;
+            done_with.push(journal.path(&plan.key, "plan"));
+            if plan.marked {
+                done_with.extend(["applied", "blocked"].map(|what| journal.path(&plan.key, what)));
+            }
+            done_with.extend(
+                (0..plan.work.mails.len()).map(|n| journal.path(&plan.key, &format!("sent.{n}"))),
+            );
+            Ok(())
+        } else {
+            plan.advance(journal, &mut log, &mut send)
+        });
+    }
+    // What is done with goes in the background: a plan beside its done
+    // marker is never carried on (and deleted at the next look).
+    journal.discard(done_with);
+    plans
+        .iter_mut()
+        .zip(results)
+        .map(|(plan, result)| result.unwrap_or_else(|| plan.advance(journal, &mut log, &mut send)))
+        .collect()
+}
+
+/// A plan of a group commit, or the key of a work that could not be
+/// written, and why.
+pub type Committed = Result<Plan, (String, std::io::Error)>;
+
+/// The plan file of `work` at `seq`, and its text: new players' tokens
+/// replaced by their nonces; refused if a token would still be in it.
+fn seal(work: Work, seq: u64) -> std::io::Result<(PlanFile, String)> {
+    let mut work = work;
+    for sealed in &work.tokens {
+        for mail in &mut work.mails {
+            mail.body = mail.body.replace(sealed.token(), &sealed.mark());
+        }
+    }
+    let file = PlanFile { seq, work };
+    let text = serde_yaml_ng::to_string(&file).map_err(std::io::Error::other)?;
+    if file
+        .work
+        .tokens
+        .iter()
+        .any(|s| s.token().is_empty() || text.contains(s.token()))
+    {
+        return Err(std::io::Error::other(
+            "a token would be written into the plan in the clear; nothing is done",
+        ));
+    }
+    Ok((file, text))
+}
+
+impl Plan {
+    /// A plan just committed.
+    fn planned(key: &str, file: PlanFile) -> Plan {
+        Plan {
+            key: key.to_owned(),
+            seq: file.seq,
+            work: file.work,
+            state: State::Planned,
+            blocked: None,
+            unreadable: None,
+            marked: false,
         }
     }
 }
@@ -319,6 +561,7 @@ impl Journal {
             root: root.to_path_buf(),
             tokens,
             next_seq: Cell::new(1),
+            sweeper: RefCell::new(None),
         };
         let last = journal.pending().iter().map(|p| p.seq).max().unwrap_or(0);
         journal.next_seq.set(last + 1);
@@ -370,6 +613,7 @@ impl Journal {
                     state: State::Planned,
                     blocked: None,
                     unreadable: Some(format!("the plan cannot be read: {e}")),
+                    marked: true,
                 }),
             }
         }
@@ -402,42 +646,79 @@ impl Journal {
             state,
             blocked,
             unreadable: None,
+            marked: true,
         })
     }
 
     /// Makes `work` durable, the commit point: a plan, planned. New
     /// players' tokens are kept in it as their nonces only.
     pub fn commit(&self, key: &str, work: Work) -> std::io::Result<Plan> {
-        let mut work = work;
-        for sealed in &work.tokens {
-            for mail in &mut work.mails {
-                mail.body = mail.body.replace(sealed.token(), &sealed.mark());
-            }
-        }
         let seq = self.next_seq.get();
-        let file = PlanFile { seq, work };
-        let text = serde_yaml_ng::to_string(&file).map_err(std::io::Error::other)?;
-        if file
-            .work
-            .tokens
-            .iter()
-            .any(|s| s.token().is_empty() || text.contains(s.token()))
-        {
-            return Err(std::io::Error::other(
-                "a token would be written into the plan in the clear; nothing is done",
-            ));
-        }
+        let (file, text) = seal(work, seq)?;
         atomic::write(&self.path(key, "plan"), text.as_bytes(), true)?;
         self.next_seq.set(seq + 1);
         let _ = std::fs::remove_file(self.path(key, "wait"));
-        Ok(Plan {
-            key: key.to_owned(),
-            seq,
-            work: file.work,
-            state: State::Planned,
-            blocked: None,
-            unreadable: None,
-        })
+        Ok(Plan::planned(key, file))
+    }
+
+    /// Makes a group of decisions durable at once, the group's commit
+    /// point: each plan file is written whole and synced, and the
+    /// journal's folder is synced once for all (a crash leaves each plan
+    /// whole or absent, as [`Journal::commit`] does). The decisions of a
+    /// group are independent of one another, so any of them surviving a
+    /// crash without the others is a store some order of arrival could
+    /// have made. When the group cannot be written together, each plan is
+    /// written on its own, and one that cannot be is left out (its mail is
+    /// decided again later). Returns each plan, or why it is not written,
+    /// in order.
+    pub fn commit_group(&self, works: Vec<(String, Work)>) -> Vec<Committed> {
+        let mut seq = self.next_seq.get();
+        let mut prepared = Vec::new();
+        let mut refused = Vec::new();
+        for (i, (key, work)) in works.into_iter().enumerate() {
+            match seal(work, seq) {
+                Ok((file, text)) => {
+                    prepared.push((i, key, file, text));
+                    seq += 1;
+                }
+                Err(e) => refused.push((i, Err((key, e)))),
+            }
+        }
+        self.next_seq.set(seq);
+        let paths: Vec<PathBuf> = prepared
+            .iter()
+            .map(|(_, key, _, _)| self.path(key, "plan"))
+            .collect();
+        let batch: Vec<(&Path, &[u8])> = paths
+            .iter()
+            .zip(&prepared)
+            .map(|(p, (_, _, _, text))| (p.as_path(), text.as_bytes()))
+            .collect();
+        let together = atomic::write_group(&batch).is_ok();
+        let mut results: Vec<(usize, Committed)> = refused;
+        for (path, (i, key, file, text)) in paths.iter().zip(prepared) {
+            let written = if together {
+                Ok(())
+            } else {
+                atomic::write(path, text.as_bytes(), true)
+            };
+            results.push((
+                i,
+                match written {
+                    Ok(()) => {
+                        let _ = std::fs::remove_file(self.path(&key, "wait"));
+                        Ok(Plan::planned(&key, file))
+                    }
+                    Err(e) => {
+                        // Not a plan of this run: not one of the next either.
+                        let _ = std::fs::remove_file(path);
+                        Err((key, e))
+                    }
+                },
+            ));
+        }
+        results.sort_by_key(|(i, _)| *i);
+        results.into_iter().map(|(_, r)| r).collect()
     }
 
     /// A mail of `work` as it is sent: with the tokens it carries.
@@ -465,6 +746,70 @@ impl Journal {
             written.map_err(|e| format!("cannot write {rel}: {e}"))?;
         }
         Ok(())
+    }
+
+    /// Deletes `files` (of plans done) in the background; see
+    /// [`Journal::settle`].
+    fn discard(&self, files: Vec<PathBuf>) {
+        if files.is_empty() {
+            return;
+        }
+        let mut sweeper = self.sweeper.borrow_mut();
+        if sweeper.is_none() {
+            let (queue, work) = std::sync::mpsc::channel::<Vec<PathBuf>>();
+            let spawned = std::thread::Builder::new()
+                .name("journal-sweeper".into())
+                .spawn(move || {
+                    for files in work {
+                        for file in files {
+                            let _ = std::fs::remove_file(file);
+                        }
+                    }
+                });
+            match spawned {
+                Ok(thread) => *sweeper = Some(Sweeper { queue, thread }),
+                // No thread: deleted here.
+                Err(_) => {
+                    for file in files {
+                        let _ = std::fs::remove_file(file);
+                    }
+                    return;
+                }
+            }
+        }
+        if let Some(s) = sweeper.as_ref()
+            && let Err(std::sync::mpsc::SendError(files)) = s.queue.send(files)
+        {
+            for file in files {
+                let _ = std::fs::remove_file(file);
+            }
+        }
+    }
+
+    /// Waits until every file given to delete is deleted (at the end of a
+    /// look: the next one reads the journal's folder).
+    pub fn settle(&self) {
+        if let Some(Sweeper { queue, thread }) = self.sweeper.borrow_mut().take() {
+            drop(queue);
+            let _ = thread.join();
+        }
+    }
+
+    /// Deletes the plan of `key` and its step markers (it is done), when
+    /// the plan had `markers` mails (none: it never had a step marker): no
+    /// scan of the journal's folder, which holds every done marker of the
+    /// last days.
+    fn forget_known(&self, key: &str, markers: Option<usize>) {
+        let _ = std::fs::remove_file(self.path(key, "plan"));
+        let Some(mails) = markers else {
+            return;
+        };
+        for what in ["applied", "blocked"] {
+            let _ = std::fs::remove_file(self.path(key, what));
+        }
+        for n in 0..mails {
+            let _ = std::fs::remove_file(self.path(key, &format!("sent.{n}")));
+        }
     }
 
     /// Deletes the plan of `key` and its step markers (it is done).
@@ -619,6 +964,129 @@ mod tests {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(left, ["k.done"], "the plan and its markers are gone");
+    }
+
+    #[test]
+    fn a_group_is_committed_and_carried_out_together_and_one_failure_stops_only_its_plan() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = journal(dir.path());
+        let work = |game: &str, id: &str| {
+            let mut work = Work::default();
+            work.writes
+                .insert(format!("games/{game}/record.yam"), game.to_owned());
+            work.mails = vec![mail(&format!("{id}1@x")), mail(&format!("{id}2@x"))];
+            work.log = vec![format!("{game} moved")];
+            work
+        };
+        let committed = journal.commit_group(vec![
+            ("g1".into(), work("a", "a")),
+            ("g2".into(), work("b", "b")),
+        ]);
+        let mut plans: Vec<Plan> = committed.into_iter().map(Result::unwrap).collect();
+        // Both durable, in the order of arrival, before anything is done.
+        let order: Vec<String> = journal.pending().iter().map(|p| p.key().into()).collect();
+        assert_eq!(order, ["g1", "g2"]);
+        // The second mail of the first plan fails: only that plan stops,
+        // with its first mail marked sent.
+        let mut sent = Vec::new();
+        let mut lines = Vec::new();
+        let results = advance_group(
+            &journal,
+            &mut plans,
+            |l| lines.push(l.to_owned()),
+            |m| {
+                if m.message_id == "a2@x" {
+                    return Err("451 try later".into());
+                }
+                sent.push(m.message_id.clone());
+                Ok(())
+            },
+        );
+        assert!(results[0].as_ref().unwrap_err().reason.contains("451"));
+        assert!(results[1].is_ok());
+        assert_eq!(sent, ["a1@x", "b1@x", "b2@x"]);
+        assert_eq!(lines, ["a moved", "b moved"]);
+        for game in ["a", "b"] {
+            let record = dir.path().join(format!("games/{game}/record.yam"));
+            assert_eq!(std::fs::read_to_string(record).unwrap(), game);
+        }
+        assert_eq!(journal.progress("g2"), Progress::Done);
+        assert_eq!(plans[0].state(), State::Applied);
+        // Read back as a restart would: only the mail not sent goes.
+        let mut again = journal.pending();
+        assert_eq!(again.len(), 1);
+        sent.clear();
+        let results = advance_group(&journal, &mut again, no_log, |m| {
+            sent.push(m.message_id.clone());
+            Ok(())
+        });
+        assert!(results[0].is_ok());
+        assert_eq!(sent, ["a2@x"]);
+        journal.settle();
+        let mut left: Vec<String> = std::fs::read_dir(&journal.dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["g1.done", "g2.done"], "no plan or marker is left");
+    }
+
+    #[test]
+    fn a_group_whose_file_cannot_be_written_blocks_that_plan_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = journal(dir.path());
+        std::fs::create_dir_all(dir.path().join("games/a/record.yam/x")).unwrap();
+        let work = |game: &str| {
+            let mut work = Work::default();
+            work.writes
+                .insert(format!("games/{game}/record.yam"), game.to_owned());
+            work.mails = vec![mail(&format!("{game}@x"))];
+            work
+        };
+        let mut plans: Vec<Plan> = journal
+            .commit_group(vec![("ka".into(), work("a")), ("kb".into(), work("b"))])
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
+        let mut sent = Vec::new();
+        let results = advance_group(&journal, &mut plans, no_log, |m| {
+            sent.push(m.message_id.clone());
+            Ok(())
+        });
+        assert!(results[0].as_ref().unwrap_err().reason.contains("games/a"));
+        assert!(results[1].is_ok());
+        assert_eq!(
+            sent,
+            ["b@x"],
+            "nothing is announced before its files are written"
+        );
+        assert_eq!(plans[0].state(), State::Planned);
+        assert_eq!(journal.progress("ka"), Progress::Planned);
+        assert_eq!(journal.progress("kb"), Progress::Done);
+    }
+
+    #[test]
+    fn a_group_commit_refuses_a_plan_with_a_token_in_the_clear_and_keeps_the_others() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = journal(dir.path());
+        let key = TokenKey::from_bytes([7; 32]);
+        let sealed = Sealed::draw(&key, "ann@example.org").unwrap();
+        let mut leaky = Work::default();
+        // The token outside any mail body: it cannot be sealed.
+        leaky
+            .writes
+            .insert("robot/x".into(), sealed.token().to_owned());
+        leaky.tokens = vec![sealed];
+        let results = journal.commit_group(vec![
+            ("k1".into(), Work::default()),
+            ("k2".into(), leaky),
+            ("k3".into(), Work::default()),
+        ]);
+        assert!(results[0].is_ok() && results[1].is_err() && results[2].is_ok());
+        assert_eq!(journal.progress("k2"), Progress::New);
+        let order: Vec<String> = journal.pending().iter().map(|p| p.key().into()).collect();
+        assert_eq!(order, ["k1", "k3"]);
     }
 
     #[test]

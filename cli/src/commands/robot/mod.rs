@@ -20,7 +20,9 @@ pub mod hygiene;
 pub mod journal;
 pub mod roll;
 
+use std::collections::{BTreeSet, HashSet};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use clap::Subcommand;
 use lettre::message::header::ContentType;
@@ -253,6 +255,10 @@ struct Runner {
     journal_days: u32,
     /// When the journal was last pruned (robot clock, seconds).
     pruned_at: Option<u64>,
+    /// Decisions waiting for their group commit.
+    group: Group,
+    /// Mails done, to be marked read with the next group.
+    seen: Vec<Place>,
 }
 
 fn setup(args: &RunArgs) -> Result<Runner, Fail> {
@@ -350,6 +356,8 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
         journal,
         journal_days,
         pruned_at: None,
+        group: Group::default(),
+        seen: Vec::new(),
     })
 }
 
@@ -399,13 +407,88 @@ fn run_loop(args: &RunArgs) -> Result<(), Fail> {
                 )))
             };
         }
-        runner.wait(
-            std::time::Duration::from_secs(args.poll.max(1)),
-            failures > 0,
-        );
+        runner.wait(Duration::from_secs(args.poll.max(1)), failures > 0);
         if args.now.is_none() {
             runner.robot.now = clock::now(None).unwrap_or(runner.robot.now);
         }
+    }
+}
+
+/// Mails decided in a look and not yet committed: a group, committed and
+/// carried out together (`journal::advance_group`: each step behind one
+/// barrier for all) and marked read together. A group holds only
+/// decisions independent of one another: a mail whose decision reads or
+/// writes what the group writes is decided again once the group is
+/// committed. It is committed when it holds [`GROUP_MAILS`] decisions or
+/// [`GROUP_BYTES`], when its first is [`GROUP_AGE`] old (a flood being
+/// read does not hold an answer back longer), before such a mail or a
+/// second copy of a mail in it, and at the end of the mailbox's reading.
+/// `docs/robot.md`, "A look at the mailbox, by groups", draws its states.
+#[derive(Debug, Default)]
+struct Group {
+    items: Vec<Decided>,
+    /// What its decisions write or mail about ([`journal::claims`]).
+    writes: BTreeSet<String>,
+    /// When its first decision was made.
+    opened: Option<Instant>,
+    /// The bytes of files and answers its decisions hold.
+    bytes: usize,
+}
+
+/// A decision waiting for its group's commit.
+#[derive(Debug)]
+struct Decided {
+    key: String,
+    work: decide::Work,
+    place: Place,
+    from: String,
+}
+
+/// The most decisions a group holds: the answers of a burst go out by
+/// groups, and a group's plans are held in memory until then.
+const GROUP_MAILS: usize = 64;
+
+/// The most bytes of files and answers a group holds in memory (a long
+/// game's record is written and attached to its answer: a group of such
+/// decisions is committed before it holds more than this).
+const GROUP_BYTES: usize = 8 << 20;
+
+/// The age at which a group is committed, whatever it holds.
+const GROUP_AGE: Duration = Duration::from_millis(250);
+
+impl Group {
+    /// Whether a decision that read or wrote `resources` depends on the
+    /// group's.
+    fn conflicts<'a>(&self, resources: impl IntoIterator<Item = &'a String>) -> bool {
+        resources
+            .into_iter()
+            .any(|r| self.writes.contains(&journal::resource(r)))
+    }
+
+    /// Whether it is time to commit it.
+    fn due(&self) -> bool {
+        self.items.len() >= GROUP_MAILS
+            || self.bytes >= GROUP_BYTES
+            || self.opened.is_some_and(|t| t.elapsed() >= GROUP_AGE)
+    }
+}
+
+/// What a look at the mailbox found so far.
+#[derive(Debug, Default)]
+struct Look {
+    /// What plans not done hold back: nothing new is decided on it.
+    blocks: Blocks,
+    /// The senders whose mail is not handled yet (no forfeit against them).
+    waiting: HashSet<String>,
+    /// Mails and plans that could not be finished (or wait).
+    failures: usize,
+}
+
+impl Look {
+    /// A mail of `from` could not be finished.
+    fn fail(&mut self, from: String) {
+        self.waiting.insert(from);
+        self.failures += 1;
     }
 }
 
@@ -414,122 +497,115 @@ impl Runner {
     /// Returns how many mails or plans could not be finished (or wait).
     ///
     /// First the plans not done, in the order their mails arrived; one
-    /// whose game an earlier one holds waits behind it. Then the mailbox:
-    /// mail is listed with its sizes before any body is read; a mail over
-    /// the size limit is never downloaded. Each mail is then read once and
-    /// sorted: authenticated mail (a player's token, a signed record) is
-    /// handled at once, in arrival order; the rest waits until all of it
-    /// is done, and at most `per_cycle` of it is handled in one cycle, so
-    /// a flood never stands between a player and her answer. A forfeit is
-    /// never claimed against a player whose mail is still waiting, nor
-    /// decided on a game a plan not done holds.
+    /// whose game an earlier one holds waits behind it. Then the mailbox,
+    /// in one session (one IMAP login): mail is listed with its sizes
+    /// before any body is read; a mail over the size limit is never
+    /// downloaded. Each mail is then read once and sorted: authenticated
+    /// mail (a player's token, a signed record) is decided at once, in
+    /// arrival order; the rest waits until all of it is done, and at most
+    /// `per_cycle` of it is handled in one cycle, so a flood never stands
+    /// between a player and her answer. Decisions are committed, carried
+    /// out and marked read by groups ([`Group`]). A forfeit is never
+    /// claimed against a player whose mail is still waiting, nor decided
+    /// on a game a plan not done holds.
     fn cycle(&mut self) -> usize {
-        let mut failures = 0;
+        let mut look = Look::default();
         self.prune_journal();
-        // What plans not done hold back: nothing new is decided on it.
-        let mut blocks = Blocks::default();
         for mut plan in self.journal.pending() {
-            if blocks.holders(&plan.claims()).is_empty() && self.advance(&mut plan) {
+            if look.blocks.holders(&plan.claims()).is_empty() && self.advance(&mut plan) {
                 continue;
             }
-            blocks.hold(&plan);
-            failures += 1;
+            look.blocks.hold(&plan);
+            look.failures += 1;
         }
-        let mut waiting = std::collections::HashSet::new();
         match self.mailbox.open() {
             Ok(mut session) => {
-                failures += self.read_mail(&mut session, &mut waiting, &mut blocks);
+                self.read_mail(&mut session, &mut look);
+                self.flush(&mut session, &mut look);
                 let _ = session.close();
             }
             Err(e) => {
                 log(&format!("cannot read the mailbox: {e}"));
-                return failures + 1;
+                return look.failures + 1;
             }
         }
         self.robot.touched();
-        for (key, work) in self.robot.deadlines(&waiting) {
+        for (key, work) in self.robot.deadlines(&look.waiting) {
             if self.journal.progress(&key) != Progress::New {
                 continue;
             }
             // Decided again once the game's plan is done.
-            if !blocks.holders(&journal::claims(&work)).is_empty() {
+            if !look.blocks.holders(&journal::claims(&work)).is_empty() {
                 continue;
             }
             match self.journal.commit(&key, work) {
                 Ok(mut plan) => {
                     if !self.advance(&mut plan) {
-                        blocks.hold(&plan);
-                        failures += 1;
+                        look.blocks.hold(&plan);
+                        look.failures += 1;
                     }
                 }
                 Err(e) => {
                     log(&format!("{key}: cannot write its plan: {e}"));
-                    failures += 1;
+                    look.failures += 1;
                 }
             }
         }
-        failures
+        self.journal.settle();
+        look.failures
     }
 
-    /// Reads the mailbox once (see `cycle`); notes in `waiting` the
-    /// senders whose mail is not handled yet. Returns the failures.
-    fn read_mail(
-        &mut self,
-        session: &mut Session,
-        waiting: &mut std::collections::HashSet<String>,
-        blocks: &mut Blocks,
-    ) -> usize {
-        let mut failures = 0;
+    /// Reads the mailbox once (see `cycle`); notes in the look the
+    /// senders whose mail is not handled yet, and the failures. The last
+    /// group is left for the caller to commit.
+    fn read_mail(&mut self, session: &mut Session, look: &mut Look) {
         let listed = match session.list_unseen() {
             Ok(l) => l,
             Err(e) => {
                 log(&format!("cannot list the mailbox: {e}"));
-                return 1;
+                look.failures += 1;
+                return;
             }
         };
         let max = self.robot.settings.max_mail as u64;
         let mut later: Vec<(Listed, String)> = Vec::new();
         for mail in listed {
+            if self.group.due() {
+                self.flush(session, look);
+            }
             if mail.size > max {
                 // Never downloaded: no command or record is that large.
                 log(&format!(
                     "ignored a mail of {} bytes, more than the {max} read",
                     mail.size
                 ));
-                failures += usize::from(self.archive(session, &mail.place).is_err());
+                self.seen.push(mail.place);
                 continue;
             }
             let raw = match session.fetch(&mail) {
                 Ok(raw) => raw,
                 Err(e) => {
                     log(&format!("cannot fetch a mail: {e}"));
-                    failures += 1;
+                    look.failures += 1;
                     continue;
                 }
             };
             let key = mail_key(&raw);
             match self.journal.progress(&key) {
                 Progress::Done => {
-                    failures += usize::from(self.archive(session, &mail.place).is_err());
+                    self.seen.push(mail.place);
                     continue;
                 }
                 // Tried above: it stopped, and goes on at the next cycle;
                 // its mail stays unread until then.
                 Progress::Planned => {
-                    waiting.insert(sender(&raw));
-                    failures += 1;
+                    look.fail(sender(&raw));
                     continue;
                 }
                 Progress::New => {}
             }
             if self.robot.authenticated(&raw) {
-                if self
-                    .decide(session, &key, &raw, &mail.place, blocks)
-                    .is_err()
-                {
-                    waiting.insert(sender(&raw));
-                    failures += 1;
-                }
+                self.decide(session, look, &key, &raw, &mail.place);
             } else {
                 later.push((mail, sender(&raw)));
             }
@@ -538,56 +614,84 @@ impl Runner {
         for (n, (mail, from)) in later.into_iter().enumerate() {
             if n >= budget {
                 // The next cycle comes at once (the mail is still unread).
-                waiting.insert(from);
+                look.waiting.insert(from);
                 continue;
             }
-            let result = session
-                .fetch(&mail)
-                .map_err(|e| {
-                    log(&format!("cannot fetch a mail: {e}"));
-                })
-                .and_then(|raw| {
+            if self.group.due() {
+                self.flush(session, look);
+            }
+            match session.fetch(&mail) {
+                Ok(raw) => {
                     let key = mail_key(&raw);
-                    self.decide(session, &key, &raw, &mail.place, blocks)
-                });
-            if result.is_err() {
-                waiting.insert(from);
-                failures += 1;
+                    self.decide(session, look, &key, &raw, &mail.place);
+                }
+                Err(e) => {
+                    log(&format!("cannot fetch a mail: {e}"));
+                    look.fail(from);
+                }
             }
         }
-        failures
     }
 
-    /// Decides a new mail and carries out the plan, unless a game it
-    /// reads or writes is held back by a plan not done: then it waits in
-    /// the mailbox, undecided and unanswered, for that plan. Whatever
-    /// went wrong is logged here.
+    /// Decides a mail read, into the group; whatever went wrong is noted
+    /// in the look and logged. A mail done already is marked read; one
+    /// planned is carried on by the plans not done; one whose game is
+    /// held back by a plan not done waits in the mailbox, undecided and
+    /// unanswered, for that plan.
     fn decide(
         &mut self,
         session: &mut Session,
+        look: &mut Look,
         key: &str,
         raw: &[u8],
         place: &Place,
-        blocks: &mut Blocks,
-    ) -> std::result::Result<(), ()> {
+    ) {
+        // The same mail delivered twice: the second is looked at once the
+        // first is committed, and found done.
+        if self.group.items.iter().any(|d| d.key == key) {
+            self.flush(session, look);
+        }
+        let from = sender(raw);
+        match self.journal.progress(key) {
+            Progress::Done => {
+                self.seen.push(place.clone());
+                return;
+            }
+            // Tried above: it stopped, and goes on at the next cycle; its
+            // mail stays unread until then.
+            Progress::Planned => return look.fail(from),
+            Progress::New => {}
+        }
         // Seen waiting already, for plans still not done: not decided again
         // (nor counted, nor logged) until they are.
         if self
             .journal
             .waits_for(key)
-            .is_some_and(|on| on.iter().any(|p| blocks.holds(p)))
+            .is_some_and(|on| on.iter().any(|p| look.blocks.holds(p)))
         {
-            return Err(());
+            return look.fail(from);
+        }
+        // The sender's own file is written by the group (her first mail
+        // registered her): the group is committed first, so that what is
+        // decided on her file is decided once.
+        if self.group.conflicts([&decide::player_path(&from)]) {
+            self.flush(session, look);
         }
         kill_point("after-read");
-        self.robot.touched();
-        let work = self.robot.handle(key, raw);
-        let mut read = self.robot.touched();
-        read.extend(journal::claims(&work));
-        let holders = blocks.holders(&read);
+        let (mut work, mut read) = self.decide_on_store(key, raw);
+        if self.group.conflicts(&read) {
+            // Decided on a store the group changes: decided again, once
+            // the group is committed, on the store it makes.
+            self.flush(session, look);
+            (work, read) = self.decide_on_store(key, raw);
+        }
+        let holders = look.blocks.holders(&read);
         if !holders.is_empty() {
             if self.journal.wait(key, &holders) {
-                let games: Vec<String> = holders.iter().flat_map(|p| blocks.games_of(p)).collect();
+                let games: Vec<String> = holders
+                    .iter()
+                    .flat_map(|p| look.blocks.games_of(p))
+                    .collect();
                 log(&format!(
                     "{key}: waits, undecided, for the plan(s) {} not done{}",
                     holders.join(", "),
@@ -598,35 +702,97 @@ impl Runner {
                     }
                 ));
             }
-            return Err(());
+            return look.fail(from);
         }
-        let mut plan = match self.journal.commit(key, work) {
-            Ok(plan) => plan,
-            Err(e) => {
-                log(&format!("{key}: cannot write its plan: {e}"));
-                return Err(());
-            }
-        };
-        if !self.advance(&mut plan) {
-            blocks.hold(&plan);
-            return Err(());
+        self.group.writes.extend(journal::claims(&work));
+        self.group.opened.get_or_insert_with(Instant::now);
+        self.group.bytes += work.writes.values().map(String::len).sum::<usize>()
+            + work
+                .mails
+                .iter()
+                .map(|m| m.body.len() + m.attachment.as_ref().map_or(0, |(_, a)| a.len()))
+                .sum::<usize>();
+        self.group.items.push(Decided {
+            key: key.to_owned(),
+            work,
+            place: place.clone(),
+            from,
+        });
+        if self.group.items.len() >= GROUP_MAILS || self.group.bytes >= GROUP_BYTES {
+            self.flush(session, look);
         }
-        self.archive(session, place).map_err(|e| {
-            log(&format!("{key}: {e}"));
-        })
     }
 
-    /// Marks a mail read where it is, whatever became of it (answered,
-    /// refused or ignored): an IMAP message gets `\Seen` (in the session
-    /// already open), a Maildir file moves to `cur/` with the S flag, as a
-    /// mail client would. Nothing is moved out of the mailbox, so the
-    /// operator finds every mail, refused ones included, where it arrived.
-    fn archive(&self, session: &mut Session, place: &Place) -> std::result::Result<(), String> {
-        let result = session
-            .mark_seen(std::slice::from_ref(place))
-            .map_err(|e| e.to_string());
+    /// Decides a mail on the store as it is: the work, and what the
+    /// decision read or writes.
+    fn decide_on_store(&self, key: &str, raw: &[u8]) -> (decide::Work, BTreeSet<String>) {
+        self.robot.touched();
+        let work = self.robot.handle(key, raw);
+        let mut read = self.robot.touched();
+        read.extend(journal::claims(&work));
+        (work, read)
+    }
+
+    /// Commits the group and carries its plans out together (the group
+    /// commit: `journal::advance_group`), then marks read, in one request,
+    /// every mail done since the last time. A plan that stops holds back
+    /// what it writes, as one carried alone would.
+    fn flush(&mut self, session: &mut Session, look: &mut Look) {
+        let group = std::mem::take(&mut self.group);
+        if !group.items.is_empty() {
+            let mut owners = Vec::new();
+            let mut works = Vec::new();
+            for d in group.items {
+                owners.push((d.place, d.from));
+                works.push((d.key, d.work));
+            }
+            let mut plans = Vec::new();
+            let mut kept = Vec::new();
+            for (committed, owner) in self.journal.commit_group(works).into_iter().zip(owners) {
+                match committed {
+                    Ok(plan) => {
+                        plans.push(plan);
+                        kept.push(owner);
+                    }
+                    Err((key, e)) => {
+                        log(&format!("{key}: cannot write its plan: {e}"));
+                        look.fail(owner.1);
+                    }
+                }
+            }
+            let results =
+                journal::advance_group(&self.journal, &mut plans, log, |mail| self.deliver(mail));
+            for ((plan, result), (place, from)) in plans.iter().zip(results).zip(kept) {
+                match result {
+                    Ok(()) => self.seen.push(place),
+                    Err(stop) => {
+                        self.stopped(plan, &stop);
+                        look.blocks.hold(plan);
+                        look.fail(from);
+                    }
+                }
+            }
+        }
+        self.mark_seen(session, look);
+    }
+
+    /// Marks read where they are the mails done (answered, refused or
+    /// ignored), all in one request: an IMAP message gets `\Seen` (in the
+    /// session already open), a Maildir file moves to `cur/` with the S
+    /// flag, as a mail client would. Nothing is moved out of the mailbox,
+    /// so the operator finds every mail, refused ones included, where it
+    /// arrived. A mail not marked (the server went away) is found done at
+    /// the next look, and marked then.
+    fn mark_seen(&mut self, session: &mut Session, look: &mut Look) {
+        if self.seen.is_empty() {
+            return;
+        }
+        let places = std::mem::take(&mut self.seen);
+        if let Err(e) = session.mark_seen(&places) {
+            log(&format!("cannot mark {} mail(s) read: {e}", places.len()));
+            look.failures += 1;
+        }
         kill_point("after-archive");
-        result
     }
 
     /// Waits for the next look at the mailbox: in IMAP IDLE when the
@@ -635,7 +801,7 @@ impl Runner {
     /// After a cycle that could not finish a mail (a server down), it
     /// sleeps: the mail still unseen would wake IDLE at once, and the robot
     /// would hammer the server.
-    fn wait(&self, poll: std::time::Duration, after_failure: bool) {
+    fn wait(&self, poll: Duration, after_failure: bool) {
         if let (Mailbox::Imap(account), false) = (&self.mailbox, after_failure) {
             match crate::mail::imap::wait_for_mail(account, poll) {
                 Ok(crate::mail::imap::Wake::Unsupported) => {}
@@ -668,21 +834,7 @@ impl Runner {
     /// back its games until it is done.
     fn advance(&self, plan: &mut Plan) -> bool {
         let was_blocked = plan.blocked().is_some();
-        let key = plan.key().to_owned();
-        let result = plan.advance(&self.journal, log, |mail| {
-            let message = match compose(&self.from, mail) {
-                Ok(m) => m,
-                // A mail that cannot be built never will be (a hostile
-                // address): logged and dropped, so it cannot wedge the
-                // journal and the answers after it.
-                Err(e) => {
-                    log(&format!("{key}: mail {} not sent: {e}", mail.message_id));
-                    return Ok(());
-                }
-            };
-            send(&self.outgoing, &message).map_err(|e| e.to_string())
-        });
-        match result {
+        match plan.advance(&self.journal, log, |mail| self.deliver(mail)) {
             Ok(()) => {
                 if was_blocked {
                     log(&format!("{}: done, after it was blocked", plan.key()));
@@ -690,15 +842,35 @@ impl Runner {
                 true
             }
             Err(stop) => {
-                if stop.new {
-                    log(&format!(
-                        "{}: blocked at {:?}: {stop}; nothing more is decided on what it writes until it is done (retried at every cycle)",
-                        plan.key(),
-                        plan.state()
-                    ));
-                }
+                self.stopped(plan, &stop);
                 false
             }
         }
+    }
+
+    /// Logs a plan that stopped, once per reason.
+    fn stopped(&self, plan: &Plan, stop: &journal::Stop) {
+        if stop.new {
+            log(&format!(
+                "{}: blocked at {:?}: {stop}; nothing more is decided on what it writes until it is done (retried at every cycle)",
+                plan.key(),
+                plan.state()
+            ));
+        }
+    }
+
+    /// Sends one of a plan's mails.
+    fn deliver(&self, mail: &OutMail) -> std::result::Result<(), String> {
+        let message = match compose(&self.from, mail) {
+            Ok(m) => m,
+            // A mail that cannot be built never will be (a hostile
+            // address): logged and dropped, so it cannot wedge the
+            // journal and the answers after it.
+            Err(e) => {
+                log(&format!("mail {} not sent: {e}", mail.message_id));
+                return Ok(());
+            }
+        };
+        send(&self.outgoing, &message).map_err(|e| e.to_string())
     }
 }
