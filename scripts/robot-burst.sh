@@ -15,7 +15,11 @@
 # average before the run.
 #
 #   YAM=/path/to/yam scripts/robot-burst.sh    # another build (before/after)
+#   PRE=60 scripts/robot-burst.sh              # each game 60 moves long first
+#                                              # (how a command's cost grows
+#                                              # with its game)
 #   IMAP=1 scripts/robot-burst.sh              # the robot reads Dovecot by IMAP
+#   KEEP=1 scripts/robot-burst.sh              # keep the store, mails and answers
 #
 # With IMAP=1 the mails are dropped into the Maildir that a Dovecot on
 # loopback serves (scripts/mail/servers.sh starts it), and the robot reads
@@ -43,8 +47,10 @@ if [ -n "${IMAP:-}" ]; then
   incoming="imap: { host: 127.0.0.1, port: $YAM_MAILTEST_IMAP_PORT, tls: false, user: $user, password: test }"
   # Dovecot serves the mail as its mail user.
   own() { [ "$(id -u)" != 0 ] || chown -R nobody "$YAM_MAILTEST_DIR/home/$user"; }
-else
+elif [ -z "${KEEP:-}" ]; then
   trap 'rm -rf "$dir"' EXIT
+else
+  echo "kept: $dir"
 fi
 mkdir -p "$dir/in/new" "$dir/in/cur" "$dir/in/tmp" "$dir/out"
 cat >"$dir/robot.yaml" <<CONF
@@ -82,6 +88,36 @@ for p in $(seq "$players"); do
 seed: layout $p"
 done
 own; "$yam" robot run --config "$dir/robot.yaml" --once 2>/dev/null
+# Games made long before the burst (not timed): PRE rounds in which each
+# player sends back the move the robot's last answer to them suggests
+# (its "Reply: move ID MOVE #PLY" line), so every game goes on legally.
+suggested() { # the suggested reply line of each player's newest answer
+  python3 - "$dir/out" <<'PY'
+import email, email.policy, glob, os, re, sys
+newest = {}
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.eml")), key=os.path.getmtime):
+    mail = email.message_from_binary_file(open(path, "rb"), policy=email.policy.default)
+    body = mail.get_body(preferencelist=("plain",))
+    text = body.get_content() if body else ""
+    found = re.findall(r"^Reply: (move \S+ .*#\d+)$", text, re.M)
+    if found:
+        newest[mail["To"]] = found[-1]
+for to, line in newest.items():
+    print(f"{to}\t{line}")
+PY
+}
+for r in $(seq "${PRE:-0}"); do
+  while IFS=$'\t' read -r to line; do
+    deliver "$to" "$line" "token: ${token[$to]}
+seed: pre $r"
+  done < <(suggested)
+  own; "$yam" robot run --config "$dir/robot.yaml" --once 2>/dev/null
+done
+if [ "${PRE:-0}" -gt 0 ]; then
+  events=$(for f in "$dir"/data/games/*/record.yam; do grep -c '\[%event' "$f"; done |
+    awk '{s += $1} END {printf "%.0f", s / NR}')
+  echo "games made long first: $PRE rounds, $events signed events a game on average"
+fi
 for i in $(seq "$mails"); do
   p=$(( (i - 1) % players + 1 ))
   case $(( (i - 1) / players % 3 )) in
@@ -105,7 +141,7 @@ start=$(stat -c %.6Y "$dir/start")
 after=$(ls "$dir/out" | wc -l)
 read -r wall user sys <"$dir/time"
 left=$( (ls "$dir/in/new"; ls "$dir/in/cur" | grep -v ':2,.*S' || true) | wc -l)
-refused=$(grep -l 'Refused:' "$dir"/out/*.eml | wc -l)
+refused=$( (grep -l 'Refused:' "$dir"/out/*.eml || true) | wc -l)
 late=$(grep -l 'In-Reply-To: <late@player.test>' "$dir"/out/*.eml | head -1)
 late=$(echo "$(stat -c %.6Y "$late") - $start" | bc)
 lat=$(find "$dir/out" -newer "$dir/start" -name '*.eml' -printf '%T@\n' | awk -v s="$start" '{print $1 - s}' | sort -n)
