@@ -439,7 +439,9 @@ impl RecordVerifier {
 
     fn check(&mut self, signed: &SignedEvent, to_move: &PublicKey) -> Result<(), Fault> {
         let event = &signed.event;
-        let hash = event.hash();
+        // The canonical bytes once, for the hash and the signature both.
+        let bytes = super::encoding::Canonical::to_canonical_bytes(event);
+        let hash = Hash32::of(&bytes);
         if let Some(game) = &self.game
             && event.game != *game
         {
@@ -473,7 +475,10 @@ impl RecordVerifier {
             _ => self.check_author(&event.author)?,
         }
         if !self.trusted {
-            signed.verify().map_err(Fault::BadSignature)?;
+            event
+                .author
+                .verify(&bytes, &signed.signature)
+                .map_err(Fault::BadSignature)?;
         }
         self.played = None;
         self.outcomes_here = None;
