@@ -177,11 +177,7 @@ impl GameReplay for GenghisKhanReplay {
         let mut next = state.clone();
         for (i, mv) in parsed.iter().enumerate() {
             next = play(&next, mv, chance)
-                .map_err(|e| RulesError {
-                    index: i,
-                    reason: e.to_string(),
-                    position: tableau(&next),
-                })?
+                .map_err(|e| refused(i, &next, e))?
                 .0;
         }
         self.state = Some(next);
@@ -207,11 +203,7 @@ impl GameReplay for GenghisKhanReplay {
         let mut next = state.clone();
         let mut moves = Vec::with_capacity(orders.len());
         for (i, order) in orders.iter().enumerate() {
-            let fail = |s: &State, e: Illegal| RulesError {
-                index: i,
-                reason: e.to_string(),
-                position: tableau(s),
-            };
+            let fail = |s: &State, e: Illegal| refused(i, s, e);
             if order == DRAW_ORDER {
                 let (after, events) =
                     apply(&next, &Action::Draw, chance).map_err(|e| fail(&next, e))?;
@@ -290,5 +282,24 @@ impl GameReplay for GenghisKhanReplay {
 
     fn builtin(&self) -> Option<BuiltinReplay<'_>> {
         Some(BuiltinReplay::GenghisKhan(self))
+    }
+}
+
+/// The rules' refusal of move `index` in `state`. When the door for chance
+/// refused (a probe asking whether a turn needs chance, which every roll
+/// request's declaration is tried with, or outcomes that do not match),
+/// the caller reports the chance error, not this position: the tableau,
+/// whose best possible score is a search, is not drawn for it (it was a
+/// third of a robot's CPU on long games).
+fn refused(index: usize, state: &State, e: Illegal) -> RulesError {
+    let position = if matches!(e, Illegal::Chance(_)) {
+        String::new()
+    } else {
+        tableau(state)
+    };
+    RulesError {
+        index,
+        reason: e.to_string(),
+        position,
     }
 }
