@@ -92,10 +92,13 @@ own; "$yam" robot run --config "$dir/robot.yaml" --once 2>/dev/null
 # player sends back the move the robot's last answer to them suggests
 # (its "Reply: move ID MOVE #PLY" line), so every game goes on legally.
 suggested() { # the suggested reply line of each player's newest answer
-  python3 - "$dir/out" <<'PY'
+  python3 - "$dir/out" "$dir/round" <<'PY'
 import email, email.policy, glob, os, re, sys
 newest = {}
-for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.eml")), key=os.path.getmtime):
+# Only the answers of the last round (newer than its marker), if any.
+since = os.path.getmtime(sys.argv[2]) if os.path.exists(sys.argv[2]) else 0
+paths = [p for p in glob.glob(os.path.join(sys.argv[1], "*.eml")) if os.path.getmtime(p) >= since]
+for path in sorted(paths, key=os.path.getmtime):
     mail = email.message_from_binary_file(open(path, "rb"), policy=email.policy.default)
     body = mail.get_body(preferencelist=("plain",))
     text = body.get_content() if body else ""
@@ -111,6 +114,7 @@ for r in $(seq "${PRE:-0}"); do
     deliver "$to" "$line" "token: ${token[$to]}
 seed: pre $r"
   done < <(suggested)
+  touch "$dir/round"
   own; "$yam" robot run --config "$dir/robot.yaml" --once 2>/dev/null
 done
 if [ "${PRE:-0}" -gt 0 ]; then
