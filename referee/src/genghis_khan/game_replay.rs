@@ -176,9 +176,7 @@ impl GameReplay for GenghisKhanReplay {
         self.one_draw_alone(draws, parsed.len())?;
         let mut next = state.clone();
         for (i, mv) in parsed.iter().enumerate() {
-            next = play(&next, mv, chance)
-                .map_err(|e| refused(i, &next, e))?
-                .0;
+            next = play(&next, mv, chance).map_err(|e| refused(i, &next, e))?.0;
         }
         self.state = Some(next);
         Ok(())
