@@ -87,6 +87,12 @@ impl std::fmt::Debug for Identity {
 #[derive(Debug, Clone)]
 pub struct Secrets {
     dir: PathBuf,
+    /// The public key of each identity read so far, by name. A seed file
+    /// is written once and never overwritten, so a name's key never
+    /// changes: [`Secrets::identity_for`] derives each key once, not at
+    /// every lookup (the robot looks up its players' keys for every mail,
+    /// which read every seed each time: a cost that grew with the players).
+    keys: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, PublicKey>>>,
 }
 
 /// Creates `path` (and missing parents) readable by its owner only. An
@@ -167,6 +173,7 @@ impl Secrets {
         private_dir(dir).map_err(|e| err(dir, "cannot create the secrets directory", e))?;
         Ok(Secrets {
             dir: dir.to_path_buf(),
+            keys: std::sync::Arc::default(),
         })
     }
 
@@ -252,10 +259,58 @@ impl Secrets {
 
     /// The identity holding `key`.
     pub fn identity_for(&self, key: &PublicKey) -> Result<Option<Identity>, SecretError> {
-        Ok(self
-            .all_identities()?
-            .into_iter()
-            .find(|i| i.key.public_key() == *key))
+        let known = |keys: &std::collections::HashMap<String, PublicKey>| {
+            keys.iter()
+                .find(|(_, k)| *k == key)
+                .map(|(name, _)| name.clone())
+        };
+        let cached = known(&self.keys.lock().unwrap_or_else(|e| e.into_inner()));
+        if let Some(name) = cached {
+            // Read again (never created: a seed removed since is no
+            // identity), and the key checked against the one derived.
+            if self.identity_path(&name).exists() {
+                let identity = self.identity(&name)?.0;
+                if identity.key.public_key() == *key {
+                    return Ok(Some(identity));
+                }
+            }
+            self.keys
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&name);
+        }
+        // Not among the keys derived so far: the identities not read yet
+        // (created since, by this process or another) are read once.
+        let dir = self.identities();
+        let entries = match fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(err(&dir, "cannot read", e)),
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                e.file_name()
+                    .to_str()
+                    .and_then(|n| n.strip_suffix(".seed"))
+                    .map(str::to_owned)
+            })
+            .filter(|n| valid_name(n))
+            .collect();
+        names.sort();
+        let mut keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
+        for name in names {
+            if keys.contains_key(&name) {
+                continue;
+            }
+            let identity = self.identity(&name)?.0;
+            let public = identity.key.public_key();
+            keys.insert(name, public);
+            if public == *key {
+                return Ok(Some(identity));
+            }
+        }
+        Ok(None)
     }
 
     /// Where the hot-seat keeps its verified checkpoint of `game`
@@ -487,5 +542,36 @@ impl Secrets {
             .map_err(|e| err(&path, "cannot write the register", e))?;
         drop(lock);
         Ok(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A key is found among identities read before, created since (by
+    /// another process too), and never among removed ones: a removed seed
+    /// is not created again by a lookup.
+    #[test]
+    fn an_identity_is_found_by_its_key_as_the_directory_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let secrets = Secrets::open(&dir.path().join("s")).unwrap();
+        let (ann, _) = secrets.identity("ann").unwrap();
+        let (bo, _) = secrets.identity("bo").unwrap();
+        let found = |key: &PublicKey| secrets.identity_for(key).unwrap().map(|i| i.name);
+        assert_eq!(found(&bo.key.public_key()).as_deref(), Some("bo"));
+        assert_eq!(found(&ann.key.public_key()).as_deref(), Some("ann"));
+        // Created by another process (another Secrets on the directory).
+        let other = Secrets::open(&dir.path().join("s")).unwrap();
+        let (cy, _) = other.identity("cy").unwrap();
+        assert_eq!(found(&cy.key.public_key()).as_deref(), Some("cy"));
+        // Removed: not found, and not created again.
+        fs::remove_file(secrets.identity_path("bo")).unwrap();
+        assert_eq!(found(&bo.key.public_key()), None);
+        assert!(!secrets.identity_path("bo").exists());
+        // A stranger's key.
+        let stranger = SigningKey::from_seed(&[9; 32]).public_key();
+        assert_eq!(found(&stranger), None);
+        assert_eq!(found(&ann.key.public_key()).as_deref(), Some("ann"));
     }
 }
