@@ -185,6 +185,70 @@ pub struct Robot {
     /// a decision depended on (`journal` holds back games with work not
     /// done).
     touched: std::cell::RefCell<std::collections::BTreeSet<String>>,
+    /// Games read or written in this run, by id (see [`ReadGames`]).
+    read_games: std::cell::RefCell<ReadGames>,
+}
+
+/// Games the robot read or wrote in this run, each with the exact text of
+/// its record and the ruleset's hash it was read under, and what reading
+/// it gave (the record and its verified replay): a game met again with
+/// the same text under the same ruleset is the same game, and is not read
+/// and replayed again (a burst brings each game many mails in a row).
+/// Bounded, least recently used first out, so that a robot that runs for
+/// months keeps a few games, not all it ever saw.
+#[derive(Debug, Default)]
+struct ReadGames {
+    games: Vec<ReadGame>,
+    bytes: usize,
+}
+
+#[derive(Debug)]
+struct ReadGame {
+    id: String,
+    text: String,
+    ruleset: yam_referee::fair_play::hash::Hash32,
+    record: Record<String>,
+    replay: SignedReplay,
+}
+
+impl ReadGames {
+    /// At most this many games,
+    const GAMES: usize = 64;
+    /// and this many bytes of their records' text.
+    const BYTES: usize = 16 << 20;
+
+    /// The game `id` as read from exactly `text` under `ruleset`, if kept;
+    /// it becomes the most recently used.
+    fn get(
+        &mut self,
+        id: &str,
+        text: &str,
+        ruleset: &yam_referee::fair_play::hash::Hash32,
+    ) -> Option<(Record<String>, SignedReplay)> {
+        let at = self
+            .games
+            .iter()
+            .position(|g| g.id == id && g.ruleset == *ruleset && g.text == text)?;
+        let game = self.games.remove(at);
+        let found = (game.record.clone(), game.replay.clone());
+        self.games.push(game);
+        Some(found)
+    }
+
+    /// Keeps `game` (replacing what was kept of its id), forgetting the
+    /// least recently used beyond the bounds.
+    fn keep(&mut self, game: ReadGame) {
+        if let Some(at) = self.games.iter().position(|g| g.id == game.id) {
+            let old = self.games.remove(at);
+            self.bytes -= old.text.len();
+        }
+        self.bytes += game.text.len();
+        self.games.push(game);
+        while self.games.len() > Self::GAMES || (self.bytes > Self::BYTES && self.games.len() > 1) {
+            let old = self.games.remove(0);
+            self.bytes -= old.text.len();
+        }
+    }
 }
 
 /// The robot's own identity in its secrets directory.
@@ -331,6 +395,7 @@ impl Robot {
             now,
             tokens,
             touched: Default::default(),
+            read_games: Default::default(),
         })
     }
 
@@ -886,6 +951,20 @@ impl Robot {
             .read(work, &record_path(id))
             .ok_or_else(|| format!("{id} has no record yet"))?;
         let catalog = RecordRulesets::beside(&self.root().join(record_path(id)));
+        let kind = GameKind::from_name(&meta.game).ok_or("unknown game")?;
+        let ruleset = catalog
+            .load_ruleset(kind, &meta.ruleset)
+            .map_err(|e| e.to_string())?;
+        let hash = ruleset.hash();
+        // Read before in this run from exactly this text: the same game.
+        if let Some((record, replay)) = self.read_games.borrow_mut().get(id, &text, &hash) {
+            return Ok(Loaded {
+                meta,
+                record,
+                replay,
+                ruleset,
+            });
+        }
         // The signed view and the record in one reading.
         let mut games = read_signed_with_record(text.as_bytes()).map_err(|e| e.to_string())?;
         let (signed, record) = match games.as_mut_slice() {
@@ -901,10 +980,13 @@ impl Robot {
             Some(record) => record,
             None => parse_record::<RawGrammar>(&text).map_err(|e| e.to_string())?,
         };
-        let kind = GameKind::from_name(&meta.game).ok_or("unknown game")?;
-        let ruleset = catalog
-            .load_ruleset(kind, &meta.ruleset)
-            .map_err(|e| e.to_string())?;
+        self.read_games.borrow_mut().keep(ReadGame {
+            id: id.to_owned(),
+            text,
+            ruleset: hash,
+            record: record.clone(),
+            replay: replay.clone(),
+        });
         Ok(Loaded {
             meta,
             record,
@@ -1013,6 +1095,14 @@ impl Robot {
             &self.root().join(record_path(&loaded.meta.id)),
         )
         .map_err(|e| e.to_string())?;
+        // The next mail of this game finds it as written (if it is).
+        self.read_games.borrow_mut().keep(ReadGame {
+            id: loaded.meta.id.clone(),
+            text: text.clone(),
+            ruleset: loaded.ruleset.hash(),
+            record: loaded.record.clone(),
+            replay: after.clone(),
+        });
         work.writes.insert(record_path(&loaded.meta.id), text);
         if let Some(now) = Checkpoint::of(&after) {
             work.writes
@@ -1998,4 +2088,62 @@ fn answer_takeback(
     )
     .map_err(|e| e.to_string())?;
     Ok(vec![event])
+}
+
+#[cfg(test)]
+mod read_games_tests {
+    use super::*;
+    use yam_referee::replay::{Builtin, RulesCatalog};
+
+    fn game(id: &str, text: &str) -> ReadGame {
+        let ruleset = Builtin.load_ruleset(GameKind::Khan, "basic").unwrap();
+        ReadGame {
+            id: id.to_owned(),
+            text: text.to_owned(),
+            ruleset: ruleset.hash(),
+            record: Record::new(yam_notation::Tags::default()),
+            replay: SignedReplay::start(&Builtin, &ruleset).unwrap(),
+        }
+    }
+
+    /// A game is found again only from exactly the text and ruleset it was
+    /// read from, and no more games than the bound are kept, the least
+    /// recently used going first.
+    #[test]
+    fn a_game_read_before_is_the_same_text_or_nothing() {
+        let mut kept = ReadGames::default();
+        let hash = game("g", "").ruleset;
+        kept.keep(game("g", "one"));
+        assert!(kept.get("g", "one", &hash).is_some());
+        assert!(kept.get("g", "one ", &hash).is_none(), "another text");
+        assert!(kept.get("h", "one", &hash).is_none(), "another game");
+        let other = yam_referee::fair_play::hash::Hash32::of(b"another ruleset");
+        assert!(kept.get("g", "one", &other).is_none(), "another ruleset");
+        // Written anew: only the new text is the game.
+        kept.keep(game("g", "two"));
+        assert!(kept.get("g", "one", &hash).is_none());
+        assert!(kept.get("g", "two", &hash).is_some());
+        assert_eq!(kept.games.len(), 1);
+        for n in 0..ReadGames::GAMES + 5 {
+            kept.keep(game(&format!("x{n}"), "t"));
+            // The first one, used again, stays.
+            assert!(kept.get("g", "two", &hash).is_some());
+        }
+        assert_eq!(kept.games.len(), ReadGames::GAMES);
+        assert!(
+            kept.get("x0", "t", &hash).is_none(),
+            "the least recently used went"
+        );
+        assert_eq!(
+            kept.bytes,
+            kept.games.iter().map(|g| g.text.len()).sum::<usize>()
+        );
+        // The bytes bound: one game larger than it is still kept alone.
+        kept.keep(game("big", &"x".repeat(ReadGames::BYTES + 1)));
+        assert_eq!(kept.games.len(), 1);
+        assert!(
+            kept.get("big", &"x".repeat(ReadGames::BYTES + 1), &hash)
+                .is_some()
+        );
+    }
 }
