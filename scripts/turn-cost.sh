@@ -20,19 +20,17 @@ LATE=300
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
-# Median CPU milliseconds of RUNS runs of a command, each after a setup
-# command (not measured): cpu SETUP -- COMMAND...
+# Median CPU milliseconds (user + system) of RUNS runs of COMMAND, each
+# on a fresh copy of DIR (not measured), named DIR-run: cpu DIR COMMAND...
+# (the command names the copy's files as DIR-run/...).
 cpu() {
   python3 - "$RUNS" "$@" <<'PY'
-import resource, subprocess, sys
-runs = int(sys.argv[1])
-args = sys.argv[2:]
-cut = args.index("--")
-setup, command = args[:cut], args[cut + 1:]
+import resource, shutil, subprocess, sys
+runs, source, command = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
 samples = []
 for _ in range(runs):
-    if setup:
-        subprocess.run(setup, check=True)
+    shutil.rmtree(source + "-run", ignore_errors=True)
+    shutil.copytree(source, source + "-run")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -56,25 +54,8 @@ cp -a "$H" "$OUT/hotseat-$LATE"
 for ply in $EARLY $LATE; do
   G=$OUT/hotseat-$ply
   move=$("$YAM" hotseat status "$G/game.yam" --moves | head -1)
-  # The checkpoint as the last move left it (the first dry run would
-  # otherwise write it).
-  dry=$(cpu -- "$YAM" hotseat move "$G/game.yam" "$move" --dry-run --secrets "$G/S")
-  written=$(python3 - "$RUNS" "$G" "$YAM" "$move" <<'PY'
-import resource, shutil, subprocess, sys
-runs, game, yam, move = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-samples = []
-for _ in range(runs):
-    shutil.rmtree(game + "-run", ignore_errors=True)
-    shutil.copytree(game, game + "-run")
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([yam, "hotseat", "move", game + "-run/game.yam", move,
-                    "--secrets", game + "-run/S"], check=True, stdout=subprocess.DEVNULL)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    samples.append(1000 * (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime))
-samples.sort()
-print(f"{samples[len(samples) // 2]:.2f}")
-PY
-)
+  dry=$(cpu "$G" "$YAM" hotseat move "$G-run/game.yam" "$move" --dry-run --secrets "$G-run/S")
+  written=$(cpu "$G" "$YAM" hotseat move "$G-run/game.yam" "$move" --secrets "$G-run/S")
   echo "hotseat ply $ply: move --dry-run ${dry} ms, move ${written} ms (median CPU of $RUNS)"
 done
 
@@ -119,22 +100,7 @@ while [ "$plies" -lt "$LATE" ]; do
   done
 done
 for ply in $EARLY $LATE; do
-  desk_cpu=$(python3 - "$RUNS" "$OUT/desk-$ply" "$OUT/desk-$ply.eml" "$YAM" <<'PY'
-import resource, shutil, subprocess, sys
-runs, desk, mail, yam = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-samples = []
-for _ in range(runs):
-    shutil.rmtree(desk + "-run", ignore_errors=True)
-    shutil.copytree(desk, desk + "-run")
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([yam, "read", "--eml", mail, "--data-dir", desk + "-run"], check=True,
-                   stdout=subprocess.DEVNULL)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    samples.append(1000 * (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime))
-samples.sort()
-print(f"{samples[len(samples) // 2]:.2f}")
-PY
-)
+  desk_cpu=$(cpu "$OUT/desk-$ply" "$YAM" read --eml "$OUT/desk-$ply.eml" --data-dir "$OUT/desk-$ply-run")
   echo "desk ply $ply: yam read of the opponent's turn mail ${desk_cpu} ms (median CPU of $RUNS)"
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -26,10 +26,11 @@ use yam_referee::signed::text::chance_item;
 use yam_referee::signed::write::append_events;
 
 use crate::error::{Error, Result, Status};
+use crate::game::checkpoint;
 use crate::game::header::{Header, today};
 use crate::game::keys::Keys;
 use crate::game::record::{
-    Loaded, append_checked, check_written, claimed_id, load, load_checkpointed, read_signed,
+    Loaded, append_checked, check_written, load, load_checkpointed, read_signed,
 };
 use crate::game::rulesets::{RecordRulesets, tag_for};
 use crate::game::secrets::{Identity, Secrets, random_32};
@@ -916,7 +917,7 @@ fn commit(
     }
     atomic::write(path, text.as_bytes(), true)
         .map_err(|e| usage(format!("{}: cannot write: {e}", path.display())))?;
-    warn_checkpoint(loaded.keep_checkpoint(&after));
+    checkpoint::warn_unkept(loaded.keep_checkpoint(&after));
     print_next(&mut out, &after, names);
     Ok(after)
 }
@@ -928,28 +929,14 @@ fn commit(
 /// only the owner of the secrets writes; without one (or with one that
 /// does not match) the file is verified whole.
 fn load_game(file: &Path, secrets: &Path) -> Step<Loaded> {
-    let claimed = std::fs::read(file)
-        .ok()
-        .and_then(|bytes| claimed_id(&bytes))
-        .and_then(|id| GameId::new(id).ok());
-    let Some(game) = claimed else {
-        // No game to keep a checkpoint for: `load` says what is wrong.
-        return load(file);
-    };
-    let path = Secrets::open(secrets)?.checkpoint_path(&game);
-    let (loaded, kept) = load_checkpointed(file, path)?;
-    warn_checkpoint(kept);
+    let secrets = Secrets::open(secrets)?;
+    let (loaded, kept) = load_checkpointed(file, |id| {
+        GameId::new(id)
+            .ok()
+            .map(|game| secrets.checkpoint_path(&game))
+    })?;
+    checkpoint::warn_unkept(kept);
     Ok(loaded)
-}
-
-/// A checkpoint that could not be kept costs the next turn a whole
-/// verification: said, and the turn goes on.
-fn warn_checkpoint(kept: std::io::Result<()>) {
-    if let Err(e) = kept {
-        eprintln!(
-            "warning: cannot keep the verified checkpoint ({e}): the next turn verifies the whole record"
-        );
-    }
 }
 
 fn play_move(args: &MoveArgs) -> Step<()> {

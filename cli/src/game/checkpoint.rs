@@ -93,6 +93,16 @@ pub fn keep(
     }
 }
 
+/// Says on standard error that a checkpoint could not be kept: it costs
+/// the next reading a whole verification, and the client goes on.
+pub fn warn_unkept(kept: std::io::Result<()>) {
+    if let Err(e) = kept {
+        eprintln!(
+            "warning: cannot keep the verified checkpoint ({e}): the next reading verifies the whole record"
+        );
+    }
+}
+
 fn render(checkpoint: &Checkpoint) -> String {
     format!(
         "{MAGIC}\nevents {}\nhead {}\nseal {}\n",

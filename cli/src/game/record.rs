@@ -330,19 +330,30 @@ impl Loaded {
     }
 }
 
-/// As [`load`], through the verified checkpoint kept at `checkpoint`: the
-/// events it vouches for are not checked for their signatures again
-/// (everything else is), and the checkpoint is brought up to date. The
-/// answer is the one [`load`] gives; only its cost differs.
+/// As [`load`], through the verified checkpoint the client keeps of the
+/// game the file names (`kept_at` gives where, from the file's `GameId`;
+/// `None`: no checkpoint): the events it vouches for are not checked for
+/// their signatures again (everything else is), and the checkpoint is
+/// brought up to date (a failure to write it is returned beside, for the
+/// caller to mention). The answer is the one [`load`] gives; only its cost
+/// differs.
 pub fn load_checkpointed(
     path: &Path,
-    checkpoint: std::path::PathBuf,
+    kept_at: impl FnOnce(&str) -> Option<std::path::PathBuf>,
 ) -> Result<(Loaded, io::Result<()>), crate::error::Error> {
+    let text = read_game_file(path)?;
+    let Some(checkpoint) = claimed_id(text.as_bytes()).and_then(|id| kept_at(&id)) else {
+        return Ok((load_text(path, text, Known::Nothing)?, Ok(())));
+    };
     let kept = super::checkpoint::read(&checkpoint);
-    let mut loaded = load_knowing(path, super::checkpoint::known(kept.as_ref()))?;
+    let mut loaded = load_text(path, text, super::checkpoint::known(kept.as_ref()))?;
     let written = super::checkpoint::keep(&checkpoint, kept.as_ref(), &loaded.replay);
     loaded.checkpoint = Some(checkpoint);
     Ok((loaded, written))
+}
+
+fn read_game_file(path: &Path) -> Result<String, crate::error::Error> {
+    std::fs::read_to_string(path).map_err(|e| crate::error::Error::io(path, "cannot read", e))
 }
 
 /// Reads the one signed game of the file `path`, verified; a failure is
@@ -354,9 +365,13 @@ pub fn load(path: &Path) -> Result<Loaded, crate::error::Error> {
 /// As [`load`], with what was verified before (a checkpoint): the answer
 /// is the same, only its cost differs.
 pub fn load_knowing(path: &Path, known: Known<'_>) -> Result<Loaded, crate::error::Error> {
+    load_text(path, read_game_file(path)?, known)
+}
+
+/// As [`load_knowing`], for the file's `text`, already read.
+fn load_text(path: &Path, text: String, known: Known<'_>) -> Result<Loaded, crate::error::Error> {
     use crate::diagnostics::{frame_in, render_failure, render_syntax};
     use crate::error::Error;
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, "cannot read", e))?;
     // The signed view and the record in one reading.
     let mut games =
         read_signed_with_record(text.as_bytes()).map_err(|e| Error::io(path, "cannot read", e))?;

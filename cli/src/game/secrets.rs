@@ -233,11 +233,18 @@ impl Secrets {
 
     /// Every identity in the directory.
     pub fn all_identities(&self) -> Result<Vec<Identity>, SecretError> {
+        self.identity_names()?
+            .iter()
+            .map(|name| Ok(self.identity(name)?.0))
+            .collect()
+    }
+
+    /// The names of the identities in the directory, sorted.
+    fn identity_names(&self) -> Result<Vec<String>, SecretError> {
         let dir = self.identities();
-        let mut out = Vec::new();
         let entries = match fs::read_dir(&dir) {
             Ok(e) => e,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(err(&dir, "cannot read", e)),
         };
         let mut names: Vec<String> = entries
@@ -251,10 +258,7 @@ impl Secrets {
             .filter(|n| valid_name(n))
             .collect();
         names.sort();
-        for name in names {
-            out.push(self.identity(&name)?.0);
-        }
-        Ok(out)
+        Ok(names)
     }
 
     /// The identity holding `key`.
@@ -281,23 +285,7 @@ impl Secrets {
         }
         // Not among the keys derived so far: the identities not read yet
         // (created since, by this process or another) are read once.
-        let dir = self.identities();
-        let entries = match fs::read_dir(&dir) {
-            Ok(e) => e,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(err(&dir, "cannot read", e)),
-        };
-        let mut names: Vec<String> = entries
-            .filter_map(Result::ok)
-            .filter_map(|e| {
-                e.file_name()
-                    .to_str()
-                    .and_then(|n| n.strip_suffix(".seed"))
-                    .map(str::to_owned)
-            })
-            .filter(|n| valid_name(n))
-            .collect();
-        names.sort();
+        let names = self.identity_names()?;
         let mut keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
         for name in names {
             if keys.contains_key(&name) {

@@ -331,6 +331,19 @@ where
         .map_err(|(e, _)| protocol(e))
 }
 
+/// The UID sets of a command over `uids`, at most 500 UIDs each, so that a
+/// long list of messages stays a short command (servers limit a command's
+/// length).
+pub(super) fn uid_sets(uids: &[u32]) -> impl Iterator<Item = String> + '_ {
+    uids.chunks(500).map(|batch| {
+        batch
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    })
+}
+
 async fn fetch_with<S>(stream: S, account: &ImapAccount) -> Result<Vec<Fetched>, ImapError>
 where
     S: AsyncRead + AsyncWrite + Unpin + std::fmt::Debug + Send,
@@ -344,12 +357,7 @@ where
         .collect();
     uids.sort_unstable();
     let mut fetched = Vec::with_capacity(uids.len());
-    if !uids.is_empty() {
-        let set = uids
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(",");
+    for set in uid_sets(&uids) {
         // BODY.PEEK leaves the \Seen flag alone: only what Yam deals with is marked.
         let mut stream = session
             .uid_fetch(&set, "(UID BODY.PEEK[])")
@@ -375,12 +383,7 @@ where
     S: AsyncRead + AsyncWrite + Unpin + std::fmt::Debug + Send,
 {
     let mut session = session(stream, account).await?;
-    let set = uids
-        .iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(",");
-    {
+    for set in uid_sets(uids) {
         let mut updates = session
             .uid_store(&set, "+FLAGS (\\Seen)")
             .await
@@ -395,7 +398,17 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::plain_words;
+    use super::{plain_words, uid_sets};
+
+    #[test]
+    fn a_long_list_of_uids_goes_in_sets_of_500() {
+        let uids: Vec<u32> = (1..=1001).collect();
+        let sets: Vec<String> = uid_sets(&uids).collect();
+        assert_eq!(sets.len(), 3);
+        assert!(sets[0].starts_with("1,2,3,") && sets[0].ends_with(",500"));
+        assert_eq!(sets[2], "1001");
+        assert_eq!(uid_sets(&[]).count(), 0);
+    }
 
     #[test]
     fn a_refusal_reads_in_plain_words() {

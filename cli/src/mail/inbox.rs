@@ -368,12 +368,7 @@ impl ImapSession {
             uids.sort_unstable();
             let mut out = Vec::new();
             // Sizes in batches, so a long UID set stays a short command.
-            for batch in uids.chunks(500) {
-                let set = batch
-                    .iter()
-                    .map(u32::to_string)
-                    .collect::<Vec<_>>()
-                    .join(",");
+            for set in super::imap::uid_sets(&uids) {
                 let mut stream = session
                     .uid_fetch(set, "(UID RFC822.SIZE)")
                     .await
@@ -420,12 +415,7 @@ impl ImapSession {
         self.runtime.block_on(async {
             // One request for a batch, so a long UID set stays a short
             // command.
-            for batch in uids.chunks(500) {
-                let set = batch
-                    .iter()
-                    .map(u32::to_string)
-                    .collect::<Vec<_>>()
-                    .join(",");
+            for set in super::imap::uid_sets(uids) {
                 let mut updates = session
                     .uid_store(&set, "+FLAGS (\\Seen)")
                     .await

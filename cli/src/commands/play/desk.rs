@@ -345,16 +345,6 @@ fn checkpoint_path(locked: &LockedGame) -> PathBuf {
     locked.dir().join("checkpoint")
 }
 
-/// A checkpoint that could not be kept costs the next reading a whole
-/// verification: said, and the desk goes on.
-fn warn_checkpoint(kept: std::io::Result<()>) {
-    if let Err(e) = kept {
-        eprintln!(
-            "warning: cannot keep the verified checkpoint ({e}): the next reading verifies the whole record"
-        );
-    }
-}
-
 /// A stored game, locked, before its record is replayed: what reading a
 /// turn mail needs of it (its signed events, to be met again in the mail's
 /// record) costs no replay of its own.
@@ -417,7 +407,7 @@ impl Stored {
         let kept = self.checkpoint();
         let (record, replay) = verified(&self.text, &path, checkpoint::known(kept.as_ref()))
             .map_err(|e| Error::usage(format!("{}: {e}", path.display())))?;
-        warn_checkpoint(checkpoint::keep(
+        checkpoint::warn_unkept(checkpoint::keep(
             &checkpoint_path(&self.locked),
             kept.as_ref(),
             &replay,
@@ -502,7 +492,7 @@ impl Game {
         .map_err(|e| Error::usage(format!("{}: {e}", self.locked.dir().display())))?;
         // After the record: a crash between leaves an older checkpoint,
         // which still matches the new record's first events.
-        warn_checkpoint(checkpoint::keep(
+        checkpoint::warn_unkept(checkpoint::keep(
             &checkpoint_path(&self.locked),
             None,
             &self.replay,
