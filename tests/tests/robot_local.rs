@@ -2185,3 +2185,53 @@ fn a_player_s_card_makes_her_new_key_known_once_she_confirms() {
         .count();
     assert_eq!(keys, 2, "{book}");
 }
+
+/// The robot trusts its store only as far as the verified checkpoint
+/// beside each record vouches: a stored record changed behind its back
+/// (a covered event's signature broken) is verified whole and the command
+/// refused, nothing written; the honest record back, the game goes on, and
+/// a store without checkpoints (an earlier build's) is verified whole once.
+#[test]
+fn a_record_changed_behind_the_robots_back_is_verified_whole() {
+    let mut local = Local::new();
+    let (ann, bo, game) = khan_between_ann_and_bo(&mut local);
+    local.deliver("ann@player.test", "move Ng3-f3", &format!("token: {ann}"));
+    local.run();
+    local.deliver("bo@player.test", "move Ae7-f6", &format!("token: {bo}"));
+    local.run();
+    let dir = local.root.join("data/games").join(&game);
+    assert!(
+        std::fs::read_to_string(dir.join("checkpoint"))
+            .unwrap()
+            .starts_with("yam-checkpoint 1\n")
+    );
+    let honest = local.record(&game);
+    assert_eq!(replay(&honest).plies(), 2);
+
+    // The signature of a covered event (the second move's), changed.
+    let forged_event = {
+        let at = honest.match_indices("[%event").nth(3).unwrap().0;
+        let args = &honest[at + "[%event".len()..];
+        let end = args.find(']').unwrap();
+        let signature = args[..end].split_whitespace().nth(1).unwrap();
+        let mut bytes = signature.as_bytes().to_vec();
+        bytes[2] = if bytes[2] == b'A' { b'B' } else { b'A' };
+        (signature.to_owned(), String::from_utf8(bytes).unwrap())
+    };
+    let forged = honest.replacen(&forged_event.0, &forged_event.1, 1);
+    assert_ne!(forged, honest);
+    std::fs::write(dir.join("record.yam"), &forged).unwrap();
+    local.deliver("ann@player.test", "move Nf3-e3", &format!("token: {ann}"));
+    local.run();
+    last_to(&local, "ann", "does not verify");
+    assert_eq!(local.record(&game), forged, "nothing written");
+
+    // The honest record back, the checkpoint gone (an earlier build's
+    // store): verified whole, the move played, a checkpoint kept again.
+    std::fs::write(dir.join("record.yam"), &honest).unwrap();
+    std::fs::remove_file(dir.join("checkpoint")).unwrap();
+    local.deliver("ann@player.test", "move Nf3-e3", &format!("token: {ann}"));
+    local.run();
+    assert_eq!(replay(&local.record(&game)).plies(), 3);
+    assert!(dir.join("checkpoint").exists());
+}
