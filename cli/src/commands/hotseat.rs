@@ -863,14 +863,24 @@ fn table_error(e: TableError) -> Error {
 fn commit(
     path: &Path,
     loaded: &mut Loaded,
-    before: &SignedReplay,
     events: &[SignedEvent],
     prose: Option<&str>,
     dry_run: bool,
     names: &Names,
 ) -> Step<SignedReplay> {
-    let (text, after) = append_checked(&mut loaded.record, before, events, prose, path)
-        .map_err(|e| invalid(e.to_string()))?;
+    let appended = append_checked(
+        &mut loaded.record,
+        &loaded.replay,
+        Some(&loaded.signed),
+        events,
+        prose,
+        path,
+    )
+    .map_err(|e| invalid(e.to_string()))?;
+    // The record now holds the events: its signed view goes with it (the
+    // caller keeps the replay), so that the next turn continues from here.
+    loaded.signed = appended.signed;
+    let (text, after) = (appended.text, appended.replay);
     let mut out = std::io::stdout().lock();
     // A dry run says what would be signed, not what was.
     let verb = |done: &'static str, would: &'static str| if dry_run { would } else { done };
@@ -1017,8 +1027,7 @@ fn take_turn(
             how.secrets.display()
         ))
     })?;
-    let before = loaded.replay.clone();
-    let mut replay = before.clone();
+    let mut replay = loaded.replay.clone();
     let events = match intent {
         Intent::Orders(moves) => {
             if how.dry_run
@@ -1044,7 +1053,7 @@ fn take_turn(
                     path.display()
                 );
                 // Nothing was signed: the game as it was.
-                return Ok(before);
+                return Ok(loaded.replay.clone());
             }
             table::play(&mut replay, &moves, &signer, &keys.others(mover)).map_err(|e| match e {
                 TableError::Rules(r) => {
@@ -1057,7 +1066,7 @@ fn take_turn(
         Intent::Reveal(written) => vec![reveal(&mut replay, keys, &signer, written, how)?],
     };
     let annotation = if how.annotate {
-        crate::game::annotate::annotate(&before, &events)
+        crate::game::annotate::annotate(&loaded.replay, &events)
     } else {
         None
     };
@@ -1066,15 +1075,7 @@ fn take_turn(
         (Some(p), None) => Some(p.to_owned()),
         (None, a) => a.map(str::to_owned),
     };
-    commit(
-        path,
-        loaded,
-        &before,
-        &events,
-        prose.as_deref(),
-        how.dry_run,
-        &names,
-    )
+    commit(path, loaded, &events, prose.as_deref(), how.dry_run, &names)
 }
 
 /// Castle Siege: seals `written` (a placement of the mover's side) with a
@@ -1204,7 +1205,6 @@ fn act(args: &ActArgs, action: Act) -> Step<()> {
             })?
         }
     };
-    let before = loaded.replay.clone();
     let mut replay = loaded.replay.clone();
     let event = match action {
         Act::Resign => table::resign(&mut replay, &signer),
@@ -1215,7 +1215,6 @@ fn act(args: &ActArgs, action: Act) -> Step<()> {
     commit(
         &args.file,
         &mut loaded,
-        &before,
         &[event],
         None,
         args.dry_run,

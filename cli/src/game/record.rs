@@ -15,7 +15,8 @@ use yam_referee::signed::collect::Item;
 use yam_referee::signed::text::decode_event;
 use yam_referee::signed::write::{append_events, append_verified};
 use yam_referee::signed::{
-    Collector, Failure, Known, Rejected, SignedReplay, SignedText, replay_text_knowing,
+    Collector, Failure, Known, Rejected, SignedReplay, SignedText, replay_text_continuing,
+    replay_text_knowing,
 };
 
 use super::rulesets::RecordRulesets;
@@ -268,23 +269,56 @@ fn replay_of(
 /// before them) to `record`, with `prose` in the comment after the first
 /// turn, and verifies the new text once more as a whole before anyone
 /// writes it: what a client is about to write always verifies. Returns the
-/// new text and the replay after the events. A failure is a defect of
+/// new text, its signed view and its replay. A failure is a defect of
 /// Yam's, never a player's error.
+///
+/// `prefix` is the signed view `before` was replayed from, if it was read
+/// from a text (an [`Appended::signed`] or a [`Loaded::signed`] beside its
+/// replay): the new text's walk then continues from `before` where its
+/// items begin with the prefix's, instead of replaying the whole game
+/// again ([`replay_text_continuing`]); the verdict is the same.
 pub fn append_checked(
     record: &mut Record<String>,
     before: &SignedReplay,
+    prefix: Option<&SignedText>,
     events: &[SignedEvent],
     prose: Option<&str>,
     place: &Path,
-) -> Result<(String, SignedReplay), Defect> {
+) -> Result<Appended, Defect> {
     let after = append_events(record, before, events, prose).map_err(Defect::Append)?;
     let text = record_to_string::<RawGrammar>(record);
     // Every event of `after` had its signature checked in this process
     // (`before` was verified, the new ones proven by `append_events`): the
     // text is checked whole against them, and no signature twice.
-    verified_replay(text.as_bytes(), place, Known::Events(after.events()))
-        .map_err(Defect::Written)?;
-    Ok((text, after))
+    let known = Known::Events(after.events());
+    let games = read_signed(text.as_bytes()).map_err(|e| Defect::Written(RecordFault::Io(e)))?;
+    let signed = one_game(games).map_err(Defect::Written)?;
+    let catalog = RecordRulesets::beside(place);
+    let replayed = match prefix {
+        Some(prefix) => replay_text_continuing(&signed, &catalog, known, prefix, before),
+        None => replay_text_knowing(&signed, &catalog, known),
+    };
+    match replayed {
+        // The replay of the text as written, for the next turn to continue.
+        Ok(replay) => Ok(Appended {
+            text,
+            signed,
+            replay,
+        }),
+        Err(Rejected::Unsigned) => Err(Defect::Written(RecordFault::Unsigned)),
+        Err(Rejected::Failed(f)) => Err(Defect::Written(RecordFault::Failed(f))),
+    }
+}
+
+/// A record with new events, verified: what [`append_checked`] returns.
+#[derive(Debug)]
+pub struct Appended {
+    /// The new record's text, to be written.
+    pub text: String,
+    /// Its signed view.
+    pub signed: SignedText,
+    /// Its replay.
+    pub replay: SignedReplay,
 }
 
 /// Refuses to write a record that does not verify as a whole.
@@ -313,6 +347,9 @@ pub struct Loaded {
     pub record: Record<String>,
     /// Its replay, verified.
     pub replay: SignedReplay,
+    /// The signed view the replay was made from: a record written after it
+    /// is checked from there ([`append_checked`]).
+    pub signed: SignedText,
     /// Where the client keeps its verified checkpoint of the game, if it
     /// keeps one ([`super::checkpoint`]).
     pub checkpoint: Option<std::path::PathBuf>,
@@ -376,7 +413,7 @@ fn load_text(path: &Path, text: String, known: Known<'_>) -> Result<Loaded, crat
     let mut games =
         read_signed_with_record(text.as_bytes()).map_err(|e| Error::io(path, "cannot read", e))?;
     let (signed, record) = match games.as_mut_slice() {
-        [Ok((one, record))] => (&*one, record.take()),
+        [Ok((one, record))] => (one, record.take()),
         [Err(e)] => {
             let frame = frame_in(text.as_bytes(), e.pos);
             return Err(Error::invalid(render_syntax(path, e, Some(&frame))));
@@ -390,7 +427,7 @@ fn load_text(path: &Path, text: String, known: Known<'_>) -> Result<Loaded, crat
         }
     };
     let id = signed.tag("GameId").map_or("", |t| t.value.as_str());
-    let replay = match replay_text_knowing(signed, &RecordRulesets::beside(path), known) {
+    let replay = match replay_text_knowing(&*signed, &RecordRulesets::beside(path), known) {
         Ok(r) => r,
         Err(Rejected::Unsigned) => {
             return Err(Error::invalid(format!(
@@ -417,9 +454,11 @@ fn load_text(path: &Path, text: String, known: Known<'_>) -> Result<Loaded, crat
             Error::invalid(render_syntax(path, &e, Some(&frame)))
         })?,
     };
+    let signed = std::mem::take(signed);
     Ok(Loaded {
         record,
         replay,
+        signed,
         checkpoint: None,
     })
 }

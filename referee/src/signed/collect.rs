@@ -69,6 +69,48 @@ pub enum Item {
     },
 }
 
+impl Item {
+    /// Whether `self` and `other` say the same thing, wherever each stands:
+    /// a record printed again after a header change moves every span.
+    pub fn same_as(&self, other: &Item) -> bool {
+        match (self, other) {
+            (
+                Item::Number { number, dots, .. },
+                Item::Number {
+                    number: n2,
+                    dots: d2,
+                    ..
+                },
+            ) => number == n2 && dots == d2,
+            (Item::Move { text, .. }, Item::Move { text: t2, .. }) => text == t2,
+            (
+                Item::Event { args, chance, .. },
+                Item::Event {
+                    args: a2,
+                    chance: c2,
+                    ..
+                },
+            ) => {
+                args == a2
+                    && match (chance, c2) {
+                        (None, None) => true,
+                        (Some((shown, _)), Some((s2, _))) => shown == s2,
+                        _ => false,
+                    }
+            }
+            (
+                Item::Stray { event, reason, .. },
+                Item::Stray {
+                    event: e2,
+                    reason: r2,
+                    ..
+                },
+            ) => event == e2 && reason == r2,
+            _ => false,
+        }
+    }
+}
+
 /// The signed view of one game of a record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SignedText {

@@ -44,6 +44,6 @@ pub use checkpoint::Checkpoint;
 pub use collect::{Collector, SignedText};
 pub use replay::{ReplayError, ReplayFault, SignedReplay};
 pub use verify::{
-    Failure, Known, Rejected, Verdict, Verified, replay_text, replay_text_knowing, verify_cut,
-    verify_text,
+    Failure, Known, Rejected, Verdict, Verified, replay_text, replay_text_continuing,
+    replay_text_knowing, verify_cut, verify_text,
 };

@@ -1226,3 +1226,94 @@ fn a_checkpoint_vouches_only_for_the_events_it_was_made_of() {
     let covers: Vec<bool> = (0..all.len()).map(|i| checkpoint.covers(i)).collect();
     assert_eq!(covers.iter().filter(|c| **c).count(), before.len());
 }
+
+/// A record that continues a replayed prefix (a record about to be
+/// written) gets the verdict a replay of it from nothing gives, and only
+/// its new items are walked.
+#[test]
+fn a_continued_record_gets_the_verdict_of_a_whole_replay() {
+    use super::verify::{Known, Rejected, replay_text, replay_text_continuing};
+    let mut t = Table::race(Mode::Peer);
+    t.play(&["Roll"], None);
+    t.play(&["Pass"], None);
+    let prefix_text = t.text();
+    let prefix = collect(&prefix_text);
+    let before = replay_text(&prefix, &Catalog).unwrap();
+    t.play(&["Double"], None);
+    let text = t.text();
+    let all = t.replay.events().to_vec();
+    let verdict = |result: Result<SignedReplay, Rejected>| match result {
+        Ok(replay) => Ok(replay.events().to_vec()),
+        Err(Rejected::Failed(f)) => Err((f.reason, f.span, f.event)),
+        Err(Rejected::Unsigned) => Err(("unsigned".to_owned(), Default::default(), None)),
+    };
+    let both = |text: &str| {
+        let signed = collect(text);
+        let whole = verdict(replay_text(&signed, &Catalog));
+        let continued = verdict(replay_text_continuing(
+            &signed,
+            &Catalog,
+            Known::Nothing,
+            &prefix,
+            &before,
+        ));
+        assert_eq!(continued, whole, "{text}");
+        whole
+    };
+    assert_eq!(both(&text), Ok(all.clone()));
+
+    // A new event's signature forged; a prefix event's (the prefix no
+    // longer the one replayed: the record is replayed whole); the GameId
+    // changed; the result claimed; a new move's copy changed.
+    let forged_signature = |event: &SignedEvent| {
+        let mut forged = event.clone();
+        let mut sig = forged.signature.to_bytes();
+        sig[5] ^= 1;
+        forged.signature = crate::fair_play::sign::Signature::from_bytes(sig);
+        super::text::event_command(&forged).args[1].clone()
+    };
+    let forge = |seq: usize| {
+        text.replace(
+            &super::text::event_command(&all[seq]).args[1],
+            &forged_signature(&all[seq]),
+        )
+    };
+    let id = all[0].event.game.as_str().to_owned();
+    let spoiled = [
+        forge(all.len() - 1),
+        forge(1),
+        text.replacen(&format!("[GameId \"{id}\"]"), "[GameId \"other\"]", 1),
+        {
+            // Another result claimed.
+            let body = text.trim_end();
+            let last = &body[body.rfind('\n').unwrap() + 1..];
+            let other = if last == "0-1" { "1-0" } else { "0-1" };
+            format!("{}{other}\n", &body[..body.len() - last.len()]).replacen(
+                &format!("[Result \"{last}\"]"),
+                &format!("[Result \"{other}\"]"),
+                1,
+            )
+        },
+        {
+            let at = text.rfind("Double").unwrap();
+            format!("{}Pass{}", &text[..at], &text[at + 6..])
+        },
+    ];
+    for bad in &spoiled {
+        assert_ne!(bad, &text);
+        assert!(both(bad).is_err(), "{bad}");
+    }
+
+    // The prefix is taken as replayed, not walked again: a prefix replayed
+    // trusting a forged signature (a caller's promise broken) continues,
+    // which shows that only the new items are walked.
+    let forged = collect(&forge(1));
+    let cut = collect(&prefix_text.replace(
+        &super::text::event_command(&all[1]).args[1],
+        &forged_signature(&all[1]),
+    ));
+    assert!(replay_text(&cut, &Catalog).is_err());
+    let at_prefix = super::verify::replay_text_knowing(&cut, &Catalog, Known::Everything).unwrap();
+    assert!(replay_text_continuing(&forged, &Catalog, Known::Nothing, &cut, &at_prefix).is_ok());
+    assert!(replay_text(&forged, &Catalog).is_err());
+}

@@ -237,6 +237,62 @@ pub fn replay_text_knowing(
     replay_signed(text, catalog, known, Whole::Yes).map_err(Rejected::Failed)
 }
 
+/// As [`replay_text_knowing`] for `text`, a record that continues one whose
+/// signed view `prefix` this module already replayed to `before` (knowing
+/// whatever it knew then): a record about to be written after new events.
+///
+/// When `text` is of the same game under the same ruleset and its items
+/// begin with every item of `prefix` (an event last), the prefix is not
+/// walked again: replaying it would end where `before` is, since a replay
+/// is a function of the items. The walk continues from a copy of `before`
+/// through the items after the prefix, and `text`'s header and result are
+/// checked as a whole. Otherwise `text` is replayed from its start. Either
+/// way the answer is the one [`replay_text_knowing`] gives `text` with
+/// `known`; only the cost differs (a turn late in a long game costs its
+/// new events, not the whole game again).
+pub fn replay_text_continuing(
+    text: &SignedText,
+    catalog: &dyn RulesCatalog,
+    known: Known<'_>,
+    prefix: &SignedText,
+    before: &SignedReplay,
+) -> Result<SignedReplay, Rejected> {
+    let ruleset = |t: &SignedText| t.tag("Ruleset").map(|tag| tag.value.clone());
+    let continues = text.is_signed()
+        && !matches!(known, Known::Checkpoint(_))
+        && text.game.is_some()
+        && text.game == prefix.game
+        && ruleset(text).is_some()
+        && ruleset(text) == ruleset(prefix)
+        && text.tag("Position").is_none()
+        && matches!(prefix.items.last(), Some(Item::Event { .. }))
+        && prefix.event_count() == before.events().len()
+        && text.items.len() >= prefix.items.len()
+        && prefix
+            .items
+            .iter()
+            .zip(&text.items)
+            .all(|(a, b)| a.same_as(b));
+    if !continues {
+        return replay_text_knowing(text, catalog, known);
+    }
+    let continued = (|| {
+        if let Some(first) = before.events().first() {
+            check_game_id(text, first)?;
+        }
+        let mut walk = TextWalk::new(before.clone());
+        walk.first_event = text.items.iter().find_map(|i| match i {
+            Item::Event { span, .. } => Some(*span),
+            _ => None,
+        });
+        for item in &text.items[prefix.items.len()..] {
+            walk.item(item, text, known)?;
+        }
+        walk.finish(text, Whole::Yes)
+    })();
+    continued.map_err(Rejected::Failed)
+}
+
 fn replay_signed(
     text: &SignedText,
     catalog: &dyn RulesCatalog,
@@ -262,30 +318,60 @@ fn replay_signed(
     let game = catalog
         .start(&ruleset)
         .map_err(|e| Failure::at(ruleset_tag.span, "Ruleset", e.to_string()))?;
-    let mut replay = SignedReplay::new(game, &ruleset.name, ruleset.hash());
-    // Moves read since the last event: (canonical, as written, where).
-    let mut pending: Vec<(String, String, Span)> = Vec::new();
-    let mut first_event: Option<Span> = None;
-    let mut number: Option<(u32, Dots, Span)> = None;
+    let replay = SignedReplay::new(game, &ruleset.name, ruleset.hash());
+    let mut walk = TextWalk::new(replay);
     for item in &text.items {
+        walk.item(item, text, known)?;
+    }
+    walk.finish(text, whole)
+}
+
+/// The text's items walked in order against a replay: what
+/// [`replay_signed`] does for a whole record, and
+/// [`replay_text_continuing`] for what follows a prefix already walked.
+struct TextWalk {
+    replay: SignedReplay,
+    /// Moves read since the last event: (canonical, as written, where).
+    pending: Vec<(String, String, Span)>,
+    first_event: Option<Span>,
+    number: Option<(u32, Dots, Span)>,
+}
+
+impl TextWalk {
+    fn new(replay: SignedReplay) -> Self {
+        TextWalk {
+            replay,
+            pending: Vec::new(),
+            first_event: None,
+            number: None,
+        }
+    }
+
+    fn item(
+        &mut self,
+        item: &Item,
+        text: &SignedText,
+        known: Known<'_>,
+    ) -> Result<(), Box<Failure>> {
+        let replay = &mut self.replay;
         match item {
             Item::Number {
                 number: n,
                 dots,
                 span,
-            } => number = Some((*n, *dots, *span)),
+            } => self.number = Some((*n, *dots, *span)),
             Item::Move {
                 text: written,
                 span,
             } => {
-                if let Some(written_number) = number.take() {
+                if let Some(written_number) = self.number.take() {
                     check_number(written_number, replay.game().move_number())?;
                 }
                 let canonical = replay
                     .game()
                     .canonical_token(written)
                     .map_err(|e| Failure::at(*span, written, e.to_string()))?;
-                pending.push((canonical, written.clone(), *span));
+                self.pending.push((canonical, written.clone(), *span));
             }
             Item::Stray { reason, span, .. } => {
                 return Err(Failure::at(*span, "[%", *reason));
@@ -293,7 +379,7 @@ fn replay_signed(
             Item::Event { args, span, chance } => {
                 let seq = replay.events().len();
                 let seq32 = u32::try_from(seq).unwrap_or(u32::MAX);
-                first_event.get_or_insert(*span);
+                self.first_event.get_or_insert(*span);
                 let signed = decode_event(args).map_err(|e| {
                     Failure::at(
                         *span,
@@ -319,35 +405,40 @@ fn replay_signed(
                 });
                 let pushed = replay.push(&signed);
                 replay.set_trusted(false);
-                pushed.map_err(|e| locate(&replay, e, *span, &pending, &moves))?;
-                check_moves(&pending, &moves, *span, seq32)?;
+                pushed.map_err(|e| locate(replay, e, *span, &self.pending, &moves))?;
+                check_moves(&self.pending, &moves, *span, seq32)?;
                 check_chance(&signed, chance.as_ref(), *span, seq32)?;
-                pending.clear();
+                self.pending.clear();
             }
         }
+        Ok(())
     }
-    if let (Some((_, written, span)), Whole::Yes) = (pending.first(), whole) {
-        return Err(Failure::at(
-            *span,
-            written,
-            "this move is not signed: no [%event] after it signs it (the record may be cut short)",
-        ));
+
+    fn finish(self, text: &SignedText, whole: Whole) -> Result<SignedReplay, Box<Failure>> {
+        let replay = self.replay;
+        if let (Some((_, written, span)), Whole::Yes) = (self.pending.first(), whole) {
+            return Err(Failure::at(
+                *span,
+                written,
+                "this move is not signed: no [%event] after it signs it (the record may be cut short)",
+            ));
+        }
+        check_header(text, &replay, self.first_event.unwrap_or_default())?;
+        let (allowed, why) = replay.allowed_results();
+        if whole == Whole::Yes && !allowed.contains(&text.result) {
+            let list: Vec<String> = allowed.iter().map(ToString::to_string).collect();
+            return Err(Failure::at(
+                text.result_span,
+                text.result.to_string(),
+                format!(
+                    "the result is {}, but {why}, so it must be {}",
+                    text.result,
+                    list.join(" or ")
+                ),
+            ));
+        }
+        Ok(replay)
     }
-    check_header(text, &replay, first_event.unwrap_or_default())?;
-    let (allowed, why) = replay.allowed_results();
-    if whole == Whole::Yes && !allowed.contains(&text.result) {
-        let list: Vec<String> = allowed.iter().map(ToString::to_string).collect();
-        return Err(Failure::at(
-            text.result_span,
-            text.result.to_string(),
-            format!(
-                "the result is {}, but {why}, so it must be {}",
-                text.result,
-                list.join(" or ")
-            ),
-        ));
-    }
-    Ok(replay)
 }
 
 fn check_game_id(text: &SignedText, signed: &SignedEvent) -> Result<(), Box<Failure>> {

@@ -15,7 +15,7 @@ use yam_referee::fair_play::sign::PublicKey;
 use yam_referee::fair_play::turn::{EventBody, Mode, SignedEvent};
 use yam_referee::replay::{LoadedRuleset, RulesCatalog};
 use yam_referee::signed::table::{self, Opening, Seating, Signer, TableError};
-use yam_referee::signed::{Checkpoint, SignedReplay, replay_text_knowing};
+use yam_referee::signed::{Checkpoint, SignedReplay, SignedText, replay_text_knowing};
 
 use super::auth::{self, Player};
 use super::command::{self, Command, Offer, Parsed};
@@ -208,6 +208,7 @@ struct ReadGame {
     text: String,
     ruleset: yam_referee::fair_play::hash::Hash32,
     record: Record<String>,
+    signed: SignedText,
     replay: SignedReplay,
 }
 
@@ -224,13 +225,17 @@ impl ReadGames {
         id: &str,
         text: &str,
         ruleset: &yam_referee::fair_play::hash::Hash32,
-    ) -> Option<(Record<String>, SignedReplay)> {
+    ) -> Option<(Record<String>, SignedText, SignedReplay)> {
         let at = self
             .games
             .iter()
             .position(|g| g.id == id && g.ruleset == *ruleset && g.text == text)?;
         let game = self.games.remove(at);
-        let found = (game.record.clone(), game.replay.clone());
+        let found = (
+            game.record.clone(),
+            game.signed.clone(),
+            game.replay.clone(),
+        );
         self.games.push(game);
         Some(found)
     }
@@ -283,6 +288,9 @@ pub(super) fn player_path(address: &str) -> String {
 struct Loaded {
     meta: GameMeta,
     record: Record<String>,
+    /// The record's signed view, that `replay` was made from: a record
+    /// written after it is checked from there.
+    signed: SignedText,
     replay: SignedReplay,
     ruleset: LoadedRuleset,
 }
@@ -957,10 +965,11 @@ impl Robot {
             .map_err(|e| e.to_string())?;
         let hash = ruleset.hash();
         // Read before in this run from exactly this text: the same game.
-        if let Some((record, replay)) = self.read_games.borrow_mut().get(id, &text, &hash) {
+        if let Some((record, signed, replay)) = self.read_games.borrow_mut().get(id, &text, &hash) {
             return Ok(Loaded {
                 meta,
                 record,
+                signed,
                 replay,
                 ruleset,
             });
@@ -968,13 +977,13 @@ impl Robot {
         // The signed view and the record in one reading.
         let mut games = read_signed_with_record(text.as_bytes()).map_err(|e| e.to_string())?;
         let (signed, record) = match games.as_mut_slice() {
-            [Ok((one, record))] => (&*one, record.take()),
+            [Ok((one, record))] => (std::mem::take(one), record.take()),
             _ => return Err(format!("{id}: the stored record cannot be read")),
         };
         let kept = self
             .read(work, &checkpoint_path(id))
             .and_then(|text| checkpoint::from_text(&text));
-        let replay = replay_text_knowing(signed, &catalog, checkpoint::known(kept.as_ref()))
+        let replay = replay_text_knowing(&signed, &catalog, checkpoint::known(kept.as_ref()))
             .map_err(|_| format!("{id}: the stored record does not verify"))?;
         let record = match record {
             Some(record) => record,
@@ -985,11 +994,13 @@ impl Robot {
             text,
             ruleset: hash,
             record: record.clone(),
+            signed: signed.clone(),
             replay: replay.clone(),
         });
         Ok(Loaded {
             meta,
             record,
+            signed,
             replay,
             ruleset,
         })
@@ -1044,8 +1055,7 @@ impl Robot {
             .key
             .public_key();
         let keys = self.keys(&loaded)?;
-        let before = loaded.replay.clone();
-        let mut replay = before.clone();
+        let mut replay = loaded.replay.clone();
         let events = match f(&mut replay, &keys, &me) {
             Ok(e) => e,
             Err(e) => {
@@ -1055,7 +1065,7 @@ impl Robot {
                 });
             }
         };
-        let after = self.commit(work, &mut loaded, &before, &events)?;
+        let after = self.commit(work, &mut loaded, &events)?;
         loaded.replay = after;
         loaded.meta.last_activity = self.now;
         loaded.meta.reminders_sent.clear();
@@ -1084,23 +1094,27 @@ impl Robot {
         &self,
         work: &mut Work,
         loaded: &mut Loaded,
-        before: &SignedReplay,
         events: &[SignedEvent],
     ) -> Result<SignedReplay, String> {
-        let (text, after) = crate::game::record::append_checked(
+        let appended = crate::game::record::append_checked(
             &mut loaded.record,
-            before,
+            &loaded.replay,
+            Some(&loaded.signed),
             events,
             None,
             &self.root().join(record_path(&loaded.meta.id)),
         )
         .map_err(|e| e.to_string())?;
+        let (text, after) = (appended.text, appended.replay);
+        // The record now holds the events, and its signed view with it.
+        loaded.signed = appended.signed;
         // The next mail of this game finds it as written (if it is).
         self.read_games.borrow_mut().keep(ReadGame {
             id: loaded.meta.id.clone(),
             text: text.clone(),
             ruleset: loaded.ruleset.hash(),
             record: loaded.record.clone(),
+            signed: loaded.signed.clone(),
             replay: after.clone(),
         });
         work.writes.insert(record_path(&loaded.meta.id), text);
@@ -1525,14 +1539,16 @@ impl Robot {
         }
         .tags();
         let mut record: Record<String> = Record::new(tags);
-        let (text, _) = crate::game::record::append_checked(
+        let text = crate::game::record::append_checked(
             &mut record,
             &before,
+            None,
             &events,
             None,
             &self.root().join(record_path(&meta.id)),
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| e.to_string())?
+        .text;
         // The register: the opening of every game started, per player, as
         // signed, so a ladder can count them.
         for address in &meta.seats {
@@ -1692,8 +1708,7 @@ impl Robot {
             .find(|k| *k != silent)
             .ok_or("nobody to claim")?;
         let signer = keys.signer(&claimant).ok_or("no key to claim with")?;
-        let before = loaded.replay.clone();
-        let mut replay = before.clone();
+        let mut replay = loaded.replay.clone();
         let reason = format!("no move in {} days", self.settings.forfeit);
         let event = table::next_event(
             &mut replay,
@@ -1705,7 +1720,7 @@ impl Robot {
             },
         )
         .map_err(|e| e.to_string())?;
-        loaded.replay = self.commit(work, &mut loaded, &before, &[event])?;
+        loaded.replay = self.commit(work, &mut loaded, &[event])?;
         loaded.meta.stage = Stage::Over;
         self.put_meta(work, &loaded.meta);
         let text = format!(
@@ -2102,6 +2117,7 @@ mod read_games_tests {
             text: text.to_owned(),
             ruleset: ruleset.hash(),
             record: Record::new(yam_notation::Tags::default()),
+            signed: SignedText::default(),
             replay: SignedReplay::start(&Builtin, &ruleset).unwrap(),
         }
     }
