@@ -196,6 +196,17 @@ pub fn verified(
     place: &Path,
     known: Known<'_>,
 ) -> Result<(Record<String>, SignedReplay), RecordFault> {
+    verified_with_view(text, place, known).map(|(record, _, replay)| (record, replay))
+}
+
+/// As [`verified`], with the signed view the replay was made from: a
+/// record written after it is checked from there
+/// ([`replay_text_continuing`]).
+pub fn verified_with_view(
+    text: &[u8],
+    place: &Path,
+    known: Known<'_>,
+) -> Result<(Record<String>, SignedText, SignedReplay), RecordFault> {
     let games = read_signed_with_record(text)?;
     let (signed, record) = one_game(games)?;
     let replay = replay_of(&signed, place, known)?;
@@ -205,7 +216,32 @@ pub fn verified(
         // Only the record's stricter reading failed: its own parse says why.
         None => parse_record::<RawGrammar>(text).map_err(RecordFault::Syntax)?,
     };
-    Ok((record, replay))
+    Ok((record, signed, replay))
+}
+
+/// Checks `text`, a record about to be written whose events are those of
+/// `after` (each verified in this process), as a whole: from the replay
+/// `before` of the signed view `prefix` it continues, when there is one
+/// ([`replay_text_continuing`]), else from its start. Returns its signed
+/// view and replay.
+pub fn checked_continuation(
+    text: &str,
+    place: &Path,
+    after: &SignedReplay,
+    from: Option<(&SignedText, &SignedReplay)>,
+) -> Result<(SignedText, SignedReplay), RecordFault> {
+    let known = Known::Events(after.events());
+    let signed = one_game(read_signed(text.as_bytes())?)?;
+    let catalog = RecordRulesets::beside(place);
+    let replayed = match from {
+        Some((prefix, before)) => replay_text_continuing(&signed, &catalog, known, prefix, before),
+        None => replay_text_knowing(&signed, &catalog, known),
+    };
+    match replayed {
+        Ok(replay) => Ok((signed, replay)),
+        Err(Rejected::Unsigned) => Err(RecordFault::Unsigned),
+        Err(Rejected::Failed(f)) => Err(RecordFault::Failed(f)),
+    }
 }
 
 /// The signed events of a stored record, decoded but not replayed: what
@@ -290,24 +326,15 @@ pub fn append_checked(
     // Every event of `after` had its signature checked in this process
     // (`before` was verified, the new ones proven by `append_events`): the
     // text is checked whole against them, and no signature twice.
-    let known = Known::Events(after.events());
-    let games = read_signed(text.as_bytes()).map_err(|e| Defect::Written(RecordFault::Io(e)))?;
-    let signed = one_game(games).map_err(Defect::Written)?;
-    let catalog = RecordRulesets::beside(place);
-    let replayed = match prefix {
-        Some(prefix) => replay_text_continuing(&signed, &catalog, known, prefix, before),
-        None => replay_text_knowing(&signed, &catalog, known),
-    };
-    match replayed {
-        // The replay of the text as written, for the next turn to continue.
-        Ok(replay) => Ok(Appended {
-            text,
-            signed,
-            replay,
-        }),
-        Err(Rejected::Unsigned) => Err(Defect::Written(RecordFault::Unsigned)),
-        Err(Rejected::Failed(f)) => Err(Defect::Written(RecordFault::Failed(f))),
-    }
+    let (signed, replay) =
+        checked_continuation(&text, place, &after, prefix.map(|p| (p, before)))
+            .map_err(Defect::Written)?;
+    // The replay of the text as written, for the next turn to continue.
+    Ok(Appended {
+        text,
+        signed,
+        replay,
+    })
 }
 
 /// A record with new events, verified: what [`append_checked`] returns.

@@ -26,7 +26,6 @@ use crate::game::secrets::{SealedSetup, random_32};
 use crate::game::setup::{reveal_setup, seal_setup, written_intent};
 
 use super::desk::{Closed, Desk, Game, MailMeta, Stored, now, set_player_tags};
-use crate::game::record::verified_replay;
 use crate::mail::cards::Contact;
 use crate::mail::notice::{Notice, NoticeKind};
 
@@ -262,12 +261,7 @@ fn commit(
     let mut lines = vec![news.clone()];
     if dry_run {
         // Checked as the real thing would be, then dropped.
-        verified_replay(
-            game.text().as_bytes(),
-            &game.locked.dir().join("record.yam"),
-            yam_referee::signed::Known::Events(game.replay.events()),
-        )
-        .map_err(|e| Error::usage(e.to_string()))?;
+        game.checked_text()?;
         lines.push("dry run: nothing written, nothing sent".into());
         return Ok(Done { lines });
     }

@@ -12,11 +12,11 @@ use yam_notation::{RawGrammar, Record, record_to_string};
 use yam_referee::fair_play::sign::PublicKey;
 use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::write::append_events;
-use yam_referee::signed::{Checkpoint, Known, SignedReplay};
+use yam_referee::signed::{Checkpoint, SignedReplay, SignedText};
 
 use crate::config::Config;
 use crate::game::checkpoint;
-use crate::game::record::{stored_events, verified, verified_replay};
+use crate::game::record::{checked_continuation, stored_events, verified_with_view};
 use crate::game::secrets::{Identity, Secrets};
 use crate::mail::compose::{Automatic, Picture, TurnMail, compose};
 use crate::mail::transport;
@@ -332,6 +332,19 @@ pub struct Game {
     pub replay: SignedReplay,
     /// The mail bookkeeping.
     pub meta: MailMeta,
+    /// The last text verified of the game, whose walk the record about to
+    /// be written continues.
+    base: Option<Base>,
+}
+
+/// A signed view and its replay: a record written after it is checked
+/// from there (`record::checked_continuation`), not replayed whole again.
+#[derive(Debug)]
+struct Base {
+    signed: SignedText,
+    /// The replay of `signed`; `None` while it is the game's own (no event
+    /// appended since).
+    replay: Option<SignedReplay>,
 }
 
 fn record_path(locked: &LockedGame) -> PathBuf {
@@ -405,8 +418,9 @@ impl Stored {
     pub fn replay(self) -> Result<Game, Error> {
         let path = record_path(&self.locked);
         let kept = self.checkpoint();
-        let (record, replay) = verified(&self.text, &path, checkpoint::known(kept.as_ref()))
-            .map_err(|e| Error::usage(format!("{}: {e}", path.display())))?;
+        let (record, signed, replay) =
+            verified_with_view(&self.text, &path, checkpoint::known(kept.as_ref()))
+                .map_err(|e| Error::usage(format!("{}: {e}", path.display())))?;
         checkpoint::warn_unkept(checkpoint::keep(
             &checkpoint_path(&self.locked),
             kept.as_ref(),
@@ -417,6 +431,10 @@ impl Stored {
             record,
             replay,
             meta: self.meta,
+            base: Some(Base {
+                signed,
+                replay: None,
+            }),
         })
     }
 }
@@ -428,13 +446,25 @@ impl Game {
     }
 
     /// The game made of a stored one and a record that continues it,
-    /// verified by the caller.
-    pub fn adopt(stored: Stored, record: Record<String>, replay: SignedReplay) -> Game {
+    /// verified by the caller: `replay` is the replay of `signed`, the
+    /// signed view of the record received (its items are those the
+    /// continued record will hold, unless the texts spell a move
+    /// differently: then the record is checked whole when it is saved).
+    pub fn adopt(
+        stored: Stored,
+        record: Record<String>,
+        signed: SignedText,
+        replay: SignedReplay,
+    ) -> Game {
         Game {
             locked: stored.locked,
             record,
             replay,
             meta: stored.meta,
+            base: Some(Base {
+                signed,
+                replay: None,
+            }),
         }
     }
 
@@ -456,9 +486,13 @@ impl Game {
         prose: Option<&str>,
         desk: &Desk,
     ) -> Result<(), Error> {
-        let before = self.replay.clone();
-        self.replay = append_events(&mut self.record, &before, events, prose)
+        let after = append_events(&mut self.record, &self.replay, events, prose)
             .map_err(|e| Error::usage(format!("internal error: {e}")))?;
+        let before = std::mem::replace(&mut self.replay, after);
+        // The base's replay was the game's: it stays the base's.
+        if let Some(base @ Base { replay: None, .. }) = &mut self.base {
+            base.replay = Some(before);
+        }
         self.name_players(desk);
         self.meta.changed = now();
         self.meta.reminders = 0;
@@ -482,7 +516,7 @@ impl Game {
 
     /// Writes the record and the bookkeeping (each atomically), after
     /// verifying the record's text once more as a whole.
-    pub fn save(&self) -> Result<(), Error> {
+    pub fn save(&mut self) -> Result<(), Error> {
         let text = self.checked_text()?;
         let meta = self.meta_text()?;
         crate::store::atomic::write_many(&[
@@ -501,19 +535,30 @@ impl Game {
     }
 
     /// The record's text, verified once more as a whole before it is
-    /// written (what is known is only what this replay holds).
-    fn checked_text(&self) -> Result<String, Error> {
+    /// written (what is known is only what this replay holds), from the
+    /// last text verified of the game when it continues it. The text
+    /// verified becomes the base of the next.
+    pub fn checked_text(&mut self) -> Result<String, Error> {
         let text = self.text();
-        verified_replay(
-            text.as_bytes(),
-            &record_path(&self.locked),
-            Known::Events(self.replay.events()),
-        )
-        .map_err(|e| {
-            Error::usage(format!(
-                "internal error: the new record does not verify: {e}"
-            ))
-        })?;
+        let from = self.base.as_ref().map(|base| {
+            (
+                &base.signed,
+                base.replay.as_ref().unwrap_or(&self.replay),
+            )
+        });
+        let (signed, _) =
+            checked_continuation(&text, &record_path(&self.locked), &self.replay, from).map_err(
+                |e| {
+                    Error::usage(format!(
+                        "internal error: the new record does not verify: {e}"
+                    ))
+                },
+            )?;
+        // `self.replay` is the replay of exactly these events.
+        self.base = Some(Base {
+            signed,
+            replay: None,
+        });
         Ok(text)
     }
 

@@ -5,7 +5,7 @@
 
 use crate::error::Error;
 use crate::mail::compose::Automatic;
-use yam_referee::signed::SignedReplay;
+use yam_referee::signed::{SignedReplay, SignedText};
 use yam_referee::signed::table::{Duty, next_duty};
 
 use crate::mail::armor::ArmorError;
@@ -14,7 +14,7 @@ use crate::mail::extract::{Incoming, Turn, read_mail, read_mail_attachments};
 use super::act::{self, ChallengeSettings};
 use super::desk::{Closed, Desk, Game, Outbound, Stored, now};
 use crate::game::checkpoint;
-use crate::game::record::{RecordFault, claimed_id, continue_kept, verified};
+use crate::game::record::{RecordFault, claimed_id, continue_kept, verified_with_view};
 use crate::mail::cards::{Card, Remembered, is_card};
 use crate::mail::notice::{Notice, NoticeKind, is_notice};
 use yam_referee::fair_play::turn::SignedEvent;
@@ -517,7 +517,7 @@ fn record(
     let known = stored.as_ref().map_or(Known::Nothing, |(_, events)| {
         Known::Events(checkpoint::vouched(kept.as_ref(), events))
     });
-    let (record, replay) = match verified(bytes, &place, known) {
+    let (record, signed, replay) = match verified_with_view(bytes, &place, known) {
         Ok(r) => r,
         Err(e @ (RecordFault::Syntax(_) | RecordFault::NotUtf8 | RecordFault::NotOneGame(_))) => {
             return Err(e);
@@ -533,6 +533,7 @@ fn record(
         Verified {
             stored,
             record,
+            signed,
             replay,
         },
     ))
@@ -542,6 +543,8 @@ fn record(
 struct Verified {
     stored: Option<(Stored, Vec<SignedEvent>)>,
     record: yam_notation::Record<String>,
+    /// The record's signed view, that `replay` was made from.
+    signed: SignedText,
     replay: SignedReplay,
 }
 
@@ -556,6 +559,7 @@ fn verified_record(
     let Verified {
         stored,
         record,
+        signed,
         replay,
     } = verified;
     let Some(id) = replay
@@ -608,6 +612,7 @@ fn verified_record(
                 stored,
                 events,
                 record,
+                signed,
                 replay,
             },
             from,
@@ -651,6 +656,7 @@ struct Arrival {
     stored: Stored,
     events: Vec<SignedEvent>,
     record: yam_notation::Record<String>,
+    signed: SignedText,
     replay: SignedReplay,
 }
 
@@ -665,6 +671,7 @@ fn continue_game(
         stored: kept,
         events: stored,
         record,
+        signed,
         replay,
     } = arrival;
     let id = replay
@@ -716,7 +723,7 @@ fn continue_game(
         Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
     };
     let new_events: Vec<SignedEvent> = received[stored.len()..].to_vec();
-    let mut game = Game::adopt(kept, merged, replay);
+    let mut game = Game::adopt(kept, merged, signed, replay);
     // The events read may settle the seats (the other desk revealed the
     // draw): my record names the players then, as the sender's does, from
     // the names fixed at the challenge; a name I wrote stays.
