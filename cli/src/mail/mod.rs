@@ -10,4 +10,5 @@ pub mod imap;
 pub mod inbox;
 pub mod maildir;
 pub mod notice;
+pub mod thread;
 pub mod transport;

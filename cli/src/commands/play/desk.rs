@@ -611,9 +611,7 @@ impl Game {
     /// fewer for every turn).
     pub fn thread_next_mail(&mut self, desk: &Desk) {
         let message_id = self.message_id(desk);
-        if !self.meta.thread.contains(&message_id) {
-            self.meta.thread.push(message_id);
-        }
+        crate::mail::thread::add(&mut self.meta.thread, &message_id);
     }
 
     /// Sends the record to the opponent: the body says what happened and
@@ -806,9 +804,7 @@ impl Game {
             picture: picture.as_ref(),
         })?;
         let threaded = self.meta.thread.contains(&message_id);
-        if !threaded {
-            self.meta.thread.push(message_id);
-        }
+        crate::mail::thread::add(&mut self.meta.thread, &message_id);
         // A copy for the player's eyes: nothing reads it back (`yam resend`
         // composes the mail anew from the record), so it is written in
         // place, without the new file and the syncs a game's state needs.

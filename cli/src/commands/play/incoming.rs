@@ -344,7 +344,7 @@ fn thread(desk: &Desk, id: &str, message_id: &str) {
     if let Ok(mut game) = Game::open(&desk.store, id)
         && !game.meta.thread.iter().any(|m| m == message_id)
     {
-        game.meta.thread.push(message_id.to_owned());
+        crate::mail::thread::add(&mut game.meta.thread, message_id);
         // Threading is a courtesy: a failure here loses no game state.
         let _ = game.save_meta();
     }
@@ -730,10 +730,8 @@ fn continue_game(
     game.name_players(desk);
     game.meta.changed = now();
     game.meta.reminders = 0;
-    if let Some(m) = message_id
-        && !game.meta.thread.iter().any(|t| t == m)
-    {
-        game.meta.thread.push(m.to_owned());
+    if let Some(m) = message_id {
+        crate::mail::thread::add(&mut game.meta.thread, m);
     }
     let mut news = vec![format!(
         "game {id}: {new} new event(s) from {}",

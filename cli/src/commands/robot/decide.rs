@@ -757,7 +757,7 @@ impl Robot {
             && let Some(mut meta) = self.meta(work, g)
             && let Some(id) = work.mails.last().map(|m| m.message_id.clone())
         {
-            meta.thread.push(id);
+            crate::mail::thread::add(&mut meta.thread, &id);
             self.put_meta(work, &meta);
         }
     }
@@ -1149,7 +1149,7 @@ impl Robot {
             attachment: self.attachment(work, &meta.id),
         });
         if let Some(mut m) = self.meta(work, &meta.id) {
-            m.thread.push(message_id);
+            crate::mail::thread::add(&mut m.thread, &message_id);
             self.put_meta(work, &m);
         }
     }

@@ -306,10 +306,8 @@ impl Robot {
         };
         meta.last_activity = self.now;
         meta.reminders_sent.clear();
-        if let Some(m) = &incoming.message_id
-            && !meta.thread.contains(m)
-        {
-            meta.thread.push(m.clone());
+        if let Some(m) = &incoming.message_id {
+            crate::mail::thread::add(&mut meta.thread, m);
         }
         let text = String::from_utf8(bytes.to_vec()).map_err(|_| "the record is not UTF-8")?;
         if bound_here.is_none() {
