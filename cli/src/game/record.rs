@@ -326,9 +326,8 @@ pub fn append_checked(
     // Every event of `after` had its signature checked in this process
     // (`before` was verified, the new ones proven by `append_events`): the
     // text is checked whole against them, and no signature twice.
-    let (signed, replay) =
-        checked_continuation(&text, place, &after, prefix.map(|p| (p, before)))
-            .map_err(Defect::Written)?;
+    let (signed, replay) = checked_continuation(&text, place, &after, prefix.map(|p| (p, before)))
+        .map_err(Defect::Written)?;
     // The replay of the text as written, for the next turn to continue.
     Ok(Appended {
         text,

@@ -540,12 +540,10 @@ impl Game {
     /// verified becomes the base of the next.
     pub fn checked_text(&mut self) -> Result<String, Error> {
         let text = self.text();
-        let from = self.base.as_ref().map(|base| {
-            (
-                &base.signed,
-                base.replay.as_ref().unwrap_or(&self.replay),
-            )
-        });
+        let from = self
+            .base
+            .as_ref()
+            .map(|base| (&base.signed, base.replay.as_ref().unwrap_or(&self.replay)));
         let (signed, _) =
             checked_continuation(&text, &record_path(&self.locked), &self.replay, from).map_err(
                 |e| {

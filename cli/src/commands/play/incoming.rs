@@ -5,8 +5,8 @@
 
 use crate::error::Error;
 use crate::mail::compose::Automatic;
-use yam_referee::signed::{SignedReplay, SignedText};
 use yam_referee::signed::table::{Duty, next_duty};
+use yam_referee::signed::{SignedReplay, SignedText};
 
 use crate::mail::armor::ArmorError;
 use crate::mail::extract::{Incoming, Turn, read_mail, read_mail_attachments};
