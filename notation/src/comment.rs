@@ -192,17 +192,18 @@ fn is_bare_arg_char(c: char) -> bool {
     !c.is_whitespace() && !matches!(c, '[' | ']' | '{' | '}' | '"' | '\\')
 }
 
-/// [`is_bare_arg_char`] for each ASCII byte: a signed record's commands are
-/// long base64 atoms (an `[%event]` is about 300 of them a turn), read and
-/// written a byte at a time without decoding characters.
-const BARE_ASCII: [bool; 128] = {
-    let mut table = [false; 128];
-    let mut b = 0;
+/// [`is_bare_arg_char`] for each ASCII byte (other bytes: false): a signed
+/// record's commands are long base64 atoms (an `[%event]` is about 300 of
+/// them a turn), read and written a byte at a time without decoding
+/// characters.
+const BARE_ASCII: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0u8;
     while b < 128 {
         // ASCII White_Space: tab, line feed, vertical tab, form feed,
         // carriage return, space.
         let space = matches!(b, 0x09..=0x0D | 0x20);
-        table[b] = !space && !matches!(b as u8, b'[' | b']' | b'{' | b'}' | b'"' | b'\\');
+        table[b as usize] = !space && !matches!(b, b'[' | b']' | b'{' | b'}' | b'"' | b'\\');
         b += 1;
     }
     table
@@ -212,23 +213,16 @@ const BARE_ASCII: [bool; 128] = {
 fn bare_len(rest: &str) -> usize {
     let bytes = rest.as_bytes();
     let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        if let Some(&bare) = BARE_ASCII.get(usize::from(b)) {
-            if !bare {
-                break;
-            }
+    loop {
+        while i < bytes.len() && BARE_ASCII[usize::from(bytes[i])] {
             i += 1;
-        } else {
-            // `i` is a character boundary: only ASCII bytes were stepped
-            // over since the last one.
-            let c = rest[i..].chars().next().unwrap_or(' ');
-            if !is_bare_arg_char(c) {
-                break;
-            }
-            i += c.len_utf8();
+        }
+        // Past the ASCII run: `i` is a character boundary.
+        match rest.get(i..).and_then(|r| r.chars().next()) {
+            Some(c) if !c.is_ascii() && is_bare_arg_char(c) => i += c.len_utf8(),
+            _ => return i,
         }
     }
-    i
 }
 
 /// Append a command argument, quoted when it is not a bare atom. Inside
