@@ -247,8 +247,20 @@ pub fn checked_continuation(
 /// The signed events of a stored record, decoded but not replayed: what
 /// the store holds was verified before it was written.
 pub fn stored_events(text: &[u8]) -> Result<Vec<SignedEvent>, RecordFault> {
-    let games = read_signed(text)?;
-    let signed = one_game(games)?;
+    decoded_events(&one_game(read_signed(text)?)?)
+}
+
+/// As [`stored_events`], with the record read in the same pass (`None` if
+/// only its stricter reading failed): a turn mail continuing the game
+/// appends to it ([`continue_kept`]).
+pub fn stored_events_and_record(
+    text: &[u8],
+) -> Result<(Vec<SignedEvent>, Option<Record<String>>), RecordFault> {
+    let (signed, record) = one_game(read_signed_with_record(text)?)?;
+    Ok((decoded_events(&signed)?, record))
+}
+
+fn decoded_events(signed: &SignedText) -> Result<Vec<SignedEvent>, RecordFault> {
     let mut events = Vec::new();
     for item in &signed.items {
         if let Item::Event { args, span, .. } = item {
@@ -562,18 +574,25 @@ pub fn clean_prose(text: &str) -> String {
 /// (its events are the kept ones, then the new ones), of which the first
 /// `known` events are the kept ones. The new events are written from that
 /// replay: the kept game is not replayed once more.
+///
+/// `kept_record` is the kept text already read as a record, if it was.
 pub fn continue_kept(
     kept: &[u8],
+    kept_record: Option<Record<String>>,
     incoming: &Record<String>,
     replay: &SignedReplay,
     known: usize,
     place: &Path,
 ) -> Result<Continued, Defect> {
-    let mut record = std::str::from_utf8(kept)
-        .map_err(|_| Defect::Written(RecordFault::NotUtf8))
-        .and_then(|text| {
-            parse_record::<RawGrammar>(text).map_err(|e| Defect::Written(RecordFault::Syntax(e)))
-        })?;
+    let mut record = match kept_record {
+        Some(record) => record,
+        None => std::str::from_utf8(kept)
+            .map_err(|_| Defect::Written(RecordFault::NotUtf8))
+            .and_then(|text| {
+                parse_record::<RawGrammar>(text)
+                    .map_err(|e| Defect::Written(RecordFault::Syntax(e)))
+            })?,
+    };
     let received = replay.events();
     let prose = prose_by_event(incoming);
     let mut said = Vec::new();

@@ -16,7 +16,7 @@ use yam_referee::signed::{Checkpoint, SignedReplay, SignedText};
 
 use crate::config::Config;
 use crate::game::checkpoint;
-use crate::game::record::{checked_continuation, stored_events, verified_with_view};
+use crate::game::record::{checked_continuation, stored_events_and_record, verified_with_view};
 use crate::game::secrets::{Identity, Secrets};
 use crate::mail::compose::{Automatic, Picture, TurnMail, compose};
 use crate::mail::transport;
@@ -369,6 +369,9 @@ pub struct Stored {
     pub text: Vec<u8>,
     /// The mail bookkeeping.
     pub meta: MailMeta,
+    /// The record as read by [`Stored::events`], for a continuation to
+    /// append to without reading it again.
+    pub record: Option<Record<String>>,
 }
 
 impl Stored {
@@ -382,7 +385,12 @@ impl Stored {
                 .map_err(|e| Error::usage(format!("{}: {e}", meta_path.display())))?,
             Err(_) => MailMeta::default(),
         };
-        Ok(Stored { locked, text, meta })
+        Ok(Stored {
+            locked,
+            text,
+            meta,
+            record: None,
+        })
     }
 
     /// Writes the bookkeeping only.
@@ -401,9 +409,13 @@ impl Stored {
         self.meta.outbox.is_some() || self.meta.closed.as_ref().is_some_and(|c| c.mine && !c.sent)
     }
 
-    /// The signed events of the stored record, decoded but not replayed.
-    pub fn events(&self) -> Result<Vec<SignedEvent>, Error> {
-        stored_events(&self.text).map_err(|e| Error::usage(e.to_string()))
+    /// The signed events of the stored record, decoded but not replayed;
+    /// the record, read in the same pass, is kept in [`Stored::record`].
+    pub fn events(&mut self) -> Result<Vec<SignedEvent>, Error> {
+        let (events, record) =
+            stored_events_and_record(&self.text).map_err(|e| Error::usage(e.to_string()))?;
+        self.record = record;
+        Ok(events)
     }
 
     /// The game's verified checkpoint, if one is kept.

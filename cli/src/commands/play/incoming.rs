@@ -504,7 +504,7 @@ fn record(
     // signatures checked (without a matching checkpoint, all of them).
     let claimed = claimed_id(bytes).filter(|id| desk.store.games().is_ok_and(|g| g.contains(id)));
     let stored = match claimed {
-        Some(id) => match Stored::open(&desk.store, &id).and_then(|s| {
+        Some(id) => match Stored::open(&desk.store, &id).and_then(|mut s| {
             let events = s.events()?;
             Ok((s, events))
         }) {
@@ -668,7 +668,7 @@ fn continue_game(
     message_id: Option<&str>,
 ) -> Outcome {
     let Arrival {
-        stored: kept,
+        stored: mut kept,
         events: stored,
         record,
         signed,
@@ -718,7 +718,14 @@ fn continue_game(
     // each with the prose the sender gave it; nothing the sender changed in
     // what I kept enters it.
     let place = kept.locked.dir().join("record.yam");
-    let (merged, said) = match continue_kept(&kept.text, &record, &replay, stored.len(), &place) {
+    let (merged, said) = match continue_kept(
+        &kept.text,
+        kept.record.take(),
+        &record,
+        &replay,
+        stored.len(),
+        &place,
+    ) {
         Ok(continued) => (continued.record, continued.said),
         Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
     };
