@@ -233,7 +233,7 @@ impl CastleSiegeReplay {
             })
             .collect();
         let resolution =
-            resolve_tokens(state, &declared, chance).map_err(|e| self.refuse(e.0, e.1))?;
+            resolve_tokens(state, &declared, chance).map_err(|e| self.unresolved(e))?;
         for (i, (w, r)) in written.iter().zip(resolution.tokens()).enumerate() {
             if *w != r {
                 return Err(self.refuse(
@@ -247,20 +247,56 @@ impl CastleSiegeReplay {
     }
 }
 
+/// Why declared tokens did not resolve: the order at fault, why, and
+/// whether it was the chance that failed (not the rules).
+struct Unresolved {
+    index: usize,
+    reason: String,
+    chance: bool,
+}
+
+impl CastleSiegeReplay {
+    /// The refusal of an unresolved turn. A chance that failed is the
+    /// caller's to report (a roll request's probe ends every valid
+    /// request's replay that way, and discards the error): the position
+    /// is not drawn for it (drawing the board was a quarter of the CPU of
+    /// a turn late in a long game).
+    fn unresolved(&self, e: Unresolved) -> RulesError {
+        if e.chance {
+            RulesError {
+                index: e.index,
+                reason: e.reason,
+                position: String::new(),
+            }
+        } else {
+            self.refuse(e.index, e.reason)
+        }
+    }
+}
+
 /// Resolves declared tokens: the resolution, or the order at fault and why.
 fn resolve_tokens(
     state: &State,
     declared: &[Token],
     chance: &mut dyn Chance,
-) -> Result<super::resolve::Resolution, (usize, String)> {
-    let declaration =
-        Declaration::from_tokens(declared).map_err(|r| (r.index.unwrap_or(0), r.to_string()))?;
+) -> Result<super::resolve::Resolution, Unresolved> {
+    let refused = |index: usize, reason: String| Unresolved {
+        index,
+        reason,
+        chance: false,
+    };
+    let declaration = Declaration::from_tokens(declared)
+        .map_err(|r| refused(r.index.unwrap_or(0), r.to_string()))?;
     if declaration.orders().is_empty() {
-        return Err((0, "a turn declares at least one order".to_owned()));
+        return Err(refused(0, "a turn declares at least one order".to_owned()));
     }
     resolve(state, &declaration, chance).map_err(|e| match e {
-        ResolveError::Refused(r) => (r.index.unwrap_or(0), r.to_string()),
-        ResolveError::Chance { index, error, .. } => (index, error.to_string()),
+        ResolveError::Refused(r) => refused(r.index.unwrap_or(0), r.to_string()),
+        ResolveError::Chance { index, error, .. } => Unresolved {
+            index,
+            reason: error.to_string(),
+            chance: true,
+        },
     })
 }
 
@@ -399,7 +435,7 @@ impl GameReplay for CastleSiegeReplay {
             }
         }
         let resolution =
-            resolve_tokens(state, &declared, chance).map_err(|e| self.refuse(e.0, e.1))?;
+            resolve_tokens(state, &declared, chance).map_err(|e| self.unresolved(e))?;
         Ok(Resolved {
             moves: resolution.tokens().iter().map(token_text).collect(),
             skipped: resolution.skipped(),

@@ -935,3 +935,28 @@ fn events_written_from_a_verified_replay_are_the_events_appended_by_replay() {
     }
     same(&kept, &before, &g.replay);
 }
+
+/// A Castle Siege declaration probed for its dice (every roll request a
+/// replay checks) fails on the chance, and the board is not drawn for that
+/// refusal, which nobody reads; a refusal by the rules still shows it.
+#[test]
+fn a_probed_declaration_draws_no_board() {
+    let mut g = Game::siege("standard-faithful");
+    g.set_up();
+    let seat = 0;
+    let mut probe = super::replay::Probe::default();
+    let asked = g
+        .replay
+        .game()
+        .resolve(seat, &["Move".to_owned()], &mut probe)
+        .expect_err("the probe gives no die");
+    assert!(probe.asked, "{asked:?}");
+    assert!(asked.position.is_empty(), "{}", asked.position);
+    let mut probe = super::replay::Probe::default();
+    let illegal = g
+        .replay
+        .game()
+        .resolve(seat, &["Move".to_owned(), "Kd6-c6".to_owned()], &mut probe)
+        .expect_err("Move is declared alone");
+    assert!(!illegal.position.is_empty(), "{illegal:?}");
+}
