@@ -300,6 +300,23 @@ pub enum NameError {
 
 /// Resolve `text` against `names`: an exact match (ignoring case) first, then
 /// a unique prefix.
+/// Whether `wanted` (lower case) begins `name` lowered (`Some`), and is all
+/// of it (`Some(true)`): for the ASCII names of the seed without lowering a
+/// copy of each (a card token looks through 100 names), the same answer as
+/// `name.to_lowercase()` for any other.
+fn lowered_prefix(name: &str, wanted: &str) -> Option<bool> {
+    if name.is_ascii() {
+        let head = name.as_bytes().get(..wanted.len())?;
+        head.eq_ignore_ascii_case(wanted.as_bytes())
+            .then_some(name.len() == wanted.len())
+    } else {
+        let lowered = name.to_lowercase();
+        lowered
+            .starts_with(wanted)
+            .then_some(lowered.len() == wanted.len())
+    }
+}
+
 fn resolve_name<T: Copy>(
     text: &str,
     names: impl Iterator<Item = (T, &'static str)> + Clone,
@@ -307,7 +324,9 @@ fn resolve_name<T: Copy>(
 ) -> Result<T, NameError> {
     let wanted = text.to_lowercase();
     if !wanted.is_empty()
-        && let Some((item, _)) = names.clone().find(|(_, n)| n.to_lowercase() == wanted)
+        && let Some((item, _)) = names
+            .clone()
+            .find(|(_, n)| lowered_prefix(n, &wanted) == Some(true))
     {
         return Ok(item);
     }
@@ -315,7 +334,7 @@ fn resolve_name<T: Copy>(
         Vec::new()
     } else {
         names
-            .filter(|(_, n)| n.to_lowercase().starts_with(&wanted))
+            .filter(|(_, n)| lowered_prefix(n, &wanted).is_some())
             .collect()
     };
     match matches.as_slice() {
@@ -1051,6 +1070,22 @@ mod tests {
         assert_eq!(KhanCard::by_name("meat"), Ok(khan("Meat, Milk & Blood")));
         assert_eq!(KhanCard::by_name("70"), Ok(khan("70,000 Horse Archers")));
         assert_eq!(FoeDeck::by_name("x"), Ok(FoeDeck::XiXia));
+        // Lowered as Unicode lowers it: the Kelvin sign is a k.
+        assert_eq!(KhanCard::by_name("TEMUJIN"), Ok(khan("Temujin")));
+        assert_eq!(
+            KhanCard::by_name("Temujin and more"),
+            Err(NameError::Unknown {
+                what: "Khan card".to_owned(),
+                name: "Temujin and more".to_owned()
+            })
+        );
+        assert_eq!(
+            lowered_prefix("Khan", "\u{212a}han".to_lowercase().as_str()),
+            Some(true)
+        );
+        assert_eq!(lowered_prefix("Kh\u{e4}n", "kh"), Some(false));
+        assert_eq!(lowered_prefix("Kh\u{c4}n", "kh\u{e4}n"), Some(true));
+        assert_eq!(lowered_prefix("Khan", "kx"), None);
         assert_eq!(FoeDeck::by_name("jin"), Ok(FoeDeck::JinEmpire));
         assert_eq!(
             FoeCard::by_name(FoeDeck::Khwarizm, "large"),
