@@ -10,7 +10,8 @@
 #
 # The game is Khan, basic ruleset (random games under it run long), moves
 # chosen by `--auto random` from fixed seeds; ply 10 and ply 300 of the
-# same game are compared. Not in CI: a release build and a minute or two.
+# same game are compared; then a Castle Siege and a Genghis Khan game in the
+# hot-seat, early and late. Not in CI: a release build and a minute or two.
 set -euo pipefail
 OUT=${1:-/tmp/yam-turn-cost}
 RUNS=${2:-30}
@@ -58,6 +59,31 @@ for ply in $EARLY $LATE; do
   written=$(cpu "$G" "$YAM" hotseat move "$G-run/game.yam" "$move" --secrets "$G-run/S")
   echo "hotseat ply $ply: move --dry-run ${dry} ms, move ${written} ms (median CPU of $RUNS)"
 done
+
+# --- Castle Siege and Genghis Khan in the hot-seat ------------------------
+# A move's dry run early and late in one game of each (a roll a turn, so
+# the late game holds hundreds of events). The late point is chosen so the
+# game is not over there (seed 3).
+other() { # other NAME LATE_STEPS hotseat-new-arguments...
+  local name=$1 late=$2
+  shift 2
+  local H=$OUT/$name when G events move dry
+  mkdir -p "$H"
+  "$YAM" hotseat new "$@" --id "turn-cost-$name" --out "$H/game.yam" --secrets "$H/S" >/dev/null
+  "$YAM" hotseat auto "$H/game.yam" --steps "$EARLY" --seed 3 --secrets "$H/S" >/dev/null
+  cp -a "$H" "$H-early"
+  "$YAM" hotseat auto "$H/game.yam" --steps "$late" --seed 3 --secrets "$H/S" >/dev/null
+  cp -a "$H" "$H-late"
+  for when in early late; do
+    G=$H-$when
+    events=$(grep -c '%event' "$G/game.yam")
+    move=$("$YAM" hotseat status "$G/game.yam" --moves | head -1)
+    dry=$(cpu "$G" "$YAM" hotseat move "$G-run/game.yam" "$move" --dry-run --secrets "$G-run/S")
+    echo "$name $when ($events events): move --dry-run ${dry} ms (median CPU of $RUNS)"
+  done
+}
+other castle-siege 150 --game-type castle-siege --ruleset standard --first alice --second bob
+other genghis-khan 150 --game-type genghis-khan --ruleset standard --first alice --director dir
 
 # --- The desk --------------------------------------------------------------
 D=$OUT/desk
