@@ -146,13 +146,20 @@ fn swar_below(x: u64, n: u8) -> u64 {
 /// the caller tells apart with [`TOKEN_CLASS`]. `None`: all eight are plain.
 #[inline(always)]
 pub(crate) fn token_stop(x: u64) -> Option<usize> {
-    let m = swar_below(x, 0x23) // controls, space, `!`, `"`
+    let m = token_stops(x);
+    (m != 0).then(|| (m.trailing_zeros() / 8) as usize)
+}
+
+/// [`token_stop`]'s mask: the high bit of each byte that may stop a token
+/// is set (and bits after the first may be set spuriously).
+#[inline(always)]
+pub(crate) fn token_stops(x: u64) -> u64 {
+    swar_below(x, 0x23) // controls, space, `!`, `"`
         | swar_eq(x, b'$')
         | swar_eq(x & !ONES, b'(') // `(` `)`
         | swar_eq(x | (ONES * 0x04), b'?') // `;` `?`
         | swar_eq(x & !(ONES * 0x26), 0x59) // `[` `]` `{` `}` DEL, and Y _ y
-        | (x & HIGHS);
-    (m != 0).then(|| (m.trailing_zeros() / 8) as usize)
+        | (x & HIGHS)
 }
 
 /// The first of eight bytes that may end or interrupt a quoted string:

@@ -841,10 +841,74 @@ impl<R: Read> Reader<R> {
                     (&mut self.line, &mut self.line_start, &mut self.line_wide),
                 );
                 self.pos = from + i;
+                let live = skip_from.is_none();
+                // The two most common elements, each followed by one space,
+                // read from one eight-byte word: a move token of one to
+                // seven plain ASCII bytes starting with a letter (or any
+                // byte from `A` up), and a move number of one to six digits
+                // and one dot. The space is consumed with the element.
+                // Anything else, or fewer than eight bytes left, goes the
+                // general way below, which reads these the same way (the
+                // same events and spans, the same position after the space).
+                let quick_from = i;
+                while let Some(eight) = bytes.get(i..i + 8) {
+                    let x = u64::from_le_bytes(eight.try_into().unwrap_or_default());
+                    let b = x as u8;
+                    if b >= b'A' {
+                        // The first byte that may stop the token; 8 if none.
+                        let k = (lex::token_stops(x).trailing_zeros() / 8) as usize;
+                        // `k >= 1`: the first byte is plain ASCII, so not
+                        // one the general code reads otherwise.
+                        if k == 0 || k == 8 || (x >> (8 * k)) as u8 != b' ' {
+                            break;
+                        }
+                        if live {
+                            let Some(token) = substr(text, i, i + k) else {
+                                break;
+                            };
+                            let span = Span::new(self.pos_here(), k);
+                            if let Err(e) = visitor.token(token, span) {
+                                return Err(self.token_error(self.pos, token, e));
+                            }
+                        }
+                        i += k + 1;
+                    } else if b.is_ascii_digit() {
+                        let mut number = 0u32;
+                        let mut k = 0;
+                        let mut w = x;
+                        while k < 7 {
+                            let d = (w as u8).wrapping_sub(b'0');
+                            if d >= 10 {
+                                break;
+                            }
+                            number = number * 10 + u32::from(d);
+                            w >>= 8;
+                            k += 1;
+                        }
+                        // Digits, one dot, a space.
+                        if w as u16 != u16::from_le_bytes([b'.', b' ']) {
+                            break;
+                        }
+                        if live {
+                            visitor.move_number(
+                                number,
+                                Dots::One,
+                                Span::new(self.pos_here(), k + 1),
+                            );
+                        }
+                        i += k + 2;
+                    } else {
+                        break;
+                    }
+                    self.pos = from + i;
+                }
+                if i != quick_from {
+                    // Whitespace may follow: the loop's start reads it.
+                    continue;
+                }
                 let Some(&b) = bytes.get(i) else {
                     need_more!();
                 };
-                let live = skip_from.is_none();
                 let start = i;
                 match b {
                     b'0'..=b'9' => {
