@@ -260,6 +260,18 @@ pub fn canonical_date(value: &str) -> Option<String> {
 /// canonical text: the reader asks this of every game's `Date` tag, and the
 /// allocation and formatting cost more than the check.
 pub fn is_calendar_date(value: &str) -> bool {
+    // The usual form, `YYYY.MM.DD` with every digit known, decided from
+    // the bytes; anything else the general way.
+    if let &[y0, y1, y2, y3, b'.', m0, m1, b'.', d0, d1] = value.as_bytes()
+        && [y0, y1, y2, y3, m0, m1, d0, d1]
+            .iter()
+            .all(u8::is_ascii_digit)
+    {
+        let num = |a: u8, b: u8| u32::from(a - b'0') * 10 + u32::from(b - b'0');
+        let year = num(y0, y1) * 100 + num(y2, y3);
+        let (month, day) = (num(m0, m1), num(d0, d1));
+        return (1..=12).contains(&month) && (1..=days_in_month(year, month)).contains(&day);
+    }
     date_parts(value).is_some()
 }
 
@@ -337,6 +349,24 @@ mod tests {
         ] {
             assert_eq!(canonical_date(text).as_deref(), Some(canonical), "{text}");
             assert!(is_calendar_date(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_usual_form_is_judged_like_any_other() {
+        for year in [
+            "0000", "0400", "1900", "2000", "2023", "2024", "2026", "9999",
+        ] {
+            for month in 0..=13 {
+                for day in 0..=32 {
+                    let text = format!("{year}.{month:02}.{day:02}");
+                    assert_eq!(
+                        is_calendar_date(&text),
+                        super::date_parts(&text).is_some(),
+                        "{text}"
+                    );
+                }
+            }
         }
     }
 

@@ -132,6 +132,7 @@ pub const KNOWN_TAGS: &[&str] = &[
 ];
 
 /// The canonical spelling and rank of a known tag name, matched without case.
+#[inline]
 pub fn known_tag(name: &str) -> Option<(usize, &'static str)> {
     // The length and the first letter single out one candidate (checked by
     // a test below); one comparison without case then decides.
@@ -313,7 +314,9 @@ pub fn escape_tag_value(value: &str, out: &mut String) {
 /// Decode an escaped tag value as read between the quotes. The reader has
 /// already refused bad escapes, so this cannot fail.
 pub fn unescape_tag_value(raw: &str) -> std::borrow::Cow<'_, str> {
-    if !raw.contains('\\') {
+    // A byte loop inline rather than a call to `memchr`: the reader asks
+    // this of a few short values in every header.
+    if !raw.bytes().any(|b| b == b'\\') {
         return raw.into();
     }
     let mut out = String::with_capacity(raw.len());
