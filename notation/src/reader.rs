@@ -856,9 +856,10 @@ impl<R: Read> Reader<R> {
                     let b = x as u8;
                     if b >= b'A' {
                         // The first byte that may stop the token; 8 if none.
-                        let k = (lex::token_stops(x).trailing_zeros() / 8) as usize;
+                        let k = (lex::token_quick_stops(x).trailing_zeros() / 8) as usize;
                         // `k >= 1`: the first byte is plain ASCII, so not
-                        // one the general code reads otherwise.
+                        // one the general code reads otherwise; so are the
+                        // rest up to the space.
                         if k == 0 || k == 8 || (x >> (8 * k)) as u8 != b' ' {
                             break;
                         }
