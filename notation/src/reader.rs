@@ -846,7 +846,8 @@ impl<R: Read> Reader<R> {
                 // read from one eight-byte word: a move token of one to
                 // seven plain ASCII bytes starting with a letter (or any
                 // byte from `A` up), and a move number of one to six digits
-                // and one dot. The space is consumed with the element.
+                // and one dot. The space (or, after a token, an LF) is
+                // consumed with the element.
                 // Anything else, or fewer than eight bytes left, goes the
                 // general way below, which reads these the same way (the
                 // same events and spans, the same position after the space).
@@ -860,7 +861,13 @@ impl<R: Read> Reader<R> {
                         // `k >= 1`: the first byte is plain ASCII, so not
                         // one the general code reads otherwise; so are the
                         // rest up to the space.
-                        if k == 0 || k == 8 || (x >> (8 * k)) as u8 != b' ' {
+                        if k == 0 || k == 8 {
+                            break;
+                        }
+                        // A space, or the line's end (an LF, counted as
+                        // the whitespace loop counts it).
+                        let end = (x >> (8 * k)) as u8;
+                        if end != b' ' && end != b'\n' {
                             break;
                         }
                         if live {
@@ -875,6 +882,11 @@ impl<R: Read> Reader<R> {
                             }
                         }
                         i += k + 1;
+                        if end == b'\n' {
+                            self.line += 1;
+                            self.line_start = window_at + i as u64;
+                            self.line_wide = 0;
+                        }
                     } else if b.is_ascii_digit() {
                         let mut number = 0u32;
                         let mut k = 0;
