@@ -177,6 +177,19 @@ pub(crate) fn token_quick_stops(x: u64) -> u64 {
     swar_below(x, 0x2a) | (low5 & HIGHS) | (x & HIGHS)
 }
 
+/// The high bit of every byte that is not a tag name byte (ASCII letter,
+/// digit or `_`), and of a few that are (`Z`, `_`, `z`, `P`, `p`): every
+/// byte below `0`, every byte of a multi-byte character, every byte whose
+/// low five bits are 0x1a or more (`:` to `?`, `[` to `_`, `{` to DEL, and
+/// `Z`, `z`) or zero (`@`, `` ` ``, and `P`, `p`). The lowest set bit marks
+/// the first such byte exactly, so the bytes before it are name bytes.
+#[inline(always)]
+pub(crate) fn tag_name_stops(x: u64) -> u64 {
+    let low5 = x & (ONES * 0x1f);
+    let high5 = (low5 + ONES * 0x06) << 2; // 0x1a + 6 = 0x20, moved to 0x80
+    swar_below(x, 0x30) | (high5 & HIGHS) | swar_eq(low5, 0) | (x & HIGHS)
+}
+
 /// The first of eight bytes that may end or interrupt a quoted string:
 /// `"`, `\`, control characters (among them CR and LF) and bytes of
 /// multi-byte characters. `None`: none of the eight.
@@ -517,6 +530,25 @@ mod tests {
                 let plain = TOKEN_CLASS[usize::from(b)] == TOKEN_PLAIN;
                 if plain {
                     // Stops here or nowhere, never earlier.
+                    assert!(first == at || first == 8, "{b:#x} at {at}: {first}");
+                } else {
+                    assert_eq!(first, at, "{b:#x} at {at}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_tag_name_scan_stops_at_every_byte_that_is_not_a_name_byte() {
+        for b in 0..=255u8 {
+            for at in 0..8 {
+                let mut word = *b"Ab1ecD9y";
+                word[at] = b;
+                let x = u64::from_le_bytes(word);
+                let first = (tag_name_stops(x).trailing_zeros() / 8) as usize;
+                if is_tag_name_byte(b) {
+                    // Stops here or nowhere, never earlier (`_` and a few
+                    // letters stop too).
                     assert!(first == at || first == 8, "{b:#x} at {at}: {first}");
                 } else {
                     assert_eq!(first, at, "{b:#x} at {at}");

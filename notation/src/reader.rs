@@ -787,6 +787,16 @@ impl<R: Read> Reader<R> {
                     Some(c) if c.is_ascii_alphabetic() => {}
                     Some(_) => return Ok(count),
                 }
+                // Eight bytes at a time while all are name bytes, then
+                // byte by byte to the exact end.
+                while let Some(eight) = bytes.get(i..i + 8) {
+                    let x = u64::from_le_bytes(eight.try_into().unwrap_or_default());
+                    let k = (lex::tag_name_stops(x).trailing_zeros() / 8) as usize;
+                    i += k;
+                    if k < 8 {
+                        break;
+                    }
+                }
                 while bytes.get(i).is_some_and(|&c| lex::is_tag_name_byte(c)) {
                     i += 1;
                 }

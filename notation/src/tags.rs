@@ -132,7 +132,7 @@ pub const KNOWN_TAGS: &[&str] = &[
 ];
 
 /// The canonical spelling and rank of a known tag name, matched without case.
-#[inline]
+#[inline(always)]
 pub fn known_tag(name: &str) -> Option<(usize, &'static str)> {
     // The length and the first letter single out one candidate (checked by
     // a test below); one comparison without case then decides.
