@@ -146,13 +146,48 @@ fn swar_below(x: u64, n: u8) -> u64 {
 /// the caller tells apart with [`TOKEN_CLASS`]. `None`: all eight are plain.
 #[inline(always)]
 pub(crate) fn token_stop(x: u64) -> Option<usize> {
-    let m = swar_below(x, 0x23) // controls, space, `!`, `"`
+    let m = token_stops(x);
+    (m != 0).then(|| (m.trailing_zeros() / 8) as usize)
+}
+
+/// [`token_stop`]'s mask: the high bit of each byte that may stop a token
+/// is set (and bits after the first may be set spuriously).
+#[inline(always)]
+pub(crate) fn token_stops(x: u64) -> u64 {
+    swar_below(x, 0x23) // controls, space, `!`, `"`
         | swar_eq(x, b'$')
         | swar_eq(x & !ONES, b'(') // `(` `)`
         | swar_eq(x | (ONES * 0x04), b'?') // `;` `?`
         | swar_eq(x & !(ONES * 0x26), 0x59) // `[` `]` `{` `}` DEL, and Y _ y
-        | (x & HIGHS);
-    (m != 0).then(|| (m.trailing_zeros() / 8) as usize)
+        | (x & HIGHS)
+}
+
+/// A cheaper, coarser [`token_stops`] for the reader's quick path: the
+/// high bit of every byte below `*` (controls, space, `!`, `"`, `$`, `(`,
+/// `)`, and `#`, `%`, `&`, `'`), every byte whose low five bits are 0x1b
+/// or more (`;`, `?`, `[`, `]`, `{`, `}`, DEL, and `<`, `=`, `>`, `\`,
+/// `^`, `_`, `|`, `~`) and every byte of a multi-byte character, so every
+/// byte that is not [`TOKEN_PLAIN`] and a few that are. The lowest set bit
+/// marks the first such byte exactly (only the first term borrows, and only
+/// into the byte after a match); a plain byte caught too just sends its
+/// token the exact way.
+#[inline(always)]
+pub(crate) fn token_quick_stops(x: u64) -> u64 {
+    let low5 = ((x & (ONES * 0x1f)) + ONES * 0x05) << 2; // 0x1b + 5 = 0x20, moved to 0x80
+    swar_below(x, 0x2a) | (low5 & HIGHS) | (x & HIGHS)
+}
+
+/// The high bit of every byte that is not a tag name byte (ASCII letter,
+/// digit or `_`), and of a few that are (`Z`, `_`, `z`, `P`, `p`): every
+/// byte below `0`, every byte of a multi-byte character, every byte whose
+/// low five bits are 0x1a or more (`:` to `?`, `[` to `_`, `{` to DEL, and
+/// `Z`, `z`) or zero (`@`, `` ` ``, and `P`, `p`). The lowest set bit marks
+/// the first such byte exactly, so the bytes before it are name bytes.
+#[inline(always)]
+pub(crate) fn tag_name_stops(x: u64) -> u64 {
+    let low5 = x & (ONES * 0x1f);
+    let high5 = (low5 + ONES * 0x06) << 2; // 0x1a + 6 = 0x20, moved to 0x80
+    swar_below(x, 0x30) | (high5 & HIGHS) | swar_eq(low5, 0) | (x & HIGHS)
 }
 
 /// The first of eight bytes that may end or interrupt a quoted string:
@@ -484,6 +519,44 @@ mod tests {
 
     /// The eight-byte scans find the first byte a byte-by-byte scan would
     /// stop at, or one before it that the byte table tells apart.
+    #[test]
+    fn the_quick_token_scan_stops_at_every_byte_that_is_not_plain() {
+        for b in 0..=255u8 {
+            for at in 0..8 {
+                let mut word = *b"Wa1-b2xA";
+                word[at] = b;
+                let x = u64::from_le_bytes(word);
+                let first = (token_quick_stops(x).trailing_zeros() / 8) as usize;
+                let plain = TOKEN_CLASS[usize::from(b)] == TOKEN_PLAIN;
+                if plain {
+                    // Stops here or nowhere, never earlier.
+                    assert!(first == at || first == 8, "{b:#x} at {at}: {first}");
+                } else {
+                    assert_eq!(first, at, "{b:#x} at {at}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_tag_name_scan_stops_at_every_byte_that_is_not_a_name_byte() {
+        for b in 0..=255u8 {
+            for at in 0..8 {
+                let mut word = *b"Ab1ecD9y";
+                word[at] = b;
+                let x = u64::from_le_bytes(word);
+                let first = (tag_name_stops(x).trailing_zeros() / 8) as usize;
+                if is_tag_name_byte(b) {
+                    // Stops here or nowhere, never earlier (`_` and a few
+                    // letters stop too).
+                    assert!(first == at || first == 8, "{b:#x} at {at}: {first}");
+                } else {
+                    assert_eq!(first, at, "{b:#x} at {at}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn swar_scans_stop_no_later_than_the_byte_tables() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;

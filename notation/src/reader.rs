@@ -370,6 +370,11 @@ impl<R: Read> Reader<R> {
     /// Everything after lexing a tag pair: duplicates, the tags the reader
     /// itself reads, the visitor. Returns the hash of an unknown name, for
     /// the caller to remember.
+    ///
+    /// Inlined into both callers: most tags are known tags whose value the
+    /// reader does not read, for which this is a lookup and a bit; the
+    /// values it reads and every error are out of line.
+    #[inline(always)]
     fn accept_tag<V: Visitor>(
         &self,
         visitor: &mut V,
@@ -384,108 +389,143 @@ impl<R: Read> Reader<R> {
             value_at,
             len,
         } = *tag;
-        let dup = |name: &str| ErrorKind::DuplicateTag(name.to_owned());
         let mut unknown = None;
         match tags::known_tag(name) {
             Some((rank, canonical)) => {
                 let bit = 1u64 << rank;
                 if state.seen_known & bit != 0 {
-                    return Err(self.syntax_at(name_at, dup(canonical), Resume::SkipGame));
+                    return Err(self.duplicate_tag(name_at, canonical));
                 }
                 state.seen_known |= bit;
-                match rank {
-                    GAME_RANK => {
-                        let decoded = tags::unescape_tag_value(value);
-                        match GameKind::from_name(&decoded) {
-                            Some(g) => state.game = Some(g),
-                            None => {
-                                return Err(self.syntax_at(
-                                    value_at,
-                                    ErrorKind::UnknownGame(decoded.into_owned()),
-                                    Resume::SkipGame,
-                                ));
-                            }
-                        }
-                    }
-                    RESULT_RANK => {
-                        let decoded = tags::unescape_tag_value(value);
-                        state.result_tag = GameResult::parse(decoded.trim().as_bytes());
-                        if state.result_tag.is_none() {
-                            return Err(self.syntax_at(
-                                value_at,
-                                ErrorKind::BadTag("a result: 1-0, 0-1, 1/2-1/2, +/-, -/+, -/-, * or a score such as 112/150".into()),
-                                Resume::SkipGame,
-                            ));
-                        }
-                        state.result_tag_text_ok = true;
-                    }
-                    // One verdict for every command: a date the calendar
-                    // does not have is refused here, while reading.
-                    DATE_RANK => {
-                        let decoded = tags::unescape_tag_value(value);
-                        if crate::record::canonical_date(&decoded).is_none() {
-                            return Err(self.syntax_at(
-                                value_at,
-                                ErrorKind::BadTag(
-                                    "a calendar date YYYY.MM.DD, with ?? for an unknown part (2026.11.29, 2026.11.??, ????.??.??)".into(),
-                                ),
-                                Resume::SkipGame,
-                            ));
-                        }
-                    }
-                    // One verdict for every command, as for the date: a
-                    // deal from physical cards that no deck could give is
-                    // refused while reading (GK-01, GK-02).
-                    FOE_LAYOUT_RANK | KHAN_DECK_RANK => {
-                        let decoded = tags::unescape_tag_value(value);
-                        let checked = if rank == FOE_LAYOUT_RANK {
-                            FoeLayout::parse(&decoded).map(drop)
-                        } else {
-                            KhanDeckOrder::parse(&decoded).map(drop)
-                        };
-                        if let Err(e) = checked {
-                            // Offsets are the unescaped value's; they are the
-                            // raw value's too unless it holds escapes.
-                            let at = if decoded.len() == value.len() {
-                                value_at + e.offset.min(value.len())
-                            } else {
-                                value_at
-                            };
-                            return Err(self.syntax_at(
-                                at,
-                                ErrorKind::BadDeal(e.to_string()),
-                                Resume::SkipGame,
-                            ));
-                        }
-                    }
-                    VERSION_RANK => {
-                        let decoded = tags::unescape_tag_value(value);
-                        if decoded.trim() != NOTATION_VERSION {
-                            return Err(self.syntax_at(
-                                value_at,
-                                ErrorKind::UnsupportedVersion(decoded.into_owned()),
-                                Resume::SkipGame,
-                            ));
-                        }
-                    }
-                    _ => {}
+                if READ_VALUE_MASK & bit != 0 {
+                    self.read_tag_value(state, rank, value, value_at)?;
                 }
             }
-            None => {
-                let hash = fold_hash(name);
-                if self.unknown_tags.contains(&hash) {
-                    return Err(self.syntax_at(name_at, dup(name), Resume::SkipGame));
-                }
-                unknown = Some(hash);
-            }
+            None => unknown = Some(self.unknown_tag(name, name_at)?),
         }
         let span = Span::new(start, len);
         if let Err(e) = visitor.tag(name, RawTagValue(value), span) {
-            let kind = ErrorKind::BadTag(e.expected);
-            let at = value_at + e.offset.min(value.len());
-            return Err(self.syntax_at(at, kind, Resume::SkipGame));
+            return Err(self.refused_tag(value, value_at, e));
         }
         Ok(unknown)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn duplicate_tag(&self, name_at: usize, name: &str) -> Fail {
+        self.syntax_at(
+            name_at,
+            ErrorKind::DuplicateTag(name.to_owned()),
+            Resume::SkipGame,
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn refused_tag(&self, value: &str, value_at: usize, e: TokenError) -> Fail {
+        let kind = ErrorKind::BadTag(e.expected);
+        let at = value_at + e.offset.min(value.len());
+        self.syntax_at(at, kind, Resume::SkipGame)
+    }
+
+    /// An unknown tag name's hash, unless the game already had it.
+    #[inline(never)]
+    fn unknown_tag(&self, name: &str, name_at: usize) -> Result<u64, Fail> {
+        let hash = fold_hash(name);
+        if self.unknown_tags.contains(&hash) {
+            return Err(self.duplicate_tag(name_at, name));
+        }
+        Ok(hash)
+    }
+
+    /// The known tags whose values the reader reads itself
+    /// ([`READ_VALUE_MASK`]).
+    #[inline(never)]
+    fn read_tag_value(
+        &self,
+        state: &mut GameState,
+        rank: usize,
+        value: &str,
+        value_at: usize,
+    ) -> Result<(), Fail> {
+        match rank {
+            GAME_RANK => {
+                let decoded = tags::unescape_tag_value(value);
+                match GameKind::from_name(&decoded) {
+                    Some(g) => state.game = Some(g),
+                    None => {
+                        return Err(self.syntax_at(
+                            value_at,
+                            ErrorKind::UnknownGame(decoded.into_owned()),
+                            Resume::SkipGame,
+                        ));
+                    }
+                }
+            }
+            RESULT_RANK => {
+                let decoded = tags::unescape_tag_value(value);
+                state.result_tag = GameResult::parse(decoded.trim().as_bytes());
+                if state.result_tag.is_none() {
+                    return Err(self.syntax_at(
+                        value_at,
+                        ErrorKind::BadTag("a result: 1-0, 0-1, 1/2-1/2, +/-, -/+, -/-, * or a score such as 112/150".into()),
+                        Resume::SkipGame,
+                    ));
+                }
+                state.result_tag_text_ok = true;
+            }
+            // One verdict for every command: a date the calendar
+            // does not have is refused here, while reading.
+            DATE_RANK => {
+                let decoded = tags::unescape_tag_value(value);
+                if !crate::record::is_calendar_date(&decoded) {
+                    return Err(self.syntax_at(
+                        value_at,
+                        ErrorKind::BadTag(
+                            "a calendar date YYYY.MM.DD, with ?? for an unknown part (2026.11.29, 2026.11.??, ????.??.??)".into(),
+                        ),
+                        Resume::SkipGame,
+                    ));
+                }
+            }
+            // One verdict for every command, as for the date: a
+            // deal from physical cards that no deck could give is
+            // refused while reading (GK-01, GK-02).
+            FOE_LAYOUT_RANK | KHAN_DECK_RANK => {
+                let decoded = tags::unescape_tag_value(value);
+                let checked = if rank == FOE_LAYOUT_RANK {
+                    FoeLayout::parse(&decoded).map(drop)
+                } else {
+                    KhanDeckOrder::parse(&decoded).map(drop)
+                };
+                if let Err(e) = checked {
+                    // Offsets are the unescaped value's; they are the
+                    // raw value's too unless it holds escapes.
+                    let at = if decoded.len() == value.len() {
+                        value_at + e.offset.min(value.len())
+                    } else {
+                        value_at
+                    };
+                    return Err(self.syntax_at(
+                        at,
+                        ErrorKind::BadDeal(e.to_string()),
+                        Resume::SkipGame,
+                    ));
+                }
+            }
+            VERSION_RANK => {
+                let decoded = tags::unescape_tag_value(value);
+                if decoded.trim() != NOTATION_VERSION {
+                    return Err(self.syntax_at(
+                        value_at,
+                        ErrorKind::UnsupportedVersion(decoded.into_owned()),
+                        Resume::SkipGame,
+                    ));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
     }
 
     // ----- the movetext -----
@@ -747,6 +787,16 @@ impl<R: Read> Reader<R> {
                     Some(c) if c.is_ascii_alphabetic() => {}
                     Some(_) => return Ok(count),
                 }
+                // Eight bytes at a time while all are name bytes, then
+                // byte by byte to the exact end.
+                while let Some(eight) = bytes.get(i..i + 8) {
+                    let x = u64::from_le_bytes(eight.try_into().unwrap_or_default());
+                    let k = (lex::tag_name_stops(x).trailing_zeros() / 8) as usize;
+                    i += k;
+                    if k < 8 {
+                        break;
+                    }
+                }
                 while bytes.get(i).is_some_and(|&c| lex::is_tag_name_byte(c)) {
                     i += 1;
                 }
@@ -841,10 +891,89 @@ impl<R: Read> Reader<R> {
                     (&mut self.line, &mut self.line_start, &mut self.line_wide),
                 );
                 self.pos = from + i;
+                let live = skip_from.is_none();
+                // The two most common elements, each followed by one space,
+                // read from one eight-byte word: a move token of one to
+                // seven plain ASCII bytes starting with a letter (or any
+                // byte from `A` up), and a move number of one to six digits
+                // and one dot. The space (or, after a token, an LF) is
+                // consumed with the element.
+                // Anything else, or fewer than eight bytes left, goes the
+                // general way below, which reads these the same way (the
+                // same events and spans, the same position after the space).
+                let quick_from = i;
+                while let Some(eight) = bytes.get(i..i + 8) {
+                    let x = u64::from_le_bytes(eight.try_into().unwrap_or_default());
+                    let b = x as u8;
+                    if b >= b'A' {
+                        // The first byte that may stop the token; 8 if none.
+                        let k = (lex::token_quick_stops(x).trailing_zeros() / 8) as usize;
+                        // `k >= 1`: the first byte is plain ASCII, so not
+                        // one the general code reads otherwise; so are the
+                        // rest up to the space.
+                        if k == 0 || k == 8 {
+                            break;
+                        }
+                        // A space, or the line's end (an LF, counted as
+                        // the whitespace loop counts it).
+                        let end = (x >> (8 * k)) as u8;
+                        if end != b' ' && end != b'\n' {
+                            break;
+                        }
+                        if live {
+                            // Never the default: the token's bytes are
+                            // ASCII, so both ends are character boundaries.
+                            // Without a failure branch the slicing is dead
+                            // code for a visitor that ignores the text.
+                            let token = substr(text, i, i + k).unwrap_or_default();
+                            let span = Span::new(self.pos_here(), k);
+                            if let Err(e) = visitor.token(token, span) {
+                                return Err(self.token_error(self.pos, token, e));
+                            }
+                        }
+                        i += k + 1;
+                        if end == b'\n' {
+                            self.line += 1;
+                            self.line_start = window_at + i as u64;
+                            self.line_wide = 0;
+                        }
+                    } else if b.is_ascii_digit() {
+                        let mut number = 0u32;
+                        let mut k = 0;
+                        let mut w = x;
+                        while k < 7 {
+                            let d = (w as u8).wrapping_sub(b'0');
+                            if d >= 10 {
+                                break;
+                            }
+                            number = number * 10 + u32::from(d);
+                            w >>= 8;
+                            k += 1;
+                        }
+                        // Digits, one dot, a space.
+                        if w as u16 != u16::from_le_bytes([b'.', b' ']) {
+                            break;
+                        }
+                        if live {
+                            visitor.move_number(
+                                number,
+                                Dots::One,
+                                Span::new(self.pos_here(), k + 1),
+                            );
+                        }
+                        i += k + 2;
+                    } else {
+                        break;
+                    }
+                    self.pos = from + i;
+                }
+                if i != quick_from {
+                    // Whitespace may follow: the loop's start reads it.
+                    continue;
+                }
                 let Some(&b) = bytes.get(i) else {
                     need_more!();
                 };
-                let live = skip_from.is_none();
                 let start = i;
                 match b {
                     b'0'..=b'9' => {
@@ -1661,6 +1790,15 @@ const MODE_RANK: usize = rank_of("Mode");
 const PRACTICE_SEED_RANK: usize = rank_of("PracticeSeed");
 const FOE_LAYOUT_RANK: usize = rank_of(deal::FOE_LAYOUT_TAG);
 const KHAN_DECK_RANK: usize = rank_of(deal::KHAN_DECK_TAG);
+/// The known tags whose values [`Reader::read_tag_value`] reads.
+const READ_VALUE_MASK: u64 = mask_of(&[
+    "Game",
+    "Result",
+    "Date",
+    "NotationVersion",
+    deal::FOE_LAYOUT_TAG,
+    deal::KHAN_DECK_TAG,
+]);
 const REQUIRED_MASK: u64 = mask_of(&REQUIRED_TAGS);
 
 /// The seen-tag bits of a game's player tags ([`GameKind::player_tags`]).
@@ -1971,6 +2109,19 @@ mod tests {
                 prop_assert_eq!(general, fast, "chunk {}: {:?}", chunk, String::from_utf8_lossy(&data));
             }
         }
+    }
+
+    #[test]
+    fn the_read_value_mask_holds_every_rank_read_tag_value_reads() {
+        let ranks = [
+            GAME_RANK,
+            RESULT_RANK,
+            DATE_RANK,
+            FOE_LAYOUT_RANK,
+            KHAN_DECK_RANK,
+            VERSION_RANK,
+        ];
+        assert_eq!(READ_VALUE_MASK, ranks.iter().fold(0, |m, r| m | 1 << r));
     }
 
     #[test]

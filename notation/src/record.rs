@@ -252,8 +252,35 @@ pub fn read_all<G: MoveGrammar, R: Read>(
 /// 29 in February). `None` for anything else (`yesterday`, `01/12/2026`,
 /// `""`, `2026.13.45`): the reader refuses it, for every command alike.
 pub fn canonical_date(value: &str) -> Option<String> {
-    let parts: Vec<&str> = value.trim().split(['.', '-', '/']).collect();
-    let [y, m, d] = parts.as_slice() else {
+    let (y, m, d) = date_parts(value)?;
+    Some(format!("{y}.{m}.{d}"))
+}
+
+/// Whether [`canonical_date`] accepts `value`, without building the
+/// canonical text: the reader asks this of every game's `Date` tag, and the
+/// allocation and formatting cost more than the check.
+pub fn is_calendar_date(value: &str) -> bool {
+    // The usual form, `YYYY.MM.DD` with every digit known, decided from
+    // the bytes; anything else the general way.
+    if let &[y0, y1, y2, y3, b'.', m0, m1, b'.', d0, d1] = value.as_bytes()
+        && [y0, y1, y2, y3, m0, m1, d0, d1]
+            .iter()
+            .all(u8::is_ascii_digit)
+    {
+        let num = |a: u8, b: u8| u32::from(a - b'0') * 10 + u32::from(b - b'0');
+        let year = num(y0, y1) * 100 + num(y2, y3);
+        let (month, day) = (num(m0, m1), num(d0, d1));
+        return (1..=12).contains(&month) && (1..=days_in_month(year, month)).contains(&day);
+    }
+    date_parts(value).is_some()
+}
+
+/// The year, month and day parts of a date [`canonical_date`] accepts.
+fn date_parts(value: &str) -> Option<(&str, &str, &str)> {
+    let mut parts = value.trim().split(['.', '-', '/']);
+    let (Some(y), Some(m), Some(d), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
         return None;
     };
     // A part is all digits (known) or all `?` (unknown).
@@ -287,7 +314,7 @@ pub fn canonical_date(value: &str) -> Option<String> {
             return None;
         }
     }
-    Some(format!("{y}.{m}.{d}"))
+    Some((y, m, d))
 }
 
 /// Days in `month` (1 to 12) of `year`, in the Gregorian calendar.
@@ -304,7 +331,7 @@ fn days_in_month(year: u32, month: u32) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use super::canonical_date;
+    use super::{canonical_date, is_calendar_date};
 
     #[test]
     fn dates_the_calendar_has_are_read_and_printed_with_dots() {
@@ -321,6 +348,25 @@ mod tests {
             ("2026.??.31", "2026.??.31"),
         ] {
             assert_eq!(canonical_date(text).as_deref(), Some(canonical), "{text}");
+            assert!(is_calendar_date(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_usual_form_is_judged_like_any_other() {
+        for year in [
+            "0000", "0400", "1900", "2000", "2023", "2024", "2026", "9999",
+        ] {
+            for month in 0..=13 {
+                for day in 0..=32 {
+                    let text = format!("{year}.{month:02}.{day:02}");
+                    assert_eq!(
+                        is_calendar_date(&text),
+                        super::date_parts(&text).is_some(),
+                        "{text}"
+                    );
+                }
+            }
         }
     }
 
@@ -342,6 +388,7 @@ mod tests {
             "2026.11.29.1",
         ] {
             assert_eq!(canonical_date(text), None, "{text}");
+            assert!(!is_calendar_date(text), "{text}");
         }
     }
 }

@@ -132,6 +132,7 @@ pub const KNOWN_TAGS: &[&str] = &[
 ];
 
 /// The canonical spelling and rank of a known tag name, matched without case.
+#[inline(always)]
 pub fn known_tag(name: &str) -> Option<(usize, &'static str)> {
     // The length and the first letter single out one candidate (checked by
     // a test below); one comparison without case then decides.
@@ -172,7 +173,33 @@ pub fn known_tag(name: &str) -> Option<(usize, &'static str)> {
         _ => return None,
     };
     let known = KNOWN_TAGS[rank];
-    (known == name || known.eq_ignore_ascii_case(name)).then_some((rank, known))
+    (same_text(known.as_bytes(), name.as_bytes()) || known.eq_ignore_ascii_case(name))
+        .then_some((rank, known))
+}
+
+/// `a == b` for two names of 4 to 16 bytes, as two overlapping word
+/// comparisons inline: the reader asks [`known_tag`] of every tag, and `==`
+/// on strings is a call to `memcmp` for each. Other lengths compare as usual.
+#[inline(always)]
+fn same_text(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word4 = |s: &[u8], at: usize| {
+        s.get(at..at + 4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+    };
+    let word8 = |s: &[u8], at: usize| {
+        s.get(at..at + 8)
+            .and_then(|w| w.try_into().ok())
+            .map(u64::from_le_bytes)
+    };
+    match n {
+        4..=8 => word4(a, 0) == word4(b, 0) && word4(a, n - 4) == word4(b, n - 4),
+        9..=16 => word8(a, 0) == word8(b, 0) && word8(a, n - 8) == word8(b, n - 8),
+        _ => a == b,
+    }
 }
 
 /// Whether `name` is a well-formed tag name: a letter, then letters, digits
@@ -287,7 +314,9 @@ pub fn escape_tag_value(value: &str, out: &mut String) {
 /// Decode an escaped tag value as read between the quotes. The reader has
 /// already refused bad escapes, so this cannot fail.
 pub fn unescape_tag_value(raw: &str) -> std::borrow::Cow<'_, str> {
-    if !raw.contains('\\') {
+    // A byte loop inline rather than a call to `memchr`: the reader asks
+    // this of a few short values in every header.
+    if !raw.bytes().any(|b| b == b'\\') {
         return raw.into();
     }
     let mut out = String::with_capacity(raw.len());
@@ -340,6 +369,27 @@ mod tests {
         let missing = tags.missing_required();
         assert!(missing.contains(&"Player"));
         assert!(!missing.contains(&"White"));
+    }
+
+    #[test]
+    fn same_text_is_equality() {
+        let texts: Vec<String> = (0..20)
+            .flat_map(|n| {
+                let base: String = "abcdefghijklmnopqrst"[..n].to_owned();
+                let mut variants = vec![base.clone()];
+                for k in 0..n {
+                    let mut v = base.clone().into_bytes();
+                    v[k] = b'Z';
+                    variants.push(String::from_utf8(v).unwrap());
+                }
+                variants
+            })
+            .collect();
+        for a in &texts {
+            for b in &texts {
+                assert_eq!(same_text(a.as_bytes(), b.as_bytes()), a == b, "{a} {b}");
+            }
+        }
     }
 
     #[test]
