@@ -268,6 +268,12 @@ impl Encoder {
         self.prefixed(text.as_str().as_bytes())
     }
 
+    /// Text held other than as a [`Text`] (a [`GameId`](super::game_id::GameId)),
+    /// encoded as [`Encoder::text`] does; its type bounds its length.
+    pub(crate) fn text_str(&mut self, text: &str) -> &mut Self {
+        self.prefixed(text.as_bytes())
+    }
+
     /// Any canonical value.
     pub fn put<T: Canonical>(&mut self, value: &T) -> &mut Self {
         value.encode(self);
@@ -450,14 +456,19 @@ impl<'a> Decoder<'a> {
 
     /// Length-prefixed UTF-8 text.
     pub fn text(&mut self, what: &'static str) -> Result<Text, DecodeError> {
+        Ok(Text(self.text_str(what)?.to_owned()))
+    }
+
+    /// [`Decoder::text`], borrowed from the input: for a type that keeps
+    /// its text otherwise than in a [`Text`], without a copy in between.
+    pub(crate) fn text_str(&mut self, what: &'static str) -> Result<&'a str, DecodeError> {
         let at = self.pos;
         let bytes = self.prefixed(what, MAX_FIELD_LEN)?;
-        let text = std::str::from_utf8(bytes).map_err(|err| DecodeError::Invalid {
+        std::str::from_utf8(bytes).map_err(|err| DecodeError::Invalid {
             what,
             at,
             reason: format!("not UTF-8: {err}"),
-        })?;
-        Ok(Text(text.to_owned()))
+        })
     }
 
     /// Any canonical value.

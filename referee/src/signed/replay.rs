@@ -226,15 +226,19 @@ struct Snapshot {
 #[derive(Debug, Clone)]
 pub struct SignedReplay {
     game: Box<dyn GameReplay>,
-    ruleset_name: String,
+    /// Shared, not copied, by every push's working copy.
+    ruleset_name: Arc<str>,
     ruleset_hash: Hash32,
     verifier: RecordVerifier,
     events: Vec<SignedEvent>,
     snapshots: Vec<Snapshot>,
     /// Shared, not copied, by every push's working copy.
     challenge: Option<Arc<Challenge>>,
-    parties: Vec<Party>,
-    seats: Option<Vec<PublicKey>>,
+    /// Shared, not copied, by every push's working copy (they change only
+    /// in the opening).
+    parties: Arc<Vec<Party>>,
+    /// Shared likewise: they are settled once.
+    seats: Option<Arc<[PublicKey]>>,
     practice: Option<PracticeStream>,
     /// Every roll request of the game, kept to its end. Shared between a
     /// replay and the working copy each push makes, and copied only by the
@@ -254,13 +258,13 @@ impl SignedReplay {
     pub fn new(game: Box<dyn GameReplay>, ruleset_name: &str, ruleset_hash: Hash32) -> Self {
         SignedReplay {
             game,
-            ruleset_name: ruleset_name.to_owned(),
+            ruleset_name: Arc::from(ruleset_name),
             ruleset_hash,
             verifier: RecordVerifier::new(),
             events: Vec::new(),
             snapshots: Vec::new(),
             challenge: None,
-            parties: Vec::new(),
+            parties: Arc::new(Vec::new()),
             seats: None,
             practice: None,
             requests: Arc::new(BTreeMap::new()),
@@ -328,8 +332,10 @@ impl SignedReplay {
             return Err(ReplayFault::NoDraw(why));
         }
         let to_move = self.to_move_key().unwrap_or(event.author);
+        // `self` is `push`'s working copy, dropped on error: the verifier
+        // need not copy itself again to stay unchanged on error.
         self.verifier
-            .push_with_turn(signed, &to_move)
+            .push_in_working_copy(signed, &to_move)
             .map_err(|e: RecordError| ReplayFault::Record(e.fault))?;
         // The verifier hashed the event to check its link: the record hash
         // it now holds is this event's.
@@ -337,7 +343,7 @@ impl SignedReplay {
         match &event.body {
             EventBody::Challenge(challenge) => self.open_challenge(challenge)?,
             EventBody::Acceptance(acceptance) => {
-                self.parties.push(acceptance.party.clone());
+                Arc::make_mut(&mut self.parties).push(acceptance.party.clone());
                 self.maybe_start()?;
             }
             EventBody::Turn(turn) => self.turn(signed, turn)?,
@@ -416,12 +422,12 @@ impl SignedReplay {
         }
         if challenge.ruleset_hash != self.ruleset_hash {
             return Err(ReplayFault::RulesetMismatch {
-                name: self.ruleset_name.clone(),
+                name: self.ruleset_name.to_string(),
                 pinned: challenge.ruleset_hash,
                 loaded: self.ruleset_hash,
             });
         }
-        self.parties.push(challenge.challenger.clone());
+        Arc::make_mut(&mut self.parties).push(challenge.challenger.clone());
         self.challenge = Some(Arc::new(challenge.clone()));
         Ok(())
     }
@@ -461,7 +467,7 @@ impl SignedReplay {
                     }
                 }
             }
-            self.seats = Some(seats);
+            self.seats = Some(seats.into());
         } else if self.game.seats().len() != 2 || self.parties.len() < 2 {
             return Err(ReplayFault::Seats(
                 "roles can be drawn only between two players".into(),
@@ -502,9 +508,9 @@ impl SignedReplay {
                         .and_then(|s| s.challenger_takes_first_roles);
                     if let (Some(first), [challenger, acceptor, ..]) = (first, &self.parties[..]) {
                         self.seats = Some(if first {
-                            vec![challenger.key, acceptor.key]
+                            Arc::from([challenger.key, acceptor.key])
                         } else {
-                            vec![acceptor.key, challenger.key]
+                            Arc::from([acceptor.key, challenger.key])
                         });
                     }
                 }
@@ -949,7 +955,7 @@ impl SignedReplay {
         tags.push(("Mode", mode_name(&challenge.mode).to_owned()));
         let referee = self.referee();
         if let Some(seats) = &self.seats {
-            for (name, key) in ["FirstKey", "SecondKey"].into_iter().zip(seats) {
+            for (name, key) in ["FirstKey", "SecondKey"].into_iter().zip(seats.iter()) {
                 tags.push((name, hex::encode(key.as_bytes())));
             }
         }
@@ -957,7 +963,10 @@ impl SignedReplay {
             tags.push(("RefereeKey", hex::encode(r.key.as_bytes())));
         }
         if let Some(seats) = &self.seats {
-            for (name, key) in ["FirstAnchor", "SecondAnchor"].into_iter().zip(seats) {
+            for (name, key) in ["FirstAnchor", "SecondAnchor"]
+                .into_iter()
+                .zip(seats.iter())
+            {
                 if let Some(anchor) = self.party(key).and_then(|p| p.anchor.as_ref()) {
                     tags.push((name, hex::encode(anchor.value.as_bytes())));
                 }
@@ -969,7 +978,7 @@ impl SignedReplay {
         if let Some(seats) = &self.seats {
             for (name, key) in ["FirstCommitment", "SecondCommitment"]
                 .into_iter()
-                .zip(seats)
+                .zip(seats.iter())
             {
                 if let Some((_, c)) = self.commitments.iter().find(|(k, _)| k == key) {
                     tags.push((name, c.hash().to_hex()));
@@ -998,7 +1007,7 @@ impl SignedReplay {
         let roles = self.game.seats();
         self.seats
             .iter()
-            .flatten()
+            .flat_map(|seats| seats.iter())
             .zip(roles)
             .map(|(k, r)| (*r, k.fingerprint()))
             .collect()
