@@ -7,13 +7,6 @@
 //! Whitespace in prose is not significant: runs collapse to one space, so the
 //! printer can wrap comments at 80 columns without changing the record.
 
-use nom::{
-    IResult, Parser,
-    bytes::complete::{take_while, take_while1},
-    character::complete::multispace0,
-    combinator::recognize,
-};
-
 /// A comment, as a list of prose and embedded commands.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Comment {
@@ -192,6 +185,22 @@ fn is_bare_arg_char(c: char) -> bool {
     !c.is_whitespace() && !matches!(c, '[' | ']' | '{' | '}' | '"' | '\\')
 }
 
+/// [`is_bare_arg_char`] for each ASCII byte; `false` for the bytes of
+/// longer characters, which are looked at whole.
+const BARE_ASCII: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        // ASCII whitespace is exactly these six (`char::is_whitespace`).
+        table[b] = !matches!(
+            b as u8,
+            b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ' | b'[' | b']' | b'{' | b'}' | b'"' | b'\\'
+        );
+        b += 1;
+    }
+    table
+};
+
 /// Append a command argument, quoted when it is not a bare atom. Inside
 /// the quotes `"`, `\\`, `{` and `}` are escaped, so a quoted argument can
 /// never end its comment early.
@@ -318,6 +327,18 @@ pub(crate) fn check_body(body: &str) -> Result<(), CommentError> {
 /// The length of the command at the start of `rest`, as [`command`] reads
 /// it, without collecting its arguments.
 fn check_command(rest: &str) -> PartResult<usize> {
+    scan_command(rest, None).map(|(len, _)| len)
+}
+
+/// Reads the command at the start of `rest` (which starts with `[%`): its
+/// length and name, its arguments into `args` when given. One byte walk
+/// for both [`check_body`] and [`RawParts`], so they cannot disagree; a
+/// signed record's comments are mostly long base64 arguments, which a walk
+/// by bytes reads several times faster than a parser by characters.
+fn scan_command<'a>(
+    rest: &'a str,
+    mut args: Option<&mut Vec<RawArg<'a>>>,
+) -> PartResult<(usize, &'a str)> {
     let bytes = rest.as_bytes();
     // The name: a letter, then letters, digits, `_` or `-`.
     let mut i = 2;
@@ -330,41 +351,56 @@ fn check_command(rest: &str) -> PartResult<usize> {
     {
         i += 1;
     }
+    // ASCII only so far, so `i` is a character boundary.
+    let name = rest.get(2..i).unwrap_or_default();
     loop {
         let ws_start = i;
         while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\r' | b'\n')) {
             i += 1;
         }
         match bytes.get(i) {
-            Some(b']') => return Ok(i + 1),
+            Some(b']') => return Ok((i + 1, name)),
             None => return Err((i, "] to close the command")),
             Some(_) if i == ws_start => {
                 return Err((i, "a space between command arguments, or ]"));
             }
             Some(b'"') => {
-                let (len, _) = quoted_raw(&rest[i..]).map_err(|(o, e)| (i + o, e))?;
+                let (len, raw) = quoted_raw(&rest[i..]).map_err(|(o, e)| (i + o, e))?;
+                if let Some(args) = args.as_deref_mut() {
+                    args.push(RawArg::Quoted(raw));
+                }
                 i += len;
             }
             Some(_) => {
                 let start = i;
-                while let Some(&b) = bytes.get(i) {
-                    if b.is_ascii() {
-                        if !is_bare_arg_char(char::from(b)) {
-                            break;
+                loop {
+                    // A run of ASCII by table: a signed event's arguments
+                    // are hundreds of base64 characters each.
+                    i += bytes
+                        .get(i..)
+                        .unwrap_or_default()
+                        .iter()
+                        .take_while(|&&b| BARE_ASCII[usize::from(b)])
+                        .count();
+                    match bytes.get(i) {
+                        Some(b) if !b.is_ascii() => {
+                            // `i` is a character boundary: only ASCII bytes
+                            // and whole characters were stepped over.
+                            let c = rest[i..].chars().next().unwrap_or(' ');
+                            if !is_bare_arg_char(c) {
+                                break;
+                            }
+                            i += c.len_utf8();
                         }
-                        i += 1;
-                    } else {
-                        // `i` is a character boundary: only ASCII bytes
-                        // were stepped over since the last one.
-                        let c = rest[i..].chars().next().unwrap_or(' ');
-                        if !is_bare_arg_char(c) {
-                            break;
-                        }
-                        i += c.len_utf8();
+                        _ => break,
                     }
                 }
                 if i == start {
                     return Err((start, "a command argument (bare or \"quoted\") or ]"));
+                }
+                if let Some(args) = args.as_deref_mut() {
+                    // `start` and `i` are character boundaries (see above).
+                    args.push(RawArg::Bare(rest.get(start..i).unwrap_or_default()));
                 }
             }
         }
@@ -390,14 +426,6 @@ fn prose(rest: &str) -> PartResult<usize> {
     Ok(i)
 }
 
-fn command_name(input: &str) -> IResult<&str, &str> {
-    recognize((
-        take_while1(|c: char| c.is_ascii_alphabetic()),
-        take_while(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-'),
-    ))
-    .parse(input)
-}
-
 fn quoted_raw(input: &str) -> PartResult<(usize, &str)> {
     let bytes = input.as_bytes();
     let mut i = 1;
@@ -416,43 +444,92 @@ fn quoted_raw(input: &str) -> PartResult<(usize, &str)> {
 
 /// A command at the start of `rest` (which starts with `[%`).
 fn command(rest: &str) -> PartResult<(usize, RawPart<'_>)> {
-    let after_open = &rest[2..];
-    let (mut input, name) =
-        command_name(after_open).map_err(|_| (2, "a command name after [% (a letter first)"))?;
     let mut args = Vec::new();
-    loop {
-        let (after_ws, ws) =
-            multispace0::<&str, nom::error::Error<&str>>(input).unwrap_or((input, ""));
-        if let Some(after) = after_ws.strip_prefix(']') {
-            return Ok((rest.len() - after.len(), RawPart::Command { name, args }));
-        }
-        let offset = rest.len() - after_ws.len();
-        if after_ws.is_empty() {
-            return Err((offset, "] to close the command"));
-        }
-        if ws.is_empty() {
-            return Err((offset, "a space between command arguments, or ]"));
-        }
-        if after_ws.starts_with('"') {
-            let (len, raw) = quoted_raw(after_ws).map_err(|(o, e)| (offset + o, e))?;
-            args.push(RawArg::Quoted(raw));
-            input = &after_ws[len..];
-        } else {
-            let parsed: IResult<&str, &str> = take_while1(is_bare_arg_char).parse(after_ws);
-            match parsed {
-                Ok((after, atom)) => {
-                    args.push(RawArg::Bare(atom));
-                    input = after;
-                }
-                Err(_) => return Err((offset, "a command argument (bare or \"quoted\") or ]")),
-            }
-        }
-    }
+    let (len, name) = scan_command(rest, Some(&mut args))?;
+    Ok((len, RawPart::Command { name, args }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nom::{
+        IResult, Parser,
+        bytes::complete::{take_while, take_while1},
+        character::complete::multispace0,
+        combinator::recognize,
+    };
+
+    /// The parts of `body` as the parser by characters that `scan_command`
+    /// replaced read them: the reference the byte walk must match.
+    fn reference_parts(body: &str) -> Vec<Result<RawPart<'_>, CommentError>> {
+        fn command_name(input: &str) -> IResult<&str, &str> {
+            recognize((
+                take_while1(|c: char| c.is_ascii_alphabetic()),
+                take_while(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-'),
+            ))
+            .parse(input)
+        }
+        fn command(rest: &str) -> PartResult<(usize, RawPart<'_>)> {
+            let after_open = &rest[2..];
+            let (mut input, name) = command_name(after_open)
+                .map_err(|_| (2, "a command name after [% (a letter first)"))?;
+            let mut args = Vec::new();
+            loop {
+                let (after_ws, ws) =
+                    multispace0::<&str, nom::error::Error<&str>>(input).unwrap_or((input, ""));
+                if let Some(after) = after_ws.strip_prefix(']') {
+                    return Ok((rest.len() - after.len(), RawPart::Command { name, args }));
+                }
+                let offset = rest.len() - after_ws.len();
+                if after_ws.is_empty() {
+                    return Err((offset, "] to close the command"));
+                }
+                if ws.is_empty() {
+                    return Err((offset, "a space between command arguments, or ]"));
+                }
+                if after_ws.starts_with('"') {
+                    let (len, raw) = quoted_raw(after_ws).map_err(|(o, e)| (offset + o, e))?;
+                    args.push(RawArg::Quoted(raw));
+                    input = &after_ws[len..];
+                } else {
+                    let parsed: IResult<&str, &str> = take_while1(is_bare_arg_char).parse(after_ws);
+                    match parsed {
+                        Ok((after, atom)) => {
+                            args.push(RawArg::Bare(atom));
+                            input = after;
+                        }
+                        Err(_) => {
+                            return Err((offset, "a command argument (bare or \"quoted\") or ]"));
+                        }
+                    }
+                }
+            }
+        }
+        let mut parts = Vec::new();
+        let mut at = 0;
+        while at < body.len() {
+            let rest = &body[at..];
+            let result = if rest.starts_with("[%") {
+                command(rest)
+            } else {
+                prose(rest).map(|len| (len, RawPart::Text(&rest[..len])))
+            };
+            match result {
+                Ok((len, part)) => {
+                    at += len;
+                    parts.push(Ok(part));
+                }
+                Err((offset, expected)) => {
+                    parts.push(Err(CommentError {
+                        offset: at + offset,
+                        expected,
+                    }));
+                    break;
+                }
+            }
+        }
+        parts
+    }
 
     #[test]
     fn prose_and_commands_are_kept_apart() {
@@ -547,6 +624,16 @@ mod tests {
                 _ => Ok(()),
             };
             assert_eq!(check_body(body), expected, "{body:?}");
+            let parts: Vec<_> = RawParts::new(body).collect();
+            assert_eq!(parts, reference_parts(body), "{body:?}");
+        }
+    }
+
+    #[test]
+    fn the_table_of_bare_bytes_is_the_rule() {
+        for b in 0..=255u8 {
+            let expected = b.is_ascii() && is_bare_arg_char(char::from(b));
+            assert_eq!(BARE_ASCII[usize::from(b)], expected, "{b:#04x}");
         }
     }
 
