@@ -206,7 +206,11 @@ pub struct Encoder {
 impl Encoder {
     /// An empty encoder.
     pub fn new() -> Self {
-        Encoder { buf: Vec::new() }
+        // Room for a whole signed event's bytes (a few hundred) from the
+        // start: grown from nothing, the buffer was copied five times.
+        Encoder {
+            buf: Vec::with_capacity(512),
+        }
     }
 
     /// An encoder whose output starts with `tag`, as every hashed or signed
