@@ -556,9 +556,10 @@ impl SignedReplay {
             });
         };
         let secret = self.game.secret_setup(&turn.moves);
-        let mut game = self.game.clone();
+        // Played in place: `self` is `push`'s working copy, dropped if
+        // anything below fails, so the game needs no copy of its own.
         match outcomes.as_slice() {
-            [] => play_watched(&mut *game, seat, &turn.moves, &mut NoChance)?,
+            [] => play_watched(&mut *self.game, seat, &turn.moves, &mut NoChance)?,
             [(roll, results)] => {
                 if self.practice.is_some() {
                     // No request declared the orders; the skipped evidence
@@ -575,7 +576,7 @@ impl SignedReplay {
                         }
                     }
                     if let Some(stream) = self.practice.as_mut() {
-                        play_checked(&mut *game, seat, &turn.moves, stream, results)?;
+                        play_checked(&mut *self.game, seat, &turn.moves, stream, results)?;
                     }
                 } else {
                     self.check_declared(*roll, author, turn)?;
@@ -583,7 +584,13 @@ impl SignedReplay {
                     else {
                         return Err(ReplayFault::Record(Fault::NoSuchRoll { roll: *roll }));
                     };
-                    play_checked(&mut *game, seat, &turn.moves, done.stream(&id), results)?;
+                    play_checked(
+                        &mut *self.game,
+                        seat,
+                        &turn.moves,
+                        done.stream(&id),
+                        results,
+                    )?;
                 }
             }
             _ => return Err(ReplayFault::TwoRolls),
@@ -591,7 +598,6 @@ impl SignedReplay {
         // Secret setups (fair-play 3.7): the moves that seal or reveal one
         // stand with their evidence, and no evidence stands without them.
         check_setup_evidence(&secret, turn)?;
-        self.game = game;
         self.plies = self
             .plies
             .saturating_add(u32::try_from(turn.moves.len()).unwrap_or(u32::MAX));
