@@ -423,7 +423,7 @@ impl<R: Read> Reader<R> {
                     // does not have is refused here, while reading.
                     DATE_RANK => {
                         let decoded = tags::unescape_tag_value(value);
-                        if crate::record::canonical_date(&decoded).is_none() {
+                        if !crate::record::is_date(&decoded) {
                             return Err(self.syntax_at(
                                 value_at,
                                 ErrorKind::BadTag(

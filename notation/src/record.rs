@@ -252,8 +252,24 @@ pub fn read_all<G: MoveGrammar, R: Read>(
 /// 29 in February). `None` for anything else (`yesterday`, `01/12/2026`,
 /// `""`, `2026.13.45`): the reader refuses it, for every command alike.
 pub fn canonical_date(value: &str) -> Option<String> {
-    let parts: Vec<&str> = value.trim().split(['.', '-', '/']).collect();
-    let [y, m, d] = parts.as_slice() else {
+    let (y, m, d) = date_parts(value)?;
+    Some(format!("{y}.{m}.{d}"))
+}
+
+/// Whether [`canonical_date`] accepts `value`, without writing its
+/// canonical form: the reader asks this of every game's `Date` tag, and
+/// the answer alone cost a list and a formatted string a game.
+pub(crate) fn is_date(value: &str) -> bool {
+    date_parts(value).is_some()
+}
+
+/// The year, month and day of a date [`canonical_date`] accepts, as
+/// written; `None` for anything it refuses.
+fn date_parts(value: &str) -> Option<(&str, &str, &str)> {
+    let mut parts = value.trim().split(['.', '-', '/']);
+    let (Some(y), Some(m), Some(d), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
         return None;
     };
     // A part is all digits (known) or all `?` (unknown).
@@ -287,7 +303,7 @@ pub fn canonical_date(value: &str) -> Option<String> {
             return None;
         }
     }
-    Some(format!("{y}.{m}.{d}"))
+    Some((y, m, d))
 }
 
 /// Days in `month` (1 to 12) of `year`, in the Gregorian calendar.
@@ -304,7 +320,7 @@ fn days_in_month(year: u32, month: u32) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use super::canonical_date;
+    use super::{canonical_date, is_date};
 
     #[test]
     fn dates_the_calendar_has_are_read_and_printed_with_dots() {
@@ -321,6 +337,7 @@ mod tests {
             ("2026.??.31", "2026.??.31"),
         ] {
             assert_eq!(canonical_date(text).as_deref(), Some(canonical), "{text}");
+            assert!(is_date(text), "{text}");
         }
     }
 
@@ -342,6 +359,7 @@ mod tests {
             "2026.11.29.1",
         ] {
             assert_eq!(canonical_date(text), None, "{text}");
+            assert!(!is_date(text), "{text}");
         }
     }
 }
