@@ -7,13 +7,6 @@
 //! Whitespace in prose is not significant: runs collapse to one space, so the
 //! printer can wrap comments at 80 columns without changing the record.
 
-use nom::{
-    IResult, Parser,
-    bytes::complete::{take_while, take_while1},
-    character::complete::multispace0,
-    combinator::recognize,
-};
-
 /// A comment, as a list of prose and embedded commands.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Comment {
@@ -192,24 +185,25 @@ fn is_bare_arg_char(c: char) -> bool {
     !c.is_whitespace() && !matches!(c, '[' | ']' | '{' | '}' | '"' | '\\')
 }
 
-/// [`is_bare_arg_char`] for each ASCII byte (other bytes: false): a signed
-/// record's commands are long base64 atoms (an `[%event]` is about 300 of
-/// them a turn), read and written a byte at a time without decoding
-/// characters.
+/// [`is_bare_arg_char`] for each ASCII byte; `false` for the bytes of
+/// longer characters, which are looked at whole.
 const BARE_ASCII: [bool; 256] = {
     let mut table = [false; 256];
-    let mut b = 0u8;
+    let mut b = 0;
     while b < 128 {
-        // ASCII White_Space: tab, line feed, vertical tab, form feed,
-        // carriage return, space.
-        let space = matches!(b, 0x09..=0x0D | 0x20);
-        table[b as usize] = !space && !matches!(b, b'[' | b']' | b'{' | b'}' | b'"' | b'\\');
+        // ASCII whitespace is exactly these six (`char::is_whitespace`).
+        table[b] = !matches!(
+            b as u8,
+            b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ' | b'[' | b']' | b'{' | b'}' | b'"' | b'\\'
+        );
         b += 1;
     }
     table
 };
 
-/// The length of the run of bare-argument characters `rest` starts with.
+/// The length of the run of bare-argument characters `rest` starts with:
+/// a run of ASCII by table (a signed event's arguments are hundreds of
+/// base64 characters each), longer characters looked at whole.
 fn bare_len(rest: &str) -> usize {
     let bytes = rest.as_bytes();
     let mut i = 0;
@@ -351,6 +345,18 @@ pub(crate) fn check_body(body: &str) -> Result<(), CommentError> {
 /// The length of the command at the start of `rest`, as [`command`] reads
 /// it, without collecting its arguments.
 fn check_command(rest: &str) -> PartResult<usize> {
+    scan_command(rest, None).map(|(len, _)| len)
+}
+
+/// Reads the command at the start of `rest` (which starts with `[%`): its
+/// length and name, its arguments into `args` when given. One byte walk
+/// for both [`check_body`] and [`RawParts`], so they cannot disagree; a
+/// signed record's comments are mostly long base64 arguments, which a walk
+/// by bytes reads several times faster than a parser by characters.
+fn scan_command<'a>(
+    rest: &'a str,
+    mut args: Option<&mut Vec<RawArg<'a>>>,
+) -> PartResult<(usize, &'a str)> {
     let bytes = rest.as_bytes();
     // The name: a letter, then letters, digits, `_` or `-`.
     let mut i = 2;
@@ -363,19 +369,24 @@ fn check_command(rest: &str) -> PartResult<usize> {
     {
         i += 1;
     }
+    // ASCII only so far, so `i` is a character boundary.
+    let name = rest.get(2..i).unwrap_or_default();
     loop {
         let ws_start = i;
         while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\r' | b'\n')) {
             i += 1;
         }
         match bytes.get(i) {
-            Some(b']') => return Ok(i + 1),
+            Some(b']') => return Ok((i + 1, name)),
             None => return Err((i, "] to close the command")),
             Some(_) if i == ws_start => {
                 return Err((i, "a space between command arguments, or ]"));
             }
             Some(b'"') => {
-                let (len, _) = quoted_raw(&rest[i..]).map_err(|(o, e)| (i + o, e))?;
+                let (len, raw) = quoted_raw(&rest[i..]).map_err(|(o, e)| (i + o, e))?;
+                if let Some(args) = args.as_deref_mut() {
+                    args.push(RawArg::Quoted(raw));
+                }
                 i += len;
             }
             Some(_) => {
@@ -383,6 +394,10 @@ fn check_command(rest: &str) -> PartResult<usize> {
                 i += bare_len(&rest[i..]);
                 if i == start {
                     return Err((start, "a command argument (bare or \"quoted\") or ]"));
+                }
+                if let Some(args) = args.as_deref_mut() {
+                    // `start` and `i` are character boundaries (see above).
+                    args.push(RawArg::Bare(rest.get(start..i).unwrap_or_default()));
                 }
             }
         }
@@ -408,14 +423,6 @@ fn prose(rest: &str) -> PartResult<usize> {
     Ok(i)
 }
 
-fn command_name(input: &str) -> IResult<&str, &str> {
-    recognize((
-        take_while1(|c: char| c.is_ascii_alphabetic()),
-        take_while(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-'),
-    ))
-    .parse(input)
-}
-
 fn quoted_raw(input: &str) -> PartResult<(usize, &str)> {
     let bytes = input.as_bytes();
     let mut i = 1;
@@ -434,37 +441,9 @@ fn quoted_raw(input: &str) -> PartResult<(usize, &str)> {
 
 /// A command at the start of `rest` (which starts with `[%`).
 fn command(rest: &str) -> PartResult<(usize, RawPart<'_>)> {
-    let after_open = &rest[2..];
-    let (mut input, name) =
-        command_name(after_open).map_err(|_| (2, "a command name after [% (a letter first)"))?;
     let mut args = Vec::new();
-    loop {
-        let (after_ws, ws) =
-            multispace0::<&str, nom::error::Error<&str>>(input).unwrap_or((input, ""));
-        if let Some(after) = after_ws.strip_prefix(']') {
-            return Ok((rest.len() - after.len(), RawPart::Command { name, args }));
-        }
-        let offset = rest.len() - after_ws.len();
-        if after_ws.is_empty() {
-            return Err((offset, "] to close the command"));
-        }
-        if ws.is_empty() {
-            return Err((offset, "a space between command arguments, or ]"));
-        }
-        if after_ws.starts_with('"') {
-            let (len, raw) = quoted_raw(after_ws).map_err(|(o, e)| (offset + o, e))?;
-            args.push(RawArg::Quoted(raw));
-            input = &after_ws[len..];
-        } else {
-            let len = bare_len(after_ws);
-            if len == 0 {
-                return Err((offset, "a command argument (bare or \"quoted\") or ]"));
-            }
-            let (atom, after) = after_ws.split_at(len);
-            args.push(RawArg::Bare(atom));
-            input = after;
-        }
-    }
+    let (len, name) = scan_command(rest, Some(&mut args))?;
+    Ok((len, RawPart::Command { name, args }))
 }
 
 #[cfg(test)]
@@ -483,6 +462,84 @@ mod tests {
         assert_eq!(bare_len("abc=+/ d"), 6);
         assert_eq!(bare_len("é\u{a0}x"), 2);
         assert_eq!(bare_len("\u{85}x"), 0);
+    }
+    use nom::{
+        IResult, Parser,
+        bytes::complete::{take_while, take_while1},
+        character::complete::multispace0,
+        combinator::recognize,
+    };
+
+    /// The parts of `body` as the parser by characters that `scan_command`
+    /// replaced read them: the reference the byte walk must match.
+    fn reference_parts(body: &str) -> Vec<Result<RawPart<'_>, CommentError>> {
+        fn command_name(input: &str) -> IResult<&str, &str> {
+            recognize((
+                take_while1(|c: char| c.is_ascii_alphabetic()),
+                take_while(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-'),
+            ))
+            .parse(input)
+        }
+        fn command(rest: &str) -> PartResult<(usize, RawPart<'_>)> {
+            let after_open = &rest[2..];
+            let (mut input, name) = command_name(after_open)
+                .map_err(|_| (2, "a command name after [% (a letter first)"))?;
+            let mut args = Vec::new();
+            loop {
+                let (after_ws, ws) =
+                    multispace0::<&str, nom::error::Error<&str>>(input).unwrap_or((input, ""));
+                if let Some(after) = after_ws.strip_prefix(']') {
+                    return Ok((rest.len() - after.len(), RawPart::Command { name, args }));
+                }
+                let offset = rest.len() - after_ws.len();
+                if after_ws.is_empty() {
+                    return Err((offset, "] to close the command"));
+                }
+                if ws.is_empty() {
+                    return Err((offset, "a space between command arguments, or ]"));
+                }
+                if after_ws.starts_with('"') {
+                    let (len, raw) = quoted_raw(after_ws).map_err(|(o, e)| (offset + o, e))?;
+                    args.push(RawArg::Quoted(raw));
+                    input = &after_ws[len..];
+                } else {
+                    let parsed: IResult<&str, &str> = take_while1(is_bare_arg_char).parse(after_ws);
+                    match parsed {
+                        Ok((after, atom)) => {
+                            args.push(RawArg::Bare(atom));
+                            input = after;
+                        }
+                        Err(_) => {
+                            return Err((offset, "a command argument (bare or \"quoted\") or ]"));
+                        }
+                    }
+                }
+            }
+        }
+        let mut parts = Vec::new();
+        let mut at = 0;
+        while at < body.len() {
+            let rest = &body[at..];
+            let result = if rest.starts_with("[%") {
+                command(rest)
+            } else {
+                prose(rest).map(|len| (len, RawPart::Text(&rest[..len])))
+            };
+            match result {
+                Ok((len, part)) => {
+                    at += len;
+                    parts.push(Ok(part));
+                }
+                Err((offset, expected)) => {
+                    parts.push(Err(CommentError {
+                        offset: at + offset,
+                        expected,
+                    }));
+                    break;
+                }
+            }
+        }
+        parts
     }
 
     #[test]
@@ -578,6 +635,16 @@ mod tests {
                 _ => Ok(()),
             };
             assert_eq!(check_body(body), expected, "{body:?}");
+            let parts: Vec<_> = RawParts::new(body).collect();
+            assert_eq!(parts, reference_parts(body), "{body:?}");
+        }
+    }
+
+    #[test]
+    fn the_table_of_bare_bytes_is_the_rule() {
+        for b in 0..=255u8 {
+            let expected = b.is_ascii() && is_bare_arg_char(char::from(b));
+            assert_eq!(BARE_ASCII[usize::from(b)], expected, "{b:#04x}");
         }
     }
 

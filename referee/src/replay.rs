@@ -345,7 +345,35 @@ pub fn load_ruleset(game: GameKind, name: &str) -> Result<LoadedRuleset, Ruleset
 }
 
 /// A replay at the start of `ruleset`.
+///
+/// Reading a ruleset's YAML costs as much as checking a few signatures,
+/// and the games of an archive share one ruleset or two: the start this
+/// thread made last is kept with the game and the exact text it was made
+/// from, and copied when they are asked for again (a ruleset refused is
+/// not kept, and is refused again with its reason).
 pub fn start(ruleset: &LoadedRuleset) -> Result<Box<dyn GameReplay>, RulesetError> {
+    type Started = (GameKind, String, Box<dyn GameReplay>);
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<Started>> = const { std::cell::RefCell::new(None) };
+    }
+    let known = LAST.with_borrow(|last| match last {
+        Some((game, text, replay)) if *game == ruleset.game && *text == ruleset.text => {
+            Some(replay.boxed_clone())
+        }
+        _ => None,
+    });
+    if let Some(replay) = known {
+        return Ok(replay);
+    }
+    let replay = start_from_text(ruleset)?;
+    LAST.with_borrow_mut(|last| {
+        *last = Some((ruleset.game, ruleset.text.clone(), replay.boxed_clone()));
+    });
+    Ok(replay)
+}
+
+/// [`start`], reading the ruleset's text every time.
+fn start_from_text(ruleset: &LoadedRuleset) -> Result<Box<dyn GameReplay>, RulesetError> {
     let invalid = |error| RulesetError::Invalid {
         name: ruleset.name.clone(),
         error,
@@ -436,5 +464,23 @@ mod tests {
         let game = start(&magician).unwrap();
         assert_eq!(game.to_move(), Some(0));
         assert_eq!(game.seats(), &["white", "black"]);
+    }
+
+    #[test]
+    fn a_start_is_kept_by_its_game_and_exact_text() {
+        let magician = load_ruleset(GameKind::Khan, "magician").unwrap();
+        let rescue = load_ruleset(GameKind::Khan, "rescue-khan").unwrap();
+        for ruleset in [&magician, &magician, &rescue, &magician] {
+            let fresh = start_from_text(ruleset).unwrap();
+            let game = start(ruleset).unwrap();
+            assert_eq!(game.position(), fresh.position());
+            assert_eq!(game.seats(), fresh.seats());
+        }
+        let mut broken = magician.clone();
+        broken.text.push_str("\n: [");
+        let refused = start_from_text(&broken).unwrap_err().to_string();
+        assert_eq!(start(&broken).unwrap_err().to_string(), refused);
+        assert_eq!(start(&broken).unwrap_err().to_string(), refused);
+        assert!(start(&magician).is_ok());
     }
 }

@@ -206,7 +206,11 @@ pub struct Encoder {
 impl Encoder {
     /// An empty encoder.
     pub fn new() -> Self {
-        Encoder { buf: Vec::new() }
+        // Room for a whole signed event's bytes (a few hundred) from the
+        // start: grown from nothing, the buffer was copied five times.
+        Encoder {
+            buf: Vec::with_capacity(512),
+        }
     }
 
     /// An encoder whose output starts with `tag`, as every hashed or signed
@@ -266,6 +270,12 @@ impl Encoder {
     /// Text: `u32` length of its UTF-8 bytes, then the bytes.
     pub fn text(&mut self, text: &Text) -> &mut Self {
         self.prefixed(text.as_str().as_bytes())
+    }
+
+    /// Text held other than as a [`Text`] (a [`GameId`](super::game_id::GameId)),
+    /// encoded as [`Encoder::text`] does; its type bounds its length.
+    pub(crate) fn text_str(&mut self, text: &str) -> &mut Self {
+        self.prefixed(text.as_bytes())
     }
 
     /// Any canonical value.
@@ -450,14 +460,19 @@ impl<'a> Decoder<'a> {
 
     /// Length-prefixed UTF-8 text.
     pub fn text(&mut self, what: &'static str) -> Result<Text, DecodeError> {
+        Ok(Text(self.text_str(what)?.to_owned()))
+    }
+
+    /// [`Decoder::text`], borrowed from the input: for a type that keeps
+    /// its text otherwise than in a [`Text`], without a copy in between.
+    pub(crate) fn text_str(&mut self, what: &'static str) -> Result<&'a str, DecodeError> {
         let at = self.pos;
         let bytes = self.prefixed(what, MAX_FIELD_LEN)?;
-        let text = std::str::from_utf8(bytes).map_err(|err| DecodeError::Invalid {
+        std::str::from_utf8(bytes).map_err(|err| DecodeError::Invalid {
             what,
             at,
             reason: format!("not UTF-8: {err}"),
-        })?;
-        Ok(Text(text.to_owned()))
+        })
     }
 
     /// Any canonical value.

@@ -2,8 +2,9 @@
 //! one game.
 
 use std::fmt;
+use std::sync::Arc;
 
-use super::encoding::{Canonical, DecodeError, Decoder, Encoder, Text, ValueError};
+use super::encoding::{Canonical, DecodeError, Decoder, Encoder, ValueError};
 
 /// A game's identifier: 1 to 128 printable ASCII characters, no spaces
 /// (`0x21..=0x7e`), e.g. `2026-06-01-alice-bob-1`.
@@ -11,8 +12,11 @@ use super::encoding::{Canonical, DecodeError, Decoder, Encoder, Text, ValueError
 /// Printable ASCII keeps it byte-identical wherever it is copied (mail
 /// headers, record tags, file names) and free of Unicode normalisation
 /// questions. Encoded as text: `u32` length, then the bytes.
+///
+/// Shared, not copied: a game's identifier is copied into every event, chain
+/// and roll of the game, and a replay copies its state at every event.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct GameId(Text);
+pub struct GameId(Arc<str>);
 
 impl GameId {
     /// The longest identifier accepted, in bytes.
@@ -21,6 +25,12 @@ impl GameId {
     /// Checks and wraps `id`.
     pub fn new(id: impl Into<String>) -> Result<Self, ValueError> {
         let id = id.into();
+        GameId::check(&id)?;
+        Ok(GameId(Arc::from(id)))
+    }
+
+    /// The rules of [`GameId::new`].
+    fn check(id: &str) -> Result<(), ValueError> {
         if id.is_empty() || id.len() > Self::MAX_LEN {
             return Err(ValueError::Invalid {
                 what: "game id",
@@ -33,13 +43,12 @@ impl GameId {
                 reason: format!("byte 0x{bad:02x} is not printable ASCII"),
             });
         }
-        // At most 128 bytes, so always a valid Text.
-        Ok(GameId(Text::new(id)?))
+        Ok(())
     }
 
     /// The identifier.
     pub fn as_str(&self) -> &str {
-        self.0.as_str()
+        &self.0
     }
 }
 
@@ -57,12 +66,14 @@ impl fmt::Debug for GameId {
 
 impl Canonical for GameId {
     fn encode(&self, enc: &mut Encoder) {
-        enc.text(&self.0);
+        // At most 128 bytes (`GameId::check`), so within any text's limit.
+        enc.text_str(&self.0);
     }
     fn decode(dec: &mut Decoder<'_>) -> Result<Self, DecodeError> {
         let at = dec.position();
-        let text = dec.text("game id")?;
-        GameId::new(text.as_str()).map_err(|err| dec.invalid("game id", at, err))
+        let text = dec.text_str("game id")?;
+        GameId::check(text).map_err(|err| dec.invalid("game id", at, err))?;
+        Ok(GameId(Arc::from(text)))
     }
 }
 

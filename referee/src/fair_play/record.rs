@@ -270,7 +270,8 @@ struct Offer {
 struct Opened {
     /// Shared, not copied, by every push's working copy.
     challenge: std::sync::Arc<Challenge>,
-    acceptances: Vec<Acceptance>,
+    /// Shared likewise: they change only in the opening.
+    acceptances: std::sync::Arc<Vec<Acceptance>>,
 }
 
 /// Checks a record one event at a time; see the module documentation.
@@ -352,6 +353,21 @@ impl RecordVerifier {
                 Err(RecordError { position, fault })
             }
         }
+    }
+
+    /// [`RecordVerifier::push_with_turn`] for a caller that already works
+    /// on a copy and throws it away on error (each push of a signed
+    /// replay): the checks are the same, but the verifier makes no copy of
+    /// its own, so on error it is left part-way through the event (its log
+    /// of hashes untouched, as `check` appends only once everything passed).
+    pub(crate) fn push_in_working_copy(
+        &mut self,
+        signed: &SignedEvent,
+        player_to_move: &PublicKey,
+    ) -> Result<(), RecordError> {
+        let position = self.next_position;
+        self.check(signed, player_to_move)
+            .map_err(|fault| RecordError { position, fault })
     }
 
     /// Moves the log of event hashes out (a push's working copy takes it
@@ -590,7 +606,7 @@ impl RecordVerifier {
         self.game = Some(event.game.clone());
         self.opened = Some(Opened {
             challenge: std::sync::Arc::new(challenge.clone()),
-            acceptances: Vec::new(),
+            acceptances: std::sync::Arc::new(Vec::new()),
         });
         Ok(())
     }
@@ -632,7 +648,7 @@ impl RecordVerifier {
                 expected: expected.fingerprint(),
             });
         }
-        opened.acceptances.push(acceptance.clone());
+        std::sync::Arc::make_mut(&mut opened.acceptances).push(acceptance.clone());
         if self.opening_complete() {
             self.start_play()?;
         }

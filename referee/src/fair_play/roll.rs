@@ -608,7 +608,9 @@ struct PartyState {
 #[derive(Debug, Clone)]
 pub struct RollBook {
     game: GameId,
-    parties: Vec<PartyState>,
+    /// Shared, not copied, by the verifier's working copy at every event:
+    /// a party's state changes only when its chain reveals a value.
+    parties: std::sync::Arc<Vec<PartyState>>,
     next_index: u64,
     open: Option<OpenRoll>,
     /// Signatures already checked once (a stored record Yam verified
@@ -658,7 +660,7 @@ impl RollBook {
         }
         Ok(RollBook {
             game,
-            parties: states,
+            parties: std::sync::Arc::new(states),
             next_index: 0,
             open: None,
             trusted: false,
@@ -1004,8 +1006,7 @@ impl RollBook {
     }
 
     fn chain_mut(&mut self, key: &PublicKey) -> Result<&mut ChainVerifier, RollError> {
-        let party = self
-            .parties
+        let party = std::sync::Arc::make_mut(&mut self.parties)
             .iter_mut()
             .find(|p| p.key == *key)
             .ok_or_else(|| unknown(key))?;

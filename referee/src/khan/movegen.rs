@@ -170,6 +170,36 @@ pub(crate) fn reach(
     }
 }
 
+/// What every piece's pseudo-moves are worked out from, computed once per
+/// position.
+#[derive(Clone, Copy)]
+struct PseudoBoard {
+    own: Bitboard,
+    enemy: Bitboard,
+    empty: Bitboard,
+    open: Bitboard,
+    spellable: Bitboard,
+    not_sword_prey: Bitboard,
+    carriers: Bitboard,
+}
+
+impl PseudoBoard {
+    fn of(pos: &Position) -> Self {
+        let us = pos.turn;
+        let enemy = pos.by_side[us.opposite().index()];
+        let empty = !pos.occupied();
+        PseudoBoard {
+            own: pos.by_side[us.index()],
+            enemy,
+            empty,
+            open: pos.open(),
+            spellable: pos.spell_targets(us) | (pos.manned & empty),
+            not_sword_prey: enemy & !pos.mounted(),
+            carriers: pos.carriers(),
+        }
+    }
+}
+
 impl Position {
     /// Squares a piece may pass through: empty and not manned.
     pub(crate) fn open(&self) -> Bitboard {
@@ -288,47 +318,55 @@ impl Position {
     /// Every move that obeys the movement, capture, spell, exchange and
     /// transfer rules, before the royal-leader test.
     pub(crate) fn pseudo_moves(&self, out: &mut Vec<Move>) {
-        let us = self.turn;
-        let own = self.by_side[us.index()];
-        let enemy = self.by_side[us.opposite().index()];
-        let empty = !self.occupied();
-        let open = self.open();
+        let board = PseudoBoard::of(self);
+        for from in board.own {
+            self.pseudo_moves_from(&board, from, out);
+        }
+    }
+
+    /// [`Position::pseudo_moves`] of the piece on `from` (one of the side
+    /// to move's), appended to `out`.
+    fn pseudo_moves_from(&self, board: &PseudoBoard, from: Square, out: &mut Vec<Move>) {
+        let PseudoBoard {
+            own,
+            enemy,
+            empty,
+            open,
+            spellable,
+            not_sword_prey,
+            carriers,
+        } = *board;
         let opts = &self.rules.options;
-        let spellable = self.spell_targets(us) | (self.manned & empty);
-        let not_sword_prey = enemy & !self.mounted();
-        let carriers = self.carriers();
-        for from in own {
-            let Some(Piece { kind, .. }) = self.squares[from.index()] else {
-                continue;
-            };
-            let r = reach(from, kind, open, opts.power_magician_moves);
-            for to in r & empty {
-                out.push(Move::step(from, to));
+        let Some(Piece { kind, .. }) = self.squares[from.index()] else {
+            return;
+        };
+        let r = reach(from, kind, open, opts.power_magician_moves);
+        for to in r & empty {
+            out.push(Move::step(from, to));
+        }
+        let prey = if opts.swords_capture_mounts || !is_sword(kind) {
+            enemy
+        } else {
+            not_sword_prey
+        };
+        for to in r & prey {
+            out.push(Move::capture(from, to));
+        }
+        if let Some(range) = self.spell_range(kind) {
+            for to in within(from, range) & spellable {
+                out.push(Move::spell(from, to));
             }
-            let prey = if opts.swords_capture_mounts || !is_sword(kind) {
-                enemy
-            } else {
-                not_sword_prey
-            };
-            for to in r & prey {
-                out.push(Move::capture(from, to));
-            }
-            if let Some(range) = self.spell_range(kind) {
-                for to in within(from, range) & spellable {
-                    out.push(Move::spell(from, to));
+        }
+        if opts.exchanges && exchange_receives(kind).is_some() {
+            for to in KING[from.index()] & own {
+                if self.squares[to.index()].is_some_and(|g| exchange_gives(g.kind).is_some()) {
+                    out.push(Move::exchange(from, to));
                 }
             }
-            if opts.exchanges && exchange_receives(kind).is_some() {
-                for to in KING[from.index()] & own {
-                    if self.squares[to.index()].is_some_and(|g| exchange_gives(g.kind).is_some()) {
-                        out.push(Move::exchange(from, to));
-                    }
-                }
-            }
-            if carriers.contains(from) {
-                for to in KING[from.index()] & own & !carriers {
-                    out.push(Move::transfer(from, to));
-                }
+        }
+        if carriers.contains(from) {
+            for to in KING[from.index()] & own & !carriers {
+                out.push(Move::transfer(from, to));
             }
         }
     }
@@ -405,10 +443,21 @@ impl Position {
     }
 
     /// Whether the side to move has any legal move, whatever the state of the game.
+    ///
+    /// Piece by piece, stopping at the first legal move: asked after every
+    /// move a replay plays, and nearly always answered by the first piece,
+    /// so the other pieces' moves need not be generated.
     pub(crate) fn has_legal_move(&self) -> bool {
-        let mut moves = Vec::with_capacity(64);
-        self.pseudo_moves(&mut moves);
-        moves.iter().any(|mv| self.passes_royal_test(mv))
+        let board = PseudoBoard::of(self);
+        let mut moves = Vec::with_capacity(32);
+        for from in board.own {
+            moves.clear();
+            self.pseudo_moves_from(&board, from, &mut moves);
+            if moves.iter().any(|mv| self.passes_royal_test(mv)) {
+                return true;
+            }
+        }
+        false
     }
 }
 

@@ -4,6 +4,7 @@
 use yam_notation::khan::{KhanGrammar, MoveToken as KhanToken};
 use yam_notation::{Dots, GameKind, GameResult, MoveGrammar};
 
+use super::outcome::Outcome;
 use super::piece::Side;
 use super::position::Position;
 use super::square::Square;
@@ -18,6 +19,10 @@ pub struct KhanReplay {
     position: Position,
     /// The squares of the last move played (from, to), for pictures.
     last: Option<(Square, Square)>,
+    /// `position.outcome()`, worked out once per position: it looks for a
+    /// legal move, and a signed replay asks for it several times per event
+    /// (whose turn, whether the game is over, whether a seat may play).
+    outcome: Option<Outcome>,
 }
 
 impl KhanReplay {
@@ -26,6 +31,7 @@ impl KhanReplay {
         KhanReplay {
             position,
             last: None,
+            outcome: position.outcome(),
         }
     }
 
@@ -61,7 +67,7 @@ impl GameReplay for KhanReplay {
     }
 
     fn to_move(&self) -> Option<usize> {
-        if self.position.outcome().is_some() {
+        if self.outcome.is_some() {
             return None;
         }
         Some(match self.position.turn() {
@@ -92,7 +98,7 @@ impl GameReplay for KhanReplay {
             reason,
             position: position_text(&self.position),
         };
-        if let Some(end) = self.position.outcome() {
+        if let Some(end) = self.outcome {
             return Err(refuse(0, format!("the game is over: {end}")));
         }
         let [token] = moves else {
@@ -111,11 +117,12 @@ impl GameReplay for KhanReplay {
             .map_err(|illegal| refuse(0, format!("illegal: {token}: {illegal}")))?;
         self.position = applied.position;
         self.last = Some((mv.from, mv.to));
+        self.outcome = self.position.outcome();
         Ok(())
     }
 
     fn outcome(&self) -> Option<GameEnd> {
-        let end = self.position.outcome()?;
+        let end = self.outcome?;
         let result = end.result().parse().unwrap_or(GameResult::Unfinished);
         Some(GameEnd {
             result,

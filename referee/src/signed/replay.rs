@@ -226,15 +226,19 @@ struct Snapshot {
 #[derive(Debug, Clone)]
 pub struct SignedReplay {
     game: Box<dyn GameReplay>,
-    ruleset_name: String,
+    /// Shared, not copied, by every push's working copy.
+    ruleset_name: Arc<str>,
     ruleset_hash: Hash32,
     verifier: RecordVerifier,
     events: Vec<SignedEvent>,
     snapshots: Vec<Snapshot>,
     /// Shared, not copied, by every push's working copy.
     challenge: Option<Arc<Challenge>>,
-    parties: Vec<Party>,
-    seats: Option<Vec<PublicKey>>,
+    /// Shared, not copied, by every push's working copy (they change only
+    /// in the opening).
+    parties: Arc<Vec<Party>>,
+    /// Shared likewise: they are settled once.
+    seats: Option<Arc<[PublicKey]>>,
     practice: Option<PracticeStream>,
     /// Every roll request of the game, kept to its end. Shared between a
     /// replay and the working copy each push makes, and copied only by the
@@ -254,13 +258,13 @@ impl SignedReplay {
     pub fn new(game: Box<dyn GameReplay>, ruleset_name: &str, ruleset_hash: Hash32) -> Self {
         SignedReplay {
             game,
-            ruleset_name: ruleset_name.to_owned(),
+            ruleset_name: Arc::from(ruleset_name),
             ruleset_hash,
             verifier: RecordVerifier::new(),
             events: Vec::new(),
             snapshots: Vec::new(),
             challenge: None,
-            parties: Vec::new(),
+            parties: Arc::new(Vec::new()),
             seats: None,
             practice: None,
             requests: Arc::new(BTreeMap::new()),
@@ -328,8 +332,10 @@ impl SignedReplay {
             return Err(ReplayFault::NoDraw(why));
         }
         let to_move = self.to_move_key().unwrap_or(event.author);
+        // `self` is `push`'s working copy, dropped on error: the verifier
+        // need not copy itself again to stay unchanged on error.
         self.verifier
-            .push_with_turn(signed, &to_move)
+            .push_in_working_copy(signed, &to_move)
             .map_err(|e: RecordError| ReplayFault::Record(e.fault))?;
         // The verifier hashed the event to check its link: the record hash
         // it now holds is this event's.
@@ -337,7 +343,7 @@ impl SignedReplay {
         match &event.body {
             EventBody::Challenge(challenge) => self.open_challenge(challenge)?,
             EventBody::Acceptance(acceptance) => {
-                self.parties.push(acceptance.party.clone());
+                Arc::make_mut(&mut self.parties).push(acceptance.party.clone());
                 self.maybe_start()?;
             }
             EventBody::Turn(turn) => self.turn(signed, turn)?,
@@ -416,12 +422,12 @@ impl SignedReplay {
         }
         if challenge.ruleset_hash != self.ruleset_hash {
             return Err(ReplayFault::RulesetMismatch {
-                name: self.ruleset_name.clone(),
+                name: self.ruleset_name.to_string(),
                 pinned: challenge.ruleset_hash,
                 loaded: self.ruleset_hash,
             });
         }
-        self.parties.push(challenge.challenger.clone());
+        Arc::make_mut(&mut self.parties).push(challenge.challenger.clone());
         self.challenge = Some(Arc::new(challenge.clone()));
         Ok(())
     }
@@ -461,7 +467,7 @@ impl SignedReplay {
                     }
                 }
             }
-            self.seats = Some(seats);
+            self.seats = Some(seats.into());
         } else if self.game.seats().len() != 2 || self.parties.len() < 2 {
             return Err(ReplayFault::Seats(
                 "roles can be drawn only between two players".into(),
@@ -502,9 +508,9 @@ impl SignedReplay {
                         .and_then(|s| s.challenger_takes_first_roles);
                     if let (Some(first), [challenger, acceptor, ..]) = (first, &self.parties[..]) {
                         self.seats = Some(if first {
-                            vec![challenger.key, acceptor.key]
+                            Arc::from([challenger.key, acceptor.key])
                         } else {
-                            vec![acceptor.key, challenger.key]
+                            Arc::from([acceptor.key, challenger.key])
                         });
                     }
                 }
@@ -550,9 +556,10 @@ impl SignedReplay {
             });
         };
         let secret = self.game.secret_setup(&turn.moves);
-        let mut game = self.game.clone();
+        // Played in place: `self` is `push`'s working copy, dropped if
+        // anything below fails, so the game needs no copy of its own.
         match outcomes.as_slice() {
-            [] => play_watched(&mut *game, seat, &turn.moves, &mut NoChance)?,
+            [] => play_watched(&mut *self.game, seat, &turn.moves, &mut NoChance)?,
             [(roll, results)] => {
                 if self.practice.is_some() {
                     // No request declared the orders; the skipped evidence
@@ -569,7 +576,7 @@ impl SignedReplay {
                         }
                     }
                     if let Some(stream) = self.practice.as_mut() {
-                        play_checked(&mut *game, seat, &turn.moves, stream, results)?;
+                        play_checked(&mut *self.game, seat, &turn.moves, stream, results)?;
                     }
                 } else {
                     self.check_declared(*roll, author, turn)?;
@@ -577,7 +584,13 @@ impl SignedReplay {
                     else {
                         return Err(ReplayFault::Record(Fault::NoSuchRoll { roll: *roll }));
                     };
-                    play_checked(&mut *game, seat, &turn.moves, done.stream(&id), results)?;
+                    play_checked(
+                        &mut *self.game,
+                        seat,
+                        &turn.moves,
+                        done.stream(&id),
+                        results,
+                    )?;
                 }
             }
             _ => return Err(ReplayFault::TwoRolls),
@@ -585,7 +598,6 @@ impl SignedReplay {
         // Secret setups (fair-play 3.7): the moves that seal or reveal one
         // stand with their evidence, and no evidence stands without them.
         check_setup_evidence(&secret, turn)?;
-        self.game = game;
         self.plies = self
             .plies
             .saturating_add(u32::try_from(turn.moves.len()).unwrap_or(u32::MAX));
@@ -949,7 +961,7 @@ impl SignedReplay {
         tags.push(("Mode", mode_name(&challenge.mode).to_owned()));
         let referee = self.referee();
         if let Some(seats) = &self.seats {
-            for (name, key) in ["FirstKey", "SecondKey"].into_iter().zip(seats) {
+            for (name, key) in ["FirstKey", "SecondKey"].into_iter().zip(seats.iter()) {
                 tags.push((name, hex::encode(key.as_bytes())));
             }
         }
@@ -957,7 +969,10 @@ impl SignedReplay {
             tags.push(("RefereeKey", hex::encode(r.key.as_bytes())));
         }
         if let Some(seats) = &self.seats {
-            for (name, key) in ["FirstAnchor", "SecondAnchor"].into_iter().zip(seats) {
+            for (name, key) in ["FirstAnchor", "SecondAnchor"]
+                .into_iter()
+                .zip(seats.iter())
+            {
                 if let Some(anchor) = self.party(key).and_then(|p| p.anchor.as_ref()) {
                     tags.push((name, hex::encode(anchor.value.as_bytes())));
                 }
@@ -969,7 +984,7 @@ impl SignedReplay {
         if let Some(seats) = &self.seats {
             for (name, key) in ["FirstCommitment", "SecondCommitment"]
                 .into_iter()
-                .zip(seats)
+                .zip(seats.iter())
             {
                 if let Some((_, c)) = self.commitments.iter().find(|(k, _)| k == key) {
                     tags.push((name, c.hash().to_hex()));
@@ -998,7 +1013,7 @@ impl SignedReplay {
         let roles = self.game.seats();
         self.seats
             .iter()
-            .flatten()
+            .flat_map(|seats| seats.iter())
             .zip(roles)
             .map(|(k, r)| (*r, k.fingerprint()))
             .collect()
