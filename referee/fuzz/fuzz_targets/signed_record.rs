@@ -5,7 +5,9 @@
 //! checkpoint never changes the verdict: one made of a prefix of the
 //! record's own events replays to the same events, and one that does not
 //! match (here, a forged one) leaves a refused record refused and a
-//! verified one verified.
+//! verified one verified. A record checked from the replay of a prefix
+//! of it (how a client checks the record it is about to write) gets the
+//! verdict a whole replay gives.
 
 #![no_main]
 
@@ -13,8 +15,11 @@ use libfuzzer_sys::fuzz_target;
 use yam_notation::{ReadError, Reader};
 use yam_referee::replay::Builtin;
 use yam_referee::fair_play::hash::Hash32;
+use yam_notation::GameResult;
+use yam_referee::signed::collect::Item;
 use yam_referee::signed::{
-    Checkpoint, Collector, Known, SignedText, replay_text_knowing, verify_cut, verify_text,
+    Checkpoint, Collector, Known, SignedText, replay_text_continuing, replay_text_knowing,
+    verify_cut, verify_text,
 };
 
 fn checkpoints_change_nothing(text: &SignedText) {
@@ -38,6 +43,38 @@ fn checkpoints_change_nothing(text: &SignedText) {
     }
 }
 
+fn continuing_changes_nothing(text: &SignedText) {
+    let whole = replay_text_knowing(text, &Builtin, Known::Nothing);
+    let ends: Vec<usize> = text
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| matches!(item, Item::Event { .. }))
+        .map(|(i, _)| i + 1)
+        .collect();
+    for end in [ends.first(), ends.get(ends.len() / 2), ends.last()]
+        .into_iter()
+        .flatten()
+    {
+        let mut prefix = text.clone();
+        prefix.items.truncate(*end);
+        prefix.result = GameResult::Unfinished;
+        let Ok(before) = replay_text_knowing(&prefix, &Builtin, Known::Nothing) else {
+            continue;
+        };
+        let continued = replay_text_continuing(text, &Builtin, Known::Nothing, &prefix, &before);
+        match (&whole, &continued) {
+            (Ok(a), Ok(b)) => assert_eq!(a.events(), b.events()),
+            (Err(_), Err(_)) => {}
+            _ => panic!(
+                "whole {:?} but continued {:?}",
+                whole.as_ref().map(|r| r.events().len()),
+                continued.as_ref().map(|r| r.events().len())
+            ),
+        }
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut reader = Reader::new(data);
     // Each game consumes at least one byte.
@@ -49,6 +86,7 @@ fuzz_target!(|data: &[u8]| {
                 let _ = verify_text(&text, &Builtin);
                 let _ = verify_cut(&text, &Builtin);
                 checkpoints_change_nothing(&text);
+                continuing_changes_nothing(&text);
             }
             Err(ReadError::Syntax(_)) => {
                 let partial = collector.take_partial();
