@@ -215,9 +215,14 @@ struct Request {
     orders: Vec<String>,
 }
 
+/// The game after an event, for a take-back to it and for the move number
+/// it stood at. Never changed once made, so shared: a copy of the replay
+/// (a client's working copy, the robot's kept games) shares every
+/// snapshot instead of copying every game state of the record (a card
+/// game's state is a few hundred bytes in several lists).
 #[derive(Debug, Clone)]
 struct Snapshot {
-    game: Box<dyn GameReplay>,
+    game: Arc<dyn GameReplay>,
     plies: u32,
 }
 
@@ -370,7 +375,7 @@ impl SignedReplay {
                         .ok()
                         .and_then(|i| self.snapshots.get(i))
                 {
-                    self.game = snapshot.game.clone();
+                    self.game = snapshot.game.boxed_clone();
                     self.plies = snapshot.plies;
                 }
             }
@@ -386,7 +391,7 @@ impl SignedReplay {
         }
         self.events.push(signed.clone());
         self.snapshots.push(Snapshot {
-            game: self.game.clone(),
+            game: Arc::from(self.game.boxed_clone()),
             plies: self.plies,
         });
         Ok(())
