@@ -249,6 +249,12 @@ pub struct SignedReplay {
     /// replay and the working copy each push makes, and copied only by the
     /// push that adds a request: otherwise every push would copy them all.
     requests: Arc<BTreeMap<u64, Request>>,
+    /// What the push under way changed in `requests` (each key with the
+    /// value it had), undone if the push fails: the map moves into the
+    /// push's working copy instead of being copied (a siege or card game
+    /// adds a request every turn, and copying the map at each was O(n²)
+    /// over a game).
+    requests_undo: Vec<(u64, Option<Request>)>,
     takeback_offers: BTreeMap<Hash32, u32>,
     draw_offers: Vec<(Hash32, PublicKey)>,
     commitments: Vec<(PublicKey, Commitment)>,
@@ -273,6 +279,7 @@ impl SignedReplay {
             seats: None,
             practice: None,
             requests: Arc::new(BTreeMap::new()),
+            requests_undo: Vec::new(),
             takeback_offers: BTreeMap::new(),
             draw_offers: Vec::new(),
             commitments: Vec::new(),
@@ -305,20 +312,35 @@ impl SignedReplay {
         // copied: a push costs the same at event 400 as at event 4.
         let events = std::mem::take(&mut self.events);
         let snapshots = std::mem::take(&mut self.snapshots);
+        let requests = std::mem::take(&mut self.requests);
         let hashes = self.verifier.take_log();
         let logged = hashes.len();
         let mut next = self.clone();
         next.events = events;
         next.snapshots = snapshots;
+        next.requests = requests;
+        next.requests_undo.clear();
         next.verifier.restore_log(hashes, logged);
         match next.apply(signed) {
             Ok(()) => {
+                next.requests_undo.clear();
                 *self = next;
                 Ok(())
             }
             Err(fault) => {
                 self.events = next.events;
                 self.snapshots = next.snapshots;
+                let mut requests = next.requests;
+                if !next.requests_undo.is_empty() {
+                    let map = Arc::make_mut(&mut requests);
+                    for (index, was) in next.requests_undo.into_iter().rev() {
+                        match was {
+                            Some(request) => map.insert(index, request),
+                            None => map.remove(&index),
+                        };
+                    }
+                }
+                self.requests = requests;
                 self.verifier.restore_log(next.verifier.take_log(), logged);
                 Err(ReplayError { seq, fault })
             }
@@ -491,7 +513,7 @@ impl SignedReplay {
             match evidence {
                 Evidence::RollRequest(request) => {
                     self.check_declaration(&author, &request.request)?;
-                    Arc::make_mut(&mut self.requests).insert(
+                    let was = Arc::make_mut(&mut self.requests).insert(
                         request.request.index,
                         Request {
                             requester: author,
@@ -504,6 +526,7 @@ impl SignedReplay {
                                 .collect(),
                         },
                     );
+                    self.requests_undo.push((request.request.index, was));
                 }
                 Evidence::SetupCommitment(c) => self.commitments.push((author, *c)),
                 Evidence::RoleReveal(_) => {
