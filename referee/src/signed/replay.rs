@@ -253,7 +253,9 @@ pub struct SignedReplay {
     /// value it had), undone if the push fails: the map moves into the
     /// push's working copy instead of being copied (a siege or card game
     /// adds a request every turn, and copying the map at each was O(n²)
-    /// over a game).
+    /// over a game). Today nothing after the insertion can fail (a roll
+    /// request stands alone in its event, and its checks come first); the
+    /// undo keeps "on error nothing changes" true whatever comes later.
     requests_undo: Vec<(u64, Option<Request>)>,
     takeback_offers: BTreeMap<Hash32, u32>,
     draw_offers: Vec<(Hash32, PublicKey)>,
