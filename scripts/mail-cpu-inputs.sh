@@ -15,15 +15,10 @@ set -euo pipefail
 R=${1:?usage: $0 OUT [YAM]}
 YAM=${2:-$(cd "$(dirname "$0")/.." && pwd)/target/release/yam}
 rm -rf "$R"
-mkdir -p "$R"/ann-inbox "$R"/bo-inbox "$R"/ann-read "$R"/bo-read "$R"/pairs
-desk() {
-  mkdir -p "$R/$1"
-  printf 'identity:\n  name: %s\n  address: %s\n  key: %s\noutgoing:\n  directory:\n    path: %s\n' \
-    "$2" "$3" "$1" "$R/$4-inbox" >"$R/$1/config.yaml"
-}
-desk ann Ann ann@example.org bo
-desk bo Bo bo@example.net ann
-y() { local who=$1; shift; "$YAM" "$@" --data-dir "$R/$who"; }
+mkdir -p "$R"/ann-read "$R"/bo-read "$R"/pairs
+DESKS=$R
+. "$(dirname "$0")/desks.sh"
+desks
 read_all() {
   local who=$1 f n out events
   for f in $(ls -tr "$R/$who-inbox"/*.eml 2>/dev/null); do

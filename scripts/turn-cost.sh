@@ -87,15 +87,9 @@ other genghis-khan 150 --game-type genghis-khan --ruleset standard --first alice
 
 # --- The desk --------------------------------------------------------------
 D=$OUT/desk
-mkdir -p "$D"/ann-inbox "$D"/bo-inbox
-desk() {
-  mkdir -p "$D/$1"
-  printf 'identity:\n  name: %s\n  address: %s\n  key: %s\noutgoing:\n  directory:\n    path: %s\n' \
-    "$2" "$3" "$1" "$D/$4-inbox" >"$D/$1/config.yaml"
-}
-desk ann Ann ann@example.org bo
-desk bo Bo bo@example.net ann
-y() { local who=$1; shift; "$YAM" "$@" --data-dir "$D/$who"; }
+DESKS=$D
+. "$(dirname "$0")/desks.sh"
+desks
 read_all() {
   local who=$1 f
   for f in $(ls -tr "$D/$who-inbox"/*.eml 2>/dev/null); do

@@ -26,18 +26,11 @@
 //! criterion's report, a table gives the median MB/s and moves/s of each
 //! benchmark and the ratios the targets in `docs/performance.md` name.
 
-use std::hint::black_box;
 use std::sync::OnceLock;
 
 use criterion::Criterion;
 use yam_notation::{Span, TokenError, Visitor};
 use yam_referee::check::Checker;
-use yam_referee::fair_play::hash::Hash32;
-use yam_referee::fair_play::sign::{PublicKey, Signature};
-use yam_referee::replay::Builtin;
-use yam_referee::signed::collect::Item;
-use yam_referee::signed::text::decode_event;
-use yam_referee::signed::{Collector, Verdict, verify_text};
 
 // ---------------------------------------------------------------------------
 // Inputs
@@ -48,6 +41,9 @@ use inputs::{Input, peer_input, repeat_to, target_bytes};
 #[path = "../../notation/benches/shared/measure.rs"]
 mod measure;
 use measure::{SAMPLE_SIZE, bench, measured};
+#[path = "shared/work.rs"]
+mod work;
+use work::{Nothing, SignedEvents, crypto_floor, read_all, signed_events, verify_all};
 
 fn khan_input() -> &'static Input {
     static INPUT: OnceLock<Input> = OnceLock::new();
@@ -72,7 +68,7 @@ fn khan_input() -> &'static Input {
 /// Signed games, and for the floor each event's key, bytes and signature.
 struct Signed {
     input: Input,
-    events: Vec<(PublicKey, Vec<u8>, Signature)>,
+    events: SignedEvents,
 }
 
 fn signed_input() -> &'static Signed {
@@ -103,32 +99,12 @@ fn signed_input() -> &'static Signed {
         assert_eq!(code, 0, "yam generate --signed");
         let data = std::fs::read(&path).expect("the signed archive");
         let _ = std::fs::remove_dir_all(&dir);
-        let mut events = Vec::new();
-        let mut moves = 0;
-        let mut count = 0;
-        let mut reader = yam_notation::Reader::new(&data[..]);
-        let mut collector = Collector::new();
-        while let Some(text) = reader.read_game(&mut collector).expect("valid") {
-            count += 1;
-            for item in &text.items {
-                match item {
-                    Item::Move { .. } => moves += 1,
-                    Item::Event { args, .. } => {
-                        let signed = decode_event(args).expect("a valid event");
-                        let bytes = yam_referee::fair_play::encoding::Canonical::to_canonical_bytes(
-                            &signed.event,
-                        );
-                        events.push((signed.event.author, bytes, signed.signature));
-                    }
-                    _ => {}
-                }
-            }
-        }
+        let events = signed_events(&data);
         Signed {
             input: Input {
                 data,
-                moves,
-                games: count,
+                moves: events.moves,
+                games: events.games,
             },
             events,
         }
@@ -137,14 +113,6 @@ fn signed_input() -> &'static Signed {
 
 // ---------------------------------------------------------------------------
 // Yam's work
-
-/// Does nothing: the envelope alone.
-struct Nothing;
-
-impl Visitor for Nothing {
-    type Output = ();
-    fn end_game(&mut self) {}
-}
 
 #[derive(Default)]
 struct CountMoves {
@@ -160,39 +128,6 @@ impl Visitor for CountMoves {
     }
     fn end_game(&mut self) {
         self.games += 1;
-    }
-}
-
-fn read_all<V: Visitor>(data: &[u8], visitor: &mut V) {
-    let mut reader = yam_notation::Reader::new(data);
-    while let Some(out) = reader.read_game(visitor).expect("the archive is valid") {
-        black_box(out);
-    }
-}
-
-/// `yam verify`'s work on one archive, on one thread.
-fn verify_all(data: &[u8]) {
-    let mut reader = yam_notation::Reader::new(data);
-    let mut collector = Collector::new();
-    while let Some(text) = reader.read_game(&mut collector).expect("valid") {
-        let verdict = verify_text(&text, &Builtin);
-        assert!(matches!(verdict, Verdict::Verified(_)), "{verdict:?}");
-    }
-}
-
-/// The cryptography alone: a strict signature check and a hash per event,
-/// and a ruleset text hashed per game.
-fn crypto_floor(signed: &Signed) {
-    let ruleset = yam_referee::khan::ruleset::BUILTIN
-        .iter()
-        .find(|(name, _)| *name == "rescue-khan")
-        .map_or("", |(_, text)| text);
-    for (key, bytes, signature) in &signed.events {
-        key.verify(bytes, signature).expect("a valid signature");
-        black_box(Hash32::of(bytes));
-    }
-    for _ in 0..signed.input.games {
-        black_box(Hash32::of(ruleset.as_bytes()));
     }
 }
 
@@ -222,7 +157,7 @@ fn archive(c: &mut Criterion) {
     let signed = signed_input();
     bench(c, "yam-signed", "verify", &signed.input, verify_all);
     bench(c, "yam-signed", "crypto-floor", &signed.input, |_| {
-        crypto_floor(signed_input())
+        crypto_floor(&signed_input().events)
     });
 }
 
@@ -272,7 +207,7 @@ fn summary() {
         println!(
             "yam verify time / crypto floor time: {:.2}x ({} events)",
             v.secs / f.secs,
-            signed_input().events.len()
+            signed_input().events.events.len()
         );
     }
 }

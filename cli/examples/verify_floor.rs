@@ -1,6 +1,7 @@
 //! `yam verify`'s path against its cryptography floor, for profiles and
 //! for timings steadier than one bench run on a shared machine
-//! (`docs/performance.md`, "Verify within 1.15x of its floor").
+//! (`docs/performance.md`, "Verify within 1.15x of its floor"). The work
+//! measured is the archive bench's own (`benches/shared/work.rs`).
 //!
 //! `verify_floor FILE MODE [REPS]`, FILE a signed archive (`yam generate
 //! --signed`):
@@ -11,120 +12,67 @@
 //! - `both`: each REPS times, back to back, and the ratios;
 //! - `check`: `yam check`'s visitor, then the parse alone, in MB/s.
 
-use std::hint::black_box;
-use yam_referee::fair_play::hash::Hash32;
-use yam_referee::replay::Builtin;
-use yam_referee::signed::collect::Item;
-use yam_referee::signed::text::decode_event;
-use yam_referee::signed::{Collector, Verdict, verify_text};
+use std::time::Instant;
+
+#[path = "../benches/shared/work.rs"]
+mod work;
+use work::{Nothing, crypto_floor, read_all, signed_events, verify_all};
+
+/// Seconds `f` takes `reps` times.
+fn timed(reps: usize, mut f: impl FnMut()) -> f64 {
+    let t = Instant::now();
+    for _ in 0..reps {
+        f();
+    }
+    t.elapsed().as_secs_f64()
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let data = std::fs::read(&args[1]).unwrap();
+    let (Some(file), Some(mode)) = (args.get(1), args.get(2)) else {
+        eprintln!("usage: verify_floor FILE verify|floor|load|both|check [REPS]");
+        std::process::exit(2);
+    };
+    let data = std::fs::read(file).expect("the signed archive");
     let reps: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
-    if args[2] == "check" {
-        #[derive(Default)]
-        struct Nothing;
-        impl yam_notation::Visitor for Nothing {
-            type Output = ();
-            fn end_game(&mut self) {}
+    match mode.as_str() {
+        "check" => {
+            let c = timed(reps, || {
+                read_all(&data, &mut yam_referee::check::Checker::new())
+            });
+            let p = timed(reps, || read_all(&data, &mut Nothing));
+            let mb = data.len() as f64 * reps as f64 / 1e6;
+            eprintln!("check {:.1} MB/s, parse {:.1} MB/s", mb / c, mb / p);
         }
-        let t = std::time::Instant::now();
-        for _ in 0..reps {
-            let mut reader = yam_notation::Reader::new(&data[..]);
-            let mut checker = yam_referee::check::Checker::new();
-            while let Some(out) = reader.read_game(&mut checker).expect("valid") {
-                black_box(out);
-            }
+        "verify" => {
+            timed(reps, || verify_all(&data));
         }
-        let c = t.elapsed().as_secs_f64();
-        let t = std::time::Instant::now();
-        for _ in 0..reps {
-            let mut reader = yam_notation::Reader::new(&data[..]);
-            while let Some(out) = reader.read_game(&mut Nothing).expect("valid") {
-                black_box(out);
-            }
-        }
-        let p = t.elapsed().as_secs_f64();
-        eprintln!(
-            "check {:.1} MB/s, parse {:.1} MB/s",
-            data.len() as f64 * reps as f64 / c / 1e6,
-            data.len() as f64 * reps as f64 / p / 1e6
-        );
-        return;
-    }
-    if args[2] == "verify" {
-        for _ in 0..reps {
-            let mut reader = yam_notation::Reader::new(&data[..]);
-            let mut collector = Collector::new();
-            while let Some(text) = reader.read_game(&mut collector).expect("valid") {
-                let verdict = verify_text(&text, &Builtin);
-                assert!(matches!(verdict, Verdict::Verified(_)), "{verdict:?}");
-            }
-        }
-    } else {
-        let mut events = Vec::new();
-        let mut games = 0;
-        let mut reader = yam_notation::Reader::new(&data[..]);
-        let mut collector = Collector::new();
-        while let Some(text) = reader.read_game(&mut collector).expect("valid") {
-            games += 1;
-            for item in &text.items {
-                if let Item::Event { args, .. } = item {
-                    let signed = decode_event(args).expect("a valid event");
-                    let bytes = yam_referee::fair_play::encoding::Canonical::to_canonical_bytes(
-                        &signed.event,
+        _ => {
+            let signed = signed_events(&data);
+            eprintln!("{} events {} games", signed.events.len(), signed.games);
+            match mode.as_str() {
+                "both" => {
+                    let mut ratios = Vec::new();
+                    let (mut vmin, mut fmin) = (f64::MAX, f64::MAX);
+                    for _ in 0..reps {
+                        let v = timed(1, || verify_all(&data));
+                        let f = timed(1, || crypto_floor(&signed));
+                        vmin = vmin.min(v);
+                        fmin = fmin.min(f);
+                        ratios.push(v / f);
+                    }
+                    ratios.sort_by(f64::total_cmp);
+                    println!(
+                        "min verify {vmin:.4} s, min floor {fmin:.4} s, ratio of mins {:.3}, median ratio {:.3}",
+                        vmin / fmin,
+                        ratios[ratios.len() / 2]
                     );
-                    events.push((signed.event.author, bytes, signed.signature));
                 }
-            }
-        }
-        let ruleset = yam_referee::khan::ruleset::BUILTIN
-            .iter()
-            .find(|(name, _)| *name == "rescue-khan")
-            .map_or("", |(_, text)| text);
-        eprintln!("{} events {} games", events.len(), games);
-        if args[2] == "both" {
-            let mut ratios = Vec::new();
-            let (mut vmin, mut fmin) = (f64::MAX, f64::MAX);
-            for _ in 0..reps {
-                let t = std::time::Instant::now();
-                let mut reader = yam_notation::Reader::new(&data[..]);
-                let mut collector = Collector::new();
-                while let Some(text) = reader.read_game(&mut collector).expect("valid") {
-                    let verdict = verify_text(&text, &Builtin);
-                    assert!(matches!(verdict, Verdict::Verified(_)), "{verdict:?}");
+                "floor" => {
+                    timed(reps, || crypto_floor(&signed));
                 }
-                let v = t.elapsed().as_secs_f64();
-                let t = std::time::Instant::now();
-                for (key, bytes, signature) in &events {
-                    key.verify(bytes, signature).expect("a valid signature");
-                    black_box(Hash32::of(bytes));
-                }
-                for _ in 0..games {
-                    black_box(Hash32::of(ruleset.as_bytes()));
-                }
-                let f = t.elapsed().as_secs_f64();
-                vmin = vmin.min(v);
-                fmin = fmin.min(f);
-                ratios.push(v / f);
-            }
-            ratios.sort_by(|a, b| a.partial_cmp(b).unwrap());
-            println!(
-                "min verify {vmin:.4} s, min floor {fmin:.4} s, ratio of mins {:.3}, median ratio {:.3}",
-                vmin / fmin,
-                ratios[ratios.len() / 2]
-            );
-        }
-        if args[2] == "floor" {
-            for _ in 0..reps {
-                for (key, bytes, signature) in &events {
-                    key.verify(bytes, signature).expect("a valid signature");
-                    black_box(Hash32::of(bytes));
-                }
-                for _ in 0..games {
-                    black_box(Hash32::of(ruleset.as_bytes()));
-                }
+                // `load`: the events decoded, nothing more.
+                _ => {}
             }
         }
     }

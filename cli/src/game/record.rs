@@ -232,16 +232,14 @@ pub fn checked_continuation(
 ) -> Result<(SignedText, SignedReplay), RecordFault> {
     let known = Known::Events(after.events());
     let signed = one_game(read_signed(text.as_bytes())?)?;
-    let catalog = RecordRulesets::beside(place);
-    let replayed = match from {
-        Some((prefix, before)) => replay_text_continuing(&signed, &catalog, known, prefix, before),
-        None => replay_text_knowing(&signed, &catalog, known),
+    let replay = match from {
+        Some((prefix, before)) => {
+            let catalog = RecordRulesets::beside(place);
+            replay_text_continuing(&signed, &catalog, known, prefix, before)?
+        }
+        None => replay_of(&signed, place, known)?,
     };
-    match replayed {
-        Ok(replay) => Ok((signed, replay)),
-        Err(Rejected::Unsigned) => Err(RecordFault::Unsigned),
-        Err(Rejected::Failed(f)) => Err(RecordFault::Failed(f)),
-    }
+    Ok((signed, replay))
 }
 
 /// The signed events of a stored record, decoded but not replayed: what
@@ -306,10 +304,19 @@ fn replay_of(
     place: &Path,
     known: Known<'_>,
 ) -> Result<SignedReplay, RecordFault> {
-    match replay_text_knowing(signed, &RecordRulesets::beside(place), known) {
-        Ok(r) => Ok(r),
-        Err(Rejected::Unsigned) => Err(RecordFault::Unsigned),
-        Err(Rejected::Failed(f)) => Err(RecordFault::Failed(f)),
+    Ok(replay_text_knowing(
+        signed,
+        &RecordRulesets::beside(place),
+        known,
+    )?)
+}
+
+impl From<Rejected> for RecordFault {
+    fn from(rejected: Rejected) -> Self {
+        match rejected {
+            Rejected::Unsigned => RecordFault::Unsigned,
+            Rejected::Failed(f) => RecordFault::Failed(f),
+        }
     }
 }
 
