@@ -191,7 +191,8 @@ pub struct Robot {
 
 /// Games the robot read or wrote in this run, each with the exact text of
 /// its record and the ruleset's hash it was read under, and what reading
-/// it gave (the record and its verified replay): a game met again with
+/// it gave (the record, its signed view and its verified replay): a game
+/// met again with
 /// the same text under the same ruleset is the same game, and is not read
 /// and replayed again (a burst brings each game many mails in a row).
 /// Bounded, least recently used first out, so that a robot that runs for
@@ -215,7 +216,10 @@ struct ReadGame {
 impl ReadGames {
     /// At most this many games,
     const GAMES: usize = 64;
-    /// and this many bytes of their records' text.
+    /// and this many bytes of their records' text. What a game holds
+    /// besides its text (its record, signed view and replay, each about
+    /// the text's size) grows with it: the memory kept is a small multiple
+    /// of this, bounded all the same.
     const BYTES: usize = 16 << 20;
 
     /// The game `id` as read from exactly `text` under `ruleset`, if kept;
