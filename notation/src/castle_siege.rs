@@ -70,12 +70,13 @@ use nom::{
 use crate::grammar::{MoveGrammar, TokenError};
 pub use crate::khan::Square;
 use crate::khan::square;
+use serde::{Deserialize, Serialize};
 
 // ---------------------------------------------------------------------------
 // Sides, units, faces
 
 /// The two sides. The Defender plays first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Side {
     /// The besieged, inside the castle; plays first.
     Defender,
@@ -116,7 +117,7 @@ impl fmt::Display for Side {
 }
 
 /// The seven unit types of the two armies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum UnitKind {
     /// `C`: both sides.
     Cannon,
@@ -263,7 +264,7 @@ pub const fn setup_squares(side: Side) -> &'static [Square] {
 /// A revealed placement as written: one unit letter per setup square of its
 /// side, in [`setup_squares`] order. Whether the letters make up the side's
 /// army is the referee's business.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Placement {
     side: Side,
     units: Vec<UnitKind>,
@@ -322,7 +323,7 @@ impl fmt::Display for Placement {
 // Orders and tokens
 
 /// The three phases of a turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Phase {
     /// Steps, within the d6 allowance.
     Move,

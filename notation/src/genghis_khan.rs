@@ -64,6 +64,7 @@ use nom::{
 
 use crate::grammar::{MoveGrammar, TokenError};
 use crate::quote;
+use serde::{Deserialize, Serialize};
 
 pub mod deal;
 
@@ -355,7 +356,7 @@ fn resolve_name<T: Copy>(
 // Khan cards
 
 /// One of the 100 Khan cards; index 0..100 in the seed's order.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct KhanCard(u8);
 
 impl KhanCard {
@@ -465,7 +466,7 @@ impl FromStr for KhanCard {
 // Foe decks and cards
 
 /// The five Foe decks, in the seed's order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum FoeDeck {
     /// Must be captured completely before any other deck may be attacked.
     MongolianUnification,
@@ -542,7 +543,7 @@ impl fmt::Display for FoeDeck {
 
 /// A Foe card: its deck and which of the deck's ten cards it is. Both copies
 /// of a card are this same value.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct FoeCard {
     deck: FoeDeck,
     kind: u8,

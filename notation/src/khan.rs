@@ -70,12 +70,13 @@ use nom::{
 };
 
 use crate::grammar::{MoveGrammar, TokenError};
+use serde::{Deserialize, Serialize};
 
 // ---------------------------------------------------------------------------
 // Squares
 
 /// One of the 64 squares, a1 = 0, b1 = 1, ..., h8 = 63.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Square(u8);
 
 macro_rules! squares {
@@ -232,7 +233,7 @@ pub fn square(input: &str) -> IResult<&str, Square> {
 // Sides and pieces
 
 /// A tribe.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Side {
     /// Moves first; upper-case letters.
     White,
@@ -281,7 +282,7 @@ impl fmt::Display for Side {
 }
 
 /// The eleven kinds of piece, by their engine letters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Kind {
     /// K, the khan: main leader.
     Khan,
@@ -388,7 +389,7 @@ impl fmt::Display for Kind {
 }
 
 /// A piece: a kind and a side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Piece {
     /// Whose piece it is.
     pub side: Side,

@@ -42,4 +42,6 @@ pub use record::{Node, Record, RecordBuilder, parse_record, read_all};
 pub use result::GameResult;
 pub use tags::{GameKind, Tags};
 pub use visitor::{Both, Dots, RawComment, RawTagValue, Skip, Visitor};
-pub use writer::{record_to_string, write_archive, write_record};
+pub use writer::{
+    continue_after_comment, joins_in_place, record_to_string, write_archive, write_record,
+};

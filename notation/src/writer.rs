@@ -27,7 +27,14 @@ pub fn write_record<G: MoveGrammar>(record: &Record<G::Move>, out: &mut String) 
     }
     out.push('\n');
     let mut units = Units::default();
-    let mut nodes = record.movetext.iter().peekable();
+    push_nodes::<G>(&record.movetext, &mut units);
+    units.push(record.result.to_string());
+    units.fill(out, 0);
+}
+
+/// The movetext `nodes` as units.
+fn push_nodes<G: MoveGrammar>(nodes: &[Node<G::Move>], units: &mut Units) {
+    let mut nodes = nodes.iter().peekable();
     while let Some(node) = nodes.next() {
         match node {
             Node::MoveNumber(n, dots) => {
@@ -52,13 +59,53 @@ pub fn write_record<G: MoveGrammar>(record: &Record<G::Move>, out: &mut String) 
                 units.push(unit);
             }
             Node::Nag(nag) => units.push(nag.to_string()),
-            Node::Comment(comment) => push_comment(comment, &mut units),
+            Node::Comment(comment) => push_comment(comment, units),
             Node::StartVariation => units.prefix("(", false),
             Node::EndVariation => units.suffix(")"),
         }
     }
-    units.push(record.result.to_string());
-    units.fill(out);
+}
+
+/// Continues a canonical record printed up to, and not including, the `}`
+/// that closes its last comment, whose last line is `width` characters
+/// long: `joined` is what joins that comment (its words follow the ones
+/// printed), then the brace, then `nodes` and `result`, filled as
+/// [`write_record`] fills them. The caller's text followed by this is what
+/// [`write_record`] prints for the whole record, provided the comment's
+/// last printed word stands where it would without its brace
+/// ([`joins_in_place`]); the fill is greedy, so nothing before it moves.
+pub fn continue_after_comment<G: MoveGrammar>(
+    joined: &Comment,
+    nodes: &[Node<G::Move>],
+    result: &crate::result::GameResult,
+    mut width: usize,
+    out: &mut String,
+) {
+    let mut words = joined.words();
+    match words.last_mut() {
+        Some(last) => last.push('}'),
+        None => {
+            out.push('}');
+            width += 1;
+        }
+    }
+    let mut units = Units {
+        units: words,
+        pending: String::new(),
+    };
+    push_nodes::<G>(nodes, &mut units);
+    units.push(result.to_string());
+    units.fill(out, width);
+}
+
+/// Whether a comment's last printed word, `last_line` the line it ends
+/// (its closing brace left out) after a line `line_before` long, stands
+/// where [`write_record`] puts it once more words join the comment: the
+/// word is one character shorter without its brace, and a word that went
+/// to a new line only because of that character would move up.
+pub fn joins_in_place(line_before: usize, last_line: &str) -> bool {
+    let width = last_line.chars().count();
+    last_line.contains(' ') || line_before == 0 || line_before + 1 + width > MAX_LINE
 }
 
 /// Print a record to a new string.
@@ -142,12 +189,12 @@ impl Units {
         }
     }
 
-    fn fill(mut self, out: &mut String) {
+    /// Fills the units into lines after a line already `width` long.
+    fn fill(mut self, out: &mut String, mut width: usize) {
         if !self.pending.is_empty() {
             let pending = std::mem::take(&mut self.pending);
             self.units.push(pending.trim_end().to_owned());
         }
-        let mut width = 0;
         for unit in &self.units {
             let len = unit.chars().count();
             if width > 0 && width + 1 + len > MAX_LINE {

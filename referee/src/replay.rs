@@ -183,6 +183,12 @@ pub trait GameReplay: fmt::Debug {
     /// A copy, for trying a turn without committing to it.
     fn boxed_clone(&self) -> Box<dyn GameReplay>;
 
+    /// The state as a stored game's tip keeps it ([`crate::signed::Tip`]);
+    /// `None` for a game that keeps none (the replay is then made whole).
+    fn saved(&self) -> Option<crate::signed::tip::SavedGame<'_>> {
+        None
+    }
+
     /// Whether the player in `seat` may play a turn now: the player to
     /// move, or, while the rules let both act at once (Castle Siege's
     /// secret setups, CS-07), either.

@@ -119,7 +119,7 @@ pub const fn stack_limit(sq: Square) -> usize {
 }
 
 /// A set of squares, bit `i` for the square with index `i` (a1 = 0).
-#[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Default, Hash, Serialize, Deserialize)]
 pub struct SquareSet(u64);
 
 impl SquareSet {

@@ -41,6 +41,7 @@ use crate::fair_play::turn::MoveToken;
 use crate::replay::{
     BuiltinReplay, GameEnd, GameReplay, Resolved, RulesError, SecretSetup, Snapshot, SpellingError,
 };
+use serde::{Deserialize, Serialize};
 
 /// Where the secret setups stand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,7 +52,7 @@ pub enum SetupStage {
     Revealing,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 enum Stage {
     /// CS-07 to CS-10: which side has sealed, and what each revealed.
     Setup {
@@ -63,7 +64,7 @@ enum Stage {
 }
 
 /// A Castle Siege game being replayed.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CastleSiegeReplay {
     rules: Rules,
     stage: Stage,
@@ -301,6 +302,10 @@ fn resolve_tokens(
 }
 
 impl GameReplay for CastleSiegeReplay {
+    fn saved(&self) -> Option<crate::signed::tip::SavedGame<'_>> {
+        Some(crate::signed::tip::SavedGame::CastleSiege(self))
+    }
+
     fn game(&self) -> GameKind {
         GameKind::CastleSiege
     }

@@ -5,9 +5,10 @@ use std::fmt;
 
 use super::army::Side;
 use super::board::Square;
+use serde::{Deserialize, Serialize};
 
 /// Why a side won.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum WinReason {
     /// CS-46: an attacking unit moved into a victory square.
     VictorySquare(Square),
@@ -31,7 +32,7 @@ pub enum WinReason {
 }
 
 /// The end of a game: always a win (CS-50 leaves no draws).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Outcome {
     /// The winner.
     pub winner: Side,

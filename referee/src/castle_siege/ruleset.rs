@@ -91,7 +91,7 @@ pub const DEFAULT_ROUND_CAP: u32 = 50;
 pub const MAX_ROUND_CAP: u32 = 10_000;
 
 /// The flags every position carries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Rules {
     /// CS-03.
     pub adjacency: Adjacency,

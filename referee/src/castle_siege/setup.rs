@@ -19,6 +19,7 @@ use crate::fair_play::commit::{CommitMismatch, Commitment, Salt, SetupOpening};
 use crate::fair_play::encoding::{Blob, ValueError};
 use crate::fair_play::game_id::GameId;
 use crate::fair_play::sign::PublicKey;
+use serde::{Deserialize, Serialize};
 
 /// Why a setup is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -81,7 +82,7 @@ pub enum SetupError {
 
 /// A legal setup: a placement of exactly the side's army, one unit per setup
 /// square (CS-02, CS-08).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Setup {
     placement: Placement,
 }

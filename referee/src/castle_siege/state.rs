@@ -13,9 +13,10 @@ use super::illegal::Illegal;
 use super::outcome::{Outcome, WinReason};
 use super::ruleset::{InnerMoves, Rules, TurnMode};
 use super::setup::{Setup, SetupError};
+use serde::{Deserialize, Serialize};
 
 /// One unit on the board, with what it has done this turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Unit {
     /// Whose unit.
     pub side: Side,
@@ -90,7 +91,7 @@ pub enum PositionError {
 }
 
 /// The state of a game.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct State {
     rules: Rules,
     units: Vec<Unit>,
@@ -109,7 +110,7 @@ pub struct State {
 /// CS-12 under the faithful turn (CS-P4): the allowance die of this turn's
 /// Move phase and how many distinct units have moved (or tried to enter)
 /// under it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Allowance {
     /// The die's face: this many distinct units may move.
     pub face: u8,

@@ -23,6 +23,7 @@ use thiserror::Error;
 use super::encoding::{Canonical, DecodeError, Decoder, Encoder, TAG_CHAIN};
 use super::game_id::GameId;
 use super::sign::{Fingerprint, PublicKey};
+use serde::{Deserialize, Serialize};
 
 /// The longest chain accepted (2^20 values), so that computing a chain, or
 /// following a suspected gap, has a known cost.
@@ -378,7 +379,7 @@ impl fmt::Debug for HashChain {
 
 /// A verifier's view of one party's chain: its anchor, and the last
 /// position and value revealed.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ChainVerifier {
     game: GameId,
     owner: PublicKey,
@@ -475,6 +476,8 @@ fn check_binding(anchor: &ChainAnchor, game: &GameId, owner: &PublicKey) -> Resu
     }
     Ok(())
 }
+
+super::encoding::serde_as_canonical!(ChainValue, ChainAnchor, Reveal);
 
 #[cfg(test)]
 mod tests {

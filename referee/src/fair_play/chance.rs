@@ -361,6 +361,8 @@ impl Chance for PracticeChance {
     }
 }
 
+super::encoding::serde_as_canonical!(ChanceRecord);
+
 #[cfg(test)]
 mod tests {
     use super::*;

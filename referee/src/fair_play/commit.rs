@@ -162,6 +162,8 @@ pub fn challenger_takes_first_roles(
     Ok(enc.sha256().as_bytes()[31] & 1 == 0)
 }
 
+super::encoding::serde_as_canonical!(Commitment);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -831,3 +831,45 @@ mod tests {
         }
     }
 }
+
+/// Serde for a protocol value through its canonical bytes: the one
+/// encoding Yam defines for it, so a value kept in a client's cache (a
+/// stored game's tip, `signed::tip`) is read back by the decoder that
+/// refuses anything the encoder could not have produced. For these types
+/// serde is a carrier only: the bytes are the canonical ones.
+macro_rules! serde_as_canonical {
+    ($($ty:ty),* $(,)?) => {$(
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_bytes(&$crate::fair_play::encoding::Canonical::to_canonical_bytes(self))
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                deserializer.deserialize_bytes($crate::fair_play::encoding::CanonicalVisitor::<$ty>(
+                    std::marker::PhantomData,
+                ))
+            }
+        }
+    )*};
+}
+
+pub(crate) use serde_as_canonical;
+
+/// Reads a [`serde_as_canonical`] value from its bytes.
+pub(crate) struct CanonicalVisitor<T>(pub(crate) std::marker::PhantomData<T>);
+
+impl<T: Canonical> serde::de::Visitor<'_> for CanonicalVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a value's canonical bytes")
+    }
+
+    fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<T, E> {
+        T::from_canonical_bytes(bytes).map_err(E::custom)
+    }
+}
+
+serde_as_canonical!(Blob, Text);

@@ -77,6 +77,8 @@ impl Canonical for GameId {
     }
 }
 
+super::encoding::serde_as_canonical!(GameId);
+
 #[cfg(test)]
 mod tests {
     use super::*;

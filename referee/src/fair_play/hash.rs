@@ -75,6 +75,8 @@ impl Canonical for Hash32 {
     }
 }
 
+super::encoding::serde_as_canonical!(Hash32);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -31,6 +31,7 @@ use super::encoding::{Blob, Encoder, TAG_OUTCOME, TAG_PRACTICE};
 use super::game_id::GameId;
 use super::hash::Hash32;
 use super::sign::PublicKey;
+use serde::{Deserialize, Serialize};
 
 /// How far a stream's outcomes can be trusted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -85,7 +86,7 @@ pub trait ByteSource {
 }
 
 /// SHA-256 in counter mode over a fixed prefix; the core of both streams.
-#[derive(Clone)]
+#[derive(Clone, Serialize, Deserialize)]
 struct CounterStream {
     prefix: Vec<u8>,
     counter: Option<u32>,
@@ -199,7 +200,7 @@ impl ByteSource for OutcomeStream {
 }
 
 /// The open-seed stream of a practice game. Always [`Assurance::Unverified`].
-#[derive(Clone)]
+#[derive(Clone, Serialize, Deserialize)]
 pub struct PracticeStream {
     inner: CounterStream,
 }

@@ -29,6 +29,7 @@ use super::sign::{Fingerprint, PublicKey, SignatureError};
 use super::turn::{
     Acceptance, Challenge, Event, EventBody, Evidence, Mode, RoleChoice, SignedEvent,
 };
+use serde::{Deserialize, Serialize};
 
 /// Why a record was refused, and where.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -252,13 +253,13 @@ pub struct RecordSummary {
     pub challenger_takes_first_roles: Option<bool>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 enum OfferKind {
     Draw,
     Takeback,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct Offer {
     hash: Hash32,
     kind: OfferKind,
@@ -266,7 +267,7 @@ struct Offer {
     open: bool,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct Opened {
     /// Shared, not copied, by every push's working copy.
     challenge: std::sync::Arc<Challenge>,
@@ -275,7 +276,7 @@ struct Opened {
 }
 
 /// Checks a record one event at a time; see the module documentation.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct RecordVerifier {
     opened: Option<Opened>,
     game: Option<GameId>,

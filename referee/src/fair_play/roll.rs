@@ -40,6 +40,7 @@ use super::game_id::GameId;
 use super::hash::Hash32;
 use super::outcome::{OutcomeInput, OutcomeStream};
 use super::sign::{Fingerprint, PublicKey, Signature, SigningKey};
+use serde::{Deserialize, Serialize};
 
 /// What a roll resolves: the declared orders, in the order they will be
 /// carried out, and an optional free-text seed (from a player without the
@@ -253,7 +254,7 @@ pub struct TurnContext {
 }
 
 /// A roll with every response in: the inputs of its outcome.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CompletedRoll {
     /// The roll index.
     pub index: u64,
@@ -330,7 +331,7 @@ impl fmt::Display for Owed {
 }
 
 /// A roll that is open: requested, and not yet played.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpenRoll {
     request: RollRequest,
     request_hash: Hash32,
@@ -590,7 +591,7 @@ pub struct Answer {
     pub completed: Option<CompletedRoll>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct PartyState {
     key: PublicKey,
     chain: Option<ChainVerifier>,
@@ -605,7 +606,7 @@ struct PartyState {
 /// verifier replaying a record, and every responder, which answers only
 /// through [`RollBook::answer`] on a copy of the book the verifier
 /// accepted.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RollBook {
     game: GameId,
     /// Shared, not copied, by the verifier's working copy at every event:
@@ -1691,3 +1692,11 @@ pub(crate) mod tests {
         }
     }
 }
+
+super::encoding::serde_as_canonical!(
+    Declaration,
+    RollRequest,
+    SignedRollRequest,
+    RollResponse,
+    SignedRollResponse
+);

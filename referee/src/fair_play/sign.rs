@@ -512,3 +512,5 @@ pub(crate) mod tests {
         );
     }
 }
+
+super::encoding::serde_as_canonical!(PublicKey, Signature);

@@ -948,3 +948,5 @@ pub(crate) mod tests {
         });
     }
 }
+
+super::encoding::serde_as_canonical!(Party, Challenge, Acceptance, SignedEvent, MoveToken);

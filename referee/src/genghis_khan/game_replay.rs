@@ -32,13 +32,14 @@ use crate::fair_play::turn::MoveToken;
 use crate::replay::{
     BuiltinReplay, GameEnd, GameReplay, Resolved, RulesError, Snapshot, SpellingError,
 };
+use serde::{Deserialize, Serialize};
 
 /// The word that declares a Horde draw in a roll request: the card is not
 /// known until the roll is answered.
 pub const DRAW_ORDER: &str = "draw";
 
 /// A Genghis Khan game being replayed.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GenghisKhanReplay {
     ruleset: Ruleset,
     /// `None` until the Foe rows are laid out.
@@ -108,6 +109,10 @@ impl GenghisKhanReplay {
 }
 
 impl GameReplay for GenghisKhanReplay {
+    fn saved(&self) -> Option<crate::signed::tip::SavedGame<'_>> {
+        Some(crate::signed::tip::SavedGame::GenghisKhan(self))
+    }
+
     fn game(&self) -> GameKind {
         GameKind::GenghisKhan
     }

@@ -72,6 +72,10 @@ impl Visitor<'_> for Bounded {
 }
 
 fn hand_limit<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    // A stored game's tip (`signed::Tip`) holds the number it wrote.
+    if !d.is_human_readable() {
+        return u32::deserialize(d);
+    }
     d.deserialize_u64(Bounded {
         min: 0,
         max: 15,
@@ -80,6 +84,10 @@ fn hand_limit<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
 }
 
 fn turns<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    // A stored game's tip (`signed::Tip`) holds the number it wrote.
+    if !d.is_human_readable() {
+        return u32::deserialize(d);
+    }
     d.deserialize_u64(Bounded {
         min: 1,
         max: 1000,

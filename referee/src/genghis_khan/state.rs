@@ -8,12 +8,13 @@ use yam_notation::GameResult;
 use super::cards::{FoeCard, FoeDeck, KhanCard, khan_force};
 use super::ruleset::Options;
 use super::score::Score;
+use serde::{Deserialize, Serialize};
 
 /// GK-04, GK-15: cards drawn in each Horde phase.
 pub const HORDE: usize = 5;
 
 /// Why the game ended (GK-16). The score never depends on it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum EndReason {
     /// The Logistics phase of the last turn is over.
     TurnLimit,
@@ -35,7 +36,7 @@ impl fmt::Display for EndReason {
 }
 
 /// Where a turn stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Phase {
     /// Drawing: `drawn` cards drawn so far this turn.
     Horde {
@@ -72,7 +73,7 @@ impl fmt::Display for Phase {
 /// Khan deck, which does not exist: the deck is held as the set of cards not
 /// yet drawn, in canonical order, and each draw asks the door for chance for
 /// one of them.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct State {
     pub(super) options: Options,
     pub(super) turn: u32,

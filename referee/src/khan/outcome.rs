@@ -5,9 +5,10 @@ use std::fmt;
 
 use super::piece::Side;
 use super::position::Position;
+use serde::{Deserialize, Serialize};
 
 /// Why a side won.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum WinReason {
     /// KR-6.2: the loser's royal leader is attacked and it has no legal move.
     Checkmate,
@@ -20,7 +21,7 @@ pub enum WinReason {
 }
 
 /// Why the game was drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum DrawReason {
     /// KR-6.4: the side to move has no legal move and its royal leader (if
     /// any) is not attacked.
@@ -32,7 +33,7 @@ pub enum DrawReason {
 }
 
 /// The end of a game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Outcome {
     /// One side won.
     Win {

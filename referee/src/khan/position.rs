@@ -11,12 +11,13 @@ use yam_notation::khan::{EngineFen, KhanSyntaxError, TowerText, YamPosition};
 use super::piece::{Captive, Kind, Piece, Side, is_magician};
 use super::ruleset::Rules;
 use super::square::{Bitboard, Square};
+use serde::{Deserialize, Serialize};
 
 /// At most this many towers in one position.
 pub const MAX_TOWERS: usize = 4;
 
 /// Where a captive is (KR-7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum CaptiveAt {
     /// Still inside the tower with this index.
     Tower(u8),
@@ -42,8 +43,9 @@ pub(crate) const fn captive_slot(c: Captive) -> usize {
 }
 
 /// A Khan position.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Position {
+    #[serde(with = "board_squares")]
     pub(crate) squares: [Option<Piece>; 64],
     pub(crate) by_side: [Bitboard; 2],
     pub(crate) by_kind: [Bitboard; 11],
@@ -536,5 +538,47 @@ mod tests {
             let e = Position::from_yam(&format!("{base}{extra}"), rules()).unwrap_err();
             assert!(e.to_string().contains(want), "{extra}: {e}");
         }
+    }
+}
+
+/// Serde for the 64 squares of a position (serde's derives stop at arrays
+/// of 32): a tuple of 64, which postcard writes without a length.
+mod board_squares {
+    use serde::de::{Error, SeqAccess, Visitor};
+    use serde::ser::SerializeTuple;
+    use serde::{Deserializer, Serializer};
+    use yam_notation::khan::Piece;
+
+    pub fn serialize<S: Serializer>(
+        squares: &[Option<Piece>; 64],
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut tuple = serializer.serialize_tuple(64)?;
+        for square in squares {
+            tuple.serialize_element(square)?;
+        }
+        tuple.end()
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<[Option<Piece>; 64], D::Error> {
+        struct Squares;
+        impl<'de> Visitor<'de> for Squares {
+            type Value = [Option<Piece>; 64];
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("the 64 squares of a Khan position")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut squares = [None; 64];
+                for (i, square) in squares.iter_mut().enumerate() {
+                    *square = seq
+                        .next_element()?
+                        .ok_or_else(|| A::Error::invalid_length(i, &self))?;
+                }
+                Ok(squares)
+            }
+        }
+        deserializer.deserialize_tuple(64, Squares)
     }
 }

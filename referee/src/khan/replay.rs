@@ -12,9 +12,10 @@ use super::{apply, legal_moves, resolve, to_token};
 use crate::fair_play::chance::Chance;
 use crate::fair_play::turn::MoveToken;
 use crate::replay::{BuiltinReplay, GameEnd, GameReplay, RulesError, Snapshot, SpellingError};
+use serde::{Deserialize, Serialize};
 
 /// A Khan game being replayed.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct KhanReplay {
     position: Position,
     /// The squares of the last move played (from, to), for pictures.
@@ -58,6 +59,10 @@ fn token_text(token: &KhanToken) -> String {
 }
 
 impl GameReplay for KhanReplay {
+    fn saved(&self) -> Option<crate::signed::tip::SavedGame<'_>> {
+        Some(crate::signed::tip::SavedGame::Khan(self))
+    }
+
     fn game(&self) -> GameKind {
         GameKind::Khan
     }

@@ -129,6 +129,11 @@ impl Default for Options {
 /// the bare keyword with no value, which means on (the protocol's
 /// `basePromotions` example is written that way).
 fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    // A stored game's tip (a binary cache, `signed::Tip`) holds the options
+    // as it wrote them: a plain boolean.
+    if !d.is_human_readable() {
+        return bool::deserialize(d);
+    }
     struct Flag;
     impl<'de> Visitor<'de> for Flag {
         type Value = bool;
@@ -163,7 +168,7 @@ fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
 }
 
 /// The options and camps: the part of a ruleset every position carries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Rules {
     /// The rule options.
     pub options: Options,

@@ -1,13 +1,14 @@
 //! The board's geometry: squares (shared with the notation), bitboards, and
 //! the neighbour tables that movement and spells are built from (KR-1).
 
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
 pub use yam_notation::khan::Square;
 
 /// A set of squares, bit `i` for the square with index `i` (a1 = 0).
-#[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Default, Hash, Serialize, Deserialize)]
 pub struct Bitboard(pub u64);
 
 impl Bitboard {

@@ -11,7 +11,7 @@ use super::collect::{Collector, SignedText};
 use super::replay::{ReplayFault, SignedReplay};
 use super::table::{self, Opening, Prepared, Seating, Signer, TableError};
 use super::verify::{Failure, Verdict, Verified, verify_text};
-use super::write::append_events;
+use super::write::{append_events, append_to_text};
 use crate::castle_siege::game_replay::{CastleSiegeReplay, SetupStage, sealed_token};
 use crate::castle_siege::selfplay::{choose_declaration, choose_setup};
 use crate::castle_siege::{Policy, Side};
@@ -959,4 +959,187 @@ fn a_probed_declaration_draws_no_board() {
         .resolve(seat, &["Move".to_owned(), "Kd6-c6".to_owned()], &mut probe)
         .expect_err("Move is declared alone");
     assert!(!illegal.position.is_empty(), "{illegal:?}");
+}
+
+/// Every record of `texts` (each a longer continuation of the one before,
+/// as a client writes a game turn by turn) and its replay: a tip made of
+/// any of them restores its replay, and the replay of any later one,
+/// walked from it through the new movetext only, is the whole replay, with
+/// the bounds a whole reading finds. Anything else falls back to the whole
+/// replay.
+/// Returns how many appends joined the comment the text ended with.
+fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize {
+    use super::tip::{After, Bounds, Tip, replay_after};
+    use super::verify::{Known, replay_text_knowing};
+    let bounds_of = |text: &str| Bounds::of(text, &collect(text)).unwrap();
+    // Two replays are the same when their serialised states are (a tip
+    // less its header, 68 bytes, and its seal, 32).
+    let state = |replay: &SignedReplay, text: &str| {
+        let saved = Tip::save(replay, text, bounds_of(text)).unwrap();
+        saved[68..saved.len() - 32].to_vec()
+    };
+    let whole: Vec<Vec<u8>> = records
+        .iter()
+        .map(|(text, _)| {
+            let replay = replay_text_knowing(&collect(text), &Builtin, Known::Nothing).unwrap();
+            state(&replay, text)
+        })
+        .collect();
+    for (k, (prefix, replay)) in records.iter().enumerate() {
+        assert_eq!(
+            state(replay, prefix),
+            whole[k],
+            "the harness's replay is the whole one"
+        );
+        let tip = Tip::save(replay, prefix, bounds_of(prefix)).unwrap();
+        let (restored, bounds) = Tip::restore(&tip, prefix, &Builtin).unwrap();
+        assert_eq!(bounds, bounds_of(prefix));
+        assert_eq!(state(&restored, prefix), whole[k], "restored as it was");
+        for (m, (text, _)) in records.iter().enumerate().skip(k) {
+            match replay_after(text, prefix, bounds, &restored, Known::Nothing) {
+                After::Replayed { replay, bounds } => {
+                    assert_eq!(bounds, Some(bounds_of(text)), "{k} -> {m}");
+                    assert_eq!(state(&replay, text), whole[m], "{k} -> {m}");
+                }
+                After::Whole => panic!("{k} -> {m}: not continued"),
+            }
+        }
+        // A tip is bound to its text, its version and its own bytes.
+        let mut other = prefix.clone();
+        other.insert(bounds.cut, ' ');
+        assert!(
+            Tip::restore(&tip, &other, &Builtin).is_none(),
+            "another text"
+        );
+        let mut damaged = tip.clone();
+        let middle = damaged.len() / 2;
+        damaged[middle] ^= 1;
+        assert!(
+            Tip::restore(&damaged, prefix, &Builtin).is_none(),
+            "damaged"
+        );
+        let mut later = tip.clone();
+        later[8..12].copy_from_slice(&(Tip::VERSION + 1).to_be_bytes());
+        assert!(
+            Tip::restore(&later, prefix, &Builtin).is_none(),
+            "another version"
+        );
+    }
+    // Each record printed from the one before by appending its new events
+    // to the text is the record the whole printer gives, byte for byte
+    // (with prose too), unless the header changes.
+    let (mut appended, mut joined) = (0, 0);
+    for pair in records.windows(2) {
+        let [(text, before), (next, after)] = pair else {
+            unreachable!()
+        };
+        let events = &after.events()[before.events().len()..];
+        for prose in [None, Some("Well played, and { braced } prose.")] {
+            let mut whole = yam_notation::parse_record::<RawGrammar>(text).unwrap();
+            append_events(&mut whole, before, events, prose).unwrap();
+            let whole = record_to_string::<RawGrammar>(&whole);
+            if prose.is_none() {
+                assert_eq!(&whole, next);
+            }
+            match append_to_text(text, bounds_of(text), before, events, prose) {
+                Some(Ok((spliced, replay))) => {
+                    assert_eq!(spliced, whole, "appended to the text");
+                    assert_eq!(state(&replay, &spliced), state(after, next));
+                    appended += 1;
+                    let cut = bounds_of(text).cut;
+                    joined += usize::from(spliced.as_bytes()[cut] != b'}');
+                }
+                Some(Err(e)) => panic!("{e}"),
+                None => assert_ne!(
+                    whole.split("\n\n").next(),
+                    text.split("\n\n").next(),
+                    "only a changed header is printed whole"
+                ),
+            }
+        }
+    }
+    assert!(appended > 0);
+    // A later record whose verified part differs from the prefix, by one
+    // byte anywhere, is replayed whole; so is one whose new part fails.
+    let (first, replay) = &records[0];
+    let bounds = bounds_of(first);
+    let (last, _) = records.last().unwrap();
+    for at in [bounds.movetext + 3, bounds.cut / 2, bounds.cut - 2] {
+        let mut changed = last.clone().into_bytes();
+        changed[at] = if changed[at] == b'A' { b'B' } else { b'A' };
+        let Ok(changed) = String::from_utf8(changed) else {
+            continue;
+        };
+        assert!(matches!(
+            replay_after(&changed, first, bounds, replay, Known::Nothing),
+            After::Whole
+        ));
+    }
+    if last.len() > first.len() + 40 {
+        let mut changed = last.clone().into_bytes();
+        let at = bounds.cut + (last.len() - bounds.cut) / 2;
+        changed[at] = if changed[at] == b'A' { b'B' } else { b'A' };
+        if let Ok(changed) = String::from_utf8(changed) {
+            assert!(matches!(
+                replay_after(&changed, first, bounds, replay, Known::Nothing),
+                After::Whole
+            ));
+            assert!(replay_text_knowing(&collect(&changed), &Builtin, Known::Nothing).is_err());
+        }
+    }
+    joined
+}
+
+/// A tip restores a replay of each game exactly, and a later record is
+/// walked from it through its new movetext alone to the whole replay's
+/// answer: Castle Siege (sealed setups, rolls, faces), Genghis Khan
+/// (against a director) and Khan.
+#[test]
+fn a_tip_restores_the_replay_and_a_later_record_continues_from_it() {
+    let mut joined = 0;
+    let mut siege = Game::siege("skirmish-faithful");
+    siege.set_up();
+    let mut records = vec![(siege.text(), siege.replay.clone())];
+    for seed in 0..12 {
+        if siege.replay.ending().is_some() {
+            break;
+        }
+        siege.declare(Policy::Random, seed);
+        records.push((siege.text(), siege.replay.clone()));
+    }
+    joined += tips_continue_every_later_record(&records);
+
+    let mut cards = Game::cards(Mode::Director);
+    let mut records = vec![(cards.text(), cards.replay.clone())];
+    for _ in 0..12 {
+        let Some(action) = cards.cards_state().state().and_then(greedy_action) else {
+            break;
+        };
+        let state = cards.cards_state().state().unwrap().clone();
+        let order = match &action {
+            Action::Draw => DRAW_ORDER.to_owned(),
+            other => notate(&state, other, &[]).unwrap().to_string(),
+        };
+        cards.play(&[order]);
+        records.push((cards.text(), cards.replay.clone()));
+    }
+    joined += tips_continue_every_later_record(&records);
+
+    let mut khan = Game::open(
+        GameKind::Khan,
+        "basic",
+        Mode::Peer,
+        Seating::Chosen {
+            challenger_first: true,
+        },
+    );
+    let mut records = vec![(khan.text(), khan.replay.clone())];
+    for seed in 0..16u64 {
+        let moves = khan.replay.game().legal_moves();
+        let pick = moves[(seed as usize * 7) % moves.len()].clone();
+        khan.play(&[pick]);
+        records.push((khan.text(), khan.replay.clone()));
+    }
+    joined += tips_continue_every_later_record(&records);
+    assert!(joined > 0, "events joined the comment the text ended with");
 }

@@ -32,6 +32,7 @@ pub mod replay;
 pub mod shown;
 pub mod table;
 pub mod text;
+pub mod tip;
 pub mod verify;
 pub mod write;
 
@@ -43,6 +44,7 @@ mod tests;
 pub use checkpoint::Checkpoint;
 pub use collect::{Collector, SignedText};
 pub use replay::{ReplayError, ReplayFault, SignedReplay};
+pub use tip::Tip;
 pub use verify::{
     Failure, Known, Rejected, Verdict, Verified, replay_text, replay_text_continuing,
     replay_text_knowing, verify_cut, verify_text,

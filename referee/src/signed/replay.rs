@@ -34,6 +34,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use yam_notation::GameResult;
 
@@ -186,7 +187,7 @@ pub enum ReplayFault {
 }
 
 /// An ending the record states: not a move, and no position makes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RecordEnding {
     /// The player in this seat resigned.
     Resigned(usize),
@@ -195,7 +196,7 @@ pub enum RecordEnding {
 }
 
 /// A forfeit claim on record.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Claim {
     /// The claimant's seat, if it has one.
     pub by_seat: Option<usize>,
@@ -209,7 +210,7 @@ pub struct Claim {
     pub seq: u32,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct Request {
     requester: PublicKey,
     orders: Vec<String>,
@@ -220,16 +221,18 @@ struct Request {
 /// (a client's working copy, the robot's kept games) shares every
 /// snapshot instead of copying every game state of the record (a card
 /// game's state is a few hundred bytes in several lists).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct Snapshot {
+    #[serde(with = "super::tip::shared_game")]
     game: Arc<dyn GameReplay>,
     plies: u32,
 }
 
 /// A signed game replayed by its rules and its evidence; see the module
 /// documentation.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SignedReplay {
+    #[serde(with = "super::tip::boxed_game")]
     game: Box<dyn GameReplay>,
     /// Shared, not copied, by every push's working copy.
     ruleset_name: Arc<str>,
@@ -256,6 +259,7 @@ pub struct SignedReplay {
     /// over a game). Today nothing after the insertion can fail (a roll
     /// request stands alone in its event, and its checks come first); the
     /// undo keeps "on error nothing changes" true whatever comes later.
+    #[serde(skip)]
     requests_undo: Vec<(u64, Option<Request>)>,
     takeback_offers: BTreeMap<Hash32, u32>,
     draw_offers: Vec<(Hash32, PublicKey)>,
@@ -835,6 +839,11 @@ impl SignedReplay {
     /// The game's rules at the current position.
     pub fn game(&self) -> &dyn GameReplay {
         &*self.game
+    }
+
+    /// The hash of the ruleset text the replay was made under.
+    pub fn ruleset_hash(&self) -> &Hash32 {
+        &self.ruleset_hash
     }
 
     /// The ruleset's name.

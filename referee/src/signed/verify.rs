@@ -293,6 +293,26 @@ pub fn replay_text_continuing(
     continued.map_err(Rejected::Failed)
 }
 
+/// The walk of `fragment`'s items continued from `before`, the replay of
+/// everything the fragment leaves out: a record's header and only the
+/// movetext after a verified prefix ([`super::tip::replay_after`] makes
+/// the fragment and holds it to that prefix). The header and the result
+/// are checked as for a whole record.
+pub(super) fn walk_after(
+    fragment: &SignedText,
+    known: Known<'_>,
+    before: &SignedReplay,
+) -> Result<SignedReplay, Box<Failure>> {
+    if let Some(first) = before.events().first() {
+        check_game_id(fragment, first)?;
+    }
+    let mut walk = TextWalk::new(before.clone());
+    for item in &fragment.items {
+        walk.item(item, fragment, known)?;
+    }
+    walk.finish(fragment, Whole::Yes)
+}
+
 fn replay_signed(
     text: &SignedText,
     catalog: &dyn RulesCatalog,

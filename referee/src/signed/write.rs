@@ -13,6 +13,7 @@ use crate::fair_play::turn::{EventBody, Evidence, SignedEvent};
 
 use super::replay::{ReplayError, SignedReplay};
 use super::text::{EVENT_COMMAND, FAIR_PLAY_TAGS, chance_command, event_command};
+use super::tip::Bounds;
 
 /// Appends `events` to `record`: the moves of each turn in the main line,
 /// then a comment with its `[%chance]` and `[%event]`; an event without
@@ -67,6 +68,85 @@ pub fn append_verified(
     }
     finish(record, after);
     Some(())
+}
+
+/// As [`append_events`] for a record kept as its text, `text`, whose
+/// [`Bounds`] are `bounds` and whose verified replay is `before`: the new
+/// events are printed after `text[..bounds.cut]` (joining the comment that
+/// closes there, as an event without moves does, or after it) instead of
+/// printing the whole record again, so a turn late in a long game costs
+/// its own events. The text is the one [`append_events`] and the canonical
+/// printer give, byte for byte, when `text` is itself canonical (the
+/// client checks the result with [`super::tip::replay_after`] before
+/// writing it). `None` when that cannot be promised: the header changes
+/// (the result is set, a fair-play tag comes or goes), or the comment's
+/// last word would move; then append to the whole record.
+pub fn append_to_text(
+    text: &str,
+    bounds: Bounds,
+    before: &SignedReplay,
+    events: &[SignedEvent],
+    prose: Option<&str>,
+) -> Option<Result<(String, SignedReplay), ReplayError>> {
+    if !bounds.hold(text) {
+        return None;
+    }
+    let verified = &text[..bounds.cut];
+    let (before_last, last_line) = match verified.rfind('\n') {
+        Some(at) => (&verified[..at], &verified[at + 1..]),
+        None => ("", verified),
+    };
+    let line_before = before_last
+        .rsplit('\n')
+        .next()
+        .map_or(0, |l| l.chars().count());
+    // The header alone, read as a record, for the tags the events set.
+    let mut header = String::with_capacity(bounds.movetext + 4);
+    header.push_str(&text[..bounds.movetext]);
+    header.push_str("\n\n*\n");
+    let mut record = yam_notation::parse_record::<yam_notation::RawGrammar>(&header).ok()?;
+    let tags = record.tags.clone();
+    // The main line's last move number and its last comment, as the whole
+    // record has them: the writer numbers moves and joins events by them.
+    if let Some(number) = last_number(before) {
+        record.movetext.push(Node::MoveNumber(number.0, number.1));
+    }
+    let seeded = record.movetext.len();
+    record.movetext.push(Node::Comment(Comment::default()));
+    let after = match append_events(&mut record, before, events, prose) {
+        Ok(after) => after,
+        Err(e) => return Some(Err(e)),
+    };
+    if record.tags != tags {
+        return None;
+    }
+    let Some(Node::Comment(joined)) = record.movetext.get(seeded) else {
+        return None;
+    };
+    if !joined.is_empty() && !yam_notation::joins_in_place(line_before, last_line) {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len() + 1024);
+    out.push_str(verified);
+    yam_notation::continue_after_comment::<yam_notation::RawGrammar>(
+        joined,
+        &record.movetext[seeded + 1..],
+        &record.result,
+        last_line.chars().count(),
+        &mut out,
+    );
+    Some(Ok((out, after)))
+}
+
+/// The last move number the writer printed in the main line of `replay`'s
+/// record: the number of its last turn with moves, unless that is 0 (the
+/// moves before move 1 take none).
+fn last_number(replay: &SignedReplay) -> Option<(u32, Dots)> {
+    let events = replay.events();
+    (0..events.len())
+        .rev()
+        .filter(|&seq| matches!(&events[seq].event.body, EventBody::Turn(t) if !t.moves.is_empty()))
+        .find_map(|seq| replay.move_number_before(seq).filter(|n| n.0 > 0))
 }
 
 /// What writing a run of events remembers from one to the next.

@@ -1,0 +1,343 @@
+//! The tip of a stored game: its verified replay, kept beside its text so
+//! that the next turn starts where the last one ended.
+//!
+//! A [`Checkpoint`](super::Checkpoint) spares a client the signatures it
+//! verified before, but not the rest: reading a stored game still parsed
+//! and replayed its whole record (rules, hash links, chains, outcomes), so a
+//! turn at ply 300 cost several times a turn at ply 10. A [`Tip`] is the
+//! replay itself, serialised, and bound to the exact bytes of the text it
+//! is the replay of: the length and SHA-256 of that text. A client that
+//! reads the same bytes back restores the replay instead of making it
+//! again, and only the text after those bytes (a turn mail's new events,
+//! the hot-seat's next move) is parsed and walked
+//! ([`super::replay_tail`]).
+//!
+//! Trust: a tip is a cache a client writes of a replay it verified itself,
+//! in a place only that client writes (the hot-seat's secrets, the desk's
+//! and the robot's data directories). It is never sent and never evidence:
+//! `yam verify`, `check` and `dispute` never read one. It is used only
+//! when everything it is bound to still holds (the same text bytes, the
+//! same version of this format, the same ruleset text as the replay was
+//! made under, the replay's own record of it); anything else, a tip of
+//! another build, a text edited by hand, a ruleset file changed beside the
+//! game, a tip that does not decode, is no tip, and the record is replayed
+//! whole as before. So a tip can make a turn cheaper, never change what a
+//! record is found to be. `docs/fair-play.md`, 9.11, specifies the file.
+//!
+//! The serialised form is [postcard](https://docs.rs/postcard) over the
+//! replay's own types; protocol values (events, keys, hashes, chain values)
+//! are carried as their canonical bytes and read back by the canonical
+//! decoder. The format is Yam's private cache format: a tip of another
+//! [`Tip::VERSION`] is no tip.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use sha2::{Digest, Sha256};
+
+use crate::castle_siege::game_replay::CastleSiegeReplay;
+use crate::genghis_khan::game_replay::GenghisKhanReplay;
+use crate::khan::replay::KhanReplay;
+use crate::replay::{GameReplay, RulesCatalog};
+
+use super::SignedReplay;
+use super::collect::{Collector, Item, SignedText};
+use super::verify::{Known, walk_after};
+
+/// The magic bytes a tip starts with.
+const MAGIC: &[u8; 8] = b"yam-tip\0";
+
+/// A stored game's verified replay bound to the text it replays; see the
+/// module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct Tip;
+
+impl Tip {
+    /// The version of the tip format this build writes and reads. Any
+    /// change to a serialised type (a field added to a game state, say)
+    /// must change it: a tip of another version is no tip.
+    pub const VERSION: u32 = 1;
+
+    /// The tip of `replay`, the verified replay of exactly `text`, whose
+    /// [`Bounds`] are `bounds`: magic, version, the text's length and
+    /// SHA-256, the bounds, the replay, and last a SHA-256 of everything
+    /// before it (a tip damaged on disk is no tip). `None` for a game that
+    /// keeps no tip (a test game of the referee's own).
+    pub fn save(replay: &SignedReplay, text: &str, bounds: Bounds) -> Option<Vec<u8>> {
+        if !bounds.hold(text) {
+            return None;
+        }
+        let mut out = Vec::with_capacity(text.len() / 2 + 128);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&Tip::VERSION.to_be_bytes());
+        out.extend_from_slice(&(text.len() as u64).to_be_bytes());
+        out.extend_from_slice(&Sha256::digest(text));
+        out.extend_from_slice(&(bounds.movetext as u64).to_be_bytes());
+        out.extend_from_slice(&(bounds.cut as u64).to_be_bytes());
+        let mut out = postcard::to_extend(replay, out).ok()?;
+        let seal = Sha256::digest(&out);
+        out.extend_from_slice(&seal);
+        Some(out)
+    }
+
+    /// The replay a tip holds and the bounds of its text, if the tip is one
+    /// this build wrote of exactly `text`, undamaged, and the ruleset the
+    /// replay was made under still has the text it had (`catalog` loads it
+    /// as a whole replay would). Anything else is `None`: replay the record
+    /// whole.
+    pub fn restore(
+        tip: &[u8],
+        text: &str,
+        catalog: &dyn RulesCatalog,
+    ) -> Option<(SignedReplay, Bounds)> {
+        let (sealed, seal) = tip.split_last_chunk::<32>()?;
+        if Sha256::digest(sealed)[..] != seal[..] {
+            return None;
+        }
+        let rest = sealed.strip_prefix(MAGIC)?;
+        let (version, rest) = rest.split_first_chunk::<4>()?;
+        if u32::from_be_bytes(*version) != Tip::VERSION {
+            return None;
+        }
+        let (len, rest) = rest.split_first_chunk::<8>()?;
+        if u64::from_be_bytes(*len) != text.len() as u64 {
+            return None;
+        }
+        let (hash, rest) = rest.split_first_chunk::<32>()?;
+        if hash[..] != Sha256::digest(text)[..] {
+            return None;
+        }
+        let (movetext, rest) = rest.split_first_chunk::<8>()?;
+        let (cut, payload) = rest.split_first_chunk::<8>()?;
+        let bounds = Bounds {
+            movetext: usize::try_from(u64::from_be_bytes(*movetext)).ok()?,
+            cut: usize::try_from(u64::from_be_bytes(*cut)).ok()?,
+        };
+        if !bounds.hold(text) {
+            return None;
+        }
+        let replay: SignedReplay = postcard::from_bytes(payload).ok()?;
+        let ruleset = catalog
+            .load_ruleset(replay.game().game(), replay.ruleset_name())
+            .ok()?;
+        (ruleset.hash() == *replay.ruleset_hash()).then_some((replay, bounds))
+    }
+}
+
+/// A game state as a tip carries it: which game, then its state.
+#[derive(Debug, Serialize)]
+pub enum SavedGame<'a> {
+    /// Khan and its siege variants.
+    Khan(&'a KhanReplay),
+    /// Castle Siege.
+    CastleSiege(&'a CastleSiegeReplay),
+    /// Genghis Khan.
+    GenghisKhan(&'a GenghisKhanReplay),
+}
+
+/// [`SavedGame`] read back: the same variants in the same order.
+#[derive(Deserialize)]
+enum RestoredGame {
+    Khan(KhanReplay),
+    CastleSiege(CastleSiegeReplay),
+    GenghisKhan(GenghisKhanReplay),
+}
+
+impl RestoredGame {
+    fn boxed(self) -> Box<dyn GameReplay> {
+        match self {
+            RestoredGame::Khan(g) => Box::new(g),
+            RestoredGame::CastleSiege(g) => Box::new(g),
+            RestoredGame::GenghisKhan(g) => Box::new(g),
+        }
+    }
+}
+
+fn save_game<S: Serializer>(game: &dyn GameReplay, serializer: S) -> Result<S::Ok, S::Error> {
+    match game.saved() {
+        Some(saved) => saved.serialize(serializer),
+        None => Err(serde::ser::Error::custom("this game keeps no tip")),
+    }
+}
+
+/// Serde for a replay's current game (`#[serde(with)]`).
+pub(super) mod boxed_game {
+    use super::*;
+
+    // `serde(with)` hands the field as it is declared.
+    #[allow(clippy::borrowed_box)]
+    pub fn serialize<S: Serializer>(
+        game: &Box<dyn GameReplay>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        save_game(game.as_ref(), serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Box<dyn GameReplay>, D::Error> {
+        Ok(RestoredGame::deserialize(deserializer)?.boxed())
+    }
+}
+
+/// Serde for a snapshot's shared game (`#[serde(with)]`).
+pub(super) mod shared_game {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(
+        game: &Arc<dyn GameReplay>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        save_game(game.as_ref(), serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Arc<dyn GameReplay>, D::Error> {
+        Ok(Arc::from(RestoredGame::deserialize(deserializer)?.boxed()))
+    }
+}
+
+/// Where a verified record may be continued without being read again: the
+/// byte offset where its movetext begins (`movetext`: the end of its last
+/// tag pair; everything before it is the header) and the offset of the
+/// `}` that closes the comment holding its last event (`cut`; after it
+/// come only white space and the result). A record Yam writes after more
+/// events is `text[..cut]`, then the new events (joining that comment, as
+/// an event without moves does, or after it), then the result: the writer
+/// fills lines greedily, so what it printed before `cut` does not change
+/// (`docs/fair-play.md`, 9.11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bounds {
+    /// Where the movetext begins (the header ends).
+    pub movetext: usize,
+    /// Where the comment holding the last event closes.
+    pub cut: usize,
+}
+
+impl Bounds {
+    /// The bounds of `text`, whose signed view (read from exactly this
+    /// text) is `signed`; `None` unless its last item is an event in a
+    /// comment closed right before the white space and the result.
+    pub fn of(text: &str, signed: &SignedText) -> Option<Bounds> {
+        if !matches!(signed.items.last(), Some(Item::Event { .. })) {
+            return None;
+        }
+        let last_tag = signed.tags.last()?.span;
+        let movetext = usize::try_from(last_tag.start.offset + u64::from(last_tag.len)).ok()?;
+        let result = usize::try_from(signed.result_span.start.offset).ok()?;
+        let bounds = Bounds {
+            movetext,
+            cut: text.get(..result)?.trim_end().len().checked_sub(1)?,
+        };
+        bounds.hold(text).then_some(bounds)
+    }
+
+    /// Whether these bounds can be those of `text`: the header ends with a
+    /// tag pair, `cut` is a `}`, and after it come only white space and a
+    /// result token. (A tip's bounds are bound to its text by its hash;
+    /// this guards against a client's mistake.)
+    pub fn hold(&self, text: &str) -> bool {
+        let (Some(header), Some(rest)) = (text.get(..self.movetext), text.get(self.cut..)) else {
+            return false;
+        };
+        let Some(after) = rest.strip_prefix('}') else {
+            return false;
+        };
+        self.movetext < self.cut
+            && header.ends_with(']')
+            && after.starts_with(char::is_whitespace)
+            && RESULTS.contains(&after.trim())
+    }
+}
+
+/// The result tokens a record ends with.
+const RESULTS: [&str; 4] = ["*", "1-0", "0-1", "1/2-1/2"];
+
+/// What [`replay_after`] found.
+#[derive(Debug)]
+pub enum After {
+    /// The text continues the prefix: its replay, and its own bounds if it
+    /// can be continued in turn.
+    Replayed {
+        /// The text's replay, the one a whole replay gives.
+        replay: Box<SignedReplay>,
+        /// Where it may be continued.
+        bounds: Option<Bounds>,
+    },
+    /// Not a continuation of the prefix, or its new part failed: replay the
+    /// text whole, for the verdict and for where a failure is.
+    Whole,
+}
+
+/// The replay of `text`, a record whose first bytes are `prefix[..bounds.cut]`,
+/// where `before` is the verified replay of `prefix` and `bounds` its
+/// bounds (a [`Tip`] restored, or a text this process verified). Only the
+/// header and what follows `bounds.cut` are read and walked, from a copy
+/// of `before`; the header and the result are checked as for a whole
+/// record.
+///
+/// Why the answer is the whole replay's: the prefix's last comment ends,
+/// up to `cut`, with its last event (the one command a `[%chance]` after
+/// it could not belong to), so the items of `text` are those of `prefix`
+/// followed by those of what comes after `cut`, read as a comment of its
+/// own (`{` and the rest); and a replay is a function of its items. Anything
+/// that is not such a continuation, or whose new part fails, is
+/// [`After::Whole`].
+pub fn replay_after(
+    text: &str,
+    prefix: &str,
+    bounds: Bounds,
+    before: &SignedReplay,
+    known: Known<'_>,
+) -> After {
+    let (Some(verified), Some(header)) = (prefix.get(..bounds.cut), prefix.get(..bounds.movetext))
+    else {
+        return After::Whole;
+    };
+    if !bounds.hold(prefix) || !text.starts_with(verified) {
+        return After::Whole;
+    }
+    // The header, a blank line, and the rest of the last comment opened
+    // anew: one game to read.
+    let rest = &text[bounds.cut..];
+    let mut fragment = String::with_capacity(header.len() + 3 + rest.len());
+    fragment.push_str(header);
+    fragment.push_str("\n\n{");
+    fragment.push_str(rest);
+    let mut reader = yam_notation::Reader::new(fragment.as_bytes());
+    let mut collector = Collector::new();
+    let view = match reader.read_game(&mut collector) {
+        Ok(Some(view)) => view,
+        _ => return After::Whole,
+    };
+    if !matches!(reader.read_game(&mut collector), Ok(None)) {
+        return After::Whole;
+    }
+    match walk_after(&view, known, before) {
+        Ok(replay) => {
+            if view.items.is_empty() {
+                // Nothing new: the prefix's own bounds.
+                let bounds = Some(bounds).filter(|b| b.hold(text));
+                return After::Replayed {
+                    replay: Box::new(replay),
+                    bounds,
+                };
+            }
+            // The fragment's bounds, moved to where its parts stand in
+            // `text` (both end with `rest`).
+            let bounds = Bounds::of(&fragment, &view)
+                .filter(|b| b.cut >= header.len() + 3)
+                .map(|b| Bounds {
+                    movetext: bounds.movetext,
+                    cut: b.cut + text.len() - fragment.len(),
+                })
+                .filter(|b| b.hold(text));
+            After::Replayed {
+                replay: Box::new(replay),
+                bounds,
+            }
+        }
+        Err(_) => After::Whole,
+    }
+}
