@@ -175,12 +175,16 @@ fn an_illegal_move_is_refused_and_nothing_is_written() {
     assert_eq!(s.read("game.yam"), before);
 }
 
-/// Every secret file's bytes, raw (a game's verified checkpoint, kept
-/// beside its chains, is no secret: hashes of what the record holds).
+/// Every secret file's bytes, raw (a game's verified checkpoint and its
+/// tip, kept beside its chains, are no secrets: hashes of what the record
+/// holds, and its replay).
 fn secrets_in(dir: &Path) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     for entry in walk(dir) {
-        if entry.file_name().is_some_and(|n| n == "checkpoint") {
+        if entry
+            .file_name()
+            .is_some_and(|n| n == "checkpoint" || n == "tip")
+        {
             continue;
         }
         let text = std::fs::read_to_string(&entry).unwrap();
@@ -608,4 +612,110 @@ fn a_checkpoint_vouches_for_nothing_but_what_was_verified() {
             .contains("\nevents 8\n")
     );
     s.verify("game.yam").success();
+}
+
+/// The hot-seat keeps the tip of each game it writes (its verified replay,
+/// bound to the file's bytes: `docs/fair-play.md`, 9.11) and plays the
+/// next turn from it, reading only the file's header and printing only the
+/// new events. A game played so is the game played whole: canonical
+/// (printed again, every byte the same) and verified; a file changed
+/// behind the tip's back is verified whole and refused; a damaged or
+/// foreign tip is no tip.
+#[test]
+fn a_game_played_through_its_tip_is_the_game_played_whole() {
+    let canonical =
+        |text: &str| record_to_string::<RawGrammar>(&parse_record::<RawGrammar>(text).unwrap());
+    let s = Scratch::new();
+    s.new_game("game.yam", &[]);
+    s.play("game.yam", &MOVES[..3]);
+    let tip = s.secrets().join("games/test-game.yam/tip");
+    let kept = std::fs::read(&tip).unwrap();
+    assert!(kept.starts_with(b"yam-tip\0"));
+    let good = s.read("game.yam");
+    assert_eq!(canonical(&good), good);
+
+    // A covered signature changed in the file: the tip is not of this
+    // text, the record is verified whole and refused, the tip kept.
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let mut record = parse_record::<RawGrammar>(&good).unwrap();
+    let cmd = record
+        .movetext
+        .iter_mut()
+        .filter_map(|n| match n {
+            Node::Comment(c) => c.parts.iter_mut().find_map(|p| match p {
+                CommentPart::Command(cmd) if cmd.name == "event" => Some(cmd),
+                _ => None,
+            }),
+            _ => None,
+        })
+        .nth(3)
+        .unwrap();
+    let mut sig = b64.decode(&cmd.args[1]).unwrap();
+    sig[0] ^= 0x80;
+    cmd.args[1] = b64.encode(sig);
+    s.write("game.yam", &record_to_string::<RawGrammar>(&record));
+    s.hotseat("move", "game.yam", &[MOVES[3]])
+        .code(1)
+        .stderr(predicate::str::contains("the signature does not verify"));
+    assert_eq!(std::fs::read(&tip).unwrap(), kept);
+
+    // The honest file back, and a tip damaged on disk: no tip, the game
+    // goes on, a new tip is written.
+    s.write("game.yam", &good);
+    let mut damaged = kept.clone();
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 1;
+    std::fs::write(&tip, &damaged).unwrap();
+    s.play("game.yam", &MOVES[3..4]);
+    assert_ne!(std::fs::read(&tip).unwrap(), damaged);
+
+    // Another game's tip in its place vouches for nothing.
+    s.new_game("other.yam", &[]);
+    s.play("other.yam", &MOVES[..2]);
+    std::fs::copy(s.secrets().join("games/test-other.yam/tip"), &tip).unwrap();
+    s.play("game.yam", &MOVES[4..]);
+    let played = s.read("game.yam");
+    assert_eq!(canonical(&played), played, "every turn printed canonically");
+    s.verify("game.yam").success();
+
+    // Castle Siege (sealed setups, rolls, responses joining a comment) and
+    // Genghis Khan (a director's draws), a turn a process, each through the
+    // tip the one before kept.
+    for (kind, extra) in [
+        ("castle-siege", ["--second", "bob"]),
+        ("genghis-khan", ["--director", "dir"]),
+    ] {
+        let file = format!("{kind}.yam");
+        yam!()
+            .args([
+                "hotseat",
+                "new",
+                "--game-type",
+                kind,
+                "--ruleset",
+                "standard",
+            ])
+            .args(["--first", "alice"])
+            .args(extra)
+            .args(["--date", "2026.11.30", "--id"])
+            .arg(format!("test-{kind}"))
+            .arg("--out")
+            .arg(s.path(&file))
+            .arg("--secrets")
+            .arg(s.secrets())
+            .assert()
+            .success();
+        for seed in 0..24 {
+            s.hotseat(
+                "auto",
+                &file,
+                &["--steps", "1", "--seed", &seed.to_string()],
+            )
+            .success();
+            let text = s.read(&file);
+            assert_eq!(canonical(&text), text, "{kind} after {seed}");
+        }
+        assert!(s.secrets().join(format!("games/test-{kind}/tip")).exists());
+        s.verify(&file).success();
+    }
 }

@@ -30,7 +30,7 @@ use crate::game::checkpoint;
 use crate::game::header::{Header, today};
 use crate::game::keys::Keys;
 use crate::game::record::{
-    Loaded, append_checked, check_written, load, load_checkpointed, read_signed,
+    Loaded, append_turn, check_written, load, load_checkpointed, read_signed,
 };
 use crate::game::rulesets::{RecordRulesets, tag_for};
 use crate::game::secrets::{Identity, Secrets, random_32};
@@ -868,19 +868,9 @@ fn commit(
     dry_run: bool,
     names: &Names,
 ) -> Step<SignedReplay> {
-    let appended = append_checked(
-        &mut loaded.record,
-        &loaded.replay,
-        Some(&loaded.signed),
-        events,
-        prose,
-        path,
-    )
-    .map_err(|e| invalid(e.to_string()))?;
-    // The record now holds the events: its signed view goes with it (the
-    // caller keeps the replay), so that the next turn continues from here.
-    loaded.signed = appended.signed;
-    let (text, after) = (appended.text, appended.replay);
+    // The loaded text now holds the events (the caller keeps the replay),
+    // so that the next turn continues from here.
+    let after = append_turn(loaded, events, prose, path).map_err(|e| invalid(e.to_string()))?;
     let mut out = std::io::stdout().lock();
     // A dry run says what would be signed, not what was.
     let verb = |done: &'static str, would: &'static str| if dry_run { would } else { done };
@@ -925,7 +915,7 @@ fn commit(
         let _ = writeln!(out, "dry run: {} not changed", path.display());
         return Ok(after);
     }
-    atomic::write(path, text.as_bytes(), true)
+    atomic::write(path, loaded.text.as_bytes(), true)
         .map_err(|e| usage(format!("{}: cannot write: {e}", path.display())))?;
     checkpoint::warn_unkept(loaded.keep_checkpoint(&after));
     print_next(&mut out, &after, names);

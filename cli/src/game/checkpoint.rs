@@ -103,6 +103,45 @@ pub fn warn_unkept(kept: std::io::Result<()>) {
     }
 }
 
+/// Where a client keeps the tip of a game (`docs/fair-play.md`, 9.11)
+/// beside its checkpoint at `checkpoint`: the file `tip` in the same
+/// directory.
+pub fn tip_path(checkpoint: &Path) -> std::path::PathBuf {
+    checkpoint.with_file_name("tip")
+}
+
+/// The tip kept at `path`, if there is one; what it holds is decided by
+/// [`yam_referee::signed::Tip::restore`] (anything but a tip of this build,
+/// of exactly the text, undamaged, is no tip).
+pub fn read_tip(path: &Path) -> Option<Vec<u8>> {
+    std::fs::read(path).ok()
+}
+
+/// Writes the tip of `replay`, the verified replay of `text` whose bounds
+/// are `bounds`, at `path` (through a rename, owner only, not synced: a
+/// cache like the checkpoint). A game that keeps no tip, or a text that
+/// cannot be continued, leaves none: an older tip is removed, since it
+/// could only be of another text.
+pub fn keep_tip(
+    path: &Path,
+    replay: &yam_referee::signed::SignedReplay,
+    text: &str,
+    bounds: Option<yam_referee::signed::tip::Bounds>,
+) -> std::io::Result<()> {
+    match bounds.and_then(|b| yam_referee::signed::Tip::save(replay, text, b)) {
+        Some(tip) => {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            atomic::write_cache(path, &tip)
+        }
+        None => match std::fs::remove_file(path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        },
+    }
+}
+
 fn render(checkpoint: &Checkpoint) -> String {
     format!(
         "{MAGIC}\nevents {}\nhead {}\nseal {}\n",

@@ -13,9 +13,10 @@ use yam_notation::{
 use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::collect::Item;
 use yam_referee::signed::text::decode_event;
-use yam_referee::signed::write::{append_events, append_verified};
+use yam_referee::signed::tip::{After, Bounds, replay_after};
+use yam_referee::signed::write::{append_events, append_to_text, append_verified};
 use yam_referee::signed::{
-    Collector, Failure, Known, Rejected, SignedReplay, SignedText, replay_text_continuing,
+    Collector, Failure, Known, Rejected, SignedReplay, SignedText, Tip, replay_text_continuing,
     replay_text_knowing,
 };
 
@@ -388,37 +389,136 @@ pub enum Defect {
 /// file (the hot-seat harness).
 #[derive(Debug)]
 pub struct Loaded {
-    /// The record.
+    /// The record: its header always; its movetext only when the whole
+    /// text was read (not when the replay came from the game's tip), see
+    /// [`Loaded::whole_record`].
     pub record: Record<String>,
     /// Its replay, verified.
     pub replay: SignedReplay,
-    /// The signed view the replay was made from: a record written after it
-    /// is checked from there ([`append_checked`]).
+    /// The signed view the replay was made from, when the whole text was
+    /// read: a record written after it is checked from there
+    /// ([`append_checked`]).
     pub signed: SignedText,
     /// Where the client keeps its verified checkpoint of the game, if it
-    /// keeps one ([`super::checkpoint`]).
+    /// keeps one ([`super::checkpoint`]); its tip is kept beside it.
     pub checkpoint: Option<std::path::PathBuf>,
+    /// The record's text, as read or as last written.
+    pub text: String,
+    /// Where new events go in `text`, if they can be appended to it
+    /// ([`Bounds`]).
+    pub bounds: Option<Bounds>,
+    /// Whether `record` and `signed` hold the whole text (else the header
+    /// and nothing: the replay was restored from the game's tip).
+    whole: bool,
 }
 
 impl Loaded {
-    /// Keeps the checkpoint of what `replay` (this game, verified) holds,
-    /// if this client keeps one. A failure costs the next turn a whole
-    /// verification; the caller says so and goes on.
+    /// Keeps the checkpoint and the tip of what `replay` (this game,
+    /// verified, the replay of [`Loaded::text`]) holds, if this client keeps
+    /// them. A failure costs the next turn a whole verification; the caller
+    /// says so and goes on.
     pub fn keep_checkpoint(&self, replay: &SignedReplay) -> io::Result<()> {
         match &self.checkpoint {
-            Some(path) => super::checkpoint::keep(path, None, replay),
+            Some(path) => {
+                let tip = super::checkpoint::keep_tip(
+                    &super::checkpoint::tip_path(path),
+                    replay,
+                    &self.text,
+                    self.bounds,
+                );
+                super::checkpoint::keep(path, None, replay).and(tip)
+            }
             None => Ok(()),
         }
     }
+
+    /// The whole record and its signed view, read from the text if only
+    /// the header was (a turn whose events change the header, such as the
+    /// one that ends the game, is written by printing the whole record).
+    pub fn whole_record(&mut self) -> Result<(), RecordFault> {
+        if !self.whole {
+            let (signed, record) = one_game(read_signed_with_record(self.text.as_bytes())?)?;
+            self.record = match record {
+                Some(record) => record,
+                None => parse_record::<RawGrammar>(&self.text).map_err(RecordFault::Syntax)?,
+            };
+            self.signed = signed;
+            self.whole = true;
+        }
+        Ok(())
+    }
 }
 
-/// As [`load`], through the verified checkpoint the client keeps of the
-/// game the file names (`kept_at` gives where, from the file's `GameId`;
-/// `None`: no checkpoint): the events it vouches for are not checked for
-/// their signatures again (everything else is), and the checkpoint is
-/// brought up to date (a failure to write it is returned beside, for the
-/// caller to mention). The answer is the one [`load`] gives; only its cost
-/// differs.
+/// Appends `events` (each proven against `loaded.replay`, the replay before
+/// them) to the loaded game, with `prose` in the comment after the first
+/// turn, and checks the new text before anyone writes it, as
+/// [`append_checked`] does. When the text can be continued
+/// ([`Loaded::bounds`]), the new events are printed after its verified part
+/// and only they are read and walked again
+/// ([`yam_referee::signed::write::append_to_text`],
+/// [`yam_referee::signed::tip::replay_after`]): a turn costs the same late
+/// in a long game as early. Otherwise the whole record is printed and
+/// checked as before. `loaded.text` (and its record, bounds and signed
+/// view) becomes the new text; the replay after the events is returned
+/// (the caller keeps it).
+pub fn append_turn(
+    loaded: &mut Loaded,
+    events: &[SignedEvent],
+    prose: Option<&str>,
+    place: &Path,
+) -> Result<SignedReplay, Defect> {
+    if let Some(bounds) = loaded.bounds {
+        match append_to_text(&loaded.text, bounds, &loaded.replay, events, prose) {
+            Some(Ok((text, after))) => {
+                match replay_after(
+                    &text,
+                    &loaded.text,
+                    bounds,
+                    &loaded.replay,
+                    Known::Events(after.events()),
+                ) {
+                    After::Replayed { replay, bounds } => {
+                        loaded.text = text;
+                        loaded.bounds = bounds;
+                        // The movetext read before is no longer the text's.
+                        loaded.record.movetext.clear();
+                        loaded.signed = SignedText::default();
+                        loaded.whole = false;
+                        return Ok(*replay);
+                    }
+                    // A defect of Yam's own printing: the whole way below
+                    // prints the record canonically and says what is wrong.
+                    After::Whole => {}
+                }
+            }
+            Some(Err(e)) => return Err(Defect::Append(e)),
+            None => {}
+        }
+    }
+    loaded.whole_record().map_err(Defect::Written)?;
+    let appended = append_checked(
+        &mut loaded.record,
+        &loaded.replay,
+        Some(&loaded.signed),
+        events,
+        prose,
+        place,
+    )?;
+    loaded.bounds = Bounds::of(&appended.text, &appended.signed);
+    loaded.text = appended.text;
+    loaded.signed = appended.signed;
+    Ok(appended.replay)
+}
+
+/// As [`load`], through what the client keeps of the game the file names
+/// (`kept_at` gives where its verified checkpoint is, from the file's
+/// `GameId`; `None`: nothing is kept). A tip of exactly the file's text
+/// restores the replay without reading the record again (only its header
+/// is read); otherwise the record is read whole and the events the
+/// checkpoint vouches for are not checked for their signatures again
+/// (everything else is). The checkpoint and the tip are then brought up to
+/// date (a failure to write them is returned beside, for the caller to
+/// mention). The answer is the one [`load`] gives; only its cost differs.
 pub fn load_checkpointed(
     path: &Path,
     kept_at: impl FnOnce(&str) -> Option<std::path::PathBuf>,
@@ -427,11 +527,42 @@ pub fn load_checkpointed(
     let Some(checkpoint) = claimed_id(text.as_bytes()).and_then(|id| kept_at(&id)) else {
         return Ok((load_text(path, text, Known::Nothing)?, Ok(())));
     };
+    let tip_at = super::checkpoint::tip_path(&checkpoint);
+    if let Some(loaded) = super::checkpoint::read_tip(&tip_at)
+        .and_then(|tip| from_tip(path, &tip, text.clone(), &checkpoint))
+    {
+        return Ok((loaded, Ok(())));
+    }
     let kept = super::checkpoint::read(&checkpoint);
     let mut loaded = load_text(path, text, super::checkpoint::known(kept.as_ref()))?;
-    let written = super::checkpoint::keep(&checkpoint, kept.as_ref(), &loaded.replay);
+    let written = super::checkpoint::keep(&checkpoint, kept.as_ref(), &loaded.replay).and(
+        super::checkpoint::keep_tip(&tip_at, &loaded.replay, &loaded.text, loaded.bounds),
+    );
     loaded.checkpoint = Some(checkpoint);
     Ok((loaded, written))
+}
+
+/// The game `text` (of the file `path`) restored from its tip, with only
+/// its header read; `None` if the tip is not one of exactly this text.
+fn from_tip(path: &Path, tip: &[u8], text: String, checkpoint: &Path) -> Option<Loaded> {
+    let (replay, bounds) = Tip::restore(tip, &text, &RecordRulesets::beside(path))?;
+    // The header, read as a record with the text's own result token.
+    let result = text[bounds.cut + 1..].trim();
+    let mut header = String::with_capacity(bounds.movetext + result.len() + 3);
+    header.push_str(&text[..bounds.movetext]);
+    header.push_str("\n\n");
+    header.push_str(result);
+    header.push('\n');
+    let record = parse_record::<RawGrammar>(&header).ok()?;
+    Some(Loaded {
+        record,
+        replay,
+        signed: SignedText::default(),
+        checkpoint: Some(checkpoint.to_path_buf()),
+        text,
+        bounds: Some(bounds),
+        whole: false,
+    })
 }
 
 fn read_game_file(path: &Path) -> Result<String, crate::error::Error> {
@@ -500,11 +631,15 @@ fn load_text(path: &Path, text: String, known: Known<'_>) -> Result<Loaded, crat
         })?,
     };
     let signed = std::mem::take(signed);
+    let bounds = Bounds::of(&text, &signed);
     Ok(Loaded {
         record,
         replay,
         signed,
         checkpoint: None,
+        text,
+        bounds,
+        whole: true,
     })
 }
 

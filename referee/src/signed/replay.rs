@@ -221,11 +221,10 @@ struct Request {
 /// (a client's working copy, the robot's kept games) shares every
 /// snapshot instead of copying every game state of the record (a card
 /// game's state is a few hundred bytes in several lists).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Snapshot {
-    #[serde(with = "super::tip::shared_game")]
-    game: Arc<dyn GameReplay>,
-    plies: u32,
+#[derive(Debug, Clone)]
+pub(super) struct Snapshot {
+    pub(super) game: Arc<dyn GameReplay>,
+    pub(super) plies: u32,
 }
 
 /// A signed game replayed by its rules and its evidence; see the module
@@ -239,7 +238,15 @@ pub struct SignedReplay {
     ruleset_hash: Hash32,
     verifier: RecordVerifier,
     events: Vec<SignedEvent>,
+    /// A snapshot is shared with the one before when the event changed
+    /// nothing in the game (a roll's responses, an offer): a tip writes it
+    /// once.
+    #[serde(with = "super::tip::snapshots")]
     snapshots: Vec<Snapshot>,
+    /// Whether the event being applied played the game (or took it back):
+    /// if not, its snapshot is the one before.
+    #[serde(skip)]
+    game_played: bool,
     /// Shared, not copied, by every push's working copy.
     challenge: Option<Arc<Challenge>>,
     /// Shared, not copied, by every push's working copy (they change only
@@ -280,6 +287,7 @@ impl SignedReplay {
             verifier: RecordVerifier::new(),
             events: Vec::new(),
             snapshots: Vec::new(),
+            game_played: false,
             challenge: None,
             parties: Arc::new(Vec::new()),
             seats: None,
@@ -354,6 +362,7 @@ impl SignedReplay {
     }
 
     fn apply(&mut self, signed: &SignedEvent) -> Result<(), ReplayFault> {
+        self.game_played = false;
         let event = &signed.event;
         if let Some(end) = self.game.outcome() {
             return Err(ReplayFault::GameOver(end.reason));
@@ -405,6 +414,7 @@ impl SignedReplay {
                 {
                     self.game = snapshot.game.boxed_clone();
                     self.plies = snapshot.plies;
+                    self.game_played = true;
                 }
             }
             EventBody::ForfeitClaim {
@@ -418,8 +428,12 @@ impl SignedReplay {
             }),
         }
         self.events.push(signed.clone());
+        let game = match self.snapshots.last() {
+            Some(last) if !self.game_played => Arc::clone(&last.game),
+            _ => Arc::from(self.game.boxed_clone()),
+        };
         self.snapshots.push(Snapshot {
-            game: Arc::from(self.game.boxed_clone()),
+            game,
             plies: self.plies,
         });
         Ok(())
@@ -590,6 +604,7 @@ impl SignedReplay {
             });
         };
         let secret = self.game.secret_setup(&turn.moves);
+        self.game_played = true;
         // Played in place: `self` is `push`'s working copy, dropped if
         // anything below fails, so the game needs no copy of its own.
         match outcomes.as_slice() {
