@@ -863,6 +863,7 @@ fn table_error(e: TableError) -> Error {
 fn commit(
     path: &Path,
     loaded: &mut Loaded,
+    played: &SignedReplay,
     events: &[SignedEvent],
     prose: Option<&str>,
     dry_run: bool,
@@ -870,7 +871,7 @@ fn commit(
 ) -> Step<SignedReplay> {
     // The loaded text now holds the events (the caller keeps the replay),
     // so that the next turn continues from here.
-    let after = append_turn(loaded, events, prose, path).map_err(|e| invalid(e.to_string()))?;
+    let after = append_turn(loaded, played, prose, path).map_err(|e| invalid(e.to_string()))?;
     let mut out = std::io::stdout().lock();
     // A dry run says what would be signed, not what was.
     let verb = |done: &'static str, would: &'static str| if dry_run { would } else { done };
@@ -1065,7 +1066,15 @@ fn take_turn(
         (Some(p), None) => Some(p.to_owned()),
         (None, a) => a.map(str::to_owned),
     };
-    commit(path, loaded, &events, prose.as_deref(), how.dry_run, &names)
+    commit(
+        path,
+        loaded,
+        &replay,
+        &events,
+        prose.as_deref(),
+        how.dry_run,
+        &names,
+    )
 }
 
 /// Castle Siege: seals `written` (a placement of the mover's side) with a
@@ -1205,6 +1214,7 @@ fn act(args: &ActArgs, action: Act) -> Step<()> {
     commit(
         &args.file,
         &mut loaded,
+        &replay,
         &[event],
         None,
         args.dry_run,

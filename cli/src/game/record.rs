@@ -14,7 +14,7 @@ use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::collect::Item;
 use yam_referee::signed::text::decode_event;
 use yam_referee::signed::tip::{After, Bounds, replay_after};
-use yam_referee::signed::write::{append_events, append_to_text, append_verified};
+use yam_referee::signed::write::{append_events, append_verified, append_verified_to_text};
 use yam_referee::signed::{
     Collector, Failure, Known, Rejected, SignedReplay, SignedText, Tip, replay_text_continuing,
     replay_text_knowing,
@@ -449,50 +449,49 @@ impl Loaded {
     }
 }
 
-/// Appends `events` (each proven against `loaded.replay`, the replay before
-/// them) to the loaded game, with `prose` in the comment after the first
-/// turn, and checks the new text before anyone writes it, as
+/// Appends the events of `after` that follow `loaded.replay` (the events
+/// a client's turn proved and played on a copy of its replay: `after` is
+/// that copy) to the loaded game, with `prose` in the comment after the
+/// first turn, and checks the new text before anyone writes it, as
 /// [`append_checked`] does. When the text can be continued
 /// ([`Loaded::bounds`]), the new events are printed after its verified part
 /// and only they are read and walked again
-/// ([`yam_referee::signed::write::append_to_text`],
+/// ([`yam_referee::signed::write::append_verified_to_text`],
 /// [`yam_referee::signed::tip::replay_after`]): a turn costs the same late
 /// in a long game as early. Otherwise the whole record is printed and
 /// checked as before. `loaded.text` (and its record, bounds and signed
-/// view) becomes the new text; the replay after the events is returned
-/// (the caller keeps it).
+/// view) becomes the new text; the replay of it is returned (the caller
+/// keeps it).
 pub fn append_turn(
     loaded: &mut Loaded,
-    events: &[SignedEvent],
+    after: &SignedReplay,
     prose: Option<&str>,
     place: &Path,
 ) -> Result<SignedReplay, Defect> {
-    if let Some(bounds) = loaded.bounds {
-        match append_to_text(&loaded.text, bounds, &loaded.replay, events, prose) {
-            Some(Ok((text, after))) => {
-                match replay_after(
-                    &text,
-                    &loaded.text,
-                    bounds,
-                    &loaded.replay,
-                    Known::Events(after.events()),
-                ) {
-                    After::Replayed { replay, bounds } => {
-                        loaded.text = text;
-                        loaded.bounds = bounds;
-                        // The movetext read before is no longer the text's.
-                        loaded.record.movetext.clear();
-                        loaded.signed = SignedText::default();
-                        loaded.whole = false;
-                        return Ok(*replay);
-                    }
-                    // A defect of Yam's own printing: the whole way below
-                    // prints the record canonically and says what is wrong.
-                    After::Whole => {}
-                }
+    let from = loaded.replay.events().len();
+    let events = after.events().get(from..).unwrap_or_default();
+    if let Some(bounds) = loaded.bounds
+        && let Some(text) = append_verified_to_text(&loaded.text, bounds, after, from, prose)
+    {
+        match replay_after(
+            &text,
+            &loaded.text,
+            bounds,
+            &loaded.replay,
+            Known::Events(after.events()),
+        ) {
+            After::Replayed { replay, bounds } => {
+                loaded.text = text;
+                loaded.bounds = bounds;
+                // The movetext read before is no longer the text's.
+                loaded.record.movetext.clear();
+                loaded.signed = SignedText::default();
+                loaded.whole = false;
+                return Ok(*replay);
             }
-            Some(Err(e)) => return Err(Defect::Append(e)),
-            None => {}
+            // A defect of Yam's own printing: the whole way below prints
+            // the record canonically and says what is wrong.
+            After::Whole => {}
         }
     }
     loaded.whole_record().map_err(Defect::Written)?;

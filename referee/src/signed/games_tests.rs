@@ -11,7 +11,7 @@ use super::collect::{Collector, SignedText};
 use super::replay::{ReplayFault, SignedReplay};
 use super::table::{self, Opening, Prepared, Seating, Signer, TableError};
 use super::verify::{Failure, Verdict, Verified, verify_text};
-use super::write::{append_events, append_to_text};
+use super::write::{append_events, append_to_text, append_verified_to_text};
 use crate::castle_siege::game_replay::{CastleSiegeReplay, SetupStage, sealed_token};
 use crate::castle_siege::selfplay::{choose_declaration, choose_setup};
 use crate::castle_siege::{Policy, Side};
@@ -1041,20 +1041,26 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
             if prose.is_none() {
                 assert_eq!(&whole, next);
             }
+            let verified =
+                append_verified_to_text(text, bounds_of(text), after, before.events().len(), prose);
             match append_to_text(text, bounds_of(text), before, events, prose) {
                 Some(Ok((spliced, replay))) => {
                     assert_eq!(spliced, whole, "appended to the text");
+                    assert_eq!(verified.as_ref(), Some(&whole), "the verified events");
                     assert_eq!(state(&replay, &spliced), state(after, next));
                     appended += 1;
                     let cut = bounds_of(text).cut;
                     joined += usize::from(spliced.as_bytes()[cut] != b'}');
                 }
                 Some(Err(e)) => panic!("{e}"),
-                None => assert_ne!(
-                    whole.split("\n\n").next(),
-                    text.split("\n\n").next(),
-                    "only a changed header is printed whole"
-                ),
+                None => {
+                    assert!(verified.is_none());
+                    assert_ne!(
+                        whole.split("\n\n").next(),
+                        text.split("\n\n").next(),
+                        "only a changed header is printed whole"
+                    );
+                }
             }
         }
     }

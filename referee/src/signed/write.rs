@@ -88,6 +88,58 @@ pub fn append_to_text(
     events: &[SignedEvent],
     prose: Option<&str>,
 ) -> Option<Result<(String, SignedReplay), ReplayError>> {
+    let mut after = None;
+    let spliced = splice(
+        text,
+        bounds,
+        last_number(before, before.events().len()),
+        |record| match append_events(record, before, events, prose) {
+            Ok(replay) => {
+                after = Some(Ok(replay));
+                true
+            }
+            Err(e) => {
+                after = Some(Err(e));
+                false
+            }
+        },
+    );
+    match (spliced, after?) {
+        (_, Err(e)) => Some(Err(e)),
+        (Some(text), Ok(replay)) => Some(Ok((text, replay))),
+        (None, Ok(_)) => None,
+    }
+}
+
+/// As [`append_to_text`], for the events of `after` from position `from`
+/// on, which `after` has already verified (a client's own turn, played on
+/// its replay): nothing is replayed, the moves are numbered from the
+/// snapshots `after` keeps, as [`append_verified`] numbers them. `None`
+/// when the text cannot be continued so (see [`append_to_text`]) or the
+/// range is not within the events.
+pub fn append_verified_to_text(
+    text: &str,
+    bounds: Bounds,
+    after: &SignedReplay,
+    from: usize,
+    prose: Option<&str>,
+) -> Option<String> {
+    let range = from..after.events().len();
+    splice(text, bounds, last_number(after, from), |record| {
+        append_verified(record, after, range, prose).is_some()
+    })
+}
+
+/// `text[..bounds.cut]` followed by what `write` appends to a record of
+/// the text's header whose movetext is the number `number` and the comment
+/// the text ends with (see [`append_to_text`]); `None` if `write` fails or
+/// the text cannot be continued so.
+fn splice(
+    text: &str,
+    bounds: Bounds,
+    number: Option<(u32, Dots)>,
+    write: impl FnOnce(&mut Record<String>) -> bool,
+) -> Option<String> {
     if !bounds.hold(text) {
         return None;
     }
@@ -108,16 +160,12 @@ pub fn append_to_text(
     let tags = record.tags.clone();
     // The main line's last move number and its last comment, as the whole
     // record has them: the writer numbers moves and joins events by them.
-    if let Some(number) = last_number(before) {
-        record.movetext.push(Node::MoveNumber(number.0, number.1));
+    if let Some((n, dots)) = number {
+        record.movetext.push(Node::MoveNumber(n, dots));
     }
     let seeded = record.movetext.len();
     record.movetext.push(Node::Comment(Comment::default()));
-    let after = match append_events(&mut record, before, events, prose) {
-        Ok(after) => after,
-        Err(e) => return Some(Err(e)),
-    };
-    if record.tags != tags {
+    if !write(&mut record) || record.tags != tags {
         return None;
     }
     let Some(Node::Comment(joined)) = record.movetext.get(seeded) else {
@@ -135,14 +183,14 @@ pub fn append_to_text(
         last_line.chars().count(),
         &mut out,
     );
-    Some(Ok((out, after)))
+    Some(out)
 }
 
-/// The last move number the writer printed in the main line of `replay`'s
-/// record: the number of its last turn with moves, unless that is 0 (the
-/// moves before move 1 take none).
-fn last_number(replay: &SignedReplay) -> Option<(u32, Dots)> {
-    let events = replay.events();
+/// The last move number the writer printed in the main line of the record
+/// of `replay`'s first `count` events: the number of its last turn with
+/// moves, unless that is 0 (the moves before move 1 take none).
+fn last_number(replay: &SignedReplay, count: usize) -> Option<(u32, Dots)> {
+    let events = replay.events().get(..count)?;
     (0..events.len())
         .rev()
         .filter(|&seq| matches!(&events[seq].event.body, EventBody::Turn(t) if !t.moves.is_empty()))
