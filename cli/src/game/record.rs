@@ -527,11 +527,13 @@ pub fn load_checkpointed(
         return Ok((load_text(path, text, Known::Nothing)?, Ok(())));
     };
     let tip_at = super::checkpoint::tip_path(&checkpoint);
-    if let Some(loaded) = super::checkpoint::read_tip(&tip_at)
-        .and_then(|tip| from_tip(path, &tip, text.clone(), &checkpoint))
-    {
-        return Ok((loaded, Ok(())));
-    }
+    let text = match super::checkpoint::read_tip(&tip_at) {
+        Some(tip) => match from_tip(path, &tip, text, &checkpoint) {
+            Ok(loaded) => return Ok((loaded, Ok(()))),
+            Err(text) => text,
+        },
+        None => text,
+    };
     let kept = super::checkpoint::read(&checkpoint);
     let mut loaded = load_text(path, text, super::checkpoint::known(kept.as_ref()))?;
     let written = super::checkpoint::keep(&checkpoint, kept.as_ref(), &loaded.replay).and(
@@ -542,9 +544,11 @@ pub fn load_checkpointed(
 }
 
 /// The game `text` (of the file `path`) restored from its tip, with only
-/// its header read; `None` if the tip is not one of exactly this text.
-fn from_tip(path: &Path, tip: &[u8], text: String, checkpoint: &Path) -> Option<Loaded> {
-    let (replay, bounds) = Tip::restore(tip, &text, &RecordRulesets::beside(path))?;
+/// its header read; the text back if the tip is not one of exactly it.
+fn from_tip(path: &Path, tip: &[u8], text: String, checkpoint: &Path) -> Result<Loaded, String> {
+    let Some((replay, bounds)) = Tip::restore(tip, &text, &RecordRulesets::beside(path)) else {
+        return Err(text);
+    };
     // The header, read as a record with the text's own result token.
     let result = text[bounds.cut + 1..].trim();
     let mut header = String::with_capacity(bounds.movetext + result.len() + 3);
@@ -552,8 +556,10 @@ fn from_tip(path: &Path, tip: &[u8], text: String, checkpoint: &Path) -> Option<
     header.push_str("\n\n");
     header.push_str(result);
     header.push('\n');
-    let record = parse_record::<RawGrammar>(&header).ok()?;
-    Some(Loaded {
+    let Ok(record) = parse_record::<RawGrammar>(&header) else {
+        return Err(text);
+    };
+    Ok(Loaded {
         record,
         replay,
         signed: SignedText::default(),

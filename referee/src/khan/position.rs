@@ -542,43 +542,55 @@ mod tests {
 }
 
 /// Serde for the 64 squares of a position (serde's derives stop at arrays
-/// of 32): a tuple of 64, which postcard writes without a length.
+/// of 32): one byte a square, 0 empty, else 1 + 11 x side + kind, as one
+/// byte string (a stored game's tip holds a position after every move, and
+/// a string is read in one step, not 64).
 mod board_squares {
-    use serde::de::{Error, SeqAccess, Visitor};
-    use serde::ser::SerializeTuple;
+    use serde::de::{Error, Visitor};
     use serde::{Deserializer, Serializer};
-    use yam_notation::khan::Piece;
+    use yam_notation::khan::{Kind, Piece, Side};
 
     pub fn serialize<S: Serializer>(
         squares: &[Option<Piece>; 64],
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
-        let mut tuple = serializer.serialize_tuple(64)?;
-        for square in squares {
-            tuple.serialize_element(square)?;
+        let mut bytes = [0u8; 64];
+        for (byte, square) in bytes.iter_mut().zip(squares) {
+            if let Some(p) = square {
+                // At most 1 + 11 + 10: a byte.
+                *byte = (1 + 11 * p.side.index() + p.kind.index()) as u8;
+            }
         }
-        tuple.end()
+        serializer.serialize_bytes(&bytes)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<[Option<Piece>; 64], D::Error> {
         struct Squares;
-        impl<'de> Visitor<'de> for Squares {
+        impl Visitor<'_> for Squares {
             type Value = [Option<Piece>; 64];
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("the 64 squares of a Khan position")
+                f.write_str("the 64 squares of a Khan position, a byte each")
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            fn visit_bytes<E: Error>(self, bytes: &[u8]) -> Result<Self::Value, E> {
+                if bytes.len() != 64 {
+                    return Err(E::invalid_length(bytes.len(), &self));
+                }
                 let mut squares = [None; 64];
-                for (i, square) in squares.iter_mut().enumerate() {
-                    *square = seq
-                        .next_element()?
-                        .ok_or_else(|| A::Error::invalid_length(i, &self))?;
+                for (square, &byte) in squares.iter_mut().zip(bytes) {
+                    if byte != 0 {
+                        let code = usize::from(byte - 1);
+                        let side = [Side::White, Side::Black]
+                            .get(code / 11)
+                            .copied()
+                            .ok_or_else(|| E::custom("no such side"))?;
+                        *square = Some(Piece::new(side, Kind::ALL[code % 11]));
+                    }
                 }
                 Ok(squares)
             }
         }
-        deserializer.deserialize_tuple(64, Squares)
+        deserializer.deserialize_bytes(Squares)
     }
 }
