@@ -1,0 +1,39 @@
+//! A stored game's tip (`signed::Tip`) read back: any payload, wrapped
+//! as a tip of a fixed text (its header, length, hash and seal all right,
+//! as a damaged or crafted file whose seal was recomputed would be),
+//! through the postcard and canonical decoders. Never a panic and never
+//! memory out of proportion to the bytes; whatever decodes is written back
+//! as a tip. (A tip is a cache a client writes in its own directory; the
+//! states a decoded payload may hold are trusted as that directory is:
+//! `docs/fair-play.md`, 9.11.)
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use sha2::{Digest, Sha256};
+use yam_referee::replay::Builtin;
+use yam_referee::signed::Tip;
+use yam_referee::signed::tip::Bounds;
+
+const TEXT: &str = "[Game \"Khan\"]\n\n{[%event AAAA]}\n*\n";
+
+fuzz_target!(|payload: &[u8]| {
+    let bounds = Bounds {
+        movetext: TEXT.find("]\n").unwrap() + 1,
+        cut: TEXT.find("]}").unwrap() + 1,
+    };
+    let mut tip = Vec::with_capacity(payload.len() + 100);
+    tip.extend_from_slice(b"yam-tip\0");
+    tip.extend_from_slice(&Tip::VERSION.to_be_bytes());
+    tip.extend_from_slice(&(TEXT.len() as u64).to_be_bytes());
+    tip.extend_from_slice(&Sha256::digest(TEXT));
+    tip.extend_from_slice(&(bounds.movetext as u64).to_be_bytes());
+    tip.extend_from_slice(&(bounds.cut as u64).to_be_bytes());
+    tip.extend_from_slice(payload);
+    let seal = Sha256::digest(&tip);
+    tip.extend_from_slice(&seal);
+    if let Some((replay, restored)) = Tip::restore(&tip, TEXT, &Builtin) {
+        assert_eq!(restored, bounds);
+        let _ = Tip::save(&replay, TEXT, bounds);
+    }
+});
