@@ -231,7 +231,7 @@ pub fn checked_continuation(
     after: &SignedReplay,
     from: Option<(&SignedText, &SignedReplay)>,
 ) -> Result<(SignedText, SignedReplay), RecordFault> {
-    let known = Known::Events(after.events());
+    let known = Known::Log(after.events());
     let signed = one_game(read_signed(text.as_bytes())?)?;
     let replay = match from {
         Some((prefix, before)) => {
@@ -469,7 +469,6 @@ pub fn append_turn(
     place: &Path,
 ) -> Result<SignedReplay, Defect> {
     let from = loaded.replay.events().len();
-    let events = after.events().get(from..).unwrap_or_default();
     if let Some(bounds) = loaded.bounds
         && let Some(text) = append_verified_to_text(&loaded.text, bounds, after, from, prose)
     {
@@ -478,7 +477,7 @@ pub fn append_turn(
             &loaded.text,
             bounds,
             &loaded.replay,
-            Known::Events(after.events()),
+            Known::Log(after.events()),
         ) {
             After::Replayed { replay, bounds } => {
                 loaded.text = text;
@@ -495,11 +494,12 @@ pub fn append_turn(
         }
     }
     loaded.whole_record().map_err(Defect::Written)?;
+    let events = after.events().slice(from..after.events().len());
     let appended = append_checked(
         &mut loaded.record,
         &loaded.replay,
         Some(&loaded.signed),
-        events,
+        &events,
         prose,
         place,
     )?;

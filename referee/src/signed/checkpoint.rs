@@ -22,7 +22,7 @@ use sha2::{Digest, Sha256};
 use crate::fair_play::hash::Hash32;
 use crate::fair_play::turn::SignedEvent;
 
-use super::SignedReplay;
+use super::{EventLog, SignedReplay};
 
 /// The domain of a checkpoint's seal.
 const DOMAIN: &[u8] = b"yam/v1/checkpoint\0";
@@ -45,7 +45,40 @@ impl Checkpoint {
     /// first event). Only for a replay that checked every signature, or
     /// that a matching checkpoint vouched for.
     pub fn of(replay: &SignedReplay) -> Option<Checkpoint> {
-        Checkpoint::of_events(replay.events())
+        Checkpoint::of_log(replay.events())
+    }
+
+    /// The checkpoint of the events of `log`, all verified (old events'
+    /// signatures read from their bytes, not decoded).
+    pub fn of_log(log: &EventLog) -> Option<Checkpoint> {
+        let last = log.last()?;
+        let count = u32::try_from(log.len()).ok()?;
+        let head = last.hash();
+        Some(Checkpoint {
+            events: count,
+            head,
+            seal: seal(count, &head, (0..log.len()).map(|i| log.signature_bytes(i))),
+        })
+    }
+
+    /// As [`Checkpoint::matches`], for the events of `log`.
+    pub fn matches_log(&self, log: &EventLog) -> bool {
+        let Some(n) = usize::try_from(self.events)
+            .ok()
+            .filter(|&n| n <= log.len())
+        else {
+            return false;
+        };
+        match n.checked_sub(1).and_then(|i| log.get(i)) {
+            Some(last) if last.hash() == self.head => {
+                seal(
+                    self.events,
+                    &self.head,
+                    (0..n).map(|i| log.signature_bytes(i)),
+                ) == self.seal
+            }
+            _ => false,
+        }
     }
 
     /// The checkpoint of `events`, all verified.
@@ -56,7 +89,11 @@ impl Checkpoint {
         Some(Checkpoint {
             events: count,
             head,
-            seal: seal(count, &head, events),
+            seal: seal(
+                count,
+                &head,
+                events.iter().map(|e| Some(e.signature.to_bytes())),
+            ),
         })
     }
 
@@ -71,7 +108,11 @@ impl Checkpoint {
         };
         match prefix.last() {
             Some(last) if last.hash() == self.head => {
-                seal(self.events, &self.head, prefix) == self.seal
+                seal(
+                    self.events,
+                    &self.head,
+                    prefix.iter().map(|e| Some(e.signature.to_bytes())),
+                ) == self.seal
             }
             _ => false,
         }
@@ -84,13 +125,19 @@ impl Checkpoint {
     }
 }
 
-fn seal(events: u32, head: &Hash32, prefix: &[SignedEvent]) -> Hash32 {
+/// The seal over `events`, `head` and each signature in order; a missing
+/// signature (an event that does not decode) seals to no checkpoint's
+/// value: the all-zero hash.
+fn seal(events: u32, head: &Hash32, signatures: impl Iterator<Item = Option<[u8; 64]>>) -> Hash32 {
     let mut hasher = Sha256::new();
     hasher.update(DOMAIN);
     hasher.update(events.to_be_bytes());
     hasher.update(head.as_bytes());
-    for event in prefix {
-        hasher.update(event.signature.to_bytes());
+    for signature in signatures {
+        match signature {
+            Some(bytes) => hasher.update(bytes),
+            None => return Hash32::from_bytes([0; 32]),
+        }
     }
     Hash32::from_bytes(hasher.finalize().into())
 }

@@ -865,7 +865,7 @@ fn events_written_from_a_verified_replay_are_the_events_appended_by_replay() {
         append_events(
             &mut replayed,
             before,
-            &after.events()[from..],
+            &after.events().all()[from..],
             Some("Well played."),
         )
         .unwrap();
@@ -885,7 +885,7 @@ fn events_written_from_a_verified_replay_are_the_events_appended_by_replay() {
         }
         let mut replayed_one_by_one = yam_notation::parse_record::<RawGrammar>(kept).unwrap();
         let mut replay = before.clone();
-        for event in &after.events()[from..] {
+        for event in &after.events().all()[from..] {
             replay = append_events(
                 &mut replayed_one_by_one,
                 &replay,
@@ -1033,7 +1033,7 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
         let [(text, before), (next, after)] = pair else {
             unreachable!()
         };
-        let events = &after.events()[before.events().len()..];
+        let events = &after.events().all()[before.events().len()..];
         for prose in [None, Some("Well played, and { braced } prose.")] {
             let mut whole = yam_notation::parse_record::<RawGrammar>(text).unwrap();
             append_events(&mut whole, before, events, prose).unwrap();

@@ -28,6 +28,7 @@ pub mod adoption;
 pub mod checkpoint;
 pub mod collect;
 pub mod dispute;
+pub mod log;
 pub mod replay;
 pub mod shown;
 pub mod table;
@@ -43,6 +44,7 @@ mod tests;
 
 pub use checkpoint::Checkpoint;
 pub use collect::{Collector, SignedText};
+pub use log::EventLog;
 pub use replay::{ReplayError, ReplayFault, SignedReplay};
 pub use tip::Tip;
 pub use verify::{

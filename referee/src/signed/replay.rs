@@ -53,6 +53,7 @@ use crate::replay::{
 };
 use crate::ruleset_error::RulesetError;
 
+use super::log::{EventLog, SnapshotLog};
 use super::text::{mode_name, practice_seed_text};
 
 /// Why an event was refused, and which.
@@ -216,17 +217,6 @@ struct Request {
     orders: Vec<String>,
 }
 
-/// The game after an event, for a take-back to it and for the move number
-/// it stood at. Never changed once made, so shared: a copy of the replay
-/// (a client's working copy, the robot's kept games) shares every
-/// snapshot instead of copying every game state of the record (a card
-/// game's state is a few hundred bytes in several lists).
-#[derive(Debug, Clone)]
-pub(super) struct Snapshot {
-    pub(super) game: Arc<dyn GameReplay>,
-    pub(super) plies: u32,
-}
-
 /// A signed game replayed by its rules and its evidence; see the module
 /// documentation.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -237,12 +227,11 @@ pub struct SignedReplay {
     ruleset_name: Arc<str>,
     ruleset_hash: Hash32,
     verifier: RecordVerifier,
-    events: Vec<SignedEvent>,
+    events: EventLog,
     /// A snapshot is shared with the one before when the event changed
     /// nothing in the game (a roll's responses, an offer): a tip writes it
     /// once.
-    #[serde(with = "super::tip::snapshots")]
-    snapshots: Vec<Snapshot>,
+    snapshots: SnapshotLog,
     /// Whether the event being applied played the game (or took it back):
     /// if not, its snapshot is the one before.
     #[serde(skip)]
@@ -285,8 +274,8 @@ impl SignedReplay {
             ruleset_name: Arc::from(ruleset_name),
             ruleset_hash,
             verifier: RecordVerifier::new(),
-            events: Vec::new(),
-            snapshots: Vec::new(),
+            events: EventLog::new(),
+            snapshots: SnapshotLog::default(),
             game_played: false,
             challenge: None,
             parties: Arc::new(Vec::new()),
@@ -408,12 +397,12 @@ impl SignedReplay {
             EventBody::TakebackAnswer { offer, accepted } => {
                 let back_to = self.takeback_offers.remove(offer);
                 if let (true, Some(back_to)) = (*accepted, back_to)
-                    && let Some(snapshot) = usize::try_from(back_to)
+                    && let Some((game, plies)) = usize::try_from(back_to)
                         .ok()
                         .and_then(|i| self.snapshots.get(i))
                 {
-                    self.game = snapshot.game.boxed_clone();
-                    self.plies = snapshot.plies;
+                    self.game = game.boxed_clone();
+                    self.plies = plies;
                     self.game_played = true;
                 }
             }
@@ -428,14 +417,8 @@ impl SignedReplay {
             }),
         }
         self.events.push(signed.clone());
-        let game = match self.snapshots.last() {
-            Some(last) if !self.game_played => Arc::clone(&last.game),
-            _ => Arc::from(self.game.boxed_clone()),
-        };
-        self.snapshots.push(Snapshot {
-            game,
-            plies: self.plies,
-        });
+        self.snapshots
+            .push(self.game.as_ref(), self.plies, self.game_played);
         Ok(())
     }
 
@@ -773,7 +756,7 @@ impl SignedReplay {
     // ----- what the replay shows -----
 
     /// The events accepted so far.
-    pub fn events(&self) -> &[SignedEvent] {
+    pub fn events(&self) -> &EventLog {
         &self.events
     }
 
@@ -844,7 +827,9 @@ impl SignedReplay {
     /// the events.
     pub fn move_number_before(&self, seq: usize) -> Option<(u32, yam_notation::Dots)> {
         let previous = seq.checked_sub(1)?;
-        self.snapshots.get(previous).map(|s| s.game.move_number())
+        self.snapshots
+            .get(previous)
+            .map(|(game, _)| game.move_number())
     }
 
     pub fn roll_book(&self) -> Option<&RollBook> {

@@ -754,7 +754,7 @@ fn outcomes_used_for_undeclared_moves_are_refused() {
         &Catalog.load_ruleset(GameKind::CastleSiege, "race").unwrap(),
     )
     .unwrap();
-    for e in &t.replay.events()[..t.replay.events().len() - 1] {
+    for e in &t.replay.events().all()[..t.replay.events().len() - 1] {
         replay.push(e).unwrap();
     }
     let err = replay.push(&cheat).unwrap_err();

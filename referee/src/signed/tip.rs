@@ -180,75 +180,17 @@ pub(super) mod boxed_game {
     }
 }
 
-/// Serde for a replay's snapshots (`#[serde(with)]`): each as its plies
-/// and its game, or no game when it shares the one before (an event that
-/// changed nothing in the game), so that an unchanged game is written once
-/// and shared again when read.
-pub(super) mod snapshots {
-    use serde::de::{SeqAccess, Visitor};
-    use serde::ser::SerializeSeq;
+/// A game state's bytes in a tip (postcard, the game named first).
+pub(super) fn save_game_bytes(game: &dyn GameReplay) -> Result<Vec<u8>, String> {
+    let saved = game.saved().ok_or("this game keeps no tip")?;
+    postcard::to_allocvec(&saved).map_err(|e| e.to_string())
+}
 
-    use super::super::replay::Snapshot;
-    use super::*;
-
-    fn same(a: &Arc<dyn GameReplay>, b: &Arc<dyn GameReplay>) -> bool {
-        std::ptr::addr_eq(Arc::as_ptr(a), Arc::as_ptr(b))
-    }
-
-    struct Game<'a>(&'a dyn GameReplay);
-
-    impl Serialize for Game<'_> {
-        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-            save_game(self.0, serializer)
-        }
-    }
-
-    pub fn serialize<S: Serializer>(
-        snapshots: &[Snapshot],
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(Some(snapshots.len()))?;
-        let mut before: Option<&Arc<dyn GameReplay>> = None;
-        for snapshot in snapshots {
-            let game = match before {
-                Some(b) if same(b, &snapshot.game) => None,
-                _ => Some(Game(snapshot.game.as_ref())),
-            };
-            seq.serialize_element(&(snapshot.plies, game))?;
-            before = Some(&snapshot.game);
-        }
-        seq.end()
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Vec<Snapshot>, D::Error> {
-        struct Snapshots;
-        impl<'de> Visitor<'de> for Snapshots {
-            type Value = Vec<Snapshot>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a replay's snapshots")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut snapshots: Vec<Snapshot> =
-                    Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
-                while let Some((plies, game)) = seq.next_element::<(u32, Option<RestoredGame>)>()? {
-                    let game = match (game, snapshots.last()) {
-                        (Some(game), _) => Arc::from(game.boxed()),
-                        (None, Some(before)) => Arc::clone(&before.game),
-                        (None, None) => {
-                            return Err(serde::de::Error::custom(
-                                "the first snapshot shares no game",
-                            ));
-                        }
-                    };
-                    snapshots.push(Snapshot { game, plies });
-                }
-                Ok(snapshots)
-            }
-        }
-        deserializer.deserialize_seq(Snapshots)
-    }
+/// A game state read back from its bytes in a tip; `None` if they are not
+/// one.
+pub(super) fn restore_game(bytes: &[u8]) -> Option<Arc<dyn GameReplay>> {
+    let game: RestoredGame = postcard::from_bytes(bytes).ok()?;
+    Some(Arc::from(game.boxed()))
 }
 
 /// Where a verified record may be continued without being read again: the

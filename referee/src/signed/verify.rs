@@ -202,6 +202,9 @@ pub enum Known<'a> {
     /// A turn mail continuing a stored game costs its new events'
     /// signatures, not the whole game's.
     Events(&'a [SignedEvent]),
+    /// The same, as a replay holds them (a client's own new events, proven
+    /// in this process).
+    Log(&'a super::EventLog),
     /// Every event: only for a record Yam wrote itself after verifying it
     /// completely (a player's own store, where every write is verified
     /// first). Everything but the signatures is still checked.
@@ -227,7 +230,7 @@ pub fn replay_text_knowing(
     }
     if let Known::Checkpoint(checkpoint) = known {
         match replay_signed(text, catalog, known, Whole::Yes) {
-            Ok(replay) if checkpoint.matches(replay.events()) => return Ok(replay),
+            Ok(replay) if checkpoint.matches_log(replay.events()) => return Ok(replay),
             // Not the events it was made of, or a failure that a skipped
             // signature might explain: the record is verified whole.
             _ => {}
@@ -420,6 +423,7 @@ impl TextWalk {
                 replay.set_trusted(match known {
                     Known::Nothing => false,
                     Known::Events(events) => events.get(seq) == Some(&signed),
+                    Known::Log(events) => events.get(seq) == Some(&signed),
                     Known::Everything => true,
                     Known::Checkpoint(checkpoint) => checkpoint.covers(seq),
                 });

@@ -60,9 +60,12 @@ pub fn append_verified(
     prose: Option<&str>,
 ) -> Option<()> {
     let from = range.start;
-    let events = after.events().get(range).filter(|_| from > 0)?;
-    let mut writer = EventWriter::new(record, events, prose);
-    for (seq, signed) in (from..).zip(events) {
+    if from == 0 || range.end > after.events().len() || from > range.end {
+        return None;
+    }
+    let events = after.events().slice(range);
+    let mut writer = EventWriter::new(record, &events, prose);
+    for (seq, signed) in (from..).zip(&events) {
         let number = after.move_number_before(seq)?;
         writer.write(record, signed, number);
     }
@@ -190,10 +193,14 @@ fn splice(
 /// of `replay`'s first `count` events: the number of its last turn with
 /// moves, unless that is 0 (the moves before move 1 take none).
 fn last_number(replay: &SignedReplay, count: usize) -> Option<(u32, Dots)> {
-    let events = replay.events().get(..count)?;
-    (0..events.len())
+    let events = replay.events();
+    (0..count.min(events.len()))
         .rev()
-        .filter(|&seq| matches!(&events[seq].event.body, EventBody::Turn(t) if !t.moves.is_empty()))
+        .filter(|&seq| {
+            events
+                .get(seq)
+                .is_some_and(|e| matches!(&e.event.body, EventBody::Turn(t) if !t.moves.is_empty()))
+        })
         .find_map(|seq| replay.move_number_before(seq).filter(|n| n.0 > 0))
 }
 

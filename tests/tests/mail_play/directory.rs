@@ -1378,7 +1378,7 @@ fn a_withdrawal_signed_after_the_game_started_is_refused() {
             yam_referee::signed::Known::Nothing,
         )
         .unwrap();
-        replay.events()[0].hash()
+        replay.events().first().unwrap().hash()
     };
     let notice = Notice {
         kind: NoticeKind::Withdraw,

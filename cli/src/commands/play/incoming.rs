@@ -308,8 +308,11 @@ fn notice(desk: &mut Desk, from: &str, bytes: &[u8]) -> Outcome {
             if challenge.challenger.key != author {
                 return refused("a withdrawal from someone other than the challenger".to_owned());
             }
-            if game.replay.events()[1..]
+            if game
+                .replay
+                .events()
                 .iter()
+                .skip(1)
                 .any(|e| e.event.author == author)
             {
                 return refused(format!(
@@ -686,8 +689,8 @@ fn continue_game(
             kept.meta.opponent
         ));
     }
-    let received = replay.events();
-    let new = match adoption(&stored, received, sender) {
+    let received = replay.events().all();
+    let new = match adoption(&stored, &received, sender) {
         Adoption::New(n) => n,
         Adoption::Fork(common) => {
             return Outcome::Refused(format!(

@@ -2067,6 +2067,7 @@ fn offer_takeback(replay: &mut SignedReplay, who: &Signer<'_>) -> Result<Vec<Sig
     let me = who.public_key();
     let last = replay
         .events()
+        .all()
         .iter()
         .rposition(|e| {
             e.event.author == me

@@ -158,7 +158,7 @@ impl Robot {
         let place = self.root().join(record_path(&id));
         let (record, replay) = crate::game::record::verified(bytes, &place, known)
             .map_err(|e| format!("game {id}: {e}"))?;
-        let received = replay.events();
+        let received = replay.events().all();
         if received.first().is_none_or(|e| e.event.game.as_str() != id) {
             return Err(format!(
                 "game {id}: the record's events are of another game"
@@ -208,7 +208,7 @@ impl Robot {
         // along in the next mail of a bound member: every one verified,
         // signed by a party, after a prefix of the robot's copy.
         let mut missed = 0;
-        let new = match adoption(&stored, received, sender) {
+        let new = match adoption(&stored, &received, sender) {
             Adoption::New(n) => n,
             Adoption::Foreign(_) if bound_here.is_some() => {
                 missed = received[stored.len()..]
