@@ -75,7 +75,33 @@ impl Canonical for Hash32 {
     }
 }
 
-super::encoding::serde_as_canonical!(Hash32);
+/// Serde for a hash: its 32 bytes as a byte string, as its canonical
+/// bytes are (a replay's log of every event's hash is most of what a
+/// stored game's tip holds besides the events, so it is read without the
+/// canonical decoder's bookkeeping).
+impl serde::Serialize for Hash32 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(&self.0)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Hash32 {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Bytes;
+        impl serde::de::Visitor<'_> for Bytes {
+            type Value = Hash32;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("32 bytes")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<Hash32, E> {
+                <[u8; 32]>::try_from(bytes)
+                    .map(Hash32)
+                    .map_err(|_| E::invalid_length(bytes.len(), &self))
+            }
+        }
+        deserializer.deserialize_bytes(Bytes)
+    }
+}
 
 #[cfg(test)]
 mod tests {
