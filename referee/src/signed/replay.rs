@@ -257,7 +257,9 @@ pub struct SignedReplay {
     /// undo keeps "on error nothing changes" true whatever comes later.
     #[serde(skip)]
     requests_undo: Vec<(u64, Option<Request>)>,
-    takeback_offers: BTreeMap<Hash32, u32>,
+    /// The open take-back offers: each offer's hash, the event it goes
+    /// back to, its author and its position.
+    takeback_offers: BTreeMap<Hash32, (u32, PublicKey, u32)>,
     draw_offers: Vec<(Hash32, PublicKey)>,
     commitments: Vec<(PublicKey, Commitment)>,
     ending: Option<RecordEnding>,
@@ -392,10 +394,11 @@ impl SignedReplay {
                 }
             }
             EventBody::TakebackOffer { back_to } => {
-                self.takeback_offers.insert(hash, *back_to);
+                self.takeback_offers
+                    .insert(hash, (*back_to, event.author, event.seq));
             }
             EventBody::TakebackAnswer { offer, accepted } => {
-                let back_to = self.takeback_offers.remove(offer);
+                let back_to = self.takeback_offers.remove(offer).map(|(to, _, _)| to);
                 if let (true, Some(back_to)) = (*accepted, back_to)
                     && let Some((game, plies)) = usize::try_from(back_to)
                         .ok()
@@ -821,6 +824,17 @@ impl SignedReplay {
     }
 
     /// The roll book, for a responder's guard.
+    /// The latest open take-back offer by another party than `who`: its
+    /// hash and the event it goes back to (from the offers the replay
+    /// keeps, not by reading every event again).
+    pub fn open_takeback(&self, who: &PublicKey) -> Option<(Hash32, u32)> {
+        self.takeback_offers
+            .iter()
+            .filter(|(_, (_, by, _))| by != who)
+            .max_by_key(|(_, (_, _, seq))| *seq)
+            .map(|(hash, (back_to, _, _))| (*hash, *back_to))
+    }
+
     /// The move number the game stood at just before event `seq` (as
     /// [`GameReplay::move_number`] gave it then), from the snapshot kept
     /// after the event before it; `None` for the first event or beyond

@@ -921,20 +921,7 @@ pub fn offer_takeback(
 /// The latest open take-back offer by another party than `who`: its hash
 /// and the event it goes back to.
 pub fn open_takeback(replay: &SignedReplay, who: &PublicKey) -> Option<(Hash32, u32)> {
-    let mut open: Vec<(Hash32, u32, PublicKey)> = Vec::new();
-    for signed in replay.events() {
-        match &signed.event.body {
-            EventBody::TakebackOffer { back_to } => {
-                open.push((signed.hash(), *back_to, signed.event.author));
-            }
-            EventBody::TakebackAnswer { offer, .. } => open.retain(|(h, _, _)| h != offer),
-            _ => {}
-        }
-    }
-    open.into_iter()
-        .rev()
-        .find(|(_, _, by)| by != who)
-        .map(|(h, back_to, _)| (h, back_to))
+    replay.open_takeback(who)
 }
 
 /// `who` answers the latest open take-back offer by another party.

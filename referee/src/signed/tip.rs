@@ -228,6 +228,20 @@ impl Bounds {
         bounds.hold(text).then_some(bounds)
     }
 
+    /// The bounds of `text`, a record Yam printed by appending events to a
+    /// text whose movetext began at `movetext` (its last item is the last
+    /// event appended): the `}` before the white space and the result.
+    pub fn after_append(text: &str, movetext: usize) -> Option<Bounds> {
+        let body = text.trim_end();
+        let result = body.rsplit(char::is_whitespace).next()?;
+        let before = body[..body.len() - result.len()].trim_end();
+        let bounds = Bounds {
+            movetext,
+            cut: before.len().checked_sub(1)?,
+        };
+        bounds.hold(text).then_some(bounds)
+    }
+
     /// Whether these bounds can be those of `text`: the header ends with a
     /// tag pair, `cut` is a `}`, and after it come only white space and a
     /// result token. (A tip's bounds are bound to its text by its hash;

@@ -133,6 +133,24 @@ pub fn append_verified_to_text(
     })
 }
 
+/// As [`append_verified_to_text`], each event with its own prose
+/// (`prose_of` its position): the events of a turn mail, each with the
+/// prose its sender gave it, appended to a party's own text.
+pub fn append_each_verified_to_text(
+    text: &str,
+    bounds: Bounds,
+    after: &SignedReplay,
+    from: usize,
+    prose_of: &dyn Fn(usize) -> Option<String>,
+) -> Option<String> {
+    let to = after.events().len();
+    splice(text, bounds, last_number(after, from), |record| {
+        (from..to).all(|seq| {
+            append_verified(record, after, seq..seq + 1, prose_of(seq).as_deref()).is_some()
+        })
+    })
+}
+
 /// `text[..bounds.cut]` followed by what `write` appends to a record of
 /// the text's header whose movetext is the number `number` and the comment
 /// the text ends with (see [`append_to_text`]); `None` if `write` fails or

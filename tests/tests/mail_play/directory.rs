@@ -1694,3 +1694,59 @@ fn a_store_changed_behind_the_desks_back_is_verified_whole() {
     bo.yam(&["board", "khan-1"]).success();
     assert!(bo_checkpoint.exists());
 }
+
+/// The desk keeps a tip of each game (its verified replay bound to the
+/// stored record's bytes: `docs/fair-play.md`, 9.11) and reads a turn mail
+/// that continues the stored record from it, walking only the mail's new
+/// events and printing them after its own text. The game read so is the
+/// game read whole: canonical, the sender's record byte for byte, and
+/// verified; a damaged tip is no tip; a record whose stored part was
+/// changed is refused as before.
+#[test]
+fn a_turn_mail_is_read_from_the_games_tip() {
+    let canonical = |text: &str| {
+        yam_notation::record_to_string::<yam_notation::RawGrammar>(
+            &yam_notation::parse_record::<yam_notation::RawGrammar>(text).unwrap(),
+        )
+    };
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 4);
+    let tip = bo.dir().join("games/khan-1/tip");
+    let kept = std::fs::read(&tip).unwrap();
+    assert!(kept.starts_with(b"yam-tip\0"));
+
+    ann.yam(&["move", "khan-1", &line[4]]).success();
+    bo.read();
+    let read = bo.record("khan-1");
+    assert!(read.contains(&line[4]));
+    assert_eq!(canonical(&read), read, "printed canonically");
+    assert_eq!(
+        read,
+        ann.record("khan-1"),
+        "the sender's record, byte for byte"
+    );
+    assert_ne!(
+        std::fs::read(&tip).unwrap(),
+        kept,
+        "the tip follows the record"
+    );
+    bo.yam(&["board", "khan-1"]).success();
+
+    // A damaged tip is no tip: the mail is read whole, a new tip written.
+    bo.yam(&["move", "khan-1", &line[5]]).success();
+    ann.read();
+    ann.yam(&["move", "khan-1", &line[6]]).success();
+    let mut damaged = std::fs::read(&tip).unwrap();
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 1;
+    std::fs::write(&tip, &damaged).unwrap();
+    bo.read();
+    assert!(bo.record("khan-1").contains(&line[6]));
+    assert_ne!(std::fs::read(&tip).unwrap(), damaged);
+    assert_eq!(bo.record("khan-1"), ann.record("khan-1"));
+    yam_tests::yam!()
+        .arg("verify")
+        .arg(bo.dir().join("games/khan-1/record.yam"))
+        .assert()
+        .success();
+}

@@ -19,8 +19,12 @@ pub fn turn_body(game: &Game, desk: &Desk, news: &str) -> String {
     let _ = writeln!(out, "{news}");
     let _ = writeln!(out);
     let _ = writeln!(out, "{}", whose_turn(game, desk));
-    let moves: Vec<&str> = game
-        .record
+    // A game kept as its text holds only its header: its moves are read
+    // from the text for the body.
+    let record = game
+        .whole_record()
+        .unwrap_or(std::borrow::Cow::Borrowed(&game.record));
+    let moves: Vec<&str> = record
         .movetext
         .iter()
         .filter_map(|n| match n {
@@ -57,7 +61,10 @@ pub fn last_move(game: &Game, desk: &Desk) -> Option<String> {
         .iter()
         .rev()
         .find(|e| matches!(&e.event.body, EventBody::Turn(t) if !t.moves.is_empty()))?;
-    let prose = crate::game::record::prose_by_event(&game.record);
+    let record = game
+        .whole_record()
+        .unwrap_or(std::borrow::Cow::Borrowed(&game.record));
+    let prose = crate::game::record::prose_by_event(&record);
     let said: Vec<(u32, String)> = prose
         .get(&last.event.seq)
         .map(|p| (last.event.seq, crate::game::record::clean_prose(p)))

@@ -8,15 +8,17 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
-use yam_notation::{RawGrammar, Record, record_to_string};
+use yam_notation::{RawGrammar, Record, parse_record, record_to_string};
 use yam_referee::fair_play::sign::PublicKey;
 use yam_referee::fair_play::turn::SignedEvent;
-use yam_referee::signed::write::append_events;
-use yam_referee::signed::{Checkpoint, SignedReplay, SignedText};
+use yam_referee::signed::tip::{After, Bounds, replay_after};
+use yam_referee::signed::write::{append_events, append_verified_to_text};
+use yam_referee::signed::{Checkpoint, Known, SignedReplay, SignedText, Tip};
 
 use crate::config::Config;
 use crate::game::checkpoint;
 use crate::game::record::{checked_continuation, stored_events_and_record, verified_with_view};
+use crate::game::rulesets::RecordRulesets;
 use crate::game::secrets::{Identity, Secrets};
 use crate::mail::compose::{Automatic, Picture, TurnMail, compose};
 use crate::mail::transport;
@@ -335,6 +337,28 @@ pub struct Game {
     /// The last text verified of the game, whose walk the record about to
     /// be written continues.
     base: Option<Base>,
+    /// The game kept as its text (when it was read through its tip): the
+    /// record then holds the header only, new events are printed after the
+    /// text, and the text is checked from its tip's replay before it is
+    /// written (`docs/fair-play.md`, 9.11).
+    kept: Option<Kept>,
+}
+
+/// A game kept as its text; see [`Game::kept`].
+#[derive(Debug)]
+struct Kept {
+    /// The record's text as it stands.
+    text: String,
+    /// Its bounds, if new events can be printed after it.
+    bounds: Option<Bounds>,
+    /// The text it continues, verified: its bounds and its replay.
+    from: (String, Bounds, SignedReplay),
+}
+
+/// The desk's tip of a game (`docs/fair-play.md`, 9.11), beside its record
+/// and checkpoint.
+fn tip_path(locked: &LockedGame) -> PathBuf {
+    locked.dir().join("tip")
 }
 
 /// A signed view and its replay: a record written after it is checked
@@ -418,6 +442,45 @@ impl Stored {
         Ok(events)
     }
 
+    /// The stored record's replay and bounds from the game's tip, if the
+    /// tip is one of exactly the stored text.
+    pub fn tip(&self) -> Option<(SignedReplay, Bounds)> {
+        let tip = checkpoint::read_tip(&tip_path(&self.locked))?;
+        let text = std::str::from_utf8(&self.text).ok()?;
+        let catalog = RecordRulesets::beside(&record_path(&self.locked));
+        Tip::restore(&tip, text, &catalog)
+    }
+
+    /// The game made of this stored one and `text`, a record verified to
+    /// continue it from its tip (`before`, `bounds`; `replay` is the
+    /// replay of `text`, `new_bounds` its bounds). The record holds the
+    /// header only; the stored text (`self`) is what `text` is checked
+    /// from before it is written.
+    pub fn continued(
+        self,
+        before: SignedReplay,
+        bounds: Bounds,
+        text: String,
+        new_bounds: Option<Bounds>,
+        replay: SignedReplay,
+    ) -> Result<Game, Error> {
+        let record = header_record(&text, new_bounds.or(Some(bounds)))?;
+        let stored = String::from_utf8(self.text)
+            .map_err(|_| Error::usage("the stored record is not UTF-8"))?;
+        Ok(Game {
+            locked: self.locked,
+            record,
+            replay,
+            meta: self.meta,
+            base: None,
+            kept: Some(Kept {
+                text,
+                bounds: new_bounds,
+                from: (stored, bounds, before),
+            }),
+        })
+    }
+
     /// The game's verified checkpoint, if one is kept.
     pub fn checkpoint(&self) -> Option<Checkpoint> {
         checkpoint::read(&checkpoint_path(&self.locked))
@@ -438,6 +501,14 @@ impl Stored {
             kept.as_ref(),
             &replay,
         ));
+        if let Ok(text) = std::str::from_utf8(&self.text) {
+            checkpoint::warn_unkept(checkpoint::keep_tip(
+                &tip_path(&self.locked),
+                &replay,
+                text,
+                Bounds::of(text, &signed),
+            ));
+        }
         Ok(Game {
             locked: self.locked,
             record,
@@ -447,6 +518,7 @@ impl Stored {
                 signed,
                 replay: None,
             }),
+            kept: None,
         })
     }
 }
@@ -477,7 +549,32 @@ impl Game {
                 signed,
                 replay: None,
             }),
+            kept: None,
         }
+    }
+
+    /// The whole record: the record itself, or, for a game kept as its
+    /// text, the text read as one (for what needs its moves and prose: a
+    /// turn mail's body and picture).
+    pub fn whole_record(&self) -> Result<std::borrow::Cow<'_, Record<String>>, Error> {
+        match &self.kept {
+            None => Ok(std::borrow::Cow::Borrowed(&self.record)),
+            Some(kept) => parse_record::<RawGrammar>(&kept.text)
+                .map(std::borrow::Cow::Owned)
+                .map_err(|e| Error::usage(format!("internal error: the record: {e}"))),
+        }
+    }
+
+    /// Leaves the text: the record read whole from it, to be printed whole
+    /// again (a header that changes).
+    fn unkeep(&mut self) -> Result<(), Error> {
+        if let Some(kept) = self.kept.take() {
+            self.record = parse_record::<RawGrammar>(&kept.text)
+                .map_err(|e| Error::usage(format!("internal error: the record: {e}")))?;
+            // The record written next is checked whole.
+            self.base = None;
+        }
+        Ok(())
     }
 
     /// The game's id.
@@ -487,7 +584,10 @@ impl Game {
 
     /// The record's text.
     pub fn text(&self) -> String {
-        record_to_string::<RawGrammar>(&self.record)
+        match &self.kept {
+            Some(kept) => kept.text.clone(),
+            None => record_to_string::<RawGrammar>(&self.record),
+        }
     }
 
     /// Appends `events` (already proven by the harness) to the record, with
@@ -498,6 +598,27 @@ impl Game {
         prose: Option<&str>,
         desk: &Desk,
     ) -> Result<(), Error> {
+        if let Some(kept) = &mut self.kept
+            && let Some(bounds) = kept.bounds
+        {
+            let from = self.replay.events().len();
+            let mut after = self.replay.clone();
+            for event in events {
+                after
+                    .push(event)
+                    .map_err(|e| Error::usage(format!("internal error: {e}")))?;
+            }
+            if let Some(text) = append_verified_to_text(&kept.text, bounds, &after, from, prose) {
+                kept.bounds = Bounds::after_append(&text, bounds.movetext);
+                kept.text = text;
+                self.replay = after;
+                self.name_players(desk);
+                self.meta.changed = now();
+                self.meta.reminders = 0;
+                return Ok(());
+            }
+        }
+        self.unkeep()?;
         let after = append_events(&mut self.record, &self.replay, events, prose)
             .map_err(|e| Error::usage(format!("internal error: {e}")))?;
         let before = std::mem::replace(&mut self.replay, after);
@@ -517,13 +638,26 @@ impl Game {
     /// only reads the seat draw names the players as the one that made
     /// it does.
     pub fn name_players(&mut self, desk: &Desk) {
-        let names = &self.meta.names;
-        set_player_tags(&mut self.record, &self.replay, |key| {
+        let names = self.meta.names.clone();
+        let name = |key: &PublicKey| {
             names
                 .get(&hex::encode(key.as_bytes()))
                 .cloned()
                 .unwrap_or_else(|| desk.name_of(key))
-        });
+        };
+        if self.kept.is_some() {
+            // The header alone: if a name changes it, the record is
+            // printed whole.
+            let mut header = self.record.clone();
+            set_player_tags(&mut header, &self.replay, name);
+            if header.tags == self.record.tags {
+                return;
+            }
+            if self.unkeep().is_err() {
+                return;
+            }
+        }
+        set_player_tags(&mut self.record, &self.replay, name);
     }
 
     /// Writes the record and the bookkeeping (each atomically), after
@@ -537,11 +671,25 @@ impl Game {
         ])
         .map_err(|e| Error::usage(format!("{}: {e}", self.locked.dir().display())))?;
         // After the record: a crash between leaves an older checkpoint,
-        // which still matches the new record's first events.
+        // which still matches the new record's first events (and an older
+        // tip, which is of another text, so no tip).
         checkpoint::warn_unkept(checkpoint::keep(
             &checkpoint_path(&self.locked),
             None,
             &self.replay,
+        ));
+        let bounds = match &self.kept {
+            Some(kept) => kept.bounds,
+            None => self
+                .base
+                .as_ref()
+                .and_then(|b| Bounds::of(&text, &b.signed)),
+        };
+        checkpoint::warn_unkept(checkpoint::keep_tip(
+            &tip_path(&self.locked),
+            &self.replay,
+            &text,
+            bounds,
         ));
         Ok(())
     }
@@ -551,6 +699,35 @@ impl Game {
     /// last text verified of the game when it continues it. The text
     /// verified becomes the base of the next.
     pub fn checked_text(&mut self) -> Result<String, Error> {
+        if let Some(kept) = &self.kept {
+            let (from_text, from_bounds, from_replay) = &kept.from;
+            if let After::Replayed { replay, bounds } = replay_after(
+                &kept.text,
+                from_text,
+                *from_bounds,
+                from_replay,
+                Known::Log(self.replay.events()),
+            ) {
+                // The text verified becomes the base of the next.
+                let text = kept.text.clone();
+                self.kept = Some(Kept {
+                    from: (
+                        text.clone(),
+                        bounds.unwrap_or(*from_bounds),
+                        (*replay).clone(),
+                    ),
+                    text: text.clone(),
+                    bounds,
+                });
+                if bounds.is_none() {
+                    self.unkeep()?;
+                }
+                return Ok(text);
+            }
+            // A defect of Yam's own printing: printed whole and checked
+            // whole, which says what is wrong.
+            self.unkeep()?;
+        }
         let text = self.text();
         let from = self
             .base
@@ -671,7 +848,10 @@ impl Game {
         // the replay does not keep: the record's tokens carry them. Only
         // the last turn is drawn from them; the position is the replay's.
         if let Shown::Siege(state, None) = &shown {
-            let mut drawn = timeline(&record_path(&self.locked), &self.record, None);
+            let record = self
+                .whole_record()
+                .unwrap_or(std::borrow::Cow::Borrowed(&self.record));
+            let mut drawn = timeline(&record_path(&self.locked), &record, None);
             // Only a timeline that reached the replay's own position.
             if drawn.error.is_none()
                 && let Some(Shown::Siege(reached, Some(turn))) = drawn.positions.pop()
@@ -876,4 +1056,14 @@ pub fn set_player_tags(
             }
         }
     }
+}
+
+/// The header of `text` as a record (its tags), with the text's own
+/// result token: what a game kept as its text holds as its record.
+fn header_record(text: &str, bounds: Option<Bounds>) -> Result<Record<String>, Error> {
+    let bounds = bounds.ok_or_else(|| Error::usage("internal error: the record has no bounds"))?;
+    let result = text.get(bounds.cut + 1..).unwrap_or("*").trim();
+    let header = format!("{}\n\n{result}\n", &text[..bounds.movetext]);
+    parse_record::<RawGrammar>(&header)
+        .map_err(|e| Error::usage(format!("internal error: the record's header: {e}")))
 }

@@ -14,12 +14,16 @@ use crate::mail::extract::{Incoming, Turn, read_mail, read_mail_attachments};
 use super::act::{self, ChallengeSettings};
 use super::desk::{Closed, Desk, Game, Outbound, Stored, now};
 use crate::game::checkpoint;
-use crate::game::record::{RecordFault, claimed_id, continue_kept, verified_with_view};
+use crate::game::record::{
+    RecordFault, claimed_id, clean_prose, continue_kept, prose_by_event, verified_with_view,
+};
 use crate::mail::cards::{Card, Remembered, is_card};
 use crate::mail::notice::{Notice, NoticeKind, is_notice};
 use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::Known;
 use yam_referee::signed::adoption::{Adoption, adoption};
+use yam_referee::signed::tip::{After, Bounds, replay_after};
+use yam_referee::signed::write::append_each_verified_to_text;
 
 /// What reading one mail did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -506,20 +510,57 @@ fn record(
     // vouches for were verified, so only the mail's new events have their
     // signatures checked (without a matching checkpoint, all of them).
     let claimed = claimed_id(bytes).filter(|id| desk.store.games().is_ok_and(|g| g.contains(id)));
-    let stored = match claimed {
-        Some(id) => match Stored::open(&desk.store, &id).and_then(|mut s| {
-            let events = s.events()?;
-            Ok((s, events))
-        }) {
-            Ok(found) => Some(found),
+    let opened = match claimed {
+        Some(id) => match Stored::open(&desk.store, &id) {
+            Ok(s) => Some(s),
+            Err(e) => return Ok(Outcome::Refused(e.to_string())),
+        },
+        None => None,
+    };
+    // The fast way: a record that continues the stored text, whose tip
+    // restores the stored replay, is read and walked from there (only its
+    // new part); anything else is verified as a whole below.
+    let opened = match opened {
+        Some(s) => match continued_from_tip(&s, bytes) {
+            Some((before, bounds, replay)) => {
+                return Ok(verified_record(
+                    desk,
+                    from,
+                    bytes,
+                    message_id,
+                    referee,
+                    Verified {
+                        stored: Some((
+                            s,
+                            StoredAs::Tip {
+                                before: Box::new(before),
+                                bounds,
+                            },
+                        )),
+                        record: None,
+                        signed: SignedText::default(),
+                        replay,
+                    },
+                ));
+            }
+            None => Some(s),
+        },
+        None => None,
+    };
+    let stored = match opened {
+        Some(mut s) => match s.events() {
+            Ok(events) => Some((s, StoredAs::Events(events))),
             Err(e) => return Ok(Outcome::Refused(e.to_string())),
         },
         None => None,
     };
     let kept = stored.as_ref().and_then(|(s, _)| s.checkpoint());
-    let known = stored.as_ref().map_or(Known::Nothing, |(_, events)| {
-        Known::Events(checkpoint::vouched(kept.as_ref(), events))
-    });
+    let known = match &stored {
+        Some((_, StoredAs::Events(events))) => {
+            Known::Events(checkpoint::vouched(kept.as_ref(), events))
+        }
+        _ => Known::Nothing,
+    };
     let (record, signed, replay) = match verified_with_view(bytes, &place, known) {
         Ok(r) => r,
         Err(e @ (RecordFault::Syntax(_) | RecordFault::NotUtf8 | RecordFault::NotOneGame(_))) => {
@@ -535,17 +576,49 @@ fn record(
         referee,
         Verified {
             stored,
-            record,
+            record: Some(record),
             signed,
             replay,
         },
     ))
 }
 
+/// The replay of `bytes`, a turn mail's record, walked from the stored
+/// game's tip through what follows the stored text (the record then
+/// continues the stored text byte for byte); `None` when there is no such
+/// tip or the record is not such a continuation, or its new part fails
+/// (it is then verified as a whole, for its verdict).
+fn continued_from_tip(
+    stored: &Stored,
+    bytes: &[u8],
+) -> Option<(SignedReplay, Bounds, SignedReplay)> {
+    let (before, bounds) = stored.tip()?;
+    let text = std::str::from_utf8(bytes).ok()?;
+    let kept = std::str::from_utf8(&stored.text).ok()?;
+    match replay_after(text, kept, bounds, &before, Known::Nothing) {
+        After::Replayed { replay, .. } => Some((before, bounds, *replay)),
+        After::Whole => None,
+    }
+}
+
+/// What is known of the stored game a record continues.
+enum StoredAs {
+    /// Its events, decoded from its record.
+    Events(Vec<SignedEvent>),
+    /// Its replay restored from its tip, and its text's bounds: the record
+    /// received continues its text byte for byte.
+    Tip {
+        before: Box<SignedReplay>,
+        bounds: Bounds,
+    },
+}
+
 /// A record that verified, and the stored game it continues, if any.
 struct Verified {
-    stored: Option<(Stored, Vec<SignedEvent>)>,
-    record: yam_notation::Record<String>,
+    stored: Option<(Stored, StoredAs)>,
+    /// The record, read as one (`None` when it was walked from the stored
+    /// game's tip: only its new part was read).
+    record: Option<yam_notation::Record<String>>,
     /// The record's signed view, that `replay` was made from.
     signed: SignedText,
     replay: SignedReplay,
@@ -600,7 +673,7 @@ fn verified_record(
             "game {id}: the mail is from {from}, whose key is not a party of this game"
         ));
     }
-    if let Some((stored, events)) = stored {
+    if let Some((stored, known)) = stored {
         // A closed challenge takes nothing more: an acceptance that
         // crossed my withdrawal, a turn after a decline.
         if let Some(closed) = &stored.meta.closed {
@@ -609,19 +682,31 @@ fn verified_record(
                 closed.describe()
             ));
         }
-        return continue_game(
-            desk,
-            Arrival {
+        let arrival = match (known, record) {
+            (StoredAs::Events(events), Some(record)) => Arrival {
                 stored,
                 events,
                 record,
                 signed,
                 replay,
             },
-            from,
-            sender_key,
-            message_id,
-        );
+            (StoredAs::Tip { before, bounds }, _) => {
+                return continue_from_tip(
+                    desk,
+                    stored,
+                    (*before, bounds),
+                    bytes,
+                    replay,
+                    from,
+                    sender_key,
+                    message_id,
+                );
+            }
+            (StoredAs::Events(_), None) => {
+                return Outcome::Refused(format!("game {id}: internal error: no record"));
+            }
+        };
+        return continue_game(desk, arrival, from, sender_key, message_id);
     }
     // A game not stored: only a fresh challenge to me starts one.
     let me = desk.key();
@@ -661,6 +746,117 @@ struct Arrival {
     record: yam_notation::Record<String>,
     signed: SignedText,
     replay: SignedReplay,
+}
+
+/// [`continue_game`] for a record walked from the stored game's tip
+/// ([`continued_from_tip`]): it continues the stored text byte for byte,
+/// so the stored events are its first ones and only its new events are
+/// judged (each must be signed by the sender); they are printed after my
+/// own text, each with the prose the sender gave it (cleaned), and my text
+/// is checked from my tip's replay before it is written.
+#[allow(clippy::too_many_arguments)]
+fn continue_from_tip(
+    desk: &mut Desk,
+    kept: Stored,
+    (before, bounds): (SignedReplay, Bounds),
+    bytes: &[u8],
+    replay: SignedReplay,
+    from: &str,
+    sender: Option<yam_referee::fair_play::sign::PublicKey>,
+    message_id: Option<&str>,
+) -> Outcome {
+    let id = replay
+        .events()
+        .first()
+        .map(|e| e.event.game.as_str().to_owned())
+        .unwrap_or_default();
+    let id = id.as_str();
+    if kept.meta.opponent != from {
+        return Outcome::Refused(format!(
+            "game {id}: the mail is from {from}, but the game is played with {}",
+            kept.meta.opponent
+        ));
+    }
+    let known = before.events().len();
+    let received = replay.events();
+    if received.len() == known {
+        return Outcome::AlreadyKnown(format!("game {id}: read before; nothing changes"));
+    }
+    let new_events = received.slice(known..received.len());
+    if let Some(foreign) = new_events.iter().find(|e| Some(e.event.author) != sender) {
+        return Outcome::Refused(format!(
+            "game {id}: event {} is signed by {}, not by the sender {from}",
+            foreign.event.seq,
+            desk.name_of(&foreign.event.author)
+        ));
+    }
+    // The prose of each new event, as the sender wrote it: read from the
+    // mail's new part alone (its first comment continues one of the stored
+    // events', whose prose is not new).
+    let said = new_prose(bytes, bounds, known);
+    let Ok(mine) = std::str::from_utf8(&kept.text) else {
+        return Outcome::Refused(format!("game {id}: internal error: not UTF-8"));
+    };
+    let prose_of = |seq: usize| {
+        u32::try_from(seq)
+            .ok()
+            .and_then(|seq| said.iter().find(|(s, _)| *s == seq))
+            .map(|(_, p)| p.clone())
+    };
+    let Some(merged) = append_each_verified_to_text(mine, bounds, &replay, known, &prose_of) else {
+        // My text cannot be continued so (its header changes): the whole
+        // way, as for a record read whole.
+        return Outcome::Refused(format!(
+            "game {id}: internal error: the record cannot be continued from its tip"
+        ));
+    };
+    let new_bounds = Bounds::after_append(&merged, bounds.movetext);
+    let mut game = match kept.continued(before, bounds, merged, new_bounds, replay) {
+        Ok(game) => game,
+        Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
+    };
+    game.name_players(desk);
+    game.meta.changed = now();
+    game.meta.reminders = 0;
+    if let Some(m) = message_id {
+        crate::mail::thread::add(&mut game.meta.thread, m);
+    }
+    let mut news = vec![format!(
+        "game {id}: {} new event(s) from {}",
+        new_events.len(),
+        desk.name_of(&sender.unwrap_or(desk.key()))
+    )];
+    news.extend(super::body::what_happened(desk, &new_events, &said));
+    finish_arrival(desk, game, id, news)
+}
+
+/// The prose the sender gave each event from position `known` on, cleaned,
+/// read from what follows the stored text's bounds in the mail's record.
+fn new_prose(bytes: &[u8], bounds: Bounds, known: usize) -> Vec<(u32, String)> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Vec::new();
+    };
+    let (Some(header), Some(rest)) = (text.get(..bounds.movetext), text.get(bounds.cut..)) else {
+        return Vec::new();
+    };
+    // The header and the rest of the cut comment opened anew, its prose
+    // dropped: it belongs to the stored event that comment began with.
+    let fragment = format!("{header}\n\n{{{rest}");
+    let Ok(mut record) = yam_notation::parse_record::<yam_notation::RawGrammar>(&fragment) else {
+        return Vec::new();
+    };
+    if let Some(yam_notation::Node::Comment(first)) = record.movetext.first_mut() {
+        first
+            .parts
+            .retain(|p| !matches!(p, yam_notation::CommentPart::Text(_)));
+    }
+    let mut said: Vec<(u32, String)> = prose_by_event(&record)
+        .into_iter()
+        .filter(|(seq, _)| usize::try_from(*seq).is_ok_and(|s| s >= known))
+        .map(|(seq, prose)| (seq, clean_prose(&prose)))
+        .collect();
+    said.sort_by_key(|(seq, _)| *seq);
+    said
 }
 
 fn continue_game(
@@ -748,6 +944,12 @@ fn continue_game(
         desk.name_of(&sender.unwrap_or(desk.key()))
     )];
     news.extend(super::body::what_happened(desk, &new_events, &said));
+    finish_arrival(desk, game, id, news)
+}
+
+/// What follows reading a turn: the steps Yam takes by itself (a roll's
+/// answer), the game and its bookkeeping written, the answer sent.
+fn finish_arrival(desk: &mut Desk, mut game: Game, id: &str, mut news: Vec<String>) -> Outcome {
     let automatic = match act::advance(desk, &mut game) {
         Ok(said) => said,
         Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
