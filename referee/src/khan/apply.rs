@@ -434,6 +434,30 @@ pub fn apply(pos: &Position, mv: &Move) -> Result<Applied, Illegal> {
     Ok(Applied { position, events })
 }
 
+/// A plain move or capture the replay's fast path decided legal and played
+/// (see [`Position::plain_move`]): what it did, and the counters before it,
+/// so that [`Position::unplay_plain`] can take it back exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlainMove {
+    from: Square,
+    to: Square,
+    /// The piece as it stood on `from`.
+    mover: Piece,
+    /// What it is on `to` (promoted or not).
+    kind: Kind,
+    /// What it took.
+    victim: Option<Piece>,
+    halfmoves: u32,
+    fullmoves: u32,
+}
+
+impl PlainMove {
+    /// What the move promoted its piece to, if anything.
+    pub fn promotion(&self) -> Option<Kind> {
+        (self.kind != self.mover.kind).then_some(self.kind)
+    }
+}
+
 impl Position {
     /// Play a move known to be legal (from [`super::legal_moves`]), without
     /// checking it and without recording events. The fast path for replay and
@@ -453,10 +477,23 @@ impl Position {
     /// [`Position::check`], leaving the position after the move in `next`
     /// (unspecified if the move is refused): one play of the move, where the
     /// royal test has already played it.
+    #[cfg(test)]
     pub(crate) fn check_and_play(&self, mv: &Move, next: &mut Position) -> Result<(), Illegal> {
         if self.play_plain(mv, next) {
             return Ok(());
         }
+        self.check_and_play_general(mv, next)
+    }
+
+    /// [`Position::check`], leaving the position after the move in `next`
+    /// (unspecified if the move is refused), without trying the fast path
+    /// ([`Position::plain_move`]): for a caller that already tried it (it
+    /// only ever agrees with this).
+    pub(crate) fn check_and_play_general(
+        &self,
+        mv: &Move,
+        next: &mut Position,
+    ) -> Result<(), Illegal> {
         match self.check_rules_into(mv, Some(next)) {
             Ok(true) => Ok(()),
             Ok(false) => {
@@ -468,11 +505,46 @@ impl Position {
         }
     }
 
+    /// [`Position::plain_move`] played into `next`: `true` when it decided
+    /// the move legal (`next` is then the position after it).
+    #[cfg(test)]
+    pub(crate) fn play_plain(&self, mv: &Move, next: &mut Position) -> bool {
+        self.play_plain_promoting(mv, next).is_some()
+    }
+
+    /// [`Position::plain_move`], with what the move promotes its piece to
+    /// (as [`Position::promotion_of`]): `Some` when it decided the move
+    /// legal and played it.
+    #[inline]
+    pub(crate) fn play_plain_promoting(
+        &self,
+        mv: &Move,
+        next: &mut Position,
+    ) -> Option<Option<Kind>> {
+        let plain = self.plain_move(mv)?;
+        *next = *self;
+        next.write_plain(&plain);
+        Some(plain.promotion())
+    }
+
+    /// Take back the plain move `plain` that [`Position::write_plain`]
+    /// played here last: the position is then exactly the one before it.
+    pub(crate) fn unplay_plain(&mut self, plain: &PlainMove) {
+        self.remove(plain.to);
+        self.place(plain.from, plain.mover);
+        if let Some(victim) = plain.victim {
+            self.place(plain.to, victim);
+        }
+        self.halfmoves = plain.halfmoves;
+        self.fullmoves = plain.fullmoves;
+        self.turn = plain.mover.side;
+    }
+
     /// The replay's fast path: a plain move or capture whose only
     /// consequences are the move itself, the capture and a promotion. If
-    /// this decides the move is legal, the position after it is written to
-    /// `next` and the answer is `true`. `false` leaves `next` alone and the
-    /// general path to decide (every refusal, with its reason, and every
+    /// this decides the move is legal, the answer is what the move does
+    /// ([`Position::write_plain`] plays it). `None` leaves the general path
+    /// to decide (every refusal, with its reason, and every
     /// move with siege consequences: KR-7.1 tower death, KR-7.3 pickup,
     /// KR-7.6 carrier capture, KR-7.7 drop-off and release, KR-9 delivery),
     /// and the endings of KR-P14.
@@ -486,19 +558,7 @@ impl Position {
     /// position's with `from` opened and `to` closed. A test holds it to
     /// the general path over every conceivable move of random positions.
     #[inline]
-    pub(crate) fn play_plain(&self, mv: &Move, next: &mut Position) -> bool {
-        self.play_plain_promoting(mv, next).is_some()
-    }
-
-    /// [`Position::play_plain`], with what the move promotes its piece to
-    /// (as [`Position::promotion_of`]): `Some` when it decided the move
-    /// legal and played it.
-    #[inline]
-    pub(crate) fn play_plain_promoting(
-        &self,
-        mv: &Move,
-        next: &mut Position,
-    ) -> Option<Option<Kind>> {
+    pub(crate) fn plain_move(&self, mv: &Move) -> Option<PlainMove> {
         let (from, to) = (mv.from, mv.to);
         let us = self.turn;
         // Each side's leaders, once: asked here for KR-6.3 and below for
@@ -571,23 +631,37 @@ impl Position {
                 return None;
             }
         }
-        *next = *self;
-        next.remove(from);
-        if victim.is_some() {
-            next.remove(to);
+        Some(PlainMove {
+            from,
+            to,
+            mover: piece,
+            kind,
+            victim,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+        })
+    }
+
+    /// Play a plain move [`Position::plain_move`] decided: the two squares,
+    /// the counters and the turn.
+    #[inline]
+    pub(crate) fn write_plain(&mut self, plain: &PlainMove) {
+        let us = plain.mover.side;
+        self.remove(plain.from);
+        if plain.victim.is_some() {
+            self.remove(plain.to);
         }
-        next.place(to, Piece::new(us, kind));
+        self.place(plain.to, Piece::new(us, plain.kind));
         // KR-6.5: a capture resets the count.
-        next.halfmoves = if victim.is_some() {
+        self.halfmoves = if plain.victim.is_some() {
             0
         } else {
-            self.halfmoves.saturating_add(1)
+            plain.halfmoves.saturating_add(1)
         };
         if us == Side::Black {
-            next.fullmoves = self.fullmoves.saturating_add(1);
+            self.fullmoves = plain.fullmoves.saturating_add(1);
         }
-        next.turn = us.opposite();
-        Some((kind != piece.kind).then_some(kind))
+        self.turn = us.opposite();
     }
 
     /// Why a move the rules refuse is refused: once the game is over, for that.

@@ -10,6 +10,7 @@ use super::naive::{Naive, as_move};
 use super::perft::{middle_position, middles};
 use super::support::start;
 use crate::khan::movegen::{reach, reaches};
+use crate::khan::token::{resolve_general_into, resolve_plain_in_place};
 use crate::khan::{
     Action, Bitboard, Event, GameType, Kind, Move, Position, PowerMagicianMoves, Side, Square,
     apply, from_engine, legal_moves, resolve, to_engine, to_token,
@@ -573,7 +574,18 @@ fn fast_path_agrees(pos: &Position) -> Result<usize, TestCaseError> {
                         pos.to_yam()
                     );
                     prop_assert_eq!(fast, played, "{} in {}", mv, pos.to_yam());
+                    // Played in place, the same; taken back, the position
+                    // it was played on, exactly.
+                    let plain = pos.plain_move(&mv).expect("decided once, decided again");
+                    prop_assert_eq!(plain.promotion(), promotion);
+                    let mut in_place = *pos;
+                    in_place.write_plain(&plain);
+                    prop_assert_eq!(in_place, played, "{} in {}", mv, pos.to_yam());
+                    in_place.unplay_plain(&plain);
+                    prop_assert_eq!(&in_place, pos, "{} taken back", mv);
                     taken += 1;
+                } else {
+                    prop_assert_eq!(pos.plain_move(&mv), None);
                 }
                 resolve_into_agrees(pos, &mv, checked.is_ok(), &played)?;
                 let mut next = *pos;
@@ -639,6 +651,25 @@ fn resolve_into_agrees(
         );
         if fast.is_ok() {
             prop_assert_eq!(&next, played, "{:?} in {}", token, pos.to_yam());
+        }
+        // The checker's way: the fast path in place, else the general path
+        // alone; the same answer, and the same position after the move.
+        let mut in_place = *pos;
+        let answer = match resolve_plain_in_place(&mut in_place, &token) {
+            Some(plain) => {
+                let mut back = in_place;
+                back.unplay_plain(&plain);
+                prop_assert_eq!(&back, pos, "{:?} taken back", token);
+                Ok(Move::new(token.action, token.from, token.to))
+            }
+            None => {
+                prop_assert_eq!(&in_place, pos, "{:?} declined but played", token);
+                resolve_general_into(pos, &token, &mut in_place)
+            }
+        };
+        prop_assert_eq!(&answer, &fast, "{:?} in {}", token, pos.to_yam());
+        if answer.is_ok() {
+            prop_assert_eq!(&in_place, played, "{:?} in {}", token, pos.to_yam());
         }
     }
     Ok(())
