@@ -447,6 +447,8 @@ pub struct PlainMove {
     kind: Kind,
     /// What it took.
     victim: Option<Piece>,
+    /// The slot of the captive it carried along (see `captive_slot`).
+    carried: Option<u8>,
     halfmoves: u32,
     fullmoves: u32,
 }
@@ -535,13 +537,19 @@ impl Position {
         if let Some(victim) = plain.victim {
             self.place(plain.to, victim);
         }
+        if let Some(slot) = plain.carried {
+            self.captives[usize::from(slot)] = Some(CaptiveAt::Carried(plain.from));
+        }
         self.halfmoves = plain.halfmoves;
         self.fullmoves = plain.fullmoves;
         self.turn = plain.mover.side;
     }
 
     /// The replay's fast path: a plain move or capture whose only
-    /// consequences are the move itself, the capture and a promotion. If
+    /// consequences are the move itself, the capture, a promotion and the
+    /// captive its piece carries along (onto any square but a ger it would
+    /// drop it off on; onto a tower square only where it neither dies nor
+    /// picks up). If
     /// this decides the move is legal, the answer is what the move does
     /// ([`Position::write_plain`] plays it). `None` leaves the general path
     /// to decide (every refusal, with its reason, and every
@@ -555,9 +563,10 @@ impl Position {
     /// (promotions keep khan types khan types and bondsmen bondsmen), and
     /// takes only an enemy piece, so the enemy pieces after it are this
     /// position's without the target, and the open squares are this
-    /// position's with `from` opened and `to` closed. A test holds it to
+    /// position's with `from` emptied and `to` filled (a manned square
+    /// stays closed, whoever stands on it). A test holds it to
     /// the general path over every conceivable move of random positions.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn plain_move(&self, mv: &Move) -> Option<PlainMove> {
         let (from, to) = (mv.from, mv.to);
         let us = self.turn;
@@ -582,19 +591,29 @@ impl Position {
             (Action::Capture, Some(v)) if v.side != us && self.may_capture(piece.kind, v.kind) => {}
             _ => return None,
         }
-        // No captive is carried from or to either square, none waits on
-        // `from` (or on an empty ger), and `to` is no tower square (so not
-        // manned either): no siege rule applies.
+        // KR-P11's siege consequences, which the fast path leaves to the
+        // general one: the carrier-capture rules (a captive carried on `to`,
+        // KR-7.6), a release (a khan waiting on `from`, or on an empty ger:
+        // KR-7.7, KR-P12), drop-off or delivery at a ger (KR-7.7, KR-P13),
+        // tower death (KR-7.1) and pickup (KR-7.3). A captive carried from
+        // `from` otherwise just moves along with its carrier (KR-7.4).
+        let mut carrier = false;
         for at in self.captives.iter().flatten() {
             match *at {
-                CaptiveAt::Carried(s) if s == from || s == to => return None,
+                CaptiveAt::Carried(s) if s == to => return None,
+                CaptiveAt::Carried(s) if s == from => carrier = true,
                 CaptiveAt::Waiting(g) if g == from || self.squares[g.index()].is_none() => {
                     return None;
                 }
                 _ => {}
             }
         }
-        if self.tower_squares().contains(to) {
+        let carried = if carrier {
+            Some(self.carried_along(from, to)?)
+        } else {
+            None
+        };
+        if self.tower_squares().contains(to) && !self.plain_onto_tower(piece.kind, to, carrier) {
             return None;
         }
         let power = self.rules.options.power_magician_moves;
@@ -637,14 +656,50 @@ impl Position {
             mover: piece,
             kind,
             victim,
+            carried,
             halfmoves: self.halfmoves,
             fullmoves: self.fullmoves,
         })
     }
 
+    /// For the fast path, the slot of the captive the carrier on `from`
+    /// carries along to `to`: `None` if it would drop it off or deliver it
+    /// there (KR-7.7, KR-P13). Out of line: most moves carry nothing.
+    #[cold]
+    #[inline(never)]
+    fn carried_along(&self, from: Square, to: Square) -> Option<u8> {
+        let slot = self
+            .captives
+            .iter()
+            .position(|at| *at == Some(CaptiveAt::Carried(from)))?;
+        let ger = match CAPTIVES[slot] {
+            Captive::Khan(side) => self.gers[side.index()],
+            Captive::General => self.gers[self.turn.index()],
+        };
+        (!ger.contains(to)).then_some(slot as u8)
+    }
+
+    /// For the fast path, whether a `kind` (carrying a captive or not) ends
+    /// its move on the tower square `to` with no siege consequence: it does
+    /// not die there (KR-7.1: only a magician survives a manned square) and
+    /// picks nothing up (KR-7.3: not a silenced square of a tower still
+    /// holding its captive, unless it already carries one). Out of line:
+    /// most moves end off the towers.
+    #[cold]
+    #[inline(never)]
+    fn plain_onto_tower(&self, kind: Kind, to: Square, carrying: bool) -> bool {
+        if self.manned.contains(to) {
+            return is_magician(kind);
+        }
+        carrying
+            || !self.captives.iter().any(|at| {
+                matches!(at, Some(CaptiveAt::Tower(t)) if self.towers[usize::from(*t)].contains(to))
+            })
+    }
+
     /// Play a plain move [`Position::plain_move`] decided: the two squares,
     /// the counters and the turn.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn write_plain(&mut self, plain: &PlainMove) {
         let us = plain.mover.side;
         self.remove(plain.from);
@@ -652,6 +707,9 @@ impl Position {
             self.remove(plain.to);
         }
         self.place(plain.to, Piece::new(us, plain.kind));
+        if let Some(slot) = plain.carried {
+            self.captives[usize::from(slot)] = Some(CaptiveAt::Carried(plain.to));
+        }
         // KR-6.5: a capture resets the count.
         self.halfmoves = if plain.victim.is_some() {
             0
