@@ -539,8 +539,7 @@ impl Checker {
         }
         // The fast path plays a plain move on the position itself; every
         // other move, and every refusal, goes the general way.
-        if let Some(plain) = khan::token::resolve_plain_in_place(&mut line.position, token) {
-            line.last_plain = Some(plain);
+        if khan::token::resolve_plain_in_place(&mut line.position, token, &mut line.last_plain) {
             if self.depth == 0 {
                 self.plies += 1;
             }
@@ -734,9 +733,16 @@ impl Visitor for Checker {
     fn token(&mut self, token: &str, span: Span) -> Result<(), TokenError> {
         match &self.game {
             Some(Game::Khan { .. }) => {
-                let mv = KhanGrammar::parse_move(token)?;
+                // Read in place, not moved out first: the parser writes the
+                // token a byte at a time, and copying it out at once read
+                // those bytes back before they were stored (a stall a move).
+                let parsed = KhanGrammar::parse_move(token);
+                let mv = match &parsed {
+                    Ok(mv) => mv,
+                    Err(_) => return parsed.map(drop),
+                };
                 if self.violation.is_none() {
-                    self.khan_move(&mv, token, span);
+                    self.khan_move(mv, token, span);
                 }
             }
             Some(Game::CastleSiege { .. }) => {

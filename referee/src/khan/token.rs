@@ -56,19 +56,29 @@ pub(crate) fn resolve_general_into(
 /// [`resolve_into`]'s fast path on the position itself: when the token names
 /// a plain move the fast path decides legal (see `Position::plain_move`),
 /// with the piece letter and the promotion written as the move makes them,
-/// the move is played on `pos` and what takes it back is returned. `None`
-/// leaves `pos` untouched, for [`resolve_general_into`] to decide. The
-/// checker replays a record this way: no copy of the position a move.
-pub(crate) fn resolve_plain_in_place(pos: &mut Position, token: &MoveToken) -> Option<PlainMove> {
+/// the move is played on `pos`, what takes it back is left in `taken`, and
+/// the answer is `true`. `false` leaves `pos` and `taken` untouched, for
+/// [`resolve_general_into`] to decide. The checker replays a record this
+/// way: no copy of the position a move. (`taken` is written here rather
+/// than returned: the caller keeps it anyway, and reloading a returned
+/// copy cost a stall a move.)
+pub(crate) fn resolve_plain_in_place(
+    pos: &mut Position,
+    token: &MoveToken,
+    taken: &mut Option<PlainMove>,
+) -> bool {
     if pos.piece_at(token.from).map(|p| p.kind) != Some(token.piece) {
-        return None;
+        return false;
     }
-    let plain = pos.plain_move(&Move::new(token.action, token.from, token.to))?;
+    let Some(plain) = pos.plain_move(&Move::new(token.action, token.from, token.to)) else {
+        return false;
+    };
     if plain.promotion() != token.promotion {
-        return None;
+        return false;
     }
     pos.write_plain(&plain);
-    Some(plain)
+    *taken = Some(plain);
+    true
 }
 
 /// [`resolve`]'s checks in their order, with `check` for the rules.

@@ -673,7 +673,10 @@ fn resolve_into_agrees(
         // The checker's way: the fast path in place, else the general path
         // alone; the same answer, and the same position after the move.
         let mut in_place = *pos;
-        let answer = match resolve_plain_in_place(&mut in_place, &token) {
+        let mut taken = None;
+        let fast_path = resolve_plain_in_place(&mut in_place, &token, &mut taken);
+        prop_assert_eq!(fast_path, taken.is_some());
+        let answer = match taken {
             Some(plain) => {
                 let mut back = in_place;
                 back.unplay_plain(&plain);
