@@ -572,7 +572,8 @@ impl Position {
         let us = self.turn;
         // Each side's leaders, once: asked here for KR-6.3 and below for
         // KR-6.2 (`leaderless` is only asked when a side has none).
-        let leaders = [self.leaders(Side::White), self.leaders(Side::Black)];
+        let all_leaders = self.all_leaders();
+        let leaders = [all_leaders & self.by_side[0], all_leaders & self.by_side[1]];
         if !matches!(mv.action, Action::Move | Action::Capture)
             || self.delivered.is_some()
             || self.halfmoves >= 100
