@@ -164,8 +164,25 @@ struct CardLine {
 struct KhanLine {
     position: Box<khan::Position>,
     /// The position before the last move of this line, where a variation
-    /// on that move starts.
+    /// on that move starts; when `last_plain` holds that move, stale
+    /// instead (see [`KhanLine::before_last`]).
     before_last: Box<khan::Position>,
+    /// The last move, when the fast path played it on `position` itself:
+    /// the position before it is then `position` with it taken back. Most
+    /// moves are plain and few start a variation, so the position is not
+    /// copied a move to keep the one before it.
+    last_plain: Option<khan::apply::PlainMove>,
+}
+
+impl KhanLine {
+    /// The position before the last move of this line.
+    fn before_last(&mut self) -> &khan::Position {
+        if let Some(plain) = self.last_plain.take() {
+            *self.before_last = *self.position;
+            self.before_last.unplay_plain(&plain);
+        }
+        &self.before_last
+    }
 }
 
 // One per checker, not one per move: the size difference costs nothing.
@@ -354,6 +371,7 @@ impl Checker {
             line: KhanLine {
                 position: Box::new(start),
                 before_last: Box::new(start),
+                last_plain: None,
             },
             scratch: Box::new(start),
             stack: Vec::new(),
@@ -519,7 +537,16 @@ impl Checker {
                 return;
             }
         }
-        match khan::resolve_into(before, token, scratch) {
+        // The fast path plays a plain move on the position itself; every
+        // other move, and every refusal, goes the general way.
+        if khan::token::resolve_plain_in_place(&mut line.position, token, &mut line.last_plain) {
+            if self.depth == 0 {
+                self.plies += 1;
+            }
+            return;
+        }
+        let before = &*line.position;
+        match khan::token::resolve_general_into(before, token, scratch) {
             Ok(_) => {
                 // Three boxes rotated, not two positions copied: the old
                 // position becomes the one before the last move, the
@@ -527,6 +554,7 @@ impl Checker {
                 // next scratch.
                 std::mem::swap(&mut line.before_last, &mut line.position);
                 std::mem::swap(&mut line.position, scratch);
+                line.last_plain = None;
                 if self.depth == 0 {
                     self.plies += 1;
                 }
@@ -705,9 +733,16 @@ impl Visitor for Checker {
     fn token(&mut self, token: &str, span: Span) -> Result<(), TokenError> {
         match &self.game {
             Some(Game::Khan { .. }) => {
-                let mv = KhanGrammar::parse_move(token)?;
+                // Read in place, not moved out first: the parser writes the
+                // token a byte at a time, and copying it out at once read
+                // those bytes back before they were stored (a stall a move).
+                let parsed = KhanGrammar::parse_move(token);
+                let mv = match &parsed {
+                    Ok(mv) => mv,
+                    Err(_) => return parsed.map(drop),
+                };
                 if self.violation.is_none() {
-                    self.khan_move(&mv, token, span);
+                    self.khan_move(mv, token, span);
                 }
             }
             Some(Game::CastleSiege { .. }) => {
@@ -754,8 +789,9 @@ impl Visitor for Checker {
         self.pending_number = None;
         match &mut self.game {
             Some(Game::Khan { line, stack, .. }) => {
+                let before_last = *line.before_last();
                 stack.push(line.clone());
-                *line.position = *line.before_last;
+                *line.position = before_last;
             }
             Some(Game::CastleSiege {
                 main_line,
@@ -966,8 +1002,106 @@ impl Visitor for Checker {
 
 #[cfg(test)]
 mod tests {
-    use super::{result_of_kind, unfinished_result};
+    use super::{Checker, GameReport, Verdict, result_of_kind, unfinished_result};
+    use crate::khan;
     use yam_notation::{GameKind, GameResult};
+
+    /// The first game of `text`, checked.
+    fn check(text: &str) -> GameReport {
+        let mut reader = yam_notation::Reader::new(text.as_bytes());
+        reader
+            .read_game(&mut Checker::new())
+            .expect("readable")
+            .expect("a game")
+    }
+
+    /// A random game of `ruleset` (seeded, stopped before it ends), written
+    /// with a variation after every move: the first other legal move of the
+    /// position before it (`legal_alternative`), or a move legal only in the
+    /// position after it, so not where the variation starts (`false`).
+    /// Returns the record and the number of variations written.
+    fn game_with_variations(ruleset: &str, seed: u64, legal_alternative: bool) -> (String, usize) {
+        let mut rng = seed | 1;
+        let mut pos = khan::Ruleset::builtin(ruleset).unwrap().start_position();
+        let mut text = format!(
+            "[Game \"Khan\"]\n[Variant \"Test\"]\n[GameId \"v\"]\n[Date \"2026.01.01\"]\n\
+             [NotationVersion \"1\"]\n[White \"W\"]\n[Black \"B\"]\n\
+             [Ruleset \"{ruleset}\"]\n[Result \"*\"]\n\n"
+        );
+        let mut variations = 0;
+        for _ in 0..120 {
+            let moves = khan::legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let mv = moves[(rng % moves.len() as u64) as usize];
+            let next = khan::apply(&pos, &mv).unwrap().position;
+            if next.outcome().is_some() {
+                break;
+            }
+            let number = |p: &khan::Position| match p.turn() {
+                khan::Side::White => format!("{}.", p.fullmoves()),
+                khan::Side::Black => format!("{}...", p.fullmoves()),
+            };
+            let token = khan::to_token(&pos, &mv).unwrap();
+            text.push_str(&format!("{} {token} ", number(&pos)));
+            let alternative = if legal_alternative {
+                moves
+                    .iter()
+                    .find(|m| **m != mv)
+                    .map(|m| (number(&pos), khan::to_token(&pos, m).unwrap()))
+            } else {
+                khan::legal_moves(&next)
+                    .into_iter()
+                    .find(|m| pos.check(m).is_err() && pos.piece_at(m.from).is_none())
+                    .map(|m| (number(&next), khan::to_token(&next, &m).unwrap()))
+            };
+            if let Some((n, alt)) = alternative {
+                text.push_str(&format!("({n} {alt}) "));
+                variations += 1;
+            }
+            pos = next;
+        }
+        text.push_str("*\n");
+        (text, variations)
+    }
+
+    #[test]
+    fn a_khan_variation_starts_from_the_position_before_the_move_it_replaces() {
+        // Every move of these games, plain (played in place by the fast
+        // path, the position before it kept as the move to take back) or
+        // not (spells, tower squares, carriers), is followed by a variation.
+        for ruleset in [
+            "basic",
+            "magician",
+            "power-magician",
+            "rescue-general",
+            "rescue-khan",
+        ] {
+            for seed in 1..6 {
+                let (text, variations) = game_with_variations(ruleset, seed, true);
+                assert!(variations > 10, "{ruleset} {seed}");
+                let report = check(&text);
+                assert!(
+                    matches!(report.verdict, Verdict::Legal),
+                    "{ruleset} {seed}: {:?}\n{text}",
+                    report.verdict
+                );
+                let (text, variations) = game_with_variations(ruleset, seed, false);
+                if variations > 0 {
+                    let report = check(&text);
+                    assert!(
+                        matches!(report.verdict, Verdict::Illegal(_)),
+                        "{ruleset} {seed}: a move of the position after the move is \
+                         refused where the variation starts\n{text}"
+                    );
+                }
+            }
+        }
+    }
 
     fn score(points: u32) -> GameResult {
         GameResult::Score { points, max: 150 }

@@ -10,6 +10,11 @@
 //!   token is legal (`apply` plays it) and its canonical token is that
 //!   token; every legal move played prints as a token that resolves back
 //!   to it.
+//! - The same moves, written as a record and read by `yam check`'s
+//!   checker (which plays plain moves on its position in place and takes
+//!   them back for a variation): every one is accepted, with a variation
+//!   on the last one from the position before it; the first written token
+//!   refused is refused there too, with `resolve`'s reason.
 
 #![no_main]
 
@@ -17,9 +22,10 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use yam_notation::khan::MoveToken;
+use yam_referee::check::{Checker, Verdict};
 use yam_referee::khan::ruleset::BUILTIN;
 use yam_referee::khan::{
-    Position, Ruleset, apply, legal_moves, outcome, resolve, resolve_into, to_token,
+    Position, Ruleset, Side, apply, legal_moves, outcome, resolve, resolve_into, to_token,
 };
 
 /// The most moves one input plays.
@@ -37,6 +43,29 @@ fn starts() -> &'static [Position] {
             })
             .collect()
     })
+}
+
+/// `token` played in `pos`, with its move number, as a record writes it.
+fn numbered(pos: &Position, token: &MoveToken) -> String {
+    match pos.turn() {
+        Side::White => format!("{}. {token} ", pos.fullmoves()),
+        Side::Black => format!("{}... {token} ", pos.fullmoves()),
+    }
+}
+
+/// The checker's verdict on the Khan record of ruleset `name` with this
+/// movetext (result `*`).
+fn check(name: &str, movetext: &str) -> Verdict {
+    let text = format!(
+        "[Game \"Khan\"]\n[Variant \"Fuzz\"]\n[GameId \"f\"]\n[Date \"2026.01.01\"]\n\
+         [NotationVersion \"1\"]\n[White \"W\"]\n[Black \"B\"]\n[Ruleset \"{name}\"]\n\
+         [Result \"*\"]\n\n{movetext}*\n"
+    );
+    yam_notation::Reader::new(text.as_bytes())
+        .read_game(&mut Checker::new())
+        .expect("a record of canonical tokens reads")
+        .expect("one game")
+        .verdict
 }
 
 /// Parses `word`; a token read prints and reads back the same.
@@ -61,7 +90,13 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let starts = starts();
-    let mut pos = starts[usize::from(first) % starts.len()];
+    let start = usize::from(first) % starts.len();
+    let mut pos = starts[start];
+    // The moves played, as a record's movetext; the last one's position
+    // before it and its move; the first token refused, with why.
+    let mut movetext = String::new();
+    let mut last: Option<(Position, String)> = None;
+    let mut refused: Option<(String, String)> = None;
     for word in text.split_whitespace().take(MAX_PLIES) {
         if outcome(&pos).is_some() {
             break;
@@ -76,6 +111,10 @@ fuzz_target!(|data: &[u8]| {
                 to_token(&pos, mv).unwrap_or_else(|e| panic!("legal {mv:?} refused: {e}"));
             let read = token(&written.to_string()).expect("a canonical token reads");
             assert_eq!(resolve(&pos, &read).as_ref(), Ok(mv), "{written}");
+            if refused.is_none() {
+                movetext.push_str(&numbered(&pos, &written));
+                last = Some((pos, written.to_string()));
+            }
             pos = apply(&pos, mv)
                 .unwrap_or_else(|e| panic!("legal {mv:?} refused: {e}"))
                 .position;
@@ -89,8 +128,14 @@ fuzz_target!(|data: &[u8]| {
         let resolved_into = resolve_into(&pos, &written, &mut next);
         assert_eq!(resolved, resolved_into, "{written}");
         let Ok(mv) = resolved else {
+            if let Err(why) = &resolved
+                && refused.is_none()
+            {
+                refused = Some((numbered(&pos, &written), why.to_string()));
+            }
             continue;
         };
+
         assert!(
             legal_moves(&pos).contains(&mv),
             "{written} is not a legal move"
@@ -102,6 +147,36 @@ fuzz_target!(|data: &[u8]| {
             applied.position == next,
             "{written}: resolve_into and apply differ"
         );
+        // Past the first refusal the checker looks no further.
+        if refused.is_none() {
+            movetext.push_str(&numbered(&pos, &written));
+            last = Some((pos, written.to_string()));
+        }
         pos = applied.position;
+    }
+    let name = BUILTIN[start].0;
+    if refused.is_none() && outcome(&pos).is_some() {
+        // The record would need the game's result; not what is held here.
+        return;
+    }
+    match refused {
+        None => {
+            // A variation on the last move, from the position before it:
+            // that move again.
+            if let Some((before, token)) = &last {
+                let again = MoveToken::parse(token).expect("a canonical token reads");
+                movetext.push_str(&format!("({})", numbered(before, &again).trim_end()));
+                movetext.push(' ');
+            }
+            let verdict = check(name, &movetext);
+            assert!(verdict == Verdict::Legal, "{movetext}: {verdict:?}");
+        }
+        Some((written, why)) => {
+            movetext.push_str(&written);
+            match check(name, &movetext) {
+                Verdict::Illegal(v) => assert_eq!(v.reason, why, "{movetext}"),
+                verdict => panic!("{movetext}: {verdict:?}, not refused ({why})"),
+            }
+        }
     }
 });

@@ -434,6 +434,32 @@ pub fn apply(pos: &Position, mv: &Move) -> Result<Applied, Illegal> {
     Ok(Applied { position, events })
 }
 
+/// A plain move or capture the replay's fast path decided legal and played
+/// (see [`Position::plain_move`]): what it did, and the counters before it,
+/// so that [`Position::unplay_plain`] can take it back exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlainMove {
+    from: Square,
+    to: Square,
+    /// The piece as it stood on `from`.
+    mover: Piece,
+    /// What it is on `to` (promoted or not).
+    kind: Kind,
+    /// What it took.
+    victim: Option<Piece>,
+    /// The slot of the captive it carried along (see `captive_slot`).
+    carried: Option<u8>,
+    halfmoves: u32,
+    fullmoves: u32,
+}
+
+impl PlainMove {
+    /// What the move promoted its piece to, if anything.
+    pub fn promotion(&self) -> Option<Kind> {
+        (self.kind != self.mover.kind).then_some(self.kind)
+    }
+}
+
 impl Position {
     /// Play a move known to be legal (from [`super::legal_moves`]), without
     /// checking it and without recording events. The fast path for replay and
@@ -453,10 +479,23 @@ impl Position {
     /// [`Position::check`], leaving the position after the move in `next`
     /// (unspecified if the move is refused): one play of the move, where the
     /// royal test has already played it.
+    #[cfg(test)]
     pub(crate) fn check_and_play(&self, mv: &Move, next: &mut Position) -> Result<(), Illegal> {
         if self.play_plain(mv, next) {
             return Ok(());
         }
+        self.check_and_play_general(mv, next)
+    }
+
+    /// [`Position::check`], leaving the position after the move in `next`
+    /// (unspecified if the move is refused), without trying the fast path
+    /// ([`Position::plain_move`]): for a caller that already tried it (it
+    /// only ever agrees with this).
+    pub(crate) fn check_and_play_general(
+        &self,
+        mv: &Move,
+        next: &mut Position,
+    ) -> Result<(), Illegal> {
         match self.check_rules_into(mv, Some(next)) {
             Ok(true) => Ok(()),
             Ok(false) => {
@@ -468,11 +507,52 @@ impl Position {
         }
     }
 
+    /// [`Position::plain_move`] played into `next`: `true` when it decided
+    /// the move legal (`next` is then the position after it).
+    #[cfg(test)]
+    pub(crate) fn play_plain(&self, mv: &Move, next: &mut Position) -> bool {
+        self.play_plain_promoting(mv, next).is_some()
+    }
+
+    /// [`Position::plain_move`], with what the move promotes its piece to
+    /// (as [`Position::promotion_of`]): `Some` when it decided the move
+    /// legal and played it.
+    #[inline]
+    pub(crate) fn play_plain_promoting(
+        &self,
+        mv: &Move,
+        next: &mut Position,
+    ) -> Option<Option<Kind>> {
+        let plain = self.plain_move(mv)?;
+        *next = *self;
+        next.write_plain(&plain);
+        Some(plain.promotion())
+    }
+
+    /// Take back the plain move `plain` that [`Position::write_plain`]
+    /// played here last: the position is then exactly the one before it.
+    pub(crate) fn unplay_plain(&mut self, plain: &PlainMove) {
+        self.remove(plain.to);
+        self.place(plain.from, plain.mover);
+        if let Some(victim) = plain.victim {
+            self.place(plain.to, victim);
+        }
+        if let Some(slot) = plain.carried {
+            self.captives[usize::from(slot)] = Some(CaptiveAt::Carried(plain.from));
+        }
+        self.halfmoves = plain.halfmoves;
+        self.fullmoves = plain.fullmoves;
+        self.turn = plain.mover.side;
+    }
+
     /// The replay's fast path: a plain move or capture whose only
-    /// consequences are the move itself, the capture and a promotion. If
-    /// this decides the move is legal, the position after it is written to
-    /// `next` and the answer is `true`. `false` leaves `next` alone and the
-    /// general path to decide (every refusal, with its reason, and every
+    /// consequences are the move itself, the capture, a promotion and the
+    /// captive its piece carries along (onto any square but a ger it would
+    /// drop it off on; onto a tower square only where it neither dies nor
+    /// picks up). If
+    /// this decides the move is legal, the answer is what the move does
+    /// ([`Position::write_plain`] plays it). `None` leaves the general path
+    /// to decide (every refusal, with its reason, and every
     /// move with siege consequences: KR-7.1 tower death, KR-7.3 pickup,
     /// KR-7.6 carrier capture, KR-7.7 drop-off and release, KR-9 delivery),
     /// and the endings of KR-P14.
@@ -483,27 +563,17 @@ impl Position {
     /// (promotions keep khan types khan types and bondsmen bondsmen), and
     /// takes only an enemy piece, so the enemy pieces after it are this
     /// position's without the target, and the open squares are this
-    /// position's with `from` opened and `to` closed. A test holds it to
+    /// position's with `from` emptied and `to` filled (a manned square
+    /// stays closed, whoever stands on it). A test holds it to
     /// the general path over every conceivable move of random positions.
-    #[inline]
-    pub(crate) fn play_plain(&self, mv: &Move, next: &mut Position) -> bool {
-        self.play_plain_promoting(mv, next).is_some()
-    }
-
-    /// [`Position::play_plain`], with what the move promotes its piece to
-    /// (as [`Position::promotion_of`]): `Some` when it decided the move
-    /// legal and played it.
-    #[inline]
-    pub(crate) fn play_plain_promoting(
-        &self,
-        mv: &Move,
-        next: &mut Position,
-    ) -> Option<Option<Kind>> {
+    #[inline(always)]
+    pub(crate) fn plain_move(&self, mv: &Move) -> Option<PlainMove> {
         let (from, to) = (mv.from, mv.to);
         let us = self.turn;
         // Each side's leaders, once: asked here for KR-6.3 and below for
         // KR-6.2 (`leaderless` is only asked when a side has none).
-        let leaders = [self.leaders(Side::White), self.leaders(Side::Black)];
+        let all_leaders = self.all_leaders();
+        let leaders = [all_leaders & self.by_side[0], all_leaders & self.by_side[1]];
         if !matches!(mv.action, Action::Move | Action::Capture)
             || self.delivered.is_some()
             || self.halfmoves >= 100
@@ -522,19 +592,29 @@ impl Position {
             (Action::Capture, Some(v)) if v.side != us && self.may_capture(piece.kind, v.kind) => {}
             _ => return None,
         }
-        // No captive is carried from or to either square, none waits on
-        // `from` (or on an empty ger), and `to` is no tower square (so not
-        // manned either): no siege rule applies.
+        // KR-P11's siege consequences, which the fast path leaves to the
+        // general one: the carrier-capture rules (a captive carried on `to`,
+        // KR-7.6), a release (a khan waiting on `from`, or on an empty ger:
+        // KR-7.7, KR-P12), drop-off or delivery at a ger (KR-7.7, KR-P13),
+        // tower death (KR-7.1) and pickup (KR-7.3). A captive carried from
+        // `from` otherwise just moves along with its carrier (KR-7.4).
+        let mut carrier = false;
         for at in self.captives.iter().flatten() {
             match *at {
-                CaptiveAt::Carried(s) if s == from || s == to => return None,
+                CaptiveAt::Carried(s) if s == to => return None,
+                CaptiveAt::Carried(s) if s == from => carrier = true,
                 CaptiveAt::Waiting(g) if g == from || self.squares[g.index()].is_none() => {
                     return None;
                 }
                 _ => {}
             }
         }
-        if self.tower_squares().contains(to) {
+        let carried = if carrier {
+            Some(self.carried_along(from, to)?)
+        } else {
+            None
+        };
+        if self.tower_squares().contains(to) && !self.plain_onto_tower(piece.kind, to, carrier) {
             return None;
         }
         let power = self.rules.options.power_magician_moves;
@@ -571,23 +651,76 @@ impl Position {
                 return None;
             }
         }
-        *next = *self;
-        next.remove(from);
-        if victim.is_some() {
-            next.remove(to);
+        Some(PlainMove {
+            from,
+            to,
+            mover: piece,
+            kind,
+            victim,
+            carried,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+        })
+    }
+
+    /// For the fast path, the slot of the captive the carrier on `from`
+    /// carries along to `to`: `None` if it would drop it off or deliver it
+    /// there (KR-7.7, KR-P13). Out of line: most moves carry nothing.
+    #[cold]
+    #[inline(never)]
+    fn carried_along(&self, from: Square, to: Square) -> Option<u8> {
+        let slot = self
+            .captives
+            .iter()
+            .position(|at| *at == Some(CaptiveAt::Carried(from)))?;
+        let ger = match CAPTIVES[slot] {
+            Captive::Khan(side) => self.gers[side.index()],
+            Captive::General => self.gers[self.turn.index()],
+        };
+        (!ger.contains(to)).then_some(slot as u8)
+    }
+
+    /// For the fast path, whether a `kind` (carrying a captive or not) ends
+    /// its move on the tower square `to` with no siege consequence: it does
+    /// not die there (KR-7.1: only a magician survives a manned square) and
+    /// picks nothing up (KR-7.3: not a silenced square of a tower still
+    /// holding its captive, unless it already carries one). Out of line:
+    /// most moves end off the towers.
+    #[cold]
+    #[inline(never)]
+    fn plain_onto_tower(&self, kind: Kind, to: Square, carrying: bool) -> bool {
+        if self.manned.contains(to) {
+            return is_magician(kind);
         }
-        next.place(to, Piece::new(us, kind));
+        carrying
+            || !self.captives.iter().any(|at| {
+                matches!(at, Some(CaptiveAt::Tower(t)) if self.towers[usize::from(*t)].contains(to))
+            })
+    }
+
+    /// Play a plain move [`Position::plain_move`] decided: the two squares,
+    /// the counters and the turn.
+    #[inline(always)]
+    pub(crate) fn write_plain(&mut self, plain: &PlainMove) {
+        let us = plain.mover.side;
+        self.remove(plain.from);
+        if plain.victim.is_some() {
+            self.remove(plain.to);
+        }
+        self.place(plain.to, Piece::new(us, plain.kind));
+        if let Some(slot) = plain.carried {
+            self.captives[usize::from(slot)] = Some(CaptiveAt::Carried(plain.to));
+        }
         // KR-6.5: a capture resets the count.
-        next.halfmoves = if victim.is_some() {
+        self.halfmoves = if plain.victim.is_some() {
             0
         } else {
-            self.halfmoves.saturating_add(1)
+            plain.halfmoves.saturating_add(1)
         };
         if us == Side::Black {
-            next.fullmoves = self.fullmoves.saturating_add(1);
+            self.fullmoves = plain.fullmoves.saturating_add(1);
         }
-        next.turn = us.opposite();
-        Some((kind != piece.kind).then_some(kind))
+        self.turn = us.opposite();
     }
 
     /// Why a move the rules refuse is refused: once the game is over, for that.

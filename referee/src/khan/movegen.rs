@@ -276,6 +276,13 @@ impl Position {
         victim: Option<Kind>,
     ) -> Bitboard {
         let t = target.index();
+        // Every movement ends within king distance two of its start, or up
+        // to three squares along one of the eight lines (KR-3): with none
+        // of `theirs` there, nothing attacks the target, and the lookups
+        // below are not needed (far from the fighting, the common case).
+        if (theirs & (NEAR2[t] | LINES3[t])).is_empty() {
+            return Bitboard::EMPTY;
+        }
         let kinds = |ks: &[Kind]| {
             ks.iter()
                 .fold(Bitboard::EMPTY, |b, k| b | self.by_kind[k.index()])

@@ -422,9 +422,17 @@ impl Position {
     /// KR-6.1: `side`'s leaders on the board: its khan-type pieces, and its
     /// bondsmen when `bondsmenLeaders` is on.
     pub fn leaders(&self, side: Side) -> Bitboard {
-        let k = self.khan_types(side);
+        self.all_leaders() & self.by_side[side.index()]
+    }
+
+    /// KR-6.1: both sides' leaders on the board (each side's is this and
+    /// its pieces: the replay's fast path asks for both at once).
+    pub(crate) fn all_leaders(&self) -> Bitboard {
+        let k = self.by_kind[Kind::Khan.index()]
+            | self.by_kind[Kind::KhanArcher.index()]
+            | self.by_kind[Kind::KhanSword.index()];
         if self.rules.options.bondsmen_leaders {
-            k | self.pieces_of(side, Kind::Bondsman)
+            k | self.by_kind[Kind::Bondsman.index()]
         } else {
             k
         }

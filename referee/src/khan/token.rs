@@ -5,7 +5,7 @@ use yam_notation::khan::{EngineMove, EnginePosition, MoveToken};
 
 use super::ruleset::Rules;
 
-use super::apply::Illegal;
+use super::apply::{Illegal, PlainMove};
 use super::movegen::reach;
 use super::moves::{Action, Move};
 use super::position::Position;
@@ -28,7 +28,7 @@ pub fn resolve_into(
     token: &MoveToken,
     next: &mut Position,
 ) -> Result<Move, Illegal> {
-    // The fast path first (see `Position::play_plain`): the written piece is
+    // The fast path first (see `Position::plain_move`): the written piece is
     // the one there, and the promotion is written as the move makes it.
     // Anything else, every refusal included, goes the general way below.
     let mv = Move::new(token.action, token.from, token.to);
@@ -39,7 +39,46 @@ pub fn resolve_into(
     {
         return Ok(mv);
     }
-    resolve_with(pos, token, |mv| pos.check_and_play(mv, next)).map(|(mv, ())| mv)
+    resolve_general_into(pos, token, next)
+}
+
+/// [`resolve_into`] without its fast path, for a caller that already tried
+/// it ([`resolve_plain_in_place`]): the fast path only ever agrees with the
+/// general one, so it is not tried twice.
+pub(crate) fn resolve_general_into(
+    pos: &Position,
+    token: &MoveToken,
+    next: &mut Position,
+) -> Result<Move, Illegal> {
+    resolve_with(pos, token, |mv| pos.check_and_play_general(mv, next)).map(|(mv, ())| mv)
+}
+
+/// [`resolve_into`]'s fast path on the position itself: when the token names
+/// a plain move the fast path decides legal (see `Position::plain_move`),
+/// with the piece letter and the promotion written as the move makes them,
+/// the move is played on `pos`, what takes it back is left in `taken`, and
+/// the answer is `true`. `false` leaves `pos` and `taken` untouched, for
+/// [`resolve_general_into`] to decide. The checker replays a record this
+/// way: no copy of the position a move. (`taken` is written here rather
+/// than returned: the caller keeps it anyway, and reloading a returned
+/// copy cost a stall a move.)
+pub(crate) fn resolve_plain_in_place(
+    pos: &mut Position,
+    token: &MoveToken,
+    taken: &mut Option<PlainMove>,
+) -> bool {
+    if pos.piece_at(token.from).map(|p| p.kind) != Some(token.piece) {
+        return false;
+    }
+    let Some(plain) = pos.plain_move(&Move::new(token.action, token.from, token.to)) else {
+        return false;
+    };
+    if plain.promotion() != token.promotion {
+        return false;
+    }
+    pos.write_plain(&plain);
+    *taken = Some(plain);
+    true
 }
 
 /// [`resolve`]'s checks in their order, with `check` for the rules.

@@ -10,6 +10,7 @@ use super::naive::{Naive, as_move};
 use super::perft::{middle_position, middles};
 use super::support::start;
 use crate::khan::movegen::{reach, reaches};
+use crate::khan::token::{resolve_general_into, resolve_plain_in_place};
 use crate::khan::{
     Action, Bitboard, Event, GameType, Kind, Move, Position, PowerMagicianMoves, Side, Square,
     apply, from_engine, legal_moves, resolve, to_engine, to_token,
@@ -542,13 +543,25 @@ fn direct_legality_tests_agree_with_the_naive_generator_in_every_ruleset() {
     }
 }
 
+/// The moves the fast path decided, in all and of the siege kinds it takes.
+#[derive(Default)]
+struct Taken {
+    moves: usize,
+    /// By a carrier, its captive carried along.
+    carrying: usize,
+    /// Onto a tower square (a magician onto a manned one, any piece onto a
+    /// silenced one whose tower holds no captive, a carrier onto any
+    /// silenced one).
+    onto_towers: usize,
+}
+
 /// The replay's fast path against the general one, for every conceivable
 /// move (every action, from every occupied square to every square): when
 /// it decides, the move is legal and the position it writes is the one
 /// `play` makes; `check_and_play` (which tries it first) answers as
 /// `check` does and leaves the same position.
-fn fast_path_agrees(pos: &Position) -> Result<usize, TestCaseError> {
-    let mut taken = 0;
+fn fast_path_agrees(pos: &Position) -> Result<Taken, TestCaseError> {
+    let mut taken = Taken::default();
     for action in [
         Action::Move,
         Action::Capture,
@@ -573,7 +586,24 @@ fn fast_path_agrees(pos: &Position) -> Result<usize, TestCaseError> {
                         pos.to_yam()
                     );
                     prop_assert_eq!(fast, played, "{} in {}", mv, pos.to_yam());
-                    taken += 1;
+                    // Played in place, the same; taken back, the position
+                    // it was played on, exactly.
+                    let plain = pos.plain_move(&mv).expect("decided once, decided again");
+                    prop_assert_eq!(plain.promotion(), promotion);
+                    let mut in_place = *pos;
+                    in_place.write_plain(&plain);
+                    prop_assert_eq!(in_place, played, "{} in {}", mv, pos.to_yam());
+                    in_place.unplay_plain(&plain);
+                    prop_assert_eq!(&in_place, pos, "{} taken back", mv);
+                    taken.moves += 1;
+                    if pos.carriers().contains(mv.from) {
+                        taken.carrying += 1;
+                    }
+                    if pos.tower_squares().contains(mv.to) {
+                        taken.onto_towers += 1;
+                    }
+                } else {
+                    prop_assert_eq!(pos.plain_move(&mv), None);
                 }
                 resolve_into_agrees(pos, &mv, checked.is_ok(), &played)?;
                 let mut next = *pos;
@@ -640,6 +670,28 @@ fn resolve_into_agrees(
         if fast.is_ok() {
             prop_assert_eq!(&next, played, "{:?} in {}", token, pos.to_yam());
         }
+        // The checker's way: the fast path in place, else the general path
+        // alone; the same answer, and the same position after the move.
+        let mut in_place = *pos;
+        let mut taken = None;
+        let fast_path = resolve_plain_in_place(&mut in_place, &token, &mut taken);
+        prop_assert_eq!(fast_path, taken.is_some());
+        let answer = match taken {
+            Some(plain) => {
+                let mut back = in_place;
+                back.unplay_plain(&plain);
+                prop_assert_eq!(&back, pos, "{:?} taken back", token);
+                Ok(Move::new(token.action, token.from, token.to))
+            }
+            None => {
+                prop_assert_eq!(&in_place, pos, "{:?} declined but played", token);
+                resolve_general_into(pos, &token, &mut in_place)
+            }
+        };
+        prop_assert_eq!(&answer, &fast, "{:?} in {}", token, pos.to_yam());
+        if answer.is_ok() {
+            prop_assert_eq!(&in_place, played, "{:?} in {}", token, pos.to_yam());
+        }
     }
     Ok(())
 }
@@ -663,14 +715,22 @@ proptest! {
 
 #[test]
 fn the_replay_fast_path_agrees_with_the_general_path_in_every_ruleset() {
-    let mut taken = 0;
+    let mut taken = Taken::default();
     let mut roots = roots();
     roots.extend(GameType::ALL.iter().map(|g| start(g.name())));
     for (i, root) in roots.iter().enumerate() {
         for pos in playout(root, 101 + i as u64, 80).iter().step_by(3) {
-            taken += fast_path_agrees(pos).unwrap();
+            let t = fast_path_agrees(pos).unwrap();
+            taken.moves += t.moves;
+            taken.carrying += t.carrying;
+            taken.onto_towers += t.onto_towers;
         }
     }
-    // Most legal moves of these games take it.
-    assert!(taken > 5_000, "{taken}");
+    // Most legal moves of these games take it, siege moves among them.
+    assert!(taken.moves > 5_000, "{}", taken.moves);
+    assert!(taken.carrying > 0, "no carrier's move was tried");
+    assert!(
+        taken.onto_towers > 0,
+        "no move onto a tower square was tried"
+    );
 }
