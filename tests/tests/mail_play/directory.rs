@@ -454,12 +454,16 @@ fn a_desk_moves_to_a_new_machine_and_the_game_goes_on() {
                 .unwrap()
                 .to_owned(),
         ));
-    // The verified checkpoints stay behind (caches): the moved desk
-    // verifies the game whole once and keeps its own.
-    assert!(ann.dir().join("games/khan-1/checkpoint").exists());
-    assert!(!moved.dir().join("games/khan-1/checkpoint").exists());
+    // The verified checkpoints and tips stay behind (caches): the moved
+    // desk verifies the game whole once and keeps its own.
+    for cache in ["checkpoint", "tip"] {
+        assert!(ann.dir().join("games/khan-1").join(cache).exists());
+        assert!(!moved.dir().join("games/khan-1").join(cache).exists());
+    }
     moved.yam(&["move", "khan-1", &line[2]]).success();
-    assert!(moved.dir().join("games/khan-1/checkpoint").exists());
+    for cache in ["checkpoint", "tip"] {
+        assert!(moved.dir().join("games/khan-1").join(cache).exists());
+    }
     assert!(bo.read().contains("1 new event(s)"));
     // Importing over a desk that differs is refused, and changes nothing.
     let mut cmd = yam!();

@@ -36,10 +36,12 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> 
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        // A verified checkpoint is a cache, not part of the desk: the new
-        // machine verifies each game whole once and keeps its own (and
-        // two differing checkpoints must never be a clash on import).
-        if name == ".lock" || name.starts_with(".tmp") || name == "checkpoint" {
+        // A verified checkpoint and a tip are caches, not part of the
+        // desk: the new machine verifies each game whole once and keeps
+        // its own (and two differing caches must never be a clash on
+        // import). Files only: a game may be named so.
+        let cache = path.is_file() && (name == "checkpoint" || name == "tip");
+        if name == ".lock" || name.starts_with(".tmp") || cache {
             continue;
         }
         if path.is_dir() {
