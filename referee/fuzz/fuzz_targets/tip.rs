@@ -1,7 +1,9 @@
 //! A stored game's tip (`signed::Tip`) read back: any payload, wrapped
 //! as a tip of a fixed text (its header, length, hash and seal all right,
 //! as a damaged or crafted file whose seal was recomputed would be),
-//! through the postcard and canonical decoders. Never a panic and never
+//! through the postcard and canonical decoders, then its history (kept as
+//! bytes, decoded when asked for: `signed::log`) read event by event and
+//! state by state, and its checkpoint sealed. Never a panic and never
 //! memory out of proportion to the bytes; whatever decodes is written back
 //! as a tip. (A tip is a cache a client writes in its own directory; the
 //! states a decoded payload may hold are trusted as that directory is:
@@ -12,7 +14,7 @@
 use libfuzzer_sys::fuzz_target;
 use sha2::{Digest, Sha256};
 use yam_referee::replay::Builtin;
-use yam_referee::signed::Tip;
+use yam_referee::signed::{Checkpoint, Tip};
 use yam_referee::signed::tip::Bounds;
 
 const TEXT: &str = "[Game \"Khan\"]\n\n{[%event AAAA]}\n*\n";
@@ -34,6 +36,12 @@ fuzz_target!(|payload: &[u8]| {
     tip.extend_from_slice(&seal);
     if let Some((replay, restored)) = Tip::restore(&tip, TEXT, &Builtin) {
         assert_eq!(restored, bounds);
+        let events = replay.events();
+        assert!(events.iter().count() <= events.len());
+        for seq in 0..events.len().min(64) {
+            let _ = replay.move_number_before(seq);
+        }
+        let _ = Checkpoint::of(&replay);
         let _ = Tip::save(&replay, TEXT, bounds);
     }
 });
