@@ -161,6 +161,12 @@ impl<'a> IntoIterator for &'a EventLog {
     }
 }
 
+impl PartialEq for EventLog {
+    fn eq(&self, other: &EventLog) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
 impl PartialEq<[SignedEvent]> for EventLog {
     fn eq(&self, other: &[SignedEvent]) -> bool {
         self.len() == other.len() && self.iter().eq(other.iter())

@@ -522,7 +522,7 @@ fn record(
     // new part); anything else is verified as a whole below.
     let opened = match opened {
         Some(s) => match continued_from_tip(&s, bytes) {
-            Some((before, bounds, replay)) => {
+            Some((tip, replay)) => {
                 return Ok(verified_record(
                     desk,
                     from,
@@ -530,13 +530,7 @@ fn record(
                     message_id,
                     referee,
                     Verified {
-                        stored: Some((
-                            s,
-                            StoredAs::Tip {
-                                before: Box::new(before),
-                                bounds,
-                            },
-                        )),
+                        stored: Some((s, StoredAs::Tip(Box::new(tip)))),
                         record: None,
                         signed: SignedText::default(),
                         replay,
@@ -585,32 +579,61 @@ fn record(
 
 /// The replay of `bytes`, a turn mail's record, walked from the stored
 /// game's tip through what follows the stored text (the record then
-/// continues the stored text byte for byte); `None` when there is no such
-/// tip or the record is not such a continuation, or its new part fails
-/// (it is then verified as a whole, for its verdict).
-fn continued_from_tip(
-    stored: &Stored,
-    bytes: &[u8],
-) -> Option<(SignedReplay, Bounds, SignedReplay)> {
+/// continues the stored text byte for byte), and the stored text with the
+/// new events appended, each with the prose its sender gave it; `None`
+/// when there is no such tip, the record is not such a continuation or its
+/// new part fails, or the stored text cannot be continued so (a header
+/// that changes, as when the game ends): the record is then verified and
+/// appended as a whole.
+fn continued_from_tip(stored: &Stored, bytes: &[u8]) -> Option<(FromTip, SignedReplay)> {
     let (before, bounds) = stored.tip()?;
     let text = std::str::from_utf8(bytes).ok()?;
     let kept = std::str::from_utf8(&stored.text).ok()?;
-    match replay_after(text, kept, bounds, &before, Known::Nothing) {
-        After::Replayed { replay, .. } => Some((before, bounds, *replay)),
-        After::Whole => None,
-    }
+    let After::Replayed { replay, .. } = replay_after(text, kept, bounds, &before, Known::Nothing)
+    else {
+        return None;
+    };
+    let known = before.events().len();
+    // The prose of each new event, as the sender wrote it: read from the
+    // mail's new part alone (its first comment continues one of the stored
+    // events', whose prose is not new).
+    let said = new_prose(bytes, bounds, known);
+    let prose_of = |seq: usize| {
+        u32::try_from(seq)
+            .ok()
+            .and_then(|seq| said.iter().find(|(s, _)| *s == seq))
+            .map(|(_, p)| p.clone())
+    };
+    let merged = append_each_verified_to_text(kept, bounds, &replay, known, &prose_of)?;
+    let tip = FromTip {
+        before: Box::new(before),
+        bounds,
+        merged,
+        said,
+    };
+    Some((tip, *replay))
+}
+
+/// A turn mail's record read from the stored game's tip: see
+/// [`continued_from_tip`].
+struct FromTip {
+    /// The stored record's replay, restored.
+    before: Box<SignedReplay>,
+    /// The stored text's bounds.
+    bounds: Bounds,
+    /// The stored text with the new events appended.
+    merged: String,
+    /// The prose of each new event, cleaned, by position.
+    said: Vec<(u32, String)>,
 }
 
 /// What is known of the stored game a record continues.
 enum StoredAs {
     /// Its events, decoded from its record.
     Events(Vec<SignedEvent>),
-    /// Its replay restored from its tip, and its text's bounds: the record
-    /// received continues its text byte for byte.
-    Tip {
-        before: Box<SignedReplay>,
-        bounds: Bounds,
-    },
+    /// Its replay restored from its tip: the record received continues
+    /// its text byte for byte ([`continued_from_tip`]).
+    Tip(Box<FromTip>),
 }
 
 /// A record that verified, and the stored game it continues, if any.
@@ -690,17 +713,8 @@ fn verified_record(
                 signed,
                 replay,
             },
-            (StoredAs::Tip { before, bounds }, _) => {
-                return continue_from_tip(
-                    desk,
-                    stored,
-                    (*before, bounds),
-                    bytes,
-                    replay,
-                    from,
-                    sender_key,
-                    message_id,
-                );
+            (StoredAs::Tip(tip), _) => {
+                return continue_from_tip(desk, stored, *tip, replay, from, sender_key, message_id);
             }
             (StoredAs::Events(_), None) => {
                 return Outcome::Refused(format!("game {id}: internal error: no record"));
@@ -751,15 +765,13 @@ struct Arrival {
 /// [`continue_game`] for a record walked from the stored game's tip
 /// ([`continued_from_tip`]): it continues the stored text byte for byte,
 /// so the stored events are its first ones and only its new events are
-/// judged (each must be signed by the sender); they are printed after my
+/// judged (each must be signed by the sender); they were printed after my
 /// own text, each with the prose the sender gave it (cleaned), and my text
 /// is checked from my tip's replay before it is written.
-#[allow(clippy::too_many_arguments)]
 fn continue_from_tip(
     desk: &mut Desk,
     kept: Stored,
-    (before, bounds): (SignedReplay, Bounds),
-    bytes: &[u8],
+    tip: FromTip,
     replay: SignedReplay,
     from: &str,
     sender: Option<yam_referee::fair_play::sign::PublicKey>,
@@ -777,7 +789,7 @@ fn continue_from_tip(
             kept.meta.opponent
         ));
     }
-    let known = before.events().len();
+    let known = tip.before.events().len();
     let received = replay.events();
     if received.len() == known {
         return Outcome::AlreadyKnown(format!("game {id}: read before; nothing changes"));
@@ -790,28 +802,14 @@ fn continue_from_tip(
             desk.name_of(&foreign.event.author)
         ));
     }
-    // The prose of each new event, as the sender wrote it: read from the
-    // mail's new part alone (its first comment continues one of the stored
-    // events', whose prose is not new).
-    let said = new_prose(bytes, bounds, known);
-    let Ok(mine) = std::str::from_utf8(&kept.text) else {
-        return Outcome::Refused(format!("game {id}: internal error: not UTF-8"));
-    };
-    let prose_of = |seq: usize| {
-        u32::try_from(seq)
-            .ok()
-            .and_then(|seq| said.iter().find(|(s, _)| *s == seq))
-            .map(|(_, p)| p.clone())
-    };
-    let Some(merged) = append_each_verified_to_text(mine, bounds, &replay, known, &prose_of) else {
-        // My text cannot be continued so (its header changes): the whole
-        // way, as for a record read whole.
-        return Outcome::Refused(format!(
-            "game {id}: internal error: the record cannot be continued from its tip"
-        ));
-    };
+    let FromTip {
+        before,
+        bounds,
+        merged,
+        said,
+    } = tip;
     let new_bounds = Bounds::after_append(&merged, bounds.movetext);
-    let mut game = match kept.continued(before, bounds, merged, new_bounds, replay) {
+    let mut game = match kept.continued(*before, bounds, merged, new_bounds, replay) {
         Ok(game) => game,
         Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
     };
