@@ -51,71 +51,51 @@ impl Checkpoint {
     /// The checkpoint of the events of `log`, all verified (old events'
     /// signatures read from their bytes, not decoded).
     pub fn of_log(log: &EventLog) -> Option<Checkpoint> {
-        let last = log.last()?;
-        let count = u32::try_from(log.len()).ok()?;
-        let head = last.hash();
-        Some(Checkpoint {
-            events: count,
-            head,
-            seal: seal(count, &head, (0..log.len()).map(|i| log.signature_bytes(i))),
-        })
+        let signatures = (0..log.len()).map(|i| log.signature_bytes(i));
+        Checkpoint::made_of(log.len(), log.last()?, signatures)
     }
 
     /// As [`Checkpoint::matches`], for the events of `log`.
     pub fn matches_log(&self, log: &EventLog) -> bool {
-        let Some(n) = usize::try_from(self.events)
-            .ok()
-            .filter(|&n| n <= log.len())
-        else {
-            return false;
-        };
-        match n.checked_sub(1).and_then(|i| log.get(i)) {
-            Some(last) if last.hash() == self.head => {
-                seal(
-                    self.events,
-                    &self.head,
-                    (0..n).map(|i| log.signature_bytes(i)),
-                ) == self.seal
-            }
-            _ => false,
-        }
+        let n = usize::try_from(self.events).unwrap_or(usize::MAX);
+        n <= log.len()
+            && n.checked_sub(1)
+                .and_then(|i| log.get(i))
+                .is_some_and(|last| {
+                    Checkpoint::made_of(n, last, (0..n).map(|i| log.signature_bytes(i)))
+                        == Some(*self)
+                })
     }
 
     /// The checkpoint of `events`, all verified.
     pub fn of_events(events: &[SignedEvent]) -> Option<Checkpoint> {
-        let last = events.last()?;
-        let count = u32::try_from(events.len()).ok()?;
-        let head = last.hash();
-        Some(Checkpoint {
-            events: count,
-            head,
-            seal: seal(
-                count,
-                &head,
-                events.iter().map(|e| Some(e.signature.to_bytes())),
-            ),
-        })
+        let signatures = events.iter().map(|e| Some(e.signature.to_bytes()));
+        Checkpoint::made_of(events.len(), events.last()?, signatures)
     }
 
     /// Whether the first `self.events` of `events` are exactly the events
     /// this checkpoint was made of.
     pub fn matches(&self, events: &[SignedEvent]) -> bool {
-        let Some(prefix) = usize::try_from(self.events)
+        usize::try_from(self.events)
             .ok()
             .and_then(|n| events.get(..n))
-        else {
-            return false;
-        };
-        match prefix.last() {
-            Some(last) if last.hash() == self.head => {
-                seal(
-                    self.events,
-                    &self.head,
-                    prefix.iter().map(|e| Some(e.signature.to_bytes())),
-                ) == self.seal
-            }
-            _ => false,
-        }
+            .is_some_and(|prefix| Checkpoint::of_events(prefix) == Some(*self))
+    }
+
+    /// The checkpoint of `count` events whose last is `last`, with each
+    /// event's signature in order.
+    fn made_of(
+        count: usize,
+        last: &SignedEvent,
+        signatures: impl Iterator<Item = Option<[u8; 64]>>,
+    ) -> Option<Checkpoint> {
+        let events = u32::try_from(count).ok()?;
+        let head = last.hash();
+        Some(Checkpoint {
+            events,
+            head,
+            seal: seal(events, &head, signatures),
+        })
     }
 
     /// Whether the event at position `seq` is one this checkpoint covers

@@ -519,32 +519,43 @@ fn record(
     };
     // The fast way: a record that continues the stored text, whose tip
     // restores the stored replay, is read and walked from there (only its
-    // new part); anything else is verified as a whole below.
-    let opened = match opened {
+    // new part); anything else is verified as a whole.
+    let verified = match opened {
         Some(s) => match continued_from_tip(&s, bytes) {
-            Some((tip, replay)) => {
-                return Ok(verified_record(
-                    desk,
-                    from,
-                    bytes,
-                    message_id,
-                    referee,
-                    Verified {
-                        stored: Some((s, StoredAs::Tip(Box::new(tip)))),
-                        record: None,
-                        signed: SignedText::default(),
-                        replay,
-                    },
-                ));
-            }
-            None => Some(s),
+            Some((tip, replay)) => Verified {
+                stored: Some((s, StoredAs::Tip(Box::new(tip)))),
+                record: None,
+                signed: SignedText::default(),
+                replay,
+            },
+            None => match verified_whole(Some(s), bytes, &place, from)? {
+                Ok(verified) => verified,
+                Err(refused) => return Ok(refused),
+            },
         },
-        None => None,
+        None => match verified_whole(None, bytes, &place, from)? {
+            Ok(verified) => verified,
+            Err(refused) => return Ok(refused),
+        },
     };
+    Ok(verified_record(
+        desk, from, bytes, message_id, referee, verified,
+    ))
+}
+
+/// A record verified as a whole, knowing the events the stored game's
+/// checkpoint vouches for (their signatures are not checked again); the
+/// refusal to say if it does not verify, and a syntax error as one.
+fn verified_whole(
+    opened: Option<Stored>,
+    bytes: &[u8],
+    place: &std::path::Path,
+    from: &str,
+) -> Result<Result<Verified, Outcome>, RecordFault> {
     let stored = match opened {
         Some(mut s) => match s.events() {
             Ok(events) => Some((s, StoredAs::Events(events))),
-            Err(e) => return Ok(Outcome::Refused(e.to_string())),
+            Err(e) => return Ok(Err(Outcome::Refused(e.to_string()))),
         },
         None => None,
     };
@@ -555,26 +566,19 @@ fn record(
         }
         _ => Known::Nothing,
     };
-    let (record, signed, replay) = match verified_with_view(bytes, &place, known) {
+    let (record, signed, replay) = match verified_with_view(bytes, place, known) {
         Ok(r) => r,
         Err(e @ (RecordFault::Syntax(_) | RecordFault::NotUtf8 | RecordFault::NotOneGame(_))) => {
             return Err(e);
         }
-        Err(e) => return Ok(Outcome::Refused(format!("from {from}: {e}"))),
+        Err(e) => return Ok(Err(Outcome::Refused(format!("from {from}: {e}")))),
     };
-    Ok(verified_record(
-        desk,
-        from,
-        bytes,
-        message_id,
-        referee,
-        Verified {
-            stored,
-            record: Some(record),
-            signed,
-            replay,
-        },
-    ))
+    Ok(Ok(Verified {
+        stored,
+        record: Some(record),
+        signed,
+        replay,
+    }))
 }
 
 /// The replay of `bytes`, a turn mail's record, walked from the stored
@@ -777,18 +781,11 @@ fn continue_from_tip(
     sender: Option<yam_referee::fair_play::sign::PublicKey>,
     message_id: Option<&str>,
 ) -> Outcome {
-    let id = replay
-        .events()
-        .first()
-        .map(|e| e.event.game.as_str().to_owned())
-        .unwrap_or_default();
+    let id = match arriving_game(&kept, &replay, from) {
+        Ok(id) => id,
+        Err(refused) => return refused,
+    };
     let id = id.as_str();
-    if kept.meta.opponent != from {
-        return Outcome::Refused(format!(
-            "game {id}: the mail is from {from}, but the game is played with {}",
-            kept.meta.opponent
-        ));
-    }
     let known = tip.before.events().len();
     let received = replay.events();
     if received.len() == known {
@@ -796,11 +793,7 @@ fn continue_from_tip(
     }
     let new_events = received.slice(known..received.len());
     if let Some(foreign) = new_events.iter().find(|e| Some(e.event.author) != sender) {
-        return Outcome::Refused(format!(
-            "game {id}: event {} is signed by {}, not by the sender {from}",
-            foreign.event.seq,
-            desk.name_of(&foreign.event.author)
-        ));
+        return foreign_event(desk, id, foreign, from);
     }
     let FromTip {
         before,
@@ -809,23 +802,11 @@ fn continue_from_tip(
         said,
     } = tip;
     let new_bounds = Bounds::after_append(&merged, bounds.movetext);
-    let mut game = match kept.continued(*before, bounds, merged, new_bounds, replay) {
+    let game = match kept.continued(*before, bounds, merged, new_bounds, replay) {
         Ok(game) => game,
         Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
     };
-    game.name_players(desk);
-    game.meta.changed = now();
-    game.meta.reminders = 0;
-    if let Some(m) = message_id {
-        crate::mail::thread::add(&mut game.meta.thread, m);
-    }
-    let mut news = vec![format!(
-        "game {id}: {} new event(s) from {}",
-        new_events.len(),
-        desk.name_of(&sender.unwrap_or(desk.key()))
-    )];
-    news.extend(super::body::what_happened(desk, &new_events, &said));
-    finish_arrival(desk, game, id, news)
+    arrived(desk, game, id, (&new_events, &said), sender, message_id)
 }
 
 /// The prose the sender gave each event from position `known` on, cleaned,
@@ -871,18 +852,11 @@ fn continue_game(
         signed,
         replay,
     } = arrival;
-    let id = replay
-        .events()
-        .first()
-        .map(|e| e.event.game.as_str().to_owned())
-        .unwrap_or_default();
+    let id = match arriving_game(&kept, &replay, from) {
+        Ok(id) => id,
+        Err(refused) => return refused,
+    };
     let id = id.as_str();
-    if kept.meta.opponent != from {
-        return Outcome::Refused(format!(
-            "game {id}: the mail is from {from}, but the game is played with {}",
-            kept.meta.opponent
-        ));
-    }
     let received = replay.events().all();
     let new = match adoption(&stored, &received, sender) {
         Adoption::New(n) => n,
@@ -903,13 +877,7 @@ fn continue_game(
                 stored.len()
             ));
         }
-        Adoption::Foreign(foreign) => {
-            return Outcome::Refused(format!(
-                "game {id}: event {} is signed by {}, not by the sender {from}",
-                foreign.event.seq,
-                desk.name_of(&foreign.event.author)
-            ));
-        }
+        Adoption::Foreign(foreign) => return foreign_event(desk, id, foreign, from),
     };
     // My record stays mine: the new events are appended to my own text,
     // each with the prose the sender gave it; nothing the sender changed in
@@ -927,7 +895,48 @@ fn continue_game(
         Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
     };
     let new_events: Vec<SignedEvent> = received[stored.len()..].to_vec();
-    let mut game = Game::adopt(kept, merged, signed, replay);
+    debug_assert_eq!(new_events.len(), new);
+    let game = Game::adopt(kept, merged, signed, replay);
+    arrived(desk, game, id, (&new_events, &said), sender, message_id)
+}
+
+/// The game a verified record is of, if the mail comes from the player
+/// the stored game is played with; otherwise the refusal.
+fn arriving_game(kept: &Stored, replay: &SignedReplay, from: &str) -> Result<String, Outcome> {
+    let id = replay
+        .events()
+        .first()
+        .map(|e| e.event.game.as_str().to_owned())
+        .unwrap_or_default();
+    if kept.meta.opponent != from {
+        return Err(Outcome::Refused(format!(
+            "game {id}: the mail is from {from}, but the game is played with {}",
+            kept.meta.opponent
+        )));
+    }
+    Ok(id)
+}
+
+/// The refusal of a new event signed by another than the sender.
+fn foreign_event(desk: &Desk, id: &str, foreign: &SignedEvent, from: &str) -> Outcome {
+    Outcome::Refused(format!(
+        "game {id}: event {} is signed by {}, not by the sender {from}",
+        foreign.event.seq,
+        desk.name_of(&foreign.event.author)
+    ))
+}
+
+/// The game that took a mail's new events: its players named, its
+/// bookkeeping and thread brought up to date, and the news of the events
+/// told; then what follows ([`finish_arrival`]).
+fn arrived(
+    desk: &mut Desk,
+    mut game: Game,
+    id: &str,
+    (new_events, said): (&[SignedEvent], &[(u32, String)]),
+    sender: Option<yam_referee::fair_play::sign::PublicKey>,
+    message_id: Option<&str>,
+) -> Outcome {
     // The events read may settle the seats (the other desk revealed the
     // draw): my record names the players then, as the sender's does, from
     // the names fixed at the challenge; a name I wrote stays.
@@ -938,10 +947,11 @@ fn continue_game(
         crate::mail::thread::add(&mut game.meta.thread, m);
     }
     let mut news = vec![format!(
-        "game {id}: {new} new event(s) from {}",
+        "game {id}: {} new event(s) from {}",
+        new_events.len(),
         desk.name_of(&sender.unwrap_or(desk.key()))
     )];
-    news.extend(super::body::what_happened(desk, &new_events, &said));
+    news.extend(super::body::what_happened(desk, new_events, said));
     finish_arrival(desk, game, id, news)
 }
 
