@@ -55,8 +55,10 @@ pub struct Tip;
 impl Tip {
     /// The version of the tip format this build writes and reads. Any
     /// change to a serialised type (a field added to a game state, say)
-    /// must change it: a tip of another version is no tip.
-    pub const VERSION: u32 = 1;
+    /// must change it: a tip of another version is no tip. (2: the
+    /// history kept as bytes, `signed::log`; builds of the same day wrote
+    /// 1 with the history inline.)
+    pub const VERSION: u32 = 2;
 
     /// The tip of `replay`, the verified replay of exactly `text`, whose
     /// [`Bounds`] are `bounds`: magic, version, the text's length and
