@@ -1691,12 +1691,15 @@ fn a_store_changed_behind_the_desks_back_is_verified_whole() {
     let moved = std::fs::read_to_string(&checkpoint).unwrap();
     assert_ne!(moved, kept, "the checkpoint follows the record");
 
-    // No checkpoint (a store from an earlier build): verified whole, and
-    // one written.
+    // No checkpoint and no tip (a store from an earlier build): verified
+    // whole, and both written.
     let bo_checkpoint = bo.dir().join("games/khan-1/checkpoint");
+    let bo_tip = bo.dir().join("games/khan-1/tip");
     std::fs::remove_file(&bo_checkpoint).unwrap();
+    std::fs::remove_file(&bo_tip).unwrap();
     bo.yam(&["board", "khan-1"]).success();
     assert!(bo_checkpoint.exists());
+    assert!(bo_tip.exists());
 }
 
 /// The desk keeps a tip of each game (its verified replay bound to the

@@ -486,11 +486,21 @@ impl Stored {
         checkpoint::read(&checkpoint_path(&self.locked))
     }
 
-    /// The game, replayed: through its verified checkpoint (the events it
-    /// vouches for are not checked for their signatures again, all else
-    /// is), or verified whole when there is none or it does not match,
-    /// and the checkpoint then written.
+    /// The game, replayed: restored from its tip when the tip is one of
+    /// exactly the stored text (`docs/fair-play.md`, 9.11); else through
+    /// its verified checkpoint (the events it vouches for are not checked
+    /// for their signatures again, all else is), or verified whole when
+    /// there is none or it does not match, and the checkpoint and the tip
+    /// then written.
     pub fn replay(self) -> Result<Game, Error> {
+        // Its tip, if it is one of exactly the stored text: the game kept
+        // as its text, nothing read but its header.
+        if let Some((replay, bounds)) = self.tip()
+            && let Ok(text) = std::str::from_utf8(&self.text)
+        {
+            let text = text.to_owned();
+            return self.continued(replay.clone(), bounds, text, Some(bounds), replay);
+        }
         let path = record_path(&self.locked);
         let kept = self.checkpoint();
         let (record, signed, replay) =
