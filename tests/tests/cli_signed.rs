@@ -669,6 +669,15 @@ fn a_game_played_through_its_tip_is_the_game_played_whole() {
     s.play("game.yam", &MOVES[3..4]);
     assert_ne!(std::fs::read(&tip).unwrap(), damaged);
 
+    // A file far larger than any tip of this game is not read: no tip.
+    std::fs::write(&tip, vec![0u8; 4 << 20]).unwrap();
+    s.hotseat("move", "game.yam", &[MOVES[4], "--dry-run"])
+        .success();
+    assert!(
+        std::fs::metadata(&tip).unwrap().len() < 1 << 20,
+        "a tip again"
+    );
+
     // Another game's tip in its place vouches for nothing.
     s.new_game("other.yam", &[]);
     s.play("other.yam", &MOVES[..2]);

@@ -110,10 +110,18 @@ pub fn tip_path(checkpoint: &Path) -> std::path::PathBuf {
     checkpoint.with_file_name("tip")
 }
 
-/// The tip kept at `path`, if there is one; what it holds is decided by
+/// The tip kept at `path` for a text of `text_len` bytes, if there is one
+/// of a size such a tip can have; what it holds is decided by
 /// [`yam_referee::signed::Tip::restore`] (anything but a tip of this build,
-/// of exactly the text, undamaged, is no tip).
-pub fn read_tip(path: &Path) -> Option<Vec<u8>> {
+/// of exactly the text, undamaged, is no tip). A tip holds the text's
+/// events once and a game state a turn: well under eight times the text,
+/// so a larger file (damaged, or not a tip) is not read into memory.
+pub fn read_tip(path: &Path, text_len: usize) -> Option<Vec<u8>> {
+    let limit = text_len.saturating_mul(8).saturating_add(1 << 20);
+    let size = std::fs::metadata(path).ok()?.len();
+    if usize::try_from(size).map_or(true, |size| size > limit) {
+        return None;
+    }
     std::fs::read(path).ok()
 }
 

@@ -527,7 +527,7 @@ pub fn load_checkpointed(
         return Ok((load_text(path, text, Known::Nothing)?, Ok(())));
     };
     let tip_at = super::checkpoint::tip_path(&checkpoint);
-    let text = match super::checkpoint::read_tip(&tip_at) {
+    let text = match super::checkpoint::read_tip(&tip_at, text.len()) {
         Some(tip) => match from_tip(path, &tip, text, &checkpoint) {
             Ok(loaded) => return Ok((loaded, Ok(()))),
             Err(text) => text,

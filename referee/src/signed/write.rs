@@ -73,53 +73,20 @@ pub fn append_verified(
     Some(())
 }
 
-/// As [`append_events`] for a record kept as its text, `text`, whose
-/// [`Bounds`] are `bounds` and whose verified replay is `before`: the new
-/// events are printed after `text[..bounds.cut]` (joining the comment that
-/// closes there, as an event without moves does, or after it) instead of
+/// Appends the events of `after` from position `from` on, which `after`
+/// has already verified (a client's own turn, played on its replay), to a
+/// record kept as its text, `text`, whose [`Bounds`] are `bounds`: they
+/// are printed after `text[..bounds.cut]` (joining the comment that closes
+/// there, as an event without moves does, or after it) instead of
 /// printing the whole record again, so a turn late in a long game costs
-/// its own events. The text is the one [`append_events`] and the canonical
-/// printer give, byte for byte, when `text` is itself canonical (the
-/// client checks the result with [`super::tip::replay_after`] before
-/// writing it). `None` when that cannot be promised: the header changes
-/// (the result is set, a fair-play tag comes or goes), or the comment's
-/// last word would move; then append to the whole record.
-pub fn append_to_text(
-    text: &str,
-    bounds: Bounds,
-    before: &SignedReplay,
-    events: &[SignedEvent],
-    prose: Option<&str>,
-) -> Option<Result<(String, SignedReplay), ReplayError>> {
-    let mut after = None;
-    let spliced = splice(
-        text,
-        bounds,
-        last_number(before, before.events().len()),
-        |record| match append_events(record, before, events, prose) {
-            Ok(replay) => {
-                after = Some(Ok(replay));
-                true
-            }
-            Err(e) => {
-                after = Some(Err(e));
-                false
-            }
-        },
-    );
-    match (spliced, after?) {
-        (_, Err(e)) => Some(Err(e)),
-        (Some(text), Ok(replay)) => Some(Ok((text, replay))),
-        (None, Ok(_)) => None,
-    }
-}
-
-/// As [`append_to_text`], for the events of `after` from position `from`
-/// on, which `after` has already verified (a client's own turn, played on
-/// its replay): nothing is replayed, the moves are numbered from the
-/// snapshots `after` keeps, as [`append_verified`] numbers them. `None`
-/// when the text cannot be continued so (see [`append_to_text`]) or the
-/// range is not within the events.
+/// its own events. Nothing is replayed: the moves are numbered from the
+/// snapshots `after` keeps, as [`append_verified`] numbers them. The text
+/// is the one [`append_events`] and the canonical printer give, byte for
+/// byte, when `text` is itself canonical (the client checks it with
+/// [`super::tip::replay_after`] before writing it). `None` when that cannot
+/// be promised: the header changes (the result is set, a fair-play tag
+/// comes or goes), the comment's last word would move, or the range is not
+/// within the events; then append to the whole record.
 pub fn append_verified_to_text(
     text: &str,
     bounds: Bounds,
@@ -153,7 +120,7 @@ pub fn append_each_verified_to_text(
 
 /// `text[..bounds.cut]` followed by what `write` appends to a record of
 /// the text's header whose movetext is the number `number` and the comment
-/// the text ends with (see [`append_to_text`]); `None` if `write` fails or
+/// the text ends with (see [`append_verified_to_text`]); `None` if `write` fails or
 /// the text cannot be continued so.
 fn splice(
     text: &str,

@@ -445,7 +445,7 @@ impl Stored {
     /// The stored record's replay and bounds from the game's tip, if the
     /// tip is one of exactly the stored text.
     pub fn tip(&self) -> Option<(SignedReplay, Bounds)> {
-        let tip = checkpoint::read_tip(&tip_path(&self.locked))?;
+        let tip = checkpoint::read_tip(&tip_path(&self.locked), self.text.len())?;
         let text = std::str::from_utf8(&self.text).ok()?;
         let catalog = RecordRulesets::beside(&record_path(&self.locked));
         Tip::restore(&tip, text, &catalog)
@@ -718,17 +718,14 @@ impl Game {
                 from_replay,
                 Known::Log(self.replay.events()),
             ) {
-                // The text verified becomes the base of the next.
+                // The text verified becomes the base of the next (its
+                // replay is the game's: `self.replay`, verified again).
                 let text = kept.text.clone();
-                self.kept = Some(Kept {
-                    from: (
-                        text.clone(),
-                        bounds.unwrap_or(*from_bounds),
-                        (*replay).clone(),
-                    ),
-                    text: text.clone(),
-                    bounds,
-                });
+                let from = (text.clone(), bounds.unwrap_or(*from_bounds), *replay);
+                if let Some(kept) = &mut self.kept {
+                    kept.from = from;
+                    kept.bounds = bounds;
+                }
                 if bounds.is_none() {
                     self.unkeep()?;
                 }
