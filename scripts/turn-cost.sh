@@ -4,7 +4,9 @@
 # same game, for the hot-seat (a move's dry run, and a move written) and
 # the desk (`yam read` of the opponent's turn mail, through the directory
 # transport). Each measured run starts from a fresh copy of the game, so
-# every run does the same work; the median of RUNS runs is printed.
+# every run does the same work; early and late runs take turns, so a change
+# in the machine's load falls on both; the median of RUNS runs of each and
+# their ratio are printed.
 #
 #   scripts/turn-cost.sh [OUT] [RUNS] [YAM]   (defaults: /tmp/yam-turn-cost, 30, target/release/yam)
 #
@@ -21,25 +23,33 @@ LATE=300
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
-# Median CPU milliseconds (user + system) of RUNS runs of COMMAND, each
-# on a fresh copy of DIR (not measured), named DIR-run: cpu DIR COMMAND...
-# (the command names the copy's files as DIR-run/...).
-cpu() {
+# Median CPU milliseconds (user + system) of RUNS runs of each of two
+# commands, early and late, run in turn (early, late, late, early, ...) so
+# that a change in the machine's load falls on both alike; each run is on a
+# fresh copy of its DIR (not measured), named DIR-run (the command names
+# the copy's files as DIR-run/...). Prints "EARLY LATE RATIO".
+#   cpu_pair DIR1 COMMAND1... ++ DIR2 COMMAND2...
+cpu_pair() {
   python3 - "$RUNS" "$@" <<'PY'
 import resource, shutil, subprocess, sys
-runs, source, command = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
-samples = []
-for _ in range(runs):
-    shutil.rmtree(source + "-run", ignore_errors=True)
-    shutil.copytree(source, source + "-run")
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        sys.exit(f"{' '.join(command)} failed: {done.stderr.decode()}")
-    samples.append(1000 * (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime))
-samples.sort()
-print(f"{samples[len(samples) // 2]:.2f}")
+runs, rest = int(sys.argv[1]), sys.argv[2:]
+cut = rest.index("++")
+jobs = [(rest[0], rest[1:cut]), (rest[cut + 1], rest[cut + 2:])]
+samples = [[], []]
+for run in range(runs):
+    order = (0, 1) if run % 2 == 0 else (1, 0)
+    for which in order:
+        source, command = jobs[which]
+        shutil.rmtree(source + "-run", ignore_errors=True)
+        shutil.copytree(source, source + "-run")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if done.returncode != 0:
+            sys.exit(f"{' '.join(command)} failed: {done.stderr.decode()}")
+        samples[which].append(1000 * (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime))
+early, late = (sorted(s)[len(s) // 2] for s in samples)
+print(f"{early:.2f} {late:.2f} {late / early:.2f}")
 PY
 }
 
@@ -52,13 +62,15 @@ mkdir -p "$H"
 cp -a "$H" "$OUT/hotseat-$EARLY"
 "$YAM" hotseat auto "$H/game.yam" --steps $((LATE - EARLY)) --seed 7 --secrets "$H/S" >/dev/null
 cp -a "$H" "$OUT/hotseat-$LATE"
-for ply in $EARLY $LATE; do
-  G=$OUT/hotseat-$ply
-  move=$("$YAM" hotseat status "$G/game.yam" --moves | head -1)
-  dry=$(cpu "$G" "$YAM" hotseat move "$G-run/game.yam" "$move" --dry-run --secrets "$G-run/S")
-  written=$(cpu "$G" "$YAM" hotseat move "$G-run/game.yam" "$move" --secrets "$G-run/S")
-  echo "hotseat ply $ply: move --dry-run ${dry} ms, move ${written} ms (median CPU of $RUNS)"
-done
+G1=$OUT/hotseat-$EARLY G2=$OUT/hotseat-$LATE
+m1=$("$YAM" hotseat status "$G1/game.yam" --moves | head -1)
+m2=$("$YAM" hotseat status "$G2/game.yam" --moves | head -1)
+set -- $(cpu_pair "$G1" "$YAM" hotseat move "$G1-run/game.yam" "$m1" --dry-run --secrets "$G1-run/S" \
+  ++ "$G2" "$YAM" hotseat move "$G2-run/game.yam" "$m2" --dry-run --secrets "$G2-run/S")
+echo "hotseat move --dry-run: ply $EARLY $1 ms, ply $LATE $2 ms, ${3}x (median CPU of $RUNS, interleaved)"
+set -- $(cpu_pair "$G1" "$YAM" hotseat move "$G1-run/game.yam" "$m1" --secrets "$G1-run/S" \
+  ++ "$G2" "$YAM" hotseat move "$G2-run/game.yam" "$m2" --secrets "$G2-run/S")
+echo "hotseat move (written): ply $EARLY $1 ms, ply $LATE $2 ms, ${3}x (median CPU of $RUNS, interleaved)"
 
 # --- Castle Siege and Genghis Khan in the hot-seat ------------------------
 # A move's dry run early and late in one game of each (a roll a turn, so
@@ -68,7 +80,7 @@ done
 other() { # other NAME LATE_STEPS hotseat-new-arguments...
   local name=$1 late=$2
   shift 2
-  local H=$OUT/$name when G events move dry try
+  local H=$OUT/$name try
   for try in 1 2 3 4 5; do
     rm -rf "$H" "$H-early" "$H-late"
     mkdir -p "$H"
@@ -82,13 +94,15 @@ other() { # other NAME LATE_STEPS hotseat-new-arguments...
     [ "$try" = 5 ] && { echo "$name: five games ended before the late point" >&2; exit 1; }
   done
   cp -a "$H" "$H-late"
-  for when in early late; do
-    G=$H-$when
-    events=$(grep -c '%event' "$G/game.yam")
-    move=$("$YAM" hotseat status "$G/game.yam" --moves | head -1)
-    dry=$(cpu "$G" "$YAM" hotseat move "$G-run/game.yam" "$move" --dry-run --secrets "$G-run/S")
-    echo "$name $when ($events events): move --dry-run ${dry} ms (median CPU of $RUNS)"
-  done
+  local G1=$H-early G2=$H-late
+  local e1 e2 m1 m2
+  e1=$(grep -c '%event' "$G1/game.yam")
+  e2=$(grep -c '%event' "$G2/game.yam")
+  m1=$("$YAM" hotseat status "$G1/game.yam" --moves | head -1)
+  m2=$("$YAM" hotseat status "$G2/game.yam" --moves | head -1)
+  set -- $(cpu_pair "$G1" "$YAM" hotseat move "$G1-run/game.yam" "$m1" --dry-run --secrets "$G1-run/S" \
+    ++ "$G2" "$YAM" hotseat move "$G2-run/game.yam" "$m2" --dry-run --secrets "$G2-run/S")
+  echo "$name move --dry-run: $e1 events $1 ms, $e2 events $2 ms, ${3}x (median CPU of $RUNS, interleaved)"
 }
 other castle-siege 150 --game-type castle-siege --ruleset standard --first alice --second bob
 other genghis-khan 150 --game-type genghis-khan --ruleset standard --first alice --director dir
@@ -127,8 +141,7 @@ while [ "$plies" -lt "$LATE" ]; do
     [ "$plies" -ge "$LATE" ] && break
   done
 done
-for ply in $EARLY $LATE; do
-  desk_cpu=$(cpu "$OUT/desk-$ply" "$YAM" read --eml "$OUT/desk-$ply.eml" --data-dir "$OUT/desk-$ply-run")
-  echo "desk ply $ply: yam read of the opponent's turn mail ${desk_cpu} ms (median CPU of $RUNS)"
-done
+set -- $(cpu_pair "$OUT/desk-$EARLY" "$YAM" read --eml "$OUT/desk-$EARLY.eml" --data-dir "$OUT/desk-$EARLY-run" \
+  ++ "$OUT/desk-$LATE" "$YAM" read --eml "$OUT/desk-$LATE.eml" --data-dir "$OUT/desk-$LATE-run")
+echo "desk yam read of the opponent's turn mail: ply $EARLY $1 ms, ply $LATE $2 ms, ${3}x (median CPU of $RUNS, interleaved)"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -4,7 +4,8 @@
 //! -----BEGIN YAM TURN-----
 //! Game: 2026-ann-bo-1
 //! Ply: 12
-//! Checksum: sha256:5d41402abc4b2a76b9719d911017c592...
+//! Checksum: sha256:5d41402abc4b2a76b9719d911017c592
+//!  2fbb4e6b0a1c3b2f7e5d9f0a4c8e1b3d
 //!
 //! W0dhbWUgIkNhc3RsZSBTaWVnZSJdClt...  (base64, 64 characters a line)
 //! -----END YAM TURN-----
@@ -16,6 +17,13 @@
 //! that none of those transformations touches once whitespace and quote
 //! marks are dropped) and its checksum tells a complete payload from a
 //! damaged one. The reader looks at words, not lines.
+//!
+//! No line is longer than 64 characters (the checksum's 64 hex digits are
+//! split over two lines, which every Yam reads, since the reader gathers
+//! hex digits that a client broke), so a mail whose other lines are short
+//! and ASCII travels as 7bit, not quoted-printable, and the reader's mail
+//! parser has nothing to decode (`docs/mail.md`, "Why the text side is
+//! 7bit").
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -69,9 +77,10 @@ pub fn armor(game: &str, ply: u32, payload: &[u8]) -> String {
     let mut out = String::with_capacity(payload.len() * 4 / 3 + 200);
     out.push_str(BEGIN);
     out.push('\n');
+    let sum = checksum(payload);
+    let (first, second) = sum.split_at(sum.len() / 2);
     out.push_str(&format!(
-        "Game: {game}\nPly: {ply}\nChecksum: sha256:{}\n\n",
-        checksum(payload)
+        "Game: {game}\nPly: {ply}\nChecksum: sha256:{first}\n {second}\n\n"
     ));
     let encoded = STANDARD.encode(payload);
     for chunk in encoded.as_bytes().chunks(64) {
