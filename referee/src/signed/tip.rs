@@ -76,7 +76,9 @@ impl Tip {
         if !bounds.hold(text) {
             return None;
         }
-        let mut out = Vec::with_capacity(text.len() / 2 + 128);
+        // A tip is about one and a half times its text: room enough that
+        // it is written without being moved as it grows.
+        let mut out = Vec::with_capacity(text.len() * 2 + 4096);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&Tip::VERSION.to_be_bytes());
         out.extend_from_slice(&(text.len() as u64).to_be_bytes());

@@ -856,6 +856,9 @@ pub fn send_waiting(desk: &Desk) -> (Vec<String>, Vec<Error>) {
         return (sent, failed);
     };
     for id in ids {
+        if !Stored::mail_waits(&desk.store, &id) {
+            continue;
+        }
         let Ok(stored) = Stored::open(&desk.store, &id) else {
             continue;
         };

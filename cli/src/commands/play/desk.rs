@@ -398,17 +398,28 @@ pub struct Stored {
     pub record: Option<Record<String>>,
 }
 
+/// A game's bookkeeping (`mail.yaml`; none yet is the default).
+fn read_meta(locked: &LockedGame) -> Result<MailMeta, Error> {
+    let meta_path = locked.dir().join("mail.yaml");
+    match std::fs::read_to_string(&meta_path) {
+        Ok(text) => serde_yaml_ng::from_str(&text)
+            .map_err(|e| Error::usage(format!("{}: {e}", meta_path.display()))),
+        Err(_) => Ok(MailMeta::default()),
+    }
+}
+
+/// Whether the bookkeeping holds a mail to send: a turn left in the outbox
+/// by a send that failed, or my signed notice closing the game, unsent.
+fn mail_waiting(meta: &MailMeta) -> bool {
+    meta.outbox.is_some() || meta.closed.as_ref().is_some_and(|c| c.mine && !c.sent)
+}
+
 impl Stored {
     /// Locks and reads the game `id`.
     pub fn open(store: &Store, id: &str) -> Result<Stored, Error> {
         let locked = store.lock(id).map_err(|e| Error::usage(e.to_string()))?;
         let text = locked.record().map_err(|e| Error::usage(e.to_string()))?;
-        let meta_path = locked.dir().join("mail.yaml");
-        let meta = match std::fs::read_to_string(&meta_path) {
-            Ok(text) => serde_yaml_ng::from_str(&text)
-                .map_err(|e| Error::usage(format!("{}: {e}", meta_path.display())))?,
-            Err(_) => MailMeta::default(),
-        };
+        let meta = read_meta(&locked)?;
         Ok(Stored {
             locked,
             text,
@@ -430,7 +441,18 @@ impl Stored {
     /// `yam read` replays only the games that have some, not every game
     /// it keeps.
     pub fn has_waiting_mail(&self) -> bool {
-        self.meta.outbox.is_some() || self.meta.closed.as_ref().is_some_and(|c| c.mine && !c.sent)
+        mail_waiting(&self.meta)
+    }
+
+    /// Whether game `id` has a mail waiting to be sent, read from its
+    /// bookkeeping alone: a desk asks it of every game at every `yam
+    /// read`, and opens (reads the record of) only those that have one.
+    pub fn mail_waits(store: &Store, id: &str) -> bool {
+        store
+            .lock(id)
+            .ok()
+            .and_then(|locked| read_meta(&locked).ok())
+            .is_some_and(|meta| mail_waiting(&meta))
     }
 
     /// The signed events of the stored record, decoded but not replayed;

@@ -12,7 +12,9 @@
 //!
 //! The file is append-only, one line a mail: `PLACE CONTENT OUTCOME`, where
 //! PLACE is `-` for a mail read from a file or standard input, CONTENT the
-//! content hash in hex, and OUTCOME one letter (`A` applied, `C` a
+//! content hash (`b3:` and its BLAKE3 hash in hex; a bare hex SHA-256 in
+//! the lines of builds before BLAKE3, still recognised), and OUTCOME one
+//! letter (`A` applied, `C` a
 //! challenge, `K` a card, `S` the same as before, `I` not Yam's, `R`
 //! refused, `L` too large to read). A line cut by a crash is ignored.
 
@@ -35,6 +37,10 @@ pub struct Memory {
     imap_high: HashMap<u32, u32>,
     /// The UIDVALIDITY of the IMAP mailbox read last in this run.
     last_validity: Option<u32>,
+    /// Whether some mail is remembered by its SHA-256 content key, as
+    /// builds before BLAKE3 wrote it: a mail is then looked up by that
+    /// key too.
+    legacy: bool,
 }
 
 /// The letter an outcome is remembered by.
@@ -60,6 +66,7 @@ impl Memory {
             contents: HashMap::new(),
             imap_high: HashMap::new(),
             last_validity: None,
+            legacy: false,
         };
         let text = match std::fs::read_to_string(&memory.path) {
             Ok(text) => text,
@@ -100,6 +107,7 @@ impl Memory {
             }
         }
         if content != "-" {
+            self.legacy |= !content.starts_with(KEY_PREFIX);
             // A mail refused once may be read again when asked for by
             // name; anything else is what it was.
             self.contents
@@ -137,9 +145,15 @@ impl Memory {
         self.last_validity
     }
 
-    /// How a mail with this content was handled before, if it was.
-    pub fn content(&self, content: &str) -> Option<char> {
-        self.contents.get(content).copied()
+    /// How the mail `raw`, whose [`content_key`] is `content`, was handled
+    /// before, if it was: by its key, or by the SHA-256 key an earlier
+    /// build remembered it by.
+    pub fn content(&self, content: &str, raw: &[u8]) -> Option<char> {
+        self.contents.get(content).copied().or_else(|| {
+            self.legacy
+                .then(|| self.contents.get(&sha256_content_key(raw)).copied())
+                .flatten()
+        })
     }
 
     /// Remembers a mail and what came of it.
@@ -171,10 +185,35 @@ impl Memory {
     }
 }
 
+/// How a content key starts: it is a BLAKE3 hash.
+const KEY_PREFIX: &str = "b3:";
+
 /// What a mail is, whatever trace headers it gained on its way: a hash of
 /// its Message-ID, its sender and its body (everything after the header
-/// block).
+/// block), `b3:` and the BLAKE3 hash in hex. BLAKE3 rather than SHA-256:
+/// the key is the desk's own, never compared with anyone's, and hashing a
+/// long game's turn mail (250 kB at ply 300 of a Khan game) is a part of
+/// reading it that grows with the game; BLAKE3 hashes it about four times
+/// as fast.
 pub fn content_key(raw: &[u8]) -> String {
+    let mut hash = blake3::Hasher::new();
+    keyed_content(raw, |bytes| {
+        hash.update(bytes);
+    });
+    format!("{KEY_PREFIX}{}", hash.finalize().to_hex())
+}
+
+/// The content key builds before BLAKE3 wrote: the same bytes hashed with
+/// SHA-256, bare hex.
+fn sha256_content_key(raw: &[u8]) -> String {
+    let mut hash = Sha256::new();
+    keyed_content(raw, |bytes| hash.update(bytes));
+    hex::encode(hash.finalize())
+}
+
+/// Feeds what identifies a mail to `update`: its Message-ID and From
+/// header values, each after its length, then its body.
+fn keyed_content(raw: &[u8], mut update: impl FnMut(&[u8])) {
     let split = raw
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
@@ -193,13 +232,11 @@ pub fn content_key(raw: &[u8]) -> String {
             })
             .unwrap_or_default()
     };
-    let mut hash = Sha256::new();
     for part in [header("Message-ID"), header("From")] {
-        hash.update((part.len() as u64).to_be_bytes());
-        hash.update(part.as_bytes());
+        update(&(part.len() as u64).to_be_bytes());
+        update(part.as_bytes());
     }
-    hash.update(body);
-    hex::encode(hash.finalize())
+    update(body);
 }
 
 #[cfg(test)]
@@ -213,6 +250,36 @@ mod tests {
         let forged = b"Message-ID: <1@x>\r\nFrom: Ann <a@x>\r\n\r\nanother body\r\n";
         assert_eq!(content_key(a), content_key(b));
         assert_ne!(content_key(a), content_key(forged));
+        assert!(content_key(a).starts_with("b3:"));
+    }
+
+    #[test]
+    fn a_mail_an_earlier_build_remembered_by_its_sha256_key_is_still_known() {
+        let dir = tempfile::tempdir().unwrap();
+        let mail = b"Message-ID: <1@x>\r\nFrom: Ann <a@x>\r\n\r\nbody\r\n";
+        let other = b"Message-ID: <2@x>\r\nFrom: Ann <a@x>\r\n\r\nbody\r\n";
+        // The line an earlier build wrote: the bare hex SHA-256 key.
+        let legacy = sha256_content_key(mail);
+        assert_eq!(legacy.len(), 64);
+        std::fs::write(dir.path().join("read.log"), format!("- {legacy} A\n")).unwrap();
+        let mut memory = Memory::open(dir.path()).unwrap();
+        assert_eq!(memory.content(&content_key(mail), mail), Some('A'));
+        assert_eq!(memory.content(&content_key(other), other), None);
+        // Remembered anew by its BLAKE3 key, it is known by that key.
+        memory
+            .remember(None, Some(&content_key(other)), 'S')
+            .unwrap();
+        assert_eq!(memory.content(&content_key(other), other), Some('S'));
+        // A memory without SHA-256 keys computes none.
+        let fresh = tempfile::tempdir().unwrap();
+        let mut memory = Memory::open(fresh.path()).unwrap();
+        memory
+            .remember(None, Some(&content_key(other)), 'S')
+            .unwrap();
+        let memory = Memory::open(fresh.path()).unwrap();
+        assert!(!memory.legacy, "no SHA-256 key: none is computed");
+        assert_eq!(memory.content(&content_key(other), other), Some('S'));
+        assert_eq!(memory.content(&content_key(mail), mail), None);
     }
 
     #[test]
@@ -234,13 +301,13 @@ mod tests {
         assert!(memory.knows_place(&place));
         assert_eq!(memory.imap_after(Some(7)), Some(42));
         assert_eq!(memory.imap_after(Some(8)), None);
-        assert_eq!(memory.content("abc"), Some('A'));
-        assert_eq!(memory.content("def"), Some('R'));
-        assert_eq!(memory.content("xyz"), None);
+        assert_eq!(memory.content("abc", b""), Some('A'));
+        assert_eq!(memory.content("def", b""), Some('R'));
+        assert_eq!(memory.content("xyz", b""), None);
         // Written after the cut line, a new line reads whole.
         let mut memory = memory;
         memory.remember(None, Some("ghi"), 'K').unwrap();
         let memory = Memory::open(dir.path()).unwrap();
-        assert_eq!(memory.content("ghi"), Some('K'));
+        assert_eq!(memory.content("ghi", b""), Some('K'));
     }
 }

@@ -801,7 +801,7 @@ pub fn read(args: &ReadArgs) -> Result<Status> {
     // read before (a refused one is read again when named).
     let one = |desk: &mut Desk, memory: &mut Memory, raw: &[u8]| -> Result<Outcome> {
         let content = content_key(raw);
-        let outcome = match memory.content(&content) {
+        let outcome = match memory.content(&content, raw) {
             Some(known) if known != 'R' => {
                 Outcome::AlreadyKnown("read before; nothing changes".to_owned())
             }
@@ -892,7 +892,7 @@ fn read_mailbox(
             .fetch(&mail)
             .map_err(|e| Error::usage(e.to_string()))?;
         let content = content_key(&raw);
-        let outcome = match memory.content(&content) {
+        let outcome = match memory.content(&content, &raw) {
             // A second delivery of a mail read before: the same, and
             // nothing is done twice.
             Some(known) if known != 'R' => {
