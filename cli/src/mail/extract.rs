@@ -5,7 +5,7 @@
 //! quoted copies of earlier turns that replies carry), then the same inside a
 //! forwarded message. HTML-only mails are read through their text rendering.
 
-use mail_parser::{HeaderValue, Message, MessageParser, MimeHeaders};
+use mail_parser::{HeaderValue, Message, MessageParser, MimeHeaders, PartType};
 
 use super::armor::{self, ArmorError, Block};
 
@@ -105,7 +105,7 @@ fn read_mail_with(raw: &[u8], own_text: bool) -> Result<Incoming, MailError> {
     if raw.len() > MAX_MAIL {
         return Err(MailError::TooLarge(raw.len()));
     }
-    let message = MessageParser::default()
+    let mut message = MessageParser::default()
         .parse(raw)
         .ok_or(MailError::NotAMail)?;
     if message.parts.is_empty()
@@ -164,7 +164,7 @@ fn read_mail_with(raw: &[u8], own_text: bool) -> Result<Incoming, MailError> {
             }),
         ..Incoming::default()
     };
-    collect_turns(&message, &mut incoming, 0, own_text);
+    collect_turns(&mut message, &mut incoming, 0, own_text);
     Ok(incoming)
 }
 
@@ -180,26 +180,35 @@ fn ids<'a>(value: &'a HeaderValue<'_>) -> impl Iterator<Item = String> + 'a {
 /// How deep forwarded messages are followed.
 const MAX_NESTING: usize = 3;
 
-fn collect_turns(message: &Message<'_>, incoming: &mut Incoming, depth: usize, own_text: bool) {
+fn collect_turns(message: &mut Message<'_>, incoming: &mut Incoming, depth: usize, own_text: bool) {
     // Attached records first: their bytes are exactly what the sender sent.
-    for part in message.attachments() {
-        if let Some(inner) = part.message() {
+    for id in message.attachments.clone() {
+        let Some(part) = message.parts.get_mut(id as usize) else {
+            continue;
+        };
+        if let PartType::Message(inner) = &mut part.body {
             if depth < MAX_NESTING {
                 collect_turns(inner, incoming, depth + 1, true);
             }
             continue;
         }
-        let name = part.attachment_name().unwrap_or_default();
+        let name = part.attachment_name().unwrap_or_default().to_owned();
         let is_yam = name.to_ascii_lowercase().ends_with(".yam")
             || part
                 .content_type()
                 .and_then(|ct| ct.subtype())
                 .is_some_and(|s| s.eq_ignore_ascii_case("x-yam"));
         if is_yam {
-            incoming.turns.push(Turn::Attachment {
-                name: name.to_owned(),
-                bytes: part.contents().to_vec(),
-            });
+            // A binary part's decoded bytes are taken, not copied (a long
+            // game's record is 80 kB or more); any other kind is copied,
+            // as the text bodies below may still read it.
+            let bytes = match &mut part.body {
+                PartType::Binary(bytes) | PartType::InlineBinary(bytes) => {
+                    std::mem::take(bytes).into_owned()
+                }
+                _ => part.contents().to_vec(),
+            };
+            incoming.turns.push(Turn::Attachment { name, bytes });
         }
     }
     if depth == 0 && !own_text {

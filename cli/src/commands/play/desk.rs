@@ -5,6 +5,7 @@
 use crate::error::Error;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
@@ -347,12 +348,13 @@ pub struct Game {
 /// A game kept as its text; see [`Game::kept`].
 #[derive(Debug)]
 struct Kept {
-    /// The record's text as it stands.
-    text: String,
+    /// The record's text as it stands (shared: once verified, it is also
+    /// the text the next one continues, and the text written).
+    text: Rc<String>,
     /// Its bounds, if new events can be printed after it.
     bounds: Option<Bounds>,
     /// The text it continues, verified: its bounds and its replay.
-    from: (String, Bounds, SignedReplay),
+    from: (Rc<String>, Bounds, SignedReplay),
 }
 
 /// The desk's tip of a game (`docs/fair-play.md`, 9.11), beside its record
@@ -496,9 +498,9 @@ impl Stored {
             meta: self.meta,
             base: None,
             kept: Some(Kept {
-                text,
+                text: Rc::new(text),
                 bounds: new_bounds,
-                from: (stored, bounds, before),
+                from: (Rc::new(stored), bounds, before),
             }),
         })
     }
@@ -617,7 +619,7 @@ impl Game {
     /// The record's text.
     pub fn text(&self) -> String {
         match &self.kept {
-            Some(kept) => kept.text.clone(),
+            Some(kept) => kept.text.to_string(),
             None => record_to_string::<RawGrammar>(&self.record),
         }
     }
@@ -642,7 +644,7 @@ impl Game {
             }
             if let Some(text) = append_verified_to_text(&kept.text, bounds, &after, from, prose) {
                 kept.bounds = Bounds::after_append(&text, bounds.movetext);
-                kept.text = text;
+                kept.text = Rc::new(text);
                 self.replay = after;
                 self.name_players(desk);
                 self.meta.changed = now();
@@ -730,7 +732,7 @@ impl Game {
     /// written (what is known is only what this replay holds), from the
     /// last text verified of the game when it continues it. The text
     /// verified becomes the base of the next.
-    pub fn checked_text(&mut self) -> Result<String, Error> {
+    pub fn checked_text(&mut self) -> Result<Rc<String>, Error> {
         if let Some(kept) = &self.kept {
             let (from_text, from_bounds, from_replay) = &kept.from;
             if let After::Replayed { replay, bounds } = replay_after(
@@ -742,8 +744,8 @@ impl Game {
             ) {
                 // The text verified becomes the base of the next (its
                 // replay is the game's: `self.replay`, verified again).
-                let text = kept.text.clone();
-                let from = (text.clone(), bounds.unwrap_or(*from_bounds), *replay);
+                let text = Rc::clone(&kept.text);
+                let from = (Rc::clone(&text), bounds.unwrap_or(*from_bounds), *replay);
                 if let Some(kept) = &mut self.kept {
                     kept.from = from;
                     kept.bounds = bounds;
@@ -775,7 +777,7 @@ impl Game {
             signed,
             replay: None,
         });
-        Ok(text)
+        Ok(Rc::new(text))
     }
 
     fn meta_text(&self) -> Result<String, Error> {
