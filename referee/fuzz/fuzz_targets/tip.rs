@@ -12,7 +12,6 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sha2::{Digest, Sha256};
 use yam_referee::replay::Builtin;
 use yam_referee::signed::{Checkpoint, Tip};
 use yam_referee::signed::tip::Bounds;
@@ -28,12 +27,12 @@ fuzz_target!(|payload: &[u8]| {
     tip.extend_from_slice(b"yam-tip\0");
     tip.extend_from_slice(&Tip::VERSION.to_be_bytes());
     tip.extend_from_slice(&(TEXT.len() as u64).to_be_bytes());
-    tip.extend_from_slice(&Sha256::digest(TEXT));
+    tip.extend_from_slice(blake3::hash(TEXT.as_bytes()).as_bytes());
     tip.extend_from_slice(&(bounds.movetext as u64).to_be_bytes());
     tip.extend_from_slice(&(bounds.cut as u64).to_be_bytes());
     tip.extend_from_slice(payload);
-    let seal = Sha256::digest(&tip);
-    tip.extend_from_slice(&seal);
+    let seal = blake3::hash(&tip);
+    tip.extend_from_slice(seal.as_bytes());
     if let Some((replay, restored)) = Tip::restore(&tip, TEXT, &Builtin) {
         assert_eq!(restored, bounds);
         let events = replay.events();
