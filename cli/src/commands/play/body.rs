@@ -46,7 +46,7 @@ pub fn turn_body(game: &Game, desk: &Desk, news: &str) -> String {
     }
     let _ = writeln!(
         out,
-        "\nYam reads this mail by itself (`yam read`); the whole signed record is attached\nand in the block below. Game {id}.\nThen `yam board {id}` shows the game and the legal moves, and `yam move {id} ...`\nplays yours when it is your turn.",
+        "\nYam reads this mail by itself (`yam read`); the whole signed record\nis attached and in the block below. Game {id}.\nThen `yam board {id}` shows the game and the legal moves,\nand `yam move {id} ...` plays yours when it is your turn.",
         id = game.id()
     );
     out
