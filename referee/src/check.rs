@@ -733,16 +733,16 @@ impl Visitor for Checker {
     fn token(&mut self, token: &str, span: Span) -> Result<(), TokenError> {
         match &self.game {
             Some(Game::Khan { .. }) => {
-                // Read in place, not moved out first: the parser writes the
-                // token a byte at a time, and copying it out at once read
-                // those bytes back before they were stored (a stall a move).
-                let parsed = KhanGrammar::parse_move(token);
-                let mv = match &parsed {
-                    Ok(mv) => mv,
-                    Err(_) => return parsed.map(drop),
+                // The plain shape first: its answer stays in registers,
+                // where the grammar's `Result` (its error is large) goes
+                // through memory. Anything else, every error included, is
+                // the grammar's.
+                let mv = match MoveToken::parse_plain(token) {
+                    Some(mv) => mv,
+                    None => KhanGrammar::parse_move(token)?,
                 };
                 if self.violation.is_none() {
-                    self.khan_move(mv, token, span);
+                    self.khan_move(&mv, token, span);
                 }
             }
             Some(Game::CastleSiege { .. }) => {
