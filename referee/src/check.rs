@@ -185,6 +185,16 @@ impl KhanLine {
     }
 }
 
+/// Why a Khan game cannot start, by the tag at fault.
+enum KhanStart {
+    /// `RulesetHash`: the ruleset's text is not the one the game pinned.
+    Hash(String),
+    /// `Ruleset`: no such ruleset, or not a valid one.
+    Ruleset(String),
+    /// `Position`: not a start position under the ruleset.
+    Setup(String),
+}
+
 // One per checker, not one per move: the size difference costs nothing.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
@@ -302,80 +312,71 @@ impl Checker {
         }
     }
 
-    /// The Khan ruleset a tag names, and the hash of its text.
-    fn khan_ruleset(&mut self, name: &str) -> Result<(khan::Ruleset, Hash32), RulesetError> {
-        let catalog = &self.rulesets.0;
-        self.khan_rulesets
-            .entry(name.to_owned())
-            .or_insert_with(|| {
-                let loaded = catalog.load_ruleset(GameKind::Khan, name)?;
-                let ruleset = khan::Ruleset::from_yaml(&loaded.text).map_err(|error| {
-                    RulesetError::Invalid {
-                        name: name.to_owned(),
-                        error,
-                    }
-                })?;
-                Ok((ruleset, loaded.hash()))
-            })
-            .clone()
-    }
-
-    fn start_khan(&mut self) -> Option<Game> {
-        let ruleset = match self.khan_ruleset(&self.ruleset.clone()) {
-            Ok((r, hash)) => {
-                // A signed record pins its ruleset's text; moves checked
-                // against other rules would prove nothing.
-                let pinned = self.ruleset_hash.to_ascii_lowercase();
-                if !pinned.is_empty() && pinned != hash.to_hex() {
-                    let reason = format!(
-                        "the record was played under a ruleset whose text hashes to {pinned}, but ruleset {} as loaded hashes to {}: its text is not the text the game was begun under (a ruleset file changed since?)",
-                        self.ruleset,
-                        hash.to_hex()
-                    );
-                    self.violate(
-                        self.ruleset_hash_span,
-                        &self.ruleset_hash.clone(),
-                        reason,
-                        String::new(),
-                    );
-                    return None;
-                }
-                r
-            }
-            Err(e) => {
-                self.violate(
-                    self.ruleset_span,
-                    &self.ruleset.clone(),
-                    e.to_string(),
-                    String::new(),
-                );
-                return None;
-            }
+    /// The start of a Khan game under the ruleset `name`, or why it cannot
+    /// start. The ruleset is loaded, hashed and parsed once a checker, and
+    /// borrowed after that: most archives name a handful.
+    fn khan_start(&mut self, name: &str) -> Result<khan::Position, KhanStart> {
+        if !self.khan_rulesets.contains_key(name) {
+            let loaded = self
+                .rulesets
+                .0
+                .load_ruleset(GameKind::Khan, name)
+                .and_then(|loaded| {
+                    let ruleset = khan::Ruleset::from_yaml(&loaded.text).map_err(|error| {
+                        RulesetError::Invalid {
+                            name: name.to_owned(),
+                            error,
+                        }
+                    })?;
+                    Ok((ruleset, loaded.hash()))
+                });
+            self.khan_rulesets.insert(name.to_owned(), loaded);
+        }
+        let (ruleset, hash) = match &self.khan_rulesets[name] {
+            Ok(found) => found,
+            Err(e) => return Err(KhanStart::Ruleset(e.to_string())),
         };
+        // A signed record pins its ruleset's text; moves checked against
+        // other rules would prove nothing.
+        if !self.ruleset_hash.is_empty() {
+            let pinned = self.ruleset_hash.to_ascii_lowercase();
+            if pinned != hash.to_hex() {
+                return Err(KhanStart::Hash(format!(
+                    "the record was played under a ruleset whose text hashes to {pinned}, but ruleset {name} as loaded hashes to {}: its text is not the text the game was begun under (a ruleset file changed since?)",
+                    hash.to_hex()
+                )));
+            }
+        }
         // The same start as every other replay of a main line; an empty
         // Position tag is no tag here, as it always was for the checker.
         let tag = (!self.setup.is_empty()).then_some(self.setup.as_str());
-        let start = match khan::MainLine::start_position(&ruleset, tag) {
-            Ok(p) => p,
-            Err(e) => {
-                self.violate(
-                    self.setup_span,
-                    &self.setup.clone(),
-                    e.to_string(),
-                    String::new(),
-                );
-                return None;
+        khan::MainLine::start_position(ruleset, tag).map_err(|e| KhanStart::Setup(e.to_string()))
+    }
+
+    fn start_khan(&mut self) -> Option<Game> {
+        let name = std::mem::take(&mut self.ruleset);
+        let started = self.khan_start(&name);
+        self.ruleset = name;
+        let (span, text, reason) = match started {
+            Ok(start) => {
+                return Some(Game::Khan {
+                    line: KhanLine {
+                        position: Box::new(start),
+                        before_last: Box::new(start),
+                        last_plain: None,
+                    },
+                    scratch: Box::new(start),
+                    stack: Vec::new(),
+                });
             }
+            Err(KhanStart::Hash(reason)) => {
+                (self.ruleset_hash_span, self.ruleset_hash.clone(), reason)
+            }
+            Err(KhanStart::Ruleset(reason)) => (self.ruleset_span, self.ruleset.clone(), reason),
+            Err(KhanStart::Setup(reason)) => (self.setup_span, self.setup.clone(), reason),
         };
-        Some(Game::Khan {
-            line: KhanLine {
-                position: Box::new(start),
-                before_last: Box::new(start),
-                last_plain: None,
-            },
-            scratch: Box::new(start),
-            stack: Vec::new(),
-        })
+        self.violate(span, &text, reason, String::new());
+        None
     }
 
     fn start_castle_siege(&mut self) -> Option<Game> {
