@@ -517,8 +517,9 @@ impl Checker {
         // Borrowed, not copied: a position is a few hundred bytes and this
         // runs for every move of an archive.
         let before = &*line.position;
-        let numbered = self.pending_number.take();
-        if let Some((number, dots, _)) = numbered {
+        // Read, not taken: a refusal names the number, and the caller
+        // clears it after every token.
+        if let Some((number, dots, _)) = self.pending_number {
             let side_ok = matches!(
                 (dots, before.turn()),
                 (Dots::One, khan::Side::White) | (Dots::Three, khan::Side::Black)
@@ -533,7 +534,6 @@ impl Checker {
                     before.turn()
                 );
                 let position = position_text(before);
-                self.pending_number = numbered;
                 self.violate(span, text, reason, position);
                 return;
             }
@@ -562,7 +562,6 @@ impl Checker {
             }
             Err(illegal) => {
                 let position = position_text(before);
-                self.pending_number = numbered;
                 self.violate(span, text, illegal.to_string(), position);
             }
         }
@@ -577,6 +576,49 @@ impl Checker {
 pub const SIEGE_VARIATION_WORK: usize = 4_000_000;
 
 impl Checker {
+    /// A token of any game but Khan (see `Visitor::token`), out of line.
+    #[inline(never)]
+    fn other_token(&mut self, token: &str, span: Span) -> Result<(), TokenError> {
+        match &self.game {
+            Some(Game::CastleSiege { .. }) => {
+                let token_value = CastleSiegeGrammar::parse_move(token)?;
+                if let Some(Game::CastleSiege {
+                    main_line,
+                    numbers,
+                    variations,
+                    ..
+                }) = &mut self.game
+                {
+                    if let Some((_, own)) = variations.last_mut() {
+                        own.push((token_value, span, token.to_owned()));
+                    } else {
+                        if let Some((number, dots, at)) = self.pending_number {
+                            numbers.push((main_line.len(), number, dots, at));
+                        }
+                        main_line.push((token_value, span, token.to_owned()));
+                    }
+                }
+            }
+            Some(Game::GenghisKhan { .. }) => {
+                let mv = GenghisKhanGrammar::parse_move(token)?;
+                if self.violation.is_none() {
+                    self.genghis_khan_move(&mv, token, span);
+                }
+            }
+            Some(Game::Unchecked(game, _)) => {
+                // Still hold the token to its game's grammar.
+                match game {
+                    GameKind::Khan => drop(KhanGrammar::parse_move(token)?),
+                    GameKind::CastleSiege => drop(CastleSiegeGrammar::parse_move(token)?),
+                    GameKind::GenghisKhan => drop(GenghisKhanGrammar::parse_move(token)?),
+                }
+            }
+            Some(Game::Khan { .. }) | None => {}
+        }
+        self.pending_number = None;
+        Ok(())
+    }
+
     /// A fault of a Castle Siege main line, found at its end, after its
     /// variations were checked: it stands unless a fault met earlier in
     /// the text does.
@@ -732,54 +774,21 @@ impl Visitor for Checker {
     }
 
     fn token(&mut self, token: &str, span: Span) -> Result<(), TokenError> {
-        match &self.game {
-            Some(Game::Khan { .. }) => {
-                // The plain shape first: its answer stays in registers,
-                // where the grammar's `Result` (its error is large) goes
-                // through memory. Anything else, every error included, is
-                // the grammar's.
-                let mv = match MoveToken::parse_plain(token) {
-                    Some(mv) => mv,
-                    None => KhanGrammar::parse_move(token)?,
-                };
-                if self.violation.is_none() {
-                    self.khan_move(&mv, token, span);
-                }
-            }
-            Some(Game::CastleSiege { .. }) => {
-                let token_value = CastleSiegeGrammar::parse_move(token)?;
-                if let Some(Game::CastleSiege {
-                    main_line,
-                    numbers,
-                    variations,
-                    ..
-                }) = &mut self.game
-                {
-                    if let Some((_, own)) = variations.last_mut() {
-                        own.push((token_value, span, token.to_owned()));
-                    } else {
-                        if let Some((number, dots, at)) = self.pending_number {
-                            numbers.push((main_line.len(), number, dots, at));
-                        }
-                        main_line.push((token_value, span, token.to_owned()));
-                    }
-                }
-            }
-            Some(Game::GenghisKhan { .. }) => {
-                let mv = GenghisKhanGrammar::parse_move(token)?;
-                if self.violation.is_none() {
-                    self.genghis_khan_move(&mv, token, span);
-                }
-            }
-            Some(Game::Unchecked(game, _)) => {
-                // Still hold the token to its game's grammar.
-                match game {
-                    GameKind::Khan => drop(KhanGrammar::parse_move(token)?),
-                    GameKind::CastleSiege => drop(CastleSiegeGrammar::parse_move(token)?),
-                    GameKind::GenghisKhan => drop(GenghisKhanGrammar::parse_move(token)?),
-                }
-            }
-            None => {}
+        // Khan's tokens on their own path: nearly every token of an archive
+        // is one, and the other games' paths, out of line, no longer widen
+        // this one's frame.
+        let Some(Game::Khan { .. }) = &self.game else {
+            return self.other_token(token, span);
+        };
+        // The plain shape first: its answer stays in registers, where the
+        // grammar's `Result` (its error is large) goes through memory.
+        // Anything else, every error included, is the grammar's.
+        let mv = match MoveToken::parse_plain(token) {
+            Some(mv) => mv,
+            None => KhanGrammar::parse_move(token)?,
+        };
+        if self.violation.is_none() {
+            self.khan_move(&mv, token, span);
         }
         self.pending_number = None;
         Ok(())
