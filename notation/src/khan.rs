@@ -449,6 +449,17 @@ const PIECE_LETTERS: [Option<Kind>; 256] = {
     table
 };
 
+/// The one-byte move marks by byte (`<>` is read on its own).
+const ONE_BYTE_MARKS: [Option<Action>; 256] = {
+    let mut table = [None; 256];
+    table[b'-' as usize] = Some(Action::Move);
+    table[b'x' as usize] = Some(Action::Capture);
+    table[b'X' as usize] = Some(Action::Capture);
+    table[b'*' as usize] = Some(Action::Spell);
+    table[b'>' as usize] = Some(Action::Transfer);
+    table
+};
+
 // ---------------------------------------------------------------------------
 // Move tokens
 
@@ -523,18 +534,25 @@ impl MoveToken {
             let rank = r.wrapping_sub(b'1');
             (file < 8 && rank < 8).then(|| Square(rank * 8 + file))
         };
+        // The commonest shape first, in a straight line: six bytes, a
+        // one-byte mark, no promotion.
+        if let &[p, f1, r1, mark, f2, r2] = token.as_bytes() {
+            return Some(MoveToken {
+                piece: PIECE_LETTERS[usize::from(p)]?,
+                from: square(f1, r1)?,
+                action: ONE_BYTE_MARKS[usize::from(mark)]?,
+                to: square(f2, r2)?,
+                promotion: None,
+            });
+        }
         let [p, f1, r1, mark, rest @ ..] = token.as_bytes() else {
             return None;
         };
         let piece = PIECE_LETTERS[usize::from(*p)]?;
         let from = square(*f1, *r1)?;
         let (action, rest) = match (mark, rest) {
-            (b'-', rest) => (Action::Move, rest),
-            (b'x' | b'X', rest) => (Action::Capture, rest),
-            (b'*', rest) => (Action::Spell, rest),
-            (b'>', rest) => (Action::Transfer, rest),
             (b'<', [b'>', rest @ ..]) => (Action::Exchange, rest),
-            _ => return None,
+            (mark, rest) => (ONE_BYTE_MARKS[usize::from(*mark)]?, rest),
         };
         let [f2, r2, rest @ ..] = rest else {
             return None;
