@@ -255,6 +255,9 @@ pub struct Checker {
     setup: String,
     setup_span: Span,
     game: Option<Game>,
+    /// The last Khan game's line, scratch and stack, kept for their boxes
+    /// (see `start_khan`).
+    spare_khan: Option<(KhanLine, Box<khan::Position>, Vec<KhanLine>)>,
     plies: u32,
     depth: u32,
     pending_number: Option<(u32, Dots, Span)>,
@@ -359,14 +362,26 @@ impl Checker {
         self.ruleset = name;
         let (span, text, reason) = match started {
             Ok(start) => {
+                // The last Khan game's boxes, when there was one: three
+                // allocations and three frees a game fewer.
+                let (mut line, mut scratch, mut stack) =
+                    self.spare_khan.take().unwrap_or_else(|| {
+                        let line = KhanLine {
+                            position: Box::new(start),
+                            before_last: Box::new(start),
+                            last_plain: None,
+                        };
+                        (line, Box::new(start), Vec::new())
+                    });
+                *line.position = start;
+                *line.before_last = start;
+                line.last_plain = None;
+                *scratch = start;
+                stack.clear();
                 return Some(Game::Khan {
-                    line: KhanLine {
-                        position: Box::new(start),
-                        before_last: Box::new(start),
-                        last_plain: None,
-                    },
-                    scratch: Box::new(start),
-                    stack: Vec::new(),
+                    line,
+                    scratch,
+                    stack,
                 });
             }
             Err(KhanStart::Hash(reason)) => {
@@ -722,7 +737,15 @@ impl Visitor for Checker {
         self.practice_seed.clear();
         self.foe_layout = None;
         self.khan_deck = None;
-        self.game = None;
+        // A Khan game's boxes are kept for the next one (see `start_khan`).
+        if let Some(Game::Khan {
+            line,
+            scratch,
+            stack,
+        }) = self.game.take()
+        {
+            self.spare_khan = Some((line, scratch, stack));
+        }
         self.plies = 0;
         self.depth = 0;
         self.pending_number = None;
