@@ -7,7 +7,7 @@
 //! position before the move it replaces.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::fmt;
 
 use yam_notation::castle_siege::{CastleSiegeGrammar, Token as SiegeToken};
@@ -262,7 +262,10 @@ pub struct Checker {
     depth: u32,
     pending_number: Option<(u32, Dots, Span)>,
     violation: Option<Box<Violation>>,
-    khan_rulesets: HashMap<String, Result<(khan::Ruleset, Hash32), RulesetError>>,
+    /// The Khan rulesets loaded so far, by the name the tags give. Ordered
+    /// by name rather than hashed: a game's lookup is then a few string
+    /// comparisons among the handful an archive names, not a SipHash.
+    khan_rulesets: BTreeMap<String, Result<(khan::Ruleset, Hash32), RulesetError>>,
     rulesets: Rulesets,
 }
 
