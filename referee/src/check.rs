@@ -1051,7 +1051,7 @@ impl Visitor for Checker {
 
 #[cfg(test)]
 mod tests {
-    use super::{Checker, GameReport, Verdict, result_of_kind, unfinished_result};
+    use super::{Checker, GameReport, Verdict, outcome_result, result_of_kind, unfinished_result};
     use crate::khan;
     use yam_notation::{GameKind, GameResult};
 
