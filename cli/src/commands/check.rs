@@ -246,30 +246,46 @@ enum Checked {
 /// Check one piece of an archive on its own; with `frames`, keep the text
 /// around each fault from the piece, for its diagnostic.
 fn check_piece(path: &Path, piece: &Piece, frames: bool) -> Vec<Checked> {
-    CHECKER.with_borrow_mut(|kept| {
-        if kept.as_ref().is_some_and(|(file, _)| file != path) {
+    WORKER.with_borrow_mut(|kept| {
+        if kept.as_ref().is_some_and(|worker| worker.file != path) {
             *kept = None;
         }
-        let (_, checker) = kept.get_or_insert_with(|| {
+        let worker = kept.get_or_insert_with(|| Worker {
+            file: path.to_owned(),
             // Ruleset files are named relative to the record's directory.
-            let rulesets = RecordRulesets::beside(path);
-            (path.to_owned(), Checker::with_rulesets(Box::new(rulesets)))
+            checker: Checker::with_rulesets(Box::new(RecordRulesets::beside(path))),
+            buffer: Vec::new(),
         });
-        check_piece_with(checker, piece, frames)
+        let mut reader = Reader::with_buffer(&piece.bytes[..], std::mem::take(&mut worker.buffer));
+        let out = check_piece_with(&mut reader, &mut worker.checker, piece, frames);
+        worker.buffer = reader.into_buffer();
+        out
     })
 }
 
-thread_local! {
-    /// A worker's checker and the file it checks, kept from piece to piece
-    /// of that file: the rulesets its games name are then loaded, hashed and
-    /// parsed once a worker, not once a piece (a quarter of a megabyte).
-    /// Every game starts afresh in it (`Visitor::begin_game`).
-    static CHECKER: RefCell<Option<(PathBuf, Checker)>> = const { RefCell::new(None) };
+/// What a worker keeps from piece to piece of one file.
+struct Worker {
+    file: PathBuf,
+    /// Its checker: the rulesets the file's games name are loaded, hashed
+    /// and parsed once a worker, not once a piece (a quarter of a
+    /// megabyte). Every game starts afresh in it (`Visitor::begin_game`).
+    checker: Checker,
+    /// Its reader's buffer, allocated and zeroed once a worker.
+    buffer: Vec<u8>,
 }
 
-/// [`check_piece`] with the worker's checker.
-fn check_piece_with(checker: &mut Checker, piece: &Piece, frames: bool) -> Vec<Checked> {
-    let mut reader = Reader::new(&piece.bytes[..]);
+thread_local! {
+    /// This worker's [`Worker`], for the file it checks.
+    static WORKER: RefCell<Option<Worker>> = const { RefCell::new(None) };
+}
+
+/// [`check_piece`] with the worker's reader and checker.
+fn check_piece_with(
+    reader: &mut Reader<&[u8]>,
+    checker: &mut Checker,
+    piece: &Piece,
+    frames: bool,
+) -> Vec<Checked> {
     let mut out = Vec::new();
     let shift = |pos: &mut Pos| shift_pos(piece, pos);
     loop {
