@@ -437,6 +437,29 @@ impl fmt::Display for Piece {
     }
 }
 
+/// [`Kind::from_letter`] by byte: one load where the replay reads millions
+/// of piece letters (`None` for every byte that is no letter of a kind).
+const PIECE_LETTERS: [Option<Kind>; 256] = {
+    let mut table = [None; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = Kind::from_letter(b as u8 as char);
+        b += 1;
+    }
+    table
+};
+
+/// The one-byte move marks by byte (`<>` is read on its own).
+const ONE_BYTE_MARKS: [Option<Action>; 256] = {
+    let mut table = [None; 256];
+    table[b'-' as usize] = Some(Action::Move);
+    table[b'x' as usize] = Some(Action::Capture);
+    table[b'X' as usize] = Some(Action::Capture);
+    table[b'*' as usize] = Some(Action::Spell);
+    table[b'>' as usize] = Some(Action::Transfer);
+    table
+};
+
 // ---------------------------------------------------------------------------
 // Move tokens
 
@@ -489,7 +512,7 @@ impl MoveToken {
         // Nearly every token has the plain shape, read here byte by byte (a
         // replay reads millions); anything else, and so every error with
         // its message and column, goes through the grammar.
-        match MoveToken::parse_plain(token.as_bytes()) {
+        match MoveToken::parse_plain(token) {
             Some(t) => Ok(t),
             None => MoveToken::parse_grammar(token),
         }
@@ -497,33 +520,39 @@ impl MoveToken {
 
     /// The plain shape: piece, square, mark, square, then `=piece` or nothing.
     /// `None` for anything else, valid or not. Accepts exactly what
-    /// [`MoveToken::parse_grammar`] accepts for these shapes, with the same value.
-    fn parse_plain(b: &[u8]) -> Option<MoveToken> {
-        let letter = |c: u8| {
-            if c.is_ascii() {
-                Kind::from_letter(c as char)
-            } else {
-                None
-            }
-        };
+    /// [`MoveToken::parse`] accepts for these shapes, with the same value.
+    ///
+    /// For a caller that reads millions of tokens and keeps the answer in
+    /// registers (a replay): [`MoveToken::parse`] returns a `Result` whose
+    /// error is large, so its answer goes through memory.
+    #[inline]
+    pub fn parse_plain(token: &str) -> Option<MoveToken> {
+        // Off the board, or not a file or rank: 8 or more. `| 0x20` folds
+        // only `A`..=`H` onto `a`..=`h` among the bytes it maps there.
         let square = |f: u8, r: u8| {
-            let file = f.to_ascii_lowercase().wrapping_sub(b'a');
+            let file = (f | 0x20).wrapping_sub(b'a');
             let rank = r.wrapping_sub(b'1');
-            // Lazily: off the board, `rank * 8` may overflow.
             (file < 8 && rank < 8).then(|| Square(rank * 8 + file))
         };
-        let [p, f1, r1, mark, rest @ ..] = b else {
+        // The commonest shape first, in a straight line: six bytes, a
+        // one-byte mark, no promotion.
+        if let &[p, f1, r1, mark, f2, r2] = token.as_bytes() {
+            return Some(MoveToken {
+                piece: PIECE_LETTERS[usize::from(p)]?,
+                from: square(f1, r1)?,
+                action: ONE_BYTE_MARKS[usize::from(mark)]?,
+                to: square(f2, r2)?,
+                promotion: None,
+            });
+        }
+        let [p, f1, r1, mark, rest @ ..] = token.as_bytes() else {
             return None;
         };
-        let piece = letter(*p)?;
+        let piece = PIECE_LETTERS[usize::from(*p)]?;
         let from = square(*f1, *r1)?;
         let (action, rest) = match (mark, rest) {
-            (b'-', rest) => (Action::Move, rest),
-            (b'x' | b'X', rest) => (Action::Capture, rest),
-            (b'*', rest) => (Action::Spell, rest),
-            (b'>', rest) => (Action::Transfer, rest),
             (b'<', [b'>', rest @ ..]) => (Action::Exchange, rest),
-            _ => return None,
+            (mark, rest) => (ONE_BYTE_MARKS[usize::from(*mark)]?, rest),
         };
         let [f2, r2, rest @ ..] = rest else {
             return None;
@@ -531,7 +560,9 @@ impl MoveToken {
         let to = square(*f2, *r2)?;
         let promotion = match rest {
             [] => None,
-            [b'=', k] if matches!(action, Action::Move | Action::Capture) => Some(letter(*k)?),
+            [b'=', k] if matches!(action, Action::Move | Action::Capture) => {
+                Some(PIECE_LETTERS[usize::from(*k)]?)
+            }
             _ => return None,
         };
         Some(MoveToken {
@@ -1379,6 +1410,43 @@ mod tests {
         assert_eq!(Square::B7.distance(Square::E4), 3);
     }
 
+    /// The plain path's tables and folds, byte by byte: every ASCII byte and
+    /// a few wider characters in every place of tokens of each shape give
+    /// the grammar's answer, and the grammar accepts nothing of these that
+    /// the plain path leaves to it.
+    #[test]
+    fn the_plain_token_path_agrees_with_the_grammar_on_every_byte() {
+        let wide = ['é', 'K', 'Ｋ', 'ａ', '１'];
+        let chars = (0u8..128).map(char::from).chain(wide);
+        let chars: Vec<char> = chars.collect();
+        for template in [
+            "Wg4-f5", "Sb5xb7=W", "Hf5*h5", "Je2<>f1", "Ae2>d1", "kA1XH8=g",
+        ] {
+            let template: Vec<char> = template.chars().collect();
+            for at in 0..=template.len() {
+                for &c in &chars {
+                    // Each character in each place, and one more inserted.
+                    for insert in [false, true] {
+                        let mut token = template.clone();
+                        if insert {
+                            token.insert(at, c);
+                        } else if at < token.len() {
+                            token[at] = c;
+                        } else {
+                            continue;
+                        }
+                        let token: String = token.into_iter().collect();
+                        let grammar = MoveToken::parse_grammar(&token);
+                        match MoveToken::parse_plain(&token) {
+                            Some(t) => assert_eq!(grammar, Ok(t), "{token:?}"),
+                            None => assert!(grammar.is_err(), "{token:?}: plain path refused"),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn every_action_reads_and_prints() {
         for (text, action) in [
@@ -1602,7 +1670,7 @@ mod tests {
         fn the_plain_token_path_agrees_with_the_grammar(
             s in "[KJIFWASNMHGkxXa-hA-H0-9=<>*-]{0,9}"
         ) {
-            if let Some(t) = MoveToken::parse_plain(s.as_bytes()) {
+            if let Some(t) = MoveToken::parse_plain(&s) {
                 prop_assert_eq!(MoveToken::parse_grammar(&s), Ok(t));
             }
         }
@@ -1615,7 +1683,7 @@ mod tests {
         ) {
             let s = format!("{p}{f}{r}{m}{g}{q}{promo}");
             let grammar = MoveToken::parse_grammar(&s);
-            match MoveToken::parse_plain(s.as_bytes()) {
+            match MoveToken::parse_plain(&s) {
                 Some(t) => prop_assert_eq!(grammar, Ok(t)),
                 None => prop_assert!(grammar.is_err(), "{} refused by the plain path only", s),
             }

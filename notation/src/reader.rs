@@ -121,8 +121,16 @@ impl<R: Read> Reader<R> {
     /// A reader over `src`.
     pub fn new(src: R) -> Reader<R> {
         Reader {
-            src,
             buf: vec![0; INITIAL_BUFFER],
+            ..Reader::unbuffered(src)
+        }
+    }
+
+    /// A reader without its buffer yet, for the constructors to give it one.
+    fn unbuffered(src: R) -> Reader<R> {
+        Reader {
+            src,
+            buf: Vec::new(),
             pos: 0,
             end: 0,
             base: 0,
@@ -139,6 +147,29 @@ impl<R: Read> Reader<R> {
             #[cfg(test)]
             fast_path: true,
         }
+    }
+
+    /// A reader over `src` that reads into `buffer`, the buffer of a reader
+    /// done with ([`Reader::into_buffer`]): a caller reading many short
+    /// sources one after the other (the pieces of an archive) then
+    /// allocates and zeroes one buffer, not one a source. What `buffer`
+    /// holds is never read; the reader starts at its usual size, so it
+    /// reads, refills and reports exactly as [`Reader::new`]'s would.
+    pub fn with_buffer(src: R, mut buffer: Vec<u8>) -> Reader<R> {
+        if buffer.len() >= INITIAL_BUFFER {
+            buffer.truncate(INITIAL_BUFFER);
+        } else {
+            buffer.resize(INITIAL_BUFFER, 0);
+        }
+        Reader {
+            buf: buffer,
+            ..Reader::unbuffered(src)
+        }
+    }
+
+    /// The reader's buffer, for [`Reader::with_buffer`].
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.buf
     }
 
     /// Set the largest element (comment, token, tag line) the reader will
@@ -1924,7 +1955,11 @@ mod tests {
 
     /// Everything a read of `data` gives, in order.
     fn read_log(data: &[u8], chunk: usize, fast_path: bool) -> Vec<String> {
-        let mut reader = Reader::new(Chunked { data, chunk });
+        log_reads(Reader::new(Chunked { data, chunk }), data, fast_path)
+    }
+
+    /// [`read_log`] with a reader given.
+    fn log_reads(mut reader: Reader<Chunked<'_>>, data: &[u8], fast_path: bool) -> Vec<String> {
         reader.fast_path = fast_path;
         let mut log = Log::default();
         let mut out = Vec::new();
@@ -2107,6 +2142,24 @@ mod tests {
                 let general = read_log(&data, chunk, false);
                 let fast = read_log(&data, chunk, true);
                 prop_assert_eq!(general, fast, "chunk {}: {:?}", chunk, String::from_utf8_lossy(&data));
+            }
+        }
+
+        /// A reader given another's buffer, whatever it holds and however
+        /// long it grew, reads exactly as a new one.
+        #[test]
+        fn a_reused_buffer_reads_like_a_new_one(data in soup(), chunk in 1usize..40) {
+            let used = {
+                let mut reader = Reader::new(Chunked { data: &data, chunk });
+                while let Ok(Some(_)) | Err(ReadError::Syntax(_)) = reader.read_game(&mut Log::default()) {}
+                reader.into_buffer()
+            };
+            for chunk in [data.len().max(1), chunk] {
+                let new = read_log(&data, chunk, true);
+                for buffer in [vec![0xff; 3 * INITIAL_BUFFER], vec![b'['; 10], used.clone()] {
+                    let reader = Reader::with_buffer(Chunked { data: &data, chunk }, buffer);
+                    prop_assert_eq!(&log_reads(reader, &data, true), &new);
+                }
             }
         }
     }

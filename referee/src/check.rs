@@ -7,7 +7,7 @@
 //! position before the move it replaces.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::fmt;
 
 use yam_notation::castle_siege::{CastleSiegeGrammar, Token as SiegeToken};
@@ -185,6 +185,16 @@ impl KhanLine {
     }
 }
 
+/// Why a Khan game cannot start, by the tag at fault.
+enum KhanStart {
+    /// `RulesetHash`: the ruleset's text is not the one the game pinned.
+    Hash(String),
+    /// `Ruleset`: no such ruleset, or not a valid one.
+    Ruleset(String),
+    /// `Position`: not a start position under the ruleset.
+    Setup(String),
+}
+
 // One per checker, not one per move: the size difference costs nothing.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
@@ -245,11 +255,17 @@ pub struct Checker {
     setup: String,
     setup_span: Span,
     game: Option<Game>,
+    /// The last Khan game's line, scratch and stack, kept for their boxes
+    /// (see `start_khan`).
+    spare_khan: Option<(KhanLine, Box<khan::Position>, Vec<KhanLine>)>,
     plies: u32,
     depth: u32,
     pending_number: Option<(u32, Dots, Span)>,
     violation: Option<Box<Violation>>,
-    khan_rulesets: HashMap<String, Result<(khan::Ruleset, Hash32), RulesetError>>,
+    /// The Khan rulesets loaded so far, by the name the tags give. Ordered
+    /// by name rather than hashed: a game's lookup is then a few string
+    /// comparisons among the handful an archive names, not a SipHash.
+    khan_rulesets: BTreeMap<String, Result<(khan::Ruleset, Hash32), RulesetError>>,
     rulesets: Rulesets,
 }
 
@@ -302,80 +318,83 @@ impl Checker {
         }
     }
 
-    /// The Khan ruleset a tag names, and the hash of its text.
-    fn khan_ruleset(&mut self, name: &str) -> Result<(khan::Ruleset, Hash32), RulesetError> {
-        let catalog = &self.rulesets.0;
-        self.khan_rulesets
-            .entry(name.to_owned())
-            .or_insert_with(|| {
-                let loaded = catalog.load_ruleset(GameKind::Khan, name)?;
-                let ruleset = khan::Ruleset::from_yaml(&loaded.text).map_err(|error| {
-                    RulesetError::Invalid {
-                        name: name.to_owned(),
-                        error,
-                    }
-                })?;
-                Ok((ruleset, loaded.hash()))
-            })
-            .clone()
-    }
-
-    fn start_khan(&mut self) -> Option<Game> {
-        let ruleset = match self.khan_ruleset(&self.ruleset.clone()) {
-            Ok((r, hash)) => {
-                // A signed record pins its ruleset's text; moves checked
-                // against other rules would prove nothing.
-                let pinned = self.ruleset_hash.to_ascii_lowercase();
-                if !pinned.is_empty() && pinned != hash.to_hex() {
-                    let reason = format!(
-                        "the record was played under a ruleset whose text hashes to {pinned}, but ruleset {} as loaded hashes to {}: its text is not the text the game was begun under (a ruleset file changed since?)",
-                        self.ruleset,
-                        hash.to_hex()
-                    );
-                    self.violate(
-                        self.ruleset_hash_span,
-                        &self.ruleset_hash.clone(),
-                        reason,
-                        String::new(),
-                    );
-                    return None;
-                }
-                r
-            }
-            Err(e) => {
-                self.violate(
-                    self.ruleset_span,
-                    &self.ruleset.clone(),
-                    e.to_string(),
-                    String::new(),
-                );
-                return None;
-            }
+    /// The start of a Khan game under the ruleset `name`, or why it cannot
+    /// start. The ruleset is loaded, hashed and parsed once a checker, and
+    /// borrowed after that: most archives name a handful.
+    fn khan_start(&mut self, name: &str) -> Result<khan::Position, KhanStart> {
+        if !self.khan_rulesets.contains_key(name) {
+            let loaded = self
+                .rulesets
+                .0
+                .load_ruleset(GameKind::Khan, name)
+                .and_then(|loaded| {
+                    let ruleset = khan::Ruleset::from_yaml(&loaded.text).map_err(|error| {
+                        RulesetError::Invalid {
+                            name: name.to_owned(),
+                            error,
+                        }
+                    })?;
+                    Ok((ruleset, loaded.hash()))
+                });
+            self.khan_rulesets.insert(name.to_owned(), loaded);
+        }
+        let (ruleset, hash) = match &self.khan_rulesets[name] {
+            Ok(found) => found,
+            Err(e) => return Err(KhanStart::Ruleset(e.to_string())),
         };
+        // A signed record pins its ruleset's text; moves checked against
+        // other rules would prove nothing.
+        if !self.ruleset_hash.is_empty() {
+            let pinned = self.ruleset_hash.to_ascii_lowercase();
+            if pinned != hash.to_hex() {
+                return Err(KhanStart::Hash(format!(
+                    "the record was played under a ruleset whose text hashes to {pinned}, but ruleset {name} as loaded hashes to {}: its text is not the text the game was begun under (a ruleset file changed since?)",
+                    hash.to_hex()
+                )));
+            }
+        }
         // The same start as every other replay of a main line; an empty
         // Position tag is no tag here, as it always was for the checker.
         let tag = (!self.setup.is_empty()).then_some(self.setup.as_str());
-        let start = match khan::MainLine::start_position(&ruleset, tag) {
-            Ok(p) => p,
-            Err(e) => {
-                self.violate(
-                    self.setup_span,
-                    &self.setup.clone(),
-                    e.to_string(),
-                    String::new(),
-                );
-                return None;
+        khan::MainLine::start_position(ruleset, tag).map_err(|e| KhanStart::Setup(e.to_string()))
+    }
+
+    fn start_khan(&mut self) -> Option<Game> {
+        let name = std::mem::take(&mut self.ruleset);
+        let started = self.khan_start(&name);
+        self.ruleset = name;
+        let (span, text, reason) = match started {
+            Ok(start) => {
+                // The last Khan game's boxes, when there was one: three
+                // allocations and three frees a game fewer.
+                let (mut line, mut scratch, mut stack) =
+                    self.spare_khan.take().unwrap_or_else(|| {
+                        let line = KhanLine {
+                            position: Box::new(start),
+                            before_last: Box::new(start),
+                            last_plain: None,
+                        };
+                        (line, Box::new(start), Vec::new())
+                    });
+                *line.position = start;
+                *line.before_last = start;
+                line.last_plain = None;
+                *scratch = start;
+                stack.clear();
+                return Some(Game::Khan {
+                    line,
+                    scratch,
+                    stack,
+                });
             }
+            Err(KhanStart::Hash(reason)) => {
+                (self.ruleset_hash_span, self.ruleset_hash.clone(), reason)
+            }
+            Err(KhanStart::Ruleset(reason)) => (self.ruleset_span, self.ruleset.clone(), reason),
+            Err(KhanStart::Setup(reason)) => (self.setup_span, self.setup.clone(), reason),
         };
-        Some(Game::Khan {
-            line: KhanLine {
-                position: Box::new(start),
-                before_last: Box::new(start),
-                last_plain: None,
-            },
-            scratch: Box::new(start),
-            stack: Vec::new(),
-        })
+        self.violate(span, &text, reason, String::new());
+        None
     }
 
     fn start_castle_siege(&mut self) -> Option<Game> {
@@ -516,8 +535,9 @@ impl Checker {
         // Borrowed, not copied: a position is a few hundred bytes and this
         // runs for every move of an archive.
         let before = &*line.position;
-        let numbered = self.pending_number.take();
-        if let Some((number, dots, _)) = numbered {
+        // Read, not taken: a refusal names the number, and the caller
+        // clears it after every token.
+        if let Some((number, dots, _)) = self.pending_number {
             let side_ok = matches!(
                 (dots, before.turn()),
                 (Dots::One, khan::Side::White) | (Dots::Three, khan::Side::Black)
@@ -532,7 +552,6 @@ impl Checker {
                     before.turn()
                 );
                 let position = position_text(before);
-                self.pending_number = numbered;
                 self.violate(span, text, reason, position);
                 return;
             }
@@ -561,7 +580,6 @@ impl Checker {
             }
             Err(illegal) => {
                 let position = position_text(before);
-                self.pending_number = numbered;
                 self.violate(span, text, illegal.to_string(), position);
             }
         }
@@ -576,6 +594,49 @@ impl Checker {
 pub const SIEGE_VARIATION_WORK: usize = 4_000_000;
 
 impl Checker {
+    /// A token of any game but Khan (see `Visitor::token`), out of line.
+    #[inline(never)]
+    fn other_token(&mut self, token: &str, span: Span) -> Result<(), TokenError> {
+        match &self.game {
+            Some(Game::CastleSiege { .. }) => {
+                let token_value = CastleSiegeGrammar::parse_move(token)?;
+                if let Some(Game::CastleSiege {
+                    main_line,
+                    numbers,
+                    variations,
+                    ..
+                }) = &mut self.game
+                {
+                    if let Some((_, own)) = variations.last_mut() {
+                        own.push((token_value, span, token.to_owned()));
+                    } else {
+                        if let Some((number, dots, at)) = self.pending_number {
+                            numbers.push((main_line.len(), number, dots, at));
+                        }
+                        main_line.push((token_value, span, token.to_owned()));
+                    }
+                }
+            }
+            Some(Game::GenghisKhan { .. }) => {
+                let mv = GenghisKhanGrammar::parse_move(token)?;
+                if self.violation.is_none() {
+                    self.genghis_khan_move(&mv, token, span);
+                }
+            }
+            Some(Game::Unchecked(game, _)) => {
+                // Still hold the token to its game's grammar.
+                match game {
+                    GameKind::Khan => drop(KhanGrammar::parse_move(token)?),
+                    GameKind::CastleSiege => drop(CastleSiegeGrammar::parse_move(token)?),
+                    GameKind::GenghisKhan => drop(GenghisKhanGrammar::parse_move(token)?),
+                }
+            }
+            Some(Game::Khan { .. }) | None => {}
+        }
+        self.pending_number = None;
+        Ok(())
+    }
+
     /// A fault of a Castle Siege main line, found at its end, after its
     /// variations were checked: it stands unless a fault met earlier in
     /// the text does.
@@ -659,6 +720,16 @@ fn line_prefix(
     }
 }
 
+/// The result a Khan game's outcome gives: the one `Outcome::result`
+/// writes (1-0, 0-1 or 1/2-1/2).
+fn outcome_result(outcome: &khan::outcome::Outcome) -> GameResult {
+    match outcome.winner() {
+        Some(khan::Side::White) => GameResult::FirstWins,
+        Some(khan::Side::Black) => GameResult::SecondWins,
+        None => GameResult::Draw,
+    }
+}
+
 fn position_text(pos: &khan::Position) -> String {
     if pos.tower_squares().is_empty() {
         pos.fen()
@@ -679,7 +750,15 @@ impl Visitor for Checker {
         self.practice_seed.clear();
         self.foe_layout = None;
         self.khan_deck = None;
-        self.game = None;
+        // A Khan game's boxes are kept for the next one (see `start_khan`).
+        if let Some(Game::Khan {
+            line,
+            scratch,
+            stack,
+        }) = self.game.take()
+        {
+            self.spare_khan = Some((line, scratch, stack));
+        }
         self.plies = 0;
         self.depth = 0;
         self.pending_number = None;
@@ -731,54 +810,21 @@ impl Visitor for Checker {
     }
 
     fn token(&mut self, token: &str, span: Span) -> Result<(), TokenError> {
-        match &self.game {
-            Some(Game::Khan { .. }) => {
-                // Read in place, not moved out first: the parser writes the
-                // token a byte at a time, and copying it out at once read
-                // those bytes back before they were stored (a stall a move).
-                let parsed = KhanGrammar::parse_move(token);
-                let mv = match &parsed {
-                    Ok(mv) => mv,
-                    Err(_) => return parsed.map(drop),
-                };
-                if self.violation.is_none() {
-                    self.khan_move(mv, token, span);
-                }
-            }
-            Some(Game::CastleSiege { .. }) => {
-                let token_value = CastleSiegeGrammar::parse_move(token)?;
-                if let Some(Game::CastleSiege {
-                    main_line,
-                    numbers,
-                    variations,
-                    ..
-                }) = &mut self.game
-                {
-                    if let Some((_, own)) = variations.last_mut() {
-                        own.push((token_value, span, token.to_owned()));
-                    } else {
-                        if let Some((number, dots, at)) = self.pending_number {
-                            numbers.push((main_line.len(), number, dots, at));
-                        }
-                        main_line.push((token_value, span, token.to_owned()));
-                    }
-                }
-            }
-            Some(Game::GenghisKhan { .. }) => {
-                let mv = GenghisKhanGrammar::parse_move(token)?;
-                if self.violation.is_none() {
-                    self.genghis_khan_move(&mv, token, span);
-                }
-            }
-            Some(Game::Unchecked(game, _)) => {
-                // Still hold the token to its game's grammar.
-                match game {
-                    GameKind::Khan => drop(KhanGrammar::parse_move(token)?),
-                    GameKind::CastleSiege => drop(CastleSiegeGrammar::parse_move(token)?),
-                    GameKind::GenghisKhan => drop(GenghisKhanGrammar::parse_move(token)?),
-                }
-            }
-            None => {}
+        // Khan's tokens on their own path: nearly every token of an archive
+        // is one, and the other games' paths, out of line, no longer widen
+        // this one's frame.
+        let Some(Game::Khan { .. }) = &self.game else {
+            return self.other_token(token, span);
+        };
+        // The plain shape first: its answer stays in registers, where the
+        // grammar's `Result` (its error is large) goes through memory.
+        // Anything else, every error included, is the grammar's.
+        let mv = match MoveToken::parse_plain(token) {
+            Some(mv) => mv,
+            None => KhanGrammar::parse_move(token)?,
+        };
+        if self.violation.is_none() {
+            self.khan_move(&mv, token, span);
         }
         self.pending_number = None;
         Ok(())
@@ -955,9 +1001,11 @@ impl Visitor for Checker {
             return;
         }
         if let Some(Game::Khan { line, .. }) = &self.game {
-            let pos = *line.position;
+            let pos = &*line.position;
             if let Some(outcome) = pos.outcome() {
-                if outcome.result() != result.to_string() {
+                // Compared without writing the record's result out.
+                if outcome_result(&outcome) != result {
+                    let pos = *pos;
                     self.violate(
                         span,
                         &result.to_string(),
@@ -969,6 +1017,7 @@ impl Visitor for Checker {
                     );
                 }
             } else if let Err(reason) = unfinished_result(GameKind::Khan, result) {
+                let pos = *pos;
                 self.violate(span, &result.to_string(), reason, position_text(&pos));
             }
         }
@@ -1002,7 +1051,7 @@ impl Visitor for Checker {
 
 #[cfg(test)]
 mod tests {
-    use super::{Checker, GameReport, Verdict, result_of_kind, unfinished_result};
+    use super::{Checker, GameReport, Verdict, outcome_result, result_of_kind, unfinished_result};
     use crate::khan;
     use yam_notation::{GameKind, GameResult};
 
@@ -1100,6 +1149,26 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn an_outcome_gives_the_result_it_writes() {
+        use khan::outcome::{DrawReason, Outcome, WinReason};
+        for outcome in [
+            Outcome::Win {
+                winner: khan::Side::White,
+                reason: WinReason::Checkmate,
+            },
+            Outcome::Win {
+                winner: khan::Side::Black,
+                reason: WinReason::NoLeader,
+            },
+            Outcome::Draw {
+                reason: DrawReason::Stalemate,
+            },
+        ] {
+            assert_eq!(outcome_result(&outcome).to_string(), outcome.result());
         }
     }
 

@@ -1,5 +1,6 @@
 //! `yam check`: syntax and rules of every game in one or more archives.
 
+use std::cell::RefCell;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -245,13 +246,50 @@ enum Checked {
 /// Check one piece of an archive on its own; with `frames`, keep the text
 /// around each fault from the piece, for its diagnostic.
 fn check_piece(path: &Path, piece: &Piece, frames: bool) -> Vec<Checked> {
-    let mut reader = Reader::new(&piece.bytes[..]);
-    // Ruleset files are named relative to the record's directory.
-    let mut checker = Checker::with_rulesets(Box::new(RecordRulesets::beside(path)));
+    WORKER.with_borrow_mut(|kept| {
+        if kept.as_ref().is_some_and(|worker| worker.file != path) {
+            *kept = None;
+        }
+        let worker = kept.get_or_insert_with(|| Worker {
+            file: path.to_owned(),
+            // Ruleset files are named relative to the record's directory.
+            checker: Checker::with_rulesets(Box::new(RecordRulesets::beside(path))),
+            buffer: Vec::new(),
+        });
+        let mut reader = Reader::with_buffer(&piece.bytes[..], std::mem::take(&mut worker.buffer));
+        let out = check_piece_with(&mut reader, &mut worker.checker, piece, frames);
+        worker.buffer = reader.into_buffer();
+        out
+    })
+}
+
+/// What a worker keeps from piece to piece of one file.
+struct Worker {
+    file: PathBuf,
+    /// Its checker: the rulesets the file's games name are loaded, hashed
+    /// and parsed once a worker, not once a piece (a quarter of a
+    /// megabyte). Every game starts afresh in it (`Visitor::begin_game`).
+    checker: Checker,
+    /// Its reader's buffer, allocated and zeroed once a worker.
+    buffer: Vec<u8>,
+}
+
+thread_local! {
+    /// This worker's [`Worker`], for the file it checks.
+    static WORKER: RefCell<Option<Worker>> = const { RefCell::new(None) };
+}
+
+/// [`check_piece`] with the worker's reader and checker.
+fn check_piece_with(
+    reader: &mut Reader<&[u8]>,
+    checker: &mut Checker,
+    piece: &Piece,
+    frames: bool,
+) -> Vec<Checked> {
     let mut out = Vec::new();
     let shift = |pos: &mut Pos| shift_pos(piece, pos);
     loop {
-        match reader.read_game(&mut checker) {
+        match reader.read_game(checker) {
             Ok(None) => return out,
             Ok(Some(mut report)) => {
                 let mut framed = None;
@@ -365,10 +403,13 @@ fn record(
     match item {
         Checked::Game(report, frame) => {
             tally.plies += u64::from(report.plies);
-            let id = if report.game_id.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", report.game_id)
+            // Written only when something is said (never under --quiet).
+            let id = || {
+                if report.game_id.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", report.game_id)
+                }
             };
             match &report.verdict {
                 Verdict::Legal => {
@@ -382,8 +423,9 @@ fn record(
                     if report.chance != ChanceSource::Moves {
                         say(&|| {
                             format!(
-                                "{}: game {game}{id}: {}\n",
+                                "{}: game {game}{}: {}\n",
                                 path.display(),
+                                id(),
                                 report.chance.wording()
                             )
                         });
@@ -393,8 +435,9 @@ fn record(
                     tally.unchecked += 1;
                     say(&|| {
                         format!(
-                            "{}: game {game}{id}: syntax checked; rules not checked: {why}\n",
-                            path.display()
+                            "{}: game {game}{}: syntax checked; rules not checked: {why}\n",
+                            path.display(),
+                            id()
                         )
                     });
                 }

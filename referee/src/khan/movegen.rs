@@ -15,7 +15,7 @@ use super::position::Position;
 use super::ruleset::PowerMagicianMoves;
 use super::square::{
     Bitboard, DIAG, DIRECTIONS, KING, LINES3, NEAR2, ORTHO, ORTHO_LINES2, ORTHO_LINES3, ORTHOGONAL,
-    Square, within,
+    REACH, Square, within,
 };
 
 /// KR-3.6: one king step, or two king steps whose middle square is open
@@ -280,7 +280,7 @@ impl Position {
         // to three squares along one of the eight lines (KR-3): with none
         // of `theirs` there, nothing attacks the target, and the lookups
         // below are not needed (far from the fighting, the common case).
-        if (theirs & (NEAR2[t] | LINES3[t])).is_empty() {
+        if (theirs & REACH[t]).is_empty() {
             return Bitboard::EMPTY;
         }
         let kinds = |ks: &[Kind]| {

@@ -262,6 +262,19 @@ pub(crate) static ORTHO_LINES2: [Bitboard; 64] = ray_table(0, 4, 2);
 pub(crate) static ORTHO_LINES3: [Bitboard; 64] = ray_table(0, 4, 3);
 /// Squares up to three steps away along all eight lines.
 pub(crate) static LINES3: [Bitboard; 64] = ray_table(0, 8, 3);
+/// [`NEAR2`] and [`LINES3`] together: every square a piece standing on it
+/// could reach in one move (KR-3), so the attack lookup's first test is one
+/// load, not two and an OR.
+pub(crate) static REACH: [Bitboard; 64] = {
+    let (near, lines) = (near2_table(), ray_table(0, 8, 3));
+    let mut table = [Bitboard::EMPTY; 64];
+    let mut i = 0;
+    while i < 64 {
+        table[i] = Bitboard(near[i].0 | lines[i].0);
+        i += 1;
+    }
+    table
+};
 
 /// The up-to-eight squares one king step away.
 pub(crate) static KING: [Bitboard; 64] = neighbour_table(0, 8);
@@ -346,6 +359,7 @@ mod tests {
             assert_eq!(ORTHO_LINES2[i], o2, "{sq}");
             assert_eq!(ORTHO_LINES3[i], o3, "{sq}");
             assert_eq!(LINES3[i], l3, "{sq}");
+            assert_eq!(REACH[i], near | l3, "{sq}");
         }
     }
 
