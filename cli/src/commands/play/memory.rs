@@ -14,9 +14,9 @@
 //! PLACE is `-` for a mail read from a file or standard input, CONTENT the
 //! content hash (`b3:` and its BLAKE3 hash in hex; a bare hex SHA-256 in
 //! the lines of builds before BLAKE3, still recognised), and OUTCOME one
-//! letter (`A` applied, `C` a
-//! challenge, `K` a card, `S` the same as before, `I` not Yam's, `R`
-//! refused, `L` too large to read). A line cut by a crash is ignored.
+//! letter (`A` applied, `C` a challenge, `K` a card, `S` the same as
+//! before, `I` not Yam's, `R` refused, `L` too large to read). A line cut
+//! by a crash is ignored.
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
