@@ -171,7 +171,7 @@ struct KhanLine {
     /// the position before it is then `position` with it taken back. Most
     /// moves are plain and few start a variation, so the position is not
     /// copied a move to keep the one before it.
-    last_plain: Option<khan::apply::PlainMove>,
+    last_plain: Option<khan::apply::TakeBack>,
 }
 
 impl KhanLine {

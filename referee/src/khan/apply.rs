@@ -458,6 +458,35 @@ impl PlainMove {
     pub fn promotion(&self) -> Option<Kind> {
         (self.kind != self.mover.kind).then_some(self.kind)
     }
+
+    /// What [`Position::unplay_plain`] needs of this move once played.
+    #[inline(always)]
+    pub(crate) fn take_back(&self) -> TakeBack {
+        TakeBack {
+            from: self.from,
+            to: self.to,
+            mover: self.mover,
+            victim: self.victim,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+        }
+    }
+}
+
+/// A played [`PlainMove`] as the checker keeps it, to take it back if a
+/// variation starts on it: written once a move, so only what the position
+/// after the move does not tell. Not the promoted kind (the take-back puts
+/// back the mover as it was), nor the captive carried along: the fast path
+/// declines a move onto a square a captive is carried on, so after it a
+/// captive carried on `to` is the one carried from `from`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TakeBack {
+    from: Square,
+    to: Square,
+    mover: Piece,
+    victim: Option<Piece>,
+    halfmoves: u32,
+    fullmoves: u32,
 }
 
 impl Position {
@@ -529,16 +558,19 @@ impl Position {
         Some(plain.promotion())
     }
 
-    /// Take back the plain move `plain` that [`Position::write_plain`]
-    /// played here last: the position is then exactly the one before it.
-    pub(crate) fn unplay_plain(&mut self, plain: &PlainMove) {
+    /// Take back the plain move `plain` (its [`PlainMove::take_back`]) that
+    /// [`Position::write_plain`] played here last: the position is then exactly the one before it.
+    pub(crate) fn unplay_plain(&mut self, plain: &TakeBack) {
         self.remove(plain.to);
         self.place(plain.from, plain.mover);
         if let Some(victim) = plain.victim {
             self.place(plain.to, victim);
         }
-        if let Some(slot) = plain.carried {
-            self.captives[usize::from(slot)] = Some(CaptiveAt::Carried(plain.from));
+        // See `TakeBack`: only the captive carried along is carried on `to`.
+        for at in &mut self.captives {
+            if *at == Some(CaptiveAt::Carried(plain.to)) {
+                *at = Some(CaptiveAt::Carried(plain.from));
+            }
         }
         self.halfmoves = plain.halfmoves;
         self.fullmoves = plain.fullmoves;

@@ -5,7 +5,7 @@ use yam_notation::khan::{EngineMove, EnginePosition, MoveToken};
 
 use super::ruleset::Rules;
 
-use super::apply::{Illegal, PlainMove};
+use super::apply::{Illegal, TakeBack};
 use super::movegen::reach;
 use super::moves::{Action, Move};
 use super::position::Position;
@@ -65,7 +65,7 @@ pub(crate) fn resolve_general_into(
 pub(crate) fn resolve_plain_in_place(
     pos: &mut Position,
     token: &MoveToken,
-    taken: &mut Option<PlainMove>,
+    taken: &mut Option<TakeBack>,
 ) -> bool {
     if pos.piece_at(token.from).map(|p| p.kind) != Some(token.piece) {
         return false;
@@ -77,7 +77,7 @@ pub(crate) fn resolve_plain_in_place(
         return false;
     }
     pos.write_plain(&plain);
-    *taken = Some(plain);
+    *taken = Some(plain.take_back());
     true
 }
 

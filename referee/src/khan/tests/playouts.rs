@@ -593,7 +593,7 @@ fn fast_path_agrees(pos: &Position) -> Result<Taken, TestCaseError> {
                     let mut in_place = *pos;
                     in_place.write_plain(&plain);
                     prop_assert_eq!(in_place, played, "{} in {}", mv, pos.to_yam());
-                    in_place.unplay_plain(&plain);
+                    in_place.unplay_plain(&plain.take_back());
                     prop_assert_eq!(&in_place, pos, "{} taken back", mv);
                     taken.moves += 1;
                     if pos.carriers().contains(mv.from) {
