@@ -1123,13 +1123,7 @@ mod tests {
         // Every move of these games, plain (played in place by the fast
         // path, the position before it kept as the move to take back) or
         // not (spells, tower squares, carriers), is followed by a variation.
-        for ruleset in [
-            "basic",
-            "magician",
-            "power-magician",
-            "rescue-general",
-            "rescue-khan",
-        ] {
+        for (ruleset, _) in khan::ruleset::BUILTIN {
             for seed in 1..6 {
                 let (text, variations) = game_with_variations(ruleset, seed, true);
                 assert!(variations > 10, "{ruleset} {seed}");

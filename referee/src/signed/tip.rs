@@ -253,6 +253,22 @@ impl Bounds {
         bounds.hold(text).then_some(bounds)
     }
 
+    /// What `text` holds after these bounds, as one game to read: its
+    /// header, a blank line, and the rest of the comment cut at `cut`
+    /// opened anew. Both the walk of a continued text
+    /// ([`replay_after`]) and a reader of its new prose read this, so
+    /// they read the same new part. `None` if the bounds fall outside
+    /// `text` or inside a character.
+    pub fn new_part(&self, text: &str) -> Option<String> {
+        let header = text.get(..self.movetext)?;
+        let rest = text.get(self.cut..)?;
+        let mut part = String::with_capacity(header.len() + 3 + rest.len());
+        part.push_str(header);
+        part.push_str("\n\n{");
+        part.push_str(rest);
+        Some(part)
+    }
+
     /// Whether these bounds can be those of `text`: the header ends with a
     /// tag pair, `cut` is a `}`, and after it come only white space and a
     /// result token. (A tip's bounds are bound to its text by its hash;
@@ -311,20 +327,16 @@ pub fn replay_after(
     before: &SignedReplay,
     known: Known<'_>,
 ) -> After {
-    let (Some(verified), Some(header)) = (prefix.get(..bounds.cut), prefix.get(..bounds.movetext))
-    else {
+    let Some(verified) = prefix.get(..bounds.cut) else {
         return After::Whole;
     };
     if !bounds.hold(prefix) || !text.starts_with(verified) {
         return After::Whole;
     }
-    // The header, a blank line, and the rest of the last comment opened
-    // anew: one game to read.
-    let rest = &text[bounds.cut..];
-    let mut fragment = String::with_capacity(header.len() + 3 + rest.len());
-    fragment.push_str(header);
-    fragment.push_str("\n\n{");
-    fragment.push_str(rest);
+    // `text` starts with the verified prefix, so its header is the prefix's.
+    let Some(fragment) = bounds.new_part(text) else {
+        return After::Whole;
+    };
     let mut reader = yam_notation::Reader::new(fragment.as_bytes());
     let mut collector = Collector::new();
     let view = match reader.read_game(&mut collector) {
@@ -347,7 +359,7 @@ pub fn replay_after(
             // The fragment's bounds, moved to where its parts stand in
             // `text` (both end with `rest`).
             let bounds = Bounds::of(&fragment, &view)
-                .filter(|b| b.cut >= header.len() + 3)
+                .filter(|b| b.cut >= bounds.movetext + 3)
                 .map(|b| Bounds {
                     movetext: bounds.movetext,
                     cut: b.cut + text.len() - fragment.len(),

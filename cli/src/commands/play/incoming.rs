@@ -524,8 +524,6 @@ fn record(
         Some(s) => match continued_from_tip(&s, bytes) {
             Some((tip, replay)) => Verified {
                 stored: Some((s, StoredAs::Tip(Box::new(tip)))),
-                record: None,
-                signed: SignedText::default(),
                 replay,
             },
             None => match verified_whole(Some(s), bytes, &place, from)? {
@@ -554,18 +552,15 @@ fn verified_whole(
 ) -> Result<Result<Verified, Outcome>, RecordFault> {
     let stored = match opened {
         Some(mut s) => match s.events() {
-            Ok(events) => Some((s, StoredAs::Events(events))),
+            Ok(events) => Some((s, events)),
             Err(e) => return Ok(Err(Outcome::Refused(e.to_string()))),
         },
         None => None,
     };
     let kept = stored.as_ref().and_then(|(s, _)| s.checkpoint());
-    let known = match &stored {
-        Some((_, StoredAs::Events(events))) => {
-            Known::Events(checkpoint::vouched(kept.as_ref(), events))
-        }
-        _ => Known::Nothing,
-    };
+    let known = stored.as_ref().map_or(Known::Nothing, |(_, events)| {
+        Known::Events(checkpoint::vouched(kept.as_ref(), events))
+    });
     let (record, signed, replay) = match verified_with_view(bytes, place, known) {
         Ok(r) => r,
         Err(e @ (RecordFault::Syntax(_) | RecordFault::NotUtf8 | RecordFault::NotOneGame(_))) => {
@@ -574,9 +569,16 @@ fn verified_whole(
         Err(e) => return Ok(Err(Outcome::Refused(format!("from {from}: {e}")))),
     };
     Ok(Ok(Verified {
-        stored,
-        record: Some(record),
-        signed,
+        stored: stored.map(|(s, events)| {
+            (
+                s,
+                StoredAs::Events {
+                    events,
+                    record,
+                    signed,
+                },
+            )
+        }),
         replay,
     }))
 }
@@ -633,8 +635,13 @@ struct FromTip {
 
 /// What is known of the stored game a record continues.
 enum StoredAs {
-    /// Its events, decoded from its record.
-    Events(Vec<SignedEvent>),
+    /// Its events, decoded from its record; the record received read as
+    /// one, and its signed view, that the replay was made from.
+    Events {
+        events: Vec<SignedEvent>,
+        record: yam_notation::Record<String>,
+        signed: SignedText,
+    },
     /// Its replay restored from its tip: the record received continues
     /// its text byte for byte ([`continued_from_tip`]).
     Tip(Box<FromTip>),
@@ -643,11 +650,6 @@ enum StoredAs {
 /// A record that verified, and the stored game it continues, if any.
 struct Verified {
     stored: Option<(Stored, StoredAs)>,
-    /// The record, read as one (`None` when it was walked from the stored
-    /// game's tip: only its new part was read).
-    record: Option<yam_notation::Record<String>>,
-    /// The record's signed view, that `replay` was made from.
-    signed: SignedText,
     replay: SignedReplay,
 }
 
@@ -659,12 +661,7 @@ fn verified_record(
     referee: Option<&str>,
     verified: Verified,
 ) -> Outcome {
-    let Verified {
-        stored,
-        record,
-        signed,
-        replay,
-    } = verified;
+    let Verified { stored, replay } = verified;
     let Some(id) = replay
         .events()
         .first()
@@ -709,19 +706,20 @@ fn verified_record(
                 closed.describe()
             ));
         }
-        let arrival = match (known, record) {
-            (StoredAs::Events(events), Some(record)) => Arrival {
+        let arrival = match known {
+            StoredAs::Events {
+                events,
+                record,
+                signed,
+            } => Arrival {
                 stored,
                 events,
                 record,
                 signed,
                 replay,
             },
-            (StoredAs::Tip(tip), _) => {
+            StoredAs::Tip(tip) => {
                 return continue_from_tip(desk, stored, *tip, replay, from, sender_key, message_id);
-            }
-            (StoredAs::Events(_), None) => {
-                return Outcome::Refused(format!("game {id}: internal error: no record"));
             }
         };
         return continue_game(desk, arrival, from, sender_key, message_id);
@@ -815,12 +813,12 @@ fn new_prose(bytes: &[u8], bounds: Bounds, known: usize) -> Vec<(u32, String)> {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Vec::new();
     };
-    let (Some(header), Some(rest)) = (text.get(..bounds.movetext), text.get(bounds.cut..)) else {
+    // The new part as the walk read it (`Bounds::new_part`); the prose of
+    // the cut comment opened anew is dropped: it belongs to the stored
+    // event that comment began with.
+    let Some(fragment) = bounds.new_part(text) else {
         return Vec::new();
     };
-    // The header and the rest of the cut comment opened anew, its prose
-    // dropped: it belongs to the stored event that comment began with.
-    let fragment = format!("{header}\n\n{{{rest}");
     let Ok(mut record) = yam_notation::parse_record::<yam_notation::RawGrammar>(&fragment) else {
         return Vec::new();
     };
