@@ -479,18 +479,22 @@ impl Stored {
     /// continue it from its tip (`before`, `bounds`; `replay` is the
     /// replay of `text`, `new_bounds` its bounds). The record holds the
     /// header only; the stored text (`self`) is what `text` is checked
-    /// from before it is written.
+    /// from before it is written. `text` `None` is the stored text itself
+    /// (a game opened from its tip), then shared, not copied.
     pub fn continued(
         self,
         before: SignedReplay,
         bounds: Bounds,
-        text: String,
+        text: Option<String>,
         new_bounds: Option<Bounds>,
         replay: SignedReplay,
     ) -> Result<Game, Error> {
+        let stored = Rc::new(
+            String::from_utf8(self.text)
+                .map_err(|_| Error::usage("the stored record is not UTF-8"))?,
+        );
+        let text = text.map_or_else(|| Rc::clone(&stored), Rc::new);
         let record = header_record(&text, new_bounds.or(Some(bounds)))?;
-        let stored = String::from_utf8(self.text)
-            .map_err(|_| Error::usage("the stored record is not UTF-8"))?;
         Ok(Game {
             locked: self.locked,
             record,
@@ -498,9 +502,9 @@ impl Stored {
             meta: self.meta,
             base: None,
             kept: Some(Kept {
-                text: Rc::new(text),
+                text,
                 bounds: new_bounds,
-                from: (Rc::new(stored), bounds, before),
+                from: (stored, bounds, before),
             }),
         })
     }
@@ -519,11 +523,8 @@ impl Stored {
     pub fn replay(self) -> Result<Game, Error> {
         // Its tip, if it is one of exactly the stored text: the game kept
         // as its text, nothing read but its header.
-        if let Some((replay, bounds)) = self.tip()
-            && let Ok(text) = std::str::from_utf8(&self.text)
-        {
-            let text = text.to_owned();
-            return self.continued(replay.clone(), bounds, text, Some(bounds), replay);
+        if let Some((replay, bounds)) = self.tip() {
+            return self.continued(replay.clone(), bounds, None, Some(bounds), replay);
         }
         let path = record_path(&self.locked);
         let kept = self.checkpoint();

@@ -800,7 +800,7 @@ fn continue_from_tip(
         said,
     } = tip;
     let new_bounds = Bounds::after_append(&merged, bounds.movetext);
-    let game = match kept.continued(*before, bounds, merged, new_bounds, replay) {
+    let game = match kept.continued(*before, bounds, Some(merged), new_bounds, replay) {
         Ok(game) => game,
         Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
     };
