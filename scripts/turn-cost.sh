@@ -27,7 +27,11 @@ mkdir -p "$OUT"
 # commands, early and late, run in turn (early, late, late, early, ...) so
 # that a change in the machine's load falls on both alike; each run is on a
 # fresh copy of its DIR (not measured), named DIR-run (the command names
-# the copy's files as DIR-run/...). Prints "EARLY LATE RATIO".
+# the copy's files as DIR-run/...). Prints "EARLY LATE RATIO FAULTS1
+# FAULTS2": the CPU medians in ms, their ratio, and the median page faults
+# of each (minor faults: a fresh page touched; a count that does not move
+# with the load, where each fault's cost does, by ten times between
+# machines).
 #   cpu_pair DIR1 COMMAND1... ++ DIR2 COMMAND2...
 cpu_pair() {
   python3 - "$RUNS" "$@" <<'PY'
@@ -36,6 +40,7 @@ runs, rest = int(sys.argv[1]), sys.argv[2:]
 cut = rest.index("++")
 jobs = [(rest[0], rest[1:cut]), (rest[cut + 1], rest[cut + 2:])]
 samples = [[], []]
+faults = [[], []]
 for run in range(runs):
     order = (0, 1) if run % 2 == 0 else (1, 0)
     for which in order:
@@ -48,8 +53,10 @@ for run in range(runs):
         if done.returncode != 0:
             sys.exit(f"{' '.join(command)} failed: {done.stderr.decode()}")
         samples[which].append(1000 * (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime))
+        faults[which].append(after.ru_minflt - before.ru_minflt)
 early, late = (sorted(s)[len(s) // 2] for s in samples)
-print(f"{early:.2f} {late:.2f} {late / early:.2f}")
+f1, f2 = (sorted(f)[len(f) // 2] for f in faults)
+print(f"{early:.2f} {late:.2f} {late / early:.2f} {f1} {f2}")
 PY
 }
 
@@ -67,10 +74,10 @@ m1=$("$YAM" hotseat status "$G1/game.yam" --moves | head -1)
 m2=$("$YAM" hotseat status "$G2/game.yam" --moves | head -1)
 set -- $(cpu_pair "$G1" "$YAM" hotseat move "$G1-run/game.yam" "$m1" --dry-run --secrets "$G1-run/S" \
   ++ "$G2" "$YAM" hotseat move "$G2-run/game.yam" "$m2" --dry-run --secrets "$G2-run/S")
-echo "hotseat move --dry-run: ply $EARLY $1 ms, ply $LATE $2 ms, ${3}x (median CPU of $RUNS, interleaved)"
+echo "hotseat move --dry-run: ply $EARLY $1 ms, ply $LATE $2 ms, ${3}x (median CPU of $RUNS, interleaved); page faults $4/$5"
 set -- $(cpu_pair "$G1" "$YAM" hotseat move "$G1-run/game.yam" "$m1" --secrets "$G1-run/S" \
   ++ "$G2" "$YAM" hotseat move "$G2-run/game.yam" "$m2" --secrets "$G2-run/S")
-echo "hotseat move (written): ply $EARLY $1 ms, ply $LATE $2 ms, ${3}x (median CPU of $RUNS, interleaved)"
+echo "hotseat move (written): ply $EARLY $1 ms, ply $LATE $2 ms, ${3}x (median CPU of $RUNS, interleaved); page faults $4/$5"
 
 # --- Castle Siege and Genghis Khan in the hot-seat ------------------------
 # A move's dry run early and late in one game of each (a roll a turn, so
@@ -102,7 +109,7 @@ other() { # other NAME LATE_STEPS hotseat-new-arguments...
   m2=$("$YAM" hotseat status "$G2/game.yam" --moves | head -1)
   set -- $(cpu_pair "$G1" "$YAM" hotseat move "$G1-run/game.yam" "$m1" --dry-run --secrets "$G1-run/S" \
     ++ "$G2" "$YAM" hotseat move "$G2-run/game.yam" "$m2" --dry-run --secrets "$G2-run/S")
-  echo "$name move --dry-run: $e1 events $1 ms, $e2 events $2 ms, ${3}x (median CPU of $RUNS, interleaved)"
+  echo "$name move --dry-run: $e1 events $1 ms, $e2 events $2 ms, ${3}x (median CPU of $RUNS, interleaved); page faults $4/$5"
 }
 other castle-siege 150 --game-type castle-siege --ruleset standard --first alice --second bob
 other genghis-khan 150 --game-type genghis-khan --ruleset standard --first alice --director dir
@@ -143,5 +150,5 @@ while [ "$plies" -lt "$LATE" ]; do
 done
 set -- $(cpu_pair "$OUT/desk-$EARLY" "$YAM" read --eml "$OUT/desk-$EARLY.eml" --data-dir "$OUT/desk-$EARLY-run" \
   ++ "$OUT/desk-$LATE" "$YAM" read --eml "$OUT/desk-$LATE.eml" --data-dir "$OUT/desk-$LATE-run")
-echo "desk yam read of the opponent's turn mail: ply $EARLY $1 ms, ply $LATE $2 ms, ${3}x (median CPU of $RUNS, interleaved)"
+echo "desk yam read of the opponent's turn mail: ply $EARLY $1 ms, ply $LATE $2 ms, ${3}x (median CPU of $RUNS, interleaved); page faults $4/$5"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

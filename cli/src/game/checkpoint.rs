@@ -136,17 +136,23 @@ pub fn keep_tip(
     text: &str,
     bounds: Option<yam_referee::signed::tip::Bounds>,
 ) -> std::io::Result<()> {
-    match bounds.and_then(|b| yam_referee::signed::Tip::save(replay, text, b)) {
-        Some(tip) => {
+    let kept = match bounds {
+        Some(bounds) => {
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir)?;
             }
-            atomic::write_cache(path, &tip)
+            atomic::write_cache_with(path, |file| {
+                yam_referee::signed::Tip::write(replay, text, bounds, file)
+            })?
         }
-        None => match std::fs::remove_file(path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-            _ => Ok(()),
-        },
+        None => false,
+    };
+    if kept {
+        return Ok(());
+    }
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
     }
 }
 

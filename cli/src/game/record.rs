@@ -13,11 +13,13 @@ use yam_notation::{
 use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::collect::Item;
 use yam_referee::signed::text::decode_event;
-use yam_referee::signed::tip::{After, Bounds, replay_after};
-use yam_referee::signed::write::{append_events, append_verified, append_verified_to_text};
+use yam_referee::signed::tip::{After, Bounds, replay_continued};
+use yam_referee::signed::write::{
+    append_events, append_verified, append_verified_in_place, undo_append,
+};
 use yam_referee::signed::{
-    Collector, Failure, Known, Rejected, SignedReplay, SignedText, Tip, replay_text_continuing,
-    replay_text_knowing,
+    Collector, Failure, Known, Rejected, SharedBytes, SignedReplay, SignedText, Tip,
+    replay_text_continuing, replay_text_knowing,
 };
 
 use super::rulesets::RecordRulesets;
@@ -469,18 +471,20 @@ pub fn append_turn(
     place: &Path,
 ) -> Result<SignedReplay, Defect> {
     let from = loaded.replay.events().len();
+    // The new events are printed in the text's own buffer; if the new
+    // text does not read back as the turn's replay, the text is put back
+    // as it was and the whole way below is taken.
     if let Some(bounds) = loaded.bounds
-        && let Some(text) = append_verified_to_text(&loaded.text, bounds, after, from, prose)
+        && let Some(old_end) =
+            append_verified_in_place(&mut loaded.text, bounds, after, from, prose)
     {
-        match replay_after(
-            &text,
+        match replay_continued(
             &loaded.text,
             bounds,
             &loaded.replay,
             Known::Log(after.events()),
         ) {
             After::Replayed { replay, bounds } => {
-                loaded.text = text;
                 loaded.bounds = bounds;
                 // The movetext read before is no longer the text's.
                 loaded.record.movetext.clear();
@@ -490,7 +494,7 @@ pub fn append_turn(
             }
             // A defect of Yam's own printing: the whole way below prints
             // the record canonically and says what is wrong.
-            After::Whole => {}
+            After::Whole => undo_append(&mut loaded.text, bounds, &old_end),
         }
     }
     loaded.whole_record().map_err(Defect::Written)?;
@@ -528,7 +532,12 @@ pub fn load_checkpointed(
     };
     let tip_at = super::checkpoint::tip_path(&checkpoint);
     let text = match super::checkpoint::read_tip(&tip_at, text.len()) {
-        Some(tip) => match from_tip(path, &tip, text, &checkpoint) {
+        Some(tip) => match from_tip(
+            path,
+            &(std::sync::Arc::new(tip) as SharedBytes),
+            text,
+            &checkpoint,
+        ) {
             Ok(loaded) => return Ok((loaded, Ok(()))),
             Err(text) => text,
         },
@@ -545,7 +554,12 @@ pub fn load_checkpointed(
 
 /// The game `text` (of the file `path`) restored from its tip, with only
 /// its header read; the text back if the tip is not one of exactly it.
-fn from_tip(path: &Path, tip: &[u8], text: String, checkpoint: &Path) -> Result<Loaded, String> {
+fn from_tip(
+    path: &Path,
+    tip: &SharedBytes,
+    text: String,
+    checkpoint: &Path,
+) -> Result<Loaded, String> {
     let Some((replay, bounds)) = Tip::restore(tip, &text, &RecordRulesets::beside(path)) else {
         return Err(text);
     };

@@ -267,6 +267,17 @@ fn temp_path(path: &Path, dir: &Path) -> std::path::PathBuf {
 /// or the new, readable by its owner only, and not synced: after a crash it
 /// may be old, empty or garbled, which its reader must take as no cache.
 pub fn write_cache(path: &Path, contents: &[u8]) -> io::Result<()> {
+    write_cache_with(path, |file| file.write_all(contents).map(|()| true)).map(|_| ())
+}
+
+/// As [`write_cache`], the contents written by `write` as it makes them
+/// (a cache too large to hold whole for nothing, such as a tip). If
+/// `write` answers `false` (it has nothing to keep), the file is not
+/// replaced and `Ok(false)` is returned.
+pub fn write_cache_with(
+    path: &Path,
+    write: impl FnOnce(&mut fs::File) -> io::Result<bool>,
+) -> io::Result<bool> {
     let temp = temp_path(path, dir_of(path));
     let result = (|| {
         let mut options = OpenOptions::new();
@@ -274,11 +285,13 @@ pub fn write_cache(path: &Path, contents: &[u8]) -> io::Result<()> {
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
         let mut file = options.open(&temp)?;
-        file.write_all(contents)?;
+        if !write(&mut file)? {
+            return Ok(false);
+        }
         drop(file);
-        fs::rename(&temp, path)
+        fs::rename(&temp, path).map(|()| true)
     })();
-    if result.is_err() {
+    if !matches!(result, Ok(true)) {
         let _ = fs::remove_file(&temp);
     }
     result
@@ -327,6 +340,35 @@ mod tests {
         w.write_all(b"half").unwrap();
         drop(w);
         assert_eq!(fs::read(&path).unwrap(), b"new text");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_cache_written_as_it_is_made_replaces_the_old_only_when_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tip");
+        fs::write(&path, b"old").unwrap();
+        // Nothing to keep: the old file stays, no temporary is left.
+        let kept = write_cache_with(&path, |file| file.write_all(b"half").map(|()| false));
+        assert!(!kept.unwrap());
+        assert_eq!(fs::read(&path).unwrap(), b"old");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        // A failure midway: likewise, and the error is the writer's.
+        let failed = write_cache_with(&path, |file| {
+            file.write_all(b"half")?;
+            Err(io::Error::other("disk full"))
+        });
+        assert_eq!(failed.unwrap_err().to_string(), "disk full");
+        assert_eq!(fs::read(&path).unwrap(), b"old");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        // Kept: written in pieces, the new file replaces the old.
+        let kept = write_cache_with(&path, |file| {
+            file.write_all(b"new ")?;
+            file.write_all(b"tip")?;
+            Ok(true)
+        });
+        assert!(kept.unwrap());
+        assert_eq!(fs::read(&path).unwrap(), b"new tip");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 

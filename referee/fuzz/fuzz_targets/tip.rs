@@ -33,6 +33,7 @@ fuzz_target!(|payload: &[u8]| {
     tip.extend_from_slice(payload);
     let seal = blake3::hash(&tip);
     tip.extend_from_slice(seal.as_bytes());
+    let tip: yam_referee::signed::SharedBytes = std::sync::Arc::new(tip);
     if let Some((replay, restored)) = Tip::restore(&tip, TEXT, &Builtin) {
         assert_eq!(restored, bounds);
         let events = replay.events();

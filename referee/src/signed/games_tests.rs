@@ -8,10 +8,11 @@
 use yam_notation::{GameKind, RawGrammar, Reader, Record, Tags, record_to_string};
 
 use super::collect::{Collector, SignedText};
+use super::log::SharedBytes;
 use super::replay::{ReplayFault, SignedReplay};
 use super::table::{self, Opening, Prepared, Seating, Signer, TableError};
 use super::verify::{Failure, Verdict, Verified, verify_text};
-use super::write::{append_events, append_verified_to_text};
+use super::write::{append_events, append_verified_in_place, append_verified_to_text, undo_append};
 use crate::castle_siege::game_replay::{CastleSiegeReplay, SetupStage, sealed_token};
 use crate::castle_siege::selfplay::{choose_declaration, choose_setup};
 use crate::castle_siege::{Policy, Side};
@@ -25,6 +26,7 @@ use crate::fair_play::turn::{Event, EventBody, Evidence, Mode, SignedEvent, Turn
 use crate::genghis_khan::game_replay::{DRAW_ORDER, GenghisKhanReplay};
 use crate::genghis_khan::{Action, greedy_action, notate};
 use crate::replay::{Builtin, BuiltinReplay, RulesCatalog};
+use std::sync::Arc;
 
 struct Party {
     key: SigningKey,
@@ -969,7 +971,7 @@ fn a_probed_declaration_draws_no_board() {
 /// replay.
 /// Returns how many appends joined the comment the text ended with.
 fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize {
-    use super::tip::{After, Bounds, Tip, replay_after};
+    use super::tip::{After, Bounds, Tip, replay_after, replay_continued};
     use super::verify::{Known, replay_text_knowing};
     let bounds_of = |text: &str| Bounds::of(text, &collect(text)).unwrap();
     // Two replays are the same when their serialised states are (a tip
@@ -992,7 +994,8 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
             "the harness's replay is the whole one"
         );
         let tip = Tip::save(replay, prefix, bounds_of(prefix)).unwrap();
-        let (restored, bounds) = Tip::restore(&tip, prefix, &Builtin).unwrap();
+        let tip_bytes: SharedBytes = Arc::new(tip.clone());
+        let (restored, bounds) = Tip::restore(&tip_bytes, prefix, &Builtin).unwrap();
         assert_eq!(bounds, bounds_of(prefix));
         assert_eq!(state(&restored, prefix), whole[k], "restored as it was");
         for (m, (text, _)) in records.iter().enumerate().skip(k) {
@@ -1008,20 +1011,20 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
         let mut other = prefix.clone();
         other.insert(bounds.cut, ' ');
         assert!(
-            Tip::restore(&tip, &other, &Builtin).is_none(),
+            Tip::restore(&tip_bytes, &other, &Builtin).is_none(),
             "another text"
         );
         let mut damaged = tip.clone();
         let middle = damaged.len() / 2;
         damaged[middle] ^= 1;
         assert!(
-            Tip::restore(&damaged, prefix, &Builtin).is_none(),
+            Tip::restore(&(Arc::new(damaged) as SharedBytes), prefix, &Builtin).is_none(),
             "damaged"
         );
         let mut later = tip.clone();
         later[8..12].copy_from_slice(&(Tip::VERSION + 1).to_be_bytes());
         assert!(
-            Tip::restore(&later, prefix, &Builtin).is_none(),
+            Tip::restore(&(Arc::new(later) as SharedBytes), prefix, &Builtin).is_none(),
             "another version"
         );
     }
@@ -1054,6 +1057,26 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
                         panic!("the appended text does not continue its text");
                     };
                     assert_eq!(state(&replay, &spliced), state(after, next));
+                    // The same in the text's own buffer, read back knowing
+                    // its prefix; and taken back to the text it was.
+                    let mut in_place = text.clone();
+                    let old_end = append_verified_in_place(
+                        &mut in_place,
+                        bounds_of(text),
+                        after,
+                        before.events().len(),
+                        prose,
+                    )
+                    .expect("appended in place where appended to a copy");
+                    assert_eq!(in_place, spliced, "in place, the same text");
+                    let After::Replayed { replay, .. } =
+                        replay_continued(&in_place, bounds_of(text), before, Known::Nothing)
+                    else {
+                        panic!("the text appended in place does not continue");
+                    };
+                    assert_eq!(state(&replay, &in_place), state(after, next));
+                    undo_append(&mut in_place, bounds_of(text), &old_end);
+                    assert_eq!(&in_place, text, "taken back");
                     appended += 1;
                     let cut = bounds_of(text).cut;
                     joined += usize::from(spliced.as_bytes()[cut] != b'}');

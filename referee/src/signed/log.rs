@@ -14,8 +14,14 @@
 //! of `docs/fair-play.md`) and the postcard bytes of each game state, as
 //! the tip holds them, undamaged (its seal). An event that does not decode
 //! all the same (a tip crafted with a right seal) is absent: no panic.
+//!
+//! They are not copied out of the tip: a history restored while the tip's
+//! buffer is [`restoring`] keeps that buffer and where each part lies in
+//! it. At ply 300 the events and states are most of a 100 to 190 kB tip,
+//! and a copy of them was that many fresh pages, each a page fault (the
+//! largest part of what a turn's cost grew by; `docs/performance.md`).
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::ops::Range;
 use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
@@ -35,12 +41,101 @@ pub struct EventLog {
     tail: Vec<SignedEvent>,
 }
 
+/// Bytes a restored history shares: the tip as it was read, kept whole
+/// while any part of it is still asked for.
+pub type SharedBytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
+
+/// Parts of one shared buffer: where each lies in it.
+struct Parts {
+    base: SharedBytes,
+    spans: Box<[(usize, usize)]>,
+}
+
+impl Parts {
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    fn get(&self, i: usize) -> Option<&[u8]> {
+        let &(start, end) = self.spans.get(i)?;
+        (*self.base).as_ref().get(start..end)
+    }
+}
+
+impl std::fmt::Debug for Parts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Parts")
+            .field("base_len", &(*self.base).as_ref().len())
+            .field("parts", &self.spans.len())
+            .finish()
+    }
+}
+
+thread_local! {
+    /// The buffer a history is being restored from ([`restoring`]).
+    static RESTORING: RefCell<Option<SharedBytes>> = const { RefCell::new(None) };
+}
+
+/// Runs `read` (a deserialisation of a replay from `buffer`'s bytes) so
+/// that the histories it reads share `buffer` instead of copying their
+/// parts out of it. Why a thread's context and not an argument: serde's
+/// derived `Deserialize` passes none down to a field. Parts not borrowed
+/// from `buffer` (another format, another buffer) are copied as before.
+pub(super) fn restoring<T>(buffer: &SharedBytes, read: impl FnOnce() -> T) -> T {
+    struct Reset(Option<SharedBytes>);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            let before = self.0.take();
+            RESTORING.with(|r| *r.borrow_mut() = before);
+        }
+    }
+    let before = RESTORING.with(|r| r.borrow_mut().replace(Arc::clone(buffer)));
+    let _reset = Reset(before);
+    read()
+}
+
+/// `parts` as [`Parts`]: spans of the buffer being [`restoring`] when
+/// every one is borrowed from it, else copied into a buffer of their own.
+fn shared_parts(parts: &[ByteString<'_>]) -> Parts {
+    let base = RESTORING.with(|r| r.borrow().clone());
+    if let Some(base) = base {
+        let whole = (*base).as_ref();
+        let from = whole.as_ptr() as usize;
+        let spans: Option<Vec<(usize, usize)>> = parts
+            .iter()
+            .map(|part| match &part.0 {
+                std::borrow::Cow::Borrowed(bytes) => {
+                    let start = (bytes.as_ptr() as usize).checked_sub(from)?;
+                    let end = start.checked_add(bytes.len())?;
+                    (end <= whole.len()).then_some((start, end))
+                }
+                std::borrow::Cow::Owned(_) => None,
+            })
+            .collect();
+        if let Some(spans) = spans {
+            return Parts {
+                base,
+                spans: spans.into_boxed_slice(),
+            };
+        }
+    }
+    let mut bytes = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
+    let mut spans = Vec::with_capacity(parts.len());
+    for part in parts {
+        let start = bytes.len();
+        bytes.extend_from_slice(&part.0);
+        spans.push((start, bytes.len()));
+    }
+    Parts {
+        base: Arc::new(bytes),
+        spans: spans.into_boxed_slice(),
+    }
+}
+
 #[derive(Debug)]
 struct SavedEvents {
-    bytes: Box<[u8]>,
-    /// Where each event's bytes end in `bytes` (each starts where the one
-    /// before ends).
-    ends: Box<[usize]>,
+    /// Each event's canonical bytes.
+    parts: Parts,
     /// Each event once decoded. Boxed: a cell of an event not asked for
     /// is 16 bytes, where an inline `SignedEvent` (about 900 bytes) made
     /// the table of a 300-event game 279 kB, every page of it written
@@ -49,19 +144,10 @@ struct SavedEvents {
 }
 
 impl SavedEvents {
-    fn range(&self, i: usize) -> Option<Range<usize>> {
-        let end = *self.ends.get(i)?;
-        let start = match i.checked_sub(1) {
-            Some(before) => self.ends[before],
-            None => 0,
-        };
-        Some(start..end)
-    }
-
     fn get(&self, i: usize) -> Option<&SignedEvent> {
         let cell = self.decoded.get(i)?;
         cell.get_or_init(|| {
-            let bytes = self.bytes.get(self.range(i)?)?;
+            let bytes = self.parts.get(i)?;
             SignedEvent::from_canonical_bytes(bytes).ok().map(Box::new)
         })
         .as_deref()
@@ -75,7 +161,7 @@ impl EventLog {
     }
 
     fn saved_len(&self) -> usize {
-        self.saved.as_ref().map_or(0, |s| s.ends.len())
+        self.saved.as_ref().map_or(0, |s| s.parts.len())
     }
 
     /// How many events.
@@ -143,8 +229,7 @@ impl EventLog {
         match i.checked_sub(saved) {
             Some(t) => self.tail.get(t).map(|e| e.signature.to_bytes()),
             None => {
-                let s = self.saved.as_ref()?;
-                let bytes = s.bytes.get(s.range(i)?)?;
+                let bytes = self.saved.as_ref()?.parts.get(i)?;
                 bytes.last_chunk::<64>().copied()
             }
         }
@@ -182,9 +267,8 @@ impl Serialize for EventLog {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut seq = serializer.serialize_seq(Some(self.len()))?;
         if let Some(saved) = &self.saved {
-            for i in 0..saved.ends.len() {
-                let bytes = saved.range(i).and_then(|r| saved.bytes.get(r));
-                seq.serialize_element(&Bytes(bytes.unwrap_or_default()))?;
+            for i in 0..saved.parts.len() {
+                seq.serialize_element(&Bytes(saved.parts.get(i).unwrap_or_default()))?;
             }
         }
         for event in &self.tail {
@@ -196,14 +280,10 @@ impl Serialize for EventLog {
 
 impl<'de> Deserialize<'de> for EventLog {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let (bytes, ends) = deserializer.deserialize_seq(Concatenated)?;
-        let decoded = ends.iter().map(|_| OnceLock::new()).collect();
-        let saved = (!ends.is_empty()).then(|| {
-            Arc::new(SavedEvents {
-                bytes,
-                ends,
-                decoded,
-            })
+        let parts = deserializer.deserialize_seq(ByteStrings)?;
+        let saved = (parts.len() > 0).then(|| {
+            let decoded = (0..parts.len()).map(|_| OnceLock::new()).collect();
+            Arc::new(SavedEvents { parts, decoded })
         });
         Ok(EventLog {
             saved,
@@ -221,32 +301,22 @@ impl Serialize for Bytes<'_> {
     }
 }
 
-/// The room reserved a saved event or state when a history is read back:
-/// about what one takes (a Khan game's average 390 bytes an event and 370
-/// a state), so that a long history is copied into its buffer once, not
-/// moved at every doubling. Room not used costs nothing (pages never
-/// touched).
-const ROOM_PER_ITEM: usize = 512;
+/// Reads a sequence of byte strings as [`Parts`].
+struct ByteStrings;
 
-/// Reads a sequence of byte strings into one buffer and where each ends.
-struct Concatenated;
-
-impl<'de> Visitor<'de> for Concatenated {
-    type Value = (Box<[u8]>, Box<[usize]>);
+impl<'de> Visitor<'de> for ByteStrings {
+    type Value = Parts;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("a sequence of byte strings")
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let hint = seq.size_hint().unwrap_or(0).min(1 << 16);
-        let mut bytes = Vec::with_capacity(hint * ROOM_PER_ITEM);
-        let mut ends = Vec::with_capacity(hint);
+        let mut parts = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
         while let Some(part) = seq.next_element::<ByteString>()? {
-            bytes.extend_from_slice(&part.0);
-            ends.push(bytes.len());
+            parts.push(part);
         }
-        Ok((bytes.into_boxed_slice(), ends.into_boxed_slice()))
+        Ok(shared_parts(&parts))
     }
 }
 
@@ -295,12 +365,11 @@ pub(super) struct Snapshot {
 
 #[derive(Debug)]
 struct SavedSnapshots {
-    bytes: Box<[u8]>,
+    /// Each distinct state's postcard bytes.
+    states: Parts,
     /// For each snapshot: its plies, and the index of the state it has
     /// (the same as the one before when the game did not change).
     entries: Box<[(u32, usize)]>,
-    /// Where each distinct state's bytes end in `bytes`.
-    ends: Box<[usize]>,
     decoded: Box<[OnceCell<Option<SharedGame>>]>,
 }
 
@@ -311,12 +380,7 @@ impl SavedSnapshots {
     fn game(&self, state: usize) -> Option<Arc<dyn GameReplay>> {
         self.decoded
             .get(state)?
-            .get_or_init(|| {
-                let end = *self.ends.get(state)?;
-                let start = state.checked_sub(1).map_or(0, |b| self.ends[b]);
-                let bytes = self.bytes.get(start..end)?;
-                super::tip::restore_game(bytes)
-            })
+            .get_or_init(|| super::tip::restore_game(self.states.get(state)?))
             .clone()
     }
 }
@@ -375,9 +439,7 @@ impl Serialize for SnapshotLog {
                 let bytes: &[u8] = if last == Some(state) {
                     &[]
                 } else {
-                    let end = saved.ends.get(state).copied().unwrap_or(0);
-                    let start = state.checked_sub(1).map_or(0, |b| saved.ends[b]);
-                    saved.bytes.get(start..end).unwrap_or_default()
+                    saved.states.get(state).unwrap_or_default()
                 };
                 last = Some(state);
                 seq.serialize_element(&(plies, Bytes(bytes)))?;
@@ -415,15 +477,13 @@ impl<'de> Deserialize<'de> for SnapshotLog {
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
                 let hint = seq.size_hint().unwrap_or(0).min(1 << 16);
-                let mut bytes = Vec::with_capacity(hint * ROOM_PER_ITEM);
+                let mut states = Vec::with_capacity(hint);
                 let mut entries = Vec::with_capacity(hint);
-                let mut ends: Vec<usize> = Vec::with_capacity(hint);
                 while let Some((plies, state)) = seq.next_element::<(u32, ByteString)>()? {
                     if !state.0.is_empty() {
-                        bytes.extend_from_slice(&state.0);
-                        ends.push(bytes.len());
+                        states.push(state);
                     }
-                    let Some(index) = ends.len().checked_sub(1) else {
+                    let Some(index) = states.len().checked_sub(1) else {
                         return Err(serde::de::Error::custom(
                             "the first snapshot shares no game",
                         ));
@@ -433,12 +493,11 @@ impl<'de> Deserialize<'de> for SnapshotLog {
                 if entries.is_empty() {
                     return Ok(SnapshotLog::default());
                 }
-                let decoded = ends.iter().map(|_| OnceCell::new()).collect();
+                let decoded = states.iter().map(|_| OnceCell::new()).collect();
                 Ok(SnapshotLog {
                     saved: Some(Rc::new(SavedSnapshots {
-                        bytes: bytes.into_boxed_slice(),
+                        states: shared_parts(&states),
                         entries: entries.into_boxed_slice(),
-                        ends: ends.into_boxed_slice(),
                         decoded,
                     })),
                     tail: Vec::new(),
@@ -446,5 +505,55 @@ impl<'de> Deserialize<'de> for SnapshotLog {
             }
         }
         deserializer.deserialize_seq(V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::borrow::Cow;
+
+    fn borrowed(bytes: &[u8]) -> ByteString<'_> {
+        ByteString(Cow::Borrowed(bytes))
+    }
+
+    #[test]
+    fn parts_read_while_restoring_share_the_buffer_and_are_not_copied() {
+        let buffer: SharedBytes = Arc::new(b"head:event-one;event-two;tail".to_vec());
+        let whole = (*buffer).as_ref();
+        let parts = restoring(&buffer, || {
+            shared_parts(&[borrowed(&whole[5..14]), borrowed(&whole[15..24])])
+        });
+        assert!(Arc::ptr_eq(&parts.base, &buffer), "the tip's own buffer");
+        assert_eq!(parts.get(0), Some(&b"event-one"[..]));
+        assert_eq!(parts.get(1), Some(&b"event-two"[..]));
+        assert_eq!(parts.get(2), None);
+        // The context ends with the reading.
+        assert!(RESTORING.with(|r| r.borrow().is_none()));
+    }
+
+    #[test]
+    fn parts_from_elsewhere_are_copied_into_a_buffer_of_their_own() {
+        let buffer: SharedBytes = Arc::new(b"event-one".to_vec());
+        let elsewhere = b"event-two".to_vec();
+        let whole = (*buffer).as_ref();
+        for parts in [
+            // Not while restoring.
+            shared_parts(&[borrowed(whole)]),
+            // One part borrowed from another buffer, one owned.
+            restoring(&buffer, || {
+                shared_parts(&[borrowed(whole), borrowed(&elsewhere)])
+            }),
+            restoring(&buffer, || {
+                shared_parts(&[borrowed(whole), ByteString(Cow::Owned(elsewhere.clone()))])
+            }),
+        ] {
+            assert!(!Arc::ptr_eq(&parts.base, &buffer));
+            assert_eq!(parts.get(0), Some(&b"event-one"[..]));
+        }
+        let two = restoring(&buffer, || {
+            shared_parts(&[borrowed(whole), borrowed(&elsewhere)])
+        });
+        assert_eq!(two.get(1), Some(&b"event-two"[..]));
     }
 }

@@ -44,7 +44,7 @@ mod tests;
 
 pub use checkpoint::Checkpoint;
 pub use collect::{Collector, SignedText};
-pub use log::EventLog;
+pub use log::{EventLog, SharedBytes};
 pub use replay::{ReplayError, ReplayFault, SignedReplay};
 pub use tip::Tip;
 pub use verify::{

@@ -41,6 +41,7 @@ use crate::replay::{GameReplay, RulesCatalog};
 
 use super::SignedReplay;
 use super::collect::{Collector, Item, SignedText};
+use super::log::SharedBytes;
 use super::verify::{Known, walk_after};
 
 /// The magic bytes a tip starts with.
@@ -73,22 +74,52 @@ impl Tip {
     /// `None` for a game that keeps no tip (a test game of the referee's
     /// own).
     pub fn save(replay: &SignedReplay, text: &str, bounds: Bounds) -> Option<Vec<u8>> {
-        if !bounds.hold(text) {
-            return None;
+        let mut out = Vec::new();
+        match Tip::write(replay, text, bounds, &mut out) {
+            Ok(true) => Some(out),
+            _ => None,
         }
-        // A tip is about one and a half times its text: room enough that
-        // it is written without being moved as it grows.
-        let mut out = Vec::with_capacity(text.len() * 2 + 4096);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&Tip::VERSION.to_be_bytes());
-        out.extend_from_slice(&(text.len() as u64).to_be_bytes());
-        out.extend_from_slice(blake3::hash(text.as_bytes()).as_bytes());
-        out.extend_from_slice(&(bounds.movetext as u64).to_be_bytes());
-        out.extend_from_slice(&(bounds.cut as u64).to_be_bytes());
-        let mut out = postcard::to_extend(replay, out).ok()?;
-        let seal = blake3::hash(&out);
-        out.extend_from_slice(seal.as_bytes());
-        Some(out)
+    }
+
+    /// Writes to `out` the tip [`Tip::save`] makes, as it is made: the
+    /// bytes go out in chunks and are hashed for the seal on the way, so a
+    /// tip (100 to 190 kB at ply 300) is never held whole in memory, whose
+    /// fresh pages were a page fault each at every turn. `Ok(false)` when
+    /// there is no tip (as `save`'s `None`): what was written then is no
+    /// tip, and the caller discards it.
+    pub fn write(
+        replay: &SignedReplay,
+        text: &str,
+        bounds: Bounds,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<bool> {
+        if !bounds.hold(text) {
+            return Ok(false);
+        }
+        let mut sealing = Sealing {
+            out,
+            hasher: blake3::Hasher::new(),
+            pending: Vec::with_capacity(CHUNK),
+            failed: None,
+        };
+        sealing.put(MAGIC)?;
+        sealing.put(&Tip::VERSION.to_be_bytes())?;
+        sealing.put(&(text.len() as u64).to_be_bytes())?;
+        sealing.put(blake3::hash(text.as_bytes()).as_bytes())?;
+        sealing.put(&(bounds.movetext as u64).to_be_bytes())?;
+        sealing.put(&(bounds.cut as u64).to_be_bytes())?;
+        if postcard::serialize_with_flavor(replay, &mut sealing).is_err() {
+            return match sealing.failed.take() {
+                Some(e) => Err(e),
+                // The game keeps no tip.
+                None => Ok(false),
+            };
+        }
+        sealing.drain()?;
+        let seal = sealing.hasher.finalize();
+        sealing.out.write_all(seal.as_bytes())?;
+        sealing.out.flush()?;
+        Ok(true)
     }
 
     /// The replay a tip holds and the bounds of its text, if the tip is one
@@ -96,12 +127,15 @@ impl Tip {
     /// replay was made under still has the text it had (`catalog` loads it
     /// as a whole replay would). Anything else is `None`: replay the record
     /// whole.
+    ///
+    /// The replay's history keeps `tip` and reads its old events and
+    /// states from it when asked (`signed::log`), rather than copies.
     pub fn restore(
-        tip: &[u8],
+        tip: &SharedBytes,
         text: &str,
         catalog: &dyn RulesCatalog,
     ) -> Option<(SignedReplay, Bounds)> {
-        let (sealed, seal) = tip.split_last_chunk::<32>()?;
+        let (sealed, seal) = (**tip).as_ref().split_last_chunk::<32>()?;
         if blake3::hash(sealed) != *seal {
             return None;
         }
@@ -127,11 +161,65 @@ impl Tip {
         if !bounds.hold(text) {
             return None;
         }
-        let replay: SignedReplay = postcard::from_bytes(payload).ok()?;
+        let replay: SignedReplay =
+            super::log::restoring(tip, || postcard::from_bytes(payload)).ok()?;
         let ruleset = catalog
             .load_ruleset(replay.game().game(), replay.ruleset_name())
             .ok()?;
         (ruleset.hash() == *replay.ruleset_hash()).then_some((replay, bounds))
+    }
+}
+
+/// How much of a tip [`Tip::write`] gathers before hashing and writing it.
+const CHUNK: usize = 32 << 10;
+
+/// A tip on its way out: bytes gathered into chunks, each hashed for the
+/// seal and written.
+struct Sealing<'w> {
+    out: &'w mut dyn std::io::Write,
+    hasher: blake3::Hasher,
+    pending: Vec<u8>,
+    /// Why writing failed, if it did (postcard's own error cannot say).
+    failed: Option<std::io::Error>,
+}
+
+impl Sealing<'_> {
+    fn drain(&mut self) -> std::io::Result<()> {
+        self.hasher.update(&self.pending);
+        self.out.write_all(&self.pending)?;
+        self.pending.clear();
+        Ok(())
+    }
+
+    fn put(&mut self, data: &[u8]) -> std::io::Result<()> {
+        if self.pending.len() + data.len() > CHUNK {
+            self.drain()?;
+        }
+        if data.len() > CHUNK {
+            self.hasher.update(data);
+            return self.out.write_all(data);
+        }
+        self.pending.extend_from_slice(data);
+        Ok(())
+    }
+}
+
+impl postcard::ser_flavors::Flavor for &mut Sealing<'_> {
+    type Output = ();
+
+    fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
+        self.put(data).map_err(|e| {
+            self.failed = Some(e);
+            postcard::Error::SerializeBufferFull
+        })
+    }
+
+    fn try_push(&mut self, data: u8) -> postcard::Result<()> {
+        self.try_extend(&[data])
+    }
+
+    fn finalize(self) -> postcard::Result<()> {
+        Ok(())
     }
 }
 
@@ -333,6 +421,20 @@ pub fn replay_after(
     if !bounds.hold(prefix) || !text.starts_with(verified) {
         return After::Whole;
     }
+    replay_continued(text, bounds, before, known)
+}
+
+/// As [`replay_after`], for a `text` whose first `bounds.cut` bytes are,
+/// by how the caller made it, those of the prefix `before` is the verified
+/// replay of: a record it appended to in place
+/// ([`super::write::append_verified_in_place`]), so the prefix is no
+/// longer at hand to compare. Only the new part is read and walked.
+pub fn replay_continued(
+    text: &str,
+    bounds: Bounds,
+    before: &SignedReplay,
+    known: Known<'_>,
+) -> After {
     // `text` starts with the verified prefix, so its header is the prefix's.
     let Some(fragment) = bounds.new_part(text) else {
         return After::Whole;

@@ -95,9 +95,48 @@ pub fn append_verified_to_text(
     prose: Option<&str>,
 ) -> Option<String> {
     let range = from..after.events().len();
-    splice(text, bounds, last_number(after, from), |record| {
+    let part = splice(text, bounds, last_number(after, from), |record| {
         append_verified(record, after, range, prose).is_some()
-    })
+    })?;
+    let mut out = String::with_capacity(bounds.cut + part.len());
+    out.push_str(&text[..bounds.cut]);
+    out.push_str(&part);
+    Some(out)
+}
+
+/// As [`append_verified_to_text`], in `text`'s own buffer: `text` becomes
+/// the new record, and what it ended with after `bounds.cut` (its old
+/// closing brace, white space and result, a few bytes) is returned, for
+/// [`undo_append`]. `None` leaves `text` as it was.
+///
+/// Why in place: the new record is the old one up to `cut` and a few
+/// hundred bytes after it, and a copy of a long game's text (180 kB for a
+/// siege at 370 events) was that many fresh pages, each a page fault, at
+/// every turn. A client that then checks the new text reads it with
+/// [`super::tip::replay_continued`], which knows its first `cut` bytes
+/// for the verified prefix.
+pub fn append_verified_in_place(
+    text: &mut String,
+    bounds: Bounds,
+    after: &SignedReplay,
+    from: usize,
+    prose: Option<&str>,
+) -> Option<String> {
+    let range = from..after.events().len();
+    let part = splice(text, bounds, last_number(after, from), |record| {
+        append_verified(record, after, range, prose).is_some()
+    })?;
+    let old_end = text.get(bounds.cut..)?.to_owned();
+    text.truncate(bounds.cut);
+    text.push_str(&part);
+    Some(old_end)
+}
+
+/// Takes back [`append_verified_in_place`]: `text` is again the record it
+/// was, given what that returned and the same `bounds`.
+pub fn undo_append(text: &mut String, bounds: Bounds, old_end: &str) {
+    text.truncate(bounds.cut);
+    text.push_str(old_end);
 }
 
 /// As [`append_verified_to_text`], each event with its own prose
@@ -111,17 +150,22 @@ pub fn append_each_verified_to_text(
     prose_of: &dyn Fn(usize) -> Option<String>,
 ) -> Option<String> {
     let to = after.events().len();
-    splice(text, bounds, last_number(after, from), |record| {
+    let part = splice(text, bounds, last_number(after, from), |record| {
         (from..to).all(|seq| {
             append_verified(record, after, seq..seq + 1, prose_of(seq).as_deref()).is_some()
         })
-    })
+    })?;
+    let mut out = String::with_capacity(bounds.cut + part.len());
+    out.push_str(&text[..bounds.cut]);
+    out.push_str(&part);
+    Some(out)
 }
 
-/// `text[..bounds.cut]` followed by what `write` appends to a record of
-/// the text's header whose movetext is the number `number` and the comment
-/// the text ends with (see [`append_verified_to_text`]); `None` if `write` fails or
-/// the text cannot be continued so.
+/// What follows `text[..bounds.cut]` in the record that `write` makes by
+/// appending to a record of the text's header whose movetext is the
+/// number `number` and the comment the text ends with (see
+/// [`append_verified_to_text`]); `None` if `write` fails or the text
+/// cannot be continued so.
 fn splice(
     text: &str,
     bounds: Bounds,
@@ -162,8 +206,7 @@ fn splice(
     if !joined.is_empty() && !yam_notation::joins_in_place(line_before, last_line) {
         return None;
     }
-    let mut out = String::with_capacity(text.len() + 1024);
-    out.push_str(verified);
+    let mut out = String::with_capacity(1024);
     yam_notation::continue_after_comment::<yam_notation::RawGrammar>(
         joined,
         &record.movetext[seeded + 1..],

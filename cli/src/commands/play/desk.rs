@@ -14,7 +14,7 @@ use yam_referee::fair_play::sign::PublicKey;
 use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::tip::{After, Bounds, replay_after};
 use yam_referee::signed::write::{append_events, append_verified_to_text};
-use yam_referee::signed::{Checkpoint, Known, SignedReplay, SignedText, Tip};
+use yam_referee::signed::{Checkpoint, Known, SharedBytes, SignedReplay, SignedText, Tip};
 
 use crate::config::Config;
 use crate::game::checkpoint;
@@ -469,7 +469,10 @@ impl Stored {
     /// The stored record's replay and bounds from the game's tip, if the
     /// tip is one of exactly the stored text.
     pub fn tip(&self) -> Option<(SignedReplay, Bounds)> {
-        let tip = checkpoint::read_tip(&tip_path(&self.locked), self.text.len())?;
+        let tip: SharedBytes = std::sync::Arc::new(checkpoint::read_tip(
+            &tip_path(&self.locked),
+            self.text.len(),
+        )?);
         let text = std::str::from_utf8(&self.text).ok()?;
         let catalog = RecordRulesets::beside(&record_path(&self.locked));
         Tip::restore(&tip, text, &catalog)
