@@ -94,14 +94,31 @@ pub fn append_verified_to_text(
     from: usize,
     prose: Option<&str>,
 ) -> Option<String> {
-    let range = from..after.events().len();
-    let part = splice(text, bounds, last_number(after, from), |record| {
-        append_verified(record, after, range, prose).is_some()
-    })?;
+    let part = verified_part(text, bounds, after, from, prose)?;
+    Some(joined(text, bounds, &part))
+}
+
+/// `text[..bounds.cut]` followed by `part`, in a new string.
+fn joined(text: &str, bounds: Bounds, part: &str) -> String {
     let mut out = String::with_capacity(bounds.cut + part.len());
     out.push_str(&text[..bounds.cut]);
-    out.push_str(&part);
-    Some(out)
+    out.push_str(part);
+    out
+}
+
+/// What follows `text[..bounds.cut]` once the events of `after` from
+/// `from` on are appended (see [`append_verified_to_text`]).
+fn verified_part(
+    text: &str,
+    bounds: Bounds,
+    after: &SignedReplay,
+    from: usize,
+    prose: Option<&str>,
+) -> Option<String> {
+    let range = from..after.events().len();
+    splice(text, bounds, last_number(after, from), |record| {
+        append_verified(record, after, range, prose).is_some()
+    })
 }
 
 /// As [`append_verified_to_text`], in `text`'s own buffer: `text` becomes
@@ -122,10 +139,7 @@ pub fn append_verified_in_place(
     from: usize,
     prose: Option<&str>,
 ) -> Option<String> {
-    let range = from..after.events().len();
-    let part = splice(text, bounds, last_number(after, from), |record| {
-        append_verified(record, after, range, prose).is_some()
-    })?;
+    let part = verified_part(text, bounds, after, from, prose)?;
     let old_end = text.get(bounds.cut..)?.to_owned();
     text.truncate(bounds.cut);
     text.push_str(&part);
@@ -155,10 +169,7 @@ pub fn append_each_verified_to_text(
             append_verified(record, after, seq..seq + 1, prose_of(seq).as_deref()).is_some()
         })
     })?;
-    let mut out = String::with_capacity(bounds.cut + part.len());
-    out.push_str(&text[..bounds.cut]);
-    out.push_str(&part);
-    Some(out)
+    Some(joined(text, bounds, &part))
 }
 
 /// What follows `text[..bounds.cut]` in the record that `write` makes by
