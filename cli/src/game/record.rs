@@ -14,9 +14,7 @@ use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::collect::Item;
 use yam_referee::signed::text::decode_event;
 use yam_referee::signed::tip::{After, Bounds, replay_continued};
-use yam_referee::signed::write::{
-    append_events, append_verified, append_verified_in_place, undo_append,
-};
+use yam_referee::signed::write::{append_events, append_verified, append_verified_in_place};
 use yam_referee::signed::{
     Collector, Failure, Known, Rejected, SharedBytes, SignedReplay, SignedText, Tip,
     replay_text_continuing, replay_text_knowing,
@@ -475,12 +473,12 @@ pub fn append_turn(
     // text does not read back as the turn's replay, the text is put back
     // as it was and the whole way below is taken.
     if let Some(bounds) = loaded.bounds
-        && let Some(old_end) =
+        && let Some(appended) =
             append_verified_in_place(&mut loaded.text, bounds, after, from, prose)
     {
         match replay_continued(
             &loaded.text,
-            bounds,
+            &appended,
             &loaded.replay,
             Known::Log(after.events()),
         ) {
@@ -494,7 +492,7 @@ pub fn append_turn(
             }
             // A defect of Yam's own printing: the whole way below prints
             // the record canonically and says what is wrong.
-            After::Whole => undo_append(&mut loaded.text, bounds, &old_end),
+            After::Whole => appended.undo(&mut loaded.text),
         }
     }
     loaded.whole_record().map_err(Defect::Written)?;

@@ -12,7 +12,7 @@ use super::log::SharedBytes;
 use super::replay::{ReplayFault, SignedReplay};
 use super::table::{self, Opening, Prepared, Seating, Signer, TableError};
 use super::verify::{Failure, Verdict, Verified, verify_text};
-use super::write::{append_events, append_verified_in_place, append_verified_to_text, undo_append};
+use super::write::{append_events, append_verified_in_place, append_verified_to_text};
 use crate::castle_siege::game_replay::{CastleSiegeReplay, SetupStage, sealed_token};
 use crate::castle_siege::selfplay::{choose_declaration, choose_setup};
 use crate::castle_siege::{Policy, Side};
@@ -1060,7 +1060,7 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
                     // The same in the text's own buffer, read back knowing
                     // its prefix; and taken back to the text it was.
                     let mut in_place = text.clone();
-                    let old_end = append_verified_in_place(
+                    let in_place_append = append_verified_in_place(
                         &mut in_place,
                         bounds_of(text),
                         after,
@@ -1070,12 +1070,31 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
                     .expect("appended in place where appended to a copy");
                     assert_eq!(in_place, spliced, "in place, the same text");
                     let After::Replayed { replay, .. } =
-                        replay_continued(&in_place, bounds_of(text), before, Known::Nothing)
+                        replay_continued(&in_place, &in_place_append, before, Known::Nothing)
                     else {
                         panic!("the text appended in place does not continue");
                     };
                     assert_eq!(state(&replay, &in_place), state(after, next));
-                    undo_append(&mut in_place, bounds_of(text), &old_end);
+                    // A new event damaged after the append (a byte of its
+                    // signed bytes) does not read back: the whole way.
+                    let mut damaged = in_place.clone();
+                    let command = damaged.rfind("[%event").expect("an event") + "[%event".len();
+                    let payload = damaged[command..]
+                        .find(|c: char| !c.is_whitespace())
+                        .expect("its payload");
+                    let event = command + payload + 8;
+                    assert!(event > bounds_of(text).cut, "the new event");
+                    let byte = damaged.as_bytes()[event];
+                    let other = if byte == b'A' { "B" } else { "A" };
+                    damaged.replace_range(event..=event, other);
+                    assert!(
+                        matches!(
+                            replay_continued(&damaged, &in_place_append, before, Known::Nothing),
+                            After::Whole
+                        ),
+                        "a damaged new event is not read from the prefix"
+                    );
+                    in_place_append.undo(&mut in_place);
                     assert_eq!(&in_place, text, "taken back");
                     appended += 1;
                     let cut = bounds_of(text).cut;

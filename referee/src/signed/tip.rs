@@ -421,20 +421,26 @@ pub fn replay_after(
     if !bounds.hold(prefix) || !text.starts_with(verified) {
         return After::Whole;
     }
-    replay_continued(text, bounds, before, known)
+    walk_new_part(text, bounds, before, known)
 }
 
-/// As [`replay_after`], for a `text` whose first `bounds.cut` bytes are,
-/// by how the caller made it, those of the prefix `before` is the verified
-/// replay of: a record it appended to in place
-/// ([`super::write::append_verified_in_place`]), so the prefix is no
-/// longer at hand to compare. Only the new part is read and walked.
+/// As [`replay_after`], for the record `appended` made in place from the
+/// text `before` is the verified replay of
+/// ([`super::write::append_verified_in_place`]): its first `cut` bytes
+/// are that text's own, so there is no prefix to compare (it is no longer
+/// at hand). Only the new part is read and walked.
 pub fn replay_continued(
     text: &str,
-    bounds: Bounds,
+    appended: &super::write::AppendedInPlace,
     before: &SignedReplay,
     known: Known<'_>,
 ) -> After {
+    walk_new_part(text, appended.bounds(), before, known)
+}
+
+/// The replay of `text`, whose first `bounds.cut` bytes are those of the
+/// text `before` is the replay of: only its new part read and walked.
+fn walk_new_part(text: &str, bounds: Bounds, before: &SignedReplay, known: Known<'_>) -> After {
     // `text` starts with the verified prefix, so its header is the prefix's.
     let Some(fragment) = bounds.new_part(text) else {
         return After::Whole;

@@ -122,35 +122,51 @@ fn verified_part(
 }
 
 /// As [`append_verified_to_text`], in `text`'s own buffer: `text` becomes
-/// the new record, and what it ended with after `bounds.cut` (its old
-/// closing brace, white space and result, a few bytes) is returned, for
-/// [`undo_append`]. `None` leaves `text` as it was.
+/// the new record. `None` leaves `text` as it was.
 ///
 /// Why in place: the new record is the old one up to `cut` and a few
 /// hundred bytes after it, and a copy of a long game's text (180 kB for a
 /// siege at 370 events) was that many fresh pages, each a page fault, at
-/// every turn. A client that then checks the new text reads it with
-/// [`super::tip::replay_continued`], which knows its first `cut` bytes
-/// for the verified prefix.
+/// every turn. What is returned is the only way to read the new text from
+/// its new part alone ([`super::tip::replay_continued`], which need not
+/// compare its first `cut` bytes with the prefix: they are the prefix's
+/// own) and to take it back ([`AppendedInPlace::undo`]).
 pub fn append_verified_in_place(
     text: &mut String,
     bounds: Bounds,
     after: &SignedReplay,
     from: usize,
     prose: Option<&str>,
-) -> Option<String> {
+) -> Option<AppendedInPlace> {
     let part = verified_part(text, bounds, after, from, prose)?;
     let old_end = text.get(bounds.cut..)?.to_owned();
     text.truncate(bounds.cut);
     text.push_str(&part);
-    Some(old_end)
+    Some(AppendedInPlace { bounds, old_end })
 }
 
-/// Takes back [`append_verified_in_place`]: `text` is again the record it
-/// was, given what that returned and the same `bounds`.
-pub fn undo_append(text: &mut String, bounds: Bounds, old_end: &str) {
-    text.truncate(bounds.cut);
-    text.push_str(old_end);
+/// A record appended to in its own buffer by [`append_verified_in_place`]:
+/// the bounds of the text it continues, and what that text ended with
+/// after them (its closing brace, white space and result: a few bytes).
+#[derive(Debug)]
+#[must_use = "the new text is read back with replay_continued, or taken back"]
+pub struct AppendedInPlace {
+    bounds: Bounds,
+    old_end: String,
+}
+
+impl AppendedInPlace {
+    /// The bounds of the text the record continues.
+    pub fn bounds(&self) -> Bounds {
+        self.bounds
+    }
+
+    /// Takes the append back: `text`, the record appended to, is again the
+    /// record it was.
+    pub fn undo(self, text: &mut String) {
+        text.truncate(self.bounds.cut);
+        text.push_str(&self.old_end);
+    }
 }
 
 /// As [`append_verified_to_text`], each event with its own prose
