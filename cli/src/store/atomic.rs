@@ -105,9 +105,11 @@ fn barrier<'a>(paths: impl Iterator<Item = &'a Path> + Clone, contents: bool) ->
     {
         let _ = contents;
         use std::os::unix::fs::MetadataExt;
+        // Each directory is looked at once, however many of the files
+        // are in it (a group's plans all share the journal's).
+        let dirs: std::collections::BTreeSet<&Path> = paths.map(dir_of).collect();
         let mut devices: Vec<u64> = Vec::new();
-        for path in paths {
-            let dir = dir_of(path);
+        for dir in dirs {
             let device = fs::metadata(dir)?.dev();
             if !devices.contains(&device) {
                 devices.push(device);

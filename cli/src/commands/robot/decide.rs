@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 use yam_notation::{GameKind, RawGrammar, Record, parse_record};
@@ -185,6 +186,17 @@ pub struct Robot {
     /// a decision depended on (`journal` holds back games with work not
     /// done).
     touched: std::cell::RefCell<std::collections::BTreeSet<String>>,
+    /// What those files held (`None`: absent), so that a decision reads
+    /// each once: the store changes only between decisions (the journal
+    /// writes a group's files after they are decided), and
+    /// [`Robot::touched`], called between any two, forgets them.
+    read_now: std::cell::RefCell<BTreeMap<String, Option<String>>>,
+    /// The games' and players' files read in this decision, parsed, each
+    /// with the text it was parsed from (a decision asks for a game's
+    /// bookkeeping several times: its member check, its load, its
+    /// answer); forgotten with `read_now`.
+    parsed_metas: std::cell::RefCell<BTreeMap<String, (String, GameMeta)>>,
+    parsed_players: std::cell::RefCell<BTreeMap<String, (String, Player)>>,
     /// Games read or written in this run, by id (see [`ReadGames`]).
     read_games: std::cell::RefCell<ReadGames>,
 }
@@ -203,15 +215,24 @@ struct ReadGames {
     bytes: usize,
 }
 
+///
+/// What reading gave is shared (`Rc`), not copied, with every command
+/// that loads the game: a command only reading it (a `show`, a `list`)
+/// copies nothing, and one that writes copies only what it changes
+/// (`Rc::make_mut`), after the game is forgotten here ([`ReadGames::forget`])
+/// so that nothing else holds it.
 #[derive(Debug)]
 struct ReadGame {
     id: String,
     text: String,
     ruleset: yam_referee::fair_play::hash::Hash32,
-    record: Record<String>,
-    signed: SignedText,
-    replay: SignedReplay,
+    record: Rc<Record<String>>,
+    signed: Rc<SignedText>,
+    replay: Rc<SignedReplay>,
 }
+
+/// What reading a game gave, shared: its record, signed view and replay.
+type SharedReading = (Rc<Record<String>>, Rc<SignedText>, Rc<SignedReplay>);
 
 impl ReadGames {
     /// At most this many games,
@@ -229,28 +250,34 @@ impl ReadGames {
         id: &str,
         text: &str,
         ruleset: &yam_referee::fair_play::hash::Hash32,
-    ) -> Option<(Record<String>, SignedText, SignedReplay)> {
+    ) -> Option<SharedReading> {
         let at = self
             .games
             .iter()
             .position(|g| g.id == id && g.ruleset == *ruleset && g.text == text)?;
         let game = self.games.remove(at);
         let found = (
-            game.record.clone(),
-            game.signed.clone(),
-            game.replay.clone(),
+            Rc::clone(&game.record),
+            Rc::clone(&game.signed),
+            Rc::clone(&game.replay),
         );
         self.games.push(game);
         Some(found)
     }
 
-    /// Keeps `game` (replacing what was kept of its id), forgetting the
-    /// least recently used beyond the bounds.
-    fn keep(&mut self, game: ReadGame) {
-        if let Some(at) = self.games.iter().position(|g| g.id == game.id) {
+    /// Forgets the game `id`: a command about to change what it loaded
+    /// then holds it alone, and changes it without copying it.
+    fn forget(&mut self, id: &str) {
+        if let Some(at) = self.games.iter().position(|g| g.id == id) {
             let old = self.games.remove(at);
             self.bytes -= old.text.len();
         }
+    }
+
+    /// Keeps `game` (replacing what was kept of its id), forgetting the
+    /// least recently used beyond the bounds.
+    fn keep(&mut self, game: ReadGame) {
+        self.forget(&game.id);
         self.bytes += game.text.len();
         self.games.push(game);
         while self.games.len() > Self::GAMES || (self.bytes > Self::BYTES && self.games.len() > 1) {
@@ -258,6 +285,25 @@ impl ReadGames {
             self.bytes -= old.text.len();
         }
     }
+}
+
+/// The YAML file `rel` parsed from `text`: from `memo` when it was parsed
+/// from exactly this text before (a decision's own write, read back, is
+/// another text, and parsed anew); `None` when it does not parse.
+fn parsed<T: Clone + serde::de::DeserializeOwned>(
+    memo: &std::cell::RefCell<BTreeMap<String, (String, T)>>,
+    rel: &str,
+    text: String,
+) -> Option<T> {
+    if let Some((from, value)) = memo.borrow().get(rel)
+        && *from == text
+    {
+        return Some(value.clone());
+    }
+    let value: T = serde_yaml_ng::from_str(&text).ok()?;
+    memo.borrow_mut()
+        .insert(rel.to_owned(), (text, value.clone()));
+    Some(value)
 }
 
 /// The robot's own identity in its secrets directory.
@@ -289,13 +335,14 @@ pub(super) fn player_path(address: &str) -> String {
 }
 
 /// A game as read for a command.
+/// Its record, signed view and replay are shared with [`ReadGames`].
 struct Loaded {
     meta: GameMeta,
-    record: Record<String>,
+    record: Rc<Record<String>>,
     /// The record's signed view, that `replay` was made from: a record
     /// written after it is checked from there.
-    signed: SignedText,
-    replay: SignedReplay,
+    signed: Rc<SignedText>,
+    replay: Rc<SignedReplay>,
     ruleset: LoadedRuleset,
 }
 
@@ -407,6 +454,9 @@ impl Robot {
             now,
             tokens,
             touched: Default::default(),
+            read_now: Default::default(),
+            parsed_metas: Default::default(),
+            parsed_players: Default::default(),
             read_games: Default::default(),
         })
     }
@@ -417,7 +467,12 @@ impl Robot {
     }
 
     /// The store files read since the last call (relative to the root).
+    /// It is also where one decision ends and the next begins: what was
+    /// read is forgotten, and read again from the store.
     pub fn touched(&self) -> std::collections::BTreeSet<String> {
+        self.read_now.take();
+        self.parsed_metas.take();
+        self.parsed_players.take();
         self.touched.take()
     }
 
@@ -448,12 +503,16 @@ impl Robot {
         if let Some(text) = work.writes.get(rel) {
             return Some(text.clone());
         }
-        std::fs::read_to_string(self.root().join(rel)).ok()
+        self.read_now
+            .borrow_mut()
+            .entry(rel.to_owned())
+            .or_insert_with(|| std::fs::read_to_string(self.root().join(rel)).ok())
+            .clone()
     }
 
     fn player(&self, work: &Work, address: &str) -> Option<Player> {
-        self.read(work, &player_path(address))
-            .and_then(|t| serde_yaml_ng::from_str(&t).ok())
+        let rel = player_path(address);
+        parsed(&self.parsed_players, &rel, self.read(work, &rel)?)
     }
 
     fn put_player(&self, work: &mut Work, player: &Player) {
@@ -466,8 +525,8 @@ impl Robot {
         if !valid_id(id) {
             return None;
         }
-        self.read(work, &meta_path(id))
-            .and_then(|t| serde_yaml_ng::from_str(&t).ok())
+        let rel = meta_path(id);
+        parsed(&self.parsed_metas, &rel, self.read(work, &rel)?)
     }
 
     fn put_meta(&self, work: &mut Work, meta: &GameMeta) {
@@ -993,13 +1052,14 @@ impl Robot {
             Some(record) => record,
             None => parse_record::<RawGrammar>(&text).map_err(|e| e.to_string())?,
         };
+        let (record, signed, replay) = (Rc::new(record), Rc::new(signed), Rc::new(replay));
         self.read_games.borrow_mut().keep(ReadGame {
             id: id.to_owned(),
             text,
             ruleset: hash,
-            record: record.clone(),
-            signed: signed.clone(),
-            replay: replay.clone(),
+            record: Rc::clone(&record),
+            signed: Rc::clone(&signed),
+            replay: Rc::clone(&replay),
         });
         Ok(Loaded {
             meta,
@@ -1059,7 +1119,7 @@ impl Robot {
             .key
             .public_key();
         let keys = self.keys(&loaded)?;
-        let mut replay = loaded.replay.clone();
+        let mut replay = SignedReplay::clone(&loaded.replay);
         let events = match f(&mut replay, &keys, &me) {
             Ok(e) => e,
             Err(e) => {
@@ -1099,9 +1159,11 @@ impl Robot {
         work: &mut Work,
         loaded: &mut Loaded,
         events: &[SignedEvent],
-    ) -> Result<SignedReplay, String> {
+    ) -> Result<Rc<SignedReplay>, String> {
+        // The record is changed where it is: nothing else may hold it.
+        self.read_games.borrow_mut().forget(&loaded.meta.id);
         let appended = crate::game::record::append_checked(
-            &mut loaded.record,
+            Rc::make_mut(&mut loaded.record),
             &loaded.replay,
             Some(&loaded.signed),
             events,
@@ -1109,17 +1171,17 @@ impl Robot {
             &self.root().join(record_path(&loaded.meta.id)),
         )
         .map_err(|e| e.to_string())?;
-        let (text, after) = (appended.text, appended.replay);
+        let (text, after) = (appended.text, Rc::new(appended.replay));
         // The record now holds the events, and its signed view with it.
-        loaded.signed = appended.signed;
+        loaded.signed = Rc::new(appended.signed);
         // The next mail of this game finds it as written (if it is).
         self.read_games.borrow_mut().keep(ReadGame {
             id: loaded.meta.id.clone(),
             text: text.clone(),
             ruleset: loaded.ruleset.hash(),
-            record: loaded.record.clone(),
-            signed: loaded.signed.clone(),
-            replay: after.clone(),
+            record: Rc::clone(&loaded.record),
+            signed: Rc::clone(&loaded.signed),
+            replay: Rc::clone(&after),
         });
         work.writes.insert(record_path(&loaded.meta.id), text);
         if let Some(now) = Checkpoint::of(&after) {
@@ -1712,7 +1774,7 @@ impl Robot {
             .find(|k| *k != silent)
             .ok_or("nobody to claim")?;
         let signer = keys.signer(&claimant).ok_or("no key to claim with")?;
-        let mut replay = loaded.replay.clone();
+        let mut replay = SignedReplay::clone(&loaded.replay);
         let reason = format!("no move in {} days", self.settings.forfeit);
         let event = table::next_event(
             &mut replay,
@@ -2121,10 +2183,116 @@ mod read_games_tests {
             id: id.to_owned(),
             text: text.to_owned(),
             ruleset: ruleset.hash(),
-            record: Record::new(yam_notation::Tags::default()),
-            signed: SignedText::default(),
-            replay: SignedReplay::start(&Builtin, &ruleset).unwrap(),
+            record: Rc::new(Record::new(yam_notation::Tags::default())),
+            signed: Rc::new(SignedText::default()),
+            replay: Rc::new(SignedReplay::start(&Builtin, &ruleset).unwrap()),
         }
+    }
+
+    /// A game found again is shared with the command that loads it, not
+    /// copied; forgotten, the command holds it alone, so that changing it
+    /// (`Rc::make_mut` in `Robot::commit`) copies nothing.
+    #[test]
+    fn a_game_read_before_is_shared_and_forgotten_before_it_changes() {
+        let mut kept = ReadGames::default();
+        let read = game("g", "one");
+        let hash = read.ruleset;
+        let replay = Rc::clone(&read.replay);
+        kept.keep(read);
+        let (record, signed, found) = kept.get("g", "one", &hash).unwrap();
+        assert!(Rc::ptr_eq(&found, &replay), "shared, not copied");
+        drop((replay, record, signed));
+        assert_eq!(Rc::strong_count(&found), 2, "the command and the cache");
+        kept.forget("g");
+        assert_eq!(Rc::strong_count(&found), 1, "the command alone");
+        let mut found = found;
+        let before = Rc::as_ptr(&found);
+        Rc::make_mut(&mut found);
+        assert_eq!(Rc::as_ptr(&found), before, "changed where it is");
+        assert!(kept.get("g", "one", &hash).is_none());
+        assert_eq!(kept.bytes, 0);
+        kept.forget("g");
+        assert_eq!(kept.bytes, 0, "forgetting a game not kept changes nothing");
+    }
+
+    /// A decision reads each store file once (what it wrote itself
+    /// first); the next decision, after `Robot::touched`, reads the store
+    /// again, as the journal may have written it in between.
+    #[test]
+    fn a_decision_reads_a_file_once_and_the_next_reads_it_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let robot = Robot::new(
+            Store::open(dir.path()).unwrap(),
+            "robot@yam.test",
+            Settings::default(),
+            0,
+        )
+        .unwrap();
+        let rel = "robot/players/someone.yaml";
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "one").unwrap();
+        let work = Work::default();
+        robot.touched();
+        assert_eq!(robot.read(&work, rel).as_deref(), Some("one"));
+        assert_eq!(robot.read(&work, "robot/players/absent.yaml"), None);
+        std::fs::write(&path, "two").unwrap();
+        std::fs::write(dir.path().join("robot/players/absent.yaml"), "now").unwrap();
+        assert_eq!(robot.read(&work, rel).as_deref(), Some("one"), "read once");
+        assert_eq!(robot.read(&work, "robot/players/absent.yaml"), None);
+        let mut writing = Work::default();
+        writing.writes.insert(rel.to_owned(), "three".to_owned());
+        assert_eq!(
+            robot.read(&writing, rel).as_deref(),
+            Some("three"),
+            "what the decision writes comes first"
+        );
+        let touched = robot.touched();
+        assert!(touched.contains(rel) && touched.contains("robot/players/absent.yaml"));
+        assert_eq!(robot.read(&work, rel).as_deref(), Some("two"), "read anew");
+        assert_eq!(
+            robot.read(&work, "robot/players/absent.yaml").as_deref(),
+            Some("now")
+        );
+    }
+
+    /// A player's file is parsed once a decision, and parsed anew when the
+    /// decision has written it (another text).
+    #[test]
+    fn a_parsed_file_is_the_text_it_was_parsed_from() {
+        let dir = tempfile::tempdir().unwrap();
+        let robot = Robot::new(
+            Store::open(dir.path()).unwrap(),
+            "robot@yam.test",
+            Settings::default(),
+            0,
+        )
+        .unwrap();
+        let player = Player {
+            address: "ann@example.org".into(),
+            token_sha256: "00".into(),
+            identity: "p-ann".into(),
+            games: vec!["g1".into()],
+            registered: 1,
+        };
+        let rel = player_path(&player.address);
+        let path = dir.path().join(&rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, serde_yaml_ng::to_string(&player).unwrap()).unwrap();
+        let work = Work::default();
+        robot.touched();
+        assert_eq!(robot.player(&work, &player.address), Some(player.clone()));
+        assert_eq!(robot.player(&work, &player.address), Some(player.clone()));
+        let mut writing = Work::default();
+        let mut changed = player.clone();
+        changed.games.push("g2".into());
+        robot.put_player(&mut writing, &changed);
+        assert_eq!(robot.player(&writing, &player.address), Some(changed));
+        assert_eq!(robot.player(&work, &player.address), Some(player.clone()));
+        writing
+            .writes
+            .insert(rel.clone(), "not: [a player".to_owned());
+        assert_eq!(robot.player(&writing, &player.address), None);
     }
 
     /// A game is found again only from exactly the text and ruleset it was
