@@ -2215,11 +2215,8 @@ mod read_games_tests {
         assert_eq!(kept.bytes, 0, "forgetting a game not kept changes nothing");
     }
 
-    /// A decision reads each store file once (what it wrote itself
-    /// first); the next decision, after `Robot::touched`, reads the store
-    /// again, as the journal may have written it in between.
-    #[test]
-    fn a_decision_reads_a_file_once_and_the_next_reads_it_again() {
+    /// A robot on a store of its own, in a temporary folder.
+    fn robot_in_a_new_store() -> (tempfile::TempDir, Robot) {
         let dir = tempfile::tempdir().unwrap();
         let robot = Robot::new(
             Store::open(dir.path()).unwrap(),
@@ -2228,6 +2225,15 @@ mod read_games_tests {
             0,
         )
         .unwrap();
+        (dir, robot)
+    }
+
+    /// A decision reads each store file once (what it wrote itself
+    /// first); the next decision, after `Robot::touched`, reads the store
+    /// again, as the journal may have written it in between.
+    #[test]
+    fn a_decision_reads_a_file_once_and_the_next_reads_it_again() {
+        let (dir, robot) = robot_in_a_new_store();
         let rel = "robot/players/someone.yaml";
         let path = dir.path().join(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -2260,14 +2266,7 @@ mod read_games_tests {
     /// decision has written it (another text).
     #[test]
     fn a_parsed_file_is_the_text_it_was_parsed_from() {
-        let dir = tempfile::tempdir().unwrap();
-        let robot = Robot::new(
-            Store::open(dir.path()).unwrap(),
-            "robot@yam.test",
-            Settings::default(),
-            0,
-        )
-        .unwrap();
+        let (dir, robot) = robot_in_a_new_store();
         let player = Player {
             address: "ann@example.org".into(),
             token_sha256: "00".into(),
