@@ -534,7 +534,12 @@ impl Runner {
             }
         }
         self.robot.touched();
-        for (key, work) in self.robot.deadlines(&look.waiting) {
+        let due = self.robot.deadlines(&look.waiting);
+        // The deadlines are decided: what they read is forgotten before
+        // their plans write the store (the next look's first reads,
+        // `Robot::authenticated`, come before any other decision).
+        self.robot.touched();
+        for (key, work) in due {
             if self.journal.progress(&key) != Progress::New {
                 continue;
             }
