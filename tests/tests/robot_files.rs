@@ -485,9 +485,15 @@ fn no_file_of_the_robot_is_readable_by_others_or_holds_a_token_kills_included() 
     assert_no_token(&at_kill, &bo, "killed while inviting");
     // A solo game, killed at each step of a move.
     let game = local.solo_game("ann@player.test", &ann);
-    for (n, step) in ["after-read", "after-apply", "after-send", "after-archive"]
-        .iter()
-        .enumerate()
+    for (n, step) in [
+        "after-read",
+        "after-apply",
+        "before-done",
+        "after-send",
+        "after-archive",
+    ]
+    .iter()
+    .enumerate()
     {
         local.deliver(
             "ann@player.test",
@@ -545,9 +551,15 @@ fn a_robot_killed_in_the_middle_of_a_group_loses_no_mail_and_applies_no_move_twi
         games.push(local.solo_game(who, &token));
         tokens.push(token);
     }
-    for (n, step) in ["after-read", "after-apply", "after-send", "after-archive"]
-        .iter()
-        .enumerate()
+    for (n, step) in [
+        "after-read",
+        "after-apply",
+        "before-done",
+        "after-send",
+        "after-archive",
+    ]
+    .iter()
+    .enumerate()
     {
         let mut ids = Vec::new();
         // A move in each game, then a look at each board in the same

@@ -174,9 +174,15 @@ fn a_robot_killed_at_any_step_loses_no_mail_and_applies_no_move_twice() {
     local.run();
     let mut plies = replay(&local.record(&game)).plies();
     assert_eq!(plies, 0);
-    for (n, step) in ["after-read", "after-apply", "after-send", "after-archive"]
-        .iter()
-        .enumerate()
+    for (n, step) in [
+        "after-read",
+        "after-apply",
+        "before-done",
+        "after-send",
+        "after-archive",
+    ]
+    .iter()
+    .enumerate()
     {
         let before = local.sent().len();
         local.deliver(

@@ -2,9 +2,10 @@
 //! contents, never half of one: a temporary file in the same directory,
 //! flushed to disk, then renamed over the target.
 
+use std::collections::BTreeSet;
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Writes `contents` to `path` atomically; with `replace` false, refuses
 /// an existing `path`.
@@ -38,19 +39,57 @@ pub fn write_many(files: &[(&Path, &[u8])]) -> io::Result<()> {
     sync_dirs(files.iter().map(|(p, _)| *p))
 }
 
+/// Files renamed into place whose names are not yet durable: the first
+/// barrier of the next [`write_group_after`] makes them so, together with
+/// that group's contents, or [`Unsynced::durable`] does alone. This is
+/// how a group of files that must be durable before the next group is
+/// renamed into place (the robot's plans, before the files they write)
+/// shares a barrier with it: the next group's files are renamed only
+/// after that barrier, so the order holds. Dropped before either, it
+/// makes them durable itself.
+#[derive(Debug)]
+pub struct Unsynced {
+    dirs: BTreeSet<PathBuf>,
+}
+
+impl Unsynced {
+    /// Makes the renames durable: one barrier. On an error they are still
+    /// to be made durable.
+    pub fn durable(&mut self) -> io::Result<()> {
+        barrier_dirs(self.dirs.iter().map(PathBuf::as_path).collect(), &[])?;
+        self.dirs.clear();
+        Ok(())
+    }
+}
+
+impl Drop for Unsynced {
+    fn drop(&mut self) {
+        if !self.dirs.is_empty() {
+            let _ = barrier_dirs(self.dirs.iter().map(PathBuf::as_path).collect(), &[]);
+        }
+    }
+}
+
 /// Writes each of `files` atomically, as [`write_many`], for many files
 /// at once (the robot's group commit): every temporary file is written,
-/// then made durable by one barrier, then all are renamed, and the
-/// renames are made durable by a second barrier. Each file is either old
-/// or new after a crash, as with [`write`]; none is renamed before every
-/// contents is on disk. On Linux a barrier is one `syncfs(2)` of the file
-/// system the files are on, whatever their number; elsewhere it syncs
-/// each file, then each directory.
-pub fn write_group(files: &[(&Path, &[u8])]) -> io::Result<()> {
+/// then made durable by one barrier, together with the renames of
+/// `earlier`, then all are renamed. This group's renames are left for the
+/// caller to make durable: they are put in `earlier`, for the next
+/// group's barrier or [`Unsynced::durable`]. Each file is either old or
+/// new after a crash, as with [`write`]; none is renamed before every
+/// contents, and every rename of `earlier`, is on disk. `earlier` is
+/// taken only once its renames are durable, so on an error it is still
+/// there to be made durable some other way. On Linux a barrier is one
+/// `syncfs(2)` of the file system the files are on, whatever their
+/// number; elsewhere it syncs each file, then each directory.
+pub fn write_group_after(
+    earlier: &mut Option<Unsynced>,
+    files: &[(&Path, &[u8])],
+) -> io::Result<()> {
     if files.is_empty() {
         return Ok(());
     }
-    let temps: Vec<std::path::PathBuf> = files
+    let temps: Vec<PathBuf> = files
         .iter()
         .map(|(path, _)| temp_path(path, dir_of(path)))
         .collect();
@@ -63,7 +102,15 @@ pub fn write_group(files: &[(&Path, &[u8])]) -> io::Result<()> {
                 .open(temp)?;
             file.write_all(contents)?;
         }
-        barrier(temps.iter().map(std::path::PathBuf::as_path), true)?;
+        let temp_paths: Vec<&Path> = temps.iter().map(PathBuf::as_path).collect();
+        let mut dirs: BTreeSet<&Path> = temp_paths.iter().map(|p| dir_of(p)).collect();
+        if let Some(before) = earlier.as_ref() {
+            dirs.extend(before.dirs.iter().map(PathBuf::as_path));
+        }
+        barrier_dirs(dirs, &temp_paths)?;
+        if let Some(mut before) = earlier.take() {
+            before.dirs.clear();
+        }
         for ((path, _), temp) in files.iter().zip(&temps) {
             fs::rename(temp, path)?;
         }
@@ -75,12 +122,15 @@ pub fn write_group(files: &[(&Path, &[u8])]) -> io::Result<()> {
         }
         return Err(e);
     }
-    barrier(files.iter().map(|(p, _)| *p), false)
+    *earlier = Some(Unsynced {
+        dirs: files.iter().map(|(p, _)| dir_of(p).to_owned()).collect(),
+    });
+    Ok(())
 }
 
 /// Creates each of `paths` as an empty file (a marker: it is there or
 /// not, with no contents a crash could lose), and makes them durable with
-/// one barrier, as [`write_group`] does.
+/// one barrier, as [`Unsynced::durable`] does.
 pub fn mark_group(paths: &[&Path]) -> io::Result<()> {
     if paths.is_empty() {
         return Ok(());
@@ -96,18 +146,28 @@ pub fn mark_group(paths: &[&Path]) -> io::Result<()> {
 }
 
 /// Makes durable what was written to `paths` (their contents, when
-/// `contents`) and their names in their directories: on Linux one
-/// `syncfs(2)` of each file system they are on (which flushes every file
-/// and directory of it at once), elsewhere a sync of each file (when
-/// `contents`) and of each directory.
+/// `contents`) and their names in their directories.
 fn barrier<'a>(paths: impl Iterator<Item = &'a Path> + Clone, contents: bool) -> io::Result<()> {
+    let dirs: BTreeSet<&Path> = paths.clone().map(dir_of).collect();
+    let files: Vec<&Path> = if contents {
+        paths.collect()
+    } else {
+        Vec::new()
+    };
+    barrier_dirs(dirs, &files)
+}
+
+/// Makes durable the names in `dirs` and the contents of `files`: on
+/// Linux one `syncfs(2)` of each file system they are on (which flushes
+/// every file and directory of it at once), elsewhere a sync of each of
+/// `files`, then of each directory.
+fn barrier_dirs(dirs: BTreeSet<&Path>, files: &[&Path]) -> io::Result<()> {
     #[cfg(target_os = "linux")]
     {
-        let _ = contents;
+        let _ = files;
         use std::os::unix::fs::MetadataExt;
         // Each directory is looked at once, however many of the files
         // are in it (a group's plans all share the journal's).
-        let dirs: std::collections::BTreeSet<&Path> = paths.map(dir_of).collect();
         let mut devices: Vec<u64> = Vec::new();
         for dir in dirs {
             let device = fs::metadata(dir)?.dev();
@@ -120,12 +180,14 @@ fn barrier<'a>(paths: impl Iterator<Item = &'a Path> + Clone, contents: bool) ->
     }
     #[cfg(not(target_os = "linux"))]
     {
-        if contents {
-            for path in paths.clone() {
-                fs::File::open(path)?.sync_all()?;
-            }
+        for file in files {
+            fs::File::open(file)?.sync_all()?;
         }
-        sync_dirs(paths)
+        #[cfg(unix)]
+        for dir in dirs {
+            fs::File::open(dir)?.sync_all()?;
+        }
+        Ok(())
     }
 }
 
@@ -165,8 +227,8 @@ pub fn temporary_of(name: &str) -> Option<u32> {
 /// commit, the temporary is removed and the target left as it was.
 #[derive(Debug)]
 pub struct Replacing {
-    path: std::path::PathBuf,
-    temp: std::path::PathBuf,
+    path: PathBuf,
+    temp: PathBuf,
     file: Option<io::BufWriter<fs::File>>,
 }
 
@@ -254,7 +316,7 @@ fn dir_of(path: &Path) -> &Path {
 }
 
 /// The temporary file `path` is written to first, in `dir`.
-fn temp_path(path: &Path, dir: &Path) -> std::path::PathBuf {
+fn temp_path(path: &Path, dir: &Path) -> PathBuf {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -262,8 +324,6 @@ fn temp_path(path: &Path, dir: &Path) -> std::path::PathBuf {
     dir.join(temporary_name(&name, std::process::id()))
 }
 
-/// The file written to a temporary, flushed and renamed over `path`; the
-/// rename is not yet synced.
 /// Writes a cache file (one whose loss costs only time, such as a verified
 /// checkpoint): whole, through a rename, so a reader sees the old contents
 /// or the new, readable by its owner only, and not synced: after a crash it
@@ -299,6 +359,8 @@ pub fn write_cache_with(
     result
 }
 
+/// The file written to a temporary, flushed and renamed over `path`; the
+/// rename is not yet synced.
 fn replace_unsynced(path: &Path, dir: &Path, contents: &[u8]) -> io::Result<()> {
     let temp = temp_path(path, dir);
     let result = (|| {
@@ -434,15 +496,56 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (a, b) = (dir.path().join("a"), dir.path().join("b"));
         write(&a, b"old", false).unwrap();
-        write_group(&[(&a, b"one"), (&b, b"two")]).unwrap();
+        let mut renamed = None;
+        write_group_after(&mut renamed, &[(&a, b"one"), (&b, b"two")]).unwrap();
         assert_eq!(fs::read(&a).unwrap(), b"one");
         assert_eq!(fs::read(&b).unwrap(), b"two");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
         // One that cannot be written (its folder is missing): nothing is
         // renamed, and the others' temporaries are removed too.
         let c = dir.path().join("missing").join("c");
-        assert!(write_group(&[(&a, b"three"), (&c, b"four")]).is_err());
+        let mut none = None;
+        assert!(write_group_after(&mut none, &[(&a, b"three"), (&c, b"four")]).is_err());
+        assert!(none.is_none());
         assert_eq!(fs::read(&a).unwrap(), b"one");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
+        renamed.unwrap().durable().unwrap();
+    }
+
+    /// The renames of one group are made durable by the next group's
+    /// first barrier: taken from `earlier` once it has passed, and left
+    /// there when the next group fails before it.
+    #[test]
+    fn a_groups_renames_are_made_durable_by_the_next_groups_barrier_or_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = dir.path().join("journal");
+        let game = dir.path().join("game");
+        fs::create_dir_all(&journal).unwrap();
+        fs::create_dir_all(&game).unwrap();
+        let plan = journal.join("k.plan");
+        let mut earlier = None;
+        write_group_after(&mut earlier, &[(&plan, b"plan")]).unwrap();
+        let dirs = |u: &Option<Unsynced>| u.as_ref().map(|u| u.dirs.clone());
+        assert_eq!(dirs(&earlier), Some(BTreeSet::from([journal.clone()])));
+        // A group that fails before its barrier: the plans' renames are
+        // still to be made durable.
+        let missing = dir.path().join("missing").join("record.yam");
+        assert!(write_group_after(&mut earlier, &[(&missing, b"x")]).is_err());
+        assert_eq!(dirs(&earlier), Some(BTreeSet::from([journal.clone()])));
+        // The files' group: its barrier covers the plans, and what is left
+        // to make durable is its own renames.
+        let record = game.join("record.yam");
+        write_group_after(&mut earlier, &[(&record, b"record")]).unwrap();
+        assert_eq!(dirs(&earlier), Some(BTreeSet::from([game.clone()])));
+        assert_eq!(fs::read(&record).unwrap(), b"record");
+        let mut files = earlier.take().unwrap();
+        files.durable().unwrap();
+        assert!(files.dirs.is_empty(), "durable, nothing left for its drop");
+        // An empty group changes nothing, and takes nothing.
+        let mut kept = Some(Unsynced {
+            dirs: BTreeSet::from([journal.clone()]),
+        });
+        write_group_after(&mut kept, &[]).unwrap();
+        assert!(kept.is_some());
     }
 }

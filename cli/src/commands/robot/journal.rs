@@ -29,10 +29,11 @@
 //!
 //! A burst is carried through by groups ([`Journal::commit_group`],
 //! [`advance_group`]): the plans of independent decisions take each step
-//! together, sharing its syncs (two barriers for all their plan files,
-//! two for all their files, one for all their `sent.N` markers, one for
-//! all their done markers). The `applied` marker is written only for a
-//! plan that stops.
+//! together, sharing its syncs: four barriers for the group, one for the
+//! contents of its plan files, one for the contents of the files they
+//! write and the plans' renames (the commit point), one for those files'
+//! renames, one for the done markers. The `applied` and `sent.N` markers
+//! are written only for a plan that stops.
 //!
 //! A plan not done holds back what it writes ([`Plan::claims`]: a game's
 //! folder, a player's file): nothing new is decided on it until the plan
@@ -53,7 +54,7 @@
 //! which time no mail system still retries a delivery and the mail itself
 //! has long been archived.
 //!
-//! `YAM_ROBOT_KILL_AT=after-read|after-apply|after-send|after-archive`
+//! `YAM_ROBOT_KILL_AT=after-read|after-apply|before-done|after-send|after-archive`
 //! makes the process kill itself (SIGKILL, by `kill -9` of its own pid) at
 //! that step, for the crash tests.
 
@@ -91,6 +92,11 @@ pub struct Journal {
     next_seq: Cell<u64>,
     /// The thread that deletes the files of plans done, and its queue.
     sweeper: RefCell<Option<Sweeper>>,
+    /// The plans of the last group committed, renamed into place but not
+    /// yet durable: made so by the first barrier of the files they write
+    /// (no file of theirs is renamed into place before it), or before
+    /// anything else is done with them ([`Journal::commits_durable`]).
+    unsynced: RefCell<Option<atomic::Unsynced>>,
 }
 
 /// A thread deleting files the journal is done with, off the loop's way
@@ -277,6 +283,9 @@ impl Plan {
         }
         self.marked = true;
         let result = (|| -> Result<(), String> {
+            journal
+                .commits_durable()
+                .map_err(|e| format!("cannot make the plan durable: {e}"))?;
             if self.state == State::Planned {
                 journal.apply(&self.work)?;
                 atomic::write(&journal.path(&self.key, "applied"), b"", true)
@@ -299,6 +308,9 @@ impl Plan {
                         .map_err(|e| format!("cannot mark mail {n} sent: {e}"))?;
                 }
                 self.state = State::Sent;
+                // Alone, a plan's mails are marked sent one by one: the
+                // two steps are one here.
+                kill_point("before-done");
                 kill_point("after-send");
             }
             if self.state == State::Sent {
@@ -337,25 +349,27 @@ impl Plan {
 /// Carries a group of plans on together, the group commit of a burst:
 /// the same steps as [`Plan::advance`], each taken for the whole group
 /// before the next, so that the group shares its syncs. Every plan's
-/// files are written and made durable together ([`atomic::write_group`]:
-/// two barriers for all), the mails are sent, then every done marker is
+/// files are written and made durable together
+/// ([`atomic::write_group_after`]: two barriers for all, the first of
+/// which also makes the plans' renames durable, before any file is
+/// renamed into place), the mails are sent, then every done marker is
 /// made durable together (one barrier). The plans of a group must not
 /// write the same files (the loop groups only decisions that neither
 /// read nor write what another of the group writes), so taking a step
 /// for all of them at once is taking it for each in turn.
 ///
-/// The `sent.N` markers of the group are written together once its mails
-/// are sent (one barrier), so a crash before its done markers sends none
-/// of them again. The `applied` marker is written only for a plan that
-/// stops, with the `sent.N` of the mails it sent, so that its retry
-/// neither writes its files again nor sends those mails again. A crash
-/// after the group's files and before its `sent.N` markers carries its
-/// plans on from planned at the next start: their files are written
-/// again, whole and the same (nothing was decided after them: the next
-/// group is decided once the done markers are durable, and a plan that
-/// stopped holds what it writes), and their mails are sent again under
-/// the same Message-IDs, which is what a crash between a mail sent and
-/// its `sent.N` marker does alone.
+/// The done markers are what says a group's mails went: a `sent.N`
+/// marker for each would need a barrier of its own just before theirs,
+/// and a crash before either barrier is the same window. The `applied`
+/// and `sent.N` markers are written only for a plan that stops, for the
+/// mails it sent, so that its retry neither writes its files again nor
+/// sends those mails again. A crash after the group's files and before
+/// its done markers carries its plans on from planned at the next start:
+/// their files are written again, whole and the same (nothing was
+/// decided after them: the next group is decided once the done markers
+/// are durable, and a plan that stopped holds what it writes), and their
+/// mails are sent again under the same Message-IDs, which is what a
+/// crash between a mail sent and its `sent.N` marker does alone.
 /// A step that fails for the group is taken again plan by plan
 /// ([`Plan::advance`]), so the failure blocks only the plans it
 /// concerns. Returns each plan's outcome, in order.
@@ -399,7 +413,11 @@ pub fn advance_group(
                 .iter()
                 .map(|(p, t)| (p.as_path(), t.as_bytes()))
                 .collect();
-            atomic::write_group(&batch)
+            // The plans' renames are made durable by the barrier of these
+            // files' contents, before any of them is renamed into place.
+            let mut unsynced = journal.unsynced.borrow_mut();
+            atomic::write_group_after(&mut unsynced, &batch)?;
+            unsynced.take().map_or(Ok(()), |mut files| files.durable())
         })();
         if written.is_err() {
             // Plan by plan: the one whose file cannot be written stops,
@@ -420,9 +438,19 @@ pub fn advance_group(
         }
         kill_point("after-apply");
     }
+    // Nothing is sent before the plans are durable (with no file to write,
+    // their renames had no barrier yet).
+    if journal.commits_durable().is_err() {
+        return plans
+            .iter_mut()
+            .zip(results)
+            .map(|(plan, result)| {
+                result.unwrap_or_else(|| plan.advance(journal, &mut log, &mut send))
+            })
+            .collect();
+    }
     // Sent: each plan's mails in turn; a plan whose mail fails stops with
     // the mails it sent marked, and the others go on.
-    let mut sent_markers: Vec<PathBuf> = Vec::new();
     for i in 0..plans.len() {
         if !open(&results, i) || plans[i].state != State::Applied {
             continue;
@@ -443,10 +471,7 @@ pub fn advance_group(
             sent_now.push((n, marker));
         }
         match failed {
-            None => {
-                plan.state = State::Sent;
-                sent_markers.extend(sent_now.into_iter().map(|(_, marker)| marker));
-            }
+            None => plan.state = State::Sent,
             Some(mut reason) => {
                 // Retried from applied, without the mails it sent.
                 plan.marked = true;
@@ -463,12 +488,12 @@ pub fn advance_group(
             }
         }
     }
-    // Every mail sent is marked sent, one barrier for all: a crash before
-    // the done markers sends none of them again. (Should this fail, the
-    // done markers below say it all the same.)
-    let batch: Vec<&Path> = sent_markers.iter().map(PathBuf::as_path).collect();
-    let _ = atomic::mark_group(&batch);
-    kill_point("after-send");
+    // Killed here, the mails just sent are sent again at the next start,
+    // under the same Message-IDs: the done markers are what says they
+    // went (no `sent.N` marker for each: it would be made durable by a
+    // barrier of its own just before theirs, so a crash before either
+    // is the same window).
+    kill_point("before-done");
     // Done: every marker, one sync for all.
     let sent: Vec<usize> = (0..plans.len())
         .filter(|&i| open(&results, i) && plans[i].state == State::Sent)
@@ -479,6 +504,9 @@ pub fn advance_group(
         .collect();
     let batch: Vec<&Path> = markers.iter().map(PathBuf::as_path).collect();
     let together = atomic::mark_group(&batch).is_ok();
+    if together {
+        kill_point("after-send");
+    }
     let mut done_with = Vec::new();
     for i in sent {
         let plan = &mut plans[i];
@@ -486,12 +514,15 @@ pub fn advance_group(
             plan.state = State::Done;
             plan.blocked = None;
             done_with.push(journal.path(&plan.key, "plan"));
+            // Step markers only of a plan carried alone before (stopped,
+            // or read back after a crash).
             if plan.marked {
                 done_with.extend(["applied", "blocked"].map(|what| journal.path(&plan.key, what)));
+                done_with.extend(
+                    (0..plan.work.mails.len())
+                        .map(|n| journal.path(&plan.key, &format!("sent.{n}"))),
+                );
             }
-            done_with.extend(
-                (0..plan.work.mails.len()).map(|n| journal.path(&plan.key, &format!("sent.{n}"))),
-            );
             Ok(())
         } else {
             plan.advance(journal, &mut log, &mut send)
@@ -566,6 +597,7 @@ impl Journal {
             tokens,
             next_seq: Cell::new(1),
             sweeper: RefCell::new(None),
+            unsynced: RefCell::new(None),
         };
         let last = journal.pending().iter().map(|p| p.seq).max().unwrap_or(0);
         journal.next_seq.set(last + 1);
@@ -670,9 +702,11 @@ impl Journal {
     }
 
     /// Makes a group of decisions durable at once, the group's commit
-    /// point: each plan file is written whole and synced, and the
-    /// journal's folder is synced once for all (a crash leaves each plan
-    /// whole or absent, as [`Journal::commit`] does). The decisions of a
+    /// point: each plan file is written whole and synced, and renamed
+    /// into place; the renames are made durable by the first barrier of
+    /// the files they write ([`advance_group`]), or before anything else
+    /// is done with them (a crash leaves each plan whole or absent, as
+    /// [`Journal::commit`] does, and none of its files written). The decisions of a
     /// group are independent of one another, so any of them surviving a
     /// crash without the others is a store some order of arrival could
     /// have made. When the group cannot be written together, each plan is
@@ -702,7 +736,9 @@ impl Journal {
             .zip(&prepared)
             .map(|(p, (_, _, _, text))| (p.as_path(), text.as_bytes()))
             .collect();
-        let together = atomic::write_group(&batch).is_ok();
+        // Renamed into place, not yet durable: the barrier of the files
+        // they write makes them so, before any is renamed into place.
+        let together = atomic::write_group_after(&mut self.unsynced.borrow_mut(), &batch).is_ok();
         let mut results: Vec<(usize, Committed)> = refused;
         for (path, (i, key, file, text)) in paths.iter().zip(prepared) {
             let written = if together {
@@ -727,6 +763,17 @@ impl Journal {
         }
         results.sort_by_key(|(i, _)| *i);
         results.into_iter().map(|(_, r)| r).collect()
+    }
+
+    /// Makes the plans of the last group committed durable, if they are
+    /// not yet (see [`Journal::commit_group`]).
+    fn commits_durable(&self) -> std::io::Result<()> {
+        let mut unsynced = self.unsynced.borrow_mut();
+        if let Some(plans) = unsynced.as_mut() {
+            plans.durable()?;
+        }
+        *unsynced = None;
+        Ok(())
     }
 
     /// A mail of `work` as it is sent: with the tokens it carries.
