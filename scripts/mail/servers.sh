@@ -22,11 +22,38 @@ wait_for_port() {
   return 1
 }
 
+# Stops the servers whose pid files are in $1 and removes it.
+stop_in() {
+  local dir=$1 service
+  for service in smtp dovecot; do
+    [ -f "$dir/$service.pid" ] && kill "$(cat "$dir/$service.pid")" 2>/dev/null || true
+  done
+  for service in smtp dovecot; do
+    for _ in $(seq 50); do
+      kill -0 "$(cat "$dir/$service.pid" 2>/dev/null)" 2>/dev/null || break
+      sleep 0.1
+    done
+  done
+  rm -rf "$dir"
+}
+
 case "${1:-}" in
 start)
   smtp_port=${YAM_SMTP_PORT:-2525}
   imap_port=${YAM_IMAP_PORT:-11143}
+  # A port already open is another server's (one left by an earlier run
+  # that was killed, say): aiosmtpd would share it (SO_REUSEPORT) and
+  # half the test mail would go there.
+  for port in "$smtp_port" "$imap_port"; do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "port $port is taken by another server (left by an earlier run? stop it, or set YAM_SMTP_PORT / YAM_IMAP_PORT)" >&2
+      exit 1
+    fi
+  done
   dir=$(mktemp -d /tmp/yam-mail.XXXXXX)   # short: Dovecot's sockets live here
+  # A start that fails stops what it started: nothing is left holding
+  # the ports.
+  trap 'status=$?; [ "$status" = 0 ] || stop_in "$dir"' EXIT
   chmod 755 "$dir"
   mkdir -p "$dir/run" "$dir/state" "$dir/home"
   if [ "$(id -u)" = 0 ]; then
@@ -102,17 +129,7 @@ CONF
   echo "export YAM_MAILTEST_SMTP_USER=yam YAM_MAILTEST_SMTP_PASSWORD=yam-smtp YAM_MAILTEST_IMAP_PASSWORD=test"
   ;;
 stop)
-  dir=${2:?stop needs the directory that start printed}
-  for service in smtp dovecot; do
-    [ -f "$dir/$service.pid" ] && kill "$(cat "$dir/$service.pid")" 2>/dev/null || true
-  done
-  for service in smtp dovecot; do
-    for _ in $(seq 50); do
-      kill -0 "$(cat "$dir/$service.pid" 2>/dev/null)" 2>/dev/null || break
-      sleep 0.1
-    done
-  done
-  rm -rf "$dir"
+  stop_in "${2:?stop needs the directory that start printed}"
   ;;
 *)
   echo "usage: $0 start | stop DIR" >&2
