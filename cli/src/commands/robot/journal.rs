@@ -1068,9 +1068,11 @@ mod tests {
             ("g2".into(), work("b", "b")),
         ]);
         let mut plans: Vec<Plan> = committed.into_iter().map(Result::unwrap).collect();
-        // Both durable, in the order of arrival, before anything is done.
+        // Both in place, in the order of arrival, before anything is done;
+        // their renames are made durable with their files' contents.
         let order: Vec<String> = journal.pending().iter().map(|p| p.key().into()).collect();
         assert_eq!(order, ["g1", "g2"]);
+        assert!(journal.unsynced.borrow().is_some());
         // The second mail of the first plan fails: only that plan stops,
         // with its first mail marked sent.
         let mut sent = Vec::new();
@@ -1080,6 +1082,10 @@ mod tests {
             &mut plans,
             |l| lines.push(l.to_owned()),
             |m| {
+                assert!(
+                    journal.unsynced.borrow().is_none(),
+                    "nothing is sent before the plans are durable"
+                );
                 if m.message_id == "a2@x" {
                     return Err("451 try later".into());
                 }
@@ -1149,6 +1155,50 @@ mod tests {
         assert_eq!(plans[0].state(), State::Planned);
         assert_eq!(journal.progress("ka"), Progress::Planned);
         assert_eq!(journal.progress("kb"), Progress::Done);
+        // The group's barrier never passed: the plans were made durable
+        // plan by plan, before their files.
+        assert!(journal.unsynced.borrow().is_none());
+    }
+
+    /// A group that writes no file (answers only: a `show`, a `list`)
+    /// has its plans made durable before its first mail goes, and leaves
+    /// no step marker: its done markers say its mails went.
+    #[test]
+    fn a_group_that_writes_nothing_is_durable_before_it_sends_and_leaves_only_done_markers() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = journal(dir.path());
+        let answer = |id: &str| Work {
+            mails: vec![mail(id)],
+            ..Work::default()
+        };
+        let mut plans: Vec<Plan> = journal
+            .commit_group(vec![
+                ("s1".into(), answer("s1@x")),
+                ("s2".into(), answer("s2@x")),
+            ])
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
+        assert!(journal.unsynced.borrow().is_some());
+        let mut sent = Vec::new();
+        let results = advance_group(&journal, &mut plans, no_log, |m| {
+            assert!(journal.unsynced.borrow().is_none());
+            for key in ["s1", "s2"] {
+                assert!(!journal.path(key, "sent.0").exists(), "no sent marker");
+            }
+            sent.push(m.message_id.clone());
+            Ok(())
+        });
+        assert!(results.iter().all(Result::is_ok));
+        assert_eq!(sent, ["s1@x", "s2@x"]);
+        journal.settle();
+        let mut left: Vec<String> = std::fs::read_dir(&journal.dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["s1.done", "s2.done"]);
     }
 
     #[test]
