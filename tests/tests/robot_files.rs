@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use robot_common::{replay, robot_once, token_in};
+use robot_common::{KILL_STEPS, replay, robot_once, token_in};
 
 struct Local {
     _dir: tempfile::TempDir,
@@ -485,16 +485,7 @@ fn no_file_of_the_robot_is_readable_by_others_or_holds_a_token_kills_included() 
     assert_no_token(&at_kill, &bo, "killed while inviting");
     // A solo game, killed at each step of a move.
     let game = local.solo_game("ann@player.test", &ann);
-    for (n, step) in [
-        "after-read",
-        "after-apply",
-        "before-done",
-        "after-send",
-        "after-archive",
-    ]
-    .iter()
-    .enumerate()
-    {
+    for (n, step) in KILL_STEPS.iter().enumerate() {
         local.deliver(
             "ann@player.test",
             &format!("move {game} draw #{n}"),
@@ -551,16 +542,7 @@ fn a_robot_killed_in_the_middle_of_a_group_loses_no_mail_and_applies_no_move_twi
         games.push(local.solo_game(who, &token));
         tokens.push(token);
     }
-    for (n, step) in [
-        "after-read",
-        "after-apply",
-        "before-done",
-        "after-send",
-        "after-archive",
-    ]
-    .iter()
-    .enumerate()
-    {
+    for (n, step) in KILL_STEPS.iter().enumerate() {
         let mut ids = Vec::new();
         // A move in each game, then a look at each board in the same
         // look at the mailbox: the second reads what the first writes, so

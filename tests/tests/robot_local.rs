@@ -6,7 +6,7 @@ mod robot_common;
 
 use std::path::PathBuf;
 
-use robot_common::{Received, parse, replay, robot_once, token_in};
+use robot_common::{KILL_STEPS, Received, parse, replay, robot_once, token_in};
 
 struct Local {
     _dir: tempfile::TempDir,
@@ -174,16 +174,7 @@ fn a_robot_killed_at_any_step_loses_no_mail_and_applies_no_move_twice() {
     local.run();
     let mut plies = replay(&local.record(&game)).plies();
     assert_eq!(plies, 0);
-    for (n, step) in [
-        "after-read",
-        "after-apply",
-        "before-done",
-        "after-send",
-        "after-archive",
-    ]
-    .iter()
-    .enumerate()
-    {
+    for (n, step) in KILL_STEPS.iter().enumerate() {
         let before = local.sent().len();
         local.deliver(
             "ann@player.test",

@@ -96,6 +96,16 @@ pub fn mail(from: &str, to: &str, id: &str, subject: &str, body: &str) -> lettre
         .expect("a mail")
 }
 
+/// The steps where `YAM_ROBOT_KILL_AT` kills the robot, in the order a
+/// mail goes through them (`docs/robot.md`, "Crash safety").
+pub const KILL_STEPS: [&str; 5] = [
+    "after-read",
+    "after-apply",
+    "before-done",
+    "after-send",
+    "after-archive",
+];
+
 /// `yam robot run --once` with the environment given; its output.
 pub fn robot_once(config: &Path, env: &[(&str, &str)]) -> Output {
     let mut cmd = std::process::Command::new(yam_tests::yam_bin!());

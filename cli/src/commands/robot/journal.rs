@@ -422,13 +422,7 @@ pub fn advance_group(
         if written.is_err() {
             // Plan by plan: the one whose file cannot be written stops,
             // the others go on.
-            return plans
-                .iter_mut()
-                .zip(results)
-                .map(|(plan, result)| {
-                    result.unwrap_or_else(|| plan.advance(journal, &mut log, &mut send))
-                })
-                .collect();
+            return carried_alone(journal, plans, results, &mut log, &mut send);
         }
         for &i in &planned {
             plans[i].state = State::Applied;
@@ -441,13 +435,7 @@ pub fn advance_group(
     // Nothing is sent before the plans are durable (with no file to write,
     // their renames had no barrier yet).
     if journal.commits_durable().is_err() {
-        return plans
-            .iter_mut()
-            .zip(results)
-            .map(|(plan, result)| {
-                result.unwrap_or_else(|| plan.advance(journal, &mut log, &mut send))
-            })
-            .collect();
+        return carried_alone(journal, plans, results, &mut log, &mut send);
     }
     // Sent: each plan's mails in turn; a plan whose mail fails stops with
     // the mails it sent marked, and the others go on.
@@ -531,10 +519,24 @@ pub fn advance_group(
     // What is done with goes in the background: a plan beside its done
     // marker is never carried on (and deleted at the next look).
     journal.discard(done_with);
+    carried_alone(journal, plans, results, &mut log, &mut send)
+}
+
+/// The outcome of each plan of a group: the one it has, or, for a plan
+/// without one yet, that of carrying it on alone ([`Plan::advance`]).
+fn carried_alone(
+    journal: &Journal,
+    plans: &mut [Plan],
+    results: Vec<Option<Result<(), Stop>>>,
+    log: &mut impl FnMut(&str),
+    send: &mut impl FnMut(&OutMail) -> Result<(), String>,
+) -> Vec<Result<(), Stop>> {
     plans
         .iter_mut()
         .zip(results)
-        .map(|(plan, result)| result.unwrap_or_else(|| plan.advance(journal, &mut log, &mut send)))
+        .map(|(plan, result)| {
+            result.unwrap_or_else(|| plan.advance(journal, &mut *log, &mut *send))
+        })
         .collect()
 }
 
