@@ -965,6 +965,19 @@ mod tests {
 
     fn no_log(_: &str) {}
 
+    /// The names in the journal's folder once every deletion is done, in
+    /// order.
+    fn left(journal: &Journal) -> Vec<String> {
+        journal.settle();
+        let mut names: Vec<String> = std::fs::read_dir(&journal.dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
     /// Plans are written as JSON; one an earlier Yam wrote as YAML and a
     /// crash left is read and carried out as it was.
     #[test]
@@ -1045,12 +1058,11 @@ mod tests {
         assert_eq!(again.state(), State::Done);
         assert_eq!(journal.progress("k"), Progress::Done);
         assert!(journal.pending().is_empty());
-        let left: Vec<String> = std::fs::read_dir(&journal.dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(left, ["k.done"], "the plan and its markers are gone");
+        assert_eq!(
+            left(&journal),
+            ["k.done"],
+            "the plan and its markers are gone"
+        );
     }
 
     #[test]
@@ -1115,14 +1127,11 @@ mod tests {
         });
         assert!(results[0].is_ok());
         assert_eq!(sent, ["a2@x"]);
-        journal.settle();
-        let mut left: Vec<String> = std::fs::read_dir(&journal.dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        left.sort();
-        assert_eq!(left, ["g1.done", "g2.done"], "no plan or marker is left");
+        assert_eq!(
+            left(&journal),
+            ["g1.done", "g2.done"],
+            "no plan or marker is left"
+        );
     }
 
     #[test]
@@ -1193,14 +1202,7 @@ mod tests {
         });
         assert!(results.iter().all(Result::is_ok));
         assert_eq!(sent, ["s1@x", "s2@x"]);
-        journal.settle();
-        let mut left: Vec<String> = std::fs::read_dir(&journal.dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        left.sort();
-        assert_eq!(left, ["s1.done", "s2.done"]);
+        assert_eq!(left(&journal), ["s1.done", "s2.done"]);
     }
 
     #[test]
