@@ -25,6 +25,15 @@
 //! Every input is read from memory through the streaming `Read` API. After
 //! criterion's report, a table gives the median MB/s and moves/s of each
 //! benchmark and the ratios the targets in `docs/performance.md` name.
+//!
+//! Criterion measures each benchmark for about twelve seconds, one after
+//! the other, so a change in the machine's load between two of them moves
+//! their ratio. The run then ends with the two comparisons of the targets
+//! measured again side by side: `$YAM_BENCH_ROUNDS` rounds (default 9; 0
+//! skips them), each timing Yam's whole input and then the other's, the
+//! order swapped every round, and the median and range of the rounds'
+//! ratios. Only the pairs whose both sides the run measured are compared
+//! (a filtered run compares nothing it did not ask for).
 
 use std::sync::OnceLock;
 
@@ -212,9 +221,101 @@ fn summary() {
     }
 }
 
+/// Seconds one call of `run` takes.
+fn seconds(run: impl FnOnce()) -> f64 {
+    let start = std::time::Instant::now();
+    run();
+    start.elapsed().as_secs_f64()
+}
+
+/// The median and the range of `ratios` (not empty), as text.
+fn spread(ratios: &mut [f64]) -> String {
+    ratios.sort_by(f64::total_cmp);
+    let n = ratios.len();
+    let median = if n % 2 == 1 {
+        ratios[n / 2]
+    } else {
+        (ratios[n / 2 - 1] + ratios[n / 2]) / 2.0
+    };
+    format!(
+        "median {median:.2}x (from {:.2}x to {:.2}x over {n} rounds)",
+        ratios[0],
+        ratios[n - 1]
+    )
+}
+
+/// The targets' two comparisons timed side by side, round by round (see
+/// the module's documentation): each round's ratio has both sides under
+/// the same load.
+fn alternated() {
+    let rounds: usize = std::env::var("YAM_BENCH_ROUNDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(9);
+    if rounds == 0 {
+        return;
+    }
+    let all = measured();
+    let has = |id: &str| all.contains_key(id);
+    let mut lines = Vec::new();
+    if has("yam-khan/check")
+        && has("pgn-reader/validate")
+        && let Some(peer) = peer_input()
+    {
+        let khan = khan_input();
+        let mut ratios = Vec::with_capacity(rounds);
+        for round in 0..rounds {
+            let yam = || seconds(|| read_all(&khan.data, &mut Checker::new()));
+            let other = || seconds(|| peer::read_all(&peer.data, &mut peer::Validate));
+            let (y, p) = if round % 2 == 0 {
+                let y = yam();
+                (y, other())
+            } else {
+                let p = other();
+                (yam(), p)
+            };
+            let mb = |input: &Input, secs: f64| input.data.len() as f64 / secs;
+            ratios.push(mb(khan, y) / mb(peer, p));
+        }
+        lines.push(format!(
+            "yam check / pgn-reader+shakmaty validate, MB/s: {}",
+            spread(&mut ratios)
+        ));
+    }
+    if has("yam-signed/verify") && has("yam-signed/crypto-floor") {
+        let signed = signed_input();
+        let mut ratios = Vec::with_capacity(rounds);
+        for round in 0..rounds {
+            let verify = || seconds(|| verify_all(&signed.input.data));
+            let floor = || seconds(|| crypto_floor(&signed.events));
+            let (v, f) = if round % 2 == 0 {
+                let v = verify();
+                (v, floor())
+            } else {
+                let f = floor();
+                (verify(), f)
+            };
+            ratios.push(v / f);
+        }
+        lines.push(format!(
+            "yam verify time / crypto floor time: {}",
+            spread(&mut ratios)
+        ));
+    }
+    if !lines.is_empty() {
+        println!();
+        println!("Side by side, each round both sides in turn (the order swapped every round):");
+        println!();
+        for line in lines {
+            println!("{line}");
+        }
+    }
+}
+
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     archive(&mut c);
     c.final_summary();
     summary();
+    alternated();
 }

@@ -708,13 +708,13 @@ impl Journal {
     /// into place; the renames are made durable by the first barrier of
     /// the files they write ([`advance_group`]), or before anything else
     /// is done with them (a crash leaves each plan whole or absent, as
-    /// [`Journal::commit`] does, and none of its files written). The decisions of a
-    /// group are independent of one another, so any of them surviving a
-    /// crash without the others is a store some order of arrival could
-    /// have made. When the group cannot be written together, each plan is
-    /// written on its own, and one that cannot be is left out (its mail is
-    /// decided again later). Returns each plan, or why it is not written,
-    /// in order.
+    /// [`Journal::commit`] does, and none of its files written). The
+    /// decisions of a group are independent of one another, so any of them
+    /// surviving a crash without the others is a store some order of
+    /// arrival could have made. When the group cannot be written together,
+    /// each plan is written on its own, and one that cannot be is left out
+    /// (its mail is decided again later). Returns each plan, or why it is
+    /// not written, in order.
     pub fn commit_group(&self, works: Vec<(String, Work)>) -> Vec<Committed> {
         let mut seq = self.next_seq.get();
         let mut prepared = Vec::new();
