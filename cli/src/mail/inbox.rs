@@ -174,12 +174,28 @@ impl Session {
     /// Every mail of the mailbox, oldest first, with its size; no body is
     /// read. IMAP lists the UIDs from `after` on (all when `None`).
     pub fn list(&mut self, after: Option<u32>) -> Result<Vec<Listed>, InboxError> {
-        match (&self.mailbox, self.imap.as_mut()) {
-            (Mailbox::Imap(_), Some(imap)) => Ok(imap.list(after)?),
-            (Mailbox::Maildir(dir), _) => list_maildir(dir),
-            (Mailbox::Mbox(file), _) => list_mbox(file),
-            (Mailbox::Imap(_), None) => Ok(Vec::new()),
-        }
+        self.list_new(after, |_| false)
+    }
+
+    /// As [`Session::list`], without the mails `known` says were handled
+    /// before. A Maildir passes them over by name, before their sizes are
+    /// asked of the file system: a desk's inbox keeps its old personal
+    /// mail, and a look that asked the size of every one of them would
+    /// cost as much as the mailbox holds rather than what is new in it.
+    pub fn list_new(
+        &mut self,
+        after: Option<u32>,
+        known: impl Fn(&Place) -> bool,
+    ) -> Result<Vec<Listed>, InboxError> {
+        let listed = match (&self.mailbox, self.imap.as_mut()) {
+            (Mailbox::Imap(_), Some(imap)) => imap.list(after)?,
+            (Mailbox::Maildir(dir), _) => {
+                return list_maildir(dir, |path| known(&Place::File(path.to_path_buf())));
+            }
+            (Mailbox::Mbox(file), _) => list_mbox(file)?,
+            (Mailbox::Imap(_), None) => Vec::new(),
+        };
+        Ok(listed.into_iter().filter(|l| !known(&l.place)).collect())
     }
 
     /// The mails not yet marked read, oldest first, with their sizes; no
@@ -189,10 +205,7 @@ impl Session {
     pub fn list_unseen(&mut self) -> Result<Vec<Listed>, InboxError> {
         match (&self.mailbox, self.imap.as_mut()) {
             (Mailbox::Imap(_), Some(imap)) => Ok(imap.list_unseen()?),
-            (Mailbox::Maildir(dir), _) => Ok(list_maildir(dir)?
-                .into_iter()
-                .filter(|l| !matches!(&l.place, Place::File(p) if super::maildir::is_seen(p)))
-                .collect()),
+            (Mailbox::Maildir(dir), _) => list_maildir(dir, super::maildir::is_seen),
             (Mailbox::Mbox(file), _) => list_mbox(file),
             (Mailbox::Imap(_), None) => Ok(Vec::new()),
         }
@@ -485,8 +498,11 @@ impl ImapSession {
 }
 
 /// The files of a Maildir's `new/` and `cur/`, in name order (delivery
-/// order), with their sizes; hidden files are left out.
-fn list_maildir(dir: &Path) -> Result<Vec<Listed>, InboxError> {
+/// order), with their sizes; hidden files are left out, and so are those
+/// `pass_over` names by their path. It is asked before anything else is
+/// asked of the file system about a file, so a mail passed over costs its
+/// name only (see [`Session::list_new`] and [`Session::list_unseen`]).
+fn list_maildir(dir: &Path, pass_over: impl Fn(&Path) -> bool) -> Result<Vec<Listed>, InboxError> {
     let io = |source| InboxError::Io {
         path: dir.to_path_buf(),
         source,
@@ -499,10 +515,14 @@ fn list_maildir(dir: &Path) -> Result<Vec<Listed>, InboxError> {
             if name.to_string_lossy().starts_with('.') {
                 continue;
             }
+            let path = entry.path();
+            if pass_over(&path) {
+                continue;
+            }
             let meta = entry.metadata().map_err(io)?;
             if meta.is_file() {
                 listed.push(Listed {
-                    place: Place::File(entry.path()),
+                    place: Place::File(path),
                     size: meta.len(),
                 });
             }
@@ -592,6 +612,39 @@ mod tests {
     }
 
     #[test]
+    fn the_unread_mails_of_a_maildir_leave_the_read_ones_out_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["cur", "new", "tmp"] {
+            std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+        }
+        std::fs::write(dir.path().join("cur/1.host:2,S"), "read").unwrap();
+        std::fs::write(dir.path().join("cur/2.host:2,FS"), "read, flagged").unwrap();
+        // Opened by a client, not marked read: still unread.
+        std::fs::write(dir.path().join("cur/3.host:2,F"), "flagged").unwrap();
+        std::fs::write(dir.path().join("new/4.host"), "new").unwrap();
+        // A folder with a read mail's name is no mail either way.
+        std::fs::create_dir_all(dir.path().join("cur/5.host:2,S")).unwrap();
+        let mut session = Mailbox::Maildir(dir.path().to_path_buf()).open().unwrap();
+        let unseen = session.list_unseen().unwrap();
+        let keys: Vec<String> = unseen.iter().map(|l| l.place.key()).collect();
+        assert_eq!(keys, ["maildir:3.host", "maildir:4.host"]);
+        assert_eq!(
+            unseen.iter().map(|l| l.size).collect::<Vec<_>>(),
+            [7, 3],
+            "sizes as listed"
+        );
+        // The whole listing still has every mail; a desk's listing leaves
+        // out the places it knows, whatever their flags.
+        assert_eq!(session.list(None).unwrap().len(), 4);
+        let known = ["maildir:1.host", "maildir:3.host"];
+        let new = session
+            .list_new(None, |place| known.contains(&place.key().as_str()))
+            .unwrap();
+        let keys: Vec<String> = new.iter().map(|l| l.place.key()).collect();
+        assert_eq!(keys, ["maildir:2.host", "maildir:4.host"]);
+    }
+
+    #[test]
     fn an_mbox_is_listed_by_offsets_and_read_one_message_at_a_time() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("box");
@@ -610,5 +663,9 @@ mod tests {
         );
         let first = String::from_utf8(session.fetch(&listed[0]).unwrap()).unwrap();
         assert!(first.contains("From the start"), "{first}");
+        // The places known are left out here too (after the listing).
+        let known = listed[0].place.clone();
+        let new = session.list_new(None, |place| *place == known).unwrap();
+        assert_eq!(new, listed[1..]);
     }
 }

@@ -871,16 +871,14 @@ fn read_mailbox(
     let log = desk.store.root().join("read.log");
     let written = |e| Error::io(&log, "cannot write", e);
     let mut session = mailbox.open().map_err(|e| Error::usage(e.to_string()))?;
+    // Handled before: known from the listing alone (a Maildir's by name),
+    // never fetched again.
+    let after = memory.imap_after(session.validity());
     let listed = session
-        .list(memory.imap_after(session.validity()))
+        .list_new(after, |place| memory.knows_place(place))
         .map_err(|e| Error::usage(e.to_string()))?;
     let mut yams = Vec::new();
     for mail in listed {
-        // Handled before: known from the listing alone, never fetched
-        // again.
-        if memory.knows_place(&mail.place) {
-            continue;
-        }
         if mail.size > crate::mail::extract::MAX_MAIL as u64 {
             // Never downloaded: no turn is that large.
             memory
