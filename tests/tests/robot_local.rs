@@ -1560,6 +1560,55 @@ fn done_markers_are_pruned_after_the_configured_days() {
 }
 
 #[test]
+fn the_journal_is_pruned_once_a_day_across_runs() {
+    let mut local = Local::new();
+    local.register("ann@player.test");
+    let journal = local.root.join("data/robot/journal");
+    let done = || {
+        std::fs::read_dir(&journal)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".done"))
+            .count()
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let day = 86_400;
+    let config = local.config.clone();
+    let at = |clock: u64| robot_once(&config, &[("YAM_ROBOT_NOW", &clock.to_string())]);
+    let out = at(now + 31 * day);
+    assert!(out.status.success());
+    assert!(stderr(&out).contains("1 done marker(s) older than 30 days pruned"));
+    // A second mail, read an hour later by the robot's clock: its marker,
+    // written now, is older than 30 days by that clock, but the journal
+    // was pruned less than a day ago, by the run before this process.
+    local.deliver("bo@player.test", "help", "help");
+    let out = at(now + 31 * day + 3_600);
+    assert!(out.status.success());
+    assert_eq!(done(), 1, "{}", stderr(&out));
+    let out = at(now + 31 * day + 7_200);
+    assert!(!stderr(&out).contains("pruned"), "{}", stderr(&out));
+    assert_eq!(done(), 1);
+    // A day after the last pruning, pruned again.
+    let out = at(now + 32 * day + 1);
+    assert!(stderr(&out).contains("1 done marker(s) older than 30 days pruned"));
+    assert_eq!(done(), 0);
+    // A store of an earlier build has no note: pruned at its first look.
+    local.deliver("cy@player.test", "help", "help");
+    assert!(at(now + 32 * day + 2).status.success());
+    assert_eq!(done(), 1, "read within the day of the last pruning");
+    std::fs::remove_file(local.root.join("data/robot/journal.pruned")).unwrap();
+    let out = at(now + 32 * day + 3);
+    assert!(
+        stderr(&out).contains("1 done marker(s) older than 30 days pruned"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn a_refereed_game_whose_copy_was_lost_catches_up_with_the_next_mail() {
     let mut t = Referee::new();
     let game = "khan-ref-lost";

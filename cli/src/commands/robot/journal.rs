@@ -905,6 +905,31 @@ impl Journal {
             .map(|t| t.lines().map(str::to_owned).collect())
     }
 
+    /// When the journal was last pruned (the robot's clock, seconds since
+    /// the epoch), as `robot/journal.pruned` says; `None` before the
+    /// first pruning (a store of a build before the file) or when the
+    /// file cannot be read: the journal is then pruned at the next look.
+    pub fn pruned_at(&self) -> Option<u64> {
+        std::fs::read_to_string(self.pruned_path())
+            .ok()?
+            .trim()
+            .parse()
+            .ok()
+    }
+
+    /// Notes that the journal was pruned at `now` (see
+    /// [`Journal::pruned_at`]). A cache: not synced, since lost or garbled
+    /// in a crash it costs one pruning more.
+    pub fn note_pruned(&self, now: u64) -> std::io::Result<()> {
+        atomic::write_cache(&self.pruned_path(), format!("{now}\n").as_bytes())
+    }
+
+    /// Beside the journal's folder, not in it: the folder holds plans and
+    /// markers only.
+    fn pruned_path(&self) -> PathBuf {
+        self.dir.with_file_name("journal.pruned")
+    }
+
     /// Removes the done markers (and wait notes) last written more than
     /// `days` days before `now` (seconds since the epoch), with anything a
     /// crash left beside them; returns how many. Plans not done and their

@@ -821,10 +821,15 @@ impl Runner {
         std::thread::sleep(poll);
     }
 
-    /// Drops old done markers, at start-up and then once a day.
+    /// Drops old done markers once a day, by the robot's clock, counted
+    /// across runs: pruning asks the file system about every marker of the
+    /// last `journal_days` days, and `--once` (for cron) starts a process
+    /// a look. A clock that went back prunes at once.
     fn prune_journal(&mut self) {
         let now = self.robot.now;
-        if self.pruned_at.is_some_and(|at| now < at + 86_400) {
+        let last = self.pruned_at.or_else(|| self.journal.pruned_at());
+        if last.is_some_and(|at| at <= now && now < at + 86_400) {
+            self.pruned_at = last;
             return;
         }
         self.pruned_at = Some(now);
@@ -834,7 +839,14 @@ impl Runner {
                 "journal: {n} done marker(s) older than {} days pruned",
                 self.journal_days
             )),
-            Err(e) => log(&format!("journal: cannot prune: {e}")),
+            Err(e) => {
+                log(&format!("journal: cannot prune: {e}"));
+                return;
+            }
+        }
+        // Lost, it costs one pruning more at the next start.
+        if let Err(e) = self.journal.note_pruned(now) {
+            log(&format!("journal: cannot note when it was pruned: {e}"));
         }
     }
 
