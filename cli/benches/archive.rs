@@ -244,6 +244,22 @@ fn spread(ratios: &mut [f64]) -> String {
     )
 }
 
+/// The seconds `yam` and `other` take, round by round, both in each
+/// round, the order swapped every round.
+fn in_turns(rounds: usize, yam: impl Fn(), other: impl Fn()) -> Vec<(f64, f64)> {
+    (0..rounds)
+        .map(|round| {
+            if round % 2 == 0 {
+                let y = seconds(&yam);
+                (y, seconds(&other))
+            } else {
+                let o = seconds(&other);
+                (seconds(&yam), o)
+            }
+        })
+        .collect()
+}
+
 /// The targets' two comparisons timed side by side, round by round (see
 /// the module's documentation): each round's ratio has both sides under
 /// the same load.
@@ -263,20 +279,15 @@ fn alternated() {
         && let Some(peer) = peer_input()
     {
         let khan = khan_input();
-        let mut ratios = Vec::with_capacity(rounds);
-        for round in 0..rounds {
-            let yam = || seconds(|| read_all(&khan.data, &mut Checker::new()));
-            let other = || seconds(|| peer::read_all(&peer.data, &mut peer::Validate));
-            let (y, p) = if round % 2 == 0 {
-                let y = yam();
-                (y, other())
-            } else {
-                let p = other();
-                (yam(), p)
-            };
-            let mb = |input: &Input, secs: f64| input.data.len() as f64 / secs;
-            ratios.push(mb(khan, y) / mb(peer, p));
-        }
+        let mb = |input: &Input, secs: f64| input.data.len() as f64 / secs;
+        let mut ratios: Vec<f64> = in_turns(
+            rounds,
+            || read_all(&khan.data, &mut Checker::new()),
+            || peer::read_all(&peer.data, &mut peer::Validate),
+        )
+        .into_iter()
+        .map(|(yam, other)| mb(khan, yam) / mb(peer, other))
+        .collect();
         lines.push(format!(
             "yam check / pgn-reader+shakmaty validate, MB/s: {}",
             spread(&mut ratios)
@@ -284,19 +295,14 @@ fn alternated() {
     }
     if has("yam-signed/verify") && has("yam-signed/crypto-floor") {
         let signed = signed_input();
-        let mut ratios = Vec::with_capacity(rounds);
-        for round in 0..rounds {
-            let verify = || seconds(|| verify_all(&signed.input.data));
-            let floor = || seconds(|| crypto_floor(&signed.events));
-            let (v, f) = if round % 2 == 0 {
-                let v = verify();
-                (v, floor())
-            } else {
-                let f = floor();
-                (verify(), f)
-            };
-            ratios.push(v / f);
-        }
+        let mut ratios: Vec<f64> = in_turns(
+            rounds,
+            || verify_all(&signed.input.data),
+            || crypto_floor(&signed.events),
+        )
+        .into_iter()
+        .map(|(verify, floor)| verify / floor)
+        .collect();
         lines.push(format!(
             "yam verify time / crypto floor time: {}",
             spread(&mut ratios)

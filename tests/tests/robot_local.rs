@@ -1527,23 +1527,31 @@ fn a_robot_killed_while_witnessing_takes_the_turn_exactly_once() {
     assert!(t.local.sent().is_empty(), "no answers to accepted turns");
 }
 
+/// How many done markers the robot's journal holds.
+fn done_markers(local: &Local) -> usize {
+    std::fs::read_dir(local.root.join("data/robot/journal"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".done"))
+        .count()
+}
+
+/// The wall clock, in seconds since the epoch (the robot's clock is set
+/// from it, days ahead).
+fn wall_clock() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
 #[test]
 fn done_markers_are_pruned_after_the_configured_days() {
     let mut local = Local::new();
     local.register("ann@player.test");
-    let journal = local.root.join("data/robot/journal");
-    let done = || {
-        std::fs::read_dir(&journal)
-            .unwrap()
-            .flatten()
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".done"))
-            .count()
-    };
+    let done = || done_markers(&local);
     assert_eq!(done(), 1, "the registration mail is remembered");
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs();
+    let now = wall_clock();
     let out = robot_once(
         &local.config,
         &[("YAM_ROBOT_NOW", &(now + 29 * 86_400).to_string())],
@@ -1563,18 +1571,7 @@ fn done_markers_are_pruned_after_the_configured_days() {
 fn the_journal_is_pruned_once_a_day_across_runs() {
     let mut local = Local::new();
     local.register("ann@player.test");
-    let journal = local.root.join("data/robot/journal");
-    let done = || {
-        std::fs::read_dir(&journal)
-            .unwrap()
-            .flatten()
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".done"))
-            .count()
-    };
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs();
+    let now = wall_clock();
     let day = 86_400;
     let config = local.config.clone();
     let at = |clock: u64| robot_once(&config, &[("YAM_ROBOT_NOW", &clock.to_string())]);
@@ -1587,18 +1584,22 @@ fn the_journal_is_pruned_once_a_day_across_runs() {
     local.deliver("bo@player.test", "help", "help");
     let out = at(now + 31 * day + 3_600);
     assert!(out.status.success());
-    assert_eq!(done(), 1, "{}", stderr(&out));
+    assert_eq!(done_markers(&local), 1, "{}", stderr(&out));
     let out = at(now + 31 * day + 7_200);
     assert!(!stderr(&out).contains("pruned"), "{}", stderr(&out));
-    assert_eq!(done(), 1);
+    assert_eq!(done_markers(&local), 1);
     // A day after the last pruning, pruned again.
     let out = at(now + 32 * day + 1);
     assert!(stderr(&out).contains("1 done marker(s) older than 30 days pruned"));
-    assert_eq!(done(), 0);
+    assert_eq!(done_markers(&local), 0);
     // A store of an earlier build has no note: pruned at its first look.
     local.deliver("cy@player.test", "help", "help");
     assert!(at(now + 32 * day + 2).status.success());
-    assert_eq!(done(), 1, "read within the day of the last pruning");
+    assert_eq!(
+        done_markers(&local),
+        1,
+        "read within the day of the last pruning"
+    );
     std::fs::remove_file(local.root.join("data/robot/journal.pruned")).unwrap();
     let out = at(now + 32 * day + 3);
     assert!(

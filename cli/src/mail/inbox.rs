@@ -593,15 +593,26 @@ fn read_mbox_message(file: &Path, offset: u64, size: u64) -> std::io::Result<Vec
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_maildir_is_listed_without_reading_and_keys_ignore_flags() {
+    /// An empty Maildir in a folder of its own, then `files` in it (a
+    /// path under the Maildir, and its contents).
+    fn maildir(files: &[(&str, &str)]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
         for sub in ["cur", "new", "tmp"] {
             std::fs::create_dir_all(dir.path().join(sub)).unwrap();
         }
-        std::fs::write(dir.path().join("new/2.host"), "Subject: b\n\nbody\n").unwrap();
-        std::fs::write(dir.path().join("cur/1.host:2,S"), "Subject: a\n\nx\n").unwrap();
-        std::fs::write(dir.path().join("new/.hidden"), "x").unwrap();
+        for (path, contents) in files {
+            std::fs::write(dir.path().join(path), contents).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn a_maildir_is_listed_without_reading_and_keys_ignore_flags() {
+        let dir = maildir(&[
+            ("new/2.host", "Subject: b\n\nbody\n"),
+            ("cur/1.host:2,S", "Subject: a\n\nx\n"),
+            ("new/.hidden", "x"),
+        ]);
         let mut session = Mailbox::Maildir(dir.path().to_path_buf()).open().unwrap();
         let listed = session.list(None).unwrap();
         let keys: Vec<String> = listed.iter().map(|l| l.place.key()).collect();
@@ -613,15 +624,13 @@ mod tests {
 
     #[test]
     fn the_unread_mails_of_a_maildir_leave_the_read_ones_out_by_name() {
-        let dir = tempfile::tempdir().unwrap();
-        for sub in ["cur", "new", "tmp"] {
-            std::fs::create_dir_all(dir.path().join(sub)).unwrap();
-        }
-        std::fs::write(dir.path().join("cur/1.host:2,S"), "read").unwrap();
-        std::fs::write(dir.path().join("cur/2.host:2,FS"), "read, flagged").unwrap();
-        // Opened by a client, not marked read: still unread.
-        std::fs::write(dir.path().join("cur/3.host:2,F"), "flagged").unwrap();
-        std::fs::write(dir.path().join("new/4.host"), "new").unwrap();
+        let dir = maildir(&[
+            ("cur/1.host:2,S", "read"),
+            ("cur/2.host:2,FS", "read, flagged"),
+            // Opened by a client, not marked read: still unread.
+            ("cur/3.host:2,F", "flagged"),
+            ("new/4.host", "new"),
+        ]);
         // A folder with a read mail's name is no mail either way.
         std::fs::create_dir_all(dir.path().join("cur/5.host:2,S")).unwrap();
         let mut session = Mailbox::Maildir(dir.path().to_path_buf()).open().unwrap();
