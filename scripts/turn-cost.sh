@@ -5,8 +5,9 @@
 # the desk (`yam read` of the opponent's turn mail, through the directory
 # transport). Each measured run starts from a fresh copy of the game, so
 # every run does the same work; early and late runs take turns, so a change
-# in the machine's load falls on both; the median of RUNS runs of each and
-# their ratio are printed.
+# in the machine's load falls on both; the median of RUNS runs of each,
+# their ratio, and the median and middle half of the ratios taken run by
+# run (each late run against the early run beside it) are printed.
 #
 #   scripts/turn-cost.sh [OUT] [RUNS] [YAM]   (defaults: /tmp/yam-turn-cost, 30, target/release/yam)
 #
@@ -28,10 +29,15 @@ mkdir -p "$OUT"
 # that a change in the machine's load falls on both alike; each run is on a
 # fresh copy of its DIR (not measured), named DIR-run (the command names
 # the copy's files as DIR-run/...). Prints "EARLY LATE RATIO FAULTS1
-# FAULTS2": the CPU medians in ms, their ratio, and the median page faults
-# of each (minor faults: a fresh page touched; a count that does not move
-# with the load, where each fault's cost does, by ten times between
-# machines).
+# FAULTS2 PAIRS SPREAD": the CPU medians in ms, their ratio, the median
+# page faults of each (minor faults: a fresh page touched; a count that
+# does not move with the load, where each fault's cost does, by ten times
+# between machines), then the median of the RUNS ratios of each late run
+# to the early run beside it and the middle half of those ratios (first
+# to third quartile). Why both: on a virtual machine the speed a process
+# gets drifts over a run of the script, and the medians of 30 runs moved
+# by 10% between runs; a ratio taken run by run cancels the drift, and
+# its spread says how far one figure can be trusted.
 #   cpu_pair DIR1 COMMAND1... ++ DIR2 COMMAND2...
 cpu_pair() {
   python3 - "$RUNS" "$@" <<'PY'
@@ -56,7 +62,10 @@ for run in range(runs):
         faults[which].append(after.ru_minflt - before.ru_minflt)
 early, late = (sorted(s)[len(s) // 2] for s in samples)
 f1, f2 = (sorted(f)[len(f) // 2] for f in faults)
-print(f"{early:.2f} {late:.2f} {late / early:.2f} {f1} {f2}")
+pairs = sorted(b / a for a, b in zip(*samples))
+quartile = lambda q: pairs[round(q * (len(pairs) - 1))]
+print(f"{early:.2f} {late:.2f} {late / early:.2f} {f1} {f2} "
+      f"{quartile(0.5):.2f} {quartile(0.25):.2f}-{quartile(0.75):.2f}")
 PY
 }
 
@@ -74,10 +83,10 @@ m1=$("$YAM" hotseat status "$G1/game.yam" --moves | head -1)
 m2=$("$YAM" hotseat status "$G2/game.yam" --moves | head -1)
 set -- $(cpu_pair "$G1" "$YAM" hotseat move "$G1-run/game.yam" "$m1" --dry-run --secrets "$G1-run/S" \
   ++ "$G2" "$YAM" hotseat move "$G2-run/game.yam" "$m2" --dry-run --secrets "$G2-run/S")
-echo "hotseat move --dry-run: ply $EARLY $1 ms, ply $LATE $2 ms, ${3}x (median CPU of $RUNS, interleaved); page faults $4/$5"
+echo "hotseat move --dry-run: ply $EARLY $1 ms, ply $LATE $2 ms, ${3}x (median CPU of $RUNS, interleaved); page faults $4/$5; run by run ${6}x, middle half $7"
 set -- $(cpu_pair "$G1" "$YAM" hotseat move "$G1-run/game.yam" "$m1" --secrets "$G1-run/S" \
   ++ "$G2" "$YAM" hotseat move "$G2-run/game.yam" "$m2" --secrets "$G2-run/S")
-echo "hotseat move (written): ply $EARLY $1 ms, ply $LATE $2 ms, ${3}x (median CPU of $RUNS, interleaved); page faults $4/$5"
+echo "hotseat move (written): ply $EARLY $1 ms, ply $LATE $2 ms, ${3}x (median CPU of $RUNS, interleaved); page faults $4/$5; run by run ${6}x, middle half $7"
 
 # --- Castle Siege and Genghis Khan in the hot-seat ------------------------
 # A move's dry run early and late in one game of each (a roll a turn, so
@@ -109,7 +118,7 @@ other() { # other NAME LATE_STEPS hotseat-new-arguments...
   m2=$("$YAM" hotseat status "$G2/game.yam" --moves | head -1)
   set -- $(cpu_pair "$G1" "$YAM" hotseat move "$G1-run/game.yam" "$m1" --dry-run --secrets "$G1-run/S" \
     ++ "$G2" "$YAM" hotseat move "$G2-run/game.yam" "$m2" --dry-run --secrets "$G2-run/S")
-  echo "$name move --dry-run: $e1 events $1 ms, $e2 events $2 ms, ${3}x (median CPU of $RUNS, interleaved); page faults $4/$5"
+  echo "$name move --dry-run: $e1 events $1 ms, $e2 events $2 ms, ${3}x (median CPU of $RUNS, interleaved); page faults $4/$5; run by run ${6}x, middle half $7"
 }
 other castle-siege 150 --game-type castle-siege --ruleset standard --first alice --second bob
 other genghis-khan 150 --game-type genghis-khan --ruleset standard --first alice --director dir
@@ -150,5 +159,5 @@ while [ "$plies" -lt "$LATE" ]; do
 done
 set -- $(cpu_pair "$OUT/desk-$EARLY" "$YAM" read --eml "$OUT/desk-$EARLY.eml" --data-dir "$OUT/desk-$EARLY-run" \
   ++ "$OUT/desk-$LATE" "$YAM" read --eml "$OUT/desk-$LATE.eml" --data-dir "$OUT/desk-$LATE-run")
-echo "desk yam read of the opponent's turn mail: ply $EARLY $1 ms, ply $LATE $2 ms, ${3}x (median CPU of $RUNS, interleaved); page faults $4/$5"
+echo "desk yam read of the opponent's turn mail: ply $EARLY $1 ms, ply $LATE $2 ms, ${3}x (median CPU of $RUNS, interleaved); page faults $4/$5; run by run ${6}x, middle half $7"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
