@@ -69,6 +69,12 @@ print(f"{early:.2f} {late:.2f} {late / early:.2f} {f1} {f2} "
 PY
 }
 
+# Prints one case's line from cpu_pair's output.
+#   report CASE EARLY_POINT LATE_POINT EARLY LATE RATIO FAULTS1 FAULTS2 PAIRS SPREAD
+report() {
+  echo "$1: $2 $4 ms, $3 $5 ms, ${6}x (median CPU of $RUNS, interleaved); page faults $7/$8; run by run ${9}x, middle half ${10}"
+}
+
 # --- The hot-seat --------------------------------------------------------
 H=$OUT/hotseat
 mkdir -p "$H"
@@ -83,10 +89,10 @@ m1=$("$YAM" hotseat status "$G1/game.yam" --moves | head -1)
 m2=$("$YAM" hotseat status "$G2/game.yam" --moves | head -1)
 set -- $(cpu_pair "$G1" "$YAM" hotseat move "$G1-run/game.yam" "$m1" --dry-run --secrets "$G1-run/S" \
   ++ "$G2" "$YAM" hotseat move "$G2-run/game.yam" "$m2" --dry-run --secrets "$G2-run/S")
-echo "hotseat move --dry-run: ply $EARLY $1 ms, ply $LATE $2 ms, ${3}x (median CPU of $RUNS, interleaved); page faults $4/$5; run by run ${6}x, middle half $7"
+report "hotseat move --dry-run" "ply $EARLY" "ply $LATE" "$@"
 set -- $(cpu_pair "$G1" "$YAM" hotseat move "$G1-run/game.yam" "$m1" --secrets "$G1-run/S" \
   ++ "$G2" "$YAM" hotseat move "$G2-run/game.yam" "$m2" --secrets "$G2-run/S")
-echo "hotseat move (written): ply $EARLY $1 ms, ply $LATE $2 ms, ${3}x (median CPU of $RUNS, interleaved); page faults $4/$5; run by run ${6}x, middle half $7"
+report "hotseat move (written)" "ply $EARLY" "ply $LATE" "$@"
 
 # --- Castle Siege and Genghis Khan in the hot-seat ------------------------
 # A move's dry run early and late in one game of each (a roll a turn, so
@@ -118,7 +124,7 @@ other() { # other NAME LATE_STEPS hotseat-new-arguments...
   m2=$("$YAM" hotseat status "$G2/game.yam" --moves | head -1)
   set -- $(cpu_pair "$G1" "$YAM" hotseat move "$G1-run/game.yam" "$m1" --dry-run --secrets "$G1-run/S" \
     ++ "$G2" "$YAM" hotseat move "$G2-run/game.yam" "$m2" --dry-run --secrets "$G2-run/S")
-  echo "$name move --dry-run: $e1 events $1 ms, $e2 events $2 ms, ${3}x (median CPU of $RUNS, interleaved); page faults $4/$5; run by run ${6}x, middle half $7"
+  report "$name move --dry-run" "$e1 events" "$e2 events" "$@"
 }
 other castle-siege 150 --game-type castle-siege --ruleset standard --first alice --second bob
 other genghis-khan 150 --game-type genghis-khan --ruleset standard --first alice --director dir
@@ -159,5 +165,5 @@ while [ "$plies" -lt "$LATE" ]; do
 done
 set -- $(cpu_pair "$OUT/desk-$EARLY" "$YAM" read --eml "$OUT/desk-$EARLY.eml" --data-dir "$OUT/desk-$EARLY-run" \
   ++ "$OUT/desk-$LATE" "$YAM" read --eml "$OUT/desk-$LATE.eml" --data-dir "$OUT/desk-$LATE-run")
-echo "desk yam read of the opponent's turn mail: ply $EARLY $1 ms, ply $LATE $2 ms, ${3}x (median CPU of $RUNS, interleaved); page faults $4/$5; run by run ${6}x, middle half $7"
+report "desk yam read of the opponent's turn mail" "ply $EARLY" "ply $LATE" "$@"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
