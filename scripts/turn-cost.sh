@@ -25,48 +25,15 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 
 # Median CPU milliseconds (user + system) of RUNS runs of each of two
-# commands, early and late, run in turn (early, late, late, early, ...) so
-# that a change in the machine's load falls on both alike; each run is on a
-# fresh copy of its DIR (not measured), named DIR-run (the command names
-# the copy's files as DIR-run/...). Prints "EARLY LATE RATIO FAULTS1
-# FAULTS2 PAIRS SPREAD": the CPU medians in ms, their ratio, the median
-# page faults of each (minor faults: a fresh page touched; a count that
-# does not move with the load, where each fault's cost does, by ten times
-# between machines), then the median of the RUNS ratios of each late run
-# to the early run beside it and the middle half of those ratios (first
-# to third quartile). Why both: on a virtual machine the speed a process
-# gets drifts over a run of the script, and the medians of 30 runs moved
-# by 10% between runs; a ratio taken run by run cancels the drift, and
-# its spread says how far one figure can be trusted.
+# commands, early and late, run in turn, each on a fresh copy of its DIR
+# named DIR-run (scripts/bench/interleaved.py says how and why). Prints
+# "EARLY LATE RATIO FAULTS1 FAULTS2 PAIRS SPREAD": the CPU medians in ms,
+# their ratio, the median page faults of each, then the median of the
+# RUNS ratios of each late run to the early run beside it and the middle
+# half of those ratios.
 #   cpu_pair DIR1 COMMAND1... ++ DIR2 COMMAND2...
 cpu_pair() {
-  python3 - "$RUNS" "$@" <<'PY'
-import resource, shutil, subprocess, sys
-runs, rest = int(sys.argv[1]), sys.argv[2:]
-cut = rest.index("++")
-jobs = [(rest[0], rest[1:cut]), (rest[cut + 1], rest[cut + 2:])]
-samples = [[], []]
-faults = [[], []]
-for run in range(runs):
-    order = (0, 1) if run % 2 == 0 else (1, 0)
-    for which in order:
-        source, command = jobs[which]
-        shutil.rmtree(source + "-run", ignore_errors=True)
-        shutil.copytree(source, source + "-run")
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if done.returncode != 0:
-            sys.exit(f"{' '.join(command)} failed: {done.stderr.decode()}")
-        samples[which].append(1000 * (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime))
-        faults[which].append(after.ru_minflt - before.ru_minflt)
-early, late = (sorted(s)[len(s) // 2] for s in samples)
-f1, f2 = (sorted(f)[len(f) // 2] for f in faults)
-pairs = sorted(b / a for a, b in zip(*samples))
-quartile = lambda q: pairs[round(q * (len(pairs) - 1))]
-print(f"{early:.2f} {late:.2f} {late / early:.2f} {f1} {f2} "
-      f"{quartile(0.5):.2f} {quartile(0.25):.2f}-{quartile(0.75):.2f}")
-PY
+  python3 "$(dirname "$0")/bench/interleaved.py" "$RUNS" "$@"
 }
 
 # Prints one case's line from cpu_pair's output.

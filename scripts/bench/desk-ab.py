@@ -3,64 +3,60 @@
 of `yam` at once (issue #22): the question "does this build's desk grow
 less than that one's" answered in one run, under one load.
 
-    scripts/turn-cost.sh OUT 5                       # makes OUT/desk-10, OUT/desk-300
+    scripts/turn-cost.sh OUT 5                       # makes the desks in OUT
     scripts/bench/desk-ab.py OUT 61 YAM_A YAM_B ...  # RUNS of each, interleaved
 
-Every run reads the same turn mail into a fresh copy of the same desk
-(OUT/desk-PLY and OUT/desk-PLY.eml, made by scripts/turn-cost.sh), so
-every build does the same work. The four (or more) commands of a round
-run in turn, the order reversed every other round, so a change in the
-machine's speed falls on every build alike. For each build it prints the
-median CPU (user + system) of ply 10 and ply 300, the ratio of the
-medians, and the median and middle half of the ratios taken run by run
-(each late run against the early run of the same round); then the median
-minor page faults of each.
+scripts/turn-cost.sh keeps the reader's desk and the turn mail it is
+about to read at its early and late points (OUT/desk-PLY and
+OUT/desk-PLY.eml); the two points are taken from those names. Every run
+reads the same mail into a fresh copy of the same desk, so every build
+does the same work; the jobs of a round run in turn, the order reversed
+every other round (scripts/bench/interleaved.py). For each build it
+prints the median CPU (user + system) of both points, the ratio of the
+medians, the median and middle half of the ratios taken run by run, and
+the median minor page faults of each point.
 """
-import resource
-import shutil
-import statistics
-import subprocess
+import glob
+import os
+import re
 import sys
 
-EARLY, LATE = 10, 300
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from interleaved import growth, measure, median  # noqa: E402
+
+
+def points(out):
+    """The early and late plies whose desks scripts/turn-cost.sh kept."""
+    plies = sorted(
+        int(m.group(1))
+        for path in glob.glob(f"{out}/desk-*.eml")
+        if (m := re.fullmatch(r"desk-(\d+)\.eml", os.path.basename(path)))
+    )
+    if len(plies) != 2:
+        sys.exit(f"{out}: expected the two desks scripts/turn-cost.sh keeps, found plies {plies}")
+    return plies
 
 
 def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     out, runs, builds = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-    jobs = [(build, ply) for build in builds for ply in (EARLY, LATE)]
-    cpu = {job: [] for job in jobs}
-    faults = {job: [] for job in jobs}
-    for run in range(runs):
-        for build, ply in jobs if run % 2 == 0 else reversed(jobs):
-            desk = f"{out}/desk-{ply}"
-            copy = f"{desk}-ab"
-            shutil.rmtree(copy, ignore_errors=True)
-            shutil.copytree(desk, copy)
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            done = subprocess.run(
-                [build, "read", "--eml", f"{desk}.eml", "--data-dir", copy],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-            )
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            if done.returncode != 0:
-                sys.exit(f"{build} read failed: {done.stderr.decode()}")
-            used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-            cpu[(build, ply)].append(1000 * used)
-            faults[(build, ply)].append(after.ru_minflt - before.ru_minflt)
-    for build in builds:
-        early, late = cpu[(build, EARLY)], cpu[(build, LATE)]
-        ratios = sorted(b / a for a, b in zip(early, late))
-        quartile = lambda q: ratios[round(q * (len(ratios) - 1))]
-        e, l = statistics.median(early), statistics.median(late)
+    early_ply, late_ply = points(out)
+    jobs = [
+        (f"{out}/desk-{ply}",
+         [build, "read", "--eml", f"{out}/desk-{ply}.eml", "--data-dir", f"{out}/desk-{ply}-run"])
+        for build in builds
+        for ply in (early_ply, late_ply)
+    ]
+    cpu, faults = measure(jobs, runs)
+    for i, build in enumerate(builds):
+        early, late = cpu[2 * i], cpu[2 * i + 1]
+        e, l = median(early), median(late)
+        pairs, low, high = growth(early, late)
         print(
-            f"{build}: ply {EARLY} {e:.2f} ms, ply {LATE} {l:.2f} ms, {l / e:.2f}x "
-            f"(medians of {runs}); run by run {quartile(0.5):.2f}x, middle half "
-            f"{quartile(0.25):.2f}-{quartile(0.75):.2f}; page faults "
-            f"{statistics.median(faults[(build, EARLY)]):.0f}/"
-            f"{statistics.median(faults[(build, LATE)]):.0f}"
+            f"{build}: ply {early_ply} {e:.2f} ms, ply {late_ply} {l:.2f} ms, {l / e:.2f}x "
+            f"(medians of {runs}); run by run {pairs:.2f}x, middle half {low:.2f}-{high:.2f}; "
+            f"page faults {median(faults[2 * i])}/{median(faults[2 * i + 1])}"
         )
 
 
