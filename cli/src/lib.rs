@@ -32,7 +32,7 @@ pub use error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
 #[doc(hidden)]
 pub mod fuzzing {
     pub use crate::commands::robot::command::{
-        BadLine, Command, MAX_COMMANDS, MAX_SEED, Offer, Parsed, parse,
+        BadLine, Command, MAX_COMMANDS, MAX_SEED, Offer, Parsed, parse, unquoted,
     };
 }
 

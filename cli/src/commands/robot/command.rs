@@ -475,6 +475,20 @@ mod tests {
         assert_eq!(p, Parsed::default());
     }
 
+    /// A subject is never the start of a quoted original (found by the
+    /// `robot_command` fuzz target): a subject that reads like a header
+    /// line (`From: ...`) does not hide the body's commands, where the same
+    /// line at the top of the body, with a `Subject:` line below it, starts
+    /// an Outlook-style original and ends what the sender wrote.
+    #[test]
+    fn a_subject_like_a_header_line_does_not_cut_the_body() {
+        let body = "offer draw\nSubject: hello\n";
+        let p = parse("From: ann@example.org", body);
+        assert_eq!(p.commands, vec![Command::Offer(Offer::Draw, None)]);
+        let as_body = parse("", &format!("From: ann@example.org\n{body}"));
+        assert_eq!(as_body, Parsed::default());
+    }
+
     #[test]
     fn a_malformed_command_says_what_was_expected() {
         let p = parse(
