@@ -6,6 +6,14 @@
 //! for finding the next game after an error (`docs/notation.md`, section 7),
 //! so reading the pieces one by one finds the same games, good or bad, as
 //! reading the whole archive.
+//!
+//! A piece is never held larger than the reader's element limit
+//! ([`crate::reader::DEFAULT_MAX_ELEMENT`]) plus a target's worth: past it
+//! with no game start in hand, the held bytes go out as one piece (whose
+//! last game the reader refuses: garbage as garbage, a game longer than the
+//! limit as cut off) and the rest of the stretch is skipped to the next
+//! game start without being kept. A gigabyte without a line break costs
+//! the limit, not a gigabyte.
 
 use std::io::{self, Read};
 
@@ -21,7 +29,8 @@ pub struct Piece {
 }
 
 /// Cuts an archive into pieces of about `target` bytes (larger when one
-/// game is larger).
+/// game is larger, up to the reader's element limit: see
+/// [`Splitter::next`]).
 #[derive(Debug)]
 pub struct Splitter<R> {
     src: R,
@@ -29,19 +38,120 @@ pub struct Splitter<R> {
     offset: u64,
     line: u32,
     target: usize,
+    /// Past this many bytes without a game starting, what is held goes
+    /// out as a piece and the rest of that stretch is skipped.
+    limit: usize,
     eof: bool,
+    /// Skipping the rest of a stretch too long to hold, up to the next
+    /// game start; with what the skipped lines were.
+    skip: Option<Lines>,
+}
+
+/// Where a scan of skipped bytes stands, for the game-start rule: whether
+/// the line before the current one starts with a tag, and what is known of
+/// the current line's first two bytes.
+#[derive(Debug, Clone, Copy)]
+struct Lines {
+    /// Whether the last complete line started with `[` and a letter.
+    previous_tag: bool,
+    /// Bytes of the current line seen (counted up to 2).
+    seen: u8,
+    /// The current line's first byte, once seen.
+    first: u8,
 }
 
 impl<R: Read> Splitter<R> {
     /// A splitter over `src`, aiming at pieces of `target` bytes.
     pub fn new(src: R, target: usize) -> Splitter<R> {
+        Splitter::with_limit(src, target, crate::reader::DEFAULT_MAX_ELEMENT)
+    }
+
+    /// [`Splitter::new`], holding at most about `limit` bytes (at least
+    /// `target`) of a stretch in which no game starts.
+    pub fn with_limit(src: R, target: usize, limit: usize) -> Splitter<R> {
+        let target = target.max(1);
         Splitter {
             src,
             carry: Vec::new(),
             offset: 0,
             line: 1,
-            target: target.max(1),
+            target,
+            limit: limit.max(target).max(2),
             eof: false,
+            skip: None,
+        }
+    }
+
+    /// Drops the first `n` bytes held, counting their offset and lines.
+    fn discard(&mut self, n: usize) {
+        let lines = memchr::memchr_iter(b'\n', &self.carry[..n]).count();
+        self.line = self
+            .line
+            .saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
+        self.offset += n as u64;
+        self.carry.drain(..n);
+    }
+
+    /// Skips held bytes up to the next game start (the reader's rule: a
+    /// line that starts with `[` and a letter after a line that does not),
+    /// reading on as needed; `false` when the input ends first.
+    fn skip_to_game(&mut self, mut lines: Lines) -> io::Result<bool> {
+        loop {
+            let mut i = 0;
+            let mut found = None;
+            while i < self.carry.len() {
+                let b = self.carry[i];
+                if b == b'\n' {
+                    // A line of fewer than two bytes is not a tag line.
+                    lines.previous_tag = lines.seen == 2 && lines.first == b'[';
+                    lines.seen = 0;
+                    i += 1;
+                    continue;
+                }
+                match lines.seen {
+                    0 => {
+                        lines.first = b;
+                        lines.seen = 1;
+                        i += 1;
+                    }
+                    1 => {
+                        let tag = lines.first == b'[' && b.is_ascii_alphabetic();
+                        if tag && !lines.previous_tag && i >= 1 {
+                            found = Some(i - 1);
+                            break;
+                        }
+                        // The line's kind is settled: `first` keeps `[`
+                        // only for a tag line.
+                        if !tag {
+                            lines.first = 0;
+                        }
+                        lines.seen = 2;
+                        i += 1;
+                    }
+                    _ => {
+                        // Mid-line: on to its end.
+                        match memchr::memchr(b'\n', &self.carry[i..]) {
+                            Some(k) => i += k,
+                            None => i = self.carry.len(),
+                        }
+                    }
+                }
+            }
+            if let Some(start) = found {
+                self.discard(start);
+                return Ok(true);
+            }
+            // Keep a line's first byte while its second is awaited: the
+            // game starts at it if it does.
+            let keep = usize::from(lines.seen == 1);
+            if keep == 1 {
+                lines.seen = 0;
+            }
+            self.discard(self.carry.len() - keep);
+            if self.eof {
+                return Ok(false);
+            }
+            self.read_more(self.target)?;
         }
     }
 
@@ -88,6 +198,13 @@ impl<R: Read> Iterator for Splitter<R> {
     type Item = io::Result<Piece>;
 
     fn next(&mut self) -> Option<io::Result<Piece>> {
+        if let Some(lines) = self.skip.take() {
+            match self.skip_to_game(lines) {
+                Ok(true) => {}
+                Ok(false) => return None,
+                Err(e) => return Some(Err(e)),
+            }
+        }
         loop {
             if self.carry.len() < self.target && !self.eof {
                 let want = self.target - self.carry.len();
@@ -101,13 +218,61 @@ impl<R: Read> Iterator for Splitter<R> {
             } else {
                 match self.last_game_start(0) {
                     Some(cut) => cut,
-                    None => {
+                    None if self.carry.len() < self.limit => {
                         // One game larger than the target: read on.
-                        let want = self.target.max(self.carry.len());
+                        let want = self
+                            .target
+                            .max(self.carry.len())
+                            .min(self.limit - self.carry.len());
                         if let Err(e) = self.read_more(want) {
                             return Some(Err(e));
                         }
                         continue;
+                    }
+                    // No game starts in more than the reader would hold of
+                    // one element: what is held goes out as a piece (the
+                    // reader refuses its game), and the rest of the
+                    // stretch is skipped, as the reader's recovery skips
+                    // it, without holding it.
+                    None => {
+                        let mut lines = Lines {
+                            previous_tag: false,
+                            seen: 2,
+                            first: 0,
+                        };
+                        // The state of the lines at the piece's end, from
+                        // its last two lines.
+                        let bytes = &self.carry;
+                        let tail_start = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
+                        let classify = |start: usize, end: usize| {
+                            end >= start + 2
+                                && bytes[start] == b'['
+                                && bytes[start + 1].is_ascii_alphabetic()
+                        };
+                        if tail_start > 0 {
+                            let before = memchr::memrchr(b'\n', &bytes[..tail_start - 1])
+                                .map_or(0, |i| i + 1);
+                            lines.previous_tag = classify(before, tail_start - 1);
+                        }
+                        // A last line of one byte stays held: whether a
+                        // game starts there waits for its second byte.
+                        let mut cut = bytes.len();
+                        match bytes.len() - tail_start {
+                            0 => lines.seen = 0,
+                            1 => {
+                                lines.seen = 0;
+                                cut = tail_start;
+                            }
+                            _ => {
+                                lines.first = if classify(tail_start, bytes.len()) {
+                                    b'['
+                                } else {
+                                    0
+                                };
+                            }
+                        }
+                        self.skip = Some(lines);
+                        cut
                     }
                 }
             };
@@ -134,6 +299,67 @@ impl<R: Read> Iterator for Splitter<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stretch without a game start longer than the limit is not held:
+    /// what was held goes out as a piece, the rest is skipped, and the next
+    /// game is found where it starts, with its offset and line, whatever
+    /// the limit and wherever the stretch's lines end.
+    #[test]
+    fn a_long_stretch_without_a_game_is_skipped_in_bounded_memory() {
+        for junk in [
+            "x".repeat(997),
+            "[not a tag line\n".repeat(60),
+            "a\n[\n".repeat(200),
+            "\n".repeat(500),
+            "[%a comment]\n[b\n".repeat(90),
+        ] {
+            let second = game(2);
+            let text = format!("{}{{{junk}\n{second}{}", game(1), game(3));
+            let at = text.find(&second).unwrap();
+            for limit in 100..400 {
+                for target in [1, 3, 7] {
+                    let pieces: Vec<Piece> = Splitter::with_limit(text.as_bytes(), target, limit)
+                        .map(Result::unwrap)
+                        .collect();
+                    let starting = pieces.iter().find(|p| p.offset as usize >= at);
+                    let piece = starting.unwrap_or_else(|| panic!("limit {limit}: {pieces:?}"));
+                    assert_eq!(piece.offset as usize, at, "limit {limit} target {target}");
+                    assert!(
+                        piece.bytes.starts_with(second.as_bytes()),
+                        "junk {:?} limit {limit} target {target}: {:?}",
+                        &junk[..10],
+                        String::from_utf8_lossy(&piece.bytes)
+                    );
+                    let line = 1 + text[..at].matches('\n').count();
+                    assert_eq!(piece.line as usize, line);
+                    for p in &pieces {
+                        let start = p.offset as usize;
+                        assert_eq!(&text.as_bytes()[start..start + p.bytes.len()], &p.bytes[..]);
+                        assert!(
+                            p.bytes.len() <= 2 * limit.max(target) + 8,
+                            "{}",
+                            p.bytes.len()
+                        );
+                    }
+                    let last = pieces.last().unwrap();
+                    assert_eq!(last.offset as usize + last.bytes.len(), text.len());
+                }
+            }
+        }
+    }
+
+    /// Sixty-four megabytes of NUL bytes, a megabyte held at most.
+    #[test]
+    fn zeros_without_end_are_read_in_bounded_memory() {
+        let zeros = io::repeat(0).take(64 << 20);
+        let mut pieces = 0;
+        for piece in Splitter::with_limit(zeros, 1 << 16, 1 << 20) {
+            let piece = piece.unwrap();
+            assert!(piece.bytes.len() <= 1 << 21);
+            pieces += 1;
+        }
+        assert_eq!(pieces, 1);
+    }
 
     fn game(id: usize) -> String {
         format!("[Game \"Khan\"]\n[GameId \"{id}\"]\n\n1. Ng3-f3 {{a comment\n[%x]}} *\n\n")
