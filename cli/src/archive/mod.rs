@@ -124,12 +124,41 @@ fn collect_records(
     out: &mut Vec<PathBuf>,
     skipped: &mut Vec<PathBuf>,
 ) -> io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
+    let mut seen = std::collections::HashSet::new();
+    walk_records(dir, out, skipped, &mut seen)
+}
+
+/// [`collect_records`] below `dir`. Each directory and each file is taken
+/// once, by its canonical path: a symbolic link back up the tree (or two
+/// links to one place) would otherwise walk for ever or count a record
+/// twice. Only regular files are records: a FIFO or a device named
+/// `*.yam` in a directory would block the whole command, so it is counted
+/// with the other files skipped (named explicitly, it is read).
+fn walk_records(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    skipped: &mut Vec<PathBuf>,
+    seen: &mut std::collections::HashSet<PathBuf>,
+) -> io::Result<()> {
+    let first_visit = |path: &Path, seen: &mut std::collections::HashSet<PathBuf>| {
+        std::fs::canonicalize(path).map_or(true, |real| seen.insert(real))
+    };
+    if !first_visit(dir, seen) {
+        return Ok(());
+    }
+    // In name order, so that of two names for one record the first is kept
+    // whatever order the file system lists them in.
+    let mut entries = std::fs::read_dir(dir)?
+        .map(|entry| entry.map(|e| e.path()))
+        .collect::<io::Result<Vec<_>>>()?;
+    entries.sort();
+    for path in entries {
         if path.is_dir() {
-            collect_records(&path, out, skipped)?;
-        } else if is_record_file(&path) {
-            out.push(path);
+            walk_records(&path, out, skipped, seen)?;
+        } else if is_record_file(&path) && path.is_file() {
+            if first_visit(&path, seen) {
+                out.push(path);
+            }
         } else {
             skipped.push(path);
         }
@@ -367,4 +396,31 @@ pub(crate) fn frame_in_piece(piece: &Piece, pos: Pos) -> Box<Frame> {
 pub(crate) fn shift_pos(piece: &Piece, pos: &mut Pos) {
     pos.offset += piece.offset;
     pos.line = pos.line.saturating_add(piece.line - 1);
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// Two links back up the tree, a FIFO named like a record and a second
+    /// link to a record: the walk ends, takes each record once and skips
+    /// the FIFO (found by an attack on the build: the walk ran for ever,
+    /// its memory growing, and a FIFO blocked `yam check` on a directory).
+    #[test]
+    fn a_directory_walk_survives_link_loops_and_skips_what_is_not_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("a.yam"), "[Game \"Khan\"]\n").unwrap();
+        std::os::unix::fs::symlink(".", root.join("loop1")).unwrap();
+        std::os::unix::fs::symlink(".", root.join("loop2")).unwrap();
+        std::os::unix::fs::symlink(root.join("a.yam"), root.join("b.yam")).unwrap();
+        let fifo = std::process::Command::new("mkfifo")
+            .arg(root.join("f.yam"))
+            .status()
+            .unwrap();
+        assert!(fifo.success());
+        let expansion = expand(&[root.to_path_buf()]).unwrap();
+        assert_eq!(expansion.files, vec![root.join("a.yam")]);
+        assert_eq!(expansion.skipped, 1, "the FIFO");
+    }
 }
