@@ -47,6 +47,12 @@ pub struct Splitter<R> {
     skip: Option<Lines>,
 }
 
+/// Whether a line whose first two bytes are `a` and `b` is a tag line
+/// (`[` and a letter): the half of the game-start rule every scan shares.
+fn tag_line(a: u8, b: u8) -> bool {
+    a == b'[' && b.is_ascii_alphabetic()
+}
+
 /// Where a scan of skipped bytes stands, for the game-start rule: whether
 /// the line before the current one starts with a tag, and what is known of
 /// the current line's first two bytes.
@@ -60,6 +66,37 @@ struct Lines {
     first: u8,
 }
 
+impl Lines {
+    /// Where the lines stand at the end of `bytes` (held text that holds
+    /// no game start), and how many of its bytes may go: all but a last
+    /// line of one byte, which stays held because whether a game starts
+    /// there waits for its second byte.
+    fn at_end_of(bytes: &[u8]) -> (Lines, usize) {
+        let tag_at =
+            |start: usize, end: usize| end >= start + 2 && tag_line(bytes[start], bytes[start + 1]);
+        let tail = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
+        let previous_tag = tail > 0 && {
+            let before = memchr::memrchr(b'\n', &bytes[..tail - 1]).map_or(0, |i| i + 1);
+            tag_at(before, tail - 1)
+        };
+        let settled = |tag: bool| Lines {
+            previous_tag,
+            seen: 2,
+            first: if tag { b'[' } else { 0 },
+        };
+        let fresh = Lines {
+            previous_tag,
+            seen: 0,
+            first: 0,
+        };
+        match bytes.len() - tail {
+            0 => (fresh, bytes.len()),
+            1 => (fresh, tail),
+            _ => (settled(tag_at(tail, bytes.len())), bytes.len()),
+        }
+    }
+}
+
 impl<R: Read> Splitter<R> {
     /// A splitter over `src`, aiming at pieces of `target` bytes.
     pub fn new(src: R, target: usize) -> Splitter<R> {
@@ -68,7 +105,7 @@ impl<R: Read> Splitter<R> {
 
     /// [`Splitter::new`], holding at most about `limit` bytes (at least
     /// `target`) of a stretch in which no game starts.
-    pub fn with_limit(src: R, target: usize, limit: usize) -> Splitter<R> {
+    fn with_limit(src: R, target: usize, limit: usize) -> Splitter<R> {
         let target = target.max(1);
         Splitter {
             src,
@@ -115,8 +152,10 @@ impl<R: Read> Splitter<R> {
                         i += 1;
                     }
                     1 => {
-                        let tag = lines.first == b'[' && b.is_ascii_alphabetic();
-                        if tag && !lines.previous_tag && i >= 1 {
+                        let tag = tag_line(lines.first, b);
+                        // The line began at the byte before (a byte kept
+                        // from the last scan is scanned again).
+                        if tag && !lines.previous_tag {
                             found = Some(i - 1);
                             break;
                         }
@@ -172,8 +211,9 @@ impl<R: Read> Splitter<R> {
     /// Where the last game starting after `from` begins, if any.
     fn last_game_start(&self, from: usize) -> Option<usize> {
         let bytes = &self.carry;
-        let starts_tag = |at: usize| {
-            bytes.get(at) == Some(&b'[') && bytes.get(at + 1).is_some_and(u8::is_ascii_alphabetic)
+        let starts_tag = |at: usize| match (bytes.get(at), bytes.get(at + 1)) {
+            (Some(&a), Some(&b)) => tag_line(a, b),
+            _ => false,
         };
         let mut end = bytes.len();
         while let Some(newline) = memchr::memrchr(b'\n', &bytes[..end]) {
@@ -235,42 +275,7 @@ impl<R: Read> Iterator for Splitter<R> {
                     // stretch is skipped, as the reader's recovery skips
                     // it, without holding it.
                     None => {
-                        let mut lines = Lines {
-                            previous_tag: false,
-                            seen: 2,
-                            first: 0,
-                        };
-                        // The state of the lines at the piece's end, from
-                        // its last two lines.
-                        let bytes = &self.carry;
-                        let tail_start = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
-                        let classify = |start: usize, end: usize| {
-                            end >= start + 2
-                                && bytes[start] == b'['
-                                && bytes[start + 1].is_ascii_alphabetic()
-                        };
-                        if tail_start > 0 {
-                            let before = memchr::memrchr(b'\n', &bytes[..tail_start - 1])
-                                .map_or(0, |i| i + 1);
-                            lines.previous_tag = classify(before, tail_start - 1);
-                        }
-                        // A last line of one byte stays held: whether a
-                        // game starts there waits for its second byte.
-                        let mut cut = bytes.len();
-                        match bytes.len() - tail_start {
-                            0 => lines.seen = 0,
-                            1 => {
-                                lines.seen = 0;
-                                cut = tail_start;
-                            }
-                            _ => {
-                                lines.first = if classify(tail_start, bytes.len()) {
-                                    b'['
-                                } else {
-                                    0
-                                };
-                            }
-                        }
+                        let (lines, cut) = Lines::at_end_of(&self.carry);
                         self.skip = Some(lines);
                         cut
                     }

@@ -10,6 +10,7 @@ pub(crate) mod nth;
 pub(crate) mod progress;
 pub(crate) mod sink;
 
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -124,8 +125,7 @@ fn collect_records(
     out: &mut Vec<PathBuf>,
     skipped: &mut Vec<PathBuf>,
 ) -> io::Result<()> {
-    let mut seen = std::collections::HashSet::new();
-    walk_records(dir, out, skipped, &mut seen)
+    walk_records(dir, out, skipped, &mut HashSet::new())
 }
 
 /// [`collect_records`] below `dir`. Each directory and each file is taken
@@ -138,11 +138,8 @@ fn walk_records(
     dir: &Path,
     out: &mut Vec<PathBuf>,
     skipped: &mut Vec<PathBuf>,
-    seen: &mut std::collections::HashSet<PathBuf>,
+    seen: &mut HashSet<PathBuf>,
 ) -> io::Result<()> {
-    let first_visit = |path: &Path, seen: &mut std::collections::HashSet<PathBuf>| {
-        std::fs::canonicalize(path).map_or(true, |real| seen.insert(real))
-    };
     if !first_visit(dir, seen) {
         return Ok(());
     }
@@ -164,6 +161,12 @@ fn walk_records(
         }
     }
     Ok(())
+}
+
+/// Whether `path`'s canonical path is new to `seen` (and now in it); a
+/// path that cannot be resolved counts as new, and its read says why.
+fn first_visit(path: &Path, seen: &mut HashSet<PathBuf>) -> bool {
+    std::fs::canonicalize(path).map_or(true, |real| seen.insert(real))
 }
 
 /// A file named that holds no game.
