@@ -182,6 +182,14 @@ impl Card {
     }
 }
 
+/// Whether a character must not reach a terminal as it stands: a control
+/// character (escape sequences, carriage returns, NUL) or an invisible one
+/// that reorders or hides text (bidirectional marks, zero-width spaces).
+pub fn is_unprintable(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
+}
+
 /// Someone else's text made harmless to print and to store: control
 /// characters (escape sequences, carriage returns, line breaks, tabs) and
 /// the invisible formatting characters that reorder or hide text (bidi
@@ -189,18 +197,11 @@ impl Card {
 /// characters are kept.
 pub fn clean_text(text: &str) -> String {
     const MAX: usize = 200;
-    let hidden = |c: char| matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}');
     let mut out: String = text
         .trim()
         .chars()
         .take(MAX)
-        .map(|c| {
-            if c.is_control() || hidden(c) {
-                '\u{FFFD}'
-            } else {
-                c
-            }
-        })
+        .map(|c| if is_unprintable(c) { '\u{FFFD}' } else { c })
         .collect();
     if text.trim().chars().count() > MAX {
         out.push('…');

@@ -16,7 +16,7 @@ pub const MAX_MAIL: usize = 16 << 20;
 /// What an incoming mail says about itself and which turns it carries.
 #[derive(Debug, Clone, Default)]
 pub struct Incoming {
-    /// The sender's address, lower case.
+    /// The sender's address, lower case and printable ([`sender_address`]).
     pub from: Option<String>,
     /// Its Message-ID, without angle brackets.
     pub message_id: Option<String>,
@@ -120,7 +120,7 @@ fn read_mail_with(raw: &[u8], own_text: bool) -> Result<Incoming, MailError> {
             .from()
             .and_then(|a| a.first())
             .and_then(|a| a.address())
-            .map(str::to_lowercase),
+            .map(sender_address),
         message_id: message.message_id().map(str::to_owned),
         replies_to: {
             let mut all: Vec<String> = ids(message.in_reply_to())
@@ -166,6 +166,32 @@ fn read_mail_with(raw: &[u8], own_text: bool) -> Result<Incoming, MailError> {
     };
     collect_turns(&mut message, &mut incoming, 0, own_text);
     Ok(incoming)
+}
+
+/// The longest sender address kept whole; RFC 5321 allows 254 characters.
+pub const MAX_ADDRESS: usize = 320;
+
+/// A sender address as Yam keeps, compares and prints it: lower case, with
+/// every control or invisible character (an escape sequence, a carriage
+/// return, a bidirectional mark) replaced by U+FFFD, and cut after
+/// [`MAX_ADDRESS`] characters with `…`.
+///
+/// The address is printed in refusals and logs, so a forger's escape codes
+/// must not reach the reader's terminal. Nothing is lost by the change: a
+/// card's address never holds such characters (cards refuse them), so an
+/// address that changes here matched no player before it either.
+pub fn sender_address(address: &str) -> String {
+    use super::cards::is_unprintable;
+    let mut kept: String = address
+        .chars()
+        .take(MAX_ADDRESS)
+        .map(|c| if is_unprintable(c) { '\u{FFFD}' } else { c })
+        .collect::<String>()
+        .to_lowercase();
+    if address.chars().nth(MAX_ADDRESS).is_some() {
+        kept.push('…');
+    }
+    kept
 }
 
 fn ids<'a>(value: &'a HeaderValue<'_>) -> impl Iterator<Item = String> + 'a {
@@ -229,5 +255,26 @@ fn collect_turns(message: &mut Message<'_>, incoming: &mut Incoming, depth: usiz
                 (false, Err(e)) => incoming.damaged.push(e),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sender_address_is_kept_printable_and_bounded() {
+        assert_eq!(sender_address("Ann@Example.ORG"), "ann@example.org");
+        assert_eq!(
+            sender_address("\u{1b}[2J\r\u{0}x\u{202e}@evil.example"),
+            "\u{fffd}[2j\u{fffd}\u{fffd}x\u{fffd}@evil.example"
+        );
+        let long = format!("{}@example.org", "a".repeat(1000));
+        let kept = sender_address(&long);
+        assert_eq!(kept.chars().count(), MAX_ADDRESS + 1);
+        assert!(kept.ends_with("aa…"));
+        // An address of the longest length a mail address may have is whole.
+        let longest = format!("{}@{}.org", "a".repeat(64), "b".repeat(185));
+        assert_eq!(sender_address(&longest), longest);
     }
 }

@@ -140,6 +140,47 @@ fn refused_mails_change_nothing_and_stay_in_place() {
             "signed by Ann <ann@example.org>, but the mail is from mallory@example.com",
         ));
 
+    // From an address full of terminal codes: a forger who would clear
+    // Bo's screen and print a fake "new event" line. The address is shown
+    // with every control character replaced.
+    let escapes = root.path().join("escapes.eml");
+    std::fs::write(
+        &escapes,
+        raw.replace(
+            "From: Ann <ann@example.org>",
+            "From: <\"\u{1b}[2J\rgame khan-1: 1 new event(s)\u{1b}[8m\u{202e}\"@evil.example>",
+        ),
+    )
+    .unwrap();
+    let out = bo
+        .yam(&["read", "--eml", escapes.to_str().unwrap()])
+        .code(1);
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        said.contains("but the mail is from \"\u{fffd}[2j\u{fffd}game"),
+        "{said}"
+    );
+    assert!(!said.contains(['\u{1b}', '\r', '\u{202e}']), "{said:?}");
+
+    // A stranger's mail of 100,000 begin lines and one end line (2.5 MB):
+    // refused at once, each block read once, and the reason is the right
+    // one (a new begin line before the end line, not a missing end line).
+    let flood = root.path().join("flood.eml");
+    std::fs::write(
+        &flood,
+        format!(
+            "From: Eve <eve@evil.example>\r\nTo: {}\r\nSubject: hi\r\nMessage-ID: <flood@evil.example>\r\n\r\n{}-----END YAM TURN-----\r\n",
+            bo.address,
+            "-----BEGIN YAM TURN-----\r\n".repeat(100_000)
+        ),
+    )
+    .unwrap();
+    bo.yam(&["read", "--eml", flood.to_str().unwrap()])
+        .code(1)
+        .stdout(predicate::str::contains(
+            "from eve@evil.example: the turn block is cut off: a new -----BEGIN YAM TURN----- line comes before its -----END YAM TURN----- line",
+        ));
+
     // A forged turn: the move changed in the record, the signature kept;
     // the attachment and the block re-encoded as a forger would.
     let record = ann.record("khan-1");
@@ -152,7 +193,7 @@ fn refused_mails_change_nothing_and_stay_in_place() {
         .stdout(predicate::str::contains("does not verify: line "))
         .stdout(predicate::str::contains(", column "));
     assert_eq!(bo.record("khan-1"), bo_before, "refusals change nothing");
-    for left in [&stranger, &forged_path] {
+    for left in [&stranger, &escapes, &flood, &forged_path] {
         assert!(left.exists(), "a refused mail stays where it was");
     }
 

@@ -171,7 +171,8 @@ pub fn mail_key(raw: &[u8]) -> String {
     hex::encode(digest)[..24].to_owned()
 }
 
-/// The sender of a raw mail, lower case (from its headers only).
+/// The sender of a raw mail, as the desk and the robot's decisions keep it
+/// ([`crate::mail::extract::sender_address`]), from its headers only.
 fn sender(raw: &[u8]) -> String {
     let end = raw
         .windows(4)
@@ -184,7 +185,7 @@ fn sender(raw: &[u8]) -> String {
         .and_then(|m| m.from())
         .and_then(|a| a.first())
         .and_then(|a| a.address())
-        .map(str::to_lowercase)
+        .map(crate::mail::extract::sender_address)
         .unwrap_or_default()
 }
 
