@@ -107,7 +107,7 @@ pub struct Reader<R> {
     max_element: usize,
     max_depth: u32,
     /// Hashes of the unknown tag names seen in this game (reused).
-    unknown_tags: Vec<u64>,
+    unknown_tags: SeenNames,
     /// About how long recent headers and movetexts were: the size of the
     /// fast path's first window, so that it checks little text twice.
     header_hint: usize,
@@ -141,7 +141,7 @@ impl<R: Read> Reader<R> {
             games: 0,
             max_element: DEFAULT_MAX_ELEMENT,
             max_depth: DEFAULT_MAX_DEPTH,
-            unknown_tags: Vec::new(),
+            unknown_tags: SeenNames::default(),
             header_hint: FAST_WINDOW,
             movetext_hint: FAST_WINDOW,
             #[cfg(test)]
@@ -392,7 +392,7 @@ impl<R: Read> Reader<R> {
             len: pair.len,
         };
         if let Some(hash) = self.accept_tag(visitor, state, &tag)? {
-            self.unknown_tags.push(hash);
+            self.unknown_tags.insert(hash);
         }
         self.advance(pair.len);
         Ok(())
@@ -872,7 +872,7 @@ impl<R: Read> Reader<R> {
                     len: i - start,
                 };
                 if let Some(hash) = self.accept_tag(visitor, state, &tag)? {
-                    self.unknown_tags.push(hash);
+                    self.unknown_tags.insert(hash);
                 }
                 // A tag pair holds no line break.
                 if !ascii && self.line_start >= self.base {
@@ -1846,6 +1846,41 @@ fn lex_error_kind(e: &LexError<'_>, what: &'static str) -> ErrorKind {
         LexFailure::BadEscape => ErrorKind::BadEscape(e.expected),
         LexFailure::Expected if e.expected.is_empty() => ErrorKind::Expected(what.into()),
         LexFailure::Expected => ErrorKind::Expected(e.expected.into()),
+    }
+}
+
+/// The unknown tag names a game has had, by hash: a short list while the
+/// game has few (they nearly all do, and a list is the fastest to search),
+/// a hash set past that, so that a game of 160,000 tag pairs is not
+/// 160,000 squared comparisons (it was 3.3 s for `yam check`).
+#[derive(Debug, Default)]
+struct SeenNames {
+    few: Vec<u64>,
+    many: std::collections::HashSet<u64>,
+}
+
+impl SeenNames {
+    /// The most names kept in the list.
+    const FEW: usize = 16;
+
+    fn contains(&self, hash: &u64) -> bool {
+        self.few.contains(hash) || (!self.many.is_empty() && self.many.contains(hash))
+    }
+
+    fn insert(&mut self, hash: u64) {
+        if self.few.len() < Self::FEW {
+            self.few.push(hash);
+        } else {
+            self.many.insert(hash);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.few.clear();
+        if !self.many.is_empty() {
+            // Dropped, not cleared: clearing costs its capacity each game.
+            self.many = std::collections::HashSet::new();
+        }
     }
 }
 

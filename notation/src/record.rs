@@ -173,7 +173,8 @@ impl<G: MoveGrammar> Visitor for RecordBuilder<G> {
             value = canonical_date(&value)
                 .ok_or_else(|| TokenError::new(0, "a date YYYY.MM.DD (?? for unknown parts)"))?;
         }
-        self.tags.set(name, value);
+        // The reader has refused a game with this name twice.
+        self.tags.insert_new(name, value);
         Ok(())
     }
 

@@ -242,6 +242,14 @@ impl Tags {
             entry.1 = value;
             return;
         }
+        self.insert_new(name, value);
+    }
+
+    /// Add a tag the header does not have, at its canonical place: what
+    /// [`Tags::set`] does, without looking for the name first. For a caller
+    /// that knows the name is new (the reader refuses a game with a tag
+    /// twice); `set` would make a header of many tags quadratic to build.
+    pub(crate) fn insert_new(&mut self, name: &str, value: String) {
         match known_tag(name) {
             Some((rank, canonical)) => {
                 let at = self
