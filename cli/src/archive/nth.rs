@@ -58,8 +58,13 @@ impl ArchiveError {
 pub(crate) struct OneGame {
     /// The record.
     pub record: yam_notation::Record<String>,
-    /// What the rules found.
+    /// What the rules found (following the take-backs of a signed game
+    /// whose events verify, as `yam check` does).
     pub report: yam_referee::check::GameReport,
+    /// The events accepted take-backs undid, when the game is signed and
+    /// verifies ([`yam_referee::signed::Verified::taken_back`]): the moves
+    /// they hold are in the record's main line but not in the game.
+    pub taken_back: Vec<std::ops::RangeInclusive<u32>>,
 }
 
 impl OneGame {
@@ -102,12 +107,34 @@ pub(crate) fn record_of(path: &Path, number: usize) -> Result<OneGame, crate::er
     let checker = yam_referee::check::Checker::with_rulesets(Box::new(
         crate::game::rulesets::RecordRulesets::beside(path),
     ));
-    let mut both = yam_notation::Both(
-        yam_notation::RecordBuilder::<yam_notation::RawGrammar>::new(),
-        checker,
+    // The signed view too: a game with a take-back is read as its events
+    // have it.
+    let mut all = yam_notation::Both(
+        yam_notation::Both(
+            yam_notation::RecordBuilder::<yam_notation::RawGrammar>::new(),
+            checker,
+        ),
+        yam_referee::signed::Collector::new(),
     );
-    match nth_game(path, number as u64, &mut both) {
-        Ok(Nth::Game((record, report))) => Ok(OneGame { record, report }),
+    match nth_game(path, number as u64, &mut all) {
+        Ok(Nth::Game(((record, mut report), signed))) => {
+            let mut taken_back = Vec::new();
+            if signed.is_signed()
+                && let yam_referee::signed::Verdict::Verified(verified) =
+                    yam_referee::signed::verify_text(
+                        &signed,
+                        &crate::game::rulesets::RecordRulesets::beside(path),
+                    )
+            {
+                yam_referee::signed::follow_takebacks(&mut report, &verified, signed.variations);
+                taken_back = verified.taken_back;
+            }
+            Ok(OneGame {
+                record,
+                report,
+                taken_back,
+            })
+        }
         Ok(Nth::Syntax(e)) => {
             let frame = crate::diagnostics::frame_from_file(path, e.pos);
             eprint!(

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use yam_notation::split::Piece;
 use yam_notation::{ParseError, Pos, ReadError, Reader};
 use yam_referee::check::{ChanceSource, Checker, GameReport, Verdict};
+use yam_referee::signed::{Collector, Verdict as SignedVerdict, follow_takebacks, verify_text};
 
 use crate::archive::{
     NoGame, expand, frame_in_piece, grand_total, open_input, shift_pos, stream_pieces,
@@ -257,7 +258,7 @@ fn check_piece(path: &Path, piece: &Piece, frames: bool) -> Vec<Checked> {
             buffer: Vec::new(),
         });
         let mut reader = Reader::with_buffer(&piece.bytes[..], std::mem::take(&mut worker.buffer));
-        let out = check_piece_with(&mut reader, &mut worker.checker, piece, frames);
+        let out = check_piece_with(&mut reader, &mut worker.checker, piece, frames, path);
         worker.buffer = reader.into_buffer();
         out
     })
@@ -285,13 +286,25 @@ fn check_piece_with(
     checker: &mut Checker,
     piece: &Piece,
     frames: bool,
+    path: &Path,
 ) -> Vec<Checked> {
     let mut out = Vec::new();
     let shift = |pos: &mut Pos| shift_pos(piece, pos);
     loop {
+        let from = reader.bytes_read();
         match reader.read_game(checker) {
             Ok(None) => return out,
             Ok(Some(mut report)) => {
+                if matches!(report.verdict, Verdict::Illegal(_)) {
+                    let to = reader.bytes_read();
+                    let game = usize::try_from(from)
+                        .ok()
+                        .zip(usize::try_from(to).ok())
+                        .and_then(|(from, to)| piece.bytes.get(from..to));
+                    if let Some(game) = game {
+                        follow_signed_takebacks(&mut report, game, path);
+                    }
+                }
                 let mut framed = None;
                 if let Verdict::Illegal(v) = &mut report.verdict {
                     shift(&mut v.span.start);
@@ -310,6 +323,22 @@ fn check_piece_with(
             // A slice cannot fail to read.
             Err(ReadError::Io(_)) => return out,
         }
+    }
+}
+
+/// A signed game the literal reading refused: its verdict as its events
+/// have it ([`follow_takebacks`]), when they verify and a move was taken
+/// back. Only refused games with signed events are read a second time, so
+/// this costs nothing on the way of a legal game.
+fn follow_signed_takebacks(report: &mut GameReport, game: &[u8], path: &Path) {
+    if !game.windows(7).any(|w| w.eq_ignore_ascii_case(b"[%event")) {
+        return;
+    }
+    let Ok(Some(text)) = Reader::new(game).read_game(&mut Collector::new()) else {
+        return;
+    };
+    if let SignedVerdict::Verified(verified) = verify_text(&text, &RecordRulesets::beside(path)) {
+        follow_takebacks(report, &verified, text.variations);
     }
 }
 

@@ -13,6 +13,7 @@ use yam_notation::castle_siege::Token as SiegeToken;
 use yam_notation::genghis_khan::Move as CardMove;
 use yam_notation::{Dots, GameKind, Node, Record};
 use yam_referee::signed::shown::shown_cards;
+use yam_referee::signed::write::plain;
 use yam_referee::{castle_siege, genghis_khan, khan};
 
 use crate::error::{Error, Result, Status};
@@ -52,7 +53,16 @@ pub fn run(args: &ShowArgs) -> Result<Status> {
     // rules' verdict on the whole game, as `yam check` gives it. (A
     // position that cannot be reached is show's own error, already said
     // with its place: not said twice.)
-    let status = show(args, &game.record)?;
+    // A signed game's moves taken back by agreement stay in its main line;
+    // the game shown is the game as it stands (they become a comment, as
+    // in a plain export).
+    let status = if game.taken_back.is_empty() {
+        show(args, &game.record)?
+    } else {
+        let mut standing = game.record.clone();
+        standing.movetext = plain(&game.record, "", &game.taken_back).movetext;
+        show(args, &standing)?
+    };
     Ok(status.and(game.rules_verdict(&args.file, args.game)))
 }
 

@@ -48,6 +48,6 @@ pub use log::{EventLog, SharedBytes};
 pub use replay::{ReplayError, ReplayFault, SignedReplay};
 pub use tip::Tip;
 pub use verify::{
-    Failure, Known, Rejected, Verdict, Verified, replay_text, replay_text_continuing,
-    replay_text_knowing, verify_cut, verify_text,
+    Failure, Known, Rejected, Verdict, Verified, follow_takebacks, replay_text,
+    replay_text_continuing, replay_text_knowing, verify_cut, verify_text,
 };

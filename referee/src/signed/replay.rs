@@ -260,6 +260,12 @@ pub struct SignedReplay {
     /// The open take-back offers: each offer's hash, the event it goes
     /// back to, its author and its position.
     takeback_offers: BTreeMap<Hash32, (u32, PublicKey, u32)>,
+    /// The events each accepted take-back undid, in order: from the one
+    /// after the event it went back to, to its acceptance. Not kept in a
+    /// tip (a replay restored from one knows those after it): only a whole
+    /// replay's report and the plain export read them.
+    #[serde(skip)]
+    taken_back: Vec<std::ops::RangeInclusive<u32>>,
     draw_offers: Vec<(Hash32, PublicKey)>,
     commitments: Vec<(PublicKey, Commitment)>,
     ending: Option<RecordEnding>,
@@ -286,6 +292,7 @@ impl SignedReplay {
             requests: Arc::new(BTreeMap::new()),
             requests_undo: Vec::new(),
             takeback_offers: BTreeMap::new(),
+            taken_back: Vec::new(),
             draw_offers: Vec::new(),
             commitments: Vec::new(),
             ending: None,
@@ -407,6 +414,7 @@ impl SignedReplay {
                     self.game = game.boxed_clone();
                     self.plies = plies;
                     self.game_played = true;
+                    self.taken_back.push(back_to.saturating_add(1)..=event.seq);
                 }
             }
             EventBody::ForfeitClaim {
@@ -924,6 +932,14 @@ impl SignedReplay {
     /// Moves played in the game as it stands (after take-backs).
     pub fn plies(&self) -> u32 {
         self.plies
+    }
+
+    /// The events each accepted take-back undid, in order: from the one
+    /// after the event it went back to, to its acceptance (so the moves of
+    /// the turn events among them were played, then taken back). Those
+    /// replayed here: a replay restored from a tip knows the ones after it.
+    pub fn taken_back(&self) -> &[std::ops::RangeInclusive<u32>] {
+        &self.taken_back
     }
 
     /// Forfeit claims on record.

@@ -501,7 +501,8 @@ fn an_unsigned_record_is_reported_unsigned() {
 fn the_plain_export_keeps_prose_and_drops_evidence() {
     let mut t = Table::race(Mode::Peer);
     t.play(&["Roll"], Some("Off we go."));
-    let out = record_to_string::<RawGrammar>(&plain(&t.record, "removed; the original verified"));
+    let out =
+        record_to_string::<RawGrammar>(&plain(&t.record, "removed; the original verified", &[]));
     assert!(!out.contains("[%event"));
     assert!(!out.contains("FirstKey"));
     assert!(out.contains("Off we go."));
@@ -1115,6 +1116,75 @@ fn take_backs_answer_the_latest_offer_and_never_pass_a_roll() {
     table::answer_takeback(&mut t.replay, &b.signer(), true).unwrap();
     assert_eq!(next_duty(&t.replay), Some(Duty::Move(white)));
     assert!(t.replay.game().legal_moves().contains(&"Ng3-f3".to_owned()));
+
+    // The record: the taken-back move stays in the main line with its
+    // event, the other move follows; read literally it is misnumbered,
+    // read as its events have it, it is the game as it stands.
+    let mut t = Table::khan();
+    t.play(&["Ng3-f3"], None);
+    t.play(&["Ae7-f6"], Some("Black's reply."));
+    t.play(&["Nf3-e3"], None);
+    let white = t.replay.to_move_key().unwrap();
+    let alice_white = white == t.alice.key.public_key();
+    let back_to = t.replay.events().len() as u32 - 3;
+    let before = t.replay.clone();
+    let black = if alice_white {
+        t.bob.signer()
+    } else {
+        t.alice.signer()
+    };
+    let offer = table::offer_takeback(&mut t.replay, &black, back_to).unwrap();
+    append_events(&mut t.record, &before, &[offer], None).unwrap();
+    let before = t.replay.clone();
+    let white = if alice_white {
+        t.alice.signer()
+    } else {
+        t.bob.signer()
+    };
+    let accepted = table::answer_takeback(&mut t.replay, &white, true).unwrap();
+    append_events(&mut t.record, &before, &[accepted], None).unwrap();
+    t.play(&["Ae7-e6"], None);
+    let text = t.text();
+    assert!(text.contains("1... Ae7-f6"), "{text}");
+    let v = verified(&text);
+    let last = t.replay.events().len() as u32 - 2;
+    assert_eq!(v.taken_back, [back_to + 1..=last]);
+    assert_eq!(v.plies, 2);
+    let mut report = Reader::new(text.as_bytes())
+        .read_game(&mut crate::check::Checker::new())
+        .unwrap()
+        .unwrap();
+    let crate::check::Verdict::Illegal(literal) = &report.verdict else {
+        panic!("read literally, the main line breaks the rules: {report:?}")
+    };
+    assert_eq!(literal.token, "Ae7-e6");
+    super::verify::follow_takebacks(&mut report, &v, 0);
+    assert_eq!(report.verdict, crate::check::Verdict::Legal);
+    assert_eq!(report.plies, 2);
+    // With variations, the literal reading cannot place them: not checked.
+    let mut report = Reader::new(text.as_bytes())
+        .read_game(&mut crate::check::Checker::new())
+        .unwrap()
+        .unwrap();
+    super::verify::follow_takebacks(&mut report, &v, 1);
+    assert!(matches!(
+        report.verdict,
+        crate::check::Verdict::RulesNotChecked(_)
+    ));
+    // The plain copy writes the taken-back move, and its prose, as a comment
+    // where it was played; its main line is the game as it stands.
+    let out = record_to_string::<RawGrammar>(&plain(&t.record, "plain", &v.taken_back));
+    let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("1. Ng3-f3 {taken back by agreement: 1... Ae7-f6 Black's reply. 2. Nf3-e3} 1... Ae7-e6 *"),
+        "{out}"
+    );
+    let report = Reader::new(out.as_bytes())
+        .read_game(&mut crate::check::Checker::new())
+        .unwrap()
+        .unwrap();
+    assert_eq!(report.verdict, crate::check::Verdict::Legal);
+    assert_eq!(report.plies, 2);
 
     // In the dice race, a take-back to before a roll is refused.
     let mut r = Table::race(Mode::Peer);

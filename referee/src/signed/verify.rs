@@ -26,6 +26,7 @@
 
 use yam_notation::{Dots, GameResult, Span};
 
+use crate::check::{GameReport, Verdict as CheckVerdict};
 use crate::fair_play::outcome::Assurance;
 use crate::fair_play::record::RecordSummary;
 use crate::fair_play::sign::Fingerprint;
@@ -92,6 +93,10 @@ pub struct Verified {
     pub ending: Option<GameEnd>,
     /// Forfeit claims, in words.
     pub claims: Vec<String>,
+    /// The events each accepted take-back undid
+    /// ([`SignedReplay::taken_back`]): the main line holds moves the game
+    /// no longer has, which a literal reading of it refuses.
+    pub taken_back: Vec<std::ops::RangeInclusive<u32>>,
 }
 
 impl Verified {
@@ -158,6 +163,33 @@ fn verdict(text: &SignedText, catalog: &dyn RulesCatalog, whole: Whole) -> Verdi
     }
 }
 
+/// The rules' verdict on a signed game's main line, `report` (read
+/// literally, as `yam check` reads it), made to agree with its events.
+///
+/// An accepted take-back leaves the moves it undid in the main line, each
+/// with its signed event (the hash chain needs them), and the moves played
+/// instead after them: read literally, the first of those is "numbered
+/// wrongly". When the events verify, their replay has followed the
+/// take-backs and held every move of the game as it stands to the rules,
+/// so the main line is legal: the verdict becomes [`CheckVerdict::Legal`]
+/// with the game's plies, or, when the game has variations (which branch
+/// from positions only the literal reading places, and which no signature
+/// covers), [`CheckVerdict::RulesNotChecked`] saying so. Any other verdict
+/// stands.
+pub fn follow_takebacks(report: &mut GameReport, verified: &Verified, variations: u32) {
+    if verified.taken_back.is_empty() || !matches!(report.verdict, CheckVerdict::Illegal(_)) {
+        return;
+    }
+    report.plies = verified.plies;
+    report.verdict = if variations == 0 {
+        CheckVerdict::Legal
+    } else {
+        CheckVerdict::RulesNotChecked(
+            "a move was taken back by agreement, so the variations cannot be placed on the main line read as written; `yam verify` vouches for the main line".into(),
+        )
+    };
+}
+
 /// What a verified replay shows; `None` before the first event.
 pub fn report(replay: &SignedReplay, result: GameResult) -> Option<Verified> {
     let claims = replay
@@ -181,6 +213,7 @@ pub fn report(replay: &SignedReplay, result: GameResult) -> Option<Verified> {
         result,
         ending: replay.ending(),
         claims,
+        taken_back: replay.taken_back().to_vec(),
     })
 }
 

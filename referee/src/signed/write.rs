@@ -366,32 +366,128 @@ pub const PLAIN_TAG: &str = "Evidence";
 /// empty by that go too), the fair-play tags removed, and a tag
 /// [`PLAIN_TAG`] saying so with `note` (what the original's verification
 /// found). Prose, NAGs, variations and `[%chance]` values stay.
-pub fn plain(record: &Record<String>, note: &str) -> Record<String> {
+///
+/// `taken_back` are the events accepted take-backs undid
+/// ([`SignedReplay::taken_back`]). Their moves stay in a signed record's
+/// main line (each with its event, which the hash chain needs), where a
+/// plain reader would take them for moves of the game: in the copy they
+/// become a comment, `{taken back by agreement: 2... Wa6-a4}`, at the
+/// place they were played, so its main line is the game as it stands and
+/// `yam check` finds it legal. Everything else in that stretch (numbers,
+/// NAGs, prose, variations) goes into the same comment as text.
+pub fn plain(
+    record: &Record<String>,
+    note: &str,
+    taken_back: &[std::ops::RangeInclusive<u32>],
+) -> Record<String> {
     let mut out = record.clone();
     for name in FAIR_PLAY_TAGS {
         out.tags.remove(name);
     }
     out.tags.set(PLAIN_TAG, note);
-    out.movetext = record
-        .movetext
-        .iter()
-        .filter_map(|node| match node {
+    // The main line's moves belong to the event whose comment follows
+    // them: `event` counts the main line's events met so far.
+    let mut event = 0u32;
+    let mut depth = 0u32;
+    let mut undone = TakenBack::default();
+    let mut movetext = Vec::with_capacity(record.movetext.len());
+    for node in &record.movetext {
+        let in_range = taken_back.iter().any(|r| r.contains(&event));
+        if !in_range {
+            undone.flush(&mut movetext);
+        }
+        match node {
+            Node::StartVariation => depth += 1,
+            Node::EndVariation => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let node = match node {
             Node::Comment(comment) => {
-                let parts: Vec<CommentPart> = comment
-                    .parts
-                    .iter()
-                    .filter(|p| !matches!(p, CommentPart::Command(Command { name, .. }) if name == EVENT_COMMAND))
-                    .cloned()
-                    .collect();
-                (!parts.is_empty()).then_some(Node::Comment(Comment { parts }))
+                let mut parts = Vec::with_capacity(comment.parts.len());
+                for part in &comment.parts {
+                    match part {
+                        CommentPart::Command(Command { name, .. }) if name == EVENT_COMMAND => {
+                            if depth == 0 {
+                                event = event.saturating_add(1);
+                            }
+                        }
+                        _ => parts.push(part.clone()),
+                    }
+                }
+                if parts.is_empty() {
+                    continue;
+                }
+                Node::Comment(Comment { parts })
             }
-            other => Some(other.clone()),
-        })
-        .collect();
+            other => other.clone(),
+        };
+        if in_range {
+            undone.add(&node);
+        } else {
+            movetext.push(node);
+        }
+    }
+    undone.flush(&mut movetext);
+    out.movetext = movetext;
     if out.tags.game() == Some(GameKind::Khan) {
         drop_redundant_numbers(&mut out.movetext);
     }
     out
+}
+
+/// The text of a stretch of movetext a take-back undid, gathered for its
+/// comment in a plain copy.
+#[derive(Default)]
+struct TakenBack {
+    text: String,
+    moves: bool,
+}
+
+impl TakenBack {
+    fn add(&mut self, node: &Node<String>) {
+        let word = match node {
+            Node::MoveNumber(n, Dots::One) => format!("{n}."),
+            Node::MoveNumber(n, Dots::Three) => format!("{n}..."),
+            Node::Move(m, _) => {
+                self.moves = true;
+                m.clone()
+            }
+            Node::Nag(nag) => nag.to_string(),
+            Node::Comment(comment) => comment
+                .parts
+                .iter()
+                .map(|part| match part {
+                    CommentPart::Text(text) => text.clone(),
+                    // Without its brackets: text, not a command, in the
+                    // comment it goes into.
+                    CommentPart::Command(c) => format!("%{} {}", c.name, c.args.join(" ")),
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+            Node::StartVariation => "(".into(),
+            Node::EndVariation => ")".into(),
+        };
+        if !self.text.is_empty() && !self.text.ends_with('(') && word != ")" {
+            self.text.push(' ');
+        }
+        self.text.push_str(&word);
+    }
+
+    /// Writes the stretch gathered, if it held a move, as one comment.
+    fn flush(&mut self, movetext: &mut Vec<Node<String>>) {
+        let text = std::mem::take(&mut self.text);
+        if std::mem::take(&mut self.moves) {
+            movetext.push(Node::Comment(Comment {
+                parts: vec![CommentPart::Text(format!(
+                    "taken back by agreement: {text}"
+                ))],
+            }));
+        } else if !text.is_empty() {
+            movetext.push(Node::Comment(Comment {
+                parts: vec![CommentPart::Text(text)],
+            }));
+        }
+    }
 }
 
 /// Drops a Khan `N...` that follows its move directly: with the events'

@@ -437,6 +437,31 @@ fn offers_take_backs_reminders_forfeits_and_resignation_by_mail() {
         .assert()
         .success()
         .stdout(predicate::str::contains("forfeit").or(predicate::str::contains("claim")));
+    // The move Ann took back stays in the main line with its signed event;
+    // every command reads the game as it stands, as `yam verify` does.
+    yam!()
+        .args(["check", file.to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1 valid"));
+    yam!()
+        .args(["show", file.to_str().unwrap()])
+        .assert()
+        .success();
+    let plain = root.path().join("plain.yam");
+    yam!()
+        .args(["export", "--plain", file.to_str().unwrap(), "-o"])
+        .arg(&plain)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&plain).unwrap();
+    assert!(text.contains("{taken back by agreement: "), "{text}");
+    assert!(text.contains("the original verified"), "{text}");
+    yam!()
+        .args(["check", plain.to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1 valid"));
 }
 
 #[test]

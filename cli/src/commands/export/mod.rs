@@ -11,7 +11,7 @@ use yam_notation::split::Piece;
 use yam_notation::{Both, ParseError, RawGrammar, ReadError, Reader, RecordBuilder, write_record};
 use yam_referee::check::{Checker, GameReport, Verdict as CheckVerdict};
 use yam_referee::signed::write::plain;
-use yam_referee::signed::{Verdict, verify_text};
+use yam_referee::signed::{Verdict, follow_takebacks, verify_text};
 
 use crate::archive::nth::{Nth, nth_of};
 use crate::archive::sink::Sink;
@@ -271,6 +271,11 @@ fn export_piece(file: &Path, piece: &Piece) -> ExportedPiece {
             Ok(Some(((signed, Some(record)), mut report))) => {
                 let verdict = verify_text(&signed, &rulesets);
                 let mut note = note(&verdict);
+                let mut taken_back = &[][..];
+                if let Verdict::Verified(verified) = &verdict {
+                    follow_takebacks(&mut report, verified, signed.variations);
+                    taken_back = &verified.taken_back[..];
+                }
                 // An unsigned game has only the rules' verdict; a signed one
                 // that verifies may still carry variations no signature
                 // covers, which `yam verify` holds to the rules too.
@@ -293,7 +298,7 @@ fn export_piece(file: &Path, piece: &Piece) -> ExportedPiece {
                     out.broken.push((index, report, frame));
                 }
                 out.text.0.push('\n');
-                write_record::<RawGrammar>(&plain(&record, &note), &mut out.text.0);
+                write_record::<RawGrammar>(&plain(&record, &note, taken_back), &mut out.text.0);
                 out.exported += 1;
             }
             Ok(Some(((_, None), _))) => {
