@@ -289,6 +289,52 @@ fn refused_mails_change_nothing_and_stay_in_place() {
 
 /// A mail like `raw` (its headers) carrying `record` as attachment and
 /// block, as a forger with the record but not the key would build it.
+#[test]
+fn a_mail_too_large_to_read_is_said_and_left_as_it_was() {
+    let root = tempfile::tempdir().unwrap();
+    let (_, bo) = pair(root.path());
+    // A file of 300 MB (sparse: it costs no disk): refused at once, by its
+    // size, without being read whole.
+    let huge = root.path().join("huge.eml");
+    let file = std::fs::File::create(&huge).unwrap();
+    file.set_len(300 << 20).unwrap();
+    bo.yam(&["read", "--eml", huge.to_str().unwrap()])
+        .code(1)
+        .stdout(predicate::str::contains(
+            "unreadable: the mail is 314572800 bytes, more than the 16777216 Yam reads",
+        ));
+    assert_eq!(std::fs::metadata(&huge).unwrap().len(), 300 << 20);
+    // Piped in, its size is not known: the refusal does not make one up.
+    let mut cmd = yam!();
+    cmd.args(["read", "--stdin", "--data-dir"]).arg(bo.dir());
+    cmd.write_stdin(vec![b'x'; (16 << 20) + 10])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "unreadable: the mail is more than the 16777216 bytes Yam reads",
+        ));
+    // In a mailbox it is never fetched, and said once.
+    let maildir = root.path().join("Maildir");
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    let big = maildir.join("new").join("1700000000.big.host");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len((16 << 20) + 1)
+        .unwrap();
+    bo.yam(&["read", "--maildir", maildir.to_str().unwrap()])
+        .success()
+        .stdout(predicate::str::contains(
+            "1 mail(s) larger than 16 MiB left as they were, unread",
+        ));
+    assert!(big.exists(), "the mail stays where it was");
+    bo.yam(&["read", "--maildir", maildir.to_str().unwrap()])
+        .success()
+        .stdout(predicate::str::contains("larger than").not())
+        .stdout(predicate::str::contains("nothing new"));
+}
+
 fn compose_like(raw: &str, record: &str) -> Vec<u8> {
     use yam_cli::mail::compose::{TurnMail, compose};
     let incoming = yam_cli::mail::extract::read_mail(raw.as_bytes()).unwrap();
@@ -1252,6 +1298,30 @@ fn a_damaged_or_removed_attachment_is_named_and_the_text_block_carries_the_turn(
     assert!(said.contains("ask Ann to send it again"), "{said}");
     let longest_word = said.split_whitespace().map(str::len).max().unwrap_or(0);
     assert!(longest_word < 60, "no raw base64 shown: {said}");
+    // Both removed (a gateway that keeps only the HTML): not passed over as
+    // mail not Yam's; said, with what to do.
+    let begin = raw.find("-----BEGIN YAM TURN-----").unwrap();
+    let end = raw.find("-----END YAM TURN-----").unwrap() + "-----END YAM TURN-----".len();
+    let stripped = without_attachment(&format!("{}{}", &raw[..begin], &raw[end..]));
+    let (code, said) = read_copy("stripped", stripped.clone());
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains(
+            "game khan-1: the turn mail #3 from ann@example.org arrived without its turn"
+        ),
+        "{said}"
+    );
+    assert!(said.contains("(`yam resend khan-1`)"), "{said}");
+    // The same from a stranger naming Bo's game is no Yam mail of his.
+    let (code, said) = read_copy(
+        "stripped-stranger",
+        stripped.replace(
+            "From: Ann <ann@example.org>",
+            "From: Eve <eve@evil.example>",
+        ),
+    );
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("no Yam turn in it"), "{said}");
     // The genuine mail still applies on Bo's own desk.
     std::fs::write(bo_inbox.join("genuine.eml"), &raw).unwrap();
     assert!(bo.read().contains("1 new event(s) from Ann"));

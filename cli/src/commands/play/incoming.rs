@@ -65,6 +65,33 @@ impl Outcome {
     }
 }
 
+/// A turn mail Yam wrote (`X-Yam-Game: ID PLY`) for a game of this desk,
+/// from a party of it, that arrives with neither its attachment nor its
+/// turn block: a gateway that keeps only the HTML, or a list that strips
+/// attachments and the text. Said, with what to do, rather than passed
+/// over as mail not Yam's: the game would wait for ever. A copy of an
+/// earlier turn (the game is past its ply) changes nothing. `None` for
+/// anything else (the robot's mails name a game without a ply; a stranger
+/// naming one of my games is not Yam's).
+fn lost_turn(desk: &Desk, incoming: &Incoming, from: &str) -> Option<Outcome> {
+    let mut words = incoming.yam_game.as_deref()?.split_whitespace();
+    let (id, ply) = (words.next()?, words.next()?.parse::<u32>().ok()?);
+    let game = Game::open(&desk.store, id).ok()?;
+    let key = desk.contacts.by_address(from)?.public_key()?;
+    if !game.replay.parties().iter().any(|p| p.key == key) {
+        return None;
+    }
+    let id = crate::mail::cards::clean_text(id);
+    if game.replay.plies() > ply {
+        return Some(Outcome::AlreadyKnown(format!(
+            "game {id}: a copy of an earlier turn mail (#{ply}) without its turn; nothing changes"
+        )));
+    }
+    Some(Outcome::Refused(format!(
+        "game {id}: the turn mail #{ply} from {from} arrived without its turn: the attached record and the turn block were removed on the way (a gateway that keeps only HTML, or a list?). Ask them to send it again (`yam resend {id}`), or the record as a file (`yam turn {id} -o FILE`)"
+    )))
+}
+
 /// Reads one raw mail.
 ///
 /// Every candidate the mail carries is considered (attached records first,
@@ -134,6 +161,9 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
     if incoming.turns.is_empty() {
         if let Some(damage) = incoming.damaged.first() {
             return Outcome::Refused(format!("from {from}: {damage}"));
+        }
+        if let Some(lost) = lost_turn(desk, &incoming, &from) {
+            return lost;
         }
         if incoming.bulk {
             return Outcome::Ignored(format!("from {from}: list mail without a Yam turn"));

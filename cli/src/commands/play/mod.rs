@@ -726,6 +726,9 @@ struct Tally {
     /// Mails of a mailbox that are not Yam's (personal mail, auto-replies,
     /// lists), left as they were and only counted.
     ignored: usize,
+    /// Mails of a mailbox larger than Yam reads, left unread and unfetched:
+    /// said once, when first listed (the read log remembers them).
+    too_large: usize,
 }
 
 impl Tally {
@@ -779,6 +782,15 @@ impl Tally {
             );
             self.ignored = 0;
         }
+        if self.too_large > 0 {
+            let _ = writeln!(
+                out,
+                "{} mail(s) larger than {} MiB left as they were, unread (no Yam turn is that large; look at them in your mail client)",
+                self.too_large,
+                crate::mail::extract::MAX_MAIL >> 20
+            );
+            self.too_large = 0;
+        }
     }
 }
 
@@ -813,17 +825,23 @@ pub fn read(args: &ReadArgs) -> Result<Status> {
         Ok(outcome)
     };
     if args.stdin {
-        let mut raw = Vec::new();
-        std::io::stdin()
-            .take(crate::mail::extract::MAX_MAIL as u64 + 1)
-            .read_to_end(&mut raw)
+        let (raw, whole) = read_bounded(std::io::stdin().lock())
             .map_err(|e| Error::io("standard input", "cannot read", e))?;
-        let outcome = one(&mut desk, &mut memory, &raw)?;
+        let outcome = match whole {
+            Whole::Yes => one(&mut desk, &mut memory, &raw)?,
+            Whole::Larger => too_large(None),
+        };
         tally.tell(&outcome, false, &mut out);
     } else if !args.eml.is_empty() {
         for path in &args.eml {
-            let raw = std::fs::read(path).map_err(|e| Error::io(path, "cannot read", e))?;
-            let outcome = one(&mut desk, &mut memory, &raw)?;
+            // Never more than Yam reads is read, whatever the file's size.
+            let file = std::fs::File::open(path).map_err(|e| Error::io(path, "cannot read", e))?;
+            let size = file.metadata().ok().map(|m| m.len());
+            let (raw, whole) = read_bounded(file).map_err(|e| Error::io(path, "cannot read", e))?;
+            let outcome = match whole {
+                Whole::Yes => one(&mut desk, &mut memory, &raw)?,
+                Whole::Larger => too_large(size),
+            };
             let _ = write!(out, "{}: ", path.display());
             tally.tell(&outcome, false, &mut out);
         }
@@ -859,6 +877,40 @@ pub fn read(args: &ReadArgs) -> Result<Status> {
     })
 }
 
+/// Whether a mail read with [`read_bounded`] is whole.
+enum Whole {
+    Yes,
+    /// It is larger than Yam reads; what was read is not all of it.
+    Larger,
+}
+
+/// At most [`crate::mail::extract::MAX_MAIL`] bytes of a mail and one more,
+/// to know whether there is more: a 300 MB file is not read whole to be
+/// refused.
+fn read_bounded(input: impl Read) -> std::io::Result<(Vec<u8>, Whole)> {
+    let limit = crate::mail::extract::MAX_MAIL as u64;
+    let mut raw = Vec::new();
+    input.take(limit + 1).read_to_end(&mut raw)?;
+    if raw.len() as u64 > limit {
+        return Ok((Vec::new(), Whole::Larger));
+    }
+    Ok((raw, Whole::Yes))
+}
+
+/// The refusal of a mail larger than Yam reads; `size` when it is known
+/// (a file's), not the bytes read to find out (standard input's).
+fn too_large(size: Option<u64>) -> Outcome {
+    let limit = crate::mail::extract::MAX_MAIL;
+    Outcome::Refused(match size {
+        Some(size) => format!(
+            "unreadable: the mail is {size} bytes, more than the {limit} Yam reads (no Yam turn is that large)"
+        ),
+        None => format!(
+            "unreadable: the mail is more than the {limit} bytes Yam reads (no Yam turn is that large)"
+        ),
+    })
+}
+
 /// One round of reading a mailbox: every mail not handled before, each
 /// told.
 fn read_mailbox(
@@ -884,6 +936,7 @@ fn read_mailbox(
             memory
                 .remember(Some(&mail.place), None, 'L')
                 .map_err(written)?;
+            tally.too_large += 1;
             continue;
         }
         let raw = session
