@@ -60,7 +60,7 @@ fn the_quick_start_runs_as_written() {
         "the waiting challenge try-1 is sent",
         "challenges you: game try-1",
         "Bo accepted the challenge",
-        "Ann played Ad1-c1: \u{201c}Let us begin.\u{201d}",
+        "Ann played Ad1-c1, with an unsigned comment: \u{201c}Let us begin.\u{201d}",
         "last move: Ann played Ad1-c1",
         "legal now",
         "YOU   try-1",

@@ -976,7 +976,7 @@ fn the_player_sees_the_move_and_keeps_its_own_record() {
     let said = bo.read();
     assert!(
         said.contains(&format!(
-            "Ann played {}: \u{201c}Into the centre.\u{201d}",
+            "Ann played {}, with an unsigned comment: \u{201c}Into the centre.\u{201d}",
             line[2]
         )),
         "{said}"
@@ -984,7 +984,7 @@ fn the_player_sees_the_move_and_keeps_its_own_record() {
     bo.yam(&["board", "khan-1"])
         .success()
         .stdout(predicate::str::contains(format!(
-            "last move: Ann played {}: \u{201c}Into the centre.\u{201d}",
+            "last move: Ann played {}, with an unsigned comment: \u{201c}Into the centre.\u{201d}",
             line[2]
         )));
     // Bo answers with words of his own; Ann's next mail rewrites them (and

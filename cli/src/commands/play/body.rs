@@ -144,8 +144,13 @@ pub fn what_happened(desk: &Desk, events: &[SignedEvent], said: &[(u32, String)]
             EventBody::Acceptance(_) => format!("{who} accepted the challenge"),
             EventBody::Challenge(_) => continue,
         };
+        // The comment travels beside the signed event, not inside it: the
+        // sender's words as the mail brought them, which anyone on the way
+        // could have changed. Shown as such, never as what they signed.
         if let Some((_, comment)) = said.iter().find(|(seq, _)| *seq == event.event.seq) {
-            line.push_str(&format!(": \u{201c}{comment}\u{201d}"));
+            line.push_str(&format!(
+                ", with an unsigned comment: \u{201c}{comment}\u{201d}"
+            ));
         }
         lines.push(line);
     }
