@@ -253,7 +253,7 @@ fn the_yam_extension_counts_in_any_case_and_skipped_files_are_counted() {
             predicate::str::contains("total: 1 game, 1 valid, 0 invalid (0 syntax, 0 rules)"),
         ))
         .stdout(predicate::str::contains(
-            "in 1 file; 1 other file skipped (not .yam)",
+            "in 1 file; 1 other file skipped (not a .yam record)",
         ));
 }
 

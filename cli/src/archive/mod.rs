@@ -198,10 +198,17 @@ pub fn grand_total(counts: &str, expansion: &Expansion, unreadable: usize) -> St
         line.push_str(&format!(" ({unreadable} unreadable)"));
     }
     if expansion.skipped > 0 {
+        // Named `.yam` or not, what is not a regular file (a pipe, a
+        // socket) is no record either.
         line.push_str(&format!(
-            "; {} other file{} skipped (not .yam)",
+            "; {} other file{} skipped (not {})",
             expansion.skipped,
-            if expansion.skipped == 1 { "" } else { "s" }
+            if expansion.skipped == 1 { "" } else { "s" },
+            if expansion.skipped == 1 {
+                "a .yam record"
+            } else {
+                ".yam records"
+            }
         ));
     }
     line

@@ -58,6 +58,18 @@ pub enum ChanceResult {
     },
 }
 
+/// In words, for reports: "a d6 showing 5", "entry 3 of 40 drawn".
+impl std::fmt::Display for ChanceResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ChanceResult::Die { sides, face } => write!(f, "a d{sides} showing {face}"),
+            ChanceResult::Draw { remaining, index } => {
+                write!(f, "entry {index} (from 0) of {remaining} drawn")
+            }
+        }
+    }
+}
+
 impl Canonical for ChanceRecord {
     fn encode(&self, enc: &mut Encoder) {
         enc.text(&self.purpose);
@@ -114,7 +126,7 @@ pub enum ChanceError {
     },
     /// Replay: the recorded outcome differs from the recomputed one (a
     /// changed face, or a die recorded where a draw was asked).
-    #[error("outcome #{position} is recorded as {recorded:?} but the evidence gives {computed:?}")]
+    #[error("outcome #{position} is recorded as {recorded} but the evidence gives {computed}")]
     Mismatch {
         /// Its position.
         position: usize,

@@ -731,7 +731,9 @@ fn a_changed_face_is_refused() {
     let f = failure(&cheated);
     assert_eq!(f.event, Some(4));
     assert!(
-        f.reason.contains("is recorded as") && f.reason.contains("but the evidence gives"),
+        f.reason.contains("is recorded as a d6 showing ")
+            && f.reason.contains("but the evidence gives a d6 showing ")
+            && !f.reason.contains('{'),
         "{}",
         f.reason
     );
