@@ -109,13 +109,32 @@ pub fn checksum(payload: &[u8]) -> String {
 /// mail of begin lines.)
 pub fn find_blocks(text: &str) -> Vec<Found> {
     let mut found = Vec::new();
+    let mut spans = find_spans(text).peekable();
+    while let Some((quoted, inside)) = spans.next() {
+        let block = match inside {
+            Some(inside) => parse_inside(inside),
+            // The text ends, or a new block begins, before this one's end.
+            None if spans.peek().is_none() => Err(ArmorError::Truncated),
+            None => Err(ArmorError::Interrupted),
+        };
+        found.push(Found { quoted, block });
+    }
+    found
+}
+
+/// Each begin line of `text`, in order: whether it is quoted, and the
+/// text between it and its end line, if one comes before the next begin
+/// line. One pass over the text: each stretch between one begin line and
+/// the next is searched for an end line once.
+fn find_spans(text: &str) -> impl Iterator<Item = (bool, Option<&str>)> {
     let mut begins = text.match_indices(BEGIN).map(|(at, _)| at).peekable();
-    // Where the last block's text ended, and whether its begin line was
-    // quoted: a begin line on the same line as the one before it shares its
-    // quoting, so no line is searched backwards twice.
+    // Where the last begin line was, and whether it was quoted: a begin
+    // line on the same line as the one before it shares its quoting, so
+    // no line is searched backwards twice.
     let mut searched_to = 0;
     let mut last_quoted = false;
-    while let Some(at) = begins.next() {
+    std::iter::from_fn(move || {
+        let at = begins.next()?;
         let quoted = match text[searched_to..at].rfind('\n') {
             Some(newline) => is_quoted(&text[searched_to + newline + 1..at]),
             None if searched_to == 0 => is_quoted(&text[..at]),
@@ -124,17 +143,23 @@ pub fn find_blocks(text: &str) -> Vec<Found> {
         let inside_from = at + BEGIN.len();
         let next_begin = begins.peek().copied().unwrap_or(text.len());
         let stretch = &text[inside_from..next_begin];
-        let block = match stretch.find(END) {
-            Some(end) => parse_inside(&stretch[..end]),
-            // The text ends, or a new block begins, before this one's end.
-            None if next_begin == text.len() => Err(ArmorError::Truncated),
-            None => Err(ArmorError::Interrupted),
-        };
-        found.push(Found { quoted, block });
         searched_to = at;
         last_quoted = quoted;
-    }
-    found
+        Some((quoted, stretch.find(END).map(|end| &stretch[..end])))
+    })
+}
+
+/// The checksum headers (64 hex digits, lower case) of the blocks of
+/// `text` that are not quoted and have an end line, in order: what a
+/// block holds, named without decoding it. A mail's attached record is
+/// compared with its text's blocks by these (the attached record, when it
+/// applies, is all that is decoded).
+pub fn block_checksums(text: &str) -> Vec<String> {
+    find_spans(text)
+        .filter(|(quoted, _)| !quoted)
+        .filter_map(|(_, inside)| inside)
+        .filter_map(|inside| headers(&mut words_of(inside)).ok().map(|h| h.2))
+        .collect()
 }
 
 /// Whether `line_start` (the text of a line before a begin line) starts
@@ -143,13 +168,21 @@ fn is_quoted(line_start: &str) -> bool {
     line_start.trim_start().starts_with('>')
 }
 
-fn parse_inside(inside: &str) -> Result<Block, ArmorError> {
-    // Words, without the quote marks that replies put in front of lines.
-    let mut words = inside
+/// The words of a block's inside, without the quote marks replies put in
+/// front of lines.
+fn words_of(inside: &str) -> std::iter::Peekable<impl Iterator<Item = &str>> {
+    inside
         .split_whitespace()
         .map(|w| w.trim_start_matches('>'))
         .filter(|w| !w.is_empty())
-        .peekable();
+        .peekable()
+}
+
+/// A block's headers (game, ply, checksum), read from its words; the
+/// payload's words are left.
+fn headers<'a>(
+    words: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
+) -> Result<(String, u32, String), ArmorError> {
     let mut game = None;
     let mut ply = None;
     let mut sum = None;
@@ -189,6 +222,12 @@ fn parse_inside(inside: &str) -> Result<Block, ArmorError> {
     let game = game.ok_or(ArmorError::Header("Game"))?;
     let ply = ply.ok_or(ArmorError::Header("Ply"))?;
     let sum = sum.ok_or(ArmorError::Header("Checksum"))?;
+    Ok((game, ply, sum))
+}
+
+fn parse_inside(inside: &str) -> Result<Block, ArmorError> {
+    let mut words = words_of(inside);
+    let (game, ply, sum) = headers(&mut words)?;
     let encoded: String = words.collect();
     let payload = STANDARD
         .decode(encoded.as_bytes())

@@ -42,6 +42,11 @@ pub struct Incoming {
     pub damaged: Vec<ArmorError>,
     /// How many quoted copies of earlier turns were passed over.
     pub quoted_copies: usize,
+    /// Read with the attachments only, when one is a turn: the checksums of
+    /// the blocks of the mail's own text ([`armor::block_checksums`]), not
+    /// decoded, so that a text carrying another record than the attached
+    /// one is seen without decoding a text that carries the same.
+    pub text_sums: Vec<String>,
 }
 
 impl Incoming {
@@ -203,6 +208,16 @@ fn ids<'a>(value: &'a HeaderValue<'_>) -> impl Iterator<Item = String> + 'a {
     list.into_iter()
 }
 
+/// The mail's text bodies (an HTML-only mail's rendered as text).
+fn texts_of(message: &Message<'_>, texts: &mut Vec<String>) {
+    texts.extend(
+        (0..message.text_body_count()).filter_map(|i| message.body_text(i).map(|t| t.into_owned())),
+    );
+    if texts.is_empty() {
+        texts.extend(message.body_text(0).map(|t| t.into_owned()));
+    }
+}
+
 /// How deep forwarded messages are followed.
 const MAX_NESTING: usize = 3;
 
@@ -237,16 +252,19 @@ fn collect_turns(message: &mut Message<'_>, incoming: &mut Incoming, depth: usiz
             incoming.turns.push(Turn::Attachment { name, bytes });
         }
     }
+    // Then turn blocks in the text bodies (HTML-only mails are rendered).
+    let mut texts: Vec<String> = Vec::new();
     if depth == 0 && !own_text {
+        if !incoming.turns.is_empty() {
+            texts_of(message, &mut texts);
+            incoming.text_sums = texts
+                .iter()
+                .flat_map(|t| armor::block_checksums(t))
+                .collect();
+        }
         return;
     }
-    // Then turn blocks in the text bodies (HTML-only mails are rendered).
-    let mut texts: Vec<String> = (0..message.text_body_count())
-        .filter_map(|i| message.body_text(i).map(|t| t.into_owned()))
-        .collect();
-    if texts.is_empty() {
-        texts.extend(message.body_text(0).map(|t| t.into_owned()));
-    }
+    texts_of(message, &mut texts);
     for text in texts {
         for found in armor::find_blocks(&text) {
             match (found.quoted, found.block) {

@@ -197,6 +197,10 @@ fn refused_mails_change_nothing_and_stay_in_place() {
         assert!(left.exists(), "a refused mail stays where it was");
     }
 
+    // Bo's desk as it stands now, for the twin's mixed mail below.
+    let bo_then = tempfile::tempdir().unwrap();
+    copy_dir(bo.dir(), bo_then.path());
+
     // The genuine mail is taken.
     std::fs::write(&mail, &raw).unwrap();
     assert!(bo.read().contains("1 new event(s)"));
@@ -225,6 +229,28 @@ fn refused_mails_change_nothing_and_stay_in_place() {
         .stdout(predicate::str::contains("a forked history"));
     assert!(fork.exists());
     assert_eq!(bo.record("khan-1"), after_third);
+    // One mail carrying both: Ann's turn attached, the twin's in the text
+    // (a reader whose gateway strips attachments would take the other).
+    // The attached one is applied, and the other is said, to be kept.
+    let block = |mail: &str| {
+        let begin = mail.find("-----BEGIN YAM TURN-----").unwrap();
+        let end = mail.find("-----END YAM TURN-----").unwrap();
+        (begin, end)
+    };
+    let forked = std::fs::read_to_string(&fork).unwrap();
+    let ((b1, e1), (b2, e2)) = (block(&raw), block(&forked));
+    let mixed = format!("{}{}{}", &raw[..b1], &forked[b2..e2], &raw[e1..]);
+    let mixed_path = root.path().join("mixed.eml");
+    std::fs::write(&mixed_path, mixed).unwrap();
+    let mut cmd = yam!();
+    cmd.args(["read", "--eml", mixed_path.to_str().unwrap(), "--data-dir"])
+        .arg(bo_then.path());
+    cmd.assert()
+        .success()
+        .stdout(predicate::str::contains("1 new event(s) from Ann"))
+        .stdout(predicate::str::contains(
+            "the mail's text carries another record of game khan-1 that parts from the attached one after event",
+        ));
 
     // A game the reader does not have: Cy knows Ann (her card) but plays
     // no game with her, and refuses her turn of khan-1.
@@ -618,7 +644,8 @@ fn awkward_mails_carry_a_real_turn_into_the_game() {
             .arg(desk.path());
         cmd.assert()
             .success()
-            .stdout(predicate::str::contains("1 new event(s) from Ann"));
+            .stdout(predicate::str::contains("1 new event(s) from Ann"))
+            .stdout(predicate::str::contains("carries another record").not());
         let taken = std::fs::read_to_string(desk.path().join("games/khan-1/record.yam")).unwrap();
         assert_eq!(taken, record, "{name}: Bo holds Ann's record");
     }
@@ -908,6 +935,10 @@ fn a_reply_carrying_the_old_turn_before_the_new_one_applies_the_new_one() {
             "reattached",
             shapes::reattached_old_record(&new, &bo_old_record),
         ),
+        // The new record attached, the old turn's block in the text: an
+        // earlier state, not another record (decoded, since its checksum
+        // differs, and found so).
+        ("old-in-text", shapes::reattached_old_record(&old, &record)),
     ] {
         let desk = tempfile::tempdir().unwrap();
         copy_dir(bo.dir(), desk.path());
@@ -918,7 +949,8 @@ fn a_reply_carrying_the_old_turn_before_the_new_one_applies_the_new_one() {
             .arg(desk.path())
             .assert()
             .success()
-            .stdout(predicate::str::contains("1 new event(s) from Ann"));
+            .stdout(predicate::str::contains("1 new event(s) from Ann"))
+            .stdout(predicate::str::contains("carries another record").not());
         let taken = std::fs::read_to_string(desk.path().join("games/khan-1/record.yam")).unwrap();
         assert!(taken == record, "{name}: Bo holds Ann's new record");
     }

@@ -15,7 +15,8 @@ use super::act::{self, ChallengeSettings};
 use super::desk::{Closed, Desk, Game, Outbound, Stored, now};
 use crate::game::checkpoint;
 use crate::game::record::{
-    RecordFault, claimed_id, clean_prose, continue_kept, prose_by_event, verified_with_view,
+    RecordFault, claimed_id, clean_prose, continue_kept, prose_by_event, stored_events_and_record,
+    verified_with_view,
 };
 use crate::mail::cards::{Card, Remembered, is_card};
 use crate::mail::notice::{Notice, NoticeKind, is_notice};
@@ -145,7 +146,7 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
     }
     for turn in &attached.turns {
         if let Some(decided) = judged.add(read_turn(desk, &from, &attached, turn)) {
-            return decided;
+            return with_forks_in_text(desk, raw, &attached, turn, decided);
         }
     }
     let incoming = match read_mail(raw) {
@@ -171,6 +172,55 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
         return Outcome::Ignored(format!("from {from}: no Yam turn in it"));
     }
     judged.verdict(&from, incoming.damaged.first())
+}
+
+/// An attached record applied: whether the mail's own text carries another
+/// record of the game that parts from it. A sender who signs two different
+/// continuations and sends one attached and the other in the text would
+/// have one reader take the first and another (whose gateway strips
+/// attachments) the second; the desk applies the attached one, as always,
+/// and says that the mail holds the other, to be kept as evidence. The
+/// text is decoded only when a block's checksum differs from the attached
+/// record's (an Outlook-style reply's copy of an older turn: then found an
+/// earlier state, and nothing is said).
+fn with_forks_in_text(
+    desk: &Desk,
+    raw: &[u8],
+    attached: &Incoming,
+    turn: &Turn,
+    decided: Outcome,
+) -> Outcome {
+    let Turn::Attachment { bytes, .. } = turn else {
+        return decided;
+    };
+    let (game, mut news) = match decided {
+        Outcome::Applied { game, news } => (game, news),
+        other => return other,
+    };
+    let sum = crate::mail::armor::checksum(bytes);
+    if attached.text_sums.iter().all(|s| *s == sum) {
+        return Outcome::Applied { game, news };
+    }
+    let Ok(stored) = Stored::open(&desk.store, &game).and_then(|mut s| s.events()) else {
+        return Outcome::Applied { game, news };
+    };
+    let incoming = read_mail(raw).unwrap_or_default();
+    for block in incoming.turns.iter().filter_map(|t| match t {
+        Turn::Block(b) if crate::mail::armor::checksum(&b.payload) != sum => Some(b),
+        _ => None,
+    }) {
+        let Ok((other, _)) = stored_events_and_record(&block.payload) else {
+            continue;
+        };
+        if let Adoption::Fork(common) = adoption(&stored, &other, None) {
+            news.push(format!(
+                "the mail's text carries another record of game {} that parts from the attached one after event {common}: the attached one was applied. Keep this mail: if both are signed by the same player, they signed two different turns (`yam dispute` on the two records shows it)",
+                crate::mail::cards::clean_text(&game)
+            ));
+            break;
+        }
+    }
+    Outcome::Applied { game, news }
 }
 
 /// What the candidates of one mail came to so far.
