@@ -49,6 +49,8 @@ pub enum ErrorKind {
     BadDeal(String),
     /// One element is longer than the reader will hold in memory.
     TooLong(usize),
+    /// One game is longer than the reader reads (the limit, in bytes).
+    GameTooLong(u64),
     /// Variations nest deeper than the reader's limit (the number): a
     /// `(` opened one more.
     TooDeep(u32),
@@ -98,6 +100,11 @@ impl fmt::Display for ErrorKind {
             ErrorKind::BadTag(expected) => write!(f, "bad tag value: expected {expected}"),
             ErrorKind::BadDeal(reason) => write!(f, "the recorded deal is refused: {reason}"),
             ErrorKind::TooLong(limit) => write!(f, "element longer than {limit} bytes"),
+            ErrorKind::GameTooLong(limit) => write!(
+                f,
+                "game longer than {} MiB: not read (a played game is a few hundred kilobytes; the rest of it is skipped)",
+                limit >> 20
+            ),
             ErrorKind::TooDeep(limit) => write!(
                 f,
                 "variations nest more than {limit} deep: this `(` opens one more than the limit"

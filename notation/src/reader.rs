@@ -32,6 +32,12 @@ const FAST_WINDOW: usize = 1024;
 /// The default limit on one element (a comment, a token, a tag line).
 pub const DEFAULT_MAX_ELEMENT: usize = 1 << 26;
 
+/// The default limit on one game's text, header and movetext together.
+/// Whoever keeps a game whole (a record for `yam show`, `export`, `fmt`)
+/// holds several times its text in memory; played games, even long signed
+/// ones with every roll, are a few hundred kilobytes.
+pub const DEFAULT_MAX_GAME: u64 = 1 << 24;
+
 /// The default limit on how deep variations nest. A checker keeps a
 /// position for every open variation, so the limit is what bounds its
 /// memory; games annotated by people nest a handful deep.
@@ -106,6 +112,9 @@ pub struct Reader<R> {
     games: u64,
     max_element: usize,
     max_depth: u32,
+    max_game: u64,
+    /// Where the game being read began (offset), while one is.
+    game_from: Option<u64>,
     /// Hashes of the unknown tag names seen in this game (reused).
     unknown_tags: SeenNames,
     /// About how long recent headers and movetexts were: the size of the
@@ -141,6 +150,8 @@ impl<R: Read> Reader<R> {
             games: 0,
             max_element: DEFAULT_MAX_ELEMENT,
             max_depth: DEFAULT_MAX_DEPTH,
+            max_game: DEFAULT_MAX_GAME,
+            game_from: None,
             unknown_tags: SeenNames::default(),
             header_hint: FAST_WINDOW,
             movetext_hint: FAST_WINDOW,
@@ -176,6 +187,15 @@ impl<R: Read> Reader<R> {
     /// hold in memory; a larger one makes its game fail.
     pub fn with_max_element(mut self, bytes: usize) -> Reader<R> {
         self.max_element = bytes.max(INITIAL_BUFFER);
+        self
+    }
+
+    /// Set the longest game (its header and movetext, in bytes) the reader
+    /// reads; reading past it makes the game fail, and reading resumes at
+    /// the next game. Checked as the buffer refills, so a game fails within
+    /// a buffer's length past the limit. At least the buffer's size.
+    pub fn with_max_game(mut self, bytes: u64) -> Reader<R> {
+        self.max_game = bytes.max(INITIAL_BUFFER as u64);
         self
     }
 
@@ -236,7 +256,10 @@ impl<R: Read> Reader<R> {
         self.games += 1;
         let game_start = self.pos_here();
         visitor.begin_game();
-        match self.read_game_body(visitor) {
+        self.game_from = Some(self.bytes_read());
+        let read = self.read_game_body(visitor);
+        self.game_from = None;
+        match read {
             Ok(output) => Ok(Some(output)),
             Err(Fail::Io(e)) => Err(ReadError::Io(e)),
             Err(Fail::Syntax {
@@ -1341,6 +1364,11 @@ impl<R: Read> Reader<R> {
     /// Read more input, keeping everything from `pos` on. Grows the buffer
     /// when it is full, up to the element limit.
     fn fill(&mut self) -> Result<(), Fail> {
+        if let Some(from) = self.game_from
+            && self.bytes_read().saturating_sub(from) > self.max_game
+        {
+            return Err(self.game_too_long());
+        }
         if self.pos == 0 && self.end == self.buf.len() && self.buf.len() >= self.max_element {
             return Err(Fail::Syntax {
                 pos: self.pos_at(self.pos),
@@ -1353,6 +1381,17 @@ impl<R: Read> Reader<R> {
             ReadError::Io(e) => Fail::Io(e),
             ReadError::Syntax(_) => unreachable!("fill_unbounded only fails on I/O"),
         })
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn game_too_long(&self) -> Fail {
+        Fail::Syntax {
+            pos: self.pos_at(self.pos),
+            kind: ErrorKind::GameTooLong(self.max_game),
+            found: self.found_at(self.pos),
+            resume: Resume::SkipGame,
+        }
     }
 
     fn fill_unbounded(&mut self) -> Result<(), ReadError> {

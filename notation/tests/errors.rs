@@ -192,6 +192,51 @@ fn a_game_of_many_tags_is_read_in_one_pass_and_a_late_duplicate_is_found() {
 }
 
 #[test]
+fn a_game_longer_than_the_limit_fails_and_the_next_is_read() {
+    // 200,000 tag pairs (about 3.6 MB) against a limit of 1 MiB: the game
+    // fails soon past the limit, naming it, and what a visitor was given
+    // stays near the limit (whoever keeps a game whole holds several
+    // times its text); the rest is skipped and the next game is read.
+    let many: String = (0..200_000)
+        .map(|i| format!("[Extra{i} \"v\"]\n"))
+        .collect();
+    let text = format!(
+        "{}{}1. Wg4-f5 *\n\n{}1. a5-a4 *\n",
+        header("long", "*").replacen("\n\n", &format!("\n{many}\n"), 1),
+        "",
+        header("next", "*")
+    );
+    let mut reader = yam_notation::Reader::new(text.as_bytes()).with_max_game(1 << 20);
+    let mut builder = yam_notation::RecordBuilder::<yam_notation::RawGrammar>::new();
+    let err = match reader.read_game(&mut builder) {
+        Err(yam_notation::ReadError::Syntax(e)) => e,
+        other => panic!("the long game fails: {other:?}"),
+    };
+    assert_eq!(err.kind, ErrorKind::GameTooLong(1 << 20));
+    assert!(err.to_string().contains("game longer than 1 MiB"), "{err}");
+    let at = usize::try_from(err.pos.offset).unwrap();
+    assert!((1 << 20) < at && at <= (1 << 20) + (1 << 17), "{at}");
+    // Reading resumes at the next tag line, as after any fault: the rest of
+    // this header reads as games of their own, each failing the same way
+    // within the limit, until the next game.
+    let next = loop {
+        match reader.read_game(&mut builder) {
+            Err(yam_notation::ReadError::Syntax(e)) => {
+                assert_eq!(e.kind, ErrorKind::GameTooLong(1 << 20));
+                let len = e.pos.offset - e.game_start.offset;
+                assert!((1 << 20) < len && len <= (1 << 20) + (1 << 17), "{len}");
+            }
+            Ok(Some(game)) => break game,
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(next.tags.get("GameId"), Some("next"));
+    assert!(reader.games_read() <= 6, "{}", reader.games_read());
+    // The default limit, 16 MiB, is far above any played game.
+    assert_eq!(yam_notation::reader::DEFAULT_MAX_GAME, 16 << 20);
+}
+
+#[test]
 fn invalid_utf8() {
     let mut text = header("bad", "*").into_bytes();
     text.extend_from_slice(b"1. Wg4-f5 {caf\xe9} *\n\n");

@@ -950,8 +950,9 @@ fn continue_game(
         // copy a reply carries): nothing new, and nothing wrong.
         Adoption::Old => {
             return Outcome::AlreadyKnown(format!(
-                "game {id}: an earlier turn ({} events; the game has {}): nothing new",
+                "game {id}: an earlier turn ({} event{}; the game has {}): nothing new",
                 received.len(),
+                if received.len() == 1 { "" } else { "s" },
                 stored.len()
             ));
         }
