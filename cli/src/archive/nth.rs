@@ -68,6 +68,20 @@ pub(crate) struct OneGame {
 }
 
 impl OneGame {
+    /// The game as it stands: the record, with the moves accepted
+    /// take-backs undid written as a comment where they were played, as a
+    /// plain export writes them (they stay in a signed record's main line,
+    /// each with its event). The record itself when nothing was taken back.
+    pub(crate) fn standing(&self) -> std::borrow::Cow<'_, yam_notation::Record<String>> {
+        if self.taken_back.is_empty() {
+            return std::borrow::Cow::Borrowed(&self.record);
+        }
+        let mut standing = self.record.clone();
+        standing.movetext =
+            yam_referee::signed::write::plain(&self.record, "", &self.taken_back).movetext;
+        std::borrow::Cow::Owned(standing)
+    }
+
     /// The rules' verdict on the whole game, as `yam check` gives it: a
     /// game that breaks them is reported as `yam check` reports it (framed
     /// from the file) and is [`crate::error::Status::Invalid`]. The

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use yam_notation::split::Piece;
 use yam_notation::{ParseError, Pos, ReadError, Reader};
 use yam_referee::check::{ChanceSource, Checker, GameReport, Verdict};
-use yam_referee::signed::{Collector, Verdict as SignedVerdict, follow_takebacks, verify_text};
 
 use crate::archive::{
     NoGame, expand, frame_in_piece, grand_total, open_input, shift_pos, stream_pieces,
@@ -302,7 +301,7 @@ fn check_piece_with(
                         .zip(usize::try_from(to).ok())
                         .and_then(|(from, to)| piece.bytes.get(from..to));
                     if let Some(game) = game {
-                        follow_signed_takebacks(&mut report, game, path);
+                        crate::game::record::follow_signed_takebacks(&mut report, game, path);
                     }
                 }
                 let mut framed = None;
@@ -323,22 +322,6 @@ fn check_piece_with(
             // A slice cannot fail to read.
             Err(ReadError::Io(_)) => return out,
         }
-    }
-}
-
-/// A signed game the literal reading refused: its verdict as its events
-/// have it ([`follow_takebacks`]), when they verify and a move was taken
-/// back. Only refused games with signed events are read a second time, so
-/// this costs nothing on the way of a legal game.
-fn follow_signed_takebacks(report: &mut GameReport, game: &[u8], path: &Path) {
-    if !game.windows(7).any(|w| w.eq_ignore_ascii_case(b"[%event")) {
-        return;
-    }
-    let Ok(Some(text)) = Reader::new(game).read_game(&mut Collector::new()) else {
-        return;
-    };
-    if let SignedVerdict::Verified(verified) = verify_text(&text, &RecordRulesets::beside(path)) {
-        follow_takebacks(report, &verified, text.variations);
     }
 }
 

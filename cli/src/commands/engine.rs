@@ -342,7 +342,7 @@ fn import(args: &ImportArgs) -> Result<Status> {
 
 fn export(args: &ExportArgs) -> Result<Status> {
     let game = crate::archive::nth::record_of(&args.file, args.game)?;
-    let status = export_record(args, &game.record)?;
+    let status = export_record(args, &game.standing())?;
     Ok(status.and(game.rules_verdict(&args.file, args.game)))
 }
 

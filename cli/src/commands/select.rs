@@ -213,7 +213,11 @@ fn status_of(kind: &str, text: &[u8], file: &Path) -> &'static str {
     if matches!(kind, "valid" | "invalid" | "unchecked") {
         let mut checker = Checker::with_rulesets(Box::new(RecordRulesets::beside(file)));
         return match reader.read_game(&mut checker) {
-            Ok(Some(report)) => match report.verdict {
+            Ok(Some(mut report)) => match {
+                // A signed game with a take-back, as `yam check` reads it.
+                crate::game::record::follow_signed_takebacks(&mut report, text, file);
+                report.verdict
+            } {
                 CheckVerdict::Legal => "valid",
                 CheckVerdict::Illegal(_) => "invalid",
                 CheckVerdict::RulesNotChecked(_) => "unchecked",

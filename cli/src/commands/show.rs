@@ -13,7 +13,6 @@ use yam_notation::castle_siege::Token as SiegeToken;
 use yam_notation::genghis_khan::Move as CardMove;
 use yam_notation::{Dots, GameKind, Node, Record};
 use yam_referee::signed::shown::shown_cards;
-use yam_referee::signed::write::plain;
 use yam_referee::{castle_siege, genghis_khan, khan};
 
 use crate::error::{Error, Result, Status};
@@ -54,15 +53,8 @@ pub fn run(args: &ShowArgs) -> Result<Status> {
     // position that cannot be reached is show's own error, already said
     // with its place: not said twice.)
     // A signed game's moves taken back by agreement stay in its main line;
-    // the game shown is the game as it stands (they become a comment, as
-    // in a plain export).
-    let status = if game.taken_back.is_empty() {
-        show(args, &game.record)?
-    } else {
-        let mut standing = game.record.clone();
-        standing.movetext = plain(&game.record, "", &game.taken_back).movetext;
-        show(args, &standing)?
-    };
+    // the game shown is the game as it stands.
+    let status = show(args, &game.standing())?;
     Ok(status.and(game.rules_verdict(&args.file, args.game)))
 }
 

@@ -792,3 +792,25 @@ pub struct Continued {
     /// The prose the sender gave each new event (cleaned), by position.
     pub said: Vec<(u32, String)>,
 }
+
+/// A signed game the literal reading refused: its verdict as its events
+/// have it ([`yam_referee::signed::follow_takebacks`]), when they verify and a move was taken
+/// back. Only refused games with signed events are read a second time, so
+/// this costs nothing on the way of a legal game.
+pub fn follow_signed_takebacks(
+    report: &mut yam_referee::check::GameReport,
+    game: &[u8],
+    path: &Path,
+) {
+    if !game.windows(7).any(|w| w.eq_ignore_ascii_case(b"[%event")) {
+        return;
+    }
+    let Ok(Some(text)) = Reader::new(game).read_game(&mut Collector::new()) else {
+        return;
+    };
+    if let yam_referee::signed::Verdict::Verified(verified) =
+        yam_referee::signed::verify_text(&text, &RecordRulesets::beside(path))
+    {
+        yam_referee::signed::follow_takebacks(report, &verified, text.variations);
+    }
+}

@@ -520,6 +520,15 @@ fn offers_take_backs_reminders_forfeits_and_resignation_by_mail() {
         .args(["show", file.to_str().unwrap()])
         .assert()
         .success();
+    yam!()
+        .args(["engine", "export", file.to_str().unwrap()])
+        .assert()
+        .success();
+    yam!()
+        .args(["select", "--status", "valid", file.to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("[GameId \"khan-1\"]"));
     let plain = root.path().join("plain.yam");
     yam!()
         .args(["export", "--plain", file.to_str().unwrap(), "-o"])
