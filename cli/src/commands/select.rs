@@ -212,17 +212,15 @@ fn status_of(kind: &str, text: &[u8], file: &Path) -> &'static str {
     let mut reader = Reader::new(text);
     if matches!(kind, "valid" | "invalid" | "unchecked") {
         let mut checker = Checker::with_rulesets(Box::new(RecordRulesets::beside(file)));
-        return match reader.read_game(&mut checker) {
-            Ok(Some(mut report)) => match {
-                // A signed game with a take-back, as `yam check` reads it.
-                crate::game::record::follow_signed_takebacks(&mut report, text, file);
-                report.verdict
-            } {
-                CheckVerdict::Legal => "valid",
-                CheckVerdict::Illegal(_) => "invalid",
-                CheckVerdict::RulesNotChecked(_) => "unchecked",
-            },
-            _ => "invalid",
+        let Ok(Some(mut report)) = reader.read_game(&mut checker) else {
+            return "invalid";
+        };
+        // A signed game with a take-back, as `yam check` reads it.
+        crate::game::record::follow_signed_takebacks(&mut report, text, file);
+        return match report.verdict {
+            CheckVerdict::Legal => "valid",
+            CheckVerdict::Illegal(_) => "invalid",
+            CheckVerdict::RulesNotChecked(_) => "unchecked",
         };
     }
     let mut collector = Collector::new();
