@@ -314,6 +314,15 @@ pub struct Contact {
     /// The addresses they moved from, oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub former: Vec<String>,
+    /// When my card was last sent in answer to one of theirs (seconds since
+    /// 1970; 0: never, or a contacts file of an earlier Yam): a card of
+    /// theirs replayed under new Message-IDs is answered at most once a day.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub answered: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Contact {
@@ -423,6 +432,7 @@ impl Contacts {
             fingerprint: card.key.fingerprint().to_string(),
             issued: card.issued,
             former: Vec::new(),
+            answered: 0,
         });
         self.save()?;
         Ok(Remembered::New)
@@ -438,6 +448,17 @@ impl Contacts {
             self.save()?;
         }
         Ok(changed)
+    }
+
+    /// Notes that my card was sent in answer to the contact at `address`
+    /// at `now`.
+    pub fn note_answered(&mut self, address: &str, now: u64) -> Result<(), ContactsError> {
+        let address = address.to_ascii_lowercase();
+        if let Some(contact) = self.list.iter_mut().find(|c| c.address == address) {
+            contact.answered = now;
+            self.save()?;
+        }
+        Ok(())
     }
 
     /// Every contact.

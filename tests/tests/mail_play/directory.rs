@@ -925,6 +925,54 @@ fn cards_are_answered_once_and_never_answered_back() {
     bo.yam(&["read", "--eml", intro.to_str().unwrap()])
         .success();
     assert_eq!(super::mail_files(&ann_inbox).len(), 0, "no second answer");
+    // Replayed under new Message-IDs (someone who would have Bo mail Ann
+    // again and again): answered at most once a day.
+    let text = std::fs::read_to_string(&intro).unwrap();
+    let id_line = text
+        .lines()
+        .find(|l| l.to_ascii_lowercase().starts_with("message-id:"))
+        .unwrap()
+        .to_owned();
+    for n in 0..3 {
+        let replay = root.path().join(format!("replay-{n}.eml"));
+        std::fs::write(
+            &replay,
+            text.replace(&id_line, &format!("Message-ID: <replay-{n}@evil.example>")),
+        )
+        .unwrap();
+        bo.yam(&["read", "--eml", replay.to_str().unwrap()])
+            .success()
+            .stdout(predicate::str::contains(
+                "not answered again (my card went to them less than a day ago)",
+            ));
+    }
+    assert_eq!(
+        super::mail_files(&ann_inbox).len(),
+        0,
+        "no answer to a replay"
+    );
+    // A day later, a card of theirs is answered again (they may have lost
+    // mine).
+    let mut cmd = yam!();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    cmd.env("YAM_NOW", (now + 2 * 86_400).to_string());
+    let later = root.path().join("replay-later.eml");
+    std::fs::write(
+        &later,
+        text.replace(&id_line, "Message-ID: <replay-later@evil.example>"),
+    )
+    .unwrap();
+    cmd.args(["read", "--eml"])
+        .arg(&later)
+        .arg("--data-dir")
+        .arg(bo.dir());
+    cmd.assert()
+        .success()
+        .stdout(predicate::str::contains("my card is sent in answer"));
+    assert_eq!(super::mail_files(&ann_inbox).len(), 1);
 }
 
 #[test]

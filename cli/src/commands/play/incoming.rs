@@ -437,6 +437,9 @@ fn thread(desk: &Desk, id: &str, message_id: &str) {
     }
 }
 
+/// A day, in seconds.
+const DAY: u64 = 24 * 60 * 60;
+
 /// A card: remember the sender, answer an introduction with my own card,
 /// and send the challenge that waited for this key.
 fn card(desk: &mut Desk, from: &str, bytes: &[u8], introduction: Option<&str>) -> Outcome {
@@ -454,6 +457,7 @@ fn card(desk: &mut Desk, from: &str, bytes: &[u8], introduction: Option<&str>) -
         Ok(r) => r,
         Err(e) => return Outcome::Refused(e.to_string()),
     };
+    let known_before = matches!(remembered, Remembered::Known);
     let mut said = match remembered {
         Remembered::New => format!(
             "new contact {} <{}>, key fingerprint {} (compare it with them by another channel)",
@@ -491,11 +495,26 @@ fn card(desk: &mut Desk, from: &str, bytes: &[u8], introduction: Option<&str>) -
             }
         }
         Ok(None) if introduction.is_some() => {
-            let answering = introduction.filter(|id| !id.is_empty()).unwrap_or("card");
-            if let Err(e) = send_card(desk, &card.address, Some(answering)) {
-                return Outcome::Refused(format!("cannot answer the card: {e}"));
+            // A card known already, answered less than a day ago: a replay
+            // (the same card under a new Message-ID), which would have me
+            // mail them again and again; a player who really lost my card
+            // has it again tomorrow, or by `yam identity send`.
+            let now = now();
+            let answered = desk
+                .contacts
+                .by_address(&card.address)
+                .map_or(0, |c| c.answered);
+            if known_before && now.saturating_sub(answered) < DAY {
+                said.push_str("; not answered again (my card went to them less than a day ago)");
+            } else {
+                let answering = introduction.filter(|id| !id.is_empty()).unwrap_or("card");
+                if let Err(e) = send_card(desk, &card.address, Some(answering)) {
+                    return Outcome::Refused(format!("cannot answer the card: {e}"));
+                }
+                // Only a courtesy's bookkeeping: the card is sent either way.
+                let _ = desk.contacts.note_answered(&card.address, now);
+                said.push_str("; my card is sent in answer");
             }
-            said.push_str("; my card is sent in answer");
         }
         Ok(None) => {}
         Err(e) => return Outcome::Refused(e.to_string()),
