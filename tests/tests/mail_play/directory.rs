@@ -249,7 +249,7 @@ fn refused_mails_change_nothing_and_stay_in_place() {
         .success()
         .stdout(predicate::str::contains("1 new event(s) from Ann"))
         .stdout(predicate::str::contains(
-            "the mail's text carries another record of game khan-1 that parts from the attached one after event",
+            "the mail's text carries another record of game khan-1 that differs from the attached one from event #",
         ));
 
     // A game the reader does not have: Cy knows Ann (her card) but plays

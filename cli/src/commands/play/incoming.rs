@@ -214,7 +214,7 @@ fn with_forks_in_text(
         };
         if let Adoption::Fork(common) = adoption(&stored, &other, None) {
             news.push(format!(
-                "the mail's text carries another record of game {} that parts from the attached one after event {common}: the attached one was applied. Keep this mail: if both are signed by the same player, they signed two different turns (`yam dispute` on the two records shows it)",
+                "the mail's text carries another record of game {} that differs from the attached one from event #{common} on: the attached one was applied. Keep this mail: if both are signed by the same player, they signed two different turns (`yam dispute` on the two records shows it)",
                 crate::mail::cards::clean_text(&game)
             ));
             break;
@@ -959,7 +959,7 @@ fn continue_game(
         Adoption::New(n) => n,
         Adoption::Fork(common) => {
             return Outcome::Refused(format!(
-                "game {id}: a forked history: the mail's record and yours part after event {common} (compare them with `yam dispute`)"
+                "game {id}: a forked history: the mail's record and yours share their first {common} events and differ from event #{common} on (compare them with `yam dispute`)"
             ));
         }
         Adoption::Same => {

@@ -231,7 +231,7 @@ impl Robot {
             }
             Adoption::Fork(common) => {
                 return Err(format!(
-                    "game {id}: a forked history: the mail's record and the robot's part after event {common}"
+                    "game {id}: a forked history: the mail's record and the robot's share their first {common} events and differ from event #{common} on"
                 ));
             }
             Adoption::Foreign(e) => {
