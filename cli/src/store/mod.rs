@@ -40,7 +40,9 @@ pub struct Store {
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// A game id that cannot name a folder.
-    #[error("{0:?} cannot be a game id: use letters, digits, '-', '_' and '.' (not first)")]
+    #[error(
+        "{0:?} cannot be a game id (a game id holds only letters, digits, '-', '_' and '.', and does not start with '.')"
+    )]
     BadId(String),
     /// No such game.
     #[error("there is no game {0} in this store")]
