@@ -1387,6 +1387,33 @@ fn a_damaged_or_removed_attachment_is_named_and_the_text_block_carries_the_turn(
     assert!(said.contains("ask Ann to send it again"), "{said}");
     let longest_word = said.split_whitespace().map(str::len).max().unwrap_or(0);
     assert!(longest_word < 60, "no raw base64 shown: {said}");
+    // A damaged copy of the attachment before the whole one, no block: the
+    // turn is read from the second attachment, and said so.
+    let at = raw.find("filename=\"khan-1.yam\"").unwrap();
+    let start = raw[..at].rfind("\r\n--").unwrap();
+    let end = at + raw[at..].find("\r\n--").unwrap();
+    let part = &raw[start..end];
+    let body = part.find("\r\n\r\n").unwrap() + 4;
+    let damaged = &part[..body + (part.len() - body) / 2];
+    let begin = raw.find("-----BEGIN YAM TURN-----").unwrap();
+    let block_end = raw.find("-----END YAM TURN-----").unwrap() + "-----END YAM TURN-----".len();
+    assert!(
+        block_end < start,
+        "the block is in the text, before the attachment"
+    );
+    let two = format!(
+        "{}{}{damaged}{}",
+        &raw[..begin],
+        &raw[block_end..start],
+        &raw[start..]
+    );
+    let (code, said) = read_copy("two-attachments", two);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("1 new event(s) from Ann"), "{said}");
+    assert!(
+        said.contains("khan-1.yam arrived damaged (cut or altered on the way); the turn was read from another attachment, khan-1.yam"),
+        "{said}"
+    );
     // Both removed (a gateway that keeps only the HTML): not passed over as
     // mail not Yam's; said, with what to do.
     let begin = raw.find("-----BEGIN YAM TURN-----").unwrap();

@@ -145,7 +145,7 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
         ));
     }
     for turn in &attached.turns {
-        if let Some(decided) = judged.add(read_turn(desk, &from, &attached, turn)) {
+        if let Some(decided) = judged.add(read_turn(desk, &from, &attached, turn), turn) {
             return with_forks_in_text(desk, raw, &attached, turn, decided);
         }
     }
@@ -155,7 +155,7 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
     };
     let tried = attached.turns.len().min(incoming.turns.len());
     for turn in &incoming.turns[tried..] {
-        if let Some(decided) = judged.add(read_turn(desk, &from, &incoming, turn)) {
+        if let Some(decided) = judged.add(read_turn(desk, &from, &incoming, turn), turn) {
             return decided;
         }
     }
@@ -237,9 +237,9 @@ struct Judged {
 }
 
 impl Judged {
-    /// Takes one candidate's outcome; returns the mail's outcome when this
-    /// one decides it (it brought something new).
-    fn add(&mut self, candidate: Candidate) -> Option<Outcome> {
+    /// Takes one candidate's outcome (read from `turn`); returns the mail's
+    /// outcome when this one decides it (it brought something new).
+    fn add(&mut self, candidate: Candidate, turn: &Turn) -> Option<Outcome> {
         let outcome = match candidate {
             Candidate::Damaged(name) => {
                 self.damaged.get_or_insert(name);
@@ -259,7 +259,14 @@ impl Judged {
             Outcome::Applied { game, mut news } => {
                 if let Some(name) = &self.damaged {
                     news.push(format!(
-                        "the attached record {name} arrived damaged (cut or altered on the way); the turn was read from the mail's text"
+                        "the attached record {name} arrived damaged (cut or altered on the way); the turn was read from {}",
+                        match turn {
+                            Turn::Block(_) => "the mail's text".to_owned(),
+                            Turn::Attachment { name, .. } => format!(
+                                "another attachment, {}",
+                                crate::mail::cards::clean_text(name)
+                            ),
+                        }
                     ));
                 }
                 news.extend(self.note.take());
