@@ -1129,20 +1129,15 @@ fn take_backs_answer_the_latest_offer_and_never_pass_a_roll() {
     let white = t.replay.to_move_key().unwrap();
     let alice_white = white == t.alice.key.public_key();
     let back_to = t.replay.events().len() as u32 - 3;
-    let before = t.replay.clone();
-    let black = if alice_white {
-        t.bob.signer()
+    let (white, black) = if alice_white {
+        (t.alice.signer(), t.bob.signer())
     } else {
-        t.alice.signer()
+        (t.bob.signer(), t.alice.signer())
     };
+    let before = t.replay.clone();
     let offer = table::offer_takeback(&mut t.replay, &black, back_to).unwrap();
     append_events(&mut t.record, &before, &[offer], None).unwrap();
     let before = t.replay.clone();
-    let white = if alice_white {
-        t.alice.signer()
-    } else {
-        t.bob.signer()
-    };
     let accepted = table::answer_takeback(&mut t.replay, &white, true).unwrap();
     append_events(&mut t.record, &before, &[accepted], None).unwrap();
     t.play(&["Ae7-e6"], None);
