@@ -315,6 +315,27 @@ mod tests {
     }
 
     #[test]
+    fn checksums_are_read_without_decoding_for_unquoted_whole_blocks() {
+        let (text, payload) = sample();
+        let other = armor("g-1", 4, b"another record");
+        let quoted: String = other.lines().map(|l| format!("> {l}\n")).collect();
+        // A payload that is not base64 still names its checksum: the header
+        // is read, the payload is not.
+        let undecodable = text.replacen("W0dh", "W0d!", 1);
+        let cut = &text[..text.len() - 40];
+        let mail = format!("{text}\n{quoted}\n{other}\n{undecodable}\n{cut}");
+        assert_eq!(
+            block_checksums(&mail),
+            [
+                checksum(&payload),
+                checksum(b"another record"),
+                checksum(&payload)
+            ]
+        );
+        assert!(block_checksums("no block here").is_empty());
+    }
+
+    #[test]
     fn a_flood_of_begin_lines_is_read_once() {
         // A stranger's mail of 200,000 begin lines and one end line (4.8 MB):
         // every block but the last is interrupted, the last is empty. Read
