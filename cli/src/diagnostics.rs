@@ -121,7 +121,10 @@ fn line_end(bytes: &[u8], at: usize) -> usize {
 /// replaced.
 fn decode(line: &[u8]) -> String {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
-    String::from_utf8_lossy(line).into_owned()
+    // A carriage return inside a line (a file with old Mac line endings) is
+    // shown as the symbol for one, a character wide: left as it is, the
+    // renderer would take it for a line break and number the lines wrong.
+    String::from_utf8_lossy(line).replace('\r', "\u{240d}")
 }
 
 /// The characters of `line` from `from` on, at most [`WIDTH`] of them,
@@ -253,10 +256,12 @@ pub fn render(
 pub fn render_syntax(path: &Path, e: &ParseError, frame: Option<&Frame>) -> String {
     // The offending word; for a variation too deep, its one `(`.
     let len = match e.kind {
-        ErrorKind::TooDeep(_) => 1,
+        ErrorKind::TooDeep(_) | ErrorKind::LoneCarriageReturn => 1,
         _ => e.found.split_whitespace().next().map_or(1, str::len).max(1),
     };
-    let label = if e.found.is_empty() {
+    let label = if e.kind == ErrorKind::LoneCarriageReturn {
+        "this carriage return".to_owned()
+    } else if e.found.is_empty() {
         "the input ends here".to_owned()
     } else {
         "here".to_owned()
@@ -381,6 +386,28 @@ mod tests {
         assert!(out.contains("[f.yam:2:5]"), "{out}");
         assert!(out.contains(" 2 │ two three"), "{out}");
         assert!(out.contains(" 3 │ four"), "{out}");
+    }
+
+    #[test]
+    fn a_carriage_return_inside_a_line_is_shown_not_obeyed() {
+        // Old Mac line endings: one line for the reader, and one line in the
+        // frame, numbered 1, with the fault under its carriage return.
+        let text = b"[Game \"Khan\"]\r[GameId \"x\"]\r\r1. Ng3-f3 *\r";
+        let frame = frame_in(text, pos(13, 1, 14));
+        assert_eq!(frame.first_line, 1);
+        assert!(!frame.text.contains('\r'), "{:?}", frame.text);
+        assert_eq!(&frame.text[frame.fault..][..3], "\u{240d}");
+        let out = render(
+            Path::new("f.yam"),
+            pos(13, 1, 14),
+            1,
+            "bad",
+            "this carriage return",
+            None,
+            Some(&frame),
+        );
+        assert!(out.contains(" 1 │ [Game \"Khan\"]\u{240d}[GameId"), "{out}");
+        assert!(!out.contains(" 0 │"), "{out}");
     }
 
     #[test]
