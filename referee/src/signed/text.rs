@@ -63,8 +63,8 @@ pub enum EventDecodeError {
     #[error("the event is not base64: {0}")]
     EventBase64(base64::DecodeError),
     /// The event's bytes do not decode as a canonical event.
-    #[error("the event's bytes are not a canonical event: {0}")]
-    NotCanonical(DecodeError),
+    #[error("the event's {1} bytes are not a canonical event: {0}")]
+    NotCanonical(DecodeError, usize),
     /// The signature is not standard base64 with padding.
     #[error("the signature is not base64: {0}")]
     SignatureBase64(base64::DecodeError),
@@ -81,7 +81,8 @@ pub fn decode_event(args: &[String]) -> Result<SignedEvent, EventDecodeError> {
     let bytes = STANDARD
         .decode(event)
         .map_err(EventDecodeError::EventBase64)?;
-    let event = Event::from_canonical_bytes(&bytes).map_err(EventDecodeError::NotCanonical)?;
+    let event = Event::from_canonical_bytes(&bytes)
+        .map_err(|e| EventDecodeError::NotCanonical(e, bytes.len()))?;
     let signature = STANDARD
         .decode(signature)
         .map_err(EventDecodeError::SignatureBase64)?;
@@ -244,7 +245,7 @@ mod tests {
         assert!(e.to_string().contains("base64"), "{e}");
         let bad = vec![STANDARD.encode(b"junk"), command.args[1].clone()];
         let e = decode_event(&bad).unwrap_err();
-        assert!(matches!(e, EventDecodeError::NotCanonical(_)), "{e}");
+        assert!(matches!(e, EventDecodeError::NotCanonical(_, 4)), "{e}");
         assert!(e.to_string().contains("canonical"), "{e}");
     }
 
