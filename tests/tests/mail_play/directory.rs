@@ -524,6 +524,17 @@ fn offers_take_backs_reminders_forfeits_and_resignation_by_mail() {
         .args(["engine", "export", file.to_str().unwrap()])
         .assert()
         .success();
+    let site = root.path().join("site");
+    yam!()
+        .args(["export", "--html", file.to_str().unwrap(), "--out"])
+        .arg(&site)
+        .assert()
+        .success();
+    let page = std::fs::read_dir(site.join("games"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect::<String>();
+    assert!(page.contains("taken back by agreement: "), "{page}");
     yam!()
         .args(["select", "--status", "valid", file.to_str().unwrap()])
         .assert()

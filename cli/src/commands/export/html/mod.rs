@@ -143,13 +143,23 @@ fn read_piece(path: &Path, piece: &Piece) -> Vec<Read> {
         .into_iter()
         .enumerate()
         .map(|(i, record)| match record {
-            Ok(r) => Read {
-                record: Some(r),
-                status: statuses
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| Status::Failed("the game could not be checked".into())),
-            },
+            Ok(mut r) => {
+                let (status, taken_back) = statuses.get(i).cloned().unwrap_or_else(|| {
+                    (
+                        Status::Failed("the game could not be checked".into()),
+                        Vec::new(),
+                    )
+                });
+                // A signed game's moves taken back by agreement stay in its
+                // main line; its page shows the game as it stands.
+                if !taken_back.is_empty() {
+                    r.movetext = yam_referee::signed::write::plain(&r, "", &taken_back).movetext;
+                }
+                Read {
+                    record: Some(r),
+                    status,
+                }
+            }
             Err(mut e) => {
                 shift_pos(piece, &mut e.pos);
                 Read {

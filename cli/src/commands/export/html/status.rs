@@ -95,12 +95,16 @@ impl Status {
 /// is its text, whose first line is line `first_line` of the file (the
 /// lines named are the file's); `path` is where it was read (ruleset files
 /// are beside it).
-pub fn of_piece(path: &Path, bytes: &[u8], first_line: u32) -> Vec<Status> {
+///
+/// With each status, the events accepted take-backs undid when the game is
+/// signed and verifies ([`yam_referee::signed::Verified::taken_back`]):
+/// its page shows the game as it stands.
+pub fn of_piece(path: &Path, bytes: &[u8], first_line: u32) -> Vec<(Status, TakenBack)> {
     let shift = |line: u32| line.saturating_add(first_line - 1);
     let signed = match read_signed(bytes) {
         Ok(s) => s,
         // A slice cannot fail to read; should it, every game says so.
-        Err(e) => return vec![Status::Failed(format!("read error: {e}"))],
+        Err(e) => return vec![(Status::Failed(format!("read error: {e}")), Vec::new())],
     };
     let checked = check_all(path, bytes);
     let rulesets = RecordRulesets::beside(path);
@@ -108,9 +112,9 @@ pub fn of_piece(path: &Path, bytes: &[u8], first_line: u32) -> Vec<Status> {
         .iter()
         .enumerate()
         .map(|(i, text)| match text {
-            Err(e) => Status::syntax_at(e, shift(e.pos.line)),
+            Err(e) => (Status::syntax_at(e, shift(e.pos.line)), Vec::new()),
             Ok(text) => match verify_text(text, &rulesets) {
-                Verdict::Verified(v) if v.is_practice() => Status::Practice,
+                Verdict::Verified(v) if v.is_practice() => (Status::Practice, v.taken_back),
                 Verdict::Verified(v) => {
                     let mode = match v.summary.mode {
                         Mode::Peer => "peer",
@@ -118,23 +122,30 @@ pub fn of_piece(path: &Path, bytes: &[u8], first_line: u32) -> Vec<Status> {
                         Mode::Director => "director",
                         Mode::Practice { .. } => "practice",
                     };
-                    Status::Verified(format!(
+                    let status = Status::Verified(format!(
                         "{} signed events checked, {mode} mode: {}",
                         v.summary.events,
                         yam_referee::signed::text::mode_guarantee(&v.summary.mode)
-                    ))
+                    ));
+                    (status, v.taken_back)
                 }
-                Verdict::Failed(f) => Status::Failed(format!(
-                    "line {}: {}: {}",
-                    shift(f.span.start.line),
-                    f.found,
-                    f.reason
-                )),
-                Verdict::Unsigned => match checked.get(i) {
-                    Some(Ok(report)) => rules_status(report, &shift),
-                    Some(Err(e)) => Status::syntax_at(e, shift(e.pos.line)),
-                    None => Status::Failed("the game could not be checked".to_owned()),
-                },
+                Verdict::Failed(f) => (
+                    Status::Failed(format!(
+                        "line {}: {}: {}",
+                        shift(f.span.start.line),
+                        f.found,
+                        f.reason
+                    )),
+                    Vec::new(),
+                ),
+                Verdict::Unsigned => (
+                    match checked.get(i) {
+                        Some(Ok(report)) => rules_status(report, &shift),
+                        Some(Err(e)) => Status::syntax_at(e, shift(e.pos.line)),
+                        None => Status::Failed("the game could not be checked".to_owned()),
+                    },
+                    Vec::new(),
+                ),
             },
         })
         .collect()
@@ -158,6 +169,9 @@ fn rules_status(report: &GameReport, shift: &dyn Fn(u32) -> u32) -> Status {
         }
     }
 }
+
+/// The events accepted take-backs undid, of a signed game that verifies.
+pub type TakenBack = Vec<std::ops::RangeInclusive<u32>>;
 
 /// `yam check`'s verdict on every game of the archive, in order.
 fn check_all(path: &Path, bytes: &[u8]) -> Vec<Result<GameReport, Box<ParseError>>> {
