@@ -645,6 +645,11 @@ fn awkward_mails_carry_a_real_turn_into_the_game() {
     ann.yam(&["move", "khan-1", &line[2]]).success();
     let record = ann.record("khan-1");
     let new = armor("khan-1", 3, record.as_bytes());
+    let other_game = armor(
+        "magician",
+        9,
+        include_bytes!("../../../examples/khan/signed/magician.yam"),
+    );
     let shapes: Vec<(&str, String)> = vec![
         ("thunderbird", shapes::thunderbird_reply(&new, &old)),
         ("gmail", shapes::gmail_reply(&new, &old)),
@@ -997,6 +1002,11 @@ fn a_reply_carrying_the_old_turn_before_the_new_one_applies_the_new_one() {
     ann.yam(&["move", "khan-1", &line[2]]).success();
     let record = ann.record("khan-1");
     let new = armor("khan-1", 3, record.as_bytes());
+    let other_game = armor(
+        "magician",
+        9,
+        include_bytes!("../../../examples/khan/signed/magician.yam"),
+    );
     for (name, raw) in [
         ("outlook", shapes::outlook_reply_old_first(&new, &old)),
         (
@@ -1007,6 +1017,11 @@ fn a_reply_carrying_the_old_turn_before_the_new_one_applies_the_new_one() {
         // earlier state, not another record (decoded, since its checksum
         // differs, and found so).
         ("old-in-text", shapes::reattached_old_record(&old, &record)),
+        // Another game's turn in the text, unquoted: no record of this one.
+        (
+            "other-game-in-text",
+            shapes::reattached_old_record(&other_game, &record),
+        ),
     ] {
         let desk = tempfile::tempdir().unwrap();
         copy_dir(bo.dir(), desk.path());

@@ -212,6 +212,11 @@ fn with_forks_in_text(
         let Ok((other, _)) = stored_events_and_record(&block.payload) else {
             continue;
         };
+        // Another game's turn, quoted unmarked in a reply, is no record of
+        // this one: a game is its first event (the challenge).
+        if other.first().map(|e| &e.event) != stored.first().map(|e| &e.event) {
+            continue;
+        }
         if let Adoption::Fork(common) = adoption(&stored, &other, None) {
             news.push(format!(
                 "the mail's text carries another record of game {} that differs from the attached one from event #{common} on: the attached one was applied. Keep this mail: if both are signed by the same player, they signed two different turns (`yam dispute` on the two records shows it)",
