@@ -645,11 +645,6 @@ fn awkward_mails_carry_a_real_turn_into_the_game() {
     ann.yam(&["move", "khan-1", &line[2]]).success();
     let record = ann.record("khan-1");
     let new = armor("khan-1", 3, record.as_bytes());
-    let other_game = armor(
-        "magician",
-        9,
-        include_bytes!("../../../examples/khan/signed/magician.yam"),
-    );
     let shapes: Vec<(&str, String)> = vec![
         ("thunderbird", shapes::thunderbird_reply(&new, &old)),
         ("gmail", shapes::gmail_reply(&new, &old)),
