@@ -78,7 +78,7 @@ impl OneGame {
         }
         let mut standing = self.record.clone();
         standing.movetext =
-            yam_referee::signed::write::plain(&self.record, "", &self.taken_back).movetext;
+            yam_referee::signed::write::standing_movetext(&self.record, &self.taken_back);
         std::borrow::Cow::Owned(standing)
     }
 
@@ -132,8 +132,11 @@ pub(crate) fn record_of(path: &Path, number: usize) -> Result<OneGame, crate::er
     );
     match nth_game(path, number as u64, &mut all) {
         Ok(Nth::Game(((record, mut report), signed))) => {
+            // Only a game the literal reading refuses can have a take-back
+            // to follow: a signed game is not verified to be shown.
             let mut taken_back = Vec::new();
-            if signed.is_signed()
+            if matches!(report.verdict, yam_referee::check::Verdict::Illegal(_))
+                && signed.is_signed()
                 && let yam_referee::signed::Verdict::Verified(verified) =
                     yam_referee::signed::verify_text(
                         &signed,

@@ -385,6 +385,18 @@ pub fn plain(
         out.tags.remove(name);
     }
     out.tags.set(PLAIN_TAG, note);
+    out.movetext = standing_movetext(record, taken_back);
+    out
+}
+
+/// The movetext of `record` as the game stands: every `[%event]` removed
+/// (comments left empty by that go too), and the stretches `taken_back`
+/// undid written as a comment where they were played, as [`plain`] writes
+/// them. What a page or a board shows of a signed game.
+pub fn standing_movetext(
+    record: &Record<String>,
+    taken_back: &[std::ops::RangeInclusive<u32>],
+) -> Vec<Node<String>> {
     // The main line's moves belong to the event whose comment follows
     // them: `event` counts the main line's events met so far.
     let mut event = 0u32;
@@ -428,11 +440,10 @@ pub fn plain(
         }
     }
     undone.flush(&mut movetext);
-    out.movetext = movetext;
-    if out.tags.game() == Some(GameKind::Khan) {
-        drop_redundant_numbers(&mut out.movetext);
+    if record.tags.game() == Some(GameKind::Khan) {
+        drop_redundant_numbers(&mut movetext);
     }
-    out
+    movetext
 }
 
 /// The text of a stretch of movetext a take-back undid, gathered for its

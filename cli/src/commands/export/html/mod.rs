@@ -153,7 +153,7 @@ fn read_piece(path: &Path, piece: &Piece) -> Vec<Read> {
                 // A signed game's moves taken back by agreement stay in its
                 // main line; its page shows the game as it stands.
                 if !taken_back.is_empty() {
-                    r.movetext = yam_referee::signed::write::plain(&r, "", &taken_back).movetext;
+                    r.movetext = yam_referee::signed::write::standing_movetext(&r, &taken_back);
                 }
                 Read {
                     record: Some(r),
