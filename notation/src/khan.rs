@@ -70,6 +70,7 @@ use nom::{
 };
 
 use crate::grammar::{MoveGrammar, TokenError};
+use crate::visitor::PlainToken;
 use serde::{Deserialize, Serialize};
 
 // ---------------------------------------------------------------------------
@@ -449,6 +450,16 @@ const PIECE_LETTERS: [Option<Kind>; 256] = {
     table
 };
 
+/// A square as a plain token writes it, file then rank. Off the board, or
+/// not a file or rank: 8 or more. `| 0x20` folds only `A`..=`H` onto
+/// `a`..=`h` among the bytes it maps there.
+#[inline(always)]
+fn plain_square(f: u8, r: u8) -> Option<Square> {
+    let file = (f | 0x20).wrapping_sub(b'a');
+    let rank = r.wrapping_sub(b'1');
+    (file < 8 && rank < 8).then(|| Square(rank * 8 + file))
+}
+
 /// The one-byte move marks by byte (`<>` is read on its own).
 const ONE_BYTE_MARKS: [Option<Action>; 256] = {
     let mut table = [None; 256];
@@ -527,13 +538,7 @@ impl MoveToken {
     /// error is large, so its answer goes through memory.
     #[inline]
     pub fn parse_plain(token: &str) -> Option<MoveToken> {
-        // Off the board, or not a file or rank: 8 or more. `| 0x20` folds
-        // only `A`..=`H` onto `a`..=`h` among the bytes it maps there.
-        let square = |f: u8, r: u8| {
-            let file = (f | 0x20).wrapping_sub(b'a');
-            let rank = r.wrapping_sub(b'1');
-            (file < 8 && rank < 8).then(|| Square(rank * 8 + file))
-        };
+        let square = plain_square;
         // The commonest shape first, in a straight line: six bytes, a
         // one-byte mark, no promotion.
         if let &[p, f1, r1, mark, f2, r2] = token.as_bytes() {
@@ -571,6 +576,25 @@ impl MoveToken {
             action,
             to,
             promotion,
+        })
+    }
+
+    /// [`MoveToken::parse_plain`] of a token the reader's quick path read,
+    /// its commonest shape (six bytes) taken from the word it holds rather
+    /// than from memory: the same answer for every token.
+    #[inline]
+    pub fn parse_plain_word(token: PlainToken<'_>) -> Option<MoveToken> {
+        if token.len() != 6 {
+            return MoveToken::parse_plain(token.text());
+        }
+        let [p, f1, r1, mark, f2, r2, _, _] = token.word().to_le_bytes();
+        let square = plain_square;
+        Some(MoveToken {
+            piece: PIECE_LETTERS[usize::from(p)]?,
+            from: square(f1, r1)?,
+            action: ONE_BYTE_MARKS[usize::from(mark)]?,
+            to: square(f2, r2)?,
+            promotion: None,
         })
     }
 
@@ -1413,7 +1437,8 @@ mod tests {
     /// The plain path's tables and folds, byte by byte: every ASCII byte and
     /// a few wider characters in every place of tokens of each shape give
     /// the grammar's answer, and the grammar accepts nothing of these that
-    /// the plain path leaves to it.
+    /// the plain path leaves to it; and the path from the reader's word
+    /// (six bytes read from a register) reads as the plain path does.
     #[test]
     fn the_plain_token_path_agrees_with_the_grammar_on_every_byte() {
         let wide = ['é', 'K', 'Ｋ', 'ａ', '１'];
@@ -1437,9 +1462,14 @@ mod tests {
                         }
                         let token: String = token.into_iter().collect();
                         let grammar = MoveToken::parse_grammar(&token);
-                        match MoveToken::parse_plain(&token) {
+                        let plain = MoveToken::parse_plain(&token);
+                        match plain {
                             Some(t) => assert_eq!(grammar, Ok(t), "{token:?}"),
                             None => assert!(grammar.is_err(), "{token:?}: plain path refused"),
+                        }
+                        // The reader's word, for what its quick path reads.
+                        if let Some(word) = PlainToken::new(&token) {
+                            assert_eq!(MoveToken::parse_plain_word(word), plain, "{token:?}");
                         }
                     }
                 }

@@ -41,7 +41,7 @@ pub use reader::Reader;
 pub use record::{Node, Record, RecordBuilder, parse_record, read_all};
 pub use result::GameResult;
 pub use tags::{GameKind, Tags};
-pub use visitor::{Both, Dots, RawComment, RawTagValue, Skip, Visitor};
+pub use visitor::{Both, Dots, PlainToken, RawComment, RawTagValue, Skip, Visitor};
 pub use writer::{
     continue_after_comment, joins_in_place, record_to_string, write_archive, write_record,
 };

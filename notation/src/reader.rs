@@ -20,7 +20,7 @@ use crate::nag::Nag;
 use crate::pos::{Pos, Span};
 use crate::result::GameResult;
 use crate::tags::{self, GameKind, KNOWN_TAGS, NOTATION_VERSION, REQUIRED_TAGS};
-use crate::visitor::{Dots, RawComment, RawTagValue, Visitor};
+use crate::visitor::{Dots, PlainToken, RawComment, RawTagValue, Visitor};
 
 /// The buffer's starting size.
 const INITIAL_BUFFER: usize = 1 << 16;
@@ -980,9 +980,13 @@ impl<R: Read> Reader<R> {
                             // Without a failure branch the slicing is dead
                             // code for a visitor that ignores the text.
                             let token = substr(text, i, i + k).unwrap_or_default();
-                            let span = Span::new(self.pos_here(), k);
-                            if let Err(e) = visitor.token(token, span) {
-                                return Err(self.token_error(self.pos, token, e));
+                            // Offered first without a span; the span only
+                            // if the visitor declines.
+                            if !visitor.plain_token(PlainToken::from_word(token, x)) {
+                                let span = Span::new(self.pos_here(), k);
+                                if let Err(e) = visitor.token(token, span) {
+                                    return Err(self.token_error(self.pos, token, e));
+                                }
                             }
                         }
                         i += k + 1;
@@ -1008,7 +1012,7 @@ impl<R: Read> Reader<R> {
                         if w as u16 != u16::from_le_bytes([b'.', b' ']) {
                             break;
                         }
-                        if live {
+                        if live && !visitor.plain_move_number(number) {
                             visitor.move_number(
                                 number,
                                 Dots::One,
@@ -1950,6 +1954,11 @@ mod tests {
         events: Vec<String>,
         games: u64,
         variations: u64,
+        /// `Some`: tokens and numbers logged without their spans, and the
+        /// reader's quick offers taken (`Some(true)`), but for tokens of an
+        /// odd length or with a `Z` (which `token` refuses) and odd move
+        /// numbers, or all declined.
+        quick: Option<bool>,
     }
 
     impl Visitor for Log {
@@ -1979,15 +1988,42 @@ mod tests {
             Ok(crate::Skip(self.games.is_multiple_of(5)))
         }
         fn move_number(&mut self, number: u32, dots: Dots, span: Span) {
-            self.events
-                .push(format!("number {number} {dots:?} {span:?}"));
+            match self.quick {
+                None => self
+                    .events
+                    .push(format!("number {number} {dots:?} {span:?}")),
+                Some(_) => self.events.push(format!("number {number} {dots:?}")),
+            }
         }
         fn token(&mut self, token: &str, span: Span) -> Result<(), TokenError> {
-            self.events.push(format!("token {token:?} {span:?}"));
+            match self.quick {
+                None => self.events.push(format!("token {token:?} {span:?}")),
+                Some(_) => self.events.push(format!("token {token:?}")),
+            }
             if token.contains('Z') {
                 return Err(TokenError::new(token.len() / 2, "no Z"));
             }
             Ok(())
+        }
+        fn plain_token(&mut self, token: PlainToken<'_>) -> bool {
+            let text = token.text();
+            assert_eq!(
+                PlainToken::new(text),
+                Some(token),
+                "the word holds the text"
+            );
+            if self.quick != Some(true) || !text.len().is_multiple_of(2) || text.contains('Z') {
+                return false;
+            }
+            self.events.push(format!("token {text:?}"));
+            true
+        }
+        fn plain_move_number(&mut self, number: u32) -> bool {
+            if self.quick != Some(true) || number.is_multiple_of(3) {
+                return false;
+            }
+            self.events.push(format!("number {number} One"));
+            true
         }
         fn nag(&mut self, nag: Nag, span: Span) {
             self.events.push(format!("nag {nag:?} {span:?}"));
@@ -2033,9 +2069,22 @@ mod tests {
     }
 
     /// [`read_log`] with a reader given.
-    fn log_reads(mut reader: Reader<Chunked<'_>>, data: &[u8], fast_path: bool) -> Vec<String> {
+    fn log_reads(reader: Reader<Chunked<'_>>, data: &[u8], fast_path: bool) -> Vec<String> {
+        log_reads_with(reader, data, fast_path, None)
+    }
+
+    /// [`log_reads`], the quick offers taken or not.
+    fn log_reads_with(
+        mut reader: Reader<Chunked<'_>>,
+        data: &[u8],
+        fast_path: bool,
+        quick: Option<bool>,
+    ) -> Vec<String> {
         reader.fast_path = fast_path;
-        let mut log = Log::default();
+        let mut log = Log {
+            quick,
+            ..Log::default()
+        };
         let mut out = Vec::new();
         for _ in 0..=data.len() {
             let step = reader.read_game(&mut log);
@@ -2098,6 +2147,8 @@ mod tests {
             "\t",
             "  ",
             "1.",
+            "6.",
+            "10.",
             "12...",
             "3..",
             "007.",
@@ -2219,6 +2270,22 @@ mod tests {
             }
         }
 
+        /// A visitor that takes the quick offers sees the same tokens and
+        /// numbers, in the same order, errors and their places included, as
+        /// one that declines them: a token or number declined comes again
+        /// with its span. (Spans are left out of both logs; the test above
+        /// holds them.)
+        #[test]
+        fn the_quick_offers_are_the_tokens_and_numbers_read(data in soup(), chunk in 1usize..40) {
+            for chunk in [data.len().max(1), chunk] {
+                let reader = Reader::new(Chunked { data: &data, chunk });
+                let full = log_reads_with(reader, &data, true, Some(false));
+                let reader = Reader::new(Chunked { data: &data, chunk });
+                let quick = log_reads_with(reader, &data, true, Some(true));
+                prop_assert_eq!(quick, full);
+            }
+        }
+
         /// A reader given another's buffer, whatever it holds and however
         /// long it grew, reads exactly as a new one.
         #[test]
@@ -2235,6 +2302,33 @@ mod tests {
                     prop_assert_eq!(&log_reads(reader, &data, true), &new);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn quick_offers_taken_and_declined_read_as_full_calls() {
+        // Numbers and tokens the quick path reads, some taken (10, 1, six
+        // bytes) and some declined (6, five bytes, a `Z` the visitor
+        // refuses), on lines of their own and not, read whole and in
+        // pieces of every size up to 40 bytes.
+        let movetext = "10. Wg4-f5 a5-a4 6. Wg4-f5 Hf5*h5\n1. a5-a4 Wg4-f5 7. WgZ-f5 *\n";
+        let data = format!(
+            "{}\n\n{movetext}{}\n\n1. Wg4-f5 *\n",
+            TAGS.join("\n"),
+            TAGS.join("\n")
+        );
+        let data = data.as_bytes();
+        for chunk in (1..=40).chain([data.len()]) {
+            let read = |quick| {
+                let reader = Reader::new(Chunked { data, chunk });
+                log_reads_with(reader, data, true, Some(quick))
+            };
+            let (full, quick) = (read(false), read(true));
+            assert_eq!(quick, full, "chunk {chunk}");
+            assert!(
+                full[0].contains("number 10 One") && full[0].contains("no Z"),
+                "{full:?}"
+            );
         }
     }
 

@@ -20,6 +20,61 @@ pub enum Dots {
     Three,
 }
 
+/// A move token of one to seven plain ASCII bytes, as the reader's quick
+/// path reads it (see [`Visitor::plain_token`]): its text, and the same
+/// bytes in one little-endian word, the first byte lowest, the bytes past
+/// the token zero.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlainToken<'a> {
+    text: &'a str,
+    word: u64,
+}
+
+impl<'a> PlainToken<'a> {
+    /// The token `text` (1 to 7 bytes, ASCII); `None` for anything else.
+    pub fn new(text: &'a str) -> Option<PlainToken<'a>> {
+        if text.is_empty() || text.len() > 7 || !text.is_ascii() {
+            return None;
+        }
+        let mut bytes = [0u8; 8];
+        bytes[..text.len()].copy_from_slice(text.as_bytes());
+        Some(PlainToken {
+            text,
+            word: u64::from_le_bytes(bytes),
+        })
+    }
+
+    /// For the reader, which has checked the text and holds its bytes and
+    /// what follows them in `word`.
+    #[inline]
+    pub(crate) fn from_word(text: &'a str, word: u64) -> PlainToken<'a> {
+        debug_assert!((1..=7).contains(&text.len()) && text.is_ascii());
+        let word = word & (u64::MAX >> (64 - 8 * text.len()));
+        debug_assert_eq!(PlainToken::new(text).map(|t| t.word), Some(word));
+        PlainToken { text, word }
+    }
+
+    /// The token's text.
+    #[inline]
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The token's bytes in one word, the first byte lowest, zero past the
+    /// token.
+    #[inline]
+    pub fn word(&self) -> u64 {
+        self.word
+    }
+
+    /// Its length in bytes (1 to 7).
+    #[inline]
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> usize {
+        self.text.len()
+    }
+}
+
 /// A tag value as written between the quotes; escapes are already checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RawTagValue<'a>(pub &'a str);
@@ -82,6 +137,29 @@ pub trait Visitor {
     fn token(&mut self, token: &str, span: Span) -> Result<(), TokenError> {
         let _ = (token, span);
         Ok(())
+    }
+
+    /// The reader's quick offer of the commonest token, before its span is
+    /// worked out: `true` if the visitor took it whole, as [`Visitor::token`]
+    /// would have, with no error. `false` (the default) declines it, and
+    /// the reader then calls [`Visitor::token`] with its span as for any
+    /// other token, so a visitor that declines must be left exactly as it
+    /// was. For a visitor that reads millions of tokens (a replay): no span,
+    /// and the token's bytes already in a register.
+    #[inline]
+    fn plain_token(&mut self, token: PlainToken<'_>) -> bool {
+        let _ = token;
+        false
+    }
+
+    /// The quick offer of a move number `12.` (one dot), as
+    /// [`Visitor::plain_token`] is of a token: `true` if taken as
+    /// [`Visitor::move_number`] would have taken it, `false` (the default)
+    /// to have the reader call [`Visitor::move_number`] with its span.
+    #[inline]
+    fn plain_move_number(&mut self, number: u32) -> bool {
+        let _ = number;
+        false
     }
 
     /// A NAG, written `$n` or as a glyph.

@@ -14,7 +14,8 @@ use yam_notation::castle_siege::{CastleSiegeGrammar, Token as SiegeToken};
 use yam_notation::genghis_khan::{GenghisKhanGrammar, Move as CardMove};
 use yam_notation::khan::{KhanGrammar, MoveToken};
 use yam_notation::{
-    Dots, GameKind, GameResult, MoveGrammar, RawTagValue, Skip, Span, TokenError, Visitor,
+    Dots, GameKind, GameResult, MoveGrammar, PlainToken, RawTagValue, Skip, Span, TokenError,
+    Visitor,
 };
 
 use crate::fair_play::chance::PracticeChance;
@@ -260,7 +261,12 @@ pub struct Checker {
     spare_khan: Option<(KhanLine, Box<khan::Position>, Vec<KhanLine>)>,
     plies: u32,
     depth: u32,
-    pending_number: Option<(u32, Dots, Span)>,
+    /// The move number read before the next token, if any.
+    pending_number: Option<(u32, Dots)>,
+    /// Where that number was written, for a Castle Siege game only (its
+    /// faults are found at the end of a line, and name the number's place);
+    /// a Khan game's quick numbers come without a span.
+    pending_number_at: Span,
     violation: Option<Box<Violation>>,
     /// The Khan rulesets loaded so far, by the name the tags give. Ordered
     /// by name rather than hashed: a game's lookup is then a few string
@@ -304,8 +310,8 @@ impl Checker {
     fn violate(&mut self, span: Span, token: &str, reason: String, position: String) {
         if self.violation.is_none() {
             let move_number = match self.pending_number {
-                Some((n, Dots::One, _)) => format!("{n}."),
-                Some((n, Dots::Three, _)) => format!("{n}..."),
+                Some((n, Dots::One)) => format!("{n}."),
+                Some((n, Dots::Three)) => format!("{n}..."),
                 None => String::new(),
             };
             self.violation = Some(Box::new(Violation {
@@ -497,7 +503,7 @@ impl Checker {
         let CardLine { state, draws, .. } = line;
         // The number written before a move is its turn's (the writer's
         // and `yam verify`'s rule).
-        if let Some((number, dots, _)) = self.pending_number.take()
+        if let Some((number, dots)) = self.pending_number.take()
             && (number, dots) != (state.turn(), Dots::One)
         {
             let reason = format!(
@@ -537,24 +543,20 @@ impl Checker {
         let before = &*line.position;
         // Read, not taken: a refusal names the number, and the caller
         // clears it after every token.
-        if let Some((number, dots, _)) = self.pending_number {
-            let side_ok = matches!(
-                (dots, before.turn()),
-                (Dots::One, khan::Side::White) | (Dots::Three, khan::Side::Black)
+        if let Some((number, dots)) = self.pending_number
+            && !numbered_rightly(before, number, dots)
+        {
+            let expected = match before.turn() {
+                khan::Side::White => format!("{}.", before.fullmoves()),
+                khan::Side::Black => format!("{}...", before.fullmoves()),
+            };
+            let reason = format!(
+                "this move is numbered wrongly: it is {}'s move {expected}",
+                before.turn()
             );
-            if number != before.fullmoves() || !side_ok {
-                let expected = match before.turn() {
-                    khan::Side::White => format!("{}.", before.fullmoves()),
-                    khan::Side::Black => format!("{}...", before.fullmoves()),
-                };
-                let reason = format!(
-                    "this move is numbered wrongly: it is {}'s move {expected}",
-                    before.turn()
-                );
-                let position = position_text(before);
-                self.violate(span, text, reason, position);
-                return;
-            }
+            let position = position_text(before);
+            self.violate(span, text, reason, position);
+            return;
         }
         // The fast path plays a plain move on the position itself; every
         // other move, and every refusal, goes the general way.
@@ -586,6 +588,16 @@ impl Checker {
     }
 }
 
+/// Whether `number` with `dots` is the number of the move due in `before`.
+#[inline(always)]
+fn numbered_rightly(before: &khan::Position, number: u32, dots: Dots) -> bool {
+    let side_ok = matches!(
+        (dots, before.turn()),
+        (Dots::One, khan::Side::White) | (Dots::Three, khan::Side::Black)
+    );
+    number == before.fullmoves() && side_ok
+}
+
 /// Tokens a Castle Siege game's variations may replay in all. A variation
 /// is replayed from the game's start (its setups and every turn before
 /// it), so a record of many long variations costs their lengths times
@@ -610,7 +622,8 @@ impl Checker {
                     if let Some((_, own)) = variations.last_mut() {
                         own.push((token_value, span, token.to_owned()));
                     } else {
-                        if let Some((number, dots, at)) = self.pending_number {
+                        if let Some((number, dots)) = self.pending_number {
+                            let at = self.pending_number_at;
                             numbers.push((main_line.len(), number, dots, at));
                         }
                         main_line.push((token_value, span, token.to_owned()));
@@ -806,7 +819,8 @@ impl Visitor for Checker {
     }
 
     fn move_number(&mut self, number: u32, dots: Dots, span: Span) {
-        self.pending_number = Some((number, dots, span));
+        self.pending_number = Some((number, dots));
+        self.pending_number_at = span;
     }
 
     fn token(&mut self, token: &str, span: Span) -> Result<(), TokenError> {
@@ -828,6 +842,44 @@ impl Visitor for Checker {
         }
         self.pending_number = None;
         Ok(())
+    }
+
+    fn plain_move_number(&mut self, number: u32) -> bool {
+        // A Khan game's only: a Castle Siege game keeps the number's place.
+        if !matches!(self.game, Some(Game::Khan { .. })) {
+            return false;
+        }
+        self.pending_number = Some((number, Dots::One));
+        true
+    }
+
+    fn plain_token(&mut self, token: PlainToken<'_>) -> bool {
+        // What `token` does for a plain Khan move the fast path plays, with
+        // the token read from the reader's word; anything else (another
+        // game, a refusal, a move for the general path, a game already
+        // refused) is declined untouched, and `token` decides it.
+        let Some(Game::Khan { line, .. }) = &mut self.game else {
+            return false;
+        };
+        if self.violation.is_some() {
+            return false;
+        }
+        let Some(mv) = MoveToken::parse_plain_word(token) else {
+            return false;
+        };
+        if let Some((number, dots)) = self.pending_number
+            && !numbered_rightly(&line.position, number, dots)
+        {
+            return false;
+        }
+        if !khan::token::resolve_plain_in_place(&mut line.position, &mv, &mut line.last_plain) {
+            return false;
+        }
+        if self.depth == 0 {
+            self.plies += 1;
+        }
+        self.pending_number = None;
+        true
     }
 
     fn begin_variation(&mut self) -> Skip {
@@ -1116,6 +1168,142 @@ mod tests {
         }
         text.push_str("*\n");
         (text, variations)
+    }
+
+    /// The checker with the reader's quick offers declined, so every token
+    /// and number goes through `token` and `move_number` with its span.
+    struct Declining(Checker);
+
+    impl yam_notation::Visitor for Declining {
+        type Output = GameReport;
+        fn begin_game(&mut self) {
+            self.0.begin_game();
+        }
+        fn tag(
+            &mut self,
+            name: &str,
+            value: yam_notation::RawTagValue<'_>,
+            span: yam_notation::Span,
+        ) -> Result<(), yam_notation::TokenError> {
+            self.0.tag(name, value, span)
+        }
+        fn end_tags(
+            &mut self,
+            game: GameKind,
+        ) -> Result<yam_notation::Skip, std::borrow::Cow<'static, str>> {
+            self.0.end_tags(game)
+        }
+        fn move_number(&mut self, number: u32, dots: yam_notation::Dots, span: yam_notation::Span) {
+            self.0.move_number(number, dots, span);
+        }
+        fn token(
+            &mut self,
+            token: &str,
+            span: yam_notation::Span,
+        ) -> Result<(), yam_notation::TokenError> {
+            self.0.token(token, span)
+        }
+        fn begin_variation(&mut self) -> yam_notation::Skip {
+            self.0.begin_variation()
+        }
+        fn end_variation(&mut self) {
+            self.0.end_variation();
+        }
+        fn result(&mut self, result: GameResult, span: yam_notation::Span) {
+            self.0.result(result, span);
+        }
+        fn end_game(&mut self) -> GameReport {
+            self.0.end_game()
+        }
+    }
+
+    /// A random game of `ruleset` with every white move numbered `N.` (the
+    /// reader's quick shape), spoiled at ply `spoil` in one of several ways.
+    fn spoiled_game(ruleset: &str, seed: u64, spoil: usize, how: u64) -> String {
+        let mut rng = seed | 1;
+        let mut pos = khan::Ruleset::builtin(ruleset).unwrap().start_position();
+        let mut text = format!(
+            "[Game \"Khan\"]\n[Variant \"Test\"]\n[GameId \"q\"]\n[Date \"2026.01.01\"]\n\
+             [NotationVersion \"1\"]\n[White \"W\"]\n[Black \"B\"]\n\
+             [Ruleset \"{ruleset}\"]\n[Result \"*\"]\n\n"
+        );
+        for ply in 0..90 {
+            let moves = khan::legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let mv = moves[(rng % moves.len() as u64) as usize];
+            let next = khan::apply(&pos, &mv).unwrap().position;
+            if next.outcome().is_some() {
+                break;
+            }
+            let mut number = match pos.turn() {
+                khan::Side::White => Some(pos.fullmoves()),
+                khan::Side::Black => None,
+            };
+            let mut token = khan::to_token(&pos, &mv).unwrap().to_string();
+            if ply == spoil {
+                match how % 5 {
+                    // A wrong number, on a move of either side.
+                    0 => number = Some(pos.fullmoves() + 1),
+                    // A move of the side not to move.
+                    1 => {
+                        if let Some(m) = khan::legal_moves(&next).first() {
+                            token = khan::to_token(&next, m).unwrap().to_string();
+                        }
+                    }
+                    // A piece that is not there.
+                    2 => token.replace_range(0..1, if token.starts_with('S') { "W" } else { "S" }),
+                    // Not a token of the grammar.
+                    3 => token.replace_range(1..2, "z"),
+                    // A capture written as a move, or a move as a capture.
+                    _ => {
+                        token = if token.contains('-') {
+                            token.replacen('-', "x", 1)
+                        } else {
+                            token.replacen('x', "-", 1)
+                        }
+                    }
+                }
+            }
+            if let Some(n) = number {
+                text.push_str(&format!("{n}. "));
+            }
+            text.push_str(&token);
+            text.push(if ply % 7 == 6 { '\n' } else { ' ' });
+            pos = next;
+        }
+        text.push_str("*\n");
+        text
+    }
+
+    #[test]
+    fn the_quick_offers_check_as_the_full_calls_do() {
+        // Legal games and games spoiled at one ply in five ways: the same
+        // report, violation, place and position, byte for byte, whether the
+        // reader's quick offers are taken or declined.
+        let mut refused = 0;
+        for (ruleset, _) in khan::ruleset::BUILTIN {
+            for seed in 1..5u64 {
+                for spoil in [0, 1, 2, 7, 30, 61, usize::MAX] {
+                    for how in 0..5 {
+                        let text = spoiled_game(ruleset, seed, spoil, how);
+                        let mut reader = yam_notation::Reader::new(text.as_bytes());
+                        let quick = reader.read_game(&mut Checker::new());
+                        let mut reader = yam_notation::Reader::new(text.as_bytes());
+                        let full = reader.read_game(&mut Declining(Checker::new()));
+                        // A syntax error is the reader's, with its place.
+                        let (quick, full) = (format!("{quick:?}"), format!("{full:?}"));
+                        assert_eq!(quick, full, "{ruleset} {seed} {spoil} {how}\n{text}");
+                        refused += usize::from(!quick.contains("verdict: Legal"));
+                    }
+                }
+            }
+        }
+        assert!(refused > 100, "{refused} spoiled games refused");
     }
 
     #[test]
