@@ -587,13 +587,26 @@ impl MoveToken {
         if token.len() != 6 {
             return MoveToken::parse_plain(token.text());
         }
-        let [p, f1, r1, mark, f2, r2, _, _] = token.word().to_le_bytes();
-        let square = plain_square;
+        let word = token.word();
+        let [p, _, _, mark, _, _, _, _] = word.to_le_bytes();
+        // The four bytes of the two squares side by side (file, rank,
+        // file, rank), the files folded to lower case as `plain_square`
+        // folds them. Every byte is ASCII, so adding 7 to each carries
+        // into none, and a file `a`..=`h` becomes 0x68..=0x6f and a rank
+        // `1`..=`8` 0x38..=0x3f: each is valid exactly when its top five
+        // bits say so, and its low three bits are then its file or rank.
+        let squares = ((word >> 8) as u32 & 0xffff) | ((word >> 16) as u32 & 0xffff_0000);
+        let squares = (squares | 0x0020_0020) + 0x0707_0707;
+        if squares & 0xf8f8_f8f8 != 0x3868_3868 {
+            return None;
+        }
+        let from = (squares & 7) | ((squares >> 5) & 0x38);
+        let to = ((squares >> 16) & 7) | ((squares >> 21) & 0x38);
         Some(MoveToken {
             piece: PIECE_LETTERS[usize::from(p)]?,
-            from: square(f1, r1)?,
+            from: Square(from as u8),
             action: ONE_BYTE_MARKS[usize::from(mark)]?,
-            to: square(f2, r2)?,
+            to: Square(to as u8),
             promotion: None,
         })
     }
