@@ -587,7 +587,8 @@ impl MoveToken {
         if token.len() != 6 {
             return MoveToken::parse_plain(token.text());
         }
-        let word = token.word();
+        // Its six bytes as read, what follows them unused.
+        let word = token.raw_word();
         let [p, _, _, mark, _, _, _, _] = word.to_le_bytes();
         // The four bytes of the two squares side by side (file, rank,
         // file, rank), the files folded to lower case as `plain_square`
@@ -1483,6 +1484,14 @@ mod tests {
                         // The reader's word, for what its quick path reads.
                         if let Some(word) = PlainToken::new(&token) {
                             assert_eq!(MoveToken::parse_plain_word(word), plain, "{token:?}");
+                            // And with what follows it in the reader's word.
+                            let source = format!("{token} x=X*");
+                            let mut raw = [0u8; 8];
+                            raw.copy_from_slice(&source.as_bytes()[..8]);
+                            let raw = u64::from_le_bytes(raw);
+                            let read = PlainToken::in_source(&source, 0, token.len(), raw);
+                            assert_eq!(read, word);
+                            assert_eq!(MoveToken::parse_plain_word(read), plain, "{token:?}");
                         }
                     }
                 }

@@ -974,19 +974,17 @@ impl<R: Read> Reader<R> {
                         if end != b' ' && end != b'\n' {
                             break;
                         }
-                        if live {
+                        // Offered first without a span or a slice; both
+                        // only if the visitor declines.
+                        if live && !visitor.plain_token(PlainToken::in_source(text, i, k, x)) {
                             // Never the default: the token's bytes are
                             // ASCII, so both ends are character boundaries.
                             // Without a failure branch the slicing is dead
                             // code for a visitor that ignores the text.
                             let token = substr(text, i, i + k).unwrap_or_default();
-                            // Offered first without a span; the span only
-                            // if the visitor declines.
-                            if !visitor.plain_token(PlainToken::from_word(token, x)) {
-                                let span = Span::new(self.pos_here(), k);
-                                if let Err(e) = visitor.token(token, span) {
-                                    return Err(self.token_error(self.pos, token, e));
-                                }
+                            let span = Span::new(self.pos_here(), k);
+                            if let Err(e) = visitor.token(token, span) {
+                                return Err(self.token_error(self.pos, token, e));
                             }
                         }
                         i += k + 1;

@@ -22,12 +22,19 @@ pub enum Dots {
 
 /// A move token of one to seven plain ASCII bytes, as the reader's quick
 /// path reads it (see [`Visitor::plain_token`]): its text, and the same
-/// bytes in one little-endian word, the first byte lowest, the bytes past
-/// the token zero.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// bytes in one little-endian word, the first byte lowest.
+///
+/// Made without work the taker may not need: the text is sliced only when
+/// asked for, and the word is the eight bytes the reader read, masked to
+/// the token only when asked for ([`PlainToken::word`]).
+#[derive(Debug, Clone, Copy)]
 pub struct PlainToken<'a> {
-    text: &'a str,
-    word: u64,
+    /// The text the token is in, and where.
+    source: &'a str,
+    at: usize,
+    len: usize,
+    /// The token's bytes, then what follows them in `source`.
+    raw: u64,
 }
 
 impl<'a> PlainToken<'a> {
@@ -39,41 +46,69 @@ impl<'a> PlainToken<'a> {
         let mut bytes = [0u8; 8];
         bytes[..text.len()].copy_from_slice(text.as_bytes());
         Some(PlainToken {
-            text,
-            word: u64::from_le_bytes(bytes),
+            source: text,
+            at: 0,
+            len: text.len(),
+            raw: u64::from_le_bytes(bytes),
         })
     }
 
-    /// For the reader, which has checked the text and holds its bytes and
-    /// what follows them in `word`.
+    /// For the reader, which has checked that `source[at..at + len]` is
+    /// 1 to 7 ASCII bytes and holds them and what follows in `raw`.
     #[inline]
-    pub(crate) fn from_word(text: &'a str, word: u64) -> PlainToken<'a> {
-        debug_assert!((1..=7).contains(&text.len()) && text.is_ascii());
-        let word = word & (u64::MAX >> (64 - 8 * text.len()));
-        debug_assert_eq!(PlainToken::new(text).map(|t| t.word), Some(word));
-        PlainToken { text, word }
+    pub(crate) fn in_source(source: &'a str, at: usize, len: usize, raw: u64) -> PlainToken<'a> {
+        let token = PlainToken {
+            source,
+            at,
+            len,
+            raw,
+        };
+        debug_assert_eq!(
+            PlainToken::new(token.text()).map(|t| t.word()),
+            Some(token.word())
+        );
+        token
     }
 
     /// The token's text.
     #[inline]
     pub fn text(&self) -> &'a str {
-        self.text
+        // Never the default: the reader checked the bytes are ASCII.
+        self.source
+            .get(self.at..self.at + self.len)
+            .unwrap_or_default()
     }
 
     /// The token's bytes in one word, the first byte lowest, zero past the
     /// token.
     #[inline]
     pub fn word(&self) -> u64 {
-        self.word
+        self.raw & (u64::MAX >> (64 - 8 * self.len))
+    }
+
+    /// The word as the reader read it: the token's bytes, then (past its
+    /// length) whatever followed it.
+    #[inline]
+    pub(crate) fn raw_word(&self) -> u64 {
+        self.raw
     }
 
     /// Its length in bytes (1 to 7).
     #[inline]
     #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> usize {
-        self.text.len()
+        self.len
     }
 }
+
+impl PartialEq for PlainToken<'_> {
+    /// The same token: the same bytes.
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len && self.word() == other.word()
+    }
+}
+
+impl Eq for PlainToken<'_> {}
 
 /// A tag value as written between the quotes; escapes are already checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
