@@ -1126,27 +1126,10 @@ mod tests {
     /// position after it, so not where the variation starts (`false`).
     /// Returns the record and the number of variations written.
     fn game_with_variations(ruleset: &str, seed: u64, legal_alternative: bool) -> (String, usize) {
-        let mut rng = seed | 1;
-        let mut pos = khan::Ruleset::builtin(ruleset).unwrap().start_position();
-        let mut text = format!(
-            "[Game \"Khan\"]\n[Variant \"Test\"]\n[GameId \"v\"]\n[Date \"2026.01.01\"]\n\
-             [NotationVersion \"1\"]\n[White \"W\"]\n[Black \"B\"]\n\
-             [Ruleset \"{ruleset}\"]\n[Result \"*\"]\n\n"
-        );
+        let mut text = header(ruleset, "v");
         let mut variations = 0;
-        for _ in 0..120 {
+        for (pos, mv, next) in random_walk(ruleset, seed, 120) {
             let moves = khan::legal_moves(&pos);
-            if moves.is_empty() {
-                break;
-            }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let mv = moves[(rng % moves.len() as u64) as usize];
-            let next = khan::apply(&pos, &mv).unwrap().position;
-            if next.outcome().is_some() {
-                break;
-            }
             let number = |p: &khan::Position| match p.turn() {
                 khan::Side::White => format!("{}.", p.fullmoves()),
                 khan::Side::Black => format!("{}...", p.fullmoves()),
@@ -1168,10 +1151,48 @@ mod tests {
                 text.push_str(&format!("({n} {alt}) "));
                 variations += 1;
             }
-            pos = next;
         }
         text.push_str("*\n");
         (text, variations)
+    }
+
+    /// The tags of a test game of `ruleset`.
+    fn header(ruleset: &str, id: &str) -> String {
+        format!(
+            "[Game \"Khan\"]\n[Variant \"Test\"]\n[GameId \"{id}\"]\n[Date \"2026.01.01\"]\n\
+             [NotationVersion \"1\"]\n[White \"W\"]\n[Black \"B\"]\n\
+             [Ruleset \"{ruleset}\"]\n[Result \"*\"]\n\n"
+        )
+    }
+
+    /// Up to `plies` random legal moves from `ruleset`'s start (seeded),
+    /// stopped before the game ends: each with the positions before and
+    /// after it.
+    fn random_walk(
+        ruleset: &str,
+        seed: u64,
+        plies: usize,
+    ) -> Vec<(khan::Position, khan::Move, khan::Position)> {
+        let mut rng = seed | 1;
+        let mut pos = khan::Ruleset::builtin(ruleset).unwrap().start_position();
+        let mut walk = Vec::new();
+        for _ in 0..plies {
+            let moves = khan::legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let mv = moves[(rng % moves.len() as u64) as usize];
+            let next = khan::apply(&pos, &mv).unwrap().position;
+            if next.outcome().is_some() {
+                break;
+            }
+            walk.push((pos, mv, next));
+            pos = next;
+        }
+        walk
     }
 
     /// The checker with the reader's quick offers declined, so every token
@@ -1224,26 +1245,8 @@ mod tests {
     /// A random game of `ruleset` with every white move numbered `N.` (the
     /// reader's quick shape), spoiled at ply `spoil` in one of several ways.
     fn spoiled_game(ruleset: &str, seed: u64, spoil: usize, how: u64) -> String {
-        let mut rng = seed | 1;
-        let mut pos = khan::Ruleset::builtin(ruleset).unwrap().start_position();
-        let mut text = format!(
-            "[Game \"Khan\"]\n[Variant \"Test\"]\n[GameId \"q\"]\n[Date \"2026.01.01\"]\n\
-             [NotationVersion \"1\"]\n[White \"W\"]\n[Black \"B\"]\n\
-             [Ruleset \"{ruleset}\"]\n[Result \"*\"]\n\n"
-        );
-        for ply in 0..90 {
-            let moves = khan::legal_moves(&pos);
-            if moves.is_empty() {
-                break;
-            }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let mv = moves[(rng % moves.len() as u64) as usize];
-            let next = khan::apply(&pos, &mv).unwrap().position;
-            if next.outcome().is_some() {
-                break;
-            }
+        let mut text = header(ruleset, "q");
+        for (ply, (pos, mv, next)) in random_walk(ruleset, seed, 90).into_iter().enumerate() {
             let mut number = match pos.turn() {
                 khan::Side::White => Some(pos.fullmoves()),
                 khan::Side::Black => None,
@@ -1278,7 +1281,6 @@ mod tests {
             }
             text.push_str(&token);
             text.push(if ply % 7 == 6 { '\n' } else { ' ' });
-            pos = next;
         }
         text.push_str("*\n");
         text
