@@ -1527,6 +1527,147 @@ fn a_robot_killed_while_witnessing_takes_the_turn_exactly_once() {
     assert!(t.local.sent().is_empty(), "no answers to accepted turns");
 }
 
+/// `raw` as a gateway that keeps only a mail's text would pass it on: its
+/// headers (folded lines with them) but the body, the attachment and the
+/// turn block gone.
+fn stripped_of_its_turn(raw: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(raw);
+    let head = &text[..text.find("\r\n\r\n").unwrap()];
+    let kept = [
+        "from:",
+        "to:",
+        "cc:",
+        "subject:",
+        "message-id:",
+        "date:",
+        "x-yam-",
+    ];
+    let mut out = String::new();
+    let mut keep = false;
+    for line in head.split("\r\n") {
+        if !line.starts_with([' ', '\t']) {
+            let lower = line.to_ascii_lowercase();
+            keep = kept.iter().any(|k| lower.starts_with(k));
+        }
+        if keep {
+            out.push_str(line);
+            out.push_str("\r\n");
+        }
+    }
+    out.push_str("Content-Type: text/plain; charset=utf-8\r\n\r\nA move was played.\r\n");
+    out.into_bytes()
+}
+
+#[test]
+fn a_witnessed_turn_mail_without_its_turn_is_logged_not_answered_and_the_next_mail_catches_up() {
+    let mut t = Referee::new();
+    let game = "khan-ref-stripped";
+    open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
+    let (mover, other) = if t.ann.status(game) == "YOU" {
+        (&t.ann, &t.bo)
+    } else {
+        (&t.bo, &t.ann)
+    };
+    let (mover_address, other_address) = (mover.address.clone(), other.address.clone());
+    mover.yam(&["move", game, "--auto", "random", "--seed", "1"]);
+    // Every copy of the turn mail loses its turn on the way.
+    let outbox = mover.outbox.clone();
+    let mut stripped = 0;
+    for e in std::fs::read_dir(&outbox).unwrap().flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "eml") {
+            let raw = std::fs::read(&p).unwrap();
+            assert!(String::from_utf8_lossy(&raw).contains("X-Yam-Game"));
+            std::fs::write(&p, stripped_of_its_turn(&raw)).unwrap();
+            stripped += 1;
+        }
+    }
+    assert_eq!(stripped, 1);
+    let before = t.robot_record(game);
+    let log = t.robot();
+    assert!(
+        log.contains(&format!(
+            "game {game}: the turn mail #1 from {mover_address} arrived without its turn"
+        )),
+        "{log}"
+    );
+    assert!(
+        !log.contains("refused") && !log.contains("registered"),
+        "{log}"
+    );
+    assert_eq!(t.local.waiting(), 0, "dealt with");
+    assert!(
+        t.local.sent().is_empty(),
+        "not answered: {:?}",
+        t.local.sent()
+    );
+    assert_eq!(t.robot_record(game), before, "nothing taken");
+    // The opponent's desk says what to do; the sender resends.
+    let other = if other_address == t.ann.address {
+        &t.ann
+    } else {
+        &t.bo
+    };
+    let mut told = String::new();
+    for e in std::fs::read_dir(&other.inbox).unwrap().flatten() {
+        let out = yam_tests::yam!()
+            .args(["read", "--eml", e.path().to_str().unwrap(), "--data-dir"])
+            .arg(&other.data)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "refused");
+        told.push_str(&String::from_utf8_lossy(&out.stderr));
+        told.push_str(&String::from_utf8_lossy(&out.stdout));
+        std::fs::remove_file(e.path()).unwrap();
+    }
+    assert!(told.contains("arrived without its turn"), "{told}");
+    let mover = if mover_address == t.ann.address {
+        &t.ann
+    } else {
+        &t.bo
+    };
+    mover.yam(&["resend", game]);
+    // The resent mail keeps its Message-ID (a resend is recognisably the
+    // same mail), so to the robot it is the mail it has dealt with; the
+    // opponent's desk takes it.
+    let log = t.robot();
+    assert!(
+        !log.contains("new event") && !log.contains("refused"),
+        "{log}"
+    );
+    assert!(t.local.sent().is_empty());
+    t.ann.read();
+    t.bo.read();
+    // The opponent's next move carries both events: the robot catches up.
+    let other = if other_address == t.ann.address {
+        &t.ann
+    } else {
+        &t.bo
+    };
+    assert_eq!(other.status(game), "YOU");
+    other.yam(&["move", game, "--auto", "random", "--seed", "2"]);
+    let log = t.robot();
+    assert!(
+        log.contains("caught up on 1 event(s) of the other player missed before"),
+        "{log}"
+    );
+    assert!(
+        t.local.sent().is_empty(),
+        "an accepted turn is not answered"
+    );
+    t.ann.read();
+    t.bo.read();
+    assert_same_records(&t, game);
+    // A stranger naming the game in the same way is not taken for it.
+    let forged = format!(
+        "From: eve@elsewhere.test\r\nTo: robot@yam.test\r\nMessage-ID: <eve-1@elsewhere.test>\r\n\
+         Subject: [Yam] Khan {game} #2\r\nX-Yam-Game: {game} 2\r\n\r\nA move was played.\r\n"
+    );
+    t.local.deliver_raw(forged.as_bytes());
+    let log = stderr(&t.local.run());
+    assert!(!log.contains("arrived without its turn"), "{log}");
+}
+
 /// How many done markers the robot's journal holds.
 fn done_markers(local: &Local) -> usize {
     std::fs::read_dir(local.root.join("data/robot/journal"))

@@ -66,6 +66,9 @@ impl Robot {
             .filter(|b| !is_card(b))
             .collect();
         let Some(first) = records.first() else {
+            if self.lost_turn(work, key, incoming, &from) {
+                return true;
+            }
             return self.keys_mail(work, key, incoming, raw, &from);
         };
         let meta = claimed_id(first).and_then(|id| self.meta(work, &id));
@@ -433,6 +436,36 @@ impl Robot {
     /// A mail with no record: a confirmation code handed back, or a card
     /// (its key a candidate for the sender's address). False when it is
     /// neither, or not a personal mail: then it is an ordinary mail.
+    /// A witnessed game's turn mail (`X-Yam-Game: ID PLY`) from an
+    /// address bound in the game, arrived with neither its record nor its
+    /// turn block: a gateway that keeps only the HTML, or a list that strips
+    /// attachments. Logged and not answered: the opponent's desk tells its
+    /// player to ask for the mail again (`yam resend`), and the game's next
+    /// mail catches the robot up (a bound address may bring the events the
+    /// robot missed, docs/robot.md). Before this, such a mail went to the
+    /// command path and was answered as a command mail without a token.
+    /// Anything else (a stranger naming the game, the robot's own games) is
+    /// not this.
+    fn lost_turn(&self, work: &mut Work, key: &str, incoming: &Incoming, from: &str) -> bool {
+        let Some(named) = incoming.yam_game.as_deref() else {
+            return false;
+        };
+        let mut words = named.split_whitespace();
+        let (Some(id), Some(Ok(ply))) = (words.next(), words.next().map(str::parse::<u32>)) else {
+            return false;
+        };
+        let Some(meta) = self.meta(work, id) else {
+            return false;
+        };
+        if !meta.witness || !meta.bound.iter().any(|b| b.address == from) {
+            return false;
+        }
+        work.log.push(format!(
+            "{key}: game {id}: the turn mail #{ply} from {from} arrived without its turn (its record and turn block were removed on the way); not answered: the game's next mail catches up"
+        ));
+        true
+    }
+
     fn keys_mail(
         &self,
         work: &mut Work,
