@@ -73,13 +73,7 @@ impl OneGame {
     /// plain export writes them (they stay in a signed record's main line,
     /// each with its event). The record itself when nothing was taken back.
     pub(crate) fn standing(&self) -> std::borrow::Cow<'_, yam_notation::Record<String>> {
-        if self.taken_back.is_empty() {
-            return std::borrow::Cow::Borrowed(&self.record);
-        }
-        let mut standing = self.record.clone();
-        standing.movetext =
-            yam_referee::signed::write::standing_movetext(&self.record, &self.taken_back);
-        std::borrow::Cow::Owned(standing)
+        yam_referee::signed::write::standing(&self.record, &self.taken_back)
     }
 
     /// The rules' verdict on the whole game, as `yam check` gives it: a

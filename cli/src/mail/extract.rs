@@ -50,6 +50,18 @@ pub struct Incoming {
 }
 
 impl Incoming {
+    /// The game `X-Yam-Game` names (its first word), if the header is there.
+    pub fn named_game(&self) -> Option<&str> {
+        self.yam_game.as_deref()?.split_whitespace().next()
+    }
+
+    /// The game and ply `X-Yam-Game: ID PLY` names: a turn mail's. `None`
+    /// for a header without a ply (the robot's mails name a game only).
+    pub fn named_turn(&self) -> Option<(&str, u32)> {
+        let mut words = self.yam_game.as_deref()?.split_whitespace();
+        Some((words.next()?, words.next()?.parse().ok()?))
+    }
+
     /// Why the mail is an automatic one that is not Yam's: an auto-reply
     /// (a vacation message), any `Auto-Submitted` mail without Yam's
     /// `X-Yam-Game` header, or a delivery report. Such a mail is left alone
@@ -279,6 +291,25 @@ fn collect_turns(message: &mut Message<'_>, incoming: &mut Incoming, depth: usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_game_and_turn_x_yam_game_names() {
+        let with = |header: Option<&str>| Incoming {
+            yam_game: header.map(str::to_owned),
+            ..Incoming::default()
+        };
+        let turn = with(Some("khan-1 12"));
+        assert_eq!(turn.named_game(), Some("khan-1"));
+        assert_eq!(turn.named_turn(), Some(("khan-1", 12)));
+        // The robot's mails name a game without a ply.
+        let game_only = with(Some("khan-1"));
+        assert_eq!(game_only.named_game(), Some("khan-1"));
+        assert_eq!(game_only.named_turn(), None);
+        assert_eq!(with(Some("khan-1 twelve")).named_turn(), None);
+        assert_eq!(with(Some("khan-1 -1")).named_turn(), None);
+        assert_eq!(with(Some("  ")).named_game(), None);
+        assert_eq!(with(None).named_game(), None);
+    }
 
     #[test]
     fn a_sender_address_is_kept_printable_and_bounded() {

@@ -1182,6 +1182,18 @@ fn take_backs_answer_the_latest_offer_and_never_pass_a_roll() {
         .unwrap();
     assert_eq!(report.verdict, crate::check::Verdict::Legal);
     assert_eq!(report.plies, 2);
+    // The game as it stands (what show and the pages give) has the plain
+    // copy's main line; with nothing taken back it is the record itself.
+    let standing = super::write::standing(&t.record, &v.taken_back);
+    assert!(matches!(standing, std::borrow::Cow::Owned(_)));
+    assert_eq!(
+        standing.movetext,
+        plain(&t.record, "plain", &v.taken_back).movetext
+    );
+    assert!(matches!(
+        super::write::standing(&t.record, &[]),
+        std::borrow::Cow::Borrowed(r) if std::ptr::eq(r, &t.record)
+    ));
 
     // In the dice race, a take-back to before a roll is refused.
     let mut r = Table::race(Mode::Peer);

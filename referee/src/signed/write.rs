@@ -389,6 +389,21 @@ pub fn plain(
     out
 }
 
+/// The game `record` as it stands: the record itself when nothing was taken
+/// back, else a copy whose movetext is [`standing_movetext`]'s. What
+/// `show`, `engine export` and the HTML pages show of a signed game.
+pub fn standing<'a>(
+    record: &'a Record<String>,
+    taken_back: &[std::ops::RangeInclusive<u32>],
+) -> std::borrow::Cow<'a, Record<String>> {
+    if taken_back.is_empty() {
+        return std::borrow::Cow::Borrowed(record);
+    }
+    let mut standing = record.clone();
+    standing.movetext = standing_movetext(record, taken_back);
+    std::borrow::Cow::Owned(standing)
+}
+
 /// The movetext of `record` as the game stands: every `[%event]` removed
 /// (comments left empty by that go too), and the stretches `taken_back`
 /// undid written as a comment where they were played, as [`plain`] writes

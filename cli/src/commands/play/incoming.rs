@@ -75,8 +75,7 @@ impl Outcome {
 /// anything else (the robot's mails name a game without a ply; a stranger
 /// naming one of my games is not Yam's).
 fn lost_turn(desk: &Desk, incoming: &Incoming, from: &str) -> Option<Outcome> {
-    let mut words = incoming.yam_game.as_deref()?.split_whitespace();
-    let (id, ply) = (words.next()?, words.next()?.parse::<u32>().ok()?);
+    let (id, ply) = incoming.named_turn()?;
     let game = Game::open(&desk.store, id).ok()?;
     let key = desk.contacts.by_address(from)?.public_key()?;
     if !game.replay.parties().iter().any(|p| p.key == key) {
@@ -130,10 +129,7 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
     // Yam attaches the record to every mail it writes (`X-Yam-Game`): a
     // Yam mail without it lost it on the way (a gateway or a list that
     // strips attachments); the text block may still carry the turn.
-    if let Some(game) = attached
-        .yam_game
-        .as_deref()
-        .and_then(|g| g.split_whitespace().next())
+    if let Some(game) = attached.named_game()
         && !attached
             .turns
             .iter()

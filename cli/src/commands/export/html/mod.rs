@@ -143,7 +143,7 @@ fn read_piece(path: &Path, piece: &Piece) -> Vec<Read> {
         .into_iter()
         .enumerate()
         .map(|(i, record)| match record {
-            Ok(mut r) => {
+            Ok(r) => {
                 let (status, taken_back) = statuses.get(i).cloned().unwrap_or_else(|| {
                     (
                         Status::Failed("the game could not be checked".into()),
@@ -152,11 +152,12 @@ fn read_piece(path: &Path, piece: &Piece) -> Vec<Read> {
                 });
                 // A signed game's moves taken back by agreement stay in its
                 // main line; its page shows the game as it stands.
-                if !taken_back.is_empty() {
-                    r.movetext = yam_referee::signed::write::standing_movetext(&r, &taken_back);
-                }
+                let record = match yam_referee::signed::write::standing(&r, &taken_back) {
+                    std::borrow::Cow::Owned(standing) => standing,
+                    std::borrow::Cow::Borrowed(_) => r,
+                };
                 Read {
-                    record: Some(r),
+                    record: Some(record),
                     status,
                 }
             }

@@ -433,9 +433,6 @@ impl Robot {
         }
     }
 
-    /// A mail with no record: a confirmation code handed back, or a card
-    /// (its key a candidate for the sender's address). False when it is
-    /// neither, or not a personal mail: then it is an ordinary mail.
     /// A witnessed game's turn mail (`X-Yam-Game: ID PLY`) from an
     /// address bound in the game, arrived with neither its record nor its
     /// turn block: a gateway that keeps only the HTML, or a list that strips
@@ -447,11 +444,7 @@ impl Robot {
     /// Anything else (a stranger naming the game, the robot's own games) is
     /// not this.
     fn lost_turn(&self, work: &mut Work, key: &str, incoming: &Incoming, from: &str) -> bool {
-        let Some(named) = incoming.yam_game.as_deref() else {
-            return false;
-        };
-        let mut words = named.split_whitespace();
-        let (Some(id), Some(Ok(ply))) = (words.next(), words.next().map(str::parse::<u32>)) else {
+        let Some((id, ply)) = incoming.named_turn() else {
             return false;
         };
         let Some(meta) = self.meta(work, id) else {
@@ -466,6 +459,9 @@ impl Robot {
         true
     }
 
+    /// A mail with no record: a confirmation code handed back, or a card
+    /// (its key a candidate for the sender's address). False when it is
+    /// neither, or not a personal mail: then it is an ordinary mail.
     fn keys_mail(
         &self,
         work: &mut Work,
