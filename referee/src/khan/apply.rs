@@ -449,6 +449,8 @@ pub struct PlainMove {
     victim: Option<Piece>,
     /// The slot of the captive it carried along (see `captive_slot`).
     carried: Option<u8>,
+    /// Whether it died on `to`, a manned tower square (KR-7.1).
+    dies: bool,
     halfmoves: u32,
     fullmoves: u32,
 }
@@ -478,7 +480,9 @@ impl PlainMove {
 /// after the move does not tell. Not the promoted kind (the take-back puts
 /// back the mover as it was), nor the captive carried along: the fast path
 /// declines a move onto a square a captive is carried on, so after it a
-/// captive carried on `to` is the one carried from `from`.
+/// captive carried on `to` is the one carried from `from`. Nor whether the
+/// mover died on `to` (KR-7.1): `to` is then empty, and the take-back
+/// finds nothing there to remove.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TakeBack {
     from: Square,
@@ -578,25 +582,27 @@ impl Position {
     }
 
     /// The replay's fast path: a plain move or capture whose only
-    /// consequences are the move itself, the capture, a promotion and the
+    /// consequences are the move itself, the capture, a promotion, the
     /// captive its piece carries along (onto any square but a ger it would
-    /// drop it off on; onto a tower square only where it neither dies nor
-    /// picks up). If
+    /// drop it off on; onto a tower square only where it does not pick one
+    /// up), and the mover's death on a manned tower square when that is
+    /// all (KR-7.1: carrying nothing). If
     /// this decides the move is legal, the answer is what the move does
     /// ([`Position::write_plain`] plays it). `None` leaves the general path
     /// to decide (every refusal, with its reason, and every
-    /// move with siege consequences: KR-7.1 tower death, KR-7.3 pickup,
-    /// KR-7.6 carrier capture, KR-7.7 drop-off and release, KR-9 delivery),
-    /// and the endings of KR-P14.
+    /// move with other siege consequences: a carrier's tower death, KR-7.3
+    /// pickup, KR-7.6 carrier capture, KR-7.7 drop-off and
+    /// release, KR-9 delivery), and the endings of KR-P14.
     ///
     /// The royal-leader test (KR-6.2, KR-P6) is decided here by direct tests
     /// on bitboards, without playing the move: such a move changes only the
-    /// two squares, leaves the mover a leader exactly when it was one
-    /// (promotions keep khan types khan types and bondsmen bondsmen), and
+    /// two squares, leaves the mover a leader exactly when it was one, if
+    /// it lives (promotions keep khan types khan types and bondsmen
+    /// bondsmen), and
     /// takes only an enemy piece, so the enemy pieces after it are this
     /// position's without the target, and the open squares are this
     /// position's with `from` emptied and `to` filled (a manned square
-    /// stays closed, whoever stands on it). A test holds it to
+    /// stays closed, whoever stands on it or dies there). A test holds it to
     /// the general path over every conceivable move of random positions.
     #[inline(always)]
     pub(crate) fn plain_move(&self, mv: &Move) -> Option<PlainMove> {
@@ -646,14 +652,16 @@ impl Position {
         } else {
             None
         };
-        if self.tower_squares().contains(to) && !self.plain_onto_tower(piece.kind, to, carrier) {
-            return None;
-        }
+        // KR-7.1: onto a manned square a non-magician dies; the fast path
+        // takes that too, when it has no other consequence.
+        let dies =
+            self.tower_squares().contains(to) && self.plain_onto_tower(piece.kind, to, carrier)?;
         let power = self.rules.options.power_magician_moves;
         if !reaches(from, to, piece.kind, self.open(), power) {
             return None;
         }
-        // KR-5.2 then KR-5.1 (KR-P8), as in `play_move`.
+        // KR-5.2 then KR-5.1 (KR-P8), as in `play_move`; a piece that dies
+        // on the way is not promoted.
         let mut kind = piece.kind;
         if self.rules.options.capture_promotions
             && let Some(v) = victim
@@ -663,10 +671,16 @@ impl Position {
         if self.rules.options.base_promotions && self.rules.camps[us.index()].contains(to) {
             kind = base_promoted(kind);
         }
+        if dies {
+            kind = piece.kind;
+        }
         // KR-6.2: the royal leader after the move, and what attacks it then.
         let mut leaders = leaders[us.index()];
         if leaders.contains(from) {
-            leaders = leaders.without(from).with(to);
+            leaders = leaders.without(from);
+            if !dies {
+                leaders = leaders.with(to);
+            }
         }
         if let Some(royal) = leaders.single() {
             let theirs = self.by_side[us.opposite().index()].without(to);
@@ -690,6 +704,7 @@ impl Position {
             kind,
             victim,
             carried,
+            dies,
             halfmoves: self.halfmoves,
             fullmoves: self.fullmoves,
         })
@@ -712,22 +727,32 @@ impl Position {
         (!ger.contains(to)).then_some(slot as u8)
     }
 
-    /// For the fast path, whether a `kind` (carrying a captive or not) ends
-    /// its move on the tower square `to` with no siege consequence: it does
-    /// not die there (KR-7.1: only a magician survives a manned square) and
-    /// picks nothing up (KR-7.3: not a silenced square of a tower still
-    /// holding its captive, unless it already carries one). Out of line:
-    /// most moves end off the towers.
+    /// For the fast path, what becomes of a `kind` (carrying a captive or
+    /// not) that ends its move on the tower square `to`:
+    /// `Some(false)` when it stands there with no siege consequence,
+    /// `Some(true)` when it dies there and that is all (KR-7.1: only a
+    /// magician survives a manned square), `None` for the general path.
+    /// The general path keeps the deaths with more to them: a carrier's
+    /// captive dies with it (KR-7.1), and the square it leaves empty could
+    /// release a khan waiting there (KR-7.7). A piece that survives must pick nothing
+    /// up (KR-7.3: not a silenced square of a tower still holding its
+    /// captive, unless it already carries one). Out of line: most moves end
+    /// off the towers.
     #[cold]
     #[inline(never)]
-    fn plain_onto_tower(&self, kind: Kind, to: Square, carrying: bool) -> bool {
+    fn plain_onto_tower(&self, kind: Kind, to: Square, carrying: bool) -> Option<bool> {
         if self.manned.contains(to) {
-            return is_magician(kind);
+            if is_magician(kind) {
+                return Some(false);
+            }
+            let releases = self.captives.contains(&Some(CaptiveAt::Waiting(to)));
+            return (!carrying && !releases).then_some(true);
         }
-        carrying
-            || !self.captives.iter().any(|at| {
+        let picks_up = !carrying
+            && self.captives.iter().any(|at| {
                 matches!(at, Some(CaptiveAt::Tower(t)) if self.towers[usize::from(*t)].contains(to))
-            })
+            });
+        (!picks_up).then_some(false)
     }
 
     /// Play a plain move [`Position::plain_move`] decided: the two squares,
@@ -739,12 +764,14 @@ impl Position {
         if plain.victim.is_some() {
             self.remove(plain.to);
         }
-        self.place(plain.to, Piece::new(us, plain.kind));
+        if !plain.dies {
+            self.place(plain.to, Piece::new(us, plain.kind));
+        }
         if let Some(slot) = plain.carried {
             self.captives[usize::from(slot)] = Some(CaptiveAt::Carried(plain.to));
         }
-        // KR-6.5: a capture resets the count.
-        self.halfmoves = if plain.victim.is_some() {
+        // KR-6.5: a capture or a death resets the count.
+        self.halfmoves = if plain.victim.is_some() || plain.dies {
             0
         } else {
             plain.halfmoves.saturating_add(1)

@@ -553,6 +553,8 @@ struct Taken {
     /// silenced one whose tower holds no captive, a carrier onto any
     /// silenced one).
     onto_towers: usize,
+    /// Onto a manned tower square by a piece that dies there (KR-7.1).
+    dying: usize,
 }
 
 /// The replay's fast path against the general one, for every conceivable
@@ -601,6 +603,9 @@ fn fast_path_agrees(pos: &Position) -> Result<Taken, TestCaseError> {
                     }
                     if pos.tower_squares().contains(mv.to) {
                         taken.onto_towers += 1;
+                    }
+                    if played.piece_at(mv.to).is_none() {
+                        taken.dying += 1;
                     }
                 } else {
                     prop_assert_eq!(pos.plain_move(&mv), None);
@@ -724,6 +729,7 @@ fn the_replay_fast_path_agrees_with_the_general_path_in_every_ruleset() {
             taken.moves += t.moves;
             taken.carrying += t.carrying;
             taken.onto_towers += t.onto_towers;
+            taken.dying += t.dying;
         }
     }
     // Most legal moves of these games take it, siege moves among them.
@@ -733,4 +739,5 @@ fn the_replay_fast_path_agrees_with_the_general_path_in_every_ruleset() {
         taken.onto_towers > 0,
         "no move onto a tower square was tried"
     );
+    assert!(taken.dying > 0, "no move to a death in a tower was tried");
 }
