@@ -11,7 +11,7 @@ use super::piece::{
     exchange_receives, is_khan_type, is_magician, movement_words, with_article,
 };
 use super::position::{CAPTIVES, CaptiveAt, Position};
-use super::square::{Bitboard, Square};
+use super::square::{Bitboard, REACH, Square};
 
 /// Something a move did, beyond moving its piece.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -434,9 +434,10 @@ pub fn apply(pos: &Position, mv: &Move) -> Result<Applied, Illegal> {
     Ok(Applied { position, events })
 }
 
-/// A plain move or capture the replay's fast path decided legal and played
-/// (see [`Position::plain_move`]): what it did, and the counters before it,
-/// so that [`Position::unplay_plain`] can take it back exactly.
+/// A plain move, capture or spell the replay's fast path decided legal and
+/// played (see `Position::plain_move` and `Position::plain_spell`): what it
+/// did, and the counters before it, so that `Position::unplay_plain` can
+/// take it back exactly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PlainMove {
     from: Square,
@@ -451,6 +452,10 @@ pub struct PlainMove {
     carried: Option<u8>,
     /// Whether it died on `to`, a manned tower square (KR-7.1).
     dies: bool,
+    /// Whether it was a spell (KR-4): then `mover` cast it and stays on
+    /// `from`, `victim` is the piece it demoted (`kind` what that piece
+    /// becomes) or `None` for the manned square it silenced.
+    spell: bool,
     halfmoves: u32,
     fullmoves: u32,
 }
@@ -458,7 +463,7 @@ pub struct PlainMove {
 impl PlainMove {
     /// What the move promoted its piece to, if anything.
     pub fn promotion(&self) -> Option<Kind> {
-        (self.kind != self.mover.kind).then_some(self.kind)
+        (!self.spell && self.kind != self.mover.kind).then_some(self.kind)
     }
 
     /// What [`Position::unplay_plain`] needs of this move once played.
@@ -469,6 +474,7 @@ impl PlainMove {
             to: self.to,
             mover: self.mover,
             victim: self.victim,
+            spell: self.spell,
             halfmoves: self.halfmoves,
             fullmoves: self.fullmoves,
         }
@@ -482,13 +488,15 @@ impl PlainMove {
 /// declines a move onto a square a captive is carried on, so after it a
 /// captive carried on `to` is the one carried from `from`. Nor whether the
 /// mover died on `to` (KR-7.1): `to` is then empty, and the take-back
-/// finds nothing there to remove.
+/// finds nothing there to remove. A spell's `victim` is the piece as it
+/// was before the spell demoted it, or `None` for a silenced square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TakeBack {
     from: Square,
     to: Square,
     mover: Piece,
     victim: Option<Piece>,
+    spell: bool,
     halfmoves: u32,
     fullmoves: u32,
 }
@@ -556,24 +564,56 @@ impl Position {
         mv: &Move,
         next: &mut Position,
     ) -> Option<Option<Kind>> {
+        if mv.action == Action::Spell {
+            return self.play_plain_spell(mv, next);
+        }
         let plain = self.plain_move(mv)?;
         *next = *self;
         next.write_plain(&plain);
         Some(plain.promotion())
     }
 
+    /// [`Position::play_plain_promoting`]'s spell, out of line: kept apart,
+    /// the moves' path keeps its [`PlainMove`] in registers.
+    #[cold]
+    #[inline(never)]
+    fn play_plain_spell(&self, mv: &Move, next: &mut Position) -> Option<Option<Kind>> {
+        let plain = self.plain_spell(mv)?;
+        *next = *self;
+        next.write_plain(&plain);
+        Some(None)
+    }
+
+    /// The fast path's answer for any move: [`Position::plain_move`], or
+    /// [`Position::plain_spell`] for a spell.
+    #[cfg(test)]
+    pub(crate) fn plain_action(&self, mv: &Move) -> Option<PlainMove> {
+        if mv.action == Action::Spell {
+            self.plain_spell(mv)
+        } else {
+            self.plain_move(mv)
+        }
+    }
+
     /// Take back the plain move `plain` (its [`PlainMove::take_back`]) that
     /// [`Position::write_plain`] played here last: the position is then exactly the one before it.
     pub(crate) fn unplay_plain(&mut self, plain: &TakeBack) {
-        self.remove(plain.to);
-        self.place(plain.from, plain.mover);
-        if let Some(victim) = plain.victim {
-            self.place(plain.to, victim);
-        }
-        // See `TakeBack`: only the captive carried along is carried on `to`.
-        for at in &mut self.captives {
-            if *at == Some(CaptiveAt::Carried(plain.to)) {
-                *at = Some(CaptiveAt::Carried(plain.from));
+        if plain.spell {
+            match plain.victim {
+                Some(before) => self.put(plain.to, before),
+                None => self.manned = self.manned.with(plain.to),
+            }
+        } else {
+            self.remove(plain.to);
+            self.place(plain.from, plain.mover);
+            if let Some(victim) = plain.victim {
+                self.place(plain.to, victim);
+            }
+            // See `TakeBack`: only the captive carried along is carried on `to`.
+            for at in &mut self.captives {
+                if *at == Some(CaptiveAt::Carried(plain.to)) {
+                    *at = Some(CaptiveAt::Carried(plain.from));
+                }
             }
         }
         self.halfmoves = plain.halfmoves;
@@ -592,7 +632,9 @@ impl Position {
     /// to decide (every refusal, with its reason, and every
     /// move with other siege consequences: a carrier's tower death, KR-7.3
     /// pickup, KR-7.6 carrier capture, KR-7.7 drop-off and
-    /// release, KR-9 delivery), and the endings of KR-P14.
+    /// release, KR-9 delivery), and the endings of KR-P14. Spells have
+    /// their own fast path ([`Position::plain_spell`]), exchanges and
+    /// transfers none.
     ///
     /// The royal-leader test (KR-6.2, KR-P6) is decided here by direct tests
     /// on bitboards, without playing the move: such a move changes only the
@@ -705,6 +747,88 @@ impl Position {
             victim,
             carried,
             dies,
+            spell: false,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+        })
+    }
+
+    /// The fast path's spell (KR-4), as [`Position::plain_move`] is its
+    /// move: the caster on `mv.from` demotes the enemy piece on `mv.to`
+    /// (KR-4.2, KR-4.3) or silences the empty manned square there (KR-7.2,
+    /// KR-P2), within its range (KR-4.1, KR-P3), and that is
+    /// all: nothing moves, and no khan waits at an empty ger to be released
+    /// (KR-7.7), and the game is not over (KR-P14). The royal test (KR-6.2)
+    /// without playing the spell: the caster's leaders stay where and what
+    /// they are, and a spell changes one square, `to`; a square outside the
+    /// royal leader's [`REACH`] is on no path of an attack on it, so there
+    /// the leader is attacked after the spell exactly when it is before.
+    /// A spell on a square within that reach is left to the general path.
+    /// Out of line: spells are few.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn plain_spell(&self, mv: &Move) -> Option<PlainMove> {
+        let (from, to) = (mv.from, mv.to);
+        let us = self.turn;
+        let leaders = self.leaders(us);
+        // The endings of KR-P14, as `plain_move` asks them.
+        if mv.action != Action::Spell
+            || self.delivered.is_some()
+            || self.halfmoves >= 100
+            || self.leaderless(Side::White)
+            || self.leaderless(Side::Black)
+        {
+            return None;
+        }
+        let caster = self.squares[from.index()]?;
+        if caster.side != us {
+            return None;
+        }
+        let range = self.spell_range(caster.kind)?;
+        if from.distance(to) > range {
+            return None;
+        }
+        let target = self.squares[to.index()];
+        let kind = match target {
+            Some(p) if p.side != caster.side => {
+                if is_khan_type(p.kind) && !self.rules.options.magician_demotes_khan {
+                    return None;
+                }
+                demoted(p.kind)?
+            }
+            Some(_) => return None,
+            None if self.manned.contains(to) => caster.kind,
+            None => return None,
+        };
+        let releases =
+            self.captives.iter().flatten().any(
+                |at| matches!(*at, CaptiveAt::Waiting(g) if self.squares[g.index()].is_none()),
+            );
+        if releases {
+            return None;
+        }
+        if let Some(royal) = leaders.single() {
+            if REACH[royal.index()].contains(to) {
+                return None;
+            }
+            let theirs = self.by_side[caster.side.opposite().index()];
+            let royal_kind = self.squares[royal.index()].map(|p| p.kind);
+            if !self
+                .attackers_in(royal, theirs, self.open(), royal_kind)
+                .is_empty()
+            {
+                return None;
+            }
+        }
+        Some(PlainMove {
+            from,
+            to,
+            mover: caster,
+            kind,
+            victim: target,
+            carried: None,
+            dies: false,
+            spell: true,
             halfmoves: self.halfmoves,
             fullmoves: self.fullmoves,
         })
@@ -760,18 +884,22 @@ impl Position {
     #[inline(always)]
     pub(crate) fn write_plain(&mut self, plain: &PlainMove) {
         let us = plain.mover.side;
-        self.remove(plain.from);
-        if plain.victim.is_some() {
-            self.remove(plain.to);
+        if plain.spell {
+            self.write_spell(plain);
+        } else {
+            self.remove(plain.from);
+            if plain.victim.is_some() {
+                self.remove(plain.to);
+            }
+            if !plain.dies {
+                self.place(plain.to, Piece::new(us, plain.kind));
+            }
+            if let Some(slot) = plain.carried {
+                self.captives[usize::from(slot)] = Some(CaptiveAt::Carried(plain.to));
+            }
         }
-        if !plain.dies {
-            self.place(plain.to, Piece::new(us, plain.kind));
-        }
-        if let Some(slot) = plain.carried {
-            self.captives[usize::from(slot)] = Some(CaptiveAt::Carried(plain.to));
-        }
-        // KR-6.5: a capture or a death resets the count.
-        self.halfmoves = if plain.victim.is_some() || plain.dies {
+        // KR-6.5: a capture or a death resets the count (a spell does not).
+        self.halfmoves = if !plain.spell && (plain.victim.is_some() || plain.dies) {
             0
         } else {
             plain.halfmoves.saturating_add(1)
@@ -780,6 +908,17 @@ impl Position {
             self.fullmoves = plain.fullmoves.saturating_add(1);
         }
         self.turn = us.opposite();
+    }
+
+    /// [`Position::write_plain`]'s spell: the demotion or the silencing.
+    /// Out of line: spells are few.
+    #[cold]
+    #[inline(never)]
+    fn write_spell(&mut self, plain: &PlainMove) {
+        match plain.victim {
+            Some(target) => self.put(plain.to, Piece::new(target.side, plain.kind)),
+            None => self.manned = self.manned.without(plain.to),
+        }
     }
 
     /// Why a move the rules refuse is refused: once the game is over, for that.

@@ -67,6 +67,9 @@ pub(crate) fn resolve_plain_in_place(
     token: &MoveToken,
     taken: &mut Option<TakeBack>,
 ) -> bool {
+    if token.action == Action::Spell {
+        return resolve_spell_in_place(pos, token, taken);
+    }
     if pos.piece_at(token.from).map(|p| p.kind) != Some(token.piece) {
         return false;
     }
@@ -76,6 +79,26 @@ pub(crate) fn resolve_plain_in_place(
     if plain.promotion() != token.promotion {
         return false;
     }
+    pos.write_plain(&plain);
+    *taken = Some(plain.take_back());
+    true
+}
+
+/// [`resolve_plain_in_place`]'s spell (see `Position::plain_spell`), out
+/// of line: kept apart, the moves' path keeps its `PlainMove` in registers.
+#[cold]
+#[inline(never)]
+fn resolve_spell_in_place(
+    pos: &mut Position,
+    token: &MoveToken,
+    taken: &mut Option<TakeBack>,
+) -> bool {
+    if pos.piece_at(token.from).map(|p| p.kind) != Some(token.piece) || token.promotion.is_some() {
+        return false;
+    }
+    let Some(plain) = pos.plain_spell(&Move::new(token.action, token.from, token.to)) else {
+        return false;
+    };
     pos.write_plain(&plain);
     *taken = Some(plain.take_back());
     true

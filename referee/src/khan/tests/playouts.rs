@@ -8,12 +8,12 @@ use yam_notation::khan::{EngineMove, MoveToken};
 
 use super::naive::{Naive, as_move};
 use super::perft::{middle_position, middles};
-use super::support::start;
+use super::support::{play, refused, setup, sq, start};
 use crate::khan::movegen::{reach, reaches};
 use crate::khan::token::{resolve_general_into, resolve_plain_in_place};
 use crate::khan::{
-    Action, Bitboard, Event, GameType, Kind, Move, Position, PowerMagicianMoves, Side, Square,
-    apply, from_engine, legal_moves, resolve, to_engine, to_token,
+    Action, Bitboard, Event, GameType, Kind, Move, Options, Position, PowerMagicianMoves, Side,
+    Square, apply, from_engine, legal_moves, resolve, to_engine, to_token,
 };
 
 /// A small deterministic generator, so failures can be replayed.
@@ -555,6 +555,8 @@ struct Taken {
     onto_towers: usize,
     /// Onto a manned tower square by a piece that dies there (KR-7.1).
     dying: usize,
+    /// Spells, that demote a piece or silence a square (KR-4, KR-7.2).
+    spells: usize,
 }
 
 /// The replay's fast path against the general one, for every conceivable
@@ -590,7 +592,7 @@ fn fast_path_agrees(pos: &Position) -> Result<Taken, TestCaseError> {
                     prop_assert_eq!(fast, played, "{} in {}", mv, pos.to_yam());
                     // Played in place, the same; taken back, the position
                     // it was played on, exactly.
-                    let plain = pos.plain_move(&mv).expect("decided once, decided again");
+                    let plain = pos.plain_action(&mv).expect("decided once, decided again");
                     prop_assert_eq!(plain.promotion(), promotion);
                     let mut in_place = *pos;
                     in_place.write_plain(&plain);
@@ -604,11 +606,13 @@ fn fast_path_agrees(pos: &Position) -> Result<Taken, TestCaseError> {
                     if pos.tower_squares().contains(mv.to) {
                         taken.onto_towers += 1;
                     }
-                    if played.piece_at(mv.to).is_none() {
+                    if mv.action == Action::Spell {
+                        taken.spells += 1;
+                    } else if played.piece_at(mv.to).is_none() {
                         taken.dying += 1;
                     }
                 } else {
-                    prop_assert_eq!(pos.plain_move(&mv), None);
+                    prop_assert_eq!(pos.plain_action(&mv), None);
                 }
                 resolve_into_agrees(pos, &mv, checked.is_ok(), &played)?;
                 let mut next = *pos;
@@ -701,6 +705,31 @@ fn resolve_into_agrees(
     Ok(())
 }
 
+/// The fast path's spell decides the royal test without playing the spell,
+/// from the leader's reach (`Position::plain_spell`): a spell that silences
+/// a square on the line between an enemy slider and the royal leader opens
+/// an attack, so it is refused, by the general path (the fast path leaves
+/// it); a spell outside that reach is taken by the fast path, played as
+/// `play` plays it, and taken back exactly.
+#[test]
+fn a_spell_that_opens_a_line_to_the_royal_leader_is_refused_and_one_far_from_it_taken() {
+    let siege = "towers=e5,a6 manned=e5a6 gers=a1:w,h8:b";
+    let pos = setup("Ke4 Hc5 ne6 kb8", 'w', siege, Options::default());
+    refused(&pos, "Hc5*e5", "leaves the royal khan on e4 attacked");
+    let opening = Move::new(Action::Spell, sq("c5"), sq("e5"));
+    assert_eq!(pos.plain_action(&opening), None);
+    let far = MoveToken::parse("Hc5*a6").unwrap();
+    let mut in_place = pos;
+    let mut taken = None;
+    assert!(resolve_plain_in_place(&mut in_place, &far, &mut taken));
+    assert_eq!(in_place, play(&pos, "Hc5*a6").position);
+    assert!(!in_place.manned().contains(sq("a6")));
+    in_place.unplay_plain(&taken.unwrap());
+    assert_eq!(in_place, pos);
+    // And every other move of the position, each way.
+    assert!(fast_path_agrees(&pos).unwrap().spells > 0);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
@@ -730,6 +759,7 @@ fn the_replay_fast_path_agrees_with_the_general_path_in_every_ruleset() {
             taken.carrying += t.carrying;
             taken.onto_towers += t.onto_towers;
             taken.dying += t.dying;
+            taken.spells += t.spells;
         }
     }
     // Most legal moves of these games take it, siege moves among them.
@@ -740,4 +770,5 @@ fn the_replay_fast_path_agrees_with_the_general_path_in_every_ruleset() {
         "no move onto a tower square was tried"
     );
     assert!(taken.dying > 0, "no move to a death in a tower was tried");
+    assert!(taken.spells > 0, "no spell was tried");
 }
