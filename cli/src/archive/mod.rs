@@ -76,7 +76,7 @@ pub fn is_record_file(path: &Path) -> bool {
 
 /// The files the paths stand for: each file as named (whatever its
 /// name), each directory replaced by the record files below it (see
-/// [`is_record_file`]), in name order, with the directories that hold none
+/// `is_record_file`), in name order, with the directories that hold none
 /// and a count of the other files skipped.
 pub fn expand(paths: &[PathBuf]) -> Result<Expansion, (PathBuf, io::Error)> {
     let mut out = Expansion {

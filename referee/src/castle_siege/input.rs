@@ -15,7 +15,7 @@
 //! `#`, an attack with `x`. Unit letters are upper case (`a`..`h` are
 //! files); squares may be either case.
 //!
-//! Candidates are the legal orders of the position ([`legal_orders`]),
+//! Candidates are the legal orders of the position ([`legal_orders`](super::legal::legal_orders)),
 //! together with those an earlier step of the same declaration makes
 //! possible (`Move Kb4-c4 Attack c4xd5`: a knight is on c4 once it has
 //! stepped there, CS-P2), which the declaration check then judges. One

@@ -16,7 +16,7 @@
 //! all the same (a tip crafted with a right seal) is absent: no panic.
 //!
 //! They are not copied out of the tip: a history restored while the tip's
-//! buffer is [`restoring`] keeps that buffer and where each part lies in
+//! buffer is `restoring` keeps that buffer and where each part lies in
 //! it. At ply 300 the events and states are most of a 100 to 190 kB tip,
 //! and a copy of them was that many fresh pages, each a page fault (the
 //! largest part of what a turn's cost grew by; `docs/performance.md`).

@@ -10,7 +10,7 @@
 //! reads the same bytes back restores the replay instead of making it
 //! again, and only the text after those bytes (a turn mail's new events,
 //! the hot-seat's next move) is parsed and walked
-//! ([`super::replay_tail`]).
+//! ([`Tip::restore`], [`replay_after`]).
 //!
 //! Trust: a tip is a cache a client writes of a replay it verified itself,
 //! in a place only that client writes (the hot-seat's secrets, the desk's
