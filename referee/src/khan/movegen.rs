@@ -50,47 +50,16 @@ fn slides(from: Square, open: Bitboard, dirs: &[(i8, i8)], n: u8) -> Bitboard {
     Bitboard(r)
 }
 
-/// Whether a slide of 1..=`n` squares along one line, orthogonal (or any of
-/// the eight when `diagonal_too`), goes from `from` to `to`: the two are on
-/// such a line, at most `n` apart, with every square strictly between them
-/// `open`. The same squares as [`slides`] reaches, tested for one target
-/// without walking (the movement check of every checked move and the attack
-/// lookup come here; a test holds the two together).
-#[inline]
-fn slides_to(from: Square, to: Square, open: Bitboard, n: u8, diagonal_too: bool) -> bool {
-    let (a, b) = (from.index() as i32, to.index() as i32);
-    let df = (b & 7) - (a & 7);
-    let dr = (b >> 3) - (a >> 3);
-    let d = df.abs().max(dr.abs());
-    if d == 0 || d > i32::from(n) {
-        return false;
-    }
-    if !(df == 0 || dr == 0 || (diagonal_too && df.abs() == dr.abs())) {
-        return false;
-    }
-    // On a line the index moves by the same step at every square.
-    let step = (b - a) / d;
-    let mut between = 0u64;
-    let mut s = a;
-    for _ in 1..d {
-        s += step;
-        between |= 1 << s;
-    }
-    between & !open.0 == 0
-}
-
-/// KR-3.6 for one target: one king step, or two whose middle square (any
-/// square next to both) is open. The same squares as [`two_steps`].
-#[inline]
-fn two_steps_to(from: Square, to: Square, open: Bitboard) -> bool {
-    from != to
-        && (KING[from.index()].contains(to)
-            || !(KING[from.index()] & KING[to.index()] & open).is_empty())
-}
-
 /// Whether a `kind` on `from` could end a move on `to`, given the `open`
 /// squares: `reach(from, kind, open, power).contains(to)`, decided by direct
-/// tests on the two squares instead of computing the whole reach.
+/// tests on the two squares instead of computing the whole reach, and
+/// without a branch on the kind: how `to` lies from `from` ([`LIES`])
+/// names the kinds that reach it at once, those that reach it along a line
+/// if the squares between are open, and those that reach it by two king
+/// steps through an open middle square; one test of the kind's bit against
+/// the kinds that reach it decides. The replay asks this of nearly every
+/// move, and the kinds come in no order a branch predictor learns: a jump
+/// on the kind mispredicted often enough to cost what the extra tests cost.
 #[inline(always)]
 pub(crate) fn reaches(
     from: Square,
@@ -99,28 +68,144 @@ pub(crate) fn reaches(
     open: Bitboard,
     power: PowerMagicianMoves,
 ) -> bool {
-    match kind {
-        // KR-3.1
-        Kind::Swordsman | Kind::KhanSword => DIAG[from.index()].contains(to),
-        // KR-3.2
-        Kind::Archer | Kind::KhanArcher => KING[from.index()].contains(to),
-        // KR-3.3
-        Kind::Assassin => slides_to(from, to, open, 2, false),
-        // KR-3.4
-        Kind::Magician | Kind::DemotedMagician => ORTHO[from.index()].contains(to),
-        // KR-3.6
-        Kind::Warrior => two_steps_to(from, to, open),
-        // KR-3.5
-        Kind::PowerMagician => match power {
-            PowerMagicianMoves::Warrior => two_steps_to(from, to, open),
-            PowerMagicianMoves::Orthogonal => slides_to(from, to, open, 2, false),
-        },
-        // KR-3.7
-        Kind::Bondsman => two_steps_to(from, to, open) || slides_to(from, to, open, 3, false),
-        // KR-3.8
-        Kind::Khan => two_steps_to(from, to, open) || slides_to(from, to, open, 3, true),
-    }
+    let (a, b) = (from.index(), to.index());
+    // 0x88 coordinates (rank * 16 + file): their difference names the
+    // file and rank steps, with no wrap from one rank to the next.
+    let lie = LIES[(b + (b & 0x38)) + 119 - (a + (a & 0x38))];
+    // The squares strictly between the two, for a line two or three long;
+    // `from` itself (never open: the mover stands there) for the rest.
+    let between = (1u64 << (a as i32 + i32::from(lie.step)) as u32)
+        | (1u64 << (a as i32 + i32::from(lie.second)) as u32);
+    let line_open = between & !open.0 == 0;
+    let middle_open = !(KING[a] & KING[b] & open).is_empty();
+    let reaching = lie.direct
+        | (lie.line & (line_open as u16).wrapping_neg())
+        | (lie.two & (middle_open as u16).wrapping_neg());
+    // KR-3.5: a power magician moving orthogonally is a kind of its own.
+    let orthogonal_power =
+        kind == Kind::PowerMagician && matches!(power, PowerMagicianMoves::Orthogonal);
+    let bit = 1u16
+        << if orthogonal_power {
+            ORTHOGONAL_POWER
+        } else {
+            kind.index()
+        };
+    reaching & bit != 0
 }
+
+/// The bit of a power magician moving orthogonally in [`Lie`]'s masks
+/// (each other kind's is its index).
+const ORTHOGONAL_POWER: usize = 11;
+
+/// How a target lies from a start, and so which kinds reach it (KR-3), as
+/// masks of kind bits: at once (`direct`), along a line whose squares
+/// between must be open (`line`: `step` and `second` are the offsets of
+/// those squares from the start), by two king steps through an open
+/// middle square (`two`).
+#[derive(Clone, Copy)]
+struct Lie {
+    direct: u16,
+    line: u16,
+    two: u16,
+    step: i8,
+    second: i8,
+}
+
+/// [`Lie`] by the difference of the two squares' 0x88 coordinates, plus
+/// 119 (ranks and files -7 to 7).
+static LIES: [Lie; 239] = {
+    const fn bits(kinds: &[usize]) -> u16 {
+        let mut m = 0;
+        let mut i = 0;
+        while i < kinds.len() {
+            m |= 1 << kinds[i];
+            i += 1;
+        }
+        m
+    }
+    const KHAN: usize = Kind::Khan as usize;
+    const KHAN_ARCHER: usize = Kind::KhanArcher as usize;
+    const KHAN_SWORD: usize = Kind::KhanSword as usize;
+    const BONDSMAN: usize = Kind::Bondsman as usize;
+    const WARRIOR: usize = Kind::Warrior as usize;
+    const ARCHER: usize = Kind::Archer as usize;
+    const SWORDSMAN: usize = Kind::Swordsman as usize;
+    const ASSASSIN: usize = Kind::Assassin as usize;
+    const MAGICIAN: usize = Kind::Magician as usize;
+    const POWER: usize = Kind::PowerMagician as usize;
+    const DEMOTED: usize = Kind::DemotedMagician as usize;
+    // KR-3.6's two king steps: the warrior, the power magician moving as
+    // one (KR-3.5), the bondsman (KR-3.7) and the khan (KR-3.8).
+    let stepping = bits(&[WARRIOR, POWER, BONDSMAN, KHAN]);
+    // One orthogonal step: those, the archers (KR-3.2), the assassin
+    // (KR-3.3), the magicians (KR-3.4), the orthogonal power magician.
+    let orthogonal_one = stepping
+        | bits(&[
+            ARCHER,
+            KHAN_ARCHER,
+            ASSASSIN,
+            MAGICIAN,
+            DEMOTED,
+            ORTHOGONAL_POWER,
+        ]);
+    // One diagonal step: the steppers, the archers, the swords (KR-3.1).
+    let diagonal_one = stepping | bits(&[ARCHER, KHAN_ARCHER, SWORDSMAN, KHAN_SWORD]);
+    // Slides: two orthogonal squares (the assassin, the orthogonal power
+    // magician), three (the bondsman), three along any line (the khan).
+    let orthogonal_two = bits(&[ASSASSIN, ORTHOGONAL_POWER, BONDSMAN, KHAN]);
+    let orthogonal_three = bits(&[BONDSMAN, KHAN]);
+    let diagonal_slide = bits(&[KHAN]);
+    let none = Lie {
+        direct: 0,
+        line: 0,
+        two: 0,
+        step: 0,
+        second: 0,
+    };
+    let mut table = [none; 239];
+    let mut dr: i32 = -7;
+    while dr <= 7 {
+        let mut df: i32 = -7;
+        while df <= 7 {
+            let (f, r) = (df.abs(), dr.abs());
+            let d = if f > r { f } else { r };
+            let orthogonal = f == 0 || r == 0;
+            let diagonal = f == r;
+            let step = (df.signum() + 8 * dr.signum()) as i8;
+            let mut lie = none;
+            if d == 1 {
+                lie.direct = if orthogonal {
+                    orthogonal_one
+                } else {
+                    diagonal_one
+                };
+            } else if d == 2 {
+                lie.two = stepping;
+                if orthogonal || diagonal {
+                    lie.line = if orthogonal {
+                        orthogonal_two
+                    } else {
+                        diagonal_slide
+                    };
+                    lie.step = step;
+                    lie.second = step;
+                }
+            } else if d == 3 && (orthogonal || diagonal) {
+                lie.line = if orthogonal {
+                    orthogonal_three
+                } else {
+                    diagonal_slide
+                };
+                lie.step = step;
+                lie.second = 2 * step;
+            }
+            table[(dr * 16 + df + 119) as usize] = lie;
+            df += 1;
+        }
+        dr += 1;
+    }
+    table
+};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
