@@ -650,16 +650,8 @@ impl Position {
     pub(crate) fn plain_move(&self, mv: &Move) -> Option<PlainMove> {
         let (from, to) = (mv.from, mv.to);
         let us = self.turn;
-        // Each side's leaders, once: asked here for KR-6.3 and below for
-        // KR-6.2 (`leaderless` is only asked when a side has none).
-        let all_leaders = self.all_leaders();
-        let leaders = [all_leaders & self.by_side[0], all_leaders & self.by_side[1]];
-        if !matches!(mv.action, Action::Move | Action::Capture)
-            || self.delivered.is_some()
-            || self.halfmoves >= 100
-            || (leaders[0].is_empty() && self.leaderless(Side::White))
-            || (leaders[1].is_empty() && self.leaderless(Side::Black))
-        {
+        let leaders = self.leaders_by_side();
+        if !matches!(mv.action, Action::Move | Action::Capture) || self.may_be_over(&leaders) {
             return None;
         }
         let piece = self.squares[from.index()]?;
@@ -753,6 +745,27 @@ impl Position {
         })
     }
 
+    /// Each side's leaders, once for a move on the fast path: asked for
+    /// KR-6.3 ([`Position::may_be_over`]) and for KR-6.2.
+    #[inline(always)]
+    fn leaders_by_side(&self) -> [Bitboard; 2] {
+        let all_leaders = self.all_leaders();
+        [all_leaders & self.by_side[0], all_leaders & self.by_side[1]]
+    }
+
+    /// Whether the game may be over here (KR-P14: the general delivered, a
+    /// hundred plies without a capture, a side without a leader), which the
+    /// fast path leaves to the general one. `leaders` are
+    /// [`Position::leaders_by_side`]; `leaderless` is asked only of a side
+    /// that has none.
+    #[inline(always)]
+    fn may_be_over(&self, leaders: &[Bitboard; 2]) -> bool {
+        self.delivered.is_some()
+            || self.halfmoves >= 100
+            || (leaders[0].is_empty() && self.leaderless(Side::White))
+            || (leaders[1].is_empty() && self.leaderless(Side::Black))
+    }
+
     /// The fast path's spell (KR-4), as [`Position::plain_move`] is its
     /// move: the caster on `mv.from` demotes the enemy piece on `mv.to`
     /// (KR-4.2, KR-4.3) or silences the empty manned square there (KR-7.2,
@@ -770,36 +783,21 @@ impl Position {
     pub(crate) fn plain_spell(&self, mv: &Move) -> Option<PlainMove> {
         let (from, to) = (mv.from, mv.to);
         let us = self.turn;
-        let leaders = self.leaders(us);
-        // The endings of KR-P14, as `plain_move` asks them.
-        if mv.action != Action::Spell
-            || self.delivered.is_some()
-            || self.halfmoves >= 100
-            || self.leaderless(Side::White)
-            || self.leaderless(Side::Black)
-        {
+        let leaders = self.leaders_by_side();
+        if mv.action != Action::Spell || self.may_be_over(&leaders) {
             return None;
         }
+        let leaders = leaders[us.index()];
         let caster = self.squares[from.index()]?;
         if caster.side != us {
             return None;
         }
-        let range = self.spell_range(caster.kind)?;
-        if from.distance(to) > range {
-            return None;
-        }
+        // A silencing changes no piece: its `kind` is left the caster's.
+        let kind = self
+            .spell_effect(caster, from, to)
+            .ok()?
+            .unwrap_or(caster.kind);
         let target = self.squares[to.index()];
-        let kind = match target {
-            Some(p) if p.side != caster.side => {
-                if is_khan_type(p.kind) && !self.rules.options.magician_demotes_khan {
-                    return None;
-                }
-                demoted(p.kind)?
-            }
-            Some(_) => return None,
-            None if self.manned.contains(to) => caster.kind,
-            None => return None,
-        };
         let releases =
             self.captives.iter().flatten().any(
                 |at| matches!(*at, CaptiveAt::Waiting(g) if self.squares[g.index()].is_none()),
@@ -981,36 +979,7 @@ impl Position {
                 }
             },
             Action::Spell => {
-                let range = self
-                    .spell_range(piece.kind)
-                    .ok_or(Illegal::NotACaster { piece, from })?;
-                let distance = from.distance(to);
-                if distance > range {
-                    return Err(Illegal::SpellOutOfRange {
-                        piece,
-                        from,
-                        to,
-                        range,
-                        distance,
-                    });
-                }
-                match target {
-                    Some(p) if own_there(p) => {
-                        return Err(Illegal::SpellAtOwnPiece { to, piece: p });
-                    }
-                    Some(p) if demoted(p.kind).is_none() => {
-                        return Err(Illegal::CannotBeDemoted { to, piece: p });
-                    }
-                    Some(p)
-                        if is_khan_type(p.kind) && !self.rules.options.magician_demotes_khan =>
-                    {
-                        return Err(Illegal::KhanSpellsOff { to, piece: p });
-                    }
-                    Some(_) => {}
-                    // KR-P2: an empty manned square is the only other target.
-                    None if self.manned.contains(to) => {}
-                    None => return Err(Illegal::NoSpellTarget(to)),
-                }
+                self.spell_effect(piece, from, to)?;
             }
             Action::Exchange => {
                 if !self.rules.options.exchanges {
@@ -1050,6 +1019,46 @@ impl Position {
         }
         self.royal_test(mv, next)
             .map_err(|(square, attacker_square)| self.royal_refusal(mv, square, attacker_square))
+    }
+
+    /// What `caster` on `from` does casting at `to` (KR-4.1 to KR-4.3,
+    /// KR-P2, KR-P3): demotes the enemy piece there to the kind given, or
+    /// silences the empty manned square (`None`, KR-7.2); or why it cannot.
+    /// The rules of a spell's target, in one place for the general path and
+    /// the fast one (`plain_spell`).
+    fn spell_effect(
+        &self,
+        caster: Piece,
+        from: Square,
+        to: Square,
+    ) -> Result<Option<Kind>, Illegal> {
+        let range = self.spell_range(caster.kind).ok_or(Illegal::NotACaster {
+            piece: caster,
+            from,
+        })?;
+        let distance = from.distance(to);
+        if distance > range {
+            return Err(Illegal::SpellOutOfRange {
+                piece: caster,
+                from,
+                to,
+                range,
+                distance,
+            });
+        }
+        match self.squares[to.index()] {
+            Some(p) if p.side == caster.side => Err(Illegal::SpellAtOwnPiece { to, piece: p }),
+            Some(p) => match demoted(p.kind) {
+                None => Err(Illegal::CannotBeDemoted { to, piece: p }),
+                Some(_) if is_khan_type(p.kind) && !self.rules.options.magician_demotes_khan => {
+                    Err(Illegal::KhanSpellsOff { to, piece: p })
+                }
+                Some(kind) => Ok(Some(kind)),
+            },
+            // KR-P2: an empty manned square is the only other target.
+            None if self.manned.contains(to) => Ok(None),
+            None => Err(Illegal::NoSpellTarget(to)),
+        }
     }
 
     /// Why a move that leaves the royal leader attacked is refused. Out of
