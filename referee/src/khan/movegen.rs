@@ -78,9 +78,12 @@ pub(crate) fn reaches(
         | (1u64 << (a as i32 + i32::from(lie.second)) as u32);
     let line_open = between & !open.0 == 0;
     let middle_open = !(KING[a] & KING[b] & open).is_empty();
+    // Selected without a jump: whether the squares between are open
+    // depends on the kind and the board, which a predictor cannot learn
+    // (LLVM made jumps of the masks these selections replaced).
     let reaching = lie.direct
-        | (lie.line & (line_open as u16).wrapping_neg())
-        | (lie.two & (middle_open as u16).wrapping_neg());
+        | std::hint::select_unpredictable(line_open, lie.line, 0)
+        | std::hint::select_unpredictable(middle_open, lie.two, 0);
     // KR-3.5: a power magician moving orthogonally is a kind of its own.
     let orthogonal_power =
         kind == Kind::PowerMagician && matches!(power, PowerMagicianMoves::Orthogonal);
