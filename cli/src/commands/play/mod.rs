@@ -825,7 +825,7 @@ pub fn read(args: &ReadArgs) -> Result<Status> {
         Ok(outcome)
     };
     if args.stdin {
-        let (raw, whole) = read_bounded(std::io::stdin().lock())
+        let (raw, whole) = read_bounded(std::io::stdin().lock(), None)
             .map_err(|e| Error::io("standard input", "cannot read", e))?;
         let outcome = match whole {
             Whole::Yes => one(&mut desk, &mut memory, &raw)?,
@@ -837,7 +837,8 @@ pub fn read(args: &ReadArgs) -> Result<Status> {
             // Never more than Yam reads is read, whatever the file's size.
             let file = std::fs::File::open(path).map_err(|e| Error::io(path, "cannot read", e))?;
             let size = file.metadata().ok().map(|m| m.len());
-            let (raw, whole) = read_bounded(file).map_err(|e| Error::io(path, "cannot read", e))?;
+            let (raw, whole) =
+                read_bounded(file, size).map_err(|e| Error::io(path, "cannot read", e))?;
             let outcome = match whole {
                 Whole::Yes => one(&mut desk, &mut memory, &raw)?,
                 Whole::Larger => too_large(size),
@@ -886,10 +887,15 @@ enum Whole {
 
 /// At most [`crate::mail::extract::MAX_MAIL`] bytes of a mail and one more,
 /// to know whether there is more: a 300 MB file is not read whole to be
-/// refused.
-fn read_bounded(input: impl Read) -> std::io::Result<(Vec<u8>, Whole)> {
+/// refused. `size`, a file's length when it is known, sizes the buffer at
+/// once (capped at the limit): grown from nothing, a 250 kB turn mail took
+/// ten reads and as many buffers, each copied into the next and its pages
+/// touched afresh, which grew with the game (issue #22).
+fn read_bounded(input: impl Read, size: Option<u64>) -> std::io::Result<(Vec<u8>, Whole)> {
     let limit = crate::mail::extract::MAX_MAIL as u64;
-    let mut raw = Vec::new();
+    // One byte past the mail: the read that finds the end needs room.
+    let capacity = size.map_or(0, |size| size.min(limit) + 1);
+    let mut raw = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
     input.take(limit + 1).read_to_end(&mut raw)?;
     if raw.len() as u64 > limit {
         return Ok((Vec::new(), Whole::Larger));
