@@ -395,10 +395,15 @@ impl Position {
             & theirs;
         let power = self.rules.options.power_magician_moves;
         for from in near {
-            if let Some(p) = self.squares[from.index()]
-                && reaches(from, target, p.kind, open, power)
-            {
-                found = found.with(from);
+            if let Some(p) = self.squares[from.index()] {
+                // Selected without a jump: which of them reach depends on
+                // the board, in no order a predictor learns.
+                let reaching = reaches(from, target, p.kind, open, power);
+                found |= std::hint::select_unpredictable(
+                    reaching,
+                    Bitboard::from_square(from),
+                    Bitboard::EMPTY,
+                );
             }
         }
         // KR-3.10: a sword that may not capture the piece there does not attack it.
