@@ -313,8 +313,8 @@ fn refused_mails_change_nothing_and_stay_in_place() {
         .stderr(predicate::str::contains("refused"));
 }
 
-/// A mail like `raw` (its headers) carrying `record` as attachment and
-/// block, as a forger with the record but not the key would build it.
+/// A mail larger than Yam reads (16 MiB) is refused by its size, not read
+/// whole, and left where it was: from a file, piped in, or in a mailbox.
 #[test]
 fn a_mail_too_large_to_read_is_said_and_left_as_it_was() {
     let root = tempfile::tempdir().unwrap();
