@@ -890,7 +890,7 @@ enum Whole {
 /// refused. `size`, a file's length when it is known, sizes the buffer at
 /// once (capped at the limit): grown from nothing, a 250 kB turn mail took
 /// ten reads and as many buffers, each copied into the next and its pages
-/// touched afresh, which grew with the game (issue #22).
+/// touched afresh (24 page faults more a read; docs/performance.md).
 fn read_bounded(input: impl Read, size: Option<u64>) -> std::io::Result<(Vec<u8>, Whole)> {
     let limit = crate::mail::extract::MAX_MAIL as u64;
     // One byte past the mail: the read that finds the end needs room.
