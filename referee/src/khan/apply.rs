@@ -809,12 +809,7 @@ impl Position {
             if REACH[royal.index()].contains(to) {
                 return None;
             }
-            let theirs = self.by_side[caster.side.opposite().index()];
-            let royal_kind = self.squares[royal.index()].map(|p| p.kind);
-            if !self
-                .attackers_in(royal, theirs, self.open(), royal_kind)
-                .is_empty()
-            {
+            if !self.attackers(royal, us.opposite()).is_empty() {
                 return None;
             }
         }
