@@ -798,11 +798,7 @@ impl Position {
             .ok()?
             .unwrap_or(caster.kind);
         let target = self.squares[to.index()];
-        let releases =
-            self.captives.iter().flatten().any(
-                |at| matches!(*at, CaptiveAt::Waiting(g) if self.squares[g.index()].is_none()),
-            );
-        if releases {
+        if self.captives.iter().flatten().any(|at| self.released(*at)) {
             return None;
         }
         if let Some(royal) = leaders.single() {
@@ -1291,11 +1287,19 @@ impl Position {
         }
     }
 
+    /// KR-7.7, KR-P12: whether a captive `at` this place is a khan waiting
+    /// at a ger that is now empty, and so appears there (the general path's
+    /// [`Position::release`]; the fast path's spell leaves such a position
+    /// to it).
+    fn released(&self, at: CaptiveAt) -> bool {
+        matches!(at, CaptiveAt::Waiting(g) if self.squares[g.index()].is_none())
+    }
+
     /// KR-7.7, KR-P12: a khan waiting at a ger that is now empty appears there.
     fn release<S: EventSink>(&mut self, sink: &mut S) {
         for c in CAPTIVES {
-            if let Some(CaptiveAt::Waiting(g)) = self.captive(c)
-                && self.squares[g.index()].is_none()
+            if let Some(at @ CaptiveAt::Waiting(g)) = self.captive(c)
+                && self.released(at)
                 && let Captive::Khan(side) = c
             {
                 self.set_captive(c, None);
