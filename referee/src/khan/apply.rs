@@ -548,16 +548,17 @@ impl Position {
         }
     }
 
-    /// [`Position::plain_move`] played into `next`: `true` when it decided
-    /// the move legal (`next` is then the position after it).
+    /// The fast path played into `next`: `true` when it decided the move
+    /// legal (`next` is then the position after it).
     #[cfg(test)]
     pub(crate) fn play_plain(&self, mv: &Move, next: &mut Position) -> bool {
         self.play_plain_promoting(mv, next).is_some()
     }
 
-    /// [`Position::plain_move`], with what the move promotes its piece to
-    /// (as [`Position::promotion_of`]): `Some` when it decided the move
-    /// legal and played it.
+    /// The fast path ([`Position::plain_move`], the move played into `next`,
+    /// then [`Position::royal_attacked`] there), with what the move promotes
+    /// its piece to (as [`Position::promotion_of`]): `Some` when it decided
+    /// the move legal and played it.
     #[inline]
     pub(crate) fn play_plain_promoting(
         &self,
@@ -570,6 +571,9 @@ impl Position {
         let plain = self.plain_move(mv)?;
         *next = *self;
         next.write_plain(&plain);
+        if next.royal_attacked(self.turn) {
+            return None;
+        }
         Some(plain.promotion())
     }
 
@@ -584,14 +588,14 @@ impl Position {
         Some(None)
     }
 
-    /// The fast path's answer for any move: [`Position::plain_move`], or
-    /// [`Position::plain_spell`] for a spell.
+    /// The fast path's answer for any move: [`Position::plain_move`] and
+    /// its royal test, or [`Position::plain_spell`] for a spell.
     #[cfg(test)]
     pub(crate) fn plain_action(&self, mv: &Move) -> Option<PlainMove> {
         if mv.action == Action::Spell {
             self.plain_spell(mv)
         } else {
-            self.plain_move(mv)
+            self.plain_move_with_royal_test(mv)
         }
     }
 
@@ -615,6 +619,7 @@ impl Position {
                     *at = Some(CaptiveAt::Carried(plain.from));
                 }
             }
+            self.captives_moved();
         }
         self.halfmoves = plain.halfmoves;
         self.fullmoves = plain.fullmoves;
@@ -636,16 +641,16 @@ impl Position {
     /// their own fast path ([`Position::plain_spell`]), exchanges and
     /// transfers none.
     ///
-    /// The royal-leader test (KR-6.2, KR-P6) is decided here by direct tests
-    /// on bitboards, without playing the move: such a move changes only the
-    /// two squares, leaves the mover a leader exactly when it was one, if
-    /// it lives (promotions keep khan types khan types and bondsmen
-    /// bondsmen), and
-    /// takes only an enemy piece, so the enemy pieces after it are this
-    /// position's without the target, and the open squares are this
-    /// position's with `from` emptied and `to` filled (a manned square
-    /// stays closed, whoever stands on it or dies there). A test holds it to
-    /// the general path over every conceivable move of random positions.
+    /// Everything but the royal-leader test (KR-6.2, KR-P6), which is asked
+    /// of the position with the move played ([`Position::royal_attacked`]):
+    /// the replay plays the move in place, asks, and takes the move back in
+    /// the rare case it is refused (`token::resolve_plain_in_place`). Asked
+    /// after the move, the test needs no board of its own; asked before, as
+    /// until the seventeenth step of issue #22, it needed the enemy pieces
+    /// and the open squares as they would be, and the values kept for it
+    /// through the test cost the fast path spills to the stack. A test holds
+    /// the fast path to the general one over every conceivable move of
+    /// random positions.
     #[inline(always)]
     pub(crate) fn plain_move(&self, mv: &Move) -> Option<PlainMove> {
         let (from, to) = (mv.from, mv.to);
@@ -670,17 +675,14 @@ impl Position {
         // KR-7.7, KR-P12), drop-off or delivery at a ger (KR-7.7, KR-P13),
         // tower death (KR-7.1) and pickup (KR-7.3). A captive carried from
         // `from` otherwise just moves along with its carrier (KR-7.4).
-        let mut carrier = false;
-        for at in self.captives.iter().flatten() {
-            match *at {
-                CaptiveAt::Carried(s) if s == to => return None,
-                CaptiveAt::Carried(s) if s == from => carrier = true,
-                CaptiveAt::Waiting(g) if g == from || self.squares[g.index()].is_none() => {
-                    return None;
-                }
-                _ => {}
-            }
+        // One test of the kept boards, not a scan of the captives.
+        let leaves_to_general = (self.carried & Bitboard::from_square(to))
+            | (self.waiting & Bitboard::from_square(from))
+            | self.released_gers();
+        if !leaves_to_general.is_empty() {
+            return None;
         }
+        let carrier = self.carried.contains(from);
         let carried = if carrier {
             Some(self.carried_along(from, to)?)
         } else {
@@ -708,29 +710,6 @@ impl Position {
         if dies {
             kind = piece.kind;
         }
-        // KR-6.2: the royal leader after the move, and what attacks it then.
-        let mut leaders = leaders[us.index()];
-        if leaders.contains(from) {
-            leaders = leaders.without(from);
-            if !dies {
-                leaders = leaders.with(to);
-            }
-        }
-        if let Some(royal) = leaders.single() {
-            let theirs = self.by_side[us.opposite().index()].without(to);
-            let open = !(self.occupied().without(from).with(to) | self.manned);
-            let royal_kind = if royal == to {
-                Some(kind)
-            } else {
-                self.squares[royal.index()].map(|p| p.kind)
-            };
-            if !self
-                .attackers_in(royal, theirs, open, royal_kind)
-                .is_empty()
-            {
-                return None;
-            }
-        }
         Some(PlainMove {
             from,
             to,
@@ -743,6 +722,25 @@ impl Position {
             halfmoves: self.halfmoves,
             fullmoves: self.fullmoves,
         })
+    }
+
+    /// [`Position::plain_move`] with its royal test (KR-6.2), on a copy
+    /// with the move played.
+    #[cfg(test)]
+    pub(crate) fn plain_move_with_royal_test(&self, mv: &Move) -> Option<PlainMove> {
+        let plain = self.plain_move(mv)?;
+        let mut after = *self;
+        after.write_plain(&plain);
+        (!after.royal_attacked(self.turn)).then_some(plain)
+    }
+
+    /// KR-6.2, KR-P6, asked after a move of `mover`'s: whether its royal
+    /// leader (its only leader, if it has exactly one) is attacked.
+    #[inline(always)]
+    pub(crate) fn royal_attacked(&self, mover: Side) -> bool {
+        self.leaders(mover)
+            .single()
+            .is_some_and(|royal| !self.attackers(royal, mover.opposite()).is_empty())
     }
 
     /// Each side's leaders, once for a move on the fast path: asked for
@@ -798,7 +796,7 @@ impl Position {
             .ok()?
             .unwrap_or(caster.kind);
         let target = self.squares[to.index()];
-        if self.captives.iter().flatten().any(|at| self.released(*at)) {
+        if !self.released_gers().is_empty() {
             return None;
         }
         if let Some(royal) = leaders.single() {
@@ -885,6 +883,7 @@ impl Position {
             }
             if let Some(slot) = plain.carried {
                 self.captives[usize::from(slot)] = Some(CaptiveAt::Carried(plain.to));
+                self.captives_moved();
             }
         }
         // KR-6.5: a capture or a death resets the count (a spell does not).
@@ -1287,12 +1286,18 @@ impl Position {
         }
     }
 
+    /// KR-7.7, KR-P12: the gers a khan waits at that are now empty, where
+    /// it appears (the general path's [`Position::release`]; the fast
+    /// path's move and spell leave such a position to it).
+    #[inline(always)]
+    fn released_gers(&self) -> Bitboard {
+        self.waiting & !self.occupied()
+    }
+
     /// KR-7.7, KR-P12: whether a captive `at` this place is a khan waiting
-    /// at a ger that is now empty, and so appears there (the general path's
-    /// [`Position::release`]; the fast path's spell leaves such a position
-    /// to it).
+    /// at a ger that is now empty ([`Position::released_gers`]).
     fn released(&self, at: CaptiveAt) -> bool {
-        matches!(at, CaptiveAt::Waiting(g) if self.squares[g.index()].is_none())
+        matches!(at, CaptiveAt::Waiting(g) if self.released_gers().contains(g))
     }
 
     /// KR-7.7, KR-P12: a khan waiting at a ger that is now empty appears there.

@@ -340,29 +340,13 @@ impl Position {
     /// between). So instead of asking each nearby enemy piece whether it
     /// reaches the target, this asks once per movement which squares the
     /// target reaches, and keeps the pieces there that move that way. The
-    /// royal test of every checked move comes here.
-    pub(crate) fn attackers(&self, target: Square, by: Side) -> Bitboard {
-        self.attackers_in(
-            target,
-            self.by_side[by.index()],
-            self.open(),
-            self.squares[target.index()].map(|p| p.kind),
-        )
-    }
-
-    /// [`Position::attackers`] on a board that differs from this one only
-    /// in which squares are `theirs` (the attacking side's pieces, each the
-    /// kind it is here), which are `open`, and what stands on the target
-    /// (`victim`, for KR-3.10): the board after a plain move, without
-    /// playing it (the replay's direct royal test).
+    /// royal test of every checked move comes here (the replay's fast path
+    /// asks it with the move played: `Position::royal_attacked`).
     #[inline(always)]
-    pub(crate) fn attackers_in(
-        &self,
-        target: Square,
-        theirs: Bitboard,
-        open: Bitboard,
-        victim: Option<Kind>,
-    ) -> Bitboard {
+    pub(crate) fn attackers(&self, target: Square, by: Side) -> Bitboard {
+        let theirs = self.by_side[by.index()];
+        let open = self.open();
+        let victim = self.squares[target.index()].map(|p| p.kind);
         let t = target.index();
         // Every movement ends within king distance two of its start, or up
         // to three squares along one of the eight lines (KR-3): with none

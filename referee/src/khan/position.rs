@@ -43,9 +43,17 @@ pub(crate) const fn captive_slot(c: Captive) -> usize {
 }
 
 /// A Khan position.
+///
+/// Besides the board, the siege state and the counters, it keeps three
+/// boards made from them, for the replay's fast path (`plain_move`): which
+/// squares are tower squares (`tower_union`), and which hold a carried
+/// captive's carrier (`carried`) or a ger a khan waits at (`waiting`).
+/// They are kept up to date where the towers and the captives change
+/// ([`Position::captives_moved`]), are not stored ([`StoredPosition`]), and
+/// are made again when a position is read back.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(from = "StoredPosition", into = "StoredPosition")]
 pub struct Position {
-    #[serde(with = "board_squares")]
     pub(crate) squares: [Option<Piece>; 64],
     pub(crate) by_side: [Bitboard; 2],
     pub(crate) by_kind: [Bitboard; 11],
@@ -53,13 +61,87 @@ pub struct Position {
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
     pub(crate) towers: [Bitboard; MAX_TOWERS],
+    /// Every tower's squares: the union of `towers`, which never change.
+    pub(crate) tower_union: Bitboard,
     pub(crate) n_towers: u8,
     pub(crate) manned: Bitboard,
     pub(crate) gers: [Bitboard; 2],
     /// Indexed by [`captive_slot`]; `None` once freed, delivered or dead.
     pub(crate) captives: [Option<CaptiveAt>; 3],
+    /// The squares of the pieces carrying a captive (`CaptiveAt::Carried`).
+    pub(crate) carried: Bitboard,
+    /// The gers a khan waits at (`CaptiveAt::Waiting`).
+    pub(crate) waiting: Bitboard,
     pub(crate) delivered: Option<Side>,
     pub(crate) rules: Rules,
+}
+
+/// A [`Position`] as it is stored (a tip's replay, the history's states,
+/// `docs/fair-play.md` 9.11): its fields without the boards made from them,
+/// in the order and form every earlier build wrote, so a tip written before
+/// those boards were kept still reads (a test holds the bytes).
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "Position")]
+struct StoredPosition {
+    #[serde(with = "board_squares")]
+    squares: [Option<Piece>; 64],
+    by_side: [Bitboard; 2],
+    by_kind: [Bitboard; 11],
+    turn: Side,
+    halfmoves: u32,
+    fullmoves: u32,
+    towers: [Bitboard; MAX_TOWERS],
+    n_towers: u8,
+    manned: Bitboard,
+    gers: [Bitboard; 2],
+    captives: [Option<CaptiveAt>; 3],
+    delivered: Option<Side>,
+    rules: Rules,
+}
+
+impl From<StoredPosition> for Position {
+    fn from(stored: StoredPosition) -> Position {
+        let mut pos = Position {
+            squares: stored.squares,
+            by_side: stored.by_side,
+            by_kind: stored.by_kind,
+            turn: stored.turn,
+            halfmoves: stored.halfmoves,
+            fullmoves: stored.fullmoves,
+            towers: stored.towers,
+            tower_union: stored.towers.iter().fold(Bitboard::EMPTY, |u, t| u | *t),
+            n_towers: stored.n_towers,
+            manned: stored.manned,
+            gers: stored.gers,
+            captives: stored.captives,
+            carried: Bitboard::EMPTY,
+            waiting: Bitboard::EMPTY,
+            delivered: stored.delivered,
+            rules: stored.rules,
+        };
+        pos.captives_moved();
+        pos
+    }
+}
+
+impl From<Position> for StoredPosition {
+    fn from(pos: Position) -> StoredPosition {
+        StoredPosition {
+            squares: pos.squares,
+            by_side: pos.by_side,
+            by_kind: pos.by_kind,
+            turn: pos.turn,
+            halfmoves: pos.halfmoves,
+            fullmoves: pos.fullmoves,
+            towers: pos.towers,
+            n_towers: pos.n_towers,
+            manned: pos.manned,
+            gers: pos.gers,
+            captives: pos.captives,
+            delivered: pos.delivered,
+            rules: pos.rules,
+        }
+    }
 }
 
 /// Why a position (or its text) is not a valid Khan position.
@@ -123,10 +205,13 @@ impl Position {
             halfmoves: 0,
             fullmoves: 1,
             towers: [Bitboard::EMPTY; MAX_TOWERS],
+            tower_union: Bitboard::EMPTY,
             n_towers: 0,
             manned: Bitboard::EMPTY,
             gers: [Bitboard::EMPTY; 2],
             captives: [None; 3],
+            carried: Bitboard::EMPTY,
+            waiting: Bitboard::EMPTY,
             delivered: None,
             rules,
         }
@@ -170,6 +255,7 @@ impl Position {
                 }
                 all_tower_squares = all_tower_squares.with(sq);
                 pos.towers[i] = pos.towers[i].with(sq);
+                pos.tower_union = pos.tower_union.with(sq);
             }
             if let Some(c) = t.captive {
                 pos.place_captive(c, CaptiveAt::Tower(i as u8))?;
@@ -238,6 +324,7 @@ impl Position {
             return Err(PositionError::CaptiveTwice(c));
         }
         *slot = Some(at);
+        self.captives_moved();
         Ok(())
     }
 
@@ -346,8 +433,7 @@ impl Position {
 
     /// Every tower square.
     pub fn tower_squares(&self) -> Bitboard {
-        // The slots past `n_towers` are always empty, so no count is needed.
-        self.towers[0] | self.towers[1] | self.towers[2] | self.towers[3]
+        self.tower_union
     }
 
     /// Tower squares still manned (KR-7.1).
@@ -397,13 +483,7 @@ impl Position {
 
     /// The squares of pieces carrying a captive.
     pub fn carriers(&self) -> Bitboard {
-        let mut b = Bitboard::EMPTY;
-        for at in self.captives.iter().flatten() {
-            if let CaptiveAt::Carried(sq) = at {
-                b = b.with(*sq);
-            }
-        }
-        b
+        self.carried
     }
 
     /// The side that delivered the general, if one has (KR-9).
@@ -482,6 +562,22 @@ impl Position {
 
     pub(crate) fn set_captive(&mut self, c: Captive, at: Option<CaptiveAt>) {
         self.captives[captive_slot(c)] = at;
+        self.captives_moved();
+    }
+
+    /// Make `carried` and `waiting` again from `captives`: called wherever
+    /// a captive's place changes.
+    pub(crate) fn captives_moved(&mut self) {
+        let (mut carried, mut waiting) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for at in self.captives.iter().flatten() {
+            match *at {
+                CaptiveAt::Carried(s) => carried = carried.with(s),
+                CaptiveAt::Waiting(s) => waiting = waiting.with(s),
+                CaptiveAt::Tower(_) => {}
+            }
+        }
+        self.carried = carried;
+        self.waiting = waiting;
     }
 }
 

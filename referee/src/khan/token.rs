@@ -79,8 +79,16 @@ pub(crate) fn resolve_plain_in_place(
     if plain.promotion() != token.promotion {
         return false;
     }
+    // Played first, then the royal test (KR-6.2) on the position as it
+    // now is: a move it refuses (few) is taken back.
+    let us = pos.turn();
     pos.write_plain(&plain);
-    *taken = Some(plain.take_back());
+    let take_back = plain.take_back();
+    if pos.royal_attacked(us) {
+        pos.unplay_plain(&take_back);
+        return false;
+    }
+    *taken = Some(take_back);
     true
 }
 
