@@ -28,8 +28,8 @@
 //!
 //! Criterion measures each benchmark for about twelve seconds, one after
 //! the other, so a change in the machine's load between two of them moves
-//! their ratio. The run then ends with the two comparisons of the targets
-//! measured again side by side: `$YAM_BENCH_ROUNDS` rounds (default 9; 0
+//! their ratio. The run then ends with the three comparisons of the targets
+//! (parse, check, verify) measured again side by side: `$YAM_BENCH_ROUNDS` rounds (default 9; 0
 //! skips them), each timing Yam's whole input and then the other's, the
 //! order swapped every round, and the median and range of the rounds'
 //! ratios. Only the pairs whose both sides the run measured are compared
@@ -260,7 +260,7 @@ fn in_turns(rounds: usize, yam: impl Fn(), other: impl Fn()) -> Vec<(f64, f64)> 
         .collect()
 }
 
-/// The targets' two comparisons timed side by side, round by round (see
+/// The targets' three comparisons timed side by side, round by round (see
 /// the module's documentation): each round's ratio has both sides under
 /// the same load.
 fn alternated() {
@@ -274,12 +274,30 @@ fn alternated() {
     let all = measured();
     let has = |id: &str| all.contains_key(id);
     let mut lines = Vec::new();
+    let mb = |input: &Input, secs: f64| input.data.len() as f64 / secs;
+    if has("yam-khan/parse")
+        && has("pgn-reader/parse")
+        && let Some(peer) = peer_input()
+    {
+        let khan = khan_input();
+        let mut ratios: Vec<f64> = in_turns(
+            rounds,
+            || read_all(&khan.data, &mut Nothing),
+            || peer::read_all(&peer.data, &mut peer::Nothing),
+        )
+        .into_iter()
+        .map(|(yam, other)| mb(khan, yam) / mb(peer, other))
+        .collect();
+        lines.push(format!(
+            "yam parse / pgn-reader parse, MB/s: {}",
+            spread(&mut ratios)
+        ));
+    }
     if has("yam-khan/check")
         && has("pgn-reader/validate")
         && let Some(peer) = peer_input()
     {
         let khan = khan_input();
-        let mb = |input: &Input, secs: f64| input.data.len() as f64 / secs;
         let mut ratios: Vec<f64> = in_turns(
             rounds,
             || read_all(&khan.data, &mut Checker::new()),
