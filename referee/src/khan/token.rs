@@ -80,15 +80,20 @@ pub(crate) fn resolve_plain_in_place(
         return false;
     }
     // Played first, then the royal test (KR-6.2) on the position as it
-    // now is: a move it refuses (few) is taken back.
+    // now is: a move it refuses (few) is taken back, and `taken` given
+    // back what it held. The take-back is written to `taken` before the
+    // test rather than kept until after it: kept, its fields outlived the
+    // test on the stack (1.3 M more instructions in the 2.5 MB archive).
     let us = pos.turn();
+    let previous = *taken;
     pos.write_plain(&plain);
-    let take_back = plain.take_back();
+    *taken = Some(plain.take_back());
     if pos.royal_attacked(us) {
-        pos.unplay_plain(&take_back);
+        if let Some(take_back) = std::mem::replace(taken, previous) {
+            pos.unplay_plain(&take_back);
+        }
         return false;
     }
-    *taken = Some(take_back);
     true
 }
 

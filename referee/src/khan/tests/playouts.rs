@@ -738,6 +738,57 @@ fn resolve_into_agrees(
     Ok(())
 }
 
+/// The checker's fast path plays a move before its royal test (KR-6.2):
+/// a move the test refuses is taken back, and the position and the
+/// caller's take-back of the move before it are as they were (the checker
+/// then hands the move to the general path, which names the rule).
+#[test]
+fn a_move_the_royal_test_refuses_is_taken_back_with_the_take_back_before_it() {
+    let mut refused = 0;
+    let mut moves = Vec::new();
+    for before in sample(41, 60) {
+        // The move before: the first the fast path plays.
+        moves.clear();
+        before.pseudo_moves(&mut moves);
+        let Some((pos, taken)) = moves.iter().find_map(|mv| {
+            let token = to_token(&before, mv).ok()?;
+            let (mut pos, mut taken) = (before, None);
+            resolve_plain_in_place(&mut pos, &token, &mut taken).then_some((pos, taken))
+        }) else {
+            continue;
+        };
+        moves.clear();
+        pos.pseudo_moves(&mut moves);
+        for mv in &moves {
+            // Decided by the fast path but for the royal test, which refuses it.
+            if pos.plain_move(mv).is_none() || pos.plain_move_with_royal_test(mv).is_some() {
+                continue;
+            }
+            let Some(piece) = pos.piece_at(mv.from) else {
+                continue;
+            };
+            let token = MoveToken {
+                piece: piece.kind,
+                from: mv.from,
+                action: mv.action,
+                to: mv.to,
+                promotion: pos.promotion_of(mv),
+            };
+            let (mut after, mut after_taken) = (pos, taken);
+            assert!(!resolve_plain_in_place(
+                &mut after,
+                &token,
+                &mut after_taken
+            ));
+            assert_eq!(after, pos, "{mv:?} in {}", pos.to_yam());
+            assert_eq!(after_taken, taken, "{mv:?} in {}", pos.to_yam());
+            assert!(pos.check(mv).is_err(), "{mv:?} in {}", pos.to_yam());
+            refused += 1;
+        }
+    }
+    assert!(refused > 50, "{refused}");
+}
+
 /// The fast path's spell decides the royal test without playing the spell,
 /// from the leader's reach (`Position::plain_spell`): a spell that silences
 /// a square on the line between an enemy slider and the royal leader opens
