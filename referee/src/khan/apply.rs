@@ -743,8 +743,9 @@ impl Position {
             .is_some_and(|royal| !self.attackers(royal, mover.opposite()).is_empty())
     }
 
-    /// Each side's leaders, once for a move on the fast path: asked for
-    /// KR-6.3 ([`Position::may_be_over`]) and for KR-6.2.
+    /// Each side's leaders before a move on the fast path: asked for KR-6.3
+    /// ([`Position::may_be_over`]), and by the spell for KR-6.2 (a move's
+    /// royal test asks the leaders after it).
     #[inline(always)]
     fn leaders_by_side(&self) -> [Bitboard; 2] {
         let all_leaders = self.all_leaders();

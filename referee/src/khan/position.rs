@@ -244,16 +244,14 @@ impl Position {
         if yam.towers.len() > MAX_TOWERS {
             return Err(PositionError::TooManyTowers(yam.towers.len()));
         }
-        let mut all_tower_squares = Bitboard::EMPTY;
         for (i, t) in yam.towers.iter().enumerate() {
             if t.squares.is_empty() {
                 return Err(PositionError::EmptyTower(i + 1));
             }
             for &sq in &t.squares {
-                if all_tower_squares.contains(sq) {
+                if pos.tower_union.contains(sq) {
                     return Err(PositionError::TowersOverlap(sq));
                 }
-                all_tower_squares = all_tower_squares.with(sq);
                 pos.towers[i] = pos.towers[i].with(sq);
                 pos.tower_union = pos.tower_union.with(sq);
             }
@@ -263,7 +261,7 @@ impl Position {
         }
         pos.n_towers = yam.towers.len() as u8;
         for &sq in &yam.manned {
-            if !all_tower_squares.contains(sq) {
+            if !pos.tower_union.contains(sq) {
                 return Err(PositionError::MannedOutsideTower(sq));
             }
             pos.manned = pos.manned.with(sq);
