@@ -260,6 +260,25 @@ fn in_turns(rounds: usize, yam: impl Fn(), other: impl Fn()) -> Vec<(f64, f64)> 
         .collect()
 }
 
+/// Yam's work on the Khan input against the peer's on the lichess sample,
+/// side by side for `rounds` rounds: the line giving the ratios of their
+/// MB/s, when the peer's sample is there.
+fn against_peer(
+    rounds: usize,
+    label: &str,
+    yam: impl Fn(&[u8]),
+    other: impl Fn(&[u8]),
+) -> Option<String> {
+    let peer = peer_input()?;
+    let khan = khan_input();
+    let mb = |input: &Input, secs: f64| input.data.len() as f64 / secs;
+    let mut ratios: Vec<f64> = in_turns(rounds, || yam(&khan.data), || other(&peer.data))
+        .into_iter()
+        .map(|(yam, other)| mb(khan, yam) / mb(peer, other))
+        .collect();
+    Some(format!("{label}, MB/s: {}", spread(&mut ratios)))
+}
+
 /// The targets' three comparisons timed side by side, round by round (see
 /// the module's documentation): each round's ratio has both sides under
 /// the same load.
@@ -274,41 +293,20 @@ fn alternated() {
     let all = measured();
     let has = |id: &str| all.contains_key(id);
     let mut lines = Vec::new();
-    let mb = |input: &Input, secs: f64| input.data.len() as f64 / secs;
-    if has("yam-khan/parse")
-        && has("pgn-reader/parse")
-        && let Some(peer) = peer_input()
-    {
-        let khan = khan_input();
-        let mut ratios: Vec<f64> = in_turns(
+    if has("yam-khan/parse") && has("pgn-reader/parse") {
+        lines.extend(against_peer(
             rounds,
-            || read_all(&khan.data, &mut Nothing),
-            || peer::read_all(&peer.data, &mut peer::Nothing),
-        )
-        .into_iter()
-        .map(|(yam, other)| mb(khan, yam) / mb(peer, other))
-        .collect();
-        lines.push(format!(
-            "yam parse / pgn-reader parse, MB/s: {}",
-            spread(&mut ratios)
+            "yam parse / pgn-reader parse",
+            |d| read_all(d, &mut Nothing),
+            |d| peer::read_all(d, &mut peer::Nothing),
         ));
     }
-    if has("yam-khan/check")
-        && has("pgn-reader/validate")
-        && let Some(peer) = peer_input()
-    {
-        let khan = khan_input();
-        let mut ratios: Vec<f64> = in_turns(
+    if has("yam-khan/check") && has("pgn-reader/validate") {
+        lines.extend(against_peer(
             rounds,
-            || read_all(&khan.data, &mut Checker::new()),
-            || peer::read_all(&peer.data, &mut peer::Validate),
-        )
-        .into_iter()
-        .map(|(yam, other)| mb(khan, yam) / mb(peer, other))
-        .collect();
-        lines.push(format!(
-            "yam check / pgn-reader+shakmaty validate, MB/s: {}",
-            spread(&mut ratios)
+            "yam check / pgn-reader+shakmaty validate",
+            |d| read_all(d, &mut Checker::new()),
+            |d| peer::read_all(d, &mut peer::Validate),
         ));
     }
     if has("yam-signed/verify") && has("yam-signed/crypto-floor") {
