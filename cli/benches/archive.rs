@@ -28,12 +28,13 @@
 //!
 //! Criterion measures each benchmark for about twelve seconds, one after
 //! the other, so a change in the machine's load between two of them moves
-//! their ratio. The run then ends with the three comparisons of the targets
-//! (parse, check, verify) measured again side by side: `$YAM_BENCH_ROUNDS` rounds (default 9; 0
-//! skips them), each timing Yam's whole input and then the other's, the
-//! order swapped every round, and the median and range of the rounds'
-//! ratios. Only the pairs whose both sides the run measured are compared
-//! (a filtered run compares nothing it did not ask for).
+//! their ratio. The run then ends with the three comparisons of the
+//! targets (parse, check, verify) measured again side by side:
+//! `$YAM_BENCH_ROUNDS` rounds (default 9; 0 skips them), each timing Yam's
+//! whole input and then the other's, the order swapped every round, and
+//! the median and range of the rounds' ratios. Only the pairs whose both
+//! sides the run measured are compared (a filtered run compares nothing
+//! it did not ask for).
 
 use std::sync::OnceLock;
 

@@ -556,7 +556,7 @@ impl Position {
     }
 
     /// The fast path ([`Position::plain_move`], the move played into `next`,
-    /// then [`Position::royal_attacked`] there), with what the move promotes
+    /// then [`Position::royal_attacker`] there), with what the move promotes
     /// its piece to (as [`Position::promotion_of`]): `Some` when it decided
     /// the move legal and played it.
     #[inline]
@@ -571,7 +571,7 @@ impl Position {
         let plain = self.plain_move(mv)?;
         *next = *self;
         next.write_plain(&plain);
-        if next.royal_attacked(self.turn) {
+        if next.royal_attacker(self.turn).is_some() {
             return None;
         }
         Some(plain.promotion())
@@ -642,7 +642,7 @@ impl Position {
     /// transfers none.
     ///
     /// Everything but the royal-leader test (KR-6.2, KR-P6), which is asked
-    /// of the position with the move played ([`Position::royal_attacked`]):
+    /// of the position with the move played ([`Position::royal_attacker`]):
     /// the replay plays the move in place, asks, and takes the move back in
     /// the rare case it is refused (`token::resolve_plain_in_place`). Asked
     /// after the move, the test needs no board of its own; asked before, as
@@ -731,16 +731,7 @@ impl Position {
         let plain = self.plain_move(mv)?;
         let mut after = *self;
         after.write_plain(&plain);
-        (!after.royal_attacked(self.turn)).then_some(plain)
-    }
-
-    /// KR-6.2, KR-P6, asked after a move of `mover`'s: whether its royal
-    /// leader (its only leader, if it has exactly one) is attacked.
-    #[inline(always)]
-    pub(crate) fn royal_attacked(&self, mover: Side) -> bool {
-        self.leaders(mover)
-            .single()
-            .is_some_and(|royal| !self.attackers(royal, mover.opposite()).is_empty())
+        after.royal_attacker(self.turn).is_none().then_some(plain)
     }
 
     /// Each side's leaders before a move on the fast path: asked for KR-6.3

@@ -341,7 +341,7 @@ impl Position {
     /// reaches the target, this asks once per movement which squares the
     /// target reaches, and keeps the pieces there that move that way. The
     /// royal test of every checked move comes here (the replay's fast path
-    /// asks it with the move played: `Position::royal_attacked`).
+    /// asks it with the move played: `Position::royal_attacker`).
     #[inline(always)]
     pub(crate) fn attackers(&self, target: Square, by: Side) -> Bitboard {
         let theirs = self.by_side[by.index()];
@@ -498,13 +498,21 @@ impl Position {
             }
         };
         next.play(mv, &mut NoEvents);
-        let Some(royal) = next.royal(us) else {
-            return Ok(true);
-        };
-        match next.attacker(royal, us.opposite()) {
-            Some(a) => Err((royal, a)),
+        match next.royal_attacker(us) {
+            Some(attacked) => Err(attacked),
             None => Ok(true),
         }
+    }
+
+    /// KR-6.2, KR-P6, asked of the position after a move of `mover`'s: if
+    /// its royal leader (its only leader, when it has exactly one) is
+    /// attacked, the leader's square and the lowest attacker's. The general
+    /// path's [`Position::royal_test`] and the replay's fast path, which
+    /// plays a move in place before asking, both ask here.
+    #[inline(always)]
+    pub(crate) fn royal_attacker(&self, mover: Side) -> Option<(Square, Square)> {
+        let royal = self.royal(mover)?;
+        Some((royal, self.attackers(royal, mover.opposite()).first()?))
     }
 
     fn may_lose_leader(&self, mv: &Move) -> bool {

@@ -88,7 +88,7 @@ pub(crate) fn resolve_plain_in_place(
     let previous = *taken;
     pos.write_plain(&plain);
     *taken = Some(plain.take_back());
-    if pos.royal_attacked(us) {
+    if pos.royal_attacker(us).is_some() {
         if let Some(take_back) = std::mem::replace(taken, previous) {
             pos.unplay_plain(&take_back);
         }
