@@ -21,7 +21,6 @@ use yam_notation::{
 use crate::fair_play::chance::PracticeChance;
 use crate::fair_play::encoding::Blob;
 use crate::fair_play::game_id::GameId;
-use crate::fair_play::hash::Hash32;
 use crate::replay::{Builtin, RulesCatalog};
 use crate::ruleset_error::RulesetError;
 use crate::{castle_siege, genghis_khan, khan};
@@ -260,9 +259,6 @@ pub struct Checker {
     setup: String,
     setup_span: Span,
     game: Option<Game>,
-    /// The last Khan game's line, scratch and stack, kept for their boxes
-    /// (see `start_khan`).
-    spare_khan: Option<(KhanLine, Box<khan::Position>, Vec<KhanLine>)>,
     plies: u32,
     depth: u32,
     /// The move number read before the next token, if any.
@@ -275,7 +271,7 @@ pub struct Checker {
     /// The Khan rulesets loaded so far, by the name the tags give. Ordered
     /// by name rather than hashed: a game's lookup is then a few string
     /// comparisons among the handful an archive names, not a SipHash.
-    khan_rulesets: BTreeMap<String, Result<(khan::Ruleset, Hash32), RulesetError>>,
+    khan_rulesets: BTreeMap<String, Result<LoadedKhan, RulesetError>>,
     rulesets: Rulesets,
 }
 
@@ -328,83 +324,59 @@ impl Checker {
         }
     }
 
-    /// The start of a Khan game under the ruleset `name`, or why it cannot
-    /// start. The ruleset is loaded, hashed and parsed once a checker, and
-    /// borrowed after that: most archives name a handful.
-    fn khan_start(&mut self, name: &str) -> Result<khan::Position, KhanStart> {
-        if !self.khan_rulesets.contains_key(name) {
-            let loaded = self
-                .rulesets
-                .0
-                .load_ruleset(GameKind::Khan, name)
-                .and_then(|loaded| {
-                    let ruleset = khan::Ruleset::from_yaml(&loaded.text).map_err(|error| {
-                        RulesetError::Invalid {
-                            name: name.to_owned(),
-                            error,
-                        }
-                    })?;
-                    Ok((ruleset, loaded.hash()))
-                });
-            self.khan_rulesets.insert(name.to_owned(), loaded);
-        }
-        let (ruleset, hash) = match &self.khan_rulesets[name] {
-            Ok(found) => found,
-            Err(e) => return Err(KhanStart::Ruleset(e.to_string())),
-        };
-        // A signed record pins its ruleset's text; moves checked against
-        // other rules would prove nothing.
-        if !self.ruleset_hash.is_empty() {
-            let pinned = self.ruleset_hash.to_ascii_lowercase();
-            if pinned != hash.to_hex() {
-                return Err(KhanStart::Hash(format!(
-                    "the record was played under a ruleset whose text hashes to {pinned}, but ruleset {name} as loaded hashes to {}: its text is not the text the game was begun under (a ruleset file changed since?)",
-                    hash.to_hex()
-                )));
+    /// Starts a Khan game under the ruleset the tags name, reusing the last
+    /// Khan game's boxes when there was one: the start is written into them
+    /// from where it lies (the ruleset's, or the Position tag's), not copied
+    /// through a return value and then again.
+    fn start_khan(&mut self) {
+        let started = khan_start(
+            &mut self.khan_rulesets,
+            &*self.rulesets.0,
+            &self.ruleset,
+            &self.ruleset_hash,
+            &self.setup,
+        );
+        let start = match started {
+            Ok(start) => start,
+            Err(fault) => {
+                let (span, text, reason) = match fault {
+                    KhanStart::Hash(reason) => {
+                        (self.ruleset_hash_span, self.ruleset_hash.clone(), reason)
+                    }
+                    KhanStart::Ruleset(reason) => (self.ruleset_span, self.ruleset.clone(), reason),
+                    KhanStart::Setup(reason) => (self.setup_span, self.setup.clone(), reason),
+                };
+                self.game = None;
+                self.violate(span, &text, reason, String::new());
+                return;
             }
-        }
-        // The same start as every other replay of a main line; an empty
-        // Position tag is no tag here, as it always was for the checker.
-        let tag = (!self.setup.is_empty()).then_some(self.setup.as_str());
-        khan::MainLine::start_position(ruleset, tag).map_err(|e| KhanStart::Setup(e.to_string()))
-    }
-
-    fn start_khan(&mut self) -> Option<Game> {
-        let name = std::mem::take(&mut self.ruleset);
-        let started = self.khan_start(&name);
-        self.ruleset = name;
-        let (span, text, reason) = match started {
-            Ok(start) => {
-                // The last Khan game's boxes, when there was one: three
-                // allocations and three frees a game fewer.
-                let (mut line, mut scratch, mut stack) =
-                    self.spare_khan.take().unwrap_or_else(|| {
-                        let line = KhanLine {
-                            position: Box::new(start),
-                            before_last: Box::new(start),
-                            last_plain: None,
-                        };
-                        (line, Box::new(start), Vec::new())
-                    });
-                *line.position = start;
-                *line.before_last = start;
+        };
+        let start: &khan::Position = match &start {
+            Start::Ruleset(position) => position,
+            Start::Tagged(position) => position,
+        };
+        match &mut self.game {
+            // The last game's boxes: three allocations and three frees a
+            // game fewer. The scratch is left as it is: every move the
+            // general path plays writes it whole before it is read.
+            Some(Game::Khan { line, stack, .. }) => {
+                *line.position = *start;
+                *line.before_last = *start;
                 line.last_plain = None;
-                *scratch = start;
                 stack.clear();
-                return Some(Game::Khan {
-                    line,
-                    scratch,
-                    stack,
+            }
+            _ => {
+                self.game = Some(Game::Khan {
+                    line: KhanLine {
+                        position: Box::new(*start),
+                        before_last: Box::new(*start),
+                        last_plain: None,
+                    },
+                    scratch: Box::new(*start),
+                    stack: Vec::new(),
                 });
             }
-            Err(KhanStart::Hash(reason)) => {
-                (self.ruleset_hash_span, self.ruleset_hash.clone(), reason)
-            }
-            Err(KhanStart::Ruleset(reason)) => (self.ruleset_span, self.ruleset.clone(), reason),
-            Err(KhanStart::Setup(reason)) => (self.setup_span, self.setup.clone(), reason),
-        };
-        self.violate(span, &text, reason, String::new());
-        None
+        }
     }
 
     fn start_castle_siege(&mut self) -> Option<Game> {
@@ -592,6 +564,74 @@ impl Checker {
     }
 }
 
+/// A Khan ruleset as the checker keeps it: loaded, parsed and hashed once
+/// a checker (most archives name a handful).
+#[derive(Debug)]
+struct LoadedKhan {
+    ruleset: khan::Ruleset,
+    /// The hash of its text, in hex: what a `RulesetHash` tag is compared
+    /// with, game after game.
+    hash_hex: String,
+}
+
+/// Where a Khan game starts: the ruleset's own start, borrowed, or the
+/// position a `Position` tag sets up. The latter is boxed: held inline,
+/// it made every start, and every `Result` holding one, the size of a
+/// position, copied twice on its way to the game's boxes.
+enum Start<'a> {
+    Ruleset(&'a khan::Position),
+    Tagged(Box<khan::Position>),
+}
+
+/// The start of a Khan game under the ruleset `name` (found in `loaded`,
+/// or loaded from `catalog` into it), with the `RulesetHash` tag `pinned`
+/// and the `Position` tag `setup` (empty when absent), or why it cannot
+/// start.
+fn khan_start<'a>(
+    loaded: &'a mut BTreeMap<String, Result<LoadedKhan, RulesetError>>,
+    catalog: &dyn RulesCatalog,
+    name: &str,
+    pinned: &str,
+    setup: &str,
+) -> Result<Start<'a>, KhanStart> {
+    // One lookup for a ruleset already loaded (nearly every game), as the
+    // map's borrow allows: a second only the first time.
+    if !loaded.contains_key(name) {
+        let loading = catalog.load_ruleset(GameKind::Khan, name).and_then(|text| {
+            let ruleset =
+                khan::Ruleset::from_yaml(&text.text).map_err(|error| RulesetError::Invalid {
+                    name: name.to_owned(),
+                    error,
+                })?;
+            Ok(LoadedKhan {
+                ruleset,
+                hash_hex: text.hash().to_hex(),
+            })
+        });
+        loaded.insert(name.to_owned(), loading);
+    }
+    let LoadedKhan { ruleset, hash_hex } = match &loaded[name] {
+        Ok(found) => found,
+        Err(e) => return Err(KhanStart::Ruleset(e.to_string())),
+    };
+    // A signed record pins its ruleset's text; moves checked against
+    // other rules would prove nothing.
+    if !pinned.is_empty() && !pinned.eq_ignore_ascii_case(hash_hex) {
+        return Err(KhanStart::Hash(format!(
+            "the record was played under a ruleset whose text hashes to {}, but ruleset {name} as loaded hashes to {hash_hex}: its text is not the text the game was begun under (a ruleset file changed since?)",
+            pinned.to_ascii_lowercase()
+        )));
+    }
+    // The same start as every other replay of a main line; an empty
+    // Position tag is no tag here, as it always was for the checker.
+    if setup.is_empty() {
+        return Ok(Start::Ruleset(ruleset.start()));
+    }
+    khan::MainLine::start_position(ruleset, Some(setup))
+        .map(|position| Start::Tagged(Box::new(position)))
+        .map_err(|e| KhanStart::Setup(e.to_string()))
+}
+
 /// Whether `number` with `dots` is the number of the move due in `before`.
 #[inline(always)]
 fn numbered_rightly(before: &khan::Position, number: u32, dots: Dots) -> bool {
@@ -767,14 +807,11 @@ impl Visitor for Checker {
         self.practice_seed.clear();
         self.foe_layout = None;
         self.khan_deck = None;
-        // A Khan game's boxes are kept for the next one (see `start_khan`).
-        if let Some(Game::Khan {
-            line,
-            scratch,
-            stack,
-        }) = self.game.take()
-        {
-            self.spare_khan = Some((line, scratch, stack));
+        // A Khan game is kept for its boxes, which the next Khan game
+        // starts in (see `start_khan`); the game read next is set up by
+        // `end_tags`, before any move is read.
+        if !matches!(self.game, Some(Game::Khan { .. })) {
+            self.game = None;
         }
         self.plies = 0;
         self.depth = 0;
@@ -814,11 +851,11 @@ impl Visitor for Checker {
     }
 
     fn end_tags(&mut self, game: GameKind) -> Result<Skip, Cow<'static, str>> {
-        self.game = match game {
+        match game {
             GameKind::Khan => self.start_khan(),
-            GameKind::CastleSiege => self.start_castle_siege(),
-            GameKind::GenghisKhan => self.start_genghis_khan(),
-        };
+            GameKind::CastleSiege => self.game = self.start_castle_siege(),
+            GameKind::GenghisKhan => self.game = self.start_genghis_khan(),
+        }
         Ok(Skip(false))
     }
 
@@ -1310,6 +1347,88 @@ mod tests {
             }
         }
         assert!(refused > 100, "{refused} spoiled games refused");
+    }
+
+    #[test]
+    fn a_games_report_does_not_depend_on_the_games_checked_before_it() {
+        // One checker keeps a Khan game's boxes for the next Khan game
+        // (`start_khan`) and its rulesets for the archive: every game of
+        // an archive gets the report a checker of its own gives it, after
+        // any other game, whether legal, refused at a move, refused at the
+        // start (an unknown ruleset, a pinned hash that differs) or left
+        // with variations open.
+        let mut games = Vec::new();
+        for (n, (ruleset, _)) in khan::ruleset::BUILTIN.iter().enumerate() {
+            let seed = n as u64 + 1;
+            games.push(spoiled_game(ruleset, seed, usize::MAX, 0));
+            // Spoiled in the ways the rules refuse (the fourth is the
+            // grammar's, a syntax error).
+            games.push(spoiled_game(ruleset, seed, 7, [0, 1, 2, 4][n % 4]));
+            games.push(game_with_variations(ruleset, seed, true).0);
+            games.push(game_with_variations(ruleset, seed, false).0);
+            // A variation before the first move, and one on the first move.
+            let first = random_walk(ruleset, seed, 2);
+            let token = |i: usize| khan::to_token(&first[i].0, &first[i].1).unwrap();
+            games.push(format!(
+                "{}(1. {}) 1. {} ({}) *\n",
+                header(ruleset, "early"),
+                token(0),
+                token(0),
+                token(0)
+            ));
+        }
+        games.push(format!(
+            "{}1. Ad2-d3 *\n",
+            header("no-such-ruleset", "unknown")
+        ));
+        games.push(
+            header("rescue-khan", "pinned").replace(
+                "[Result",
+                &format!("[RulesetHash \"{}\"]\n[Result", "ab".repeat(32)),
+            ) + "1. Ad2-d3 *\n",
+        );
+        // Everything but the place: the games stand on other lines in the
+        // archive than alone.
+        let unplaced = |report: &GameReport| {
+            let verdict = match &report.verdict {
+                Verdict::Illegal(v) => format!(
+                    "illegal {} {} {} {}",
+                    v.move_number, v.token, v.reason, v.position
+                ),
+                other => format!("{other:?}"),
+            };
+            let GameReport {
+                game,
+                game_id,
+                plies,
+                chance,
+                ..
+            } = report;
+            format!("{game:?} {game_id} {plies} {chance:?} {verdict}")
+        };
+        let alone: Vec<String> = games.iter().map(|g| unplaced(&check(g))).collect();
+        assert!(alone.iter().any(|r| r.contains("Legal")));
+        // A spoiled game of each ruleset, and the two refused at the start.
+        assert!(alone.iter().filter(|r| r.contains("illegal")).count() >= 7);
+        for rotation in [0, 3, 7, 11] {
+            let mut order: Vec<usize> = (0..games.len()).collect();
+            order.rotate_left(rotation % games.len());
+            // Each game twice over, the second time after itself.
+            let order: Vec<usize> = order.iter().flat_map(|&i| [i, i]).collect();
+            let archive: String = order.iter().map(|&i| format!("{}\n", games[i])).collect();
+            let mut reader = yam_notation::Reader::new(archive.as_bytes());
+            let mut checker = Checker::new();
+            for &i in &order {
+                let report = reader.read_game(&mut checker).expect("readable");
+                let report = report.expect("a game");
+                assert_eq!(
+                    unplaced(&report),
+                    alone[i],
+                    "game {i} after rotation {rotation}"
+                );
+            }
+            assert!(reader.read_game(&mut checker).expect("readable").is_none());
+        }
     }
 
     #[test]

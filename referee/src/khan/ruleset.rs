@@ -257,6 +257,12 @@ impl Ruleset {
         self.start
     }
 
+    /// The start position, borrowed: for a caller that writes it where it
+    /// is wanted rather than through a copy of its own.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
     /// An empty board with default rules; only used if an embedded ruleset
     /// were ever unreadable (the tests make sure none is).
     fn fallback() -> Ruleset {
