@@ -14,7 +14,8 @@
 //!   checker (which plays plain moves on its position in place and takes
 //!   them back for a variation): every one is accepted, with a variation
 //!   on the last one from the position before it; the first written token
-//!   refused is refused there too, with `resolve`'s reason.
+//!   refused is refused there too, with `resolve`'s reason; a checker
+//!   kept across the run's inputs reports each as a new one does.
 
 #![no_main]
 
@@ -61,11 +62,24 @@ fn check(name: &str, movetext: &str) -> Verdict {
          [NotationVersion \"1\"]\n[White \"W\"]\n[Black \"B\"]\n[Ruleset \"{name}\"]\n\
          [Result \"*\"]\n\n{movetext}*\n"
     );
-    yam_notation::Reader::new(text.as_bytes())
-        .read_game(&mut Checker::new())
-        .expect("a record of canonical tokens reads")
-        .expect("one game")
-        .verdict
+    let read = |checker: &mut Checker| {
+        yam_notation::Reader::new(text.as_bytes())
+            .read_game(checker)
+            .expect("a record of canonical tokens reads")
+            .expect("one game")
+    };
+    let fresh = read(&mut Checker::new());
+    // A checker keeps a Khan game's boxes and its rulesets for the next
+    // game: the one kept across this run's inputs, after whatever games
+    // they were, gives the same report as a new one.
+    let kept = KEPT.with_borrow_mut(read);
+    assert_eq!(format!("{kept:?}"), format!("{fresh:?}"), "{text}");
+    fresh.verdict
+}
+
+thread_local! {
+    /// One checker for every input of the run.
+    static KEPT: std::cell::RefCell<Checker> = std::cell::RefCell::new(Checker::new());
 }
 
 /// Parses `word`; a token read prints and reads back the same.
