@@ -129,7 +129,7 @@ const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
 
 /// Bytes equal to `b`.
 #[inline(always)]
-fn swar_eq(x: u64, b: u8) -> u64 {
+pub(crate) fn swar_eq(x: u64, b: u8) -> u64 {
     let y = x ^ (ONES * u64::from(b));
     y.wrapping_sub(ONES) & !y & HIGHS
 }
