@@ -1373,8 +1373,9 @@ mod tests {
         // (`start_khan`) and its rulesets for the archive: every game of
         // an archive gets the report a checker of its own gives it, after
         // any other game, whether legal, refused at a move, refused at the
-        // start (an unknown ruleset, a pinned hash that differs) or left
-        // with variations open.
+        // start (an unknown ruleset, a pinned hash that differs, a
+        // Position tag that is not a position), set up by a Position tag,
+        // or left with variations open.
         let mut games = Vec::new();
         for (n, (ruleset, _)) in khan::ruleset::BUILTIN.iter().enumerate() {
             let seed = n as u64 + 1;
@@ -1395,6 +1396,24 @@ mod tests {
                 token(0)
             ));
         }
+        // A game set up by a Position tag (its start is the tag's, not the
+        // ruleset's), and one whose Position tag is not a position.
+        let walk = random_walk("rescue-khan", 3, 3);
+        let (set_up, mv, _) = &walk[2];
+        let number = match set_up.turn() {
+            khan::Side::White => format!("{}.", set_up.fullmoves()),
+            khan::Side::Black => format!("{}...", set_up.fullmoves()),
+        };
+        let with_position = |id: &str, position: &str| {
+            header("rescue-khan", id)
+                .replace("[Result", &format!("[Position \"{position}\"]\n[Result"))
+        };
+        games.push(format!(
+            "{}{number} {} *\n",
+            with_position("set-up", &set_up.to_yam()),
+            khan::to_token(set_up, mv).unwrap()
+        ));
+        games.push(format!("{}1. Ad2-d3 *\n", with_position("bad-setup", "x")));
         games.push(format!(
             "{}1. Ad2-d3 *\n",
             header("no-such-ruleset", "unknown")
@@ -1426,8 +1445,24 @@ mod tests {
         };
         let alone: Vec<String> = games.iter().map(|g| unplaced(&check(g))).collect();
         assert!(alone.iter().any(|r| r.contains("Legal")));
-        // A spoiled game of each ruleset, and the two refused at the start.
-        assert!(alone.iter().filter(|r| r.contains("illegal")).count() >= 7);
+        // A spoiled game of each ruleset, and the three refused at the start.
+        assert!(alone.iter().filter(|r| r.contains("illegal")).count() >= 8);
+        let report = |id: &str| {
+            alone
+                .iter()
+                .find(|r| r.contains(&format!(" {id} ")))
+                .unwrap()
+        };
+        assert!(
+            report("set-up").ends_with(" 1 Moves Legal"),
+            "{}",
+            report("set-up")
+        );
+        assert!(
+            report("bad-setup").contains("illegal  x "),
+            "{}",
+            report("bad-setup")
+        );
         for rotation in [0, 3, 7, 11] {
             let mut order: Vec<usize> = (0..games.len()).collect();
             order.rotate_left(rotation % games.len());

@@ -724,14 +724,13 @@ impl Position {
         })
     }
 
-    /// [`Position::plain_move`] with its royal test (KR-6.2), on a copy
-    /// with the move played.
+    /// [`Position::plain_move`] with its royal test (KR-6.2), as the fast
+    /// path asks it ([`Position::play_plain_promoting`], on a copy).
     #[cfg(test)]
     pub(crate) fn plain_move_with_royal_test(&self, mv: &Move) -> Option<PlainMove> {
-        let plain = self.plain_move(mv)?;
         let mut after = *self;
-        after.write_plain(&plain);
-        after.royal_attacker(self.turn).is_none().then_some(plain)
+        self.play_plain_promoting(mv, &mut after)?;
+        self.plain_move(mv)
     }
 
     /// Each side's leaders before a move on the fast path: asked for KR-6.3
@@ -848,7 +847,7 @@ impl Position {
             if is_magician(kind) {
                 return Some(false);
             }
-            let releases = self.captives.contains(&Some(CaptiveAt::Waiting(to)));
+            let releases = self.waiting.contains(to);
             return (!carrying && !releases).then_some(true);
         }
         let picks_up = !carrying

@@ -12,8 +12,9 @@ use super::support::{play, refused, setup, sq, start};
 use crate::khan::movegen::{reach, reaches};
 use crate::khan::token::{resolve_general_into, resolve_plain_in_place};
 use crate::khan::{
-    Action, Bitboard, Event, GameType, Illegal, Kind, Move, Options, Position, PowerMagicianMoves,
-    Side, Square, apply, from_engine, legal_moves, resolve, to_engine, to_token,
+    Action, Bitboard, Captive, Event, GameType, Illegal, Kind, Move, Options, Position,
+    PowerMagicianMoves, Side, Square, apply, from_engine, legal_moves, resolve, to_engine,
+    to_token,
 };
 
 /// A small deterministic generator, so failures can be replayed.
@@ -865,4 +866,34 @@ fn the_replay_fast_path_agrees_with_the_general_path_in_every_ruleset() {
     );
     assert!(taken.dying > 0, "no move to a death in a tower was tried");
     assert!(taken.spells > 0, "no spell was tried");
+}
+
+/// KR-7.1 and KR-7.7: a piece that captures on a manned tower square dies
+/// there, and when that square is also the ger where a khan waits, the ger
+/// is left empty and the khan appears on it. The fast path leaves such a
+/// move to the general path (`Position::plain_onto_tower` asks the kept
+/// board of waiting khans); a magician, which survives a manned square,
+/// keeps the ger taken and is the fast path's.
+#[test]
+fn a_death_on_a_manned_ger_releases_the_khan_waiting_there() {
+    let pos = setup(
+        "Md4 Fh1 ac5 md3 kh8",
+        'b',
+        "towers=d4e4d5e5 manned=d4 gers=d4:w,h8:b waiting=d4:wk",
+        Options::default(),
+    );
+    let (d4, c5, d3) = (sq("d4"), sq("c5"), sq("d3"));
+    let dies = Move::new(Action::Capture, c5, d4);
+    assert_eq!(pos.check(&dies), Ok(()));
+    let played = apply(&pos, &dies).expect("legal").position;
+    assert_eq!(played.captive(Captive::Khan(Side::White)), None);
+    assert_eq!(
+        played.piece_at(d4).map(|p| (p.side, p.kind)),
+        Some((Side::White, Kind::Khan))
+    );
+    assert_eq!(pos.plain_action(&dies), None, "left to the general path");
+    let survives = Move::new(Action::Capture, d3, d4);
+    assert_eq!(pos.check(&survives), Ok(()));
+    assert!(pos.plain_action(&survives).is_some(), "the magician's");
+    fast_path_agrees(&pos).expect("the fast path agrees");
 }
