@@ -652,9 +652,10 @@ impl<R: Read> Reader<R> {
                     }
                     self.advance_inline(len);
                 }
-                b'0'..=b'9' | b'*' | b'+' | b'-' => match self
-                    .lex_simple(lex::numeric, "a move number or a result")?
-                {
+                b'0'..=b'9' | b'*' | b'+' | b'-' => match self.quick_result().map_or_else(
+                    || self.lex_simple(lex::numeric, "a move number or a result"),
+                    |len| Ok(Numeric::Result { len }),
+                )? {
                     Numeric::MoveNumber { number, dots, len } => {
                         if live {
                             let dots = if dots == 1 { Dots::One } else { Dots::Three };
@@ -1580,6 +1581,16 @@ impl<R: Read> Reader<R> {
         }
     }
 
+    /// [`quick_result`] at `pos` (in the tests, only on the fast path, so
+    /// that the fast path's test holds it to the lexer).
+    fn quick_result(&self) -> Option<usize> {
+        #[cfg(test)]
+        if !self.fast_path {
+            return None;
+        }
+        quick_result(&self.buf[self.pos..self.end])
+    }
+
     fn lex_failure(&self, offset: usize, kind: ErrorKind) -> Fail {
         self.syntax_at(self.pos + offset, kind, Resume::SkipGame)
     }
@@ -1704,6 +1715,26 @@ fn fast_whitespace(
         }
     }
     i
+}
+
+/// The length of the result token that `window` starts with, when it is
+/// one of the four a finished or unfinished game ends with nearly always
+/// (`1-0`, `0-1`, `1/2-1/2`, `*`) and a delimiter follows it in the window:
+/// what [`lex::numeric`] answers then, without its general machinery
+/// (about 120 instructions a game fewer). Anything else, or a token that
+/// reaches the window's end, is left to the lexer.
+#[inline]
+fn quick_result(window: &[u8]) -> Option<usize> {
+    let len = match window {
+        [b'1', b'-', b'0', ..] | [b'0', b'-', b'1', ..] => 3,
+        [b'1', b'/', b'2', b'-', b'1', b'/', b'2', ..] => 7,
+        [b'*', ..] => 1,
+        _ => return None,
+    };
+    window
+        .get(len)
+        .is_some_and(|&b| lex::is_token_delimiter(b))
+        .then_some(len)
 }
 
 /// `text.get(from..to)`, in a form that the compiler inlines (the hot
@@ -2307,6 +2338,60 @@ mod tests {
                     prop_assert_eq!(&log_reads(reader, &data, true), &new);
                 }
             }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+
+        /// Wherever the quick result answers, the lexer gives the same
+        /// result token and length, at the end of the input or not: over
+        /// runs of the bytes results are made of, results whole and cut,
+        /// and the delimiters and other bytes that may follow them.
+        #[test]
+        fn the_quick_result_answers_as_the_lexer(pieces in prop::collection::vec(
+            prop::sample::select(vec![
+                "1", "0", "2", "-", "/", "+", "*", ".", "1-0", "0-1", "1/2-1/2", "1/2",
+                " ", "\n", "\t", "\r", "x", "{", "(", ")", "$", "!", "[", "]", "%", "\u{e9}",
+            ]),
+            0..6,
+        )) {
+            let window = pieces.concat();
+            let window = window.as_bytes();
+            if let Some(len) = quick_result(window) {
+                for eof in [false, true] {
+                    let lexed = lex::numeric(window, eof).ok().map(|(_, numeric)| numeric);
+                    prop_assert_eq!(lexed, Some(Numeric::Result { len }), "{:?}", window);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_quick_result_reads_the_common_results_and_declines_the_rest() {
+        for (window, len) in [
+            (&b"1-0\n"[..], Some(3)),
+            (b"0-1 ", Some(3)),
+            (b"1/2-1/2\r\n", Some(7)),
+            (b"*\n", Some(1)),
+            (b"*{", Some(1)),
+            // Cut by the window's end: the lexer asks for more.
+            (b"1-0", None),
+            (b"*", None),
+            // Not delimited, or not one of the four.
+            (b"1-00 ", None),
+            (b"1-0x", None),
+            (b"1/2-1/20 ", None),
+            (b"112/150 ", None),
+            (b"+/- ", None),
+            (b"12. ", None),
+        ] {
+            assert_eq!(
+                quick_result(window),
+                len,
+                "{:?}",
+                String::from_utf8_lossy(window)
+            );
         }
     }
 
