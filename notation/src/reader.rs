@@ -652,7 +652,7 @@ impl<R: Read> Reader<R> {
                     }
                     self.advance_inline(len);
                 }
-                b'0'..=b'9' | b'*' | b'+' | b'-' => match self.quick_result().map_or_else(
+                b'0'..=b'9' | b'*' | b'+' | b'-' => match self.quick_result_here().map_or_else(
                     || self.lex_simple(lex::numeric, "a move number or a result"),
                     |len| Ok(Numeric::Result { len }),
                 )? {
@@ -1583,7 +1583,7 @@ impl<R: Read> Reader<R> {
 
     /// [`quick_result`] at `pos` (in the tests, only on the fast path, so
     /// that the fast path's test holds it to the lexer).
-    fn quick_result(&self) -> Option<usize> {
+    fn quick_result_here(&self) -> Option<usize> {
         #[cfg(test)]
         if !self.fast_path {
             return None;
