@@ -37,7 +37,7 @@ pub use grammar::{MoveGrammar, TokenError};
 pub use nag::Nag;
 pub use pos::{Pos, Span};
 pub use raw::RawGrammar;
-pub use reader::Reader;
+pub use reader::{DEFAULT_MAX_GAME, Reader};
 pub use record::{Node, Record, RecordBuilder, parse_record, read_all};
 pub use result::GameResult;
 pub use tags::{GameKind, Tags};

@@ -1195,3 +1195,1044 @@ fn a_tip_restores_the_replay_and_a_later_record_continues_from_it() {
     joined += tips_continue_every_later_record(&records);
     assert!(joined > 0, "events joined the comment the text ended with");
 }
+
+// ----- hostile continuations, judged both ways -----
+
+/// A xorshift generator (Marsaglia's 13, 7, 17): the hostile texts are the
+/// same at every run, so a failure is found again from its seed.
+struct Xorshift(u64);
+
+impl Xorshift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number below `n` (0 when there is none).
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            return 0;
+        }
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+
+    /// One of `items`, or `None` if there is none.
+    fn choose<T: Clone>(&mut self, items: &[T]) -> Option<T> {
+        (!items.is_empty()).then(|| self.pick(items).clone())
+    }
+}
+
+/// A Castle Siege, its record and replay after each turn; the declarations
+/// are drawn from `seeds` (other seeds play another game between the same
+/// parties under the same id).
+fn siege_records(seeds: std::ops::Range<u64>) -> Vec<(String, SignedReplay)> {
+    let mut siege = Game::siege("skirmish-faithful");
+    siege.set_up();
+    let mut records = vec![(siege.text(), siege.replay.clone())];
+    for seed in seeds {
+        if siege.replay.ending().is_some() {
+            break;
+        }
+        siege.declare(Policy::Random, seed);
+        records.push((siege.text(), siege.replay.clone()));
+    }
+    records
+}
+
+/// A card game against a director, its record and replay after each
+/// action: the greedy player's, or (`greedy` false) other legal actions,
+/// another game under the same id.
+fn card_records(greedy: bool) -> Vec<(String, SignedReplay)> {
+    let mut cards = Game::cards(Mode::Director);
+    let mut records = vec![(cards.text(), cards.replay.clone())];
+    for turn in 0..12 {
+        let Some(state) = cards.cards_state().state().cloned() else {
+            break;
+        };
+        let legal = crate::genghis_khan::legal_actions(&state);
+        let action = if greedy {
+            greedy_action(&state)
+        } else {
+            legal.get((turn * 5 + 3) % legal.len().max(1)).cloned()
+        };
+        let Some(action) = action else {
+            break;
+        };
+        let order = match &action {
+            Action::Draw => DRAW_ORDER.to_owned(),
+            other => notate(&state, other, &[]).unwrap().to_string(),
+        };
+        cards.play(&[order]);
+        records.push((cards.text(), cards.replay.clone()));
+    }
+    records
+}
+
+/// A Khan game of sixteen plies, its record and replay after each: the
+/// legal move `(ply * stride + offset)` in the list, so that another
+/// stride plays another game under the same id.
+fn khan_records(stride: usize, offset: usize) -> Vec<(String, SignedReplay)> {
+    let mut khan = Game::open(
+        GameKind::Khan,
+        "basic",
+        Mode::Peer,
+        Seating::Chosen {
+            challenger_first: true,
+        },
+    );
+    let mut records = vec![(khan.text(), khan.replay.clone())];
+    for ply in 0..16 {
+        let moves = khan.replay.game().legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let pick = moves[(ply * stride + offset) % moves.len()].clone();
+        khan.play(&[pick]);
+        records.push((khan.text(), khan.replay.clone()));
+    }
+    records
+}
+
+/// The byte ranges of the `[%name ...]` commands in `s`.
+fn commands_in(s: &[u8], name: &str) -> Vec<std::ops::Range<usize>> {
+    let open = format!("[%{name}");
+    let open = open.as_bytes();
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(at) = s[from..].windows(open.len()).position(|w| w == open) {
+        let start = from + at;
+        let Some(len) = s[start..].iter().position(|&b| b == b']') else {
+            break;
+        };
+        found.push(start..start + len + 1);
+        from = start + len + 1;
+    }
+    found
+}
+
+fn is_separator(b: u8) -> bool {
+    b.is_ascii_whitespace() || b"{}()".contains(&b)
+}
+
+/// The places in `s` where a token may begin or end.
+fn boundaries(s: &[u8]) -> Vec<usize> {
+    (0..=s.len())
+        .filter(|&i| i == 0 || i == s.len() || is_separator(s[i - 1]) || is_separator(s[i]))
+        .collect()
+}
+
+/// The words of `s` outside comments (`s` starts inside the comment that
+/// holds the prefix's last event): moves, numbers, the result.
+fn words_outside_comments(s: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let mut words = Vec::new();
+    let mut in_comment = true;
+    let mut start = None;
+    for (i, &b) in s.iter().enumerate() {
+        if in_comment {
+            in_comment = b != b'}';
+            continue;
+        }
+        let ends = b.is_ascii_whitespace() || b"{()".contains(&b);
+        match (start, ends) {
+            (None, false) => start = Some(i),
+            (Some(from), true) => {
+                words.push(from..i);
+                start = None;
+            }
+            _ => {}
+        }
+        in_comment = b == b'{';
+    }
+    if let Some(from) = start {
+        words.push(from..s.len());
+    }
+    words
+}
+
+fn is_move_number(word: &[u8]) -> bool {
+    word.first().is_some_and(u8::is_ascii_digit)
+        && word.ends_with(b".")
+        && word.iter().all(|&b| b.is_ascii_digit() || b == b'.')
+}
+
+fn is_result(word: &[u8]) -> bool {
+    [&b"*"[..], b"1-0", b"0-1", b"1/2-1/2"].contains(&word)
+}
+
+/// What a hostile sender has at hand besides the text it continues: the
+/// events and readable rolls of the game (to play again), and the events,
+/// moves and record of another game of the same kind between the same
+/// parties under the same id (a fork).
+struct Arsenal {
+    events: Vec<Vec<u8>>,
+    chances: Vec<Vec<u8>>,
+    foreign_events: Vec<Vec<u8>>,
+    foreign_moves: Vec<Vec<u8>>,
+    foreign_record: Vec<u8>,
+}
+
+impl Arsenal {
+    fn of(records: &[(String, SignedReplay)], fork: &[(String, SignedReplay)]) -> Arsenal {
+        let commands = |text: &str, name: &str| -> Vec<Vec<u8>> {
+            let s = text.as_bytes();
+            commands_in(s, name)
+                .into_iter()
+                .map(|r| s[r].to_vec())
+                .collect()
+        };
+        let (last, _) = records.last().unwrap();
+        let (foreign, _) = fork.last().unwrap();
+        let movetext = foreign.find("\n\n").unwrap();
+        let foreign_moves = words_outside_comments(&foreign.as_bytes()[movetext..])
+            .into_iter()
+            .map(|r| foreign.as_bytes()[movetext..][r].to_vec())
+            .filter(|w| !is_move_number(w) && !is_result(w))
+            .collect();
+        Arsenal {
+            events: commands(last, "event"),
+            chances: commands(last, "chance"),
+            foreign_events: commands(foreign, "event"),
+            foreign_moves,
+            foreign_record: foreign.as_bytes().to_vec(),
+        }
+    }
+}
+
+/// Small pieces of notation a hostile sender may slip in anywhere.
+const SNIPPETS: &[&str] = &[
+    "(",
+    ")",
+    "{",
+    "}",
+    "{ prose }",
+    "} {",
+    "[%chance 0 \"attack Ad3xKb1: d6 6\"]",
+    "[%chance]",
+    "[%",
+    "]",
+    "[%event]",
+    "[%event AAAA]",
+    "[%clk 0:01:00]",
+    "$1",
+    "$255",
+    "!?",
+    "??",
+    "1.",
+    "1...",
+    "2.",
+    "9...",
+    "\r\n",
+    "\r",
+    "\n",
+    "\0",
+    "é",
+    "\u{2028}",
+    "\u{feff}",
+    "%",
+    "\n%escaped line\n",
+    ";",
+    "; to the line's end\n",
+    "*",
+    "1-0",
+    "0-1",
+    "1/2-1/2",
+    "\"",
+    "\\",
+    "--",
+    "Ad1-c1",
+    " ",
+];
+
+/// The bytes a single-byte insertion or replacement picks from.
+const BYTES: &[u8] = b"{}()[]%$!?*.;\"\\ \n\r\t\0-/01aAzZ=+#";
+
+/// The ways a hostile sender changes an honest continuation.
+#[derive(Debug, Clone, Copy)]
+enum Mutation {
+    DeleteByte,
+    InsertByte,
+    ReplaceByte,
+    DuplicateByte,
+    DeleteSpan,
+    DuplicateSpan,
+    MoveSpan,
+    Truncate,
+    InsertSnippet,
+    /// Words that join the comment holding the prefix's last event.
+    JoinTheComment,
+    /// A command without its `[`, first: it finishes one if the stored
+    /// comment ends with a bracket.
+    FinishABracket,
+    /// The next event alone, then the result (a record cut short), with
+    /// or without its `[`.
+    TheNextEventAlone,
+    ReplayEvent,
+    ForeignEvent,
+    ReplaceEventWithForeign,
+    /// One character of an event's signature changed.
+    ForgeASignature,
+    SwapEvents,
+    DropEvent,
+    InsertChance,
+    DropBrace,
+    ChangeResult,
+    DuplicateResult,
+    RemoveResult,
+    TextAfterResult,
+    SecondGame,
+    TagLine,
+    LineEnds,
+    Variation,
+    MoveNumber,
+    ReplaceMove,
+}
+
+impl Mutation {
+    const ALL: [Mutation; 30] = [
+        Mutation::DeleteByte,
+        Mutation::InsertByte,
+        Mutation::ReplaceByte,
+        Mutation::DuplicateByte,
+        Mutation::DeleteSpan,
+        Mutation::DuplicateSpan,
+        Mutation::MoveSpan,
+        Mutation::Truncate,
+        Mutation::InsertSnippet,
+        Mutation::JoinTheComment,
+        Mutation::FinishABracket,
+        Mutation::TheNextEventAlone,
+        Mutation::ReplayEvent,
+        Mutation::ForeignEvent,
+        Mutation::ReplaceEventWithForeign,
+        Mutation::ForgeASignature,
+        Mutation::SwapEvents,
+        Mutation::DropEvent,
+        Mutation::InsertChance,
+        Mutation::DropBrace,
+        Mutation::ChangeResult,
+        Mutation::DuplicateResult,
+        Mutation::RemoveResult,
+        Mutation::TextAfterResult,
+        Mutation::SecondGame,
+        Mutation::TagLine,
+        Mutation::LineEnds,
+        Mutation::Variation,
+        Mutation::MoveNumber,
+        Mutation::ReplaceMove,
+    ];
+
+    /// Changes `s`, the text after the prefix's cut.
+    fn apply(self, s: &mut Vec<u8>, rng: &mut Xorshift, arsenal: &Arsenal) {
+        let anywhere = rng.below(s.len() + 1);
+        let boundary = *rng.pick(&boundaries(s));
+        let span = {
+            let start = rng.below(s.len() + 1);
+            start..start + rng.below(s.len() - start + 1).min(1 + rng.below(300))
+        };
+        let events = commands_in(s, "event");
+        let event = rng.choose(&events);
+        // Where an event may stand: after the prefix's last one, or before
+        // or after one of the new ones.
+        let mut event_places = vec![0];
+        event_places.extend(events.iter().flat_map(|r| [r.start, r.end]));
+        let event_place = *rng.pick(&event_places);
+        let words = words_outside_comments(s);
+        let result = words
+            .last()
+            .filter(|w| is_result(&s[(*w).clone()]))
+            .cloned();
+        let moves: Vec<_> = words
+            .iter()
+            .filter(|w| !is_move_number(&s[(*w).clone()]) && !is_result(&s[(*w).clone()]))
+            .cloned()
+            .collect();
+        let numbers: Vec<_> = words
+            .iter()
+            .filter(|w| is_move_number(&s[(*w).clone()]))
+            .cloned()
+            .collect();
+        let insert = |s: &mut Vec<u8>, at: usize, bytes: &[u8]| {
+            s.splice(at..at, bytes.iter().copied());
+        };
+        match self {
+            Mutation::DeleteByte => {
+                if anywhere < s.len() {
+                    s.remove(anywhere);
+                }
+            }
+            Mutation::InsertByte => s.insert(anywhere, *rng.pick(BYTES)),
+            Mutation::ReplaceByte => {
+                if anywhere < s.len() {
+                    s[anywhere] = *rng.pick(BYTES);
+                }
+            }
+            Mutation::DuplicateByte => {
+                if anywhere < s.len() {
+                    s.insert(anywhere, s[anywhere]);
+                }
+            }
+            Mutation::DeleteSpan => {
+                s.drain(span);
+            }
+            Mutation::DuplicateSpan => {
+                let copy = s[span].to_vec();
+                insert(s, boundary, &copy);
+            }
+            Mutation::MoveSpan => {
+                let taken: Vec<u8> = s.drain(span).collect();
+                let at = rng.below(s.len() + 1);
+                insert(s, at, &taken);
+            }
+            Mutation::Truncate => {
+                s.truncate(anywhere);
+                let end = *rng.pick(&["", "}", " *", "} *", "}\n*\n"]);
+                s.extend_from_slice(end.as_bytes());
+            }
+            Mutation::InsertSnippet => {
+                let at = if rng.below(3) == 0 {
+                    anywhere
+                } else {
+                    boundary
+                };
+                insert(s, at, rng.pick(SNIPPETS).as_bytes());
+            }
+            Mutation::JoinTheComment => {
+                let words = *rng.pick(&[
+                    " Well played.",
+                    " prose [%clk 0:01]",
+                    "\n",
+                    "} {",
+                    "}{",
+                    "} { prose } {",
+                    " [%chance 0 \"x: d6 1\"]",
+                    " {",
+                    " (",
+                    " )",
+                ]);
+                insert(s, 0, words.as_bytes());
+            }
+            Mutation::FinishABracket => {
+                let command = match rng.choose(&arsenal.events) {
+                    Some(event) if rng.below(2) == 0 => event,
+                    _ => b"[%clk 0:01:00]".to_vec(),
+                };
+                insert(s, 0, &command[1..]);
+            }
+            Mutation::TheNextEventAlone => {
+                if let Some(next) = events.first() {
+                    let from = if rng.below(2) == 0 {
+                        next.start + 1
+                    } else {
+                        next.start
+                    };
+                    let mut alone = if from == next.start {
+                        b" ".to_vec()
+                    } else {
+                        Vec::new()
+                    };
+                    alone.extend_from_slice(&s[from..next.end]);
+                    alone.extend_from_slice(b"}\n*\n");
+                    *s = alone;
+                }
+            }
+            Mutation::ReplayEvent | Mutation::ForeignEvent => {
+                let pool = match self {
+                    Mutation::ReplayEvent => &arsenal.events,
+                    _ => &arsenal.foreign_events,
+                };
+                let Some(copy) = rng.choose(pool) else {
+                    return;
+                };
+                if rng.below(3) == 0 {
+                    // In a comment of its own, after a move or not.
+                    let mut wrapped = b" {".to_vec();
+                    wrapped.extend_from_slice(&copy);
+                    wrapped.extend_from_slice(b"} ");
+                    insert(s, boundary, &wrapped);
+                } else {
+                    let mut spaced = b" ".to_vec();
+                    spaced.extend_from_slice(&copy);
+                    insert(s, event_place, &spaced);
+                }
+            }
+            Mutation::ReplaceEventWithForeign => {
+                if let (Some(event), Some(foreign)) = (event, rng.choose(&arsenal.foreign_events)) {
+                    s.splice(event, foreign);
+                }
+            }
+            Mutation::ForgeASignature => {
+                // The signature is the event's last argument.
+                if let Some(event) = event {
+                    let command = &s[event.clone()];
+                    let last = command
+                        .iter()
+                        .rposition(u8::is_ascii_whitespace)
+                        .unwrap_or(0);
+                    let at =
+                        event.start + last + 1 + rng.below(command.len().saturating_sub(last + 3));
+                    s[at] = if s[at] == b'A' { b'B' } else { b'A' };
+                }
+            }
+            Mutation::SwapEvents => {
+                if events.len() >= 2 {
+                    let (a, b) = (rng.below(events.len()), rng.below(events.len()));
+                    let (first, second) = (events[a.min(b)].clone(), events[a.max(b)].clone());
+                    let (one, other) = (s[first.clone()].to_vec(), s[second.clone()].to_vec());
+                    s.splice(second, one);
+                    s.splice(first, other);
+                }
+            }
+            Mutation::DropEvent => {
+                if let Some(event) = event {
+                    s.drain(event);
+                }
+            }
+            Mutation::InsertChance => {
+                let chance = match rng.choose(&arsenal.chances) {
+                    Some(chance) if rng.below(2) == 0 => chance,
+                    _ => b"[%chance 0 \"attack Ad3xKb1: d6 6\"]".to_vec(),
+                };
+                let mut spaced = chance;
+                spaced.push(b' ');
+                insert(s, event_place, &spaced);
+            }
+            Mutation::DropBrace => {
+                let braces: Vec<usize> = (0..s.len()).filter(|&i| s[i] == b'}').collect();
+                // The brace at the cut most often: it closes the prefix's
+                // comment.
+                let at = if rng.below(2) == 0 {
+                    braces.first().copied()
+                } else {
+                    rng.choose(&braces)
+                };
+                if let Some(at) = at {
+                    s.remove(at);
+                }
+            }
+            Mutation::ChangeResult => {
+                if let Some(result) = result {
+                    let others: Vec<&str> = ["*", "1-0", "0-1", "1/2-1/2"]
+                        .into_iter()
+                        .filter(|other| other.as_bytes() != &s[result.clone()])
+                        .collect();
+                    let other = *rng.pick(&others);
+                    s.splice(result, other.bytes());
+                }
+            }
+            Mutation::DuplicateResult => {
+                if let Some(result) = result {
+                    let mut again = b" ".to_vec();
+                    again.extend_from_slice(&s[result.clone()]);
+                    insert(s, result.end, &again);
+                }
+            }
+            Mutation::RemoveResult => {
+                if let Some(result) = result {
+                    s.drain(result);
+                }
+            }
+            Mutation::TextAfterResult => {
+                let after = *rng.pick(&[
+                    " junk",
+                    " {after the result}",
+                    " 1. Ad1-c1 *",
+                    "\n\n",
+                    " *",
+                    "\n1-0\n",
+                    " (",
+                    " $1",
+                    " [%event AAAA]",
+                ]);
+                s.extend_from_slice(after.as_bytes());
+            }
+            Mutation::SecondGame => {
+                s.extend_from_slice(b"\n\n");
+                match rng.below(3) {
+                    0 => s.extend_from_slice(&arsenal.foreign_record),
+                    1 => s.extend_from_slice(b"[Game \"Khan\"]\n\n*\n"),
+                    _ => s.extend_from_slice(b"[Game \"Khan\"]\n[Result \"1-0\"]\n"),
+                }
+            }
+            Mutation::TagLine => {
+                let mut line_starts = vec![0];
+                line_starts.extend((1..=s.len()).filter(|&i| s[i - 1] == b'\n'));
+                // The first line most often: it follows the stored text's.
+                let at = if rng.below(2) == 0 {
+                    0
+                } else {
+                    *rng.pick(&line_starts)
+                };
+                let line = *rng.pick(&[
+                    "[Result \"1-0\"]\n",
+                    "[Game \"Khan\"]\n",
+                    "[Ruleset \"basic\"]\n",
+                    "[GameId \"games-test-basic-4\"]\n",
+                    "[Termination \"abandoned\"]\n",
+                    "\n\n[Game \"Khan\"]\n",
+                ]);
+                insert(s, at, line.as_bytes());
+            }
+            Mutation::LineEnds => {
+                let newlines: Vec<usize> = (0..s.len()).filter(|&i| s[i] == b'\n').collect();
+                match (rng.below(4), rng.choose(&newlines)) {
+                    (0, _) => {
+                        let crlf: Vec<u8> = s
+                            .iter()
+                            .flat_map(|&b| {
+                                if b == b'\n' {
+                                    vec![b'\r', b'\n']
+                                } else {
+                                    vec![b]
+                                }
+                            })
+                            .collect();
+                        *s = crlf;
+                    }
+                    (1, Some(at)) => s.insert(at, b'\r'),
+                    (2, Some(at)) => s[at] = b'\r',
+                    _ => s.insert(boundary, b'\r'),
+                }
+            }
+            Mutation::Variation => match (rng.below(4), event) {
+                (0, Some(event)) => {
+                    // The comment holding an event, and the move before it,
+                    // in a variation.
+                    let open = s[..event.start]
+                        .iter()
+                        .rposition(|&b| b == b'{')
+                        .unwrap_or(0);
+                    let open = moves
+                        .iter()
+                        .rfind(|m| m.end <= open)
+                        .map_or(open, |m| m.start);
+                    let close = s[event.end..]
+                        .iter()
+                        .position(|&b| b == b'}')
+                        .map_or(s.len(), |at| event.end + at + 1);
+                    insert(s, close, b")");
+                    insert(s, open, b"(");
+                }
+                (1, _) => {
+                    let (a, b) = (boundary, *rng.pick(&boundaries(s)));
+                    insert(s, a.max(b), b")");
+                    insert(s, a.min(b), b"(");
+                }
+                _ => {
+                    let mut copy = b" (".to_vec();
+                    copy.extend_from_slice(&s[span]);
+                    copy.extend_from_slice(b") ");
+                    insert(s, boundary, &copy);
+                }
+            },
+            Mutation::MoveNumber => match (rng.below(4), rng.choose(&numbers)) {
+                (0, Some(number)) => {
+                    s.drain(number);
+                }
+                (1, Some(number)) => {
+                    // Three dots for one, or one for three.
+                    let word = s[number.clone()].to_vec();
+                    let digits: Vec<u8> = word.iter().copied().filter(u8::is_ascii_digit).collect();
+                    let dots: &[u8] = if word.ends_with(b"...") { b"." } else { b"..." };
+                    s.splice(number, digits.into_iter().chain(dots.iter().copied()));
+                }
+                (2, Some(number)) => {
+                    let digit = number.start;
+                    s[digit] = if s[digit] == b'9' { b'1' } else { s[digit] + 1 };
+                }
+                _ => {
+                    if let Some(before) = rng.choose(&moves) {
+                        let number = format!("{}{} ", rng.below(20), rng.pick(&[".", "..."]));
+                        insert(s, before.start, number.as_bytes());
+                    }
+                }
+            },
+            Mutation::ReplaceMove => {
+                let Some(target) = rng.choose(&moves) else {
+                    return;
+                };
+                let other = match rng.choose(&moves) {
+                    Some(other) if rng.below(2) == 0 => s[other].to_vec(),
+                    _ => rng.choose(&arsenal.foreign_moves).unwrap_or_default(),
+                };
+                s.splice(target, other);
+            }
+        }
+    }
+}
+
+/// The signed view of `text` read whole as a game's record is read: one
+/// game and nothing after it (a desk refuses a turn mail's record of more).
+fn read_whole(text: &str) -> Option<SignedText> {
+    let mut reader = Reader::new(text.as_bytes());
+    let view = reader.read_game(&mut Collector::new()).ok()??;
+    let alone = matches!(reader.read_game(&mut Collector::new()), Ok(None));
+    alone.then_some(view)
+}
+
+/// How a whole reading judges `text`: its replay and bounds, or `None` if
+/// it does not read or does not verify.
+fn judged_whole(text: &str) -> Option<(SignedReplay, Option<super::tip::Bounds>)> {
+    use super::tip::Bounds;
+    use super::verify::{Known, replay_text_knowing};
+    let view = read_whole(text)?;
+    let replay = replay_text_knowing(&view, &Builtin, Known::Nothing).ok()?;
+    let bounds = Bounds::of(text, &view);
+    Some((replay, bounds))
+}
+
+/// How many hostile texts were tried, and how the shortcut answered them.
+#[derive(Debug, Default)]
+struct Tally {
+    tried: usize,
+    replayed: usize,
+    /// Sent the whole way although the whole record verifies (only slower).
+    whole_but_verifies: usize,
+    /// Sent the whole way, and the whole record is refused.
+    whole_and_refused: usize,
+}
+
+/// Where the shortcut and the whole reading disagreed: for each kind of
+/// disagreement and layout of the stored text, how often, and the first
+/// case.
+#[derive(Debug, Default)]
+struct Disagreements(std::collections::BTreeMap<(&'static str, &'static str), (usize, String)>);
+
+impl Disagreements {
+    fn note(&mut self, kind: &'static str, stored: &Stored, case: &dyn Fn() -> String) {
+        self.0
+            .entry((kind, stored.layout))
+            .and_modify(|(count, _)| *count += 1)
+            .or_insert_with(|| (1, case()));
+    }
+}
+
+/// Holds the shortcut's answer for `text` to the whole reading's: a text
+/// continued from the tip verifies whole, to the same state and bounds; a
+/// text the whole reading refuses goes the whole way.
+fn judge_both_ways(
+    text: &str,
+    stored: &Stored,
+    tally: &mut Tally,
+    disagreements: &mut Disagreements,
+    case: &dyn Fn() -> String,
+) {
+    use super::tip::{After, Tip, replay_after};
+    use super::verify::Known;
+    // Two replays are the same when their serialised states are (a tip
+    // less its header, 68 bytes, and its seal, 32); the header binds a
+    // text, any one the bounds hold for.
+    let state = |replay: &SignedReplay| {
+        let saved = Tip::save(replay, &stored.text, stored.bounds).unwrap();
+        saved[68..saved.len() - 32].to_vec()
+    };
+    tally.tried += 1;
+    let shortcut = replay_after(
+        text,
+        &stored.text,
+        stored.bounds,
+        &stored.replay,
+        Known::Nothing,
+    );
+    match (shortcut, judged_whole(text)) {
+        (After::Replayed { replay, bounds }, Some((whole, whole_bounds))) => {
+            tally.replayed += 1;
+            if state(&replay) != state(&whole) {
+                disagreements.note(
+                    "continued to another state than the whole replay's",
+                    stored,
+                    case,
+                );
+            }
+            if bounds != whole_bounds {
+                let case = || format!("{} (bounds {bounds:?}, whole {whole_bounds:?})", case());
+                disagreements.note(
+                    "continued with other bounds than the whole text's",
+                    stored,
+                    &case,
+                );
+            }
+        }
+        (After::Replayed { .. }, None) => {
+            tally.replayed += 1;
+            let kind = if read_whole(text).is_some() {
+                "continued, but the whole record does not verify"
+            } else {
+                "continued, but the whole record does not read"
+            };
+            disagreements.note(kind, stored, case);
+        }
+        (After::Whole, Some(_)) => tally.whole_but_verifies += 1,
+        (After::Whole, None) => tally.whole_and_refused += 1,
+    }
+}
+
+/// A text a client keeps a tip of, its replay restored from that tip, and
+/// the honest new parts that continue it (what the later records hold
+/// after its cut).
+struct Stored {
+    name: String,
+    /// How it is laid out: as Yam prints it, or how otherwise.
+    layout: &'static str,
+    text: String,
+    bounds: super::tip::Bounds,
+    replay: SignedReplay,
+    new_parts: Vec<Vec<u8>>,
+}
+
+impl Stored {
+    /// `text`, which verifies, stored and its tip restored.
+    fn kept(name: String, layout: &'static str, text: String, new_parts: Vec<Vec<u8>>) -> Stored {
+        use super::tip::{Bounds, Tip};
+        let (replay, bounds) = judged_whole(&text).unwrap_or_else(|| panic!("{name} verifies"));
+        let bounds = bounds.unwrap_or_else(|| panic!("{name} can be continued"));
+        let tip: SharedBytes = Arc::new(Tip::save(&replay, &text, bounds).unwrap());
+        let (replay, restored_bounds) = Tip::restore(&tip, &text, &Builtin).unwrap();
+        assert_eq!(restored_bounds, bounds);
+        assert_eq!(Bounds::of(&text, &collect(&text)), Some(bounds));
+        Stored {
+            name,
+            layout,
+            text,
+            bounds,
+            replay,
+            new_parts,
+        }
+    }
+}
+
+/// The records a hostile sender continues: the first (the opening alone),
+/// the first whose own last events joined the comment before them, the
+/// first whose next events join its last comment, one in the middle and
+/// the last but one.
+fn prefixes_to_attack(records: &[(String, SignedReplay)]) -> Vec<usize> {
+    use super::tip::Bounds;
+    let joins = |k: usize| {
+        let (text, _) = &records[k];
+        let cut = Bounds::of(text, &collect(text)).unwrap().cut;
+        records
+            .get(k + 1)
+            .is_some_and(|(next, _)| next.as_bytes()[cut] != b'}')
+    };
+    let last = records.len() - 1;
+    let joined = (0..last).find(|&k| joins(k));
+    let mut prefixes = vec![0, last / 2, last.saturating_sub(1)];
+    prefixes.extend(joined);
+    prefixes.extend(joined.map(|k| k + 1));
+    prefixes.sort_unstable();
+    prefixes.dedup();
+    prefixes
+}
+
+/// `text` laid out otherwise than Yam prints it, each way verifying as
+/// Yam's own does: a client keeps a tip of the text it stores as it is
+/// (`docs/fair-play.md`, 9.11: a text laid out by hand is continued as it
+/// is).
+fn laid_by_hand(text: &str, cut: usize) -> Vec<(&'static str, String)> {
+    let (before, after) = text.split_at(cut);
+    vec![
+        (
+            "prose ending with a bracket before the brace",
+            format!("{before} see [{after}"),
+        ),
+        (
+            "the brace on a line of its own",
+            format!("{before}\n{after}"),
+        ),
+        (
+            "escaped braces before the brace",
+            format!("{before} well \\{{ played \\}}{after}"),
+        ),
+        (
+            "a comment of prose after the last event's",
+            format!("{before}}} {{prose{after}"),
+        ),
+        ("CRLF line ends", text.replace('\n', "\r\n")),
+    ]
+}
+
+/// The layout of a stored text Yam printed.
+const AS_PRINTED: &str = "as Yam prints it";
+
+/// The texts of `records` a hostile sender continues: those of
+/// [`prefixes_to_attack`], as Yam prints them, and two of them laid out
+/// by hand.
+fn stored_texts(records: &[(String, SignedReplay)]) -> Vec<Stored> {
+    use super::tip::Bounds;
+    let prefixes = prefixes_to_attack(records);
+    let mut stored = Vec::new();
+    for (n, &k) in prefixes.iter().enumerate() {
+        let (text, _) = &records[k];
+        let cut = Bounds::of(text, &collect(text)).unwrap().cut;
+        let new_parts: Vec<Vec<u8>> = records[k..]
+            .iter()
+            .map(|(later, _)| later.as_bytes()[cut..].to_vec())
+            .collect();
+        stored.push(Stored::kept(
+            format!("record {k}"),
+            AS_PRINTED,
+            text.clone(),
+            new_parts.clone(),
+        ));
+        if n == 1 || n + 1 == prefixes.len() {
+            for (how, laid) in laid_by_hand(text, cut) {
+                let name = format!("record {k}, {how}");
+                stored.push(Stored::kept(name, how, laid, new_parts.clone()));
+            }
+        }
+    }
+    stored
+}
+
+/// Attacks the tip of `stored` with `count` hostile continuations, each an
+/// honest new part changed by one to three mutations: first each mutation
+/// alone on the next record's new part, then any; now and then one byte
+/// of the stored part is changed too (the text then continues no tip).
+fn attack_the_tip(
+    game: &str,
+    stored: &Stored,
+    arsenal: &Arsenal,
+    count: usize,
+    rng: &mut Xorshift,
+    tally: &mut Tally,
+    disagreements: &mut Disagreements,
+) {
+    let cut = stored.bounds.cut;
+    for attempt in 0..count {
+        let mut verified = stored.text.as_bytes()[..cut].to_vec();
+        let changed = (attempt % 16 == 15).then(|| {
+            let at = rng.below(cut);
+            verified[at] = *rng.pick(BYTES);
+            at
+        });
+        let (mut new_part, mutations) = match Mutation::ALL.get(attempt) {
+            Some(&each) => {
+                let next = stored.new_parts.get(1).unwrap_or(&stored.new_parts[0]);
+                (next.clone(), vec![each])
+            }
+            None => {
+                let any = (0..[1, 1, 1, 2, 3][rng.below(5)])
+                    .map(|_| *rng.pick(&Mutation::ALL))
+                    .collect();
+                (rng.pick(&stored.new_parts).clone(), any)
+            }
+        };
+        for mutation in &mutations {
+            mutation.apply(&mut new_part, rng, arsenal);
+        }
+        let Ok(text) = String::from_utf8([verified, new_part.clone()].concat()) else {
+            continue;
+        };
+        let case = || {
+            let shown: String = String::from_utf8_lossy(&new_part)
+                .chars()
+                .take(600)
+                .collect();
+            format!(
+                "{game}, {}, attempt {attempt}, {mutations:?}, the stored part changed at {changed:?}, new part {shown:?}",
+                stored.name
+            )
+        };
+        judge_both_ways(&text, stored, tally, disagreements, &case);
+    }
+}
+
+/// A hostile continuation of `stored` (with a long movetext) made only of
+/// blanks after the brace, as many as make the whole text longer than the
+/// reader reads as one game, while the new part alone is not.
+fn attack_with_a_text_too_long(
+    stored: &Stored,
+    tally: &mut Tally,
+    disagreements: &mut Disagreements,
+) {
+    let cut = stored.bounds.cut;
+    // The reader checks the limit only when it fills its buffer (64 KiB at
+    // a time), so a text up to 64 KiB past it may still be read: one byte
+    // more. The new part alone is shorter by the stored movetext.
+    let length = yam_notation::reader::DEFAULT_MAX_GAME as usize + (64 << 10) + 1;
+    let mut text = String::with_capacity(length);
+    text.push_str(&stored.text[..cut]);
+    text.push('}');
+    text.extend(std::iter::repeat_n(' ', length - cut - 4));
+    text.push_str("\n*\n");
+    let case = || {
+        format!(
+            "{}, then blanks to {} bytes, and the result",
+            stored.name,
+            text.len()
+        )
+    };
+    judge_both_ways(&text, stored, tally, disagreements, &case);
+}
+
+/// A hostile sender continues a stored game's text with a new part made to
+/// fool the tip's shortcut: bytes and spans deleted, inserted, replaced,
+/// duplicated and moved; brackets, braces, readable rolls, NAGs, glyphs,
+/// move numbers, variations, tag pairs, a second game, other line ends,
+/// NUL and characters beyond ASCII; events played again, taken from a fork
+/// of the game, swapped and dropped; the result changed, doubled, removed
+/// or followed by more; a text too long to read whole. The stored texts
+/// are records of the three games as Yam prints them, at the opening and
+/// after events that joined a comment, and some laid out by hand. Whenever
+/// the shortcut continues the tip, the whole record verifies to the same
+/// state and bounds; whenever the whole record is refused, the shortcut
+/// sends it the whole way.
+#[test]
+fn a_hostile_continuation_is_judged_as_the_whole_record_judges_it() {
+    let mut rng = Xorshift(0x9e37_79b9_7f4a_7c15);
+    let mut tally = Tally::default();
+    let mut disagreements = Disagreements::default();
+    let games = [
+        (
+            "Castle Siege",
+            siege_records(0..12),
+            siege_records(100..112),
+        ),
+        ("Genghis Khan", card_records(true), card_records(false)),
+        ("Khan", khan_records(7, 0), khan_records(5, 3)),
+    ];
+    let mut longest: Option<Stored> = None;
+    for (game, records, fork) in &games {
+        let arsenal = Arsenal::of(records, fork);
+        for stored in stored_texts(records) {
+            // Yam's own prints most; those laid out by hand fewer each.
+            let count = if stored.layout == AS_PRINTED { 150 } else { 50 };
+            attack_the_tip(
+                game,
+                &stored,
+                &arsenal,
+                count,
+                &mut rng,
+                &mut tally,
+                &mut disagreements,
+            );
+            // The longest movetext Yam printed makes the widest gap between
+            // the whole text's length and its new part's.
+            let movetext = |s: &Stored| s.bounds.cut - s.bounds.movetext;
+            let longer = longest
+                .as_ref()
+                .is_none_or(|l| movetext(&stored) > movetext(l));
+            if stored.layout == AS_PRINTED && longer {
+                longest = Some(stored);
+            }
+        }
+    }
+    attack_with_a_text_too_long(&longest.unwrap(), &mut tally, &mut disagreements);
+    let whole = tally.whole_but_verifies + tally.whole_and_refused;
+    assert!(tally.replayed >= tally.tried / 10, "{tally:?}");
+    assert!(whole >= tally.tried / 10, "{tally:?}");
+    assert!(tally.whole_and_refused >= tally.tried / 10, "{tally:?}");
+    let report: Vec<String> = disagreements
+        .0
+        .iter()
+        .map(|((kind, layout), (count, first))| {
+            format!("{kind} (stored {layout}): {count} times; the first: {first}")
+        })
+        .collect();
+    assert!(report.is_empty(), "{tally:?}\n{}", report.join("\n"));
+}

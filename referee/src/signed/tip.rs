@@ -438,9 +438,32 @@ pub fn replay_continued(
     walk_new_part(text, appended.bounds(), before, known)
 }
 
+/// Whether the reader stands at `cut` in `text` (a comment's closing brace)
+/// as it stands right after a comment's `{`, so that what follows `cut`
+/// reads the same in `text` and as a comment opened anew
+/// ([`Bounds::new_part`]). Two bytes before the brace would carry over:
+/// a line end (a line inside a comment that starts like a tag pair, `[`
+/// and a letter, ends the comment's game) and a `[` (with a `%` after it,
+/// the start of a command). Yam's printer leaves neither there (it writes
+/// a prose `[` as `\[`, and the brace ends the comment's last word); a
+/// text laid out by hand may, and is read whole.
+fn fresh_at(text: &str, cut: usize) -> bool {
+    cut.checked_sub(1)
+        .and_then(|i| text.as_bytes().get(i))
+        .is_some_and(|b| !matches!(b, b'\n' | b'['))
+}
+
 /// The replay of `text`, whose first `bounds.cut` bytes are those of the
 /// text `before` is the replay of: only its new part read and walked.
 fn walk_new_part(text: &str, bounds: Bounds, before: &SignedReplay, known: Known<'_>) -> After {
+    // A text too long for a whole reading is refused there; its new part
+    // alone could be short enough to read.
+    if u64::try_from(text.len()).map_or(true, |len| len > yam_notation::DEFAULT_MAX_GAME) {
+        return After::Whole;
+    }
+    if !fresh_at(text, bounds.cut) {
+        return After::Whole;
+    }
     // `text` starts with the verified prefix, so its header is the prefix's.
     let Some(fragment) = bounds.new_part(text) else {
         return After::Whole;
@@ -457,8 +480,11 @@ fn walk_new_part(text: &str, bounds: Bounds, before: &SignedReplay, known: Known
     match walk_after(&view, known, before) {
         Ok(replay) => {
             if view.items.is_empty() {
-                // Nothing new: the prefix's own bounds.
-                let bounds = Some(bounds).filter(|b| b.hold(text));
+                // Nothing new: the last event is still the prefix's, so the
+                // bounds are the whole reading's (`Bounds::of`): the last
+                // brace before the result, wherever new prose moved it.
+                let bounds =
+                    Bounds::after_append(text, bounds.movetext).filter(|b| b.cut >= bounds.cut);
                 return After::Replayed {
                     replay: Box::new(replay),
                     bounds,
