@@ -1148,51 +1148,9 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
 /// (against a director) and Khan.
 #[test]
 fn a_tip_restores_the_replay_and_a_later_record_continues_from_it() {
-    let mut joined = 0;
-    let mut siege = Game::siege("skirmish-faithful");
-    siege.set_up();
-    let mut records = vec![(siege.text(), siege.replay.clone())];
-    for seed in 0..12 {
-        if siege.replay.ending().is_some() {
-            break;
-        }
-        siege.declare(Policy::Random, seed);
-        records.push((siege.text(), siege.replay.clone()));
-    }
-    joined += tips_continue_every_later_record(&records);
-
-    let mut cards = Game::cards(Mode::Director);
-    let mut records = vec![(cards.text(), cards.replay.clone())];
-    for _ in 0..12 {
-        let Some(action) = cards.cards_state().state().and_then(greedy_action) else {
-            break;
-        };
-        let state = cards.cards_state().state().unwrap().clone();
-        let order = match &action {
-            Action::Draw => DRAW_ORDER.to_owned(),
-            other => notate(&state, other, &[]).unwrap().to_string(),
-        };
-        cards.play(&[order]);
-        records.push((cards.text(), cards.replay.clone()));
-    }
-    joined += tips_continue_every_later_record(&records);
-
-    let mut khan = Game::open(
-        GameKind::Khan,
-        "basic",
-        Mode::Peer,
-        Seating::Chosen {
-            challenger_first: true,
-        },
-    );
-    let mut records = vec![(khan.text(), khan.replay.clone())];
-    for seed in 0..16u64 {
-        let moves = khan.replay.game().legal_moves();
-        let pick = moves[(seed as usize * 7) % moves.len()].clone();
-        khan.play(&[pick]);
-        records.push((khan.text(), khan.replay.clone()));
-    }
-    joined += tips_continue_every_later_record(&records);
+    let mut joined = tips_continue_every_later_record(&siege_records(0..12));
+    joined += tips_continue_every_later_record(&card_records(true));
+    joined += tips_continue_every_later_record(&khan_records(7, 0));
     assert!(joined > 0, "events joined the comment the text ended with");
 }
 
