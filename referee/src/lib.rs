@@ -10,3 +10,5 @@ pub mod ruleset_error;
 pub mod ruleset_name;
 pub mod seeded;
 pub mod signed;
+#[cfg(test)]
+mod test_rng;

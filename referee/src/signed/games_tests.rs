@@ -26,6 +26,7 @@ use crate::fair_play::turn::{Event, EventBody, Evidence, Mode, SignedEvent, Turn
 use crate::genghis_khan::game_replay::{DRAW_ORDER, GenghisKhanReplay};
 use crate::genghis_khan::{Action, greedy_action, notate};
 use crate::replay::{Builtin, BuiltinReplay, RulesCatalog};
+use crate::test_rng::Xorshift;
 use std::sync::Arc;
 
 struct Party {
@@ -1155,36 +1156,6 @@ fn a_tip_restores_the_replay_and_a_later_record_continues_from_it() {
 }
 
 // ----- hostile continuations, judged both ways -----
-
-/// A xorshift generator (Marsaglia's 13, 7, 17): the hostile texts are the
-/// same at every run, so a failure is found again from its seed.
-struct Xorshift(u64);
-
-impl Xorshift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number below `n` (0 when there is none).
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            return 0;
-        }
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-
-    /// One of `items`, or `None` if there is none.
-    fn choose<T: Clone>(&mut self, items: &[T]) -> Option<T> {
-        (!items.is_empty()).then(|| self.pick(items).clone())
-    }
-}
 
 /// A Castle Siege, its record and replay after each turn; the declarations
 /// are drawn from `seeds` (other seeds play another game between the same

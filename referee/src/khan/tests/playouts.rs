@@ -17,17 +17,8 @@ use crate::khan::{
     to_token,
 };
 
-/// A small deterministic generator, so failures can be replayed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+// A small deterministic generator, so failures can be replayed.
+use crate::test_rng::Xorshift as Rng;
 
 fn roots() -> Vec<Position> {
     let mut v: Vec<Position> = GameType::ALL.iter().map(|g| start(g.name())).collect();
