@@ -1291,7 +1291,7 @@ fn is_move_number(word: &[u8]) -> bool {
 }
 
 fn is_result(word: &[u8]) -> bool {
-    [&b"*"[..], b"1-0", b"0-1", b"1/2-1/2"].contains(&word)
+    yam_notation::GameResult::parse(word).is_some()
 }
 
 /// What a hostile sender has at hand besides the text it continues: the

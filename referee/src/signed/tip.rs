@@ -446,7 +446,11 @@ pub fn replay_continued(
 /// and a letter, ends the comment's game) and a `[` (with a `%` after it,
 /// the start of a command). Yam's printer leaves neither there (it writes
 /// a prose `[` as `\[`, and the brace ends the comment's last word); a
-/// text laid out by hand may, and is read whole.
+/// text laid out by hand may, and is read whole. Asked here, where both
+/// kinds of continuation walk a new part, rather than in
+/// [`Bounds::hold`]: such bounds still say where the verified part ends,
+/// and its tip still restores the replay for every command that does not
+/// continue the text.
 fn fresh_at(text: &str, cut: usize) -> bool {
     cut.checked_sub(1)
         .and_then(|i| text.as_bytes().get(i))
@@ -458,7 +462,7 @@ fn fresh_at(text: &str, cut: usize) -> bool {
 fn walk_new_part(text: &str, bounds: Bounds, before: &SignedReplay, known: Known<'_>) -> After {
     // A text too long for a whole reading is refused there; its new part
     // alone could be short enough to read.
-    if u64::try_from(text.len()).map_or(true, |len| len > yam_notation::DEFAULT_MAX_GAME) {
+    if text.len() as u64 > yam_notation::DEFAULT_MAX_GAME {
         return After::Whole;
     }
     if !fresh_at(text, bounds.cut) {
@@ -483,8 +487,7 @@ fn walk_new_part(text: &str, bounds: Bounds, before: &SignedReplay, known: Known
                 // Nothing new: the last event is still the prefix's, so the
                 // bounds are the whole reading's (`Bounds::of`): the last
                 // brace before the result, wherever new prose moved it.
-                let bounds =
-                    Bounds::after_append(text, bounds.movetext).filter(|b| b.cut >= bounds.cut);
+                let bounds = Bounds::after_append(text, bounds.movetext);
                 return After::Replayed {
                     replay: Box::new(replay),
                     bounds,
