@@ -127,7 +127,11 @@ pub fn find_blocks(text: &str) -> Vec<Found> {
 /// line. One pass over the text: each stretch between one begin line and
 /// the next is searched for an end line once.
 fn find_spans(text: &str) -> impl Iterator<Item = (bool, Option<&str>)> {
-    let mut begins = text.match_indices(BEGIN).map(|(at, _)| at).peekable();
+    // memchr's searcher, not `str::find`: a turn mail's text side is 107
+    // kB at ply 300 of a Khan game, read for its blocks at every turn, and
+    // the standard library's two-way search took about 0.04 ms of it.
+    let end_finder = memchr::memmem::Finder::new(END);
+    let mut begins = memchr::memmem::find_iter(text.as_bytes(), BEGIN).peekable();
     // Where the last begin line was, and whether it was quoted: a begin
     // line on the same line as the one before it shares its quoting, so
     // no line is searched backwards twice.
@@ -145,7 +149,8 @@ fn find_spans(text: &str) -> impl Iterator<Item = (bool, Option<&str>)> {
         let stretch = &text[inside_from..next_begin];
         searched_to = at;
         last_quoted = quoted;
-        Some((quoted, stretch.find(END).map(|end| &stretch[..end])))
+        let end = end_finder.find(stretch.as_bytes());
+        Some((quoted, end.map(|end| &stretch[..end])))
     })
 }
 
