@@ -5,6 +5,11 @@ less than that one's" answered in one run, under one load.
 
     scripts/turn-cost.sh OUT 5                       # makes the desks in OUT
     scripts/bench/desk-ab.py OUT 61 YAM_A YAM_B ...  # RUNS of each, interleaved
+    scripts/bench/desk-ab.py OUT 61 YAM_A YAM_B:OTHER  # YAM_B reads OTHER's mails
+
+A build named as BUILD:DIR reads the desks and mails of DIR instead of
+OUT's (the same plies): two forms of the same turn mails, such as those
+scripts/bench/to-7bit.py makes, compared in one run.
 
 scripts/turn-cost.sh keeps the reader's desk and the turn mail it is
 about to read at its early and late points (OUT/desk-PLY and
@@ -42,12 +47,17 @@ def main():
         sys.exit(__doc__)
     out, runs, builds = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
     early_ply, late_ply = points(out)
-    jobs = [
-        (f"{out}/desk-{ply}",
-         [build, "read", "--eml", f"{out}/desk-{ply}.eml", "--data-dir", f"{out}/desk-{ply}-run"])
-        for build in builds
-        for ply in (early_ply, late_ply)
-    ]
+    jobs = []
+    for spec in builds:
+        build, _, where = spec.partition(":")
+        where = where or out
+        if points(where) != [early_ply, late_ply]:
+            sys.exit(f"{where}: its desks are not at plies {early_ply} and {late_ply}")
+        jobs += [
+            (f"{where}/desk-{ply}",
+             [build, "read", "--eml", f"{where}/desk-{ply}.eml", "--data-dir", f"{where}/desk-{ply}-run"])
+            for ply in (early_ply, late_ply)
+        ]
     cpu, faults = measure(jobs, runs)
     for i, build in enumerate(builds):
         early, late = cpu[2 * i], cpu[2 * i + 1]
