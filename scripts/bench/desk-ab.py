@@ -5,11 +5,11 @@ less than that one's" answered in one run, under one load.
 
     scripts/turn-cost.sh OUT 5                       # makes the desks in OUT
     scripts/bench/desk-ab.py OUT 61 YAM_A YAM_B ...  # RUNS of each, interleaved
-    scripts/bench/desk-ab.py OUT 61 YAM_A YAM_B:OTHER  # YAM_B reads OTHER's mails
+    scripts/bench/desk-ab.py OUT 61 YAM_A YAM_B:OTHER  # YAM_B reads OTHER's
 
 A build named as BUILD:DIR reads the desks and mails of DIR instead of
-OUT's (the same plies): two forms of the same turn mails, such as those
-scripts/bench/to-7bit.py makes, compared in one run.
+OUT's (the same plies): two builds that send different mails (each
+DIR made by scripts/turn-cost.sh with its own build) compared in one run.
 
 scripts/turn-cost.sh keeps the reader's desk and the turn mail it is
 about to read at its early and late points (OUT/desk-PLY and

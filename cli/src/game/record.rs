@@ -661,13 +661,20 @@ fn load_text(path: &Path, text: String, known: Known<'_>) -> Result<Loaded, crat
 }
 
 /// The game a record names in its `GameId` tag (verification then holds
-/// the tag to the signed events).
+/// the tag to the signed events). Read from the tag's own line as the
+/// notation allows it to be written, white space around and inside the
+/// brackets included: a record that crossed a transport which pads or
+/// trims lines (a 7bit attachment, a pasted record) names its game all
+/// the same, where an exact match took it for a game the desk never had.
 pub fn claimed_id(bytes: &[u8]) -> Option<String> {
     let text = std::str::from_utf8(bytes).ok()?;
-    text.lines()
-        .find_map(|l| l.strip_prefix("[GameId \""))
-        .and_then(|l| l.strip_suffix("\"]"))
-        .map(str::to_owned)
+    text.lines().find_map(|line| {
+        let inside = line.trim().strip_prefix('[')?.strip_suffix(']')?;
+        let value = inside.trim_start().strip_prefix("GameId")?;
+        let quoted = value.trim().strip_prefix('"')?.strip_suffix('"')?;
+        // Game ids are printable without escapes; anything else is no claim.
+        (!quoted.contains(['"', '\\'])).then(|| quoted.to_owned())
+    })
 }
 
 /// The prose of each signed event's comment in a record's main line: the
@@ -812,5 +819,33 @@ pub fn follow_signed_takebacks(
         yam_referee::signed::verify_text(&text, &RecordRulesets::beside(path))
     {
         yam_referee::signed::follow_takebacks(report, &verified, text.variations);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::claimed_id;
+
+    #[test]
+    fn a_game_id_is_read_from_its_tag_however_the_line_is_padded() {
+        let claim = |text: &str| claimed_id(text.as_bytes());
+        for text in [
+            "[Game \"Khan\"]\n[GameId \"khan-1\"]\n\n*\n",
+            "[Game \"Khan\"] \n[GameId \"khan-1\"] \n\n*\n",
+            "[Game \"Khan\"]\r\n[GameId \"khan-1\"]\r\n\r\n*\r\n",
+            "  [ GameId   \"khan-1\" ]\t\n",
+        ] {
+            assert_eq!(claim(text).as_deref(), Some("khan-1"), "{text:?}");
+        }
+        for text in [
+            "[Game \"Khan\"]\n\n*\n",
+            "[GameIdX \"khan-1\"]\n",
+            "{[GameId \"khan-1\"]}\n",
+            "[GameId khan-1]\n",
+            "[GameId \"kh\\\"an\"]\n",
+            "1. Ng3-f3 [GameId \"khan-1\"]\n",
+        ] {
+            assert_eq!(claim(text), None, "{text:?}");
+        }
     }
 }

@@ -189,11 +189,7 @@ pub fn compose(mail: &TurnMail<'_>) -> Result<lettre::Message, lettre::error::Er
     text.push_str(&armor::armor(mail.game_id, mail.ply, mail.turn));
     let name = format!("{}.yam", mail.game_id);
     let record_type = ContentType::parse("application/x-yam").unwrap_or(ContentType::TEXT_PLAIN);
-    // Bytes in base64, asked for by name: left to choose, lettre sends a
-    // record (ASCII, long lines) as quoted-printable, which costs more to
-    // write and to read than base64 and is larger. Base64 accepts any bytes.
-    let record = Body::new_with_encoding(mail.record.to_vec(), ContentTransferEncoding::Base64)
-        .unwrap_or_else(Body::new);
+    let record = record_body(mail.record);
     let readable = match mail.picture {
         None => MultiPart::mixed().singlepart(SinglePart::plain(text)),
         Some(picture) => {
@@ -215,6 +211,61 @@ pub fn compose(mail: &TurnMail<'_>) -> Result<lettre::Message, lettre::error::Er
         }
     };
     builder.multipart(readable.singlepart(Attachment::new(name).body(record, record_type)))
+}
+
+/// The longest line of a record sent as 7bit: RFC 5322's limit of 998
+/// characters, without the line break.
+pub const SEVEN_BIT_RECORD_LINE: usize = 998;
+
+/// How the attached record travels: as its own lines (`7bit`) when nothing
+/// on a mail's way would change them ([`travels_as_its_lines`]), otherwise
+/// in base64, asked for by name (left to choose, lettre sends a record,
+/// ASCII with long lines, as quoted-printable: larger, and dearer to write
+/// and to read). Why 7bit at all: the reader's mail parser (mail-parser
+/// 0.11) decodes base64 a byte at a time, about a twentieth of a Khan
+/// turn's CPU at ply 300, where a 7bit part is only scanned; the mail is
+/// smaller by a quarter of the record; and the record is legible in the
+/// raw mail (`docs/mail.md`, "Why the attached record travels as its
+/// lines").
+fn record_body(record: &[u8]) -> Body {
+    if travels_as_its_lines(record) {
+        // The lines with CRLF, as every text on the wire: the reader takes
+        // them back to LF (`extract`). lettre adds the line break that
+        // belongs to the boundary, so the record's own last one is kept.
+        let mut wire = Vec::with_capacity(record.len() + record.len() / 32);
+        for line in record.split_inclusive(|&b| b == b'\n') {
+            wire.extend_from_slice(&line[..line.len() - 1]);
+            wire.extend_from_slice(b"\r\n");
+        }
+        return Body::dangerous_pre_encoded(wire, ContentTransferEncoding::SevenBit);
+    }
+    Body::new_with_encoding(record.to_vec(), ContentTransferEncoding::Base64)
+        .unwrap_or_else(Body::new)
+}
+
+/// Whether a record can travel as its own lines and arrive as the same
+/// bytes: text that ends with a line break, every line printable ASCII (a
+/// tab allowed) and at most [`SEVEN_BIT_RECORD_LINE`] long, with none of
+/// the shapes some transport on the way rewrites: a line that begins with
+/// `From ` (mbox stores write `>From `), a line that ends in white space
+/// (some gateways strip it), a line that is a single `.` (SMTP's end of
+/// data, which a careless relay may not escape). Yam's own records always
+/// qualify unless their prose is not ASCII (a name with an accent), or
+/// a player's comment takes one of those shapes; those go in base64.
+pub fn travels_as_its_lines(record: &[u8]) -> bool {
+    let Some(body) = record.strip_suffix(b"\n") else {
+        return false;
+    };
+    body.split(|&b| b == b'\n').all(|line| {
+        line.len() <= SEVEN_BIT_RECORD_LINE
+            && line
+                .iter()
+                .all(|&b| b == b'\t' || (b' '..=b'~').contains(&b))
+            && !line.starts_with(b"From ")
+            && !line.ends_with(b" ")
+            && !line.ends_with(b"\t")
+            && line != b"."
+    })
 }
 
 /// The longest line of a text side that travels as 7bit: lettre sends a
@@ -305,12 +356,7 @@ mod tests {
             picture: None,
         };
         let raw = compose(&mail).unwrap().formatted();
-        let text = String::from_utf8_lossy(&raw);
-        let attached = &text[text.find("filename=\"g1.yam\"").unwrap()..];
-        assert!(
-            attached.contains("Content-Transfer-Encoding: base64"),
-            "{attached}"
-        );
+        assert_eq!(attachment_encoding(&raw), "7bit");
         let incoming = read_mail(&raw).unwrap();
         assert_eq!(incoming.from.as_deref(), Some("ann@example.org"));
         assert_eq!(incoming.message_id.as_deref(), Some("yam.g1.2@example.org"));
@@ -395,6 +441,117 @@ mod tests {
             .filter(|t| matches!(t, Turn::Block(_)))
             .count();
         assert_eq!(blocks, 1, "{:?}", incoming.turns);
+    }
+
+    /// The transfer encoding of the attached record `g1.yam`.
+    fn attachment_encoding(raw: &[u8]) -> String {
+        let text = String::from_utf8_lossy(raw);
+        let from = text.find("filename=\"g1.yam\"").expect("an attachment");
+        let start = text[..from].rfind("\r\n--").unwrap();
+        let header = &text[start..from + text[from..].find("\r\n\r\n").unwrap()];
+        header
+            .lines()
+            .find_map(|l| l.strip_prefix("Content-Transfer-Encoding: "))
+            .unwrap_or("none")
+            .to_owned()
+    }
+
+    fn turn_mail<'a>(players: &'a [String], record: &'a [u8]) -> TurnMail<'a> {
+        TurnMail {
+            from: "Ann <ann@example.org>".parse().unwrap(),
+            to: vec!["bo@example.net".parse().unwrap()],
+            game_name: "Khan",
+            game_id: "g1",
+            ply: 3,
+            players,
+            body: "Your move, Bo.",
+            turn: record,
+            record,
+            message_id: "yam.g1.3@example.org".into(),
+            thread: &[],
+            automatic: Automatic::No,
+            referee: None,
+            reminder: None,
+            picture: None,
+        }
+    }
+
+    /// The attached record as the reader takes it, and the text block's.
+    fn read_back(raw: &[u8]) -> (Vec<u8>, Vec<u8>) {
+        let incoming = read_mail(raw).unwrap();
+        let attached = incoming.turns.iter().find_map(|t| match t {
+            Turn::Attachment { bytes, .. } => Some(bytes.clone()),
+            Turn::Block(_) => None,
+        });
+        let block = incoming.turns.iter().find_map(|t| match t {
+            Turn::Block(b) => Some(b.payload.clone()),
+            Turn::Attachment { .. } => None,
+        });
+        (attached.expect("an attachment"), block.expect("a block"))
+    }
+
+    #[test]
+    fn a_record_travels_as_its_lines_and_reads_back_as_its_bytes() {
+        let players = vec!["Ann".to_owned(), "Bo".to_owned()];
+        let event = format!("{{[%event {}]}}", "QUJD".repeat(90));
+        let record = format!(
+            "[Game \"Khan\"]\n[White \"Ann\"]\n\n1. Ng3-f3 {event}\n1... Nc6-d6 {{\tgood}}\n\n*\n"
+        );
+        let raw = compose(&turn_mail(&players, record.as_bytes()))
+            .unwrap()
+            .formatted();
+        assert_eq!(attachment_encoding(&raw), "7bit");
+        // Legible in the raw mail, with the wire's line breaks.
+        let wire = String::from_utf8_lossy(&raw);
+        assert!(wire.contains(&format!("\r\n1. Ng3-f3 {event}\r\n")));
+        let (attached, block) = read_back(&raw);
+        assert_eq!(
+            attached,
+            record.as_bytes(),
+            "the sender's bytes, LF and all"
+        );
+        assert_eq!(armor::checksum(&attached), armor::checksum(&block));
+    }
+
+    #[test]
+    fn a_record_that_a_transport_could_change_travels_in_base64() {
+        let players = vec!["Ann".to_owned(), "Bo".to_owned()];
+        let fine = "[Game \"Khan\"]\n\n1. Ng3-f3 {nice} *\n";
+        assert!(travels_as_its_lines(fine.as_bytes()));
+        let long = format!("[Game \"Khan\"]\n\n1. Ng3-f3 {{{}}} *\n", "x".repeat(1000));
+        let at_limit = format!("{}\n", "x".repeat(SEVEN_BIT_RECORD_LINE));
+        assert!(travels_as_its_lines(at_limit.as_bytes()));
+        for (why, record) in [
+            ("not ASCII", "[White \"Zoë\"]\n\n*\n".to_owned()),
+            ("a line over 998", long),
+            (
+                "mbox's From",
+                "[Game \"Khan\"]\n\n1. Ng3-f3 {a line\nFrom here on} *\n".to_owned(),
+            ),
+            ("a trailing space", "[Game \"Khan\"] \n\n*\n".to_owned()),
+            ("a trailing tab", "[Game \"Khan\"]\t\n\n*\n".to_owned()),
+            (
+                "SMTP's end of data",
+                "[Game \"Khan\"]\n\n1. Ng3-f3 {\n.\n} *\n".to_owned(),
+            ),
+            (
+                "a carriage return",
+                "[Game \"Khan\"]\r\n\r\n*\r\n".to_owned(),
+            ),
+            (
+                "a control byte",
+                "[Game \"Khan\"]\n\n1. Ng3-f3 {\u{1b}[2J} *\n".to_owned(),
+            ),
+            ("no last line break", "[Game \"Khan\"]\n\n*".to_owned()),
+        ] {
+            assert!(!travels_as_its_lines(record.as_bytes()), "{why}");
+            let raw = compose(&turn_mail(&players, record.as_bytes()))
+                .unwrap()
+                .formatted();
+            assert_eq!(attachment_encoding(&raw), "base64", "{why}");
+            let (attached, _) = read_back(&raw);
+            assert_eq!(attached, record.as_bytes(), "{why}: the bytes as sent");
+        }
     }
 
     fn text_side_encoding(raw: &[u8]) -> String {

@@ -236,6 +236,19 @@ fn each_text(message: &Message<'_>, mut visit: impl FnMut(&str)) {
     }
 }
 
+/// `bytes` with every CRLF as LF (a CR alone stays).
+fn lf_line_breaks(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut from = 0;
+    for at in memchr::memmem::find_iter(bytes, b"\r\n") {
+        out.extend_from_slice(&bytes[from..at]);
+        out.push(b'\n');
+        from = at + 2;
+    }
+    out.extend_from_slice(&bytes[from..]);
+    out
+}
+
 /// How deep forwarded messages are followed.
 const MAX_NESTING: usize = 3;
 
@@ -258,10 +271,17 @@ fn collect_turns(message: &mut Message<'_>, incoming: &mut Incoming, depth: usiz
                 .and_then(|ct| ct.subtype())
                 .is_some_and(|s| s.eq_ignore_ascii_case("x-yam"));
         if is_yam {
-            // A binary part's decoded bytes are taken, not copied (a long
-            // game's record is 80 kB or more); any other kind is copied,
-            // as the text bodies below may still read it.
+            // A record that travelled as text (7bit as Yam sends it, or
+            // quoted-printable, as a client may re-attach it) has the
+            // wire's CRLF line breaks: it is read with the LF it was
+            // written with, so it is the sender's bytes again (and its
+            // checksum the text block's). A base64 part's decoded bytes
+            // are the sender's as they are: taken, not copied (a long
+            // game's record is 80 kB or more).
             let bytes = match &mut part.body {
+                _ if part.encoding != mail_parser::Encoding::Base64 => {
+                    lf_line_breaks(part.contents())
+                }
                 PartType::Binary(bytes) | PartType::InlineBinary(bytes) => {
                     std::mem::take(bytes).into_owned()
                 }

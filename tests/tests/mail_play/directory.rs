@@ -1335,7 +1335,7 @@ fn a_turn_sent_by_hand_is_read_like_any_other() {
     bo.yam(&["move", "khan-1", &line[3]]).success();
 }
 
-/// The raw mail `raw` with its attachment's base64 replaced by what
+/// The raw mail `raw` with its attachment's body replaced by what
 /// `change` makes of it (the lines between the part's headers and the
 /// next boundary).
 fn with_attachment(raw: &str, change: impl Fn(&str) -> String) -> String {
@@ -1462,6 +1462,130 @@ fn a_damaged_or_removed_attachment_is_named_and_the_text_block_carries_the_turn(
     // The genuine mail still applies on Bo's own desk.
     std::fs::write(bo_inbox.join("genuine.eml"), &raw).unwrap();
     assert!(bo.read().contains("1 new event(s) from Ann"));
+}
+
+/// What transports do to a text part, done to the attached record that
+/// travels as its lines (7bit): each mail still brings Ann's turn, and Bo
+/// keeps the same record as from the mail untouched. A change the record's
+/// reader takes in its stride (line breaks, white space, a re-encoding)
+/// reads from the attachment alone; one that breaks an event (a changed
+/// byte, a line folded inside a signature) is refused there, and the text
+/// block (base64 under a checksum) carries the turn.
+#[test]
+fn a_record_sent_as_its_lines_survives_what_transports_do_to_text() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    ann.yam(&["move", "khan-1", &line[2]]).success();
+    let sent = super::mail_files(&bo_inbox).pop().expect("Ann's turn mail");
+    let raw = std::fs::read_to_string(&sent).unwrap();
+    std::fs::remove_file(&sent).unwrap();
+    let at = raw.find("filename=\"khan-1.yam\"").unwrap();
+    let part_header = &raw[at..at + raw[at..].find("\r\n\r\n").unwrap()];
+    assert!(
+        part_header.contains("Content-Transfer-Encoding: 7bit"),
+        "{part_header}"
+    );
+    // Bo's desk, copied afresh, reads `mail`: its exit code, what it said,
+    // and the record it then keeps.
+    let read_copy = |name: &str, mail: String| {
+        let desk = tempfile::tempdir().unwrap();
+        copy_dir(bo.dir(), desk.path());
+        let file = root.path().join(format!("{name}.eml"));
+        std::fs::write(&file, mail).unwrap();
+        let mut cmd = yam!();
+        cmd.args(["read", "--eml", file.to_str().unwrap(), "--data-dir"])
+            .arg(desk.path());
+        let out = cmd.output().unwrap();
+        let said = String::from_utf8_lossy(&out.stdout).into_owned();
+        let kept = std::fs::read_to_string(desk.path().join("games/khan-1/record.yam")).unwrap();
+        (out.status.code(), said, kept)
+    };
+    let (code, said, kept) = read_copy("untouched", raw.clone());
+    assert_eq!(code, Some(0), "{said}");
+    let (_, _, before) = read_copy("nothing", String::from("not a mail"));
+    assert_ne!(kept, before, "the untouched mail brings the turn");
+    let begin = raw.find("-----BEGIN YAM TURN-----").unwrap();
+    let end = raw.find("-----END YAM TURN-----").unwrap() + "-----END YAM TURN-----".len();
+    let without_block = |mail: &str| {
+        let begin = mail.find("-----BEGIN YAM TURN-----").unwrap();
+        let end = mail.find("-----END YAM TURN-----").unwrap() + "-----END YAM TURN-----".len();
+        format!("{}{}", &mail[..begin], &mail[end..])
+    };
+    assert!(end < at, "the block is in the text, before the attachment");
+    let _ = begin;
+    // Each line broken into pieces of `width` characters by `join`.
+    let broken = |body: &str, width: usize, join: &str, escape: bool| {
+        body.split("\r\n")
+            .map(|l| {
+                let chars: Vec<char> = l.chars().collect();
+                chars
+                    .chunks(width)
+                    .map(|c| {
+                        let piece: String = c.iter().collect();
+                        if escape {
+                            piece.replace('=', "=3D")
+                        } else {
+                            piece
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(join)
+            })
+            .collect::<Vec<_>>()
+            .join("\r\n")
+    };
+    // A byte of the last event changed: its signature fails.
+    let flip = |body: &str| {
+        let at = body.rfind("%event").expect("an event") + 20;
+        let mut bytes = body.as_bytes().to_vec();
+        bytes[at] = if bytes[at] == b'A' { b'B' } else { b'A' };
+        String::from_utf8(bytes).unwrap()
+    };
+    let cases: [(&str, String, bool); 5] = [
+        // Long lines folded at 76 characters, as a careless relay does
+        // (RFC 5322 allows 998): an event's signature broken in two.
+        (
+            "folded",
+            with_attachment(&raw, |b| broken(b, 76, "\r\n", false)),
+            false,
+        ),
+        ("altered-event", with_attachment(&raw, flip), false),
+        (
+            "trailing-spaces",
+            with_attachment(&raw, |b| b.replace("\r\n", " \r\n")),
+            true,
+        ),
+        // Delivered by a Unix program that stores LF line breaks.
+        ("lf-only", raw.replace("\r\n", "\n"), true),
+        // Re-encoded by a relay as quoted-printable (`=` escaped, the long
+        // lines broken with soft line breaks).
+        (
+            "quoted-printable",
+            with_attachment(&raw, |b| broken(b, 72, "=\r\n", true)).replacen(
+                part_header,
+                &part_header.replace("7bit", "quoted-printable"),
+                1,
+            ),
+            true,
+        ),
+    ];
+    for (name, mail, alone) in cases {
+        let (code, said, record) = read_copy(name, mail.clone());
+        assert_eq!(code, Some(0), "{name}: {said}");
+        assert!(said.contains("1 new event(s) from Ann"), "{name}: {said}");
+        assert_eq!(record, kept, "{name}: the same record kept");
+        let (code, said, record) = read_copy(name, without_block(&mail));
+        if alone {
+            assert_eq!(code, Some(0), "{name}, the attachment alone: {said}");
+            assert_eq!(record, kept, "{name}, the attachment alone");
+        } else {
+            assert_eq!(code, Some(1), "{name}, the attachment alone: {said}");
+            assert_eq!(record, before, "{name}, the attachment alone: nothing kept");
+        }
+    }
 }
 
 #[test]
