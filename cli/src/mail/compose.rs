@@ -222,10 +222,10 @@ pub const SEVEN_BIT_RECORD_LINE: usize = 998;
 /// in base64, asked for by name (left to choose, lettre sends a record,
 /// ASCII with long lines, as quoted-printable: larger, and dearer to write
 /// and to read). Why 7bit at all: the reader's mail parser (mail-parser
-/// 0.11) decodes base64 a byte at a time, about a twentieth of a Khan
-/// turn's CPU at ply 300, where a 7bit part is only scanned; the mail is
-/// smaller by a quarter of the record; and the record is legible in the
-/// raw mail (`docs/mail.md`, "Why the attached record travels as its
+/// 0.11) decodes base64 a byte at a time, about an eighth of the desk's
+/// CPU for a Khan turn at ply 300, where a 7bit part is only scanned; the
+/// mail is smaller by a quarter of the record; and the record is legible
+/// in the raw mail (`docs/mail.md`, "Why the attached record travels as its
 /// lines").
 fn record_body(record: &[u8]) -> Body {
     if travels_as_its_lines(record) {
