@@ -443,17 +443,23 @@ mod tests {
         assert_eq!(blocks, 1, "{:?}", incoming.turns);
     }
 
-    /// The transfer encoding of the attached record `g1.yam`.
-    fn attachment_encoding(raw: &[u8]) -> String {
+    /// The transfer encoding of the part whose headers hold `marker`, or
+    /// `absent` when they name none.
+    fn part_encoding(raw: &[u8], marker: &str, absent: &str) -> String {
         let text = String::from_utf8_lossy(raw);
-        let from = text.find("filename=\"g1.yam\"").expect("an attachment");
-        let start = text[..from].rfind("\r\n--").unwrap();
-        let header = &text[start..from + text[from..].find("\r\n\r\n").unwrap()];
+        let at = text.find(marker).expect("the part");
+        let start = text[..at].rfind("\r\n--").unwrap_or(0);
+        let header = &text[start..at + text[at..].find("\r\n\r\n").unwrap()];
         header
             .lines()
             .find_map(|l| l.strip_prefix("Content-Transfer-Encoding: "))
-            .unwrap_or("none")
+            .unwrap_or(absent)
             .to_owned()
+    }
+
+    /// The transfer encoding of the attached record `g1.yam`.
+    fn attachment_encoding(raw: &[u8]) -> String {
+        part_encoding(raw, "filename=\"g1.yam\"", "none")
     }
 
     fn turn_mail<'a>(players: &'a [String], record: &'a [u8]) -> TurnMail<'a> {
@@ -555,14 +561,7 @@ mod tests {
     }
 
     fn text_side_encoding(raw: &[u8]) -> String {
-        let text = String::from_utf8_lossy(raw);
-        let from = text.find("Content-Type: text/plain").expect("a text side");
-        let header = &text[from..from + text[from..].find("\r\n\r\n").unwrap()];
-        header
-            .lines()
-            .find_map(|l| l.strip_prefix("Content-Transfer-Encoding: "))
-            .unwrap_or("7bit")
-            .to_owned()
+        part_encoding(raw, "Content-Type: text/plain", "7bit")
     }
 
     #[test]

@@ -1363,10 +1363,10 @@ fn with_block_cut(raw: &str) -> String {
     format!("{}{}", &raw[..half], &raw[end..])
 }
 
-#[test]
-fn a_damaged_or_removed_attachment_is_named_and_the_text_block_carries_the_turn() {
-    let root = tempfile::tempdir().unwrap();
-    let (ann, bo, line) = khan_after(root.path(), 2);
+/// Ann's turn mail to Bo after two moves, taken out of Bo's inbox as it
+/// was written (CRLF), with Bo and the root the game was played in.
+fn anns_third_turn(root: &Path) -> (Player, String) {
+    let (ann, bo, line) = khan_after(root, 2);
     let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
         unreachable!()
     };
@@ -1374,20 +1374,38 @@ fn a_damaged_or_removed_attachment_is_named_and_the_text_block_carries_the_turn(
     let sent = super::mail_files(&bo_inbox).pop().expect("Ann's turn mail");
     let raw = std::fs::read_to_string(&sent).unwrap();
     std::fs::remove_file(&sent).unwrap();
+    (bo, raw)
+}
+
+/// `mail` read by a fresh copy of Bo's desk (written as `root/NAME.eml`):
+/// the exit code, what was said, and the record the copy then keeps.
+fn read_on_a_copy(
+    root: &Path,
+    bo: &Player,
+    name: &str,
+    mail: String,
+) -> (Option<i32>, String, String) {
+    let desk = tempfile::tempdir().unwrap();
+    copy_dir(bo.dir(), desk.path());
+    let file = root.join(format!("{name}.eml"));
+    std::fs::write(&file, mail).unwrap();
+    let mut cmd = yam!();
+    cmd.args(["read", "--eml", file.to_str().unwrap(), "--data-dir"])
+        .arg(desk.path());
+    let out = cmd.output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    let kept = std::fs::read_to_string(desk.path().join("games/khan-1/record.yam")).unwrap();
+    (out.status.code(), said, kept)
+}
+
+#[test]
+fn a_damaged_or_removed_attachment_is_named_and_the_text_block_carries_the_turn() {
+    let root = tempfile::tempdir().unwrap();
+    let (bo, raw) = anns_third_turn(root.path());
     let cut = |b: &str| b[..b.len() / 2].to_owned();
     let read_copy = |name: &str, mail: String| {
-        let desk = tempfile::tempdir().unwrap();
-        copy_dir(bo.dir(), desk.path());
-        let file = root.path().join(format!("{name}.eml"));
-        std::fs::write(&file, mail).unwrap();
-        let mut cmd = yam!();
-        cmd.args(["read", "--eml", file.to_str().unwrap(), "--data-dir"])
-            .arg(desk.path());
-        let out = cmd.output().unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-        )
+        let (code, said, _) = read_on_a_copy(root.path(), &bo, name, mail);
+        (code, said)
     };
     // The attachment cut on the way, the block whole: the turn is applied
     // from the block, and the reader is told the attachment was damaged.
@@ -1460,6 +1478,9 @@ fn a_damaged_or_removed_attachment_is_named_and_the_text_block_carries_the_turn(
     assert_eq!(code, Some(0), "{said}");
     assert!(said.contains("no Yam turn in it"), "{said}");
     // The genuine mail still applies on Bo's own desk.
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
     std::fs::write(bo_inbox.join("genuine.eml"), &raw).unwrap();
     assert!(bo.read().contains("1 new event(s) from Ann"));
 }
@@ -1474,35 +1495,14 @@ fn a_damaged_or_removed_attachment_is_named_and_the_text_block_carries_the_turn(
 #[test]
 fn a_record_sent_as_its_lines_survives_what_transports_do_to_text() {
     let root = tempfile::tempdir().unwrap();
-    let (ann, bo, line) = khan_after(root.path(), 2);
-    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
-        unreachable!()
-    };
-    ann.yam(&["move", "khan-1", &line[2]]).success();
-    let sent = super::mail_files(&bo_inbox).pop().expect("Ann's turn mail");
-    let raw = std::fs::read_to_string(&sent).unwrap();
-    std::fs::remove_file(&sent).unwrap();
+    let (bo, raw) = anns_third_turn(root.path());
     let at = raw.find("filename=\"khan-1.yam\"").unwrap();
     let part_header = &raw[at..at + raw[at..].find("\r\n\r\n").unwrap()];
     assert!(
         part_header.contains("Content-Transfer-Encoding: 7bit"),
         "{part_header}"
     );
-    // Bo's desk, copied afresh, reads `mail`: its exit code, what it said,
-    // and the record it then keeps.
-    let read_copy = |name: &str, mail: String| {
-        let desk = tempfile::tempdir().unwrap();
-        copy_dir(bo.dir(), desk.path());
-        let file = root.path().join(format!("{name}.eml"));
-        std::fs::write(&file, mail).unwrap();
-        let mut cmd = yam!();
-        cmd.args(["read", "--eml", file.to_str().unwrap(), "--data-dir"])
-            .arg(desk.path());
-        let out = cmd.output().unwrap();
-        let said = String::from_utf8_lossy(&out.stdout).into_owned();
-        let kept = std::fs::read_to_string(desk.path().join("games/khan-1/record.yam")).unwrap();
-        (out.status.code(), said, kept)
-    };
+    let read_copy = |name: &str, mail: String| read_on_a_copy(root.path(), &bo, name, mail);
     let (code, said, kept) = read_copy("untouched", raw.clone());
     assert_eq!(code, Some(0), "{said}");
     let (_, _, before) = read_copy("nothing", String::from("not a mail"));
