@@ -17,6 +17,16 @@ first to third quartile) says how far one figure can be trusted. Page
 faults are minor faults (a fresh page touched): a count that does not
 move with the load, where each fault's cost does.
 
+Why each program is run from a copy made at the start: how a binary's
+pages came into the page cache changes what every process of it costs.
+A binary just written (a build, a copy) maps in large pieces; one whose
+pages the kernel dropped and read back when it was run again maps page
+by page: on the third machine `yam read` then took about 23 page faults
+and 0.1 ms more a process, at every ply alike, so two builds compared
+in one run differed by their history and not their code, and a ratio
+shrank by the constant it added. A fresh copy of each puts every build
+in the same state (the cheaper one, so a ratio is not flattered).
+
 As a command, for one early and one late job:
 
     interleaved.py RUNS DIR1 COMMAND1... ++ DIR2 COMMAND2...
@@ -25,10 +35,12 @@ prints "EARLY LATE RATIO FAULTS1 FAULTS2 PAIRS SPREAD": the CPU medians
 in ms, their ratio, the median page faults of each, the median of the
 run-by-run ratios and their middle half.
 """
+import os
 import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 
 
 def median(values):
@@ -39,7 +51,26 @@ def median(values):
 def measure(jobs, runs):
     """Runs each job (DIR, COMMAND) `runs` times, interleaved; returns,
     per job, its CPU milliseconds (user + system) and its minor page
-    faults, one of each per run."""
+    faults, one of each per run; each program runs from a fresh copy."""
+    with tempfile.TemporaryDirectory() as programs:
+        return measure_copied(fresh_programs(jobs, programs), runs)
+
+
+def fresh_programs(jobs, where):
+    """`jobs` with each command's program replaced by a copy in `where`
+    (one copy a program): see the module documentation."""
+    copies = {}
+    for _, command in jobs:
+        program = command[0]
+        if program not in copies:
+            copy = os.path.join(where, f"{len(copies)}-{os.path.basename(program)}")
+            shutil.copy2(shutil.which(program) or program, copy)
+            copies[program] = copy
+    return [(source, [copies[command[0]]] + command[1:]) for source, command in jobs]
+
+
+def measure_copied(jobs, runs):
+    """As `measure`, the programs run as they are."""
     cpu = [[] for _ in jobs]
     faults = [[] for _ in jobs]
     order = list(range(len(jobs)))
