@@ -31,8 +31,8 @@ fuzz_target!(|payload: &[u8]| {
     tip.extend_from_slice(&(bounds.movetext as u64).to_be_bytes());
     tip.extend_from_slice(&(bounds.cut as u64).to_be_bytes());
     tip.extend_from_slice(payload);
-    let seal = xxhash_rust::xxh3::xxh3_128(&tip);
-    tip.extend_from_slice(&seal.to_be_bytes());
+    let seal = blake3::hash(&tip);
+    tip.extend_from_slice(seal.as_bytes());
     let tip: yam_referee::signed::SharedBytes = std::sync::Arc::new(tip);
     if let Some((replay, restored)) = Tip::restore(&tip, TEXT, &Builtin) {
         assert_eq!(restored, bounds);

@@ -33,7 +33,6 @@
 use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use xxhash_rust::xxh3::{Xxh3, xxh3_128};
 
 use crate::castle_siege::game_replay::CastleSiegeReplay;
 use crate::genghis_khan::game_replay::GenghisKhanReplay;
@@ -59,24 +58,19 @@ impl Tip {
     /// must change it: a tip of another version is no tip. (2: the
     /// history kept as bytes, `signed::log`; builds of the same day wrote
     /// 1 with the history inline; 3: the text's hash and the seal are
-    /// BLAKE3, not SHA-256; 4: the seal is XXH3-128, a checksum.)
-    pub const VERSION: u32 = 4;
+    /// BLAKE3, not SHA-256.)
+    pub const VERSION: u32 = 3;
 
     /// The tip of `replay`, the verified replay of exactly `text`, whose
     /// [`Bounds`] are `bounds`: magic, version, the text's length and
-    /// BLAKE3 hash, the bounds, the replay, and last the seal, an XXH3-128
-    /// checksum of everything before it (a tip damaged on disk is no tip).
+    /// BLAKE3 hash, the bounds, the replay, and last a BLAKE3 hash of
+    /// everything before it (a tip damaged on disk is no tip).
     ///
-    /// The text's hash binds the tip to the text, so it is a cryptographic
-    /// hash: BLAKE3, not the protocol's SHA-256, since a tip is a private
-    /// cache, never sent, and hashing the text is part of what grows with
-    /// the game in a turn read from its tip; BLAKE3 is as collision-resistant
-    /// for the binding and about four times as fast here (7.8 GB/s against
-    /// SHA-NI's 2.0 on the development machine). The seal only tells a tip
-    /// damaged on disk from a whole one: whoever can write the tip can
-    /// compute any unkeyed hash of it, so a cryptographic one would guard
-    /// against no one more, and a checksum of the tip (100 to 190 kB at
-    /// ply 300) costs a fraction of BLAKE3 (`docs/fair-play.md`, 9.11).
+    /// BLAKE3, not the protocol's SHA-256: a tip is a private cache, never
+    /// sent, and hashing the text and the tip is what grows with the game
+    /// in a turn read from its tip; BLAKE3 is a cryptographic hash as
+    /// collision-resistant for the binding, and about four times as fast
+    /// here (7.8 GB/s against SHA-NI's 2.0 on the development machine).
     /// `None` for a game that keeps no tip (a test game of the referee's
     /// own).
     pub fn save(replay: &SignedReplay, text: &str, bounds: Bounds) -> Option<Vec<u8>> {
@@ -88,7 +82,7 @@ impl Tip {
     }
 
     /// Writes to `out` the tip [`Tip::save`] makes, as it is made: the
-    /// bytes go out in chunks and are summed for the seal on the way, so a
+    /// bytes go out in chunks and are hashed for the seal on the way, so a
     /// tip (100 to 190 kB at ply 300) is never held whole in memory, whose
     /// fresh pages were a page fault each at every turn. `Ok(false)` when
     /// there is no tip (as `save`'s `None`): what was written then is no
@@ -104,7 +98,7 @@ impl Tip {
         }
         let mut sealing = Sealing {
             out,
-            checksum: Xxh3::new(),
+            hasher: blake3::Hasher::new(),
             pending: Vec::with_capacity(CHUNK),
             failed: None,
         };
@@ -122,8 +116,8 @@ impl Tip {
             };
         }
         sealing.drain()?;
-        let seal = sealing.checksum.digest128().to_be_bytes();
-        sealing.out.write_all(&seal)?;
+        let seal = sealing.hasher.finalize();
+        sealing.out.write_all(seal.as_bytes())?;
         sealing.out.flush()?;
         Ok(true)
     }
@@ -141,8 +135,8 @@ impl Tip {
         text: &str,
         catalog: &dyn RulesCatalog,
     ) -> Option<(SignedReplay, Bounds)> {
-        let (sealed, seal) = (**tip).as_ref().split_last_chunk::<16>()?;
-        if xxh3_128(sealed).to_be_bytes() != *seal {
+        let (sealed, seal) = (**tip).as_ref().split_last_chunk::<32>()?;
+        if blake3::hash(sealed) != *seal {
             return None;
         }
         let rest = sealed.strip_prefix(MAGIC)?;
@@ -179,11 +173,11 @@ impl Tip {
 /// How much of a tip [`Tip::write`] gathers before hashing and writing it.
 const CHUNK: usize = 32 << 10;
 
-/// A tip on its way out: bytes gathered into chunks, each added to the
-/// seal's checksum and written.
+/// A tip on its way out: bytes gathered into chunks, each hashed for the
+/// seal and written.
 struct Sealing<'w> {
     out: &'w mut dyn std::io::Write,
-    checksum: Xxh3,
+    hasher: blake3::Hasher,
     pending: Vec<u8>,
     /// Why writing failed, if it did (postcard's own error cannot say).
     failed: Option<std::io::Error>,
@@ -191,7 +185,7 @@ struct Sealing<'w> {
 
 impl Sealing<'_> {
     fn drain(&mut self) -> std::io::Result<()> {
-        self.checksum.update(&self.pending);
+        self.hasher.update(&self.pending);
         self.out.write_all(&self.pending)?;
         self.pending.clear();
         Ok(())
@@ -202,7 +196,7 @@ impl Sealing<'_> {
             self.drain()?;
         }
         if data.len() > CHUNK {
-            self.checksum.update(data);
+            self.hasher.update(data);
             return self.out.write_all(data);
         }
         self.pending.extend_from_slice(data);
