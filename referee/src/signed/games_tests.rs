@@ -1015,13 +1015,16 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
             Tip::restore(&tip_bytes, &other, &Builtin).is_none(),
             "another text"
         );
-        let mut damaged = tip.clone();
-        let middle = damaged.len() / 2;
-        damaged[middle] ^= 1;
-        assert!(
-            Tip::restore(&(Arc::new(damaged) as SharedBytes), prefix, &Builtin).is_none(),
-            "damaged"
-        );
+        // Damage anywhere: the version, the text's hash, the payload's
+        // first, middle and last bytes, the seal.
+        for at in [9, 30, 69, tip.len() / 2, tip.len() - 33, tip.len() - 1] {
+            let mut damaged = tip.clone();
+            damaged[at] ^= 1;
+            assert!(
+                Tip::restore(&(Arc::new(damaged) as SharedBytes), prefix, &Builtin).is_none(),
+                "damaged at {at}"
+            );
+        }
         let mut later = tip.clone();
         later[8..12].copy_from_slice(&(Tip::VERSION + 1).to_be_bytes());
         assert!(
