@@ -15,14 +15,25 @@ scripts/turn-cost.sh keeps the reader's desk and the turn mail it is
 about to read at its early and late points (OUT/desk-PLY and
 OUT/desk-PLY.eml); the two points are taken from those names. Every run
 reads the same mail into a fresh copy of the same desk, so every build
-does the same work; the jobs of a round run in turn, the order reversed
-every other round (scripts/bench/interleaved.py). For each build it
+does the same work; the jobs of a round run in turn
+(scripts/bench/interleaved.py), one build alone early then late and the
+next round late then early; with two builds or more, in an order drawn
+anew for each round (a fixed seed), so that no build's read follows a
+given read of another (whose caches it inherits) more often at one ply
+than at the other. Why: what a process pays depends on the process
+before it. In the fixed orders used until the twenty-first step (build
+by build, early then late, the whole order reversed every other round;
+then every early read and every late one), some builds' reads always
+followed another build's read of the other ply at one ply only, and
+the same two builds compared in either order came out 0.02 to 0.05
+apart, the build named last ahead. For each build it
 prints the median CPU (user + system) of both points, the ratio of the
 medians, the median and middle half of the ratios taken run by run, and
 the median minor page faults of each point.
 """
 import glob
 import os
+import random
 import re
 import sys
 
@@ -58,7 +69,12 @@ def main():
              [build, "read", "--eml", f"{where}/desk-{ply}.eml", "--data-dir", f"{where}/desk-{ply}-run"])
             for ply in (early_ply, late_ply)
         ]
-    cpu, faults = measure(jobs, runs)
+    order = None
+    if len(builds) > 1:
+        draw = random.Random(22)
+        rounds = [draw.sample(range(len(jobs)), len(jobs)) for _ in range(runs)]
+        order = rounds.__getitem__
+    cpu, faults = measure(jobs, runs, order)
     for i, build in enumerate(builds):
         early, late = cpu[2 * i], cpu[2 * i + 1]
         e, l = median(early), median(late)

@@ -48,12 +48,14 @@ def median(values):
     return sorted(values)[len(values) // 2]
 
 
-def measure(jobs, runs):
+def measure(jobs, runs, order=None):
     """Runs each job (DIR, COMMAND) `runs` times, interleaved; returns,
     per job, its CPU milliseconds (user + system) and its minor page
-    faults, one of each per run; each program runs from a fresh copy."""
+    faults, one of each per run; each program runs from a fresh copy.
+    `order(run)`, if given, is the order of the jobs (their indices) in
+    round `run`; by default the jobs' order, reversed every other round."""
     with tempfile.TemporaryDirectory() as programs:
-        return measure_copied(fresh_programs(jobs, programs), runs)
+        return measure_copied(fresh_programs(jobs, programs), runs, order)
 
 
 def fresh_programs(jobs, where):
@@ -69,13 +71,14 @@ def fresh_programs(jobs, where):
     return [(source, [copies[command[0]]] + command[1:]) for source, command in jobs]
 
 
-def measure_copied(jobs, runs):
+def measure_copied(jobs, runs, order=None):
     """As `measure`, the programs run as they are."""
     cpu = [[] for _ in jobs]
     faults = [[] for _ in jobs]
-    order = list(range(len(jobs)))
+    forward = list(range(len(jobs)))
+    order = order or (lambda run: forward if run % 2 == 0 else forward[::-1])
     for run in range(runs):
-        for which in order if run % 2 == 0 else reversed(order):
+        for which in order(run):
             source, command = jobs[which]
             shutil.rmtree(source + "-run", ignore_errors=True)
             shutil.copytree(source, source + "-run")
