@@ -661,20 +661,45 @@ fn load_text(path: &Path, text: String, known: Known<'_>) -> Result<Loaded, crat
 }
 
 /// The game a record names in its `GameId` tag (verification then holds
-/// the tag to the signed events). Read from the tag's own line as the
-/// notation allows it to be written, white space around and inside the
-/// brackets included: a record that crossed a transport which pads or
-/// trims lines (a 7bit attachment, a pasted record) names its game all
-/// the same, where an exact match took it for a game the desk never had.
+/// the tag to the signed events), read by the notation's reader as it
+/// reads any tag pair: white space around and inside the brackets, CRLF
+/// and padded lines included, so a record that crossed a transport which
+/// pads or trims lines (a 7bit attachment, a pasted record) names its game
+/// all the same, where an exact match took it for a game the desk never
+/// had. Only the record's leading tag lines are read: the movetext (80 kB
+/// at ply 300) cannot hold the header's tag.
 pub fn claimed_id(bytes: &[u8]) -> Option<String> {
-    let text = std::str::from_utf8(bytes).ok()?;
-    text.lines().find_map(|line| {
-        let inside = line.trim().strip_prefix('[')?.strip_suffix(']')?;
-        let value = inside.trim_start().strip_prefix("GameId")?;
-        let quoted = value.trim().strip_prefix('"')?.strip_suffix('"')?;
-        // Game ids are printable without escapes; anything else is no claim.
-        (!quoted.contains(['"', '\\'])).then(|| quoted.to_owned())
-    })
+    let header = bytes
+        .split_inclusive(|&b| b == b'\n')
+        .take_while(|line| matches!(line.trim_ascii().first(), None | Some(b'[')))
+        .map(<[u8]>::len)
+        .sum();
+    let mut claim = GameIdClaim(None);
+    // A header that fails after its GameId (no Game tag, no movetext in
+    // the lines read) still names the game: the tag was read.
+    let _ = Reader::new(&bytes[..header]).read_game(&mut claim);
+    // Game ids are printable without escapes; anything else is no claim.
+    claim.0.filter(|id| !id.contains(['"', '\\']))
+}
+
+/// The first `GameId` tag's value of a header the reader walks.
+struct GameIdClaim(Option<String>);
+
+impl Visitor for GameIdClaim {
+    type Output = ();
+
+    fn tag(&mut self, name: &str, value: RawTagValue<'_>, _span: Span) -> Result<(), TokenError> {
+        if name == "GameId" && self.0.is_none() {
+            self.0 = Some(value.decode().into_owned());
+        }
+        Ok(())
+    }
+
+    fn end_tags(&mut self, _game: GameKind) -> Result<Skip, Cow<'static, str>> {
+        Ok(Skip(true))
+    }
+
+    fn end_game(&mut self) {}
 }
 
 /// The prose of each signed event's comment in a record's main line: the
@@ -844,6 +869,8 @@ mod tests {
             "[GameId khan-1]\n",
             "[GameId \"kh\\\"an\"]\n",
             "1. Ng3-f3 [GameId \"khan-1\"]\n",
+            // A tag line inside a comment of the movetext is no header.
+            "[Game \"Khan\"]\n\n1. Ng3-f3 {a note\n[GameId \"khan-1\"]} *\n",
         ] {
             assert_eq!(claim(text), None, "{text:?}");
         }
