@@ -5,7 +5,8 @@
 # the Python package index for SMTP, Debian's chromium for the browser test
 # of the HTML export, jq for the docs' JSON examples), starts both servers
 # on loopback, runs
-# every test of the workspace, and stops the servers. CI (.ci/run) calls
+# every test of the workspace and of the vendored mail-parser, and stops
+# the servers. CI (.ci/run) calls
 # exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,3 +56,10 @@ trap 'scripts/mail/servers.sh stop "$YAM_MAILTEST_DIR"' EXIT
 
 echo "== cargo test --workspace"
 cargo test --workspace --locked
+
+# The mail-parser Yam builds with is a patched copy (vendor/mail-parser,
+# YAM-PATCH.md): its own tests, upstream's corpus of mails with their
+# expected parses and the comparison of the patched scans with the
+# original loops.
+echo "== cargo test of vendor/mail-parser"
+cargo test --manifest-path vendor/mail-parser/Cargo.toml --locked --features serde,full_encoding

@@ -327,7 +327,14 @@ impl MessageParser {
                         (Cow::Borrowed(bytes), Some(charset_decoder)) => {
                             charset_decoder(bytes).into()
                         }
-                        (Cow::Borrowed(bytes), None) => String::from_utf8_lossy(bytes),
+                        // Yam's patch: a valid UTF-8 body (every Yam turn
+                        // mail's text) is checked by the standard library's
+                        // word-at-a-time validation, not the byte-at-a-time
+                        // lossy walk; the result is the same.
+                        (Cow::Borrowed(bytes), None) => match std::str::from_utf8(bytes) {
+                            Ok(text) => Cow::Borrowed(text),
+                            Err(_) => String::from_utf8_lossy(bytes),
+                        },
                     };
 
                     let is_html = mime_type == MimeType::TextHtml;
