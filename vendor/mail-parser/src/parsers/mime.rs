@@ -66,13 +66,23 @@ impl<'x> MessageStream<'x> {
     /// `--boundary` (anywhere, not only at a line's start); the part ends at
     /// the line break before its dashes (before a CR that precedes it) when
     /// the dashes begin a line or the stream's position, else at the dashes.
-    fn find_boundary(&self, boundary: &[u8]) -> Option<(usize, usize)> {
+    fn find_boundary(&mut self, boundary: &[u8]) -> Option<(usize, usize)> {
         let start_pos = self.offset();
         let data = self.data;
-        let mut needle = Vec::with_capacity(boundary.len() + 2);
-        needle.extend_from_slice(b"--");
-        needle.extend_from_slice(boundary);
-        let p = start_pos + memchr::memmem::find(&data[start_pos..], &needle)?;
+        // One search built for each boundary, not for each part: a mail of
+        // many small parts would otherwise pay for it at every part.
+        let cached = self
+            .boundary_finder
+            .as_ref()
+            .is_some_and(|f| f.needle().strip_prefix(b"--") == Some(boundary));
+        if !cached {
+            let mut needle = Vec::with_capacity(boundary.len() + 2);
+            needle.extend_from_slice(b"--");
+            needle.extend_from_slice(boundary);
+            self.boundary_finder = Some(memchr::memmem::Finder::new(&needle).into_owned());
+        }
+        let finder = self.boundary_finder.as_ref()?;
+        let p = start_pos + finder.find(&data[start_pos..])?;
         let end_pos = if p == start_pos {
             start_pos
         } else if data[p - 1] == b'\n' {
@@ -259,36 +269,74 @@ pub mod yam_scan_reference {
     }
 
     /// Whether the patched scans return what the original loops return on
-    /// `data` from `start` with `boundary`, and leave the stream in the
-    /// same state: `Err` says where they part.
-    pub fn same_as_bytewise(data: &[u8], start: usize, boundary: &[u8]) -> Result<(), String> {
+    /// `data` from `start` with each of `boundaries`, and leave the stream
+    /// in the same state; then the same for the scans one after another on
+    /// one stream, in turn `mime_part` and `seek_part_end`, each with the
+    /// next boundary (as the parser scans nested parts: the patched scan
+    /// keeps its search for a boundary from one part to the next). `Err`
+    /// says where they part.
+    pub fn same_as_bytewise(
+        data: &[u8],
+        start: usize,
+        boundaries: &[&[u8]],
+    ) -> Result<(), String> {
         let at = |start: usize| {
             let mut stream = MessageStream::new(data);
             stream.skip_bytes(start.min(data.len()));
             stream
         };
+        for &boundary in boundaries {
+            let (mut fast, mut slow) = (at(start), at(start));
+            compare_mime_part(&mut fast, &mut slow, boundary)?;
+            for boundary in [Some(boundary), None] {
+                let (mut fast, mut slow) = (at(start), at(start));
+                compare_seek_part_end(&mut fast, &mut slow, boundary)?;
+            }
+        }
         let (mut fast, mut slow) = (at(start), at(start));
+        for (i, &boundary) in boundaries.iter().enumerate() {
+            if i % 2 == 0 {
+                compare_mime_part(&mut fast, &mut slow, boundary)?;
+            } else {
+                compare_seek_part_end(&mut fast, &mut slow, Some(boundary))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn compare_mime_part(
+        fast: &mut MessageStream<'_>,
+        slow: &mut MessageStream<'_>,
+        boundary: &[u8],
+    ) -> Result<(), String> {
+        let from = fast.offset();
         let (got, want) = (fast.mime_part(boundary), slow.mime_part_bytewise(boundary));
         if got != want || fast.state() != slow.state() {
             return Err(format!(
-                "mime_part from {start} with {boundary:?}: {got:?} {:?}, the original {want:?} {:?}",
+                "mime_part from {from} with {boundary:?}: {got:?} {:?}, the original {want:?} {:?}",
                 fast.state(),
                 slow.state()
             ));
         }
-        for boundary in [Some(boundary), None] {
-            let (mut fast, mut slow) = (at(start), at(start));
-            let (got, want) = (
-                fast.seek_part_end(boundary),
-                slow.seek_part_end_bytewise(boundary),
-            );
-            if got != want || fast.state() != slow.state() {
-                return Err(format!(
-                    "seek_part_end from {start} with {boundary:?}: {got:?} {:?}, the original {want:?} {:?}",
-                    fast.state(),
-                    slow.state()
-                ));
-            }
+        Ok(())
+    }
+
+    fn compare_seek_part_end(
+        fast: &mut MessageStream<'_>,
+        slow: &mut MessageStream<'_>,
+        boundary: Option<&[u8]>,
+    ) -> Result<(), String> {
+        let from = fast.offset();
+        let (got, want) = (
+            fast.seek_part_end(boundary),
+            slow.seek_part_end_bytewise(boundary),
+        );
+        if got != want || fast.state() != slow.state() {
+            return Err(format!(
+                "seek_part_end from {from} with {boundary:?}: {got:?} {:?}, the original {want:?} {:?}",
+                fast.state(),
+                slow.state()
+            ));
         }
         Ok(())
     }
@@ -325,19 +373,21 @@ pub mod yam_scan_reference {
             // boundaries themselves spliced in.
             let alphabet = b"-\r\nab7Xqy ";
             for _ in 0..200_000 {
-                let boundary = BOUNDARIES[cases.below(BOUNDARIES.len())];
-                let len = cases.below(40);
+                let boundaries: Vec<&[u8]> = (0..1 + cases.below(4))
+                    .map(|_| BOUNDARIES[cases.below(BOUNDARIES.len())])
+                    .collect();
+                let len = cases.below(60);
                 let mut data = Vec::with_capacity(len + 16);
                 while data.len() < len {
                     if cases.below(6) == 0 {
                         data.extend_from_slice(b"--");
-                        data.extend_from_slice(boundary);
+                        data.extend_from_slice(boundaries[cases.below(boundaries.len())]);
                     } else {
                         data.push(alphabet[cases.below(alphabet.len())]);
                     }
                 }
                 let start = cases.below(data.len() + 2);
-                if let Err(e) = same_as_bytewise(&data, start, boundary) {
+                if let Err(e) = same_as_bytewise(&data, start, &boundaries) {
                     panic!("{e}; data {:?}", String::from_utf8_lossy(&data));
                 }
             }
@@ -360,24 +410,31 @@ pub mod yam_scan_reference {
                     // Every boundary the mail declares, from the start and
                     // from every line's start.
                     let text = String::from_utf8_lossy(&raw);
-                    let declared = text.split("boundary=").skip(1).map(|rest| {
-                        rest.trim_start_matches('"')
-                            .split(['"', ';', '\r', '\n'])
-                            .next()
-                            .unwrap_or_default()
-                            .as_bytes()
-                    });
-                    for boundary in declared {
-                        let starts = std::iter::once(0).chain(
-                            raw.iter()
-                                .enumerate()
-                                .filter(|(_, c)| **c == b'\n')
-                                .map(|(i, _)| i + 1),
-                        );
-                        for start in starts {
-                            if let Err(e) = same_as_bytewise(&raw, start, boundary) {
-                                panic!("{}: {e}", path.display());
-                            }
+                    let mut declared: Vec<&[u8]> = text
+                        .split("boundary=")
+                        .skip(1)
+                        .map(|rest| {
+                            rest.trim_start_matches('"')
+                                .split(['"', ';', '\r', '\n'])
+                                .next()
+                                .unwrap_or_default()
+                                .as_bytes()
+                        })
+                        .collect();
+                    // Nested boundaries, scanned in turn as the parser
+                    // does: the inner one, then the outer one again.
+                    if let Some(&outer) = declared.first() {
+                        declared.push(outer);
+                    }
+                    let starts = std::iter::once(0).chain(
+                        raw.iter()
+                            .enumerate()
+                            .filter(|(_, c)| **c == b'\n')
+                            .map(|(i, _)| i + 1),
+                    );
+                    for start in starts {
+                        if let Err(e) = same_as_bytewise(&raw, start, &declared) {
+                            panic!("{}: {e}", path.display());
                         }
                     }
                 }

@@ -17,6 +17,9 @@ pub struct MessageStream<'x> {
     iter: Peekable<Iter<'x, u8>>,
     pos: usize,
     restore_pos: usize,
+    // Yam's patch (YAM-PATCH.md): the search for `--boundary` last built,
+    // kept for the next part under the same boundary.
+    boundary_finder: Option<memchr::memmem::Finder<'static>>,
 }
 
 impl<'x> MessageStream<'x> {
@@ -26,6 +29,7 @@ impl<'x> MessageStream<'x> {
             iter: data.iter().peekable(),
             pos: 0,
             restore_pos: 0,
+            boundary_finder: None,
         }
     }
 
