@@ -60,8 +60,8 @@ impl<'x> MessageStream<'x> {
     // byte: the loops are kept in `yam_scan_reference` below, and tests
     // and a fuzz target compare the two.
 
-    /// Where the stream continues after the first `--boundary` at or after
-    /// its position, and where the part before it ends, as the original
+    /// How far the stream moves to be past the first `--boundary` at or
+    /// after its position, and where the part before it ends, as the original
     /// byte-by-byte loops found them: the loops stopped at the leftmost
     /// `--boundary` (anywhere, not only at a line's start); the part ends at
     /// the line break before its dashes (before a CR that precedes it) when
@@ -95,7 +95,7 @@ impl<'x> MessageStream<'x> {
         } else {
             p
         };
-        Some((p + 2 + boundary.len(), end_pos))
+        Some((p + 2 + boundary.len() - start_pos, end_pos))
     }
 
     pub fn mime_part(&mut self, boundary: &[u8]) -> (usize, Cow<'x, [u8]>) {
@@ -106,9 +106,8 @@ impl<'x> MessageStream<'x> {
             return (self.offset(), self.bytes(start_pos..self.len()).into());
         }
         match self.find_boundary(boundary) {
-            Some((after, end_pos)) => {
-                self.pos = after;
-                self.iter = self.data[after..].iter().peekable();
+            Some((skip, end_pos)) => {
+                self.skip_bytes(skip);
                 (end_pos, self.bytes(start_pos..end_pos).into())
             }
             None => {
@@ -121,9 +120,8 @@ impl<'x> MessageStream<'x> {
     pub fn seek_part_end(&mut self, boundary: Option<&[u8]>) -> (usize, bool) {
         if let Some(boundary) = boundary {
             match self.find_boundary(boundary) {
-                Some((after, end_pos)) => {
-                    self.pos = after;
-                    self.iter = self.data[after..].iter().peekable();
+                Some((skip, end_pos)) => {
+                    self.skip_bytes(skip);
                     (end_pos, true)
                 }
                 None => {
