@@ -669,11 +669,14 @@ fn load_text(path: &Path, text: String, known: Known<'_>) -> Result<Loaded, crat
 /// had. Only the record's leading tag lines are read: the movetext (80 kB
 /// at ply 300) cannot hold the header's tag.
 pub fn claimed_id(bytes: &[u8]) -> Option<String> {
-    let header = bytes
-        .split_inclusive(|&b| b == b'\n')
-        .take_while(|line| matches!(line.trim_ascii().first(), None | Some(b'[')))
-        .map(<[u8]>::len)
-        .sum();
+    // A byte-order mark first (an editor's) is skipped, as the reader does.
+    let bom = usize::from(bytes.starts_with(b"\xef\xbb\xbf")) * 3;
+    let header = bom
+        + bytes[bom..]
+            .split_inclusive(|&b| b == b'\n')
+            .take_while(|line| matches!(line.trim_ascii().first(), None | Some(b'[')))
+            .map(<[u8]>::len)
+            .sum::<usize>();
     let mut claim = GameIdClaim(None);
     // A header that fails after its GameId (no Game tag, no movetext in
     // the lines read) still names the game: the tag was read.
@@ -859,6 +862,8 @@ mod tests {
             "[Game \"Khan\"] \n[GameId \"khan-1\"] \n\n*\n",
             "[Game \"Khan\"]\r\n[GameId \"khan-1\"]\r\n\r\n*\r\n",
             "  [ GameId   \"khan-1\" ]\t\n",
+            // A byte-order mark an editor put first: the reader skips it.
+            "\u{feff}[Game \"Khan\"]\n[GameId \"khan-1\"]\n\n*\n",
         ] {
             assert_eq!(claim(text).as_deref(), Some("khan-1"), "{text:?}");
         }
