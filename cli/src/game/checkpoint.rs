@@ -67,10 +67,11 @@ pub fn known(checkpoint: Option<&Checkpoint>) -> Known<'_> {
     checkpoint.map_or(Known::Nothing, Known::Checkpoint)
 }
 
-/// Writes `checkpoint` to `path` (through a rename: a reader sees the old
-/// one or the new one), readable by its owner only. Not synced: a
-/// checkpoint lost or garbled in a crash costs one whole verification,
-/// nothing more.
+/// Writes `checkpoint` to `path`, readable by its owner only, written
+/// over in place ([`atomic::write_cache`]). Not synced: a checkpoint lost,
+/// garbled or half written (read while it is written, or cut by a crash)
+/// matches no record ([`Checkpoint::matches`] recomputes its seal) and
+/// costs one whole verification, nothing more.
 pub fn write(path: &Path, checkpoint: &Checkpoint) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
@@ -126,8 +127,9 @@ pub fn read_tip(path: &Path, text_len: usize) -> Option<Vec<u8>> {
 }
 
 /// Writes the tip of `replay`, the verified replay of `text` whose bounds
-/// are `bounds`, at `path` (through a rename, owner only, not synced: a
-/// cache like the checkpoint). A game that keeps no tip, or a text that
+/// are `bounds`, at `path` (written over in place, owner only, not
+/// synced: a cache like the checkpoint, whose seal refuses it half
+/// written). A game that keeps no tip, or a text that
 /// cannot be continued, leaves none: an older tip is removed, since it
 /// could only be of another text.
 pub fn keep_tip(
