@@ -387,8 +387,11 @@ fn open_cache(path: &Path) -> io::Result<fs::File> {
     {
         use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
         options.mode(0o600);
-        // Never written through a symbolic link put in the file's place.
-        options.custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32);
+        // Never written through a symbolic link put in the file's place,
+        // and never left waiting on a pipe put there (a regular file is
+        // written as without the flag).
+        let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
+        options.custom_flags(flags.bits() as i32);
         let own = |meta: &fs::Metadata| {
             meta.file_type().is_file() && meta.nlink() == 1 && meta.mode() & 0o077 == 0
         };
@@ -405,7 +408,7 @@ fn open_cache(path: &Path) -> io::Result<fs::File> {
                 .write(true)
                 .create_new(true)
                 .mode(0o600)
-                .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+                .custom_flags(flags.bits() as i32)
                 .open(path);
         }
         Ok(file)
@@ -525,6 +528,19 @@ mod tests {
         write_cache(&path, b"tip again").unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"tip again");
         assert_eq!(mode(&path), 0o600);
+        // A pipe: removed, not waited on (no reader would ever come).
+        fs::remove_file(&path).unwrap();
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &path,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_bits_truncate(0o600),
+            0,
+        )
+        .unwrap();
+        write_cache(&path, b"tip").unwrap();
+        assert!(fs::symlink_metadata(&path).unwrap().file_type().is_file());
+        assert_eq!(fs::read(&path).unwrap(), b"tip");
     }
 
     #[test]
