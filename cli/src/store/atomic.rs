@@ -354,8 +354,8 @@ pub fn write_cache(path: &Path, contents: &[u8]) -> io::Result<()> {
 /// The file written over is only ever a regular file of the owner's
 /// alone, under this one name: anything else found at `path` (a symbolic
 /// or hard link to another file, which would be written through; a file
-/// others may read; a device or a pipe) is removed first and a new file
-/// made, as the rename did.
+/// others may read, or its owner may not write; a device or a pipe) is
+/// removed first and a new file made, as the rename did.
 pub fn write_cache_with(
     path: &Path,
     write: impl FnOnce(&mut fs::File) -> io::Result<bool>,
@@ -392,8 +392,10 @@ fn open_cache(path: &Path) -> io::Result<fs::File> {
         // written as without the flag).
         let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
         options.custom_flags(flags.bits() as i32);
+        // A regular file under this one name, that its owner may write and
+        // no one else may read or write (mode 0600, as made here).
         let own = |meta: &fs::Metadata| {
-            meta.file_type().is_file() && meta.nlink() == 1 && meta.mode() & 0o077 == 0
+            meta.file_type().is_file() && meta.nlink() == 1 && meta.mode() & 0o277 == 0o200
         };
         match fs::symlink_metadata(path) {
             Ok(meta) if !own(&meta) => fs::remove_file(path)?,
@@ -527,6 +529,12 @@ mod tests {
         fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
         write_cache(&path, b"tip again").unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"tip again");
+        assert_eq!(mode(&path), 0o600);
+        // A file its owner may not write (a backup restored read-only):
+        // replaced, as the rename replaced it.
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o400)).unwrap();
+        write_cache(&path, b"tip").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"tip");
         assert_eq!(mode(&path), 0o600);
         // A pipe: removed, not waited on (no reader would ever come).
         fs::remove_file(&path).unwrap();
