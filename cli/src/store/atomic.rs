@@ -402,18 +402,13 @@ fn open_cache(path: &Path) -> io::Result<fs::File> {
             _ => {}
         }
         let file = options.open(path)?;
-        if !own(&file.metadata()?) {
-            // Something else was put there since: not written over.
-            drop(file);
-            fs::remove_file(path)?;
-            return OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o600)
-                .custom_flags(flags.bits() as i32)
-                .open(path);
+        if own(&file.metadata()?) {
+            return Ok(file);
         }
-        Ok(file)
+        // Something else was put there since: not written over.
+        drop(file);
+        fs::remove_file(path)?;
+        options.clone().create_new(true).open(path)
     }
     #[cfg(not(unix))]
     options.open(path)
