@@ -1025,6 +1025,27 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
                 "damaged at {at}"
             );
         }
+        // Torn: the next turn's tip written over this one in place, read
+        // midway or cut there by a crash (the new tip's first bytes, then
+        // what is left of the old one, or nothing), restores only if it is
+        // one of the two tips whole, and only for that tip's own text.
+        if let Some((next, next_replay)) = records.get(k + 1) {
+            let new = Tip::save(next_replay, next, bounds_of(next)).unwrap();
+            for cut in [1, 60, new.len() / 2, new.len() - 1] {
+                let mut over = new[..cut].to_vec();
+                let cut_short = over.clone();
+                over.extend_from_slice(tip.get(cut..).unwrap_or_default());
+                for torn in [over, cut_short] {
+                    for text in [prefix, next] {
+                        let whole =
+                            (torn == tip && text == prefix) || (torn == new && text == next);
+                        let restored =
+                            Tip::restore(&(Arc::new(torn.clone()) as SharedBytes), text, &Builtin);
+                        assert_eq!(restored.is_some(), whole, "torn at {cut}");
+                    }
+                }
+            }
+        }
         let mut later = tip.clone();
         later[8..12].copy_from_slice(&(Tip::VERSION + 1).to_be_bytes());
         assert!(
