@@ -1,9 +1,11 @@
 //! Yam's patch of mail-parser (vendor/mail-parser/YAM-PATCH.md) finds MIME
-//! boundaries with a memchr search instead of a loop over every byte: on
+//! boundaries with a memchr search instead of a loop over every byte, and
+//! decodes a base64 part's groups of four alphabet characters at once: on
 //! any bytes, from any position, with any boundaries, one scan or several
 //! in turn on one stream (the patched scan keeps its search from one part
-//! to the next), the patched scans return what the original loops
-//! returned and leave the parser's stream where they left it.
+//! to the next), and the base64 decoder with each boundary, the patched
+//! code returns what the original loops returned and leaves the parser's
+//! stream where they left it.
 //!
 //! The input: a byte that gives how many boundaries (1 to 3); each
 //! boundary as a byte of its length (modulo 24) and its bytes; two bytes of

@@ -182,7 +182,23 @@ impl<'x> MessageStream<'x> {
 
         self.checkpoint();
 
-        while let Some(&ch) = self.next() {
+        loop {
+            // Yam's patch (YAM-PATCH.md): between two groups of four, take
+            // every following group of four alphabet characters at once.
+            // Such a group changes nothing but the decoded bytes and the
+            // last two characters seen, exactly as the byte-by-byte steps
+            // below would; anything else is left to them.
+            if byte_count == 0 {
+                let taken = self.base64_groups(&mut buf);
+                if taken >= 2 {
+                    let seen = self.bytes(self.offset() - 2..self.offset());
+                    before_last_ch = seen[0];
+                    last_ch = seen[1];
+                }
+            }
+            let Some(&ch) = self.next() else {
+                break;
+            };
             let val = BASE64_MAP[byte_count as usize][ch as usize];
 
             if val < 0x01ffffff {
@@ -261,6 +277,33 @@ impl<'x> MessageStream<'x> {
             },
             buf.into(),
         )
+    }
+
+    /// Yam's patch (YAM-PATCH.md): decodes the groups of four base64
+    /// alphabet characters that follow the stream's position into `buf`,
+    /// up to the first group holding anything else, and moves the stream
+    /// past them; returns how many bytes it moved.
+    fn base64_groups(&mut self, buf: &mut Vec<u8>) -> usize {
+        let start = self.offset();
+        let mut taken = 0;
+        for group in self.bytes(start..self.len()).chunks_exact(4) {
+            let vals = [
+                BASE64_MAP[0][group[0] as usize],
+                BASE64_MAP[1][group[1] as usize],
+                BASE64_MAP[2][group[2] as usize],
+                BASE64_MAP[3][group[3] as usize],
+            ];
+            if vals.iter().any(|&val| val >= 0x01ffffff) {
+                break;
+            }
+            let chunk = vals[0] | vals[1] | vals[2] | vals[3];
+            buf.extend_from_slice(&chunk.to_le_bytes()[0..3]);
+            taken += 4;
+        }
+        if taken > 0 {
+            self.skip_bytes(taken);
+        }
+        taken
     }
 
     pub fn decode_base64_word(&mut self) -> Option<Vec<u8>> {
