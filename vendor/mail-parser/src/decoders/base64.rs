@@ -13,6 +13,14 @@ const B64_STOP_SCAN: usize = 512;
 
 static BASE64_DECODE: [u8; 256] = base64_decode_table();
 
+/// Yam's patch: one row of `BASE64_MAP`, as an array a byte indexes
+/// without a bounds check.
+fn base64_row(position: usize) -> &'static [u32; 256] {
+    BASE64_MAP[position]
+        .try_into()
+        .expect("each row of BASE64_MAP has 256 entries")
+}
+
 const fn base64_decode_table() -> [u8; 256] {
     let mut table = [B64_INVALID; 256];
     let mut value = 0u8;
@@ -182,23 +190,18 @@ impl<'x> MessageStream<'x> {
 
         self.checkpoint();
 
-        loop {
-            // Yam's patch (YAM-PATCH.md): between two groups of four, take
-            // every following group of four alphabet characters at once.
-            // Such a group changes nothing but the decoded bytes and the
-            // last two characters seen, exactly as the byte-by-byte steps
-            // below would; anything else is left to them.
-            if byte_count == 0 {
-                let taken = self.base64_groups(&mut buf);
-                if taken >= 2 {
-                    let seen = self.bytes(self.offset() - 2..self.offset());
-                    before_last_ch = seen[0];
-                    last_ch = seen[1];
-                }
-            }
-            let Some(&ch) = self.next() else {
-                break;
-            };
+        // Yam's patch (YAM-PATCH.md): first take the groups of four
+        // alphabet characters and the line breaks the part begins with at
+        // once (`base64_run`: all of a well-formed part but its padding and
+        // the boundary), exactly as the byte-by-byte steps below would;
+        // what follows, from the first byte that is neither, is left to
+        // them, as before. Only once: the loop below stays as published,
+        // so a part of any other shape costs what it cost.
+        let mut seen = (before_last_ch, last_ch);
+        self.base64_run(&mut buf, &mut end_pos, &mut seen);
+        (before_last_ch, last_ch) = seen;
+
+        while let Some(&ch) = self.next() {
             let val = BASE64_MAP[byte_count as usize][ch as usize];
 
             if val < 0x01ffffff {
@@ -279,31 +282,62 @@ impl<'x> MessageStream<'x> {
         )
     }
 
-    /// Yam's patch (YAM-PATCH.md): decodes the groups of four base64
-    /// alphabet characters that follow the stream's position into `buf`,
-    /// up to the first group holding anything else, and moves the stream
-    /// past them; returns how many bytes it moved.
-    fn base64_groups(&mut self, buf: &mut Vec<u8>) -> usize {
+    /// Yam's patch (YAM-PATCH.md): from the stream's position, at a part's
+    /// start (no character of a group pending), decodes into `buf` each
+    /// group of four base64 alphabet characters and takes each line break
+    /// (LF, or CR LF) between them, up to the first byte that is neither,
+    /// and moves the stream past them. What the byte-by-byte steps would
+    /// have changed besides the bytes out changes alike: `end_pos`, where
+    /// the last line break taken begins, and `seen`, the last two
+    /// characters seen (before the last, the last).
+    fn base64_run(&mut self, buf: &mut Vec<u8>, end_pos: &mut usize, seen: &mut (u8, u8)) {
+        let rows = [base64_row(0), base64_row(1), base64_row(2), base64_row(3)];
         let start = self.offset();
-        let mut taken = 0;
-        for group in self.bytes(start..self.len()).chunks_exact(4) {
-            let vals = [
-                BASE64_MAP[0][group[0] as usize],
-                BASE64_MAP[1][group[1] as usize],
-                BASE64_MAP[2][group[2] as usize],
-                BASE64_MAP[3][group[3] as usize],
-            ];
-            if vals.iter().any(|&val| val >= 0x01ffffff) {
-                break;
+        let rest = self.bytes(start..self.len());
+        let mut at = 0;
+        // Where the last line break taken begins in the stream, if any.
+        let mut line_break = None;
+        loop {
+            if let Some(&[a, b, c, d]) = rest.get(at..at + 4) {
+                let vals = [
+                    rows[0][a as usize],
+                    rows[1][b as usize],
+                    rows[2][c as usize],
+                    rows[3][d as usize],
+                ];
+                if vals.iter().all(|&val| val < 0x01ffffff) {
+                    let chunk = vals[0] | vals[1] | vals[2] | vals[3];
+                    buf.extend_from_slice(&chunk.to_le_bytes()[0..3]);
+                    at += 4;
+                    continue;
+                }
             }
-            let chunk = vals[0] | vals[1] | vals[2] | vals[3];
-            buf.extend_from_slice(&chunk.to_le_bytes()[0..3]);
-            taken += 4;
+            match rest.get(at..) {
+                Some([b'\n', ..]) => {
+                    // A lone LF begins its line break: a CR just before it
+                    // would have been taken with it (below), and the run
+                    // starts a part, where the last character seen is no CR.
+                    line_break = Some(start + at);
+                    at += 1;
+                }
+                Some([b'\r', b'\n', ..]) => {
+                    line_break = Some(start + at);
+                    at += 2;
+                }
+                _ => break,
+            }
         }
-        if taken > 0 {
-            self.skip_bytes(taken);
+        if let Some(line_break) = line_break {
+            *end_pos = line_break;
         }
-        taken
+        match at {
+            0 => (),
+            1 => *seen = (seen.1, rest[0]),
+            _ => *seen = (rest[at - 2], rest[at - 1]),
+        }
+        if at > 0 {
+            self.skip_bytes(at);
+        }
     }
 
     pub fn decode_base64_word(&mut self) -> Option<Vec<u8>> {
