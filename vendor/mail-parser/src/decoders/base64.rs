@@ -13,14 +13,6 @@ const B64_STOP_SCAN: usize = 512;
 
 static BASE64_DECODE: [u8; 256] = base64_decode_table();
 
-/// Yam's patch: one row of `BASE64_MAP`, as an array a byte indexes
-/// without a bounds check.
-fn base64_row(position: usize) -> &'static [u32; 256] {
-    BASE64_MAP[position]
-        .try_into()
-        .expect("each row of BASE64_MAP has 256 entries")
-}
-
 const fn base64_decode_table() -> [u8; 256] {
     let mut table = [B64_INVALID; 256];
     let mut value = 0u8;
@@ -284,60 +276,43 @@ impl<'x> MessageStream<'x> {
 
     /// Yam's patch (YAM-PATCH.md): from the stream's position, at a part's
     /// start (no character of a group pending), decodes into `buf` each
-    /// group of four base64 alphabet characters and takes each line break
-    /// (LF, or CR LF) between them, up to the first byte that is neither,
-    /// and moves the stream past them. What the byte-by-byte steps would
-    /// have changed besides the bytes out changes alike: `end_pos`, where
-    /// the last line break taken begins, and `seen`, the last two
-    /// characters seen (before the last, the last).
+    /// group of four base64 alphabet characters (with upstream's own
+    /// `Base64Decoder::decode_groups`, which its slice decoder uses) and
+    /// takes each line break (LF, or CR LF) between them, up to the first
+    /// byte that is neither, and moves the stream past them. What the
+    /// byte-by-byte steps would have changed besides the bytes out changes
+    /// alike: `end_pos`, where the last line break taken begins, and
+    /// `seen`, the last two characters seen (before the last, the last).
     fn base64_run(&mut self, buf: &mut Vec<u8>, end_pos: &mut usize, seen: &mut (u8, u8)) {
-        let rows = [base64_row(0), base64_row(1), base64_row(2), base64_row(3)];
         let start = self.offset();
-        let rest = self.bytes(start..self.len());
-        let mut at = 0;
-        // Where the last line break taken begins in the stream, if any.
-        let mut line_break = None;
+        let part = self.bytes(start..self.len());
+        let mut decoder = Base64Decoder {
+            chunk: 0,
+            byte_count: 0,
+            buf: std::mem::take(buf),
+        };
+        let mut rest = part;
         loop {
-            if let Some(&[a, b, c, d]) = rest.get(at..at + 4) {
-                let vals = [
-                    rows[0][a as usize],
-                    rows[1][b as usize],
-                    rows[2][c as usize],
-                    rows[3][d as usize],
-                ];
-                if vals.iter().all(|&val| val < 0x01ffffff) {
-                    let chunk = vals[0] | vals[1] | vals[2] | vals[3];
-                    buf.extend_from_slice(&chunk.to_le_bytes()[0..3]);
-                    at += 4;
-                    continue;
-                }
-            }
-            match rest.get(at..) {
-                Some([b'\n', ..]) => {
-                    // A lone LF begins its line break: a CR just before it
-                    // would have been taken with it (below), and the run
-                    // starts a part, where the last character seen is no CR.
-                    line_break = Some(start + at);
-                    at += 1;
-                }
-                Some([b'\r', b'\n', ..]) => {
-                    line_break = Some(start + at);
-                    at += 2;
+            rest = decoder.decode_groups(rest);
+            match rest {
+                // A lone LF begins its line break: a CR just before it would
+                // have been taken with it, and the run starts a part, where
+                // the last character seen is no CR.
+                [b'\n', tail @ ..] | [b'\r', b'\n', tail @ ..] => {
+                    *end_pos = start + (part.len() - rest.len());
+                    rest = tail;
                 }
                 _ => break,
             }
         }
-        if let Some(line_break) = line_break {
-            *end_pos = line_break;
+        *buf = decoder.buf;
+        let taken = part.len() - rest.len();
+        match taken {
+            0 => return,
+            1 => *seen = (seen.1, part[0]),
+            _ => *seen = (part[taken - 2], part[taken - 1]),
         }
-        match at {
-            0 => (),
-            1 => *seen = (seen.1, rest[0]),
-            _ => *seen = (rest[at - 2], rest[at - 1]),
-        }
-        if at > 0 {
-            self.skip_bytes(at);
-        }
+        self.skip_bytes(taken);
     }
 
     pub fn decode_base64_word(&mut self) -> Option<Vec<u8>> {
@@ -642,6 +617,43 @@ mod tests {
                 expected_result.as_bytes(),
                 "Failed for {encoded_str:?}",
             );
+        }
+    }
+
+    /// Yam's patch: `decode_base64_mime` takes groups with the table of
+    /// upstream's slice decoder (`BASE64_DECODE`) and goes on with its own
+    /// (`BASE64_MAP`): the two must hold the same alphabet, and decode each
+    /// character of it alike.
+    #[test]
+    fn the_two_tables_hold_the_same_alphabet() {
+        for ch in 0..=255u8 {
+            let value = super::BASE64_DECODE[ch as usize];
+            for (position, row) in super::BASE64_MAP.iter().enumerate() {
+                assert_eq!(
+                    value < 0x40,
+                    row[ch as usize] < 0x01ffffff,
+                    "byte {ch} at position {position}"
+                );
+            }
+            if value < 0x40 {
+                let mut group = [b'A'; 4];
+                for position in 0..4 {
+                    group[position] = ch;
+                    let mut decoder = super::Base64Decoder::with_capacity(3);
+                    assert!(decoder.decode_groups(&group).is_empty());
+                    // As the byte-by-byte loop of `decode_base64_mime` puts
+                    // a group together.
+                    let chunk = (0..4).fold(0, |chunk, i| {
+                        chunk | super::BASE64_MAP[i][group[i] as usize]
+                    });
+                    assert_eq!(
+                        decoder.buf,
+                        chunk.to_le_bytes()[0..3],
+                        "byte {ch} at {position}"
+                    );
+                    group[position] = b'A';
+                }
+            }
         }
     }
 
