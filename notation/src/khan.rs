@@ -77,8 +77,31 @@ use serde::{Deserialize, Serialize};
 // Squares
 
 /// One of the 64 squares, a1 = 0, b1 = 1, ..., h8 = 63.
+///
+/// Read back (a tip's stored positions) only from an index below 64: the
+/// bitboards shift by it, and a stored byte of 64 or more (a damaged or
+/// crafted cache) is refused as data, not a shift past the board.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "u8")]
 pub struct Square(u8);
+
+impl TryFrom<u8> for Square {
+    type Error = SquareOffBoard;
+
+    fn try_from(index: u8) -> Result<Square, SquareOffBoard> {
+        Square::from_index(index).ok_or(SquareOffBoard(index))
+    }
+}
+
+/// A square index of 64 or more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SquareOffBoard(pub u8);
+
+impl fmt::Display for SquareOffBoard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "square index {} is off the board (0 to 63)", self.0)
+    }
+}
 
 macro_rules! squares {
     ($($name:ident = $idx:expr),* $(,)?) => {
