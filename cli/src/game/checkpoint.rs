@@ -96,7 +96,7 @@ pub fn keep(
 
 /// Says on standard error that a checkpoint could not be kept: it costs
 /// the next reading a whole verification, and the client goes on.
-pub fn warn_unkept(kept: std::io::Result<()>) {
+pub fn warn_unkept<T>(kept: std::io::Result<T>) {
     if let Err(e) = kept {
         eprintln!(
             "warning: cannot keep the verified checkpoint ({e}): the next reading verifies the whole record"
@@ -131,30 +131,36 @@ pub fn read_tip(path: &Path, text_len: usize) -> Option<Vec<u8>> {
 /// synced: a cache like the checkpoint, whose seal refuses it half
 /// written). A game that keeps no tip, or a text that
 /// cannot be continued, leaves none: an older tip is removed, since it
-/// could only be of another text.
+/// could only be of another text. `prior` is the digest of the text the
+/// last tip was of (`Tip::write`: it spares hashing the text's first
+/// bytes again if they are still the same); the new tip's is returned,
+/// for the next.
 pub fn keep_tip(
     path: &Path,
     replay: &yam_referee::signed::SignedReplay,
     text: &str,
     bounds: Option<yam_referee::signed::tip::Bounds>,
-) -> std::io::Result<()> {
+    prior: Option<&yam_referee::signed::prefix::PrefixDigest>,
+) -> std::io::Result<Option<yam_referee::signed::prefix::PrefixDigest>> {
+    let mut digest = None;
     let kept = match bounds {
         Some(bounds) => {
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir)?;
             }
             atomic::write_cache_with(path, |file| {
-                yam_referee::signed::Tip::write(replay, text, bounds, file)
+                digest = yam_referee::signed::Tip::write(replay, text, bounds, prior, file)?;
+                Ok(digest.is_some())
             })?
         }
         None => false,
     };
     if kept {
-        return Ok(());
+        return Ok(digest);
     }
     match std::fs::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-        _ => Ok(()),
+        _ => Ok(None),
     }
 }
 

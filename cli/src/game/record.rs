@@ -3,6 +3,7 @@
 //! hot-seat harness all read one.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::io::{self, Read};
 use std::path::Path;
 
@@ -12,6 +13,7 @@ use yam_notation::{
 };
 use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::collect::Item;
+use yam_referee::signed::prefix::PrefixDigest;
 use yam_referee::signed::text::decode_event;
 use yam_referee::signed::tip::{After, Bounds, replay_continued};
 use yam_referee::signed::write::{append_events, append_verified, append_verified_in_place};
@@ -410,6 +412,10 @@ pub struct Loaded {
     /// Whether `record` and `signed` hold the whole text (else the header
     /// and nothing: the replay was restored from the game's tip).
     whole: bool,
+    /// The digest of the first bytes of the text the last tip read or
+    /// written was of: the next tip is written from it while the text
+    /// keeps those bytes (`Tip::write` checks that it does).
+    digest: Cell<Option<PrefixDigest>>,
 }
 
 impl Loaded {
@@ -425,7 +431,9 @@ impl Loaded {
                     replay,
                     &self.text,
                     self.bounds,
-                );
+                    self.digest.get().as_ref(),
+                )
+                .map(|written| self.digest.set(written));
                 super::checkpoint::keep(path, None, replay).and(tip)
             }
             None => Ok(()),
@@ -544,7 +552,8 @@ pub fn load_checkpointed(
     let kept = super::checkpoint::read(&checkpoint);
     let mut loaded = load_text(path, text, super::checkpoint::known(kept.as_ref()))?;
     let written = super::checkpoint::keep(&checkpoint, kept.as_ref(), &loaded.replay).and(
-        super::checkpoint::keep_tip(&tip_at, &loaded.replay, &loaded.text, loaded.bounds),
+        super::checkpoint::keep_tip(&tip_at, &loaded.replay, &loaded.text, loaded.bounds, None)
+            .map(|written| loaded.digest.set(written)),
     );
     loaded.checkpoint = Some(checkpoint);
     Ok((loaded, written))
@@ -558,7 +567,8 @@ fn from_tip(
     text: String,
     checkpoint: &Path,
 ) -> Result<Loaded, String> {
-    let Some((replay, bounds)) = Tip::restore(tip, &text, &RecordRulesets::beside(path)) else {
+    let Some((replay, bounds, digest)) = Tip::restore(tip, &text, &RecordRulesets::beside(path))
+    else {
         return Err(text);
     };
     // The header, read as a record with the text's own result token.
@@ -579,6 +589,7 @@ fn from_tip(
         text,
         bounds: Some(bounds),
         whole: false,
+        digest: Cell::new(Some(digest)),
     })
 }
 
@@ -657,6 +668,7 @@ fn load_text(path: &Path, text: String, known: Known<'_>) -> Result<Loaded, crat
         text,
         bounds,
         whole: true,
+        digest: Cell::new(None),
     })
 }
 

@@ -1,5 +1,6 @@
 //! A stored game's tip (`signed::Tip`) read back: any payload, wrapped
-//! as a tip of a fixed text (its header, length, hash and seal all right,
+//! as a tip of a fixed text (its header, length, hash, digest of the
+//! text's first bytes and seal all right,
 //! as a damaged or crafted file whose seal was recomputed would be),
 //! through the postcard and canonical decoders, then its history (kept as
 //! bytes, decoded when asked for: `signed::log`) read event by event and
@@ -14,6 +15,7 @@
 use libfuzzer_sys::fuzz_target;
 use yam_referee::replay::Builtin;
 use yam_referee::signed::{Checkpoint, Tip};
+use yam_referee::signed::prefix::PrefixDigest;
 use yam_referee::signed::tip::Bounds;
 
 const TEXT: &str = "[Game \"Khan\"]\n\n{[%event AAAA]}\n*\n";
@@ -30,12 +32,15 @@ fuzz_target!(|payload: &[u8]| {
     tip.extend_from_slice(blake3::hash(TEXT.as_bytes()).as_bytes());
     tip.extend_from_slice(&(bounds.movetext as u64).to_be_bytes());
     tip.extend_from_slice(&(bounds.cut as u64).to_be_bytes());
+    let (_, digest) = PrefixDigest::hashing(TEXT.as_bytes(), bounds.cut, None);
+    tip.extend_from_slice(&digest.encode());
     tip.extend_from_slice(payload);
     let seal = blake3::hash(&tip);
     tip.extend_from_slice(seal.as_bytes());
     let tip: yam_referee::signed::SharedBytes = std::sync::Arc::new(tip);
-    if let Some((replay, restored)) = Tip::restore(&tip, TEXT, &Builtin) {
+    if let Some((replay, restored, restored_digest)) = Tip::restore(&tip, TEXT, &Builtin) {
         assert_eq!(restored, bounds);
+        assert_eq!(restored_digest, digest);
         let events = replay.events();
         assert!(events.iter().count() <= events.len());
         for seq in 0..events.len().min(64) {

@@ -976,10 +976,10 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
     use super::verify::{Known, replay_text_knowing};
     let bounds_of = |text: &str| Bounds::of(text, &collect(text)).unwrap();
     // Two replays are the same when their serialised states are (a tip
-    // less its header, 68 bytes, and its seal, 32).
+    // less its header, 140 bytes, and its seal, 32).
     let state = |replay: &SignedReplay, text: &str| {
         let saved = Tip::save(replay, text, bounds_of(text)).unwrap();
-        saved[68..saved.len() - 32].to_vec()
+        saved[140..saved.len() - 32].to_vec()
     };
     let whole: Vec<Vec<u8>> = records
         .iter()
@@ -996,14 +996,20 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
         );
         let tip = Tip::save(replay, prefix, bounds_of(prefix)).unwrap();
         let tip_bytes: SharedBytes = Arc::new(tip.clone());
-        let (restored, bounds) = Tip::restore(&tip_bytes, prefix, &Builtin).unwrap();
+        let (restored, bounds, digest) = Tip::restore(&tip_bytes, prefix, &Builtin).unwrap();
         assert_eq!(bounds, bounds_of(prefix));
         assert_eq!(state(&restored, prefix), whole[k], "restored as it was");
+        assert_eq!(digest.len(), bounds.cut / 64 * 64);
         for (m, (text, _)) in records.iter().enumerate().skip(k) {
             match replay_after(text, prefix, bounds, &restored, Known::Nothing) {
                 After::Replayed { replay, bounds } => {
                     assert_eq!(bounds, Some(bounds_of(text)), "{k} -> {m}");
                     assert_eq!(state(&replay, text), whole[m], "{k} -> {m}");
+                    // A record that continues the text has its SHA-256
+                    // finished from the tip's digest.
+                    let sha: [u8; 32] =
+                        <sha2::Sha256 as sha2::Digest>::digest(text.as_bytes()).into();
+                    assert_eq!(digest.finish(text.as_bytes()), Some(sha), "{k} -> {m}");
                 }
                 After::Whole => panic!("{k} -> {m}: not continued"),
             }
@@ -1015,9 +1021,20 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
             Tip::restore(&tip_bytes, &other, &Builtin).is_none(),
             "another text"
         );
-        // Damage anywhere: the version, the text's hash, the payload's
-        // first, middle and last bytes, the seal.
-        for at in [9, 30, 69, tip.len() / 2, tip.len() - 33, tip.len() - 1] {
+        // Damage anywhere: the version, the text's hash, the digest's
+        // count, state and hash, the payload's first, middle and last
+        // bytes, the seal.
+        for at in [
+            9,
+            30,
+            69,
+            80,
+            120,
+            141,
+            tip.len() / 2,
+            tip.len() - 33,
+            tip.len() - 1,
+        ] {
             let mut damaged = tip.clone();
             damaged[at] ^= 1;
             assert!(
@@ -1045,6 +1062,20 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
                     }
                 }
             }
+        }
+        // Sealed anew over a digest that is not of the text's first bytes
+        // (its count, or its BLAKE3 hash of them): a tip this build could
+        // not have written, no tip. (Its SHA-256 state is the writer's,
+        // trusted as the replay it carries is: `signed::prefix`.)
+        for at in [75, 120] {
+            let mut forged = tip[..tip.len() - 32].to_vec();
+            forged[at] ^= 1;
+            let seal = blake3::hash(&forged);
+            forged.extend_from_slice(seal.as_bytes());
+            assert!(
+                Tip::restore(&(Arc::new(forged) as SharedBytes), prefix, &Builtin).is_none(),
+                "a digest not of the text, at {at}"
+            );
         }
         let mut later = tip.clone();
         later[8..12].copy_from_slice(&(Tip::VERSION + 1).to_be_bytes());
@@ -1945,7 +1976,7 @@ impl Stored {
         let (replay, bounds) = judged_whole(&text).unwrap_or_else(|| panic!("{name} verifies"));
         let bounds = bounds.unwrap_or_else(|| panic!("{name} can be continued"));
         let tip: SharedBytes = Arc::new(Tip::save(&replay, &text, bounds).unwrap());
-        let (replay, restored_bounds) = Tip::restore(&tip, &text, &Builtin).unwrap();
+        let (replay, restored_bounds, _) = Tip::restore(&tip, &text, &Builtin).unwrap();
         assert_eq!(restored_bounds, bounds);
         assert_eq!(Bounds::of(&text, &collect(&text)), Some(bounds));
         Stored {

@@ -29,6 +29,7 @@ pub mod checkpoint;
 pub mod collect;
 pub mod dispute;
 pub mod log;
+pub mod prefix;
 pub mod replay;
 pub mod shown;
 pub mod table;

@@ -42,6 +42,7 @@ use crate::replay::{GameReplay, RulesCatalog};
 use super::SignedReplay;
 use super::collect::{Collector, Item, SignedText};
 use super::log::SharedBytes;
+use super::prefix::PrefixDigest;
 use super::verify::{Known, walk_after};
 
 /// The magic bytes a tip starts with.
@@ -58,12 +59,14 @@ impl Tip {
     /// must change it: a tip of another version is no tip. (2: the
     /// history kept as bytes, `signed::log`; builds of the same day wrote
     /// 1 with the history inline; 3: the text's hash and the seal are
-    /// BLAKE3, not SHA-256.)
-    pub const VERSION: u32 = 3;
+    /// BLAKE3, not SHA-256; 4: the SHA-256 state of the text's first
+    /// bytes up to the cut, `signed::prefix`.)
+    pub const VERSION: u32 = 4;
 
     /// The tip of `replay`, the verified replay of exactly `text`, whose
     /// [`Bounds`] are `bounds`: magic, version, the text's length and
-    /// BLAKE3 hash, the bounds, the replay, and last a BLAKE3 hash of
+    /// BLAKE3 hash, the bounds, the [`PrefixDigest`] of the text's whole
+    /// SHA-256 blocks up to the cut, the replay, and last a BLAKE3 hash of
     /// everything before it (a tip damaged on disk is no tip).
     ///
     /// BLAKE3, not the protocol's SHA-256: a tip is a private cache, never
@@ -75,8 +78,8 @@ impl Tip {
     /// own).
     pub fn save(replay: &SignedReplay, text: &str, bounds: Bounds) -> Option<Vec<u8>> {
         let mut out = Vec::new();
-        match Tip::write(replay, text, bounds, &mut out) {
-            Ok(true) => Some(out),
+        match Tip::write(replay, text, bounds, None, &mut out) {
+            Ok(Some(_)) => Some(out),
             _ => None,
         }
     }
@@ -84,18 +87,27 @@ impl Tip {
     /// Writes to `out` the tip [`Tip::save`] makes, as it is made: the
     /// bytes go out in chunks and are hashed for the seal on the way, so a
     /// tip (100 to 190 kB at ply 300) is never held whole in memory, whose
-    /// fresh pages were a page fault each at every turn. `Ok(false)` when
-    /// there is no tip (as `save`'s `None`): what was written then is no
-    /// tip, and the caller discards it.
+    /// fresh pages were a page fault each at every turn. The digest of the
+    /// text's first bytes it holds (for the next tip, `prior`), or
+    /// `Ok(None)` when there is no tip (as `save`'s `None`): what was
+    /// written then is no tip, and the caller discards it.
+    ///
+    /// `prior`, the digest of a text this one continues (the one restored
+    /// with the tip this text was continued from), spares SHA-256 the
+    /// bytes it covers, if it is one of this text's first bytes (checked
+    /// by BLAKE3 on the pass that hashes the text anyway); any other is
+    /// not used ([`PrefixDigest::hashing`]).
     pub fn write(
         replay: &SignedReplay,
         text: &str,
         bounds: Bounds,
+        prior: Option<&PrefixDigest>,
         out: &mut dyn std::io::Write,
-    ) -> std::io::Result<bool> {
+    ) -> std::io::Result<Option<PrefixDigest>> {
         if !bounds.hold(text) {
-            return Ok(false);
+            return Ok(None);
         }
+        let (text_hash, digest) = PrefixDigest::hashing(text.as_bytes(), bounds.cut, prior);
         let mut sealing = Sealing {
             out,
             hasher: blake3::Hasher::new(),
@@ -105,28 +117,29 @@ impl Tip {
         sealing.put(MAGIC)?;
         sealing.put(&Tip::VERSION.to_be_bytes())?;
         sealing.put(&(text.len() as u64).to_be_bytes())?;
-        sealing.put(blake3::hash(text.as_bytes()).as_bytes())?;
+        sealing.put(text_hash.as_bytes())?;
         sealing.put(&(bounds.movetext as u64).to_be_bytes())?;
         sealing.put(&(bounds.cut as u64).to_be_bytes())?;
+        sealing.put(&digest.encode())?;
         if postcard::serialize_with_flavor(replay, &mut sealing).is_err() {
             return match sealing.failed.take() {
                 Some(e) => Err(e),
                 // The game keeps no tip.
-                None => Ok(false),
+                None => Ok(None),
             };
         }
         sealing.drain()?;
         let seal = sealing.hasher.finalize();
         sealing.out.write_all(seal.as_bytes())?;
         sealing.out.flush()?;
-        Ok(true)
+        Ok(Some(digest))
     }
 
-    /// The replay a tip holds and the bounds of its text, if the tip is one
-    /// this build wrote of exactly `text`, undamaged, and the ruleset the
-    /// replay was made under still has the text it had (`catalog` loads it
-    /// as a whole replay would). Anything else is `None`: replay the record
-    /// whole.
+    /// The replay a tip holds, the bounds of its text and the digest of the
+    /// text's first bytes, if the tip is one this build wrote of exactly
+    /// `text`, undamaged, and the ruleset the replay was made under still
+    /// has the text it had (`catalog` loads it as a whole replay would).
+    /// Anything else is `None`: replay the record whole.
     ///
     /// The replay's history keeps `tip` and reads its old events and
     /// states from it when asked (`signed::log`), rather than copies.
@@ -134,7 +147,7 @@ impl Tip {
         tip: &SharedBytes,
         text: &str,
         catalog: &dyn RulesCatalog,
-    ) -> Option<(SignedReplay, Bounds)> {
+    ) -> Option<(SignedReplay, Bounds, PrefixDigest)> {
         let (sealed, seal) = (**tip).as_ref().split_last_chunk::<32>()?;
         if blake3::hash(sealed) != *seal {
             return None;
@@ -149,16 +162,18 @@ impl Tip {
             return None;
         }
         let (hash, rest) = rest.split_first_chunk::<32>()?;
-        if blake3::hash(text.as_bytes()) != *hash {
-            return None;
-        }
         let (movetext, rest) = rest.split_first_chunk::<8>()?;
-        let (cut, payload) = rest.split_first_chunk::<8>()?;
+        let (cut, rest) = rest.split_first_chunk::<8>()?;
+        let (digest, payload) = rest.split_first_chunk::<{ super::prefix::ENCODED }>()?;
         let bounds = Bounds {
             movetext: usize::try_from(u64::from_be_bytes(*movetext)).ok()?,
             cut: usize::try_from(u64::from_be_bytes(*cut)).ok()?,
         };
-        if !bounds.hold(text) {
+        // One pass of BLAKE3 over the text: the tip is of exactly this
+        // text, and its digest of this text's first bytes, up to the cut.
+        let digest = PrefixDigest::decode(digest);
+        let (of_text, text_hash) = digest.check(text.as_bytes())?;
+        if !of_text || text_hash != *hash || digest.len() > bounds.cut || !bounds.hold(text) {
             return None;
         }
         let replay: SignedReplay =
@@ -166,7 +181,7 @@ impl Tip {
         let ruleset = catalog
             .load_ruleset(replay.game().game(), replay.ruleset_name())
             .ok()?;
-        (ruleset.hash() == *replay.ruleset_hash()).then_some((replay, bounds))
+        (ruleset.hash() == *replay.ruleset_hash()).then_some((replay, bounds, digest))
     }
 }
 

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use yam_notation::{RawGrammar, Record, parse_record, record_to_string};
 use yam_referee::fair_play::sign::PublicKey;
 use yam_referee::fair_play::turn::SignedEvent;
+use yam_referee::signed::prefix::PrefixDigest;
 use yam_referee::signed::tip::{After, Bounds, replay_after};
 use yam_referee::signed::write::{append_events, append_verified_to_text};
 use yam_referee::signed::{Checkpoint, Known, SharedBytes, SignedReplay, SignedText, Tip};
@@ -355,6 +356,11 @@ struct Kept {
     bounds: Option<Bounds>,
     /// The text it continues, verified: its bounds and its replay.
     from: (Rc<String>, Bounds, SignedReplay),
+    /// The SHA-256 digest of the first bytes of the text the game was
+    /// restored with from its tip (which `text` and every text continued
+    /// from it share, up to that text's cut): the next tip is written from
+    /// it (`Tip::write`).
+    digest: PrefixDigest,
 }
 
 /// The desk's tip of a game (`docs/fair-play.md`, 9.11), beside its record
@@ -466,21 +472,25 @@ impl Stored {
         Ok(events)
     }
 
-    /// The stored record's replay and bounds from the game's tip, if the
-    /// tip is one of exactly the stored text.
-    pub fn tip(&self) -> Option<(SignedReplay, Bounds)> {
-        let tip: SharedBytes = std::sync::Arc::new(checkpoint::read_tip(
-            &tip_path(&self.locked),
-            self.text.len(),
-        )?);
-        let text = std::str::from_utf8(&self.text).ok()?;
+    /// The stored record's replay and bounds from the game's tip, and the
+    /// digest of the text's first bytes, if the tip is one of exactly the
+    /// stored text.
+    pub fn tip(&self) -> Option<(SignedReplay, Bounds, PrefixDigest)> {
+        self.tip_of(std::str::from_utf8(&self.text).ok()?)
+    }
+
+    /// As [`Stored::tip`], with the stored text already checked as UTF-8
+    /// (`text` is [`Stored::text`]).
+    pub fn tip_of(&self, text: &str) -> Option<(SignedReplay, Bounds, PrefixDigest)> {
+        let tip: SharedBytes =
+            std::sync::Arc::new(checkpoint::read_tip(&tip_path(&self.locked), text.len())?);
         let catalog = RecordRulesets::beside(&record_path(&self.locked));
         Tip::restore(&tip, text, &catalog)
     }
 
     /// The game made of this stored one and `text`, a record verified to
-    /// continue it from its tip (`before`, `bounds`; `replay` is the
-    /// replay of `text`, `new_bounds` its bounds). The record holds the
+    /// continue it from its tip (`before`, `bounds`, `digest`; `replay` is
+    /// the replay of `text`, `new_bounds` its bounds). The record holds the
     /// header only; the stored text (`self`) is what `text` is checked
     /// from before it is written. `text` `None` is the stored text itself
     /// (a game opened from its tip), then shared, not copied.
@@ -488,6 +498,7 @@ impl Stored {
         self,
         before: SignedReplay,
         bounds: Bounds,
+        digest: PrefixDigest,
         text: Option<String>,
         new_bounds: Option<Bounds>,
         replay: SignedReplay,
@@ -508,6 +519,7 @@ impl Stored {
                 text,
                 bounds: new_bounds,
                 from: (stored, bounds, before),
+                digest,
             }),
         })
     }
@@ -526,8 +538,8 @@ impl Stored {
     pub fn replay(self) -> Result<Game, Error> {
         // Its tip, if it is one of exactly the stored text: the game kept
         // as its text, nothing read but its header.
-        if let Some((replay, bounds)) = self.tip() {
-            return self.continued(replay.clone(), bounds, None, Some(bounds), replay);
+        if let Some((replay, bounds, digest)) = self.tip() {
+            return self.continued(replay.clone(), bounds, digest, None, Some(bounds), replay);
         }
         let path = record_path(&self.locked);
         let kept = self.checkpoint();
@@ -545,6 +557,7 @@ impl Stored {
                 &replay,
                 text,
                 Bounds::of(text, &signed),
+                None,
             ));
         }
         Ok(Game {
@@ -723,12 +736,19 @@ impl Game {
                 .as_ref()
                 .and_then(|b| Bounds::of(&text, &b.signed)),
         };
-        checkpoint::warn_unkept(checkpoint::keep_tip(
+        let written = checkpoint::keep_tip(
             &tip_path(&self.locked),
             &self.replay,
             &text,
             bounds,
-        ));
+            self.kept.as_ref().map(|kept| &kept.digest),
+        );
+        // The next tip of this game in this process (a step Yam takes by
+        // itself after the turn) continues from this one.
+        if let (Ok(Some(digest)), Some(kept)) = (&written, &mut self.kept) {
+            kept.digest = *digest;
+        }
+        checkpoint::warn_unkept(written);
         Ok(())
     }
 

@@ -23,6 +23,7 @@ use crate::mail::notice::{Notice, NoticeKind, is_notice};
 use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::Known;
 use yam_referee::signed::adoption::{Adoption, adoption};
+use yam_referee::signed::prefix::PrefixDigest;
 use yam_referee::signed::tip::{After, Bounds, replay_after};
 use yam_referee::signed::write::append_each_verified_to_text;
 
@@ -141,8 +142,9 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
         ));
     }
     for turn in &attached.turns {
-        if let Some(decided) = judged.add(read_turn(desk, &from, &attached, turn), turn) {
-            return with_forks_in_text(desk, raw, &attached, turn, decided);
+        let (candidate, checksum) = read_turn(desk, &from, &attached, turn);
+        if let Some(decided) = judged.add(candidate, turn) {
+            return with_forks_in_text(desk, raw, &attached, turn, checksum, decided);
         }
     }
     let incoming = match read_mail(raw) {
@@ -151,7 +153,7 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
     };
     let tried = attached.turns.len().min(incoming.turns.len());
     for turn in &incoming.turns[tried..] {
-        if let Some(decided) = judged.add(read_turn(desk, &from, &incoming, turn), turn) {
+        if let Some(decided) = judged.add(read_turn(desk, &from, &incoming, turn).0, turn) {
             return decided;
         }
     }
@@ -184,6 +186,7 @@ fn with_forks_in_text(
     raw: &[u8],
     attached: &Incoming,
     turn: &Turn,
+    checksum: Option<String>,
     decided: Outcome,
 ) -> Outcome {
     let Turn::Attachment { bytes, .. } = turn else {
@@ -193,7 +196,17 @@ fn with_forks_in_text(
         Outcome::Applied { game, news } => (game, news),
         other => return other,
     };
-    let sum = crate::mail::armor::checksum(bytes);
+    // Known from the stored game's tip when the record continued it (only
+    // its new bytes were hashed); else the attachment is hashed whole.
+    // (Every test build checks the first against the second: the end-to-end
+    // tests read hundreds of turn mails through tips.)
+    debug_assert!(
+        checksum
+            .as_ref()
+            .is_none_or(|sum| *sum == crate::mail::armor::checksum(bytes)),
+        "the checksum finished from the tip's digest is the record's"
+    );
+    let sum = checksum.unwrap_or_else(|| crate::mail::armor::checksum(bytes));
     if attached.text_sums.iter().all(|s| *s == sum) {
         return Outcome::Applied { game, news };
     }
@@ -302,29 +315,40 @@ enum Candidate {
     Damaged(String),
 }
 
-fn read_turn(desk: &mut Desk, from: &str, incoming: &Incoming, turn: &Turn) -> Candidate {
+/// What one candidate came to, and its checksum (`armor::checksum`) when
+/// it was known without hashing it whole (a record continued from the
+/// stored game's tip).
+fn read_turn(
+    desk: &mut Desk,
+    from: &str,
+    incoming: &Incoming,
+    turn: &Turn,
+) -> (Candidate, Option<String>) {
     let bytes = match turn {
         Turn::Attachment { bytes, .. } => bytes.as_slice(),
         Turn::Block(block) => block.payload.as_slice(),
     };
     if is_notice(bytes) {
-        return Candidate::Judged(notice(desk, from, bytes));
+        return (Candidate::Judged(notice(desk, from, bytes)), None);
     }
     if is_card(bytes) {
         // Only a person's introduction is answered: never a reply (a card
         // answering mine), never an automatic mail (RFC 3834).
         let introduction = (incoming.replies_to.is_empty() && incoming.auto_submitted.is_none())
             .then_some(incoming.message_id.as_deref().unwrap_or(""));
-        return Candidate::Judged(card(desk, from, bytes, introduction));
+        return (
+            Candidate::Judged(card(desk, from, bytes, introduction)),
+            None,
+        );
     }
-    match record(
+    let candidate = match record(
         desk,
         from,
         bytes,
         incoming.message_id.as_deref(),
         incoming.referee.as_deref(),
     ) {
-        Ok(outcome) => Candidate::Judged(outcome),
+        Ok((outcome, checksum)) => return (Candidate::Judged(outcome), checksum),
         // An attachment carries no checksum: one that does not read was
         // damaged on the way, and saying so (not the parser's view of its
         // bytes, which may be raw base64) tells the reader what to do.
@@ -336,7 +360,8 @@ fn read_turn(desk: &mut Desk, from: &str, incoming: &Incoming, turn: &Turn) -> C
         }
         // A block's checksum held: its bytes are what the sender sent.
         Err(e) => Candidate::Judged(Outcome::Refused(format!("from {from}: {e}"))),
-    }
+    };
+    (candidate, None)
 }
 
 /// A decline or a withdrawal: checked against the stored game (its
@@ -611,7 +636,7 @@ fn record(
     bytes: &[u8],
     message_id: Option<&str>,
     referee: Option<&str>,
-) -> Result<Outcome, RecordFault> {
+) -> Result<(Outcome, Option<String>), RecordFault> {
     let place = desk.store.root().join("games").join("incoming.yam");
     // The stored game it continues, if any: the events its checkpoint
     // vouches for were verified, so only the mail's new events have their
@@ -620,32 +645,35 @@ fn record(
     let opened = match claimed {
         Some(id) => match Stored::open(&desk.store, &id) {
             Ok(s) => Some(s),
-            Err(e) => return Ok(Outcome::Refused(e.to_string())),
+            Err(e) => return Ok((Outcome::Refused(e.to_string()), None)),
         },
         None => None,
     };
     // The fast way: a record that continues the stored text, whose tip
     // restores the stored replay, is read and walked from there (only its
     // new part); anything else is verified as a whole.
+    let mut checksum = None;
     let verified = match opened {
         Some(s) => match continued_from_tip(&s, bytes) {
-            Some((tip, replay)) => Verified {
-                stored: Some((s, StoredAs::Tip(Box::new(tip)))),
-                replay,
-            },
+            Some((tip, replay)) => {
+                checksum = tip.checksum.clone();
+                Verified {
+                    stored: Some((s, StoredAs::Tip(Box::new(tip)))),
+                    replay,
+                }
+            }
             None => match verified_whole(Some(s), bytes, &place, from)? {
                 Ok(verified) => verified,
-                Err(refused) => return Ok(refused),
+                Err(refused) => return Ok((refused, None)),
             },
         },
         None => match verified_whole(None, bytes, &place, from)? {
             Ok(verified) => verified,
-            Err(refused) => return Ok(refused),
+            Err(refused) => return Ok((refused, None)),
         },
     };
-    Ok(verified_record(
-        desk, from, bytes, message_id, referee, verified,
-    ))
+    let outcome = verified_record(desk, from, bytes, message_id, referee, verified);
+    Ok((outcome, checksum))
 }
 
 /// A record verified as a whole, knowing the events the stored game's
@@ -699,9 +727,10 @@ fn verified_whole(
 /// that changes, as when the game ends): the record is then verified and
 /// appended as a whole.
 fn continued_from_tip(stored: &Stored, bytes: &[u8]) -> Option<(FromTip, SignedReplay)> {
-    let (before, bounds) = stored.tip()?;
-    let text = std::str::from_utf8(bytes).ok()?;
+    // Each text checked as UTF-8 once (80 kB each at ply 300).
     let kept = std::str::from_utf8(&stored.text).ok()?;
+    let (before, bounds, digest) = stored.tip_of(kept)?;
+    let text = std::str::from_utf8(bytes).ok()?;
     let After::Replayed { replay, .. } = replay_after(text, kept, bounds, &before, Known::Nothing)
     else {
         return None;
@@ -710,7 +739,7 @@ fn continued_from_tip(stored: &Stored, bytes: &[u8]) -> Option<(FromTip, SignedR
     // The prose of each new event, as the sender wrote it: read from the
     // mail's new part alone (its first comment continues one of the stored
     // events', whose prose is not new).
-    let said = new_prose(bytes, bounds, known);
+    let said = new_prose(text, bounds, known);
     let prose_of = |seq: usize| {
         u32::try_from(seq)
             .ok()
@@ -718,11 +747,17 @@ fn continued_from_tip(stored: &Stored, bytes: &[u8]) -> Option<(FromTip, SignedR
             .map(|(_, p)| p.clone())
     };
     let merged = append_each_verified_to_text(kept, bounds, &replay, known, &prose_of)?;
+    // The record's first bytes are the stored text's up to the cut
+    // (`replay_after` compared them), which the tip's digest is of: its
+    // SHA-256 is finished over the rest alone.
+    let checksum = digest.finish(bytes).map(hex::encode);
     let tip = FromTip {
         before: Box::new(before),
         bounds,
+        digest,
         merged,
         said,
+        checksum,
     };
     Some((tip, *replay))
 }
@@ -734,10 +769,14 @@ struct FromTip {
     before: Box<SignedReplay>,
     /// The stored text's bounds.
     bounds: Bounds,
+    /// The digest of the stored text's first bytes, from its tip.
+    digest: PrefixDigest,
     /// The stored text with the new events appended.
     merged: String,
     /// The prose of each new event, cleaned, by position.
     said: Vec<(u32, String)>,
+    /// The record's checksum (`armor::checksum`), finished from `digest`.
+    checksum: Option<String>,
 }
 
 /// What is known of the stored game a record continues.
@@ -903,11 +942,13 @@ fn continue_from_tip(
     let FromTip {
         before,
         bounds,
+        digest,
         merged,
         said,
+        checksum: _,
     } = tip;
     let new_bounds = Bounds::after_append(&merged, bounds.movetext);
-    let game = match kept.continued(*before, bounds, Some(merged), new_bounds, replay) {
+    let game = match kept.continued(*before, bounds, digest, Some(merged), new_bounds, replay) {
         Ok(game) => game,
         Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
     };
@@ -916,10 +957,7 @@ fn continue_from_tip(
 
 /// The prose the sender gave each event from position `known` on, cleaned,
 /// read from what follows the stored text's bounds in the mail's record.
-fn new_prose(bytes: &[u8], bounds: Bounds, known: usize) -> Vec<(u32, String)> {
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return Vec::new();
-    };
+fn new_prose(text: &str, bounds: Bounds, known: usize) -> Vec<(u32, String)> {
     // The new part as the walk read it (`Bounds::new_part`); the prose of
     // the cut comment opened anew is dropped: it belongs to the stored
     // event that comment began with.
