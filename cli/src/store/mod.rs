@@ -160,10 +160,26 @@ impl LockedGame {
         &self.dir
     }
 
-    /// The record as stored.
+    /// The record as stored, read into a buffer with room for a turn's
+    /// events after it: a desk appends a turn mail's events to the stored
+    /// text in its own buffer, which a buffer of the file's length alone
+    /// would have grown by copying it whole (80 kB at ply 300) into a new
+    /// one. The room is only reserved: pages not written are never touched.
     pub fn record(&self) -> Result<Vec<u8>, StoreError> {
+        /// A turn's events are a few hundred bytes (a siege roll with its
+        /// evidence a few kilobytes).
+        const ROOM: u64 = 16 << 10;
+        /// Reserved at most (a larger file is read all the same, the
+        /// buffer growing as it goes).
+        const RESERVE: u64 = 64 << 20;
         let path = self.record_path();
-        std::fs::read(&path).map_err(|e| StoreError::Io(path.display().to_string(), e))
+        let failed = |e| StoreError::Io(path.display().to_string(), e);
+        let mut file = File::open(&path).map_err(failed)?;
+        let len = file.metadata().map_err(failed)?.len();
+        let reserve = len.min(RESERVE) + ROOM;
+        let mut record = Vec::with_capacity(usize::try_from(reserve).unwrap_or(0));
+        io::Read::read_to_end(&mut file, &mut record).map_err(failed)?;
+        Ok(record)
     }
 
     /// Replace the record, atomically.
@@ -191,7 +207,10 @@ mod tests {
             Err(StoreError::Exists(_))
         ));
         assert_eq!(store.games().unwrap(), ["g-1"]);
-        assert_eq!(store.lock("g-1").unwrap().record().unwrap(), b"second");
+        let record = store.lock("g-1").unwrap().record().unwrap();
+        assert_eq!(record, b"second");
+        // Read with room for a turn's events, appended where it is.
+        assert!(record.capacity() >= record.len() + (16 << 10));
         assert!(matches!(store.lock("nope"), Err(StoreError::NoGame(_))));
         for bad in ["", "../x", ".hidden", "a/b", "a b"] {
             assert!(

@@ -12,7 +12,9 @@ use super::log::SharedBytes;
 use super::replay::{ReplayFault, SignedReplay};
 use super::table::{self, Opening, Prepared, Seating, Signer, TableError};
 use super::verify::{Failure, Verdict, Verified, verify_text};
-use super::write::{append_events, append_verified_in_place, append_verified_to_text};
+use super::write::{
+    append_each_verified_in_place, append_events, append_verified_in_place, append_verified_to_text,
+};
 use crate::castle_siege::game_replay::{CastleSiegeReplay, SetupStage, sealed_token};
 use crate::castle_siege::selfplay::{choose_declaration, choose_setup};
 use crate::castle_siege::{Policy, Side};
@@ -1152,6 +1154,28 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
                     );
                     in_place_append.undo(&mut in_place);
                     assert_eq!(&in_place, text, "taken back");
+                    // Each event with its own prose (none here), in place,
+                    // as the desk appends a turn mail's events: the same.
+                    if prose.is_none() {
+                        let mut each = text.clone();
+                        let each_append = append_each_verified_in_place(
+                            &mut each,
+                            bounds_of(text),
+                            after,
+                            before.events().len(),
+                            &|_| None,
+                        )
+                        .expect("each appended in place");
+                        assert_eq!(each, spliced, "each in place, the same text");
+                        let After::Replayed { replay, .. } =
+                            replay_continued(&each, &each_append, before, Known::Nothing)
+                        else {
+                            panic!("the text each appended in place does not continue");
+                        };
+                        assert_eq!(state(&replay, &each), state(after, next));
+                        each_append.undo(&mut each);
+                        assert_eq!(&each, text, "taken back");
+                    }
                     appended += 1;
                     let cut = bounds_of(text).cut;
                     joined += usize::from(spliced.as_bytes()[cut] != b'}');
@@ -1162,6 +1186,17 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
                         text.split("\n\n").next(),
                         "only a changed header is printed whole"
                     );
+                    // Nor in place: the text left as it was.
+                    let mut each = text.clone();
+                    let each_append = append_each_verified_in_place(
+                        &mut each,
+                        bounds_of(text),
+                        after,
+                        before.events().len(),
+                        &|_| None,
+                    );
+                    assert!(each_append.is_none());
+                    assert_eq!(&each, text, "left as it was");
                 }
             }
         }

@@ -169,10 +169,28 @@ impl AppendedInPlace {
     }
 }
 
-/// As [`append_verified_to_text`], each event with its own prose
+/// As [`append_verified_in_place`], each event with its own prose
 /// (`prose_of` its position): the events of a turn mail, each with the
-/// prose its sender gave it, appended to a party's own text.
-pub fn append_each_verified_to_text(
+/// prose its sender gave it, appended to a party's own text in its own
+/// buffer (a desk's stored text: 80 kB at ply 300 not copied). `None`
+/// leaves `text` as it was.
+pub fn append_each_verified_in_place(
+    text: &mut String,
+    bounds: Bounds,
+    after: &SignedReplay,
+    from: usize,
+    prose_of: &dyn Fn(usize) -> Option<String>,
+) -> Option<AppendedInPlace> {
+    let part = each_verified_part(text, bounds, after, from, prose_of)?;
+    let old_end = text.get(bounds.cut..)?.to_owned();
+    text.truncate(bounds.cut);
+    text.push_str(&part);
+    Some(AppendedInPlace { bounds, old_end })
+}
+
+/// What follows `text[..bounds.cut]` once the events of `after` from
+/// `from` on are appended, each with its own prose.
+fn each_verified_part(
     text: &str,
     bounds: Bounds,
     after: &SignedReplay,
@@ -180,12 +198,11 @@ pub fn append_each_verified_to_text(
     prose_of: &dyn Fn(usize) -> Option<String>,
 ) -> Option<String> {
     let to = after.events().len();
-    let part = splice(text, bounds, last_number(after, from), |record| {
+    splice(text, bounds, last_number(after, from), |record| {
         (from..to).all(|seq| {
             append_verified(record, after, seq..seq + 1, prose_of(seq).as_deref()).is_some()
         })
-    })?;
-    Some(joined(text, bounds, &part))
+    })
 }
 
 /// What follows `text[..bounds.cut]` in the record that `write` makes by

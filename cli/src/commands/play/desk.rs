@@ -13,8 +13,8 @@ use yam_notation::{RawGrammar, Record, parse_record, record_to_string};
 use yam_referee::fair_play::sign::PublicKey;
 use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::prefix::PrefixDigest;
-use yam_referee::signed::tip::{After, Bounds, replay_after};
-use yam_referee::signed::write::{append_events, append_verified_to_text};
+use yam_referee::signed::tip::{After, Bounds, replay_after, replay_continued};
+use yam_referee::signed::write::{AppendedInPlace, append_events, append_verified_to_text};
 use yam_referee::signed::{Checkpoint, Known, SharedBytes, SignedReplay, SignedText, Tip};
 
 use crate::config::Config;
@@ -355,12 +355,23 @@ struct Kept {
     /// Its bounds, if new events can be printed after it.
     bounds: Option<Bounds>,
     /// The text it continues, verified: its bounds and its replay.
-    from: (Rc<String>, Bounds, SignedReplay),
+    from: (FromText, Bounds, SignedReplay),
     /// The SHA-256 digest of the first bytes of the text the game was
     /// restored with from its tip (which `text` and every text continued
     /// from it share, up to that text's cut): the next tip is written from
     /// it (`Tip::write`).
     digest: PrefixDigest,
+}
+
+/// The verified text a kept game's text continues ([`Kept::from`]).
+#[derive(Debug)]
+enum FromText {
+    /// That text, whole.
+    Text(Rc<String>),
+    /// That text, appended to in its own buffer (the stored text a turn
+    /// mail's events were appended to): its first `cut` bytes are the
+    /// text's own, and what it ended with after them is kept here.
+    InPlace(AppendedInPlace),
 }
 
 /// The desk's tip of a game (`docs/fair-play.md`, 9.11), beside its record
@@ -488,26 +499,31 @@ impl Stored {
         Tip::restore(&tip, text, &catalog)
     }
 
-    /// The game made of this stored one and `text`, a record verified to
-    /// continue it from its tip (`before`, `bounds`, `digest`; `replay` is
-    /// the replay of `text`, `new_bounds` its bounds). The record holds the
-    /// header only; the stored text (`self`) is what `text` is checked
-    /// from before it is written. `text` `None` is the stored text itself
-    /// (a game opened from its tip), then shared, not copied.
+    /// The game made of this stored one, restored from its tip (`before`,
+    /// `bounds`, `digest`), and its text: the stored text itself (a game
+    /// opened from its tip; `appended` `None`), or the stored text with a
+    /// record's new events appended in its own buffer (`appended`:
+    /// `Stored::text` is then the new text), verified to continue it
+    /// (`replay` is the replay of the text, `new_bounds` its bounds). The
+    /// record holds the header only; the text is checked from the stored
+    /// one's replay before it is written.
     pub fn continued(
         self,
         before: SignedReplay,
         bounds: Bounds,
         digest: PrefixDigest,
-        text: Option<String>,
+        appended: Option<AppendedInPlace>,
         new_bounds: Option<Bounds>,
         replay: SignedReplay,
     ) -> Result<Game, Error> {
-        let stored = Rc::new(
+        let text = Rc::new(
             String::from_utf8(self.text)
                 .map_err(|_| Error::usage("the stored record is not UTF-8"))?,
         );
-        let text = text.map_or_else(|| Rc::clone(&stored), Rc::new);
+        let from = match appended {
+            Some(appended) => FromText::InPlace(appended),
+            None => FromText::Text(Rc::clone(&text)),
+        };
         let record = header_record(&text, new_bounds.or(Some(bounds)))?;
         Ok(Game {
             locked: self.locked,
@@ -518,7 +534,7 @@ impl Stored {
             kept: Some(Kept {
                 text,
                 bounds: new_bounds,
-                from: (stored, bounds, before),
+                from: (from, bounds, before),
                 digest,
             }),
         })
@@ -759,17 +775,26 @@ impl Game {
     pub fn checked_text(&mut self) -> Result<Rc<String>, Error> {
         if let Some(kept) = &self.kept {
             let (from_text, from_bounds, from_replay) = &kept.from;
-            if let After::Replayed { replay, bounds } = replay_after(
-                &kept.text,
-                from_text,
-                *from_bounds,
-                from_replay,
-                Known::Log(self.replay.events()),
-            ) {
+            let known = Known::Log(self.replay.events());
+            let after = match from_text {
+                FromText::Text(from_text) => {
+                    replay_after(&kept.text, from_text, *from_bounds, from_replay, known)
+                }
+                // The text's first `cut` bytes are the stored text's own,
+                // read and bound to its tip; every append after keeps them.
+                FromText::InPlace(appended) => {
+                    replay_continued(&kept.text, appended, from_replay, known)
+                }
+            };
+            if let After::Replayed { replay, bounds } = after {
                 // The text verified becomes the base of the next (its
                 // replay is the game's: `self.replay`, verified again).
                 let text = Rc::clone(&kept.text);
-                let from = (Rc::clone(&text), bounds.unwrap_or(*from_bounds), *replay);
+                let from = (
+                    FromText::Text(Rc::clone(&text)),
+                    bounds.unwrap_or(*from_bounds),
+                    *replay,
+                );
                 if let Some(kept) = &mut self.kept {
                     kept.from = from;
                     kept.bounds = bounds;

@@ -25,7 +25,7 @@ use yam_referee::signed::Known;
 use yam_referee::signed::adoption::{Adoption, adoption};
 use yam_referee::signed::prefix::PrefixDigest;
 use yam_referee::signed::tip::{After, Bounds, replay_after};
-use yam_referee::signed::write::append_each_verified_to_text;
+use yam_referee::signed::write::{AppendedInPlace, append_each_verified_in_place};
 
 /// What reading one mail did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -654,7 +654,7 @@ fn record(
     // new part); anything else is verified as a whole.
     let mut checksum = None;
     let verified = match opened {
-        Some(s) => match continued_from_tip(&s, bytes) {
+        Some(mut s) => match continued_from_tip(&mut s, bytes) {
             Some((tip, replay)) => {
                 checksum = tip.checksum.clone();
                 Verified {
@@ -720,15 +720,35 @@ fn verified_whole(
 
 /// The replay of `bytes`, a turn mail's record, walked from the stored
 /// game's tip through what follows the stored text (the record then
-/// continues the stored text byte for byte), and the stored text with the
-/// new events appended, each with the prose its sender gave it; `None`
-/// when there is no such tip, the record is not such a continuation or its
-/// new part fails, or the stored text cannot be continued so (a header
-/// that changes, as when the game ends): the record is then verified and
-/// appended as a whole.
-fn continued_from_tip(stored: &Stored, bytes: &[u8]) -> Option<(FromTip, SignedReplay)> {
-    // Each text checked as UTF-8 once (80 kB each at ply 300).
-    let kept = std::str::from_utf8(&stored.text).ok()?;
+/// continues the stored text byte for byte); the stored text (`stored`'s)
+/// has then the new events appended in its own buffer, each with the prose
+/// its sender gave it. `None` when there is no such tip, the record is not
+/// such a continuation or its new part fails, or the stored text cannot be
+/// continued so (a header that changes, as when the game ends): the stored
+/// text is left as it was, and the record is verified and appended as a
+/// whole.
+fn continued_from_tip(stored: &mut Stored, bytes: &[u8]) -> Option<(FromTip, SignedReplay)> {
+    // The stored text, checked as UTF-8 once, and appended to where it is
+    // (80 kB at ply 300, not copied); put back whatever happens.
+    let mut kept = match String::from_utf8(std::mem::take(&mut stored.text)) {
+        Ok(kept) => kept,
+        Err(e) => {
+            stored.text = e.into_bytes();
+            return None;
+        }
+    };
+    let continued = continue_text(stored, &mut kept, bytes);
+    stored.text = kept.into_bytes();
+    continued
+}
+
+/// [`continued_from_tip`] with the stored text `kept` taken out of
+/// `stored`.
+fn continue_text(
+    stored: &Stored,
+    kept: &mut String,
+    bytes: &[u8],
+) -> Option<(FromTip, SignedReplay)> {
     let (before, bounds, digest) = stored.tip_of(kept)?;
     let text = std::str::from_utf8(bytes).ok()?;
     let After::Replayed { replay, .. } = replay_after(text, kept, bounds, &before, Known::Nothing)
@@ -746,7 +766,8 @@ fn continued_from_tip(stored: &Stored, bytes: &[u8]) -> Option<(FromTip, SignedR
             .and_then(|seq| said.iter().find(|(s, _)| *s == seq))
             .map(|(_, p)| p.clone())
     };
-    let merged = append_each_verified_to_text(kept, bounds, &replay, known, &prose_of)?;
+    let appended = append_each_verified_in_place(kept, bounds, &replay, known, &prose_of)?;
+    let new_bounds = Bounds::after_append(kept, bounds.movetext);
     // The record's first bytes are the stored text's up to the cut
     // (`replay_after` compared them), which the tip's digest is of: its
     // SHA-256 is finished over the rest alone.
@@ -755,7 +776,8 @@ fn continued_from_tip(stored: &Stored, bytes: &[u8]) -> Option<(FromTip, SignedR
         before: Box::new(before),
         bounds,
         digest,
-        merged,
+        appended,
+        new_bounds,
         said,
         checksum,
     };
@@ -771,8 +793,11 @@ struct FromTip {
     bounds: Bounds,
     /// The digest of the stored text's first bytes, from its tip.
     digest: PrefixDigest,
-    /// The stored text with the new events appended.
-    merged: String,
+    /// How the new events were appended to the stored text, in its own
+    /// buffer (`Stored::text`).
+    appended: AppendedInPlace,
+    /// The bounds of the text with the new events.
+    new_bounds: Option<Bounds>,
     /// The prose of each new event, cleaned, by position.
     said: Vec<(u32, String)>,
     /// The record's checksum (`armor::checksum`), finished from `digest`.
@@ -943,12 +968,12 @@ fn continue_from_tip(
         before,
         bounds,
         digest,
-        merged,
+        appended,
+        new_bounds,
         said,
         checksum: _,
     } = tip;
-    let new_bounds = Bounds::after_append(&merged, bounds.movetext);
-    let game = match kept.continued(*before, bounds, digest, Some(merged), new_bounds, replay) {
+    let game = match kept.continued(*before, bounds, digest, Some(appended), new_bounds, replay) {
         Ok(game) => game,
         Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
     };
