@@ -13,7 +13,8 @@ use super::replay::{ReplayFault, SignedReplay};
 use super::table::{self, Opening, Prepared, Seating, Signer, TableError};
 use super::verify::{Failure, Verdict, Verified, verify_text};
 use super::write::{
-    append_each_verified_in_place, append_events, append_verified_in_place, append_verified_to_text,
+    AppendedInPlace, append_each_verified_in_place, append_events, append_verified_in_place,
+    append_verified_to_text,
 };
 use crate::castle_siege::game_replay::{CastleSiegeReplay, SetupStage, sealed_token};
 use crate::castle_siege::selfplay::{choose_declaration, choose_setup};
@@ -1104,6 +1105,16 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
             }
             let verified =
                 append_verified_to_text(text, bounds_of(text), after, before.events().len(), prose);
+            // The desk's way: each event with its own prose (none), in the
+            // text's own buffer.
+            let mut each = text.clone();
+            let each_append = append_each_verified_in_place(
+                &mut each,
+                bounds_of(text),
+                after,
+                before.events().len(),
+                &|_| None,
+            );
             match verified {
                 Some(spliced) => {
                     assert_eq!(spliced, whole, "appended to the text");
@@ -1126,13 +1137,18 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
                         prose,
                     )
                     .expect("appended in place where appended to a copy");
-                    assert_eq!(in_place, spliced, "in place, the same text");
-                    let After::Replayed { replay, .. } =
-                        replay_continued(&in_place, &in_place_append, before, Known::Nothing)
-                    else {
-                        panic!("the text appended in place does not continue");
+                    // Read back from its new part alone to the whole
+                    // replay's state (`appended` in place, the same text).
+                    let reads_back = |appended: &String, how: &AppendedInPlace, what: &str| {
+                        assert_eq!(appended, &spliced, "{what}: the same text");
+                        let After::Replayed { replay, .. } =
+                            replay_continued(appended, how, before, Known::Nothing)
+                        else {
+                            panic!("{what}: the text appended in place does not continue");
+                        };
+                        assert_eq!(state(&replay, appended), state(after, next), "{what}");
                     };
-                    assert_eq!(state(&replay, &in_place), state(after, next));
+                    reads_back(&in_place, &in_place_append, "in place");
                     // A new event damaged after the append (a byte of its
                     // signed bytes) does not read back: the whole way.
                     let mut damaged = in_place.clone();
@@ -1157,22 +1173,8 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
                     // Each event with its own prose (none here), in place,
                     // as the desk appends a turn mail's events: the same.
                     if prose.is_none() {
-                        let mut each = text.clone();
-                        let each_append = append_each_verified_in_place(
-                            &mut each,
-                            bounds_of(text),
-                            after,
-                            before.events().len(),
-                            &|_| None,
-                        )
-                        .expect("each appended in place");
-                        assert_eq!(each, spliced, "each in place, the same text");
-                        let After::Replayed { replay, .. } =
-                            replay_continued(&each, &each_append, before, Known::Nothing)
-                        else {
-                            panic!("the text each appended in place does not continue");
-                        };
-                        assert_eq!(state(&replay, &each), state(after, next));
+                        let each_append = each_append.expect("each appended in place");
+                        reads_back(&each, &each_append, "each in place");
                         each_append.undo(&mut each);
                         assert_eq!(&each, text, "taken back");
                     }
@@ -1187,14 +1189,6 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
                         "only a changed header is printed whole"
                     );
                     // Nor in place: the text left as it was.
-                    let mut each = text.clone();
-                    let each_append = append_each_verified_in_place(
-                        &mut each,
-                        bounds_of(text),
-                        after,
-                        before.events().len(),
-                        &|_| None,
-                    );
                     assert!(each_append.is_none());
                     assert_eq!(&each, text, "left as it was");
                 }

@@ -139,9 +139,14 @@ pub fn append_verified_in_place(
     prose: Option<&str>,
 ) -> Option<AppendedInPlace> {
     let part = verified_part(text, bounds, after, from, prose)?;
+    put_in_place(text, bounds, &part)
+}
+
+/// `text[..bounds.cut]` followed by `part`, in `text`'s own buffer.
+fn put_in_place(text: &mut String, bounds: Bounds, part: &str) -> Option<AppendedInPlace> {
     let old_end = text.get(bounds.cut..)?.to_owned();
     text.truncate(bounds.cut);
-    text.push_str(&part);
+    text.push_str(part);
     Some(AppendedInPlace { bounds, old_end })
 }
 
@@ -182,10 +187,7 @@ pub fn append_each_verified_in_place(
     prose_of: &dyn Fn(usize) -> Option<String>,
 ) -> Option<AppendedInPlace> {
     let part = each_verified_part(text, bounds, after, from, prose_of)?;
-    let old_end = text.get(bounds.cut..)?.to_owned();
-    text.truncate(bounds.cut);
-    text.push_str(&part);
-    Some(AppendedInPlace { bounds, old_end })
+    put_in_place(text, bounds, &part)
 }
 
 /// What follows `text[..bounds.cut]` once the events of `after` from
