@@ -104,7 +104,8 @@ impl PrefixDigest {
         }
         let mut state = from.state;
         compress(&mut state, &text[from.len()..end]);
-        hasher.update(&text[hasher.count() as usize..end]);
+        // BLAKE3 has read the same bytes as SHA-256: those of `from`.
+        hasher.update(&text[from.len()..end]);
         let digest = PrefixDigest {
             blocks: (end / BLOCK) as u64,
             state,

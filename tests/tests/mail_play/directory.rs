@@ -2153,4 +2153,40 @@ fn a_turn_mail_is_read_from_the_games_tip() {
         .arg(bo.dir().join("games/khan-1/record.yam"))
         .assert()
         .success();
+
+    // The stored record damaged by another program (a byte that is no
+    // UTF-8, as an editor saving in Latin-1 leaves): the turn that would
+    // be appended to it in its own buffer is refused, saying why, and the
+    // file, the tip and the mail stay as they were; the record mended,
+    // the same mail is read.
+    bo.yam(&["move", "khan-1", &line[7]]).success();
+    ann.read();
+    ann.yam(&["move", "khan-1", &line[8]]).success();
+    let stored = bo.dir().join("games/khan-1/record.yam");
+    let honest = std::fs::read(&stored).unwrap();
+    let mut latin1 = honest.clone();
+    let at = honest.windows(7).position(|w| w == b"[White ").unwrap() + 8;
+    latin1[at] = 0xe9;
+    std::fs::write(&stored, &latin1).unwrap();
+    let kept_tip = std::fs::read(&tip).unwrap();
+    let said = bo.read();
+    assert!(said.contains("UTF-8"), "{said}");
+    assert!(
+        said.contains("games/khan-1/record.yam: "),
+        "the file named: {said}"
+    );
+    assert!(
+        said.contains(":5:9:") || said.contains(" 5:9: "),
+        "line and column: {said}"
+    );
+    assert_eq!(
+        std::fs::read(&stored).unwrap(),
+        latin1,
+        "the file as it was"
+    );
+    assert_eq!(std::fs::read(&tip).unwrap(), kept_tip, "the tip as it was");
+    std::fs::write(&stored, &honest).unwrap();
+    bo.read();
+    assert!(bo.record("khan-1").contains(&line[8]));
+    assert_eq!(bo.record("khan-1"), ann.record("khan-1"));
 }

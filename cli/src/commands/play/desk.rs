@@ -477,8 +477,10 @@ impl Stored {
     /// The signed events of the stored record, decoded but not replayed;
     /// the record, read in the same pass, is kept in [`Stored::record`].
     pub fn events(&mut self) -> Result<Vec<SignedEvent>, Error> {
-        let (events, record) =
-            stored_events_and_record(&self.text).map_err(|e| Error::usage(e.to_string()))?;
+        // The stored file named: a mail's refusal must not read as the
+        // mail's own record failing.
+        let (events, record) = stored_events_and_record(&self.text)
+            .map_err(|e| Error::usage(format!("{}: {e}", record_path(&self.locked).display())))?;
         self.record = record;
         Ok(events)
     }

@@ -655,8 +655,8 @@ fn record(
     let mut checksum = None;
     let verified = match opened {
         Some(mut s) => match continued_from_tip(&mut s, bytes) {
-            Some((tip, replay)) => {
-                checksum = tip.checksum.clone();
+            Some((tip, replay, sum)) => {
+                checksum = sum;
                 Verified {
                     stored: Some((s, StoredAs::Tip(Box::new(tip)))),
                     replay,
@@ -722,12 +722,17 @@ fn verified_whole(
 /// game's tip through what follows the stored text (the record then
 /// continues the stored text byte for byte); the stored text (`stored`'s)
 /// has then the new events appended in its own buffer, each with the prose
-/// its sender gave it. `None` when there is no such tip, the record is not
-/// such a continuation or its new part fails, or the stored text cannot be
-/// continued so (a header that changes, as when the game ends): the stored
-/// text is left as it was, and the record is verified and appended as a
-/// whole.
-fn continued_from_tip(stored: &mut Stored, bytes: &[u8]) -> Option<(FromTip, SignedReplay)> {
+/// its sender gave it; and the record's checksum (`armor::checksum`),
+/// finished from the tip's digest over its new bytes alone (the stored
+/// text's first bytes are its own). `None` when there is no such tip, the
+/// record is not such a continuation or its new part fails, or the stored
+/// text cannot be continued so (a header that changes, as when the game
+/// ends): the stored text is left as it was, and the record is verified
+/// and appended as a whole.
+fn continued_from_tip(
+    stored: &mut Stored,
+    bytes: &[u8],
+) -> Option<(FromTip, SignedReplay, Option<String>)> {
     // The stored text, checked as UTF-8 once, and appended to where it is
     // (80 kB at ply 300, not copied); put back whatever happens.
     let mut kept = match String::from_utf8(std::mem::take(&mut stored.text)) {
@@ -748,7 +753,7 @@ fn continue_text(
     stored: &Stored,
     kept: &mut String,
     bytes: &[u8],
-) -> Option<(FromTip, SignedReplay)> {
+) -> Option<(FromTip, SignedReplay, Option<String>)> {
     let (before, bounds, digest) = stored.tip_of(kept)?;
     let text = std::str::from_utf8(bytes).ok()?;
     let After::Replayed { replay, .. } = replay_after(text, kept, bounds, &before, Known::Nothing)
@@ -779,9 +784,8 @@ fn continue_text(
         appended,
         new_bounds,
         said,
-        checksum,
     };
-    Some((tip, *replay))
+    Some((tip, *replay, checksum))
 }
 
 /// A turn mail's record read from the stored game's tip: see
@@ -800,8 +804,6 @@ struct FromTip {
     new_bounds: Option<Bounds>,
     /// The prose of each new event, cleaned, by position.
     said: Vec<(u32, String)>,
-    /// The record's checksum (`armor::checksum`), finished from `digest`.
-    checksum: Option<String>,
 }
 
 /// What is known of the stored game a record continues.
@@ -971,7 +973,6 @@ fn continue_from_tip(
         appended,
         new_bounds,
         said,
-        checksum: _,
     } = tip;
     let game = match kept.continued(*before, bounds, digest, Some(appended), new_bounds, replay) {
         Ok(game) => game,
