@@ -35,8 +35,8 @@ fuzz_target!(|payload: &[u8]| {
     let (_, digest) = PrefixDigest::hashing(TEXT.as_bytes(), bounds.cut, None);
     tip.extend_from_slice(&digest.encode());
     tip.extend_from_slice(payload);
-    let seal = blake3::hash(&tip);
-    tip.extend_from_slice(seal.as_bytes());
+    let seal = yam_referee::signed::tip::seal(&tip);
+    tip.extend_from_slice(&seal);
     let tip: yam_referee::signed::SharedBytes = std::sync::Arc::new(tip);
     if let Some((replay, restored, restored_digest)) = Tip::restore(&tip, TEXT, &Builtin) {
         assert_eq!(restored, bounds);

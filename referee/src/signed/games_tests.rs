@@ -1071,10 +1071,10 @@ fn tips_continue_every_later_record(records: &[(String, SignedReplay)]) -> usize
         // not have written, no tip. (Its SHA-256 state is the writer's,
         // trusted as the replay it carries is: `signed::prefix`.)
         for at in [75, 120] {
-            let mut forged = tip[..tip.len() - 32].to_vec();
+            let mut forged = tip[..tip.len() - super::tip::SEAL].to_vec();
             forged[at] ^= 1;
-            let seal = blake3::hash(&forged);
-            forged.extend_from_slice(seal.as_bytes());
+            let seal = super::tip::seal(&forged);
+            forged.extend_from_slice(&seal);
             assert!(
                 Tip::restore(&(Arc::new(forged) as SharedBytes), prefix, &Builtin).is_none(),
                 "a digest not of the text, at {at}"
