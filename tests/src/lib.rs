@@ -49,6 +49,18 @@ pub fn mail_env(name: &str) -> String {
     })
 }
 
+/// Whether the tip file at `tip` is a tip of exactly `text` that this
+/// build reads back (`docs/fair-play.md`, 9.11): what a client's next turn
+/// restores instead of verifying the record whole. A tip that holds for no
+/// text costs nothing but time, so only a test that asks sees one.
+pub fn tip_is_of(tip: &Path, text: &str) -> bool {
+    let Ok(bytes) = std::fs::read(tip) else {
+        return false;
+    };
+    let bytes: yam_referee::signed::SharedBytes = std::sync::Arc::new(bytes);
+    yam_referee::signed::Tip::restore(&bytes, text, &yam_referee::replay::Builtin).is_some()
+}
+
 /// A mailbox name of a test's own, so tests running at once never see each
 /// other's mail.
 pub fn fresh_user(prefix: &str) -> String {

@@ -633,6 +633,9 @@ fn a_game_played_through_its_tip_is_the_game_played_whole() {
     assert!(kept.starts_with(b"yam-tip\0"));
     let good = s.read("game.yam");
     assert_eq!(canonical(&good), good);
+    // Each move was played from the tip the one before wrote, and wrote
+    // one of its own file: the next move is played from it too.
+    assert!(yam_tests::tip_is_of(&tip, &good), "the tip is of the file");
 
     // A covered signature changed in the file: the tip is not of this
     // text, the record is verified whole and refused, the tip kept.
@@ -723,6 +726,11 @@ fn a_game_played_through_its_tip_is_the_game_played_whole() {
             .success();
             let text = s.read(&file);
             assert_eq!(canonical(&text), text, "{kind} after {seed}");
+            let tip = s.secrets().join(format!("games/test-{kind}/tip"));
+            assert!(
+                yam_tests::tip_is_of(&tip, &text),
+                "{kind}'s tip after {seed}"
+            );
         }
         assert!(s.secrets().join(format!("games/test-{kind}/tip")).exists());
         s.verify(&file).success();

@@ -2134,6 +2134,12 @@ fn a_turn_mail_is_read_from_the_games_tip() {
         kept,
         "the tip follows the record"
     );
+    // The tip written from the one read is a tip of the new record: the
+    // next turn is read from it too.
+    assert!(
+        yam_tests::tip_is_of(&tip, &read),
+        "the new tip is of the new record"
+    );
     bo.yam(&["board", "khan-1"]).success();
 
     // A damaged tip is no tip: the mail is read whole, a new tip written.
