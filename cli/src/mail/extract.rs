@@ -348,4 +348,27 @@ mod tests {
         let longest = format!("{}@{}.org", "a".repeat(64), "b".repeat(185));
         assert_eq!(sender_address(&longest), longest);
     }
+
+    /// A forwarded mail mangled so that mail-parser's parse loop reaches
+    /// a part it asserted could not be missing (found by the `mail` fuzz
+    /// target; `vendor/mail-parser/YAM-PATCH.md`): read as any other mail,
+    /// in a test build (which has debug assertions) as in a release one.
+    /// Upstream's own multipart (issue 120 of mail-parser, a forwarded
+    /// message that is no message) likewise.
+    #[test]
+    fn a_mangled_forward_is_read_without_a_panic() {
+        let mangled = include_bytes!("../../fuzz/seeds/mail/mangled-forward.eml");
+        let incoming = read_mail(mangled).unwrap();
+        assert!(incoming.turns.is_empty());
+        assert_eq!(incoming.from.as_deref(), Some("ann@!xn\u{fffd}ample.org"));
+        let _ = read_mail_attachments(mangled).unwrap();
+        let no_message = b"From: Test <test@example.org>\r\nSubject: test\r\n\
+            Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n\
+            --b\r\nContent-Type: text/plain\r\n\r\nbla\r\n\
+            --b\r\nContent-Type: message/rfc822\r\n\
+            Content-Disposition: attachment; filename=\"corrupted.eml\"\r\n\r\n\
+            this attachment is not a valid eml, sorry!\r\n--b--\r\n";
+        let incoming = read_mail(no_message).unwrap();
+        assert!(incoming.turns.is_empty());
+    }
 }

@@ -3,12 +3,15 @@
 //! part, offset, header and body alike (compared as their Debug text, which
 //! prints all of them).
 //!
-//! The fuzz build has debug assertions on, and one of upstream's
-//! ("Invalid part ID, could not find multipart.", `parsers/message.rs`)
-//! holds only for well-formed multiparts: a mangled one trips it in the
-//! published crate. A release build (Yam's) has no such assertion and
-//! returns a message. So a parse that panics is compared too: both copies
-//! must stop at the same assertion with the same message.
+//! The fuzz build has debug assertions on, and upstream's parse loop
+//! asserts in five places that a part it looks up is there
+//! (`parsers/message.rs`), which holds only for well-formed mails: a
+//! mangled multipart trips one in the published crate. A release build has
+//! no such assertion and returns a message, and Yam's patch takes them out
+//! so that every build does (../YAM-PATCH.md). So where the published copy
+//! stops at one of them, the patched one must return a message (what the
+//! published one returns there in a release build cannot be seen from
+//! here); any other panic must be the same in both.
 
 #![no_main]
 
@@ -35,5 +38,16 @@ fuzz_target!(|data: &[u8]| {
     let published = outcome(|| format!("{:?}", published::MessageParser::default().parse(data)));
     let patched = outcome(|| format!("{:?}", patched::MessageParser::default().parse(data)));
     std::panic::set_hook(hook);
-    assert_eq!(published, patched);
+    match (&published, &patched) {
+        (Err(assertion), Ok(_)) if UPSTREAM_ASSERTIONS.contains(&assertion.as_str()) => {}
+        _ => assert_eq!(published, patched),
+    }
 });
+
+/// The messages of upstream's assertions that the patch takes out.
+const UPSTREAM_ASSERTIONS: [&str; 4] = [
+    "Invalid part ID, could not find message.",
+    "Failed to restore parent message. Aborting.",
+    "Invalid part ID, could not find multipart.",
+    "This should not have happened.",
+];

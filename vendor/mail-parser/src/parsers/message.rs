@@ -426,14 +426,20 @@ impl MessageParser {
                                     part.body = PartType::Message(message);
                                 }
                             } else {
-                                debug_assert!(false, "Invalid part ID, could not find message.");
+                                // Yam: upstream asserts here, in debug builds only, that this
+                                // cannot happen ("Invalid part ID, could not find message."); a mangled mail reaches it (see
+                                // YAM-PATCH.md), and every build now does what a release
+                                // build did.
                             }
 
                             message = prev_message;
                             prev_state.mime_boundary = state.mime_boundary;
                             state = prev_state;
                         } else {
-                            debug_assert!(false, "Failed to restore parent message. Aborting.");
+                            // Yam: upstream asserts here, in debug builds only, that this
+                            // cannot happen ("Failed to restore parent message. Aborting."); a mangled mail reaches it (see
+                            // YAM-PATCH.md), and every build now does what a release
+                            // build did.
                             break 'outer;
                         }
                     }
@@ -489,7 +495,10 @@ impl MessageParser {
                             // This part has no boundary, update end offset
                             part.offset_end = stream.offset() as u32;
                         } else {
-                            debug_assert!(false, "Invalid part ID, could not find multipart.");
+                            // Yam: upstream asserts here, in debug builds only, that this
+                            // cannot happen ("Invalid part ID, could not find multipart."); a mangled mail reaches it (see
+                            // YAM-PATCH.md), and every build now does what a release
+                            // build did.
                         }
 
                         break 'outer;
@@ -538,7 +547,10 @@ impl MessageParser {
                         part.body = PartType::Message(message);
                     }
                 } else {
-                    debug_assert!(false, "Invalid part ID, could not find message.");
+                    // Yam: upstream asserts here, in debug builds only, that this
+                    // cannot happen ("Invalid part ID, could not find message."); a mangled mail reaches it (see
+                    // YAM-PATCH.md), and every build now does what a release
+                    // build did.
                 }
 
                 message = prev_message;
@@ -548,7 +560,10 @@ impl MessageParser {
                     part.body = PartType::Multipart(state.sub_part_ids);
                 }
             } else {
-                debug_assert!(false, "This should not have happened.");
+                // Yam: upstream asserts here, in debug builds only, that this
+                // cannot happen ("This should not have happened."); a mangled mail reaches it (see
+                // YAM-PATCH.md), and every build now does what a release
+                // build did.
             }
             state = prev_state;
         }
