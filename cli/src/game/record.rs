@@ -3,7 +3,7 @@
 //! hot-seat harness all read one.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::io::{self, Read};
 use std::path::Path;
 
@@ -413,12 +413,9 @@ pub struct Loaded {
     /// and nothing: the replay was restored from the game's tip).
     whole: bool,
     /// The digest of the first bytes of the text the last tip read or
-    /// written was of: the next tip is written from it. While the text is
-    /// only appended to in its own buffer it keeps those bytes, and the
-    /// digest keeps BLAKE3's running state after them (they are not hashed
-    /// again); a text printed anew drops that state, and `Tip::write`
-    /// checks the digest against the text.
-    digest: RefCell<Option<PrefixDigest>>,
+    /// written was of: the next tip is written from it while the text
+    /// keeps those bytes (`Tip::write` checks that it does).
+    digest: Cell<Option<PrefixDigest>>,
 }
 
 impl Loaded {
@@ -434,9 +431,9 @@ impl Loaded {
                     replay,
                     &self.text,
                     self.bounds,
-                    self.digest.take().as_ref(),
+                    self.digest.get().as_ref(),
                 )
-                .map(|written| *self.digest.borrow_mut() = written);
+                .map(|written| self.digest.set(written));
                 super::checkpoint::keep(path, None, replay).and(tip)
             }
             None => Ok(()),
@@ -517,10 +514,6 @@ pub fn append_turn(
         place,
     )?;
     loaded.bounds = Bounds::of(&appended.text, &appended.signed);
-    // Printed anew: its first bytes may differ from those the digest is
-    // of, which the next tip's writing then checks.
-    let printed_anew = loaded.digest.take().map(|d| d.without_running());
-    *loaded.digest.borrow_mut() = printed_anew;
     loaded.text = appended.text;
     loaded.signed = appended.signed;
     Ok(appended.replay)
@@ -560,7 +553,7 @@ pub fn load_checkpointed(
     let mut loaded = load_text(path, text, super::checkpoint::known(kept.as_ref()))?;
     let written = super::checkpoint::keep(&checkpoint, kept.as_ref(), &loaded.replay).and(
         super::checkpoint::keep_tip(&tip_at, &loaded.replay, &loaded.text, loaded.bounds, None)
-            .map(|written| *loaded.digest.borrow_mut() = written),
+            .map(|written| loaded.digest.set(written)),
     );
     loaded.checkpoint = Some(checkpoint);
     Ok((loaded, written))
@@ -596,7 +589,7 @@ fn from_tip(
         text,
         bounds: Some(bounds),
         whole: false,
-        digest: RefCell::new(Some(digest)),
+        digest: Cell::new(Some(digest)),
     })
 }
 
@@ -675,7 +668,7 @@ fn load_text(path: &Path, text: String, known: Known<'_>) -> Result<Loaded, crat
         text,
         bounds,
         whole: true,
-        digest: RefCell::new(None),
+        digest: Cell::new(None),
     })
 }
 

@@ -30,17 +30,6 @@
 //! never a second implementation; [`PrefixDigest::finish`] adds the padding
 //! of FIPS 180-4, 5.1.1, and is tested against `Sha256::digest` at every
 //! length around the block boundaries.
-//!
-//! A digest made in this process (read back and checked from a tip, or
-//! made for one) also keeps BLAKE3's running state after the same bytes:
-//! its holder, whose text still begins with those bytes because it has
-//! only appended to it since (the desk's kept game, the hot-seat's loaded
-//! one), has the next tip's binding hashed from there, the text's first
-//! bytes not hashed again. A holder that prints its text anew drops that
-//! state ([`PrefixDigest::without_running`]) and the prior is checked as
-//! above. A holder wrong about its text would only get a tip whose
-//! binding holds for no text, no tip when read back: the binding is
-//! checked against the text read, every time.
 
 use sha2::digest::generic_array::GenericArray;
 
@@ -65,34 +54,11 @@ const BATCH: usize = 16;
 
 /// The SHA-256 state after the first `64 * blocks` bytes of a text, and
 /// the BLAKE3 hash of those bytes; see the module documentation.
-#[derive(Clone)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PrefixDigest {
     blocks: u64,
     state: [u32; 8],
     bound: [u8; 32],
-    /// BLAKE3's state after the same bytes, if this digest was made in
-    /// this process from a text its holder still begins with: never
-    /// stored, never compared.
-    running: Option<Box<blake3::Hasher>>,
-}
-
-impl PartialEq for PrefixDigest {
-    fn eq(&self, other: &Self) -> bool {
-        (self.blocks, self.state, self.bound) == (other.blocks, other.state, other.bound)
-    }
-}
-
-impl Eq for PrefixDigest {}
-
-impl std::fmt::Debug for PrefixDigest {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PrefixDigest")
-            .field("blocks", &self.blocks)
-            .field("state", &self.state)
-            .field("bound", &hex::encode(self.bound))
-            .field("running", &self.running.is_some())
-            .finish()
-    }
 }
 
 /// The size of a [`PrefixDigest`] in a tip.
@@ -112,14 +78,10 @@ impl PrefixDigest {
     /// The BLAKE3 hash of `text` and the digest of its whole blocks up to
     /// `upto` (`upto` is rounded down to a block; the text's length if
     /// longer), in one pass of BLAKE3 over the text. `prior`, a digest of
-    /// a text this one may continue, is used if it does not reach past
-    /// `upto` and either keeps BLAKE3's running state (its holder's text
-    /// still begins with its bytes: see the module documentation; those
-    /// bytes are then not hashed again) or its BLAKE3 hash is that of this
-    /// text's first bytes: only the bytes after it are then read by
-    /// SHA-256. Otherwise SHA-256 reads from the start (a wrong checked
-    /// `prior` costs time, never a wrong state). The digest returned keeps
-    /// BLAKE3's running state after its bytes.
+    /// a text this one may continue, is used if its BLAKE3 hash is that of
+    /// this text's first bytes and it does not reach past `upto`: only the
+    /// bytes after it are then read by SHA-256. Otherwise SHA-256 reads
+    /// from the start (a wrong `prior` costs time, never a wrong state).
     pub fn hashing(
         text: &[u8],
         upto: usize,
@@ -127,37 +89,27 @@ impl PrefixDigest {
     ) -> (blake3::Hash, PrefixDigest) {
         let end = upto.min(text.len()) / BLOCK * BLOCK;
         let mut hasher = blake3::Hasher::new();
-        let mut from = (0, INITIAL);
+        let mut from = PrefixDigest {
+            blocks: 0,
+            state: INITIAL,
+            bound: *blake3::Hasher::new().finalize().as_bytes(),
+        };
         if let Some(prior) = prior.filter(|p| p.len() <= end) {
-            match &prior.running {
-                Some(running) => {
-                    debug_assert_eq!(
-                        *blake3::hash(&text[..prior.len()]).as_bytes(),
-                        prior.bound,
-                        "a running digest handed in with a text that does not begin with its bytes"
-                    );
-                    hasher = (**running).clone();
-                    from = (prior.len(), prior.state);
-                }
-                None => {
-                    hasher.update(&text[..prior.len()]);
-                    if *hasher.finalize().as_bytes() == prior.bound {
-                        from = (prior.len(), prior.state);
-                    } else {
-                        hasher.reset();
-                    }
-                }
+            hasher.update(&text[..prior.len()]);
+            if *hasher.finalize().as_bytes() == prior.bound {
+                from = *prior;
+            } else {
+                hasher.reset();
             }
         }
-        let (start, mut state) = from;
-        compress(&mut state, &text[start..end]);
+        let mut state = from.state;
+        compress(&mut state, &text[from.len()..end]);
         // BLAKE3 has read the same bytes as SHA-256: those of `from`.
-        hasher.update(&text[start..end]);
+        hasher.update(&text[from.len()..end]);
         let digest = PrefixDigest {
             blocks: (end / BLOCK) as u64,
             state,
             bound: *hasher.finalize().as_bytes(),
-            running: Some(Box::new(hasher.clone())),
         };
         hasher.update(&text[end..]);
         (hasher.finalize(), digest)
@@ -165,28 +117,13 @@ impl PrefixDigest {
 
     /// Whether this is the digest of `text`'s first bytes, and the BLAKE3
     /// hash of the whole text, in one pass; `None` if the text is shorter
-    /// than the digest's bytes. When it is, the digest keeps BLAKE3's
-    /// running state after those bytes (for the holder of `text`: see the
-    /// module documentation).
-    pub fn check(&mut self, text: &[u8]) -> Option<(bool, blake3::Hash)> {
+    /// than the digest's bytes.
+    pub fn check(&self, text: &[u8]) -> Option<(bool, blake3::Hash)> {
         let mut hasher = blake3::Hasher::new();
         hasher.update(text.get(..self.len())?);
         let holds = *hasher.finalize().as_bytes() == self.bound;
-        self.running = holds.then(|| Box::new(hasher.clone()));
         hasher.update(&text[self.len()..]);
         Some((holds, hasher.finalize()))
-    }
-
-    /// This digest without BLAKE3's running state: for a holder whose text
-    /// was printed anew (its first bytes may have changed), so that the
-    /// next [`hashing`](Self::hashing) checks it against the text.
-    pub fn without_running(&self) -> PrefixDigest {
-        PrefixDigest {
-            blocks: self.blocks,
-            state: self.state,
-            bound: self.bound,
-            running: None,
-        }
     }
 
     /// The SHA-256 of `text`, whose first [`len`](Self::len) bytes must be
@@ -242,7 +179,6 @@ impl PrefixDigest {
             blocks: u64::from_be_bytes(blocks),
             state,
             bound,
-            running: None,
         }
     }
 }
@@ -290,7 +226,7 @@ mod tests {
                 len.saturating_sub(1),
                 len,
             ] {
-                let (hash, mut digest) = PrefixDigest::hashing(&t, upto, None);
+                let (hash, digest) = PrefixDigest::hashing(&t, upto, None);
                 assert_eq!(hash, blake3::hash(&t), "len {len} upto {upto}");
                 assert_eq!(digest.len(), upto.min(len) / 64 * 64);
                 assert_eq!(digest.finish(&t), Some(want), "len {len} upto {upto}");
@@ -322,8 +258,7 @@ mod tests {
     #[test]
     fn a_prior_digest_is_used_only_for_the_text_it_is_of() {
         let old = text(5_000, 1);
-        // As read back from a tip: no running state, checked by hashing.
-        let mut prior = PrefixDigest::decode(&PrefixDigest::hashing(&old, 3_000, None).1.encode());
+        let (_, prior) = PrefixDigest::hashing(&old, 3_000, None);
         // A text that continues the old one past the prior's bytes.
         let mut new = old[..3_010].to_vec();
         new.extend_from_slice(b"{ new events } *\n");
@@ -348,64 +283,6 @@ mod tests {
         // A text shorter than the digest's bytes has no answer.
         assert_eq!(prior.finish(&old[..100]), None);
         assert_eq!(prior.check(&old[..100]), None);
-    }
-
-    /// A digest made in this process keeps BLAKE3's running state: the
-    /// next text its holder appends to is hashed from there, to the same
-    /// hash and digest as hashed whole, at every cut; once printed anew
-    /// (`without_running`) it is checked again, and not used for a text
-    /// whose first bytes differ.
-    #[test]
-    fn a_running_digest_continues_a_text_appended_to() {
-        let stored = text(9_000, 5);
-        for cut in [0, 63, 64, 1_000, 4_096, 8_999, 9_000] {
-            // As the desk holds it: read back from a tip, checked.
-            let (_, made) = PrefixDigest::hashing(&stored, cut, None);
-            let mut restored = PrefixDigest::decode(&made.encode());
-            assert!(restored.running.is_none());
-            assert_eq!(restored.check(&stored).map(|(holds, _)| holds), Some(true));
-            assert!(restored.running.is_some());
-            let mut appended = stored[..cut].to_vec();
-            appended.extend_from_slice(&text(700, 9));
-            for (prior, name) in [(&restored, "restored"), (&made, "made")] {
-                for upto in [cut, cut + 64, appended.len()] {
-                    let whole = PrefixDigest::hashing(&appended, upto, None);
-                    let continued = PrefixDigest::hashing(&appended, upto, Some(prior));
-                    assert_eq!(continued, whole, "{name}, cut {cut}, upto {upto}");
-                    let want: [u8; 32] = Sha256::digest(&appended).into();
-                    assert_eq!(continued.1.finish(&appended), Some(want));
-                    // And the digest made so carries on to the next append.
-                    let mut next = appended.clone();
-                    next.extend_from_slice(b"{ more } *\n");
-                    assert_eq!(
-                        PrefixDigest::hashing(&next, next.len(), Some(&continued.1)),
-                        PrefixDigest::hashing(&next, next.len(), None)
-                    );
-                }
-            }
-            // Printed anew with other first bytes: checked, not used.
-            let mut anew = appended.clone();
-            anew[0] ^= 1;
-            let checked = restored.without_running();
-            assert!(checked.running.is_none());
-            assert_eq!(
-                PrefixDigest::hashing(&anew, anew.len(), Some(&checked)),
-                PrefixDigest::hashing(&anew, anew.len(), None)
-            );
-        }
-    }
-
-    /// What the holder vouches for: handed a text that does not begin with
-    /// its bytes, a running digest is caught in every test build.
-    #[test]
-    #[cfg(debug_assertions)]
-    #[should_panic(expected = "does not begin with its bytes")]
-    fn a_running_digest_with_another_text_is_caught_in_tests() {
-        let a = text(2_000, 3);
-        let (_, digest) = PrefixDigest::hashing(&a, 1_500, None);
-        let mut b = a.clone();
-        b[10] ^= 0x40;
-        let _ = PrefixDigest::hashing(&b, 1_900, Some(&digest));
     }
 
     #[test]

@@ -96,11 +96,9 @@ impl Tip {
     ///
     /// `prior`, the digest of a text this one continues (the one restored
     /// with the tip this text was continued from), spares SHA-256 the
-    /// bytes it covers, if it is one of this text's first bytes: vouched
-    /// for by its holder when it keeps BLAKE3's running state (its text
-    /// only appended to since; those bytes are then not hashed again for
-    /// the binding either), else checked by BLAKE3 on the pass that hashes
-    /// the text anyway; any other is not used ([`PrefixDigest::hashing`]).
+    /// bytes it covers, if it is one of this text's first bytes (checked
+    /// by BLAKE3 on the pass that hashes the text anyway); any other is
+    /// not used ([`PrefixDigest::hashing`]).
     pub fn write(
         replay: &SignedReplay,
         text: &str,
@@ -175,7 +173,7 @@ impl Tip {
         };
         // One pass of BLAKE3 over the text: the tip is of exactly this
         // text, and its digest of this text's first bytes, up to the cut.
-        let mut digest = PrefixDigest::decode(digest);
+        let digest = PrefixDigest::decode(digest);
         let (of_text, text_hash) = digest.check(text.as_bytes())?;
         if !of_text || text_hash != *hash || digest.len() > bounds.cut || !bounds.hold(text) {
             return None;

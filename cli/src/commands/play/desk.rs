@@ -762,18 +762,11 @@ impl Game {
             self.kept.as_ref().map(|kept| &kept.digest),
         );
         // The next tip of this game in this process (a step Yam takes by
-        // itself after the turn) continues from this one: while the game
-        // is kept, every text continues the one before byte for byte up to
-        // its cut (`checked_text` compares them, or appended in place), so
-        // the digest's running BLAKE3 state holds for it.
-        match written {
-            Ok(Some(digest)) => {
-                if let Some(kept) = &mut self.kept {
-                    kept.digest = digest;
-                }
-            }
-            other => checkpoint::warn_unkept(other),
+        // itself after the turn) continues from this one.
+        if let (Ok(Some(digest)), Some(kept)) = (&written, &mut self.kept) {
+            kept.digest = *digest;
         }
+        checkpoint::warn_unkept(written);
         Ok(())
     }
 
