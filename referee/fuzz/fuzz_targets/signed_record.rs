@@ -12,10 +12,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use yam_notation::{ReadError, Reader};
-use yam_referee::replay::Builtin;
-use yam_referee::fair_play::hash::Hash32;
 use yam_notation::GameResult;
+use yam_notation::{ReadError, Reader};
+use yam_referee::fair_play::hash::Hash32;
+use yam_referee::replay::Builtin;
 use yam_referee::signed::collect::Item;
 use yam_referee::signed::{
     Checkpoint, Collector, Known, SignedText, replay_text_continuing, replay_text_knowing,

@@ -14,9 +14,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use yam_referee::replay::Builtin;
-use yam_referee::signed::{Checkpoint, Tip};
 use yam_referee::signed::prefix::PrefixDigest;
 use yam_referee::signed::tip::Bounds;
+use yam_referee::signed::{Checkpoint, Tip};
 
 const TEXT: &str = "[Game \"Khan\"]\n\n{[%event AAAA]}\n*\n";
 
