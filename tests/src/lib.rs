@@ -51,7 +51,8 @@ pub fn mail_env(name: &str) -> String {
 
 /// Whether the tip file at `tip` is a tip of exactly `text` that this
 /// build reads back (`docs/fair-play.md`, 9.11): what a client's next turn
-/// restores instead of verifying the record whole. A tip that holds for no
+/// restores instead of verifying the record whole. The game's ruleset
+/// must be a built-in one (no ruleset file is looked for). A tip that holds for no
 /// text costs nothing but time, so only a test that asks sees one.
 pub fn tip_is_of(tip: &Path, text: &str) -> bool {
     let Ok(bytes) = std::fs::read(tip) else {

@@ -426,20 +426,16 @@ impl MessageParser {
                                     part.body = PartType::Message(message);
                                 }
                             } else {
-                                // Yam: upstream asserts here, in debug builds only, that this
-                                // cannot happen ("Invalid part ID, could not find message."); a mangled mail reaches it (see
-                                // YAM-PATCH.md), and every build now does what a release
-                                // build did.
+                                // Yam: upstream's debug_assert!(false, "Invalid part ID, could not find message.")
+                                // taken out: every build does what a release build did (YAM-PATCH.md).
                             }
 
                             message = prev_message;
                             prev_state.mime_boundary = state.mime_boundary;
                             state = prev_state;
                         } else {
-                            // Yam: upstream asserts here, in debug builds only, that this
-                            // cannot happen ("Failed to restore parent message. Aborting."); a mangled mail reaches it (see
-                            // YAM-PATCH.md), and every build now does what a release
-                            // build did.
+                            // Yam: upstream's debug_assert!(false, "Failed to restore parent message. Aborting.")
+                            // taken out: every build does what a release build did (YAM-PATCH.md).
                             break 'outer;
                         }
                     }
@@ -495,10 +491,8 @@ impl MessageParser {
                             // This part has no boundary, update end offset
                             part.offset_end = stream.offset() as u32;
                         } else {
-                            // Yam: upstream asserts here, in debug builds only, that this
-                            // cannot happen ("Invalid part ID, could not find multipart."); a mangled mail reaches it (see
-                            // YAM-PATCH.md), and every build now does what a release
-                            // build did.
+                            // Yam: upstream's debug_assert!(false, "Invalid part ID, could not find multipart.")
+                            // taken out: every build does what a release build did (YAM-PATCH.md).
                         }
 
                         break 'outer;
@@ -547,10 +541,8 @@ impl MessageParser {
                         part.body = PartType::Message(message);
                     }
                 } else {
-                    // Yam: upstream asserts here, in debug builds only, that this
-                    // cannot happen ("Invalid part ID, could not find message."); a mangled mail reaches it (see
-                    // YAM-PATCH.md), and every build now does what a release
-                    // build did.
+                    // Yam: upstream's debug_assert!(false, "Invalid part ID, could not find message.")
+                    // taken out: every build does what a release build did (YAM-PATCH.md).
                 }
 
                 message = prev_message;
@@ -560,10 +552,8 @@ impl MessageParser {
                     part.body = PartType::Multipart(state.sub_part_ids);
                 }
             } else {
-                // Yam: upstream asserts here, in debug builds only, that this
-                // cannot happen ("This should not have happened."); a mangled mail reaches it (see
-                // YAM-PATCH.md), and every build now does what a release
-                // build did.
+                // Yam: upstream's debug_assert!(false, "This should not have happened.")
+                // taken out: every build does what a release build did (YAM-PATCH.md).
             }
             state = prev_state;
         }
