@@ -10,14 +10,15 @@
 # resolving their symbols and running libgcc_s's CPU detection; a
 # static-pie binary does none of it, which takes about 0.3 ms of CPU off
 # every command on the machine the figures come from (a tenth of a desk's
-# whole `yam read`), and the binary runs on any Linux of
-# kernel 3.2 or later of its architecture, whatever its glibc. What glibc loads at run time in
-# a static program: name lookups through /etc/nsswitch.conf modules other
-# than `files` and `dns` (built into libc since glibc 2.34) are loaded
-# from the system and must be of the glibc the binary was built with;
-# Yam looks up only the mail servers' names. Not static: a build for
-# Windows or macOS, a Linux with musl, or a glibc without libc.a (Fedora
-# and RHEL ship it as glibc-static, Debian and Ubuntu in libc6-dev).
+# whole `yam read`), and the binary runs on any Linux of its architecture
+# (kernel 3.2 or later) whatever its glibc. What a static program still
+# loads at run time: name lookups through /etc/nsswitch.conf modules
+# other than `files` and `dns` (built into libc since glibc 2.34) load
+# them from the system, which must then be of the glibc the binary was
+# built with; Yam looks up only the mail servers' names. Not static: a
+# build for Windows or macOS, a Linux with musl, or a glibc without
+# libc.a (Fedora and RHEL ship it as glibc-static, Debian and Ubuntu in
+# libc6-dev).
 #
 # The static build needs an explicit --target: with the host's target
 # implied, Cargo would give the flag to proc-macro crates too, which
