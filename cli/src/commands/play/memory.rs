@@ -17,7 +17,19 @@
 //! letter (`A` applied, `C` a challenge, `K` a card, `S` the same as
 //! before, `I` not Yam's, `R` refused, `L` too large to read). A line cut
 //! by a crash is ignored.
+//!
+//! The file grows with every mail the desk ever read, its own and, in a
+//! mailbox shared with personal mail, everyone else's (`I`): 20,000 lines
+//! is a few years of an ordinary inbox. So a run holds the file as read
+//! and answers the question it has: a mail named on the command line or
+//! piped in asks about one content key, found by a search of the
+//! text; a mailbox's listing asks about every place, and more than a few
+//! content keys are worth an index, so the lines are then parsed once into
+//! a compact one (an IMAP place as two numbers, a content key as its 32
+//! bytes). Every line means what it meant before (docs/performance.md,
+//! "The twenty-seventh step", says what parsing every line cost a turn).
 
+use std::cell::{Cell, OnceCell};
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -31,16 +43,219 @@ use crate::mail::inbox::Place;
 #[derive(Debug)]
 pub struct Memory {
     path: PathBuf,
-    places: HashSet<String>,
-    contents: HashMap<String, char>,
-    /// The highest IMAP UID handled, per UIDVALIDITY.
-    imap_high: HashMap<u32, u32>,
+    /// The file as read, and every line remembered since.
+    text: String,
+    /// The lines parsed, once a question needs them all.
+    index: OnceCell<Index>,
+    /// Content keys looked up by searching `text` so far.
+    searches: Cell<u32>,
+    /// Whether some mail is remembered by its SHA-256 content key, when
+    /// asked before the lines are parsed.
+    legacy: OnceCell<bool>,
     /// The UIDVALIDITY of the IMAP mailbox read last in this run.
     last_validity: Option<u32>,
+}
+
+/// How many content keys a run looks up by searching the text before it
+/// parses the lines into an [`Index`]: a mail named on the command line
+/// asks one or two, and a mailbox with many new mails is read through
+/// the index.
+const SEARCHES_BEFORE_INDEX: u32 = 4;
+
+/// Every line of the memory, parsed.
+#[derive(Debug, Default)]
+struct Index {
+    /// IMAP places, by UIDVALIDITY and UID, for the lines that spell them
+    /// as Yam writes them (`imap:V:U`, no sign, no leading zero).
+    imap_places: HashSet<(u32, u32)>,
+    /// Every other place (a Maildir file's unique name, an mbox offset,
+    /// anything else a line holds), as written.
+    other_places: HashSet<Box<str>>,
+    /// Outcomes by BLAKE3 content key (`b3:` and 64 lowercase hex digits),
+    /// held as the hash's 32 bytes.
+    contents: HashMap<[u8; 32], char>,
+    /// Outcomes by SHA-256 content key (bare lowercase hex, as builds
+    /// before BLAKE3 wrote them), held as the hash's 32 bytes.
+    sha256_contents: HashMap<[u8; 32], char>,
+    /// Outcomes of content words that are neither (no build writes them;
+    /// kept as written so that nothing a line says is lost).
+    other_contents: HashMap<Box<str>, char>,
+    /// The highest IMAP UID handled, per UIDVALIDITY.
+    imap_high: HashMap<u32, u32>,
     /// Whether some mail is remembered by its SHA-256 content key, as
     /// builds before BLAKE3 wrote it: a mail is then looked up by that
     /// key too.
     legacy: bool,
+}
+
+/// Where a content word's outcome is kept in an [`Index`].
+enum ContentSlot<'a> {
+    Blake3([u8; 32]),
+    Sha256([u8; 32]),
+    Other(&'a str),
+}
+
+impl<'a> ContentSlot<'a> {
+    fn of(word: &'a str) -> ContentSlot<'a> {
+        match word.strip_prefix(KEY_PREFIX) {
+            Some(hex) => hash_bytes(hex).map_or(ContentSlot::Other(word), ContentSlot::Blake3),
+            None => hash_bytes(word).map_or(ContentSlot::Other(word), ContentSlot::Sha256),
+        }
+    }
+}
+
+/// A hash written as 64 lowercase hex digits, as its 32 bytes; `None` for
+/// any other text (which no key Yam computes can equal).
+fn hash_bytes(hex: &str) -> Option<[u8; 32]> {
+    let mut bytes = [0u8; 32];
+    let lowercase = hex.len() == 64 && !hex.bytes().any(|b| b.is_ascii_uppercase());
+    (lowercase && hex::decode_to_slice(hex, &mut bytes).is_ok()).then_some(bytes)
+}
+
+/// An IMAP place spelled as [`Place::key`] spells it: `imap:V:U`, each a
+/// `u32` in decimal without sign or leading zero.
+fn canonical_imap(place: &str) -> Option<(u32, u32)> {
+    let number = |text: &str| -> Option<u32> {
+        let canonical = !text.is_empty()
+            && text.bytes().all(|b| b.is_ascii_digit())
+            && (text == "0" || !text.starts_with('0'));
+        canonical.then(|| text.parse().ok()).flatten()
+    };
+    let (validity, uid) = place.strip_prefix("imap:")?.split_once(':')?;
+    Some((number(validity)?, number(uid)?))
+}
+
+/// The lines of `text` that say something: place, content word and
+/// outcome letter (a line with fewer words, or an empty third, says
+/// nothing).
+fn lines(text: &str) -> impl Iterator<Item = (&str, &str, char)> {
+    text.lines().filter_map(|line| {
+        let mut words = line.split(' ');
+        let (place, content, outcome) = (words.next()?, words.next()?, words.next()?);
+        Some((place, content, outcome.chars().next()?))
+    })
+}
+
+/// Whether a line's content word is an earlier build's SHA-256 key (or
+/// anything else that is not a BLAKE3 key).
+fn is_legacy(content: &str) -> bool {
+    content != "-" && !content.starts_with(KEY_PREFIX)
+}
+
+/// Whether some line of `text` remembers a mail by a key that is not a
+/// BLAKE3 key: what [`lines`] and [`is_legacy`] say, with a line whose
+/// second word starts as a BLAKE3 key or is `-` passed over unparsed
+/// (every line a build since BLAKE3 wrote).
+fn any_legacy(text: &str) -> bool {
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', text.as_bytes()).chain([text.len()]) {
+        // With its LF, so that [`lines`] drops a CR before it as it does
+        // in the whole text.
+        let line = &text[start..(end + 1).min(text.len())];
+        start = end + 1;
+        if let Some(space) = memchr::memchr(b' ', line.as_bytes()) {
+            let content = &line[space + 1..];
+            if content.starts_with(KEY_PREFIX) || content.starts_with("- ") {
+                continue;
+            }
+        }
+        if lines(line).any(|(_, content, _)| is_legacy(content)) {
+            return true;
+        }
+    }
+    false
+}
+
+/// A mail refused once may be read again when asked for by name; any
+/// other outcome is what it was: `later` settles what `known` says.
+fn settle(known: &mut char, later: char) {
+    if *known == 'R' {
+        *known = later;
+    }
+}
+
+/// The outcome `text` remembers for the content word `word`, found by
+/// searching for it: every occurrence that is a line's second word, with
+/// an outcome after it, settled in order as [`Index::note`] settles them.
+fn searched_outcome(text: &str, word: &str) -> Option<char> {
+    let bytes = text.as_bytes();
+    let mut outcome: Option<char> = None;
+    for at in memchr::memmem::find_iter(bytes, word.as_bytes()) {
+        let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+        let end = at + word.len();
+        // The second word: one space before it, none between it and the
+        // line's start, a space after it.
+        let second = at > start
+            && bytes[at - 1] == b' '
+            && memchr::memchr(b' ', &bytes[start..at - 1]).is_none()
+            && bytes.get(end) == Some(&b' ');
+        if !second {
+            continue;
+        }
+        let rest = &text[end + 1..];
+        let line = rest.split('\n').next().unwrap_or_default();
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let Some(letter) = line.split(' ').next().and_then(|w| w.chars().next()) else {
+            continue;
+        };
+        match outcome.as_mut() {
+            Some(known) => settle(known, letter),
+            None => outcome = Some(letter),
+        }
+    }
+    outcome
+}
+
+impl Index {
+    fn note(&mut self, place: &str, content: &str, outcome: char) {
+        if place != "-" {
+            match canonical_imap(place) {
+                Some(imap) => {
+                    self.imap_places.insert(imap);
+                }
+                None => {
+                    if !self.other_places.contains(place) {
+                        self.other_places.insert(place.into());
+                    }
+                }
+            }
+            if let Some(rest) = place.strip_prefix("imap:")
+                && let Some((validity, uid)) = rest.split_once(':')
+                && let (Ok(validity), Ok(uid)) = (validity.parse(), uid.parse())
+            {
+                let high = self.imap_high.entry(validity).or_insert(0);
+                *high = (*high).max(uid);
+            }
+        }
+        if content != "-" {
+            self.legacy |= is_legacy(content);
+            let known = match ContentSlot::of(content) {
+                ContentSlot::Blake3(key) => self.contents.entry(key),
+                ContentSlot::Sha256(key) => self.sha256_contents.entry(key),
+                ContentSlot::Other(word) => {
+                    match self.other_contents.get_mut(word) {
+                        Some(known) => settle(known, outcome),
+                        None => {
+                            self.other_contents.insert(word.into(), outcome);
+                        }
+                    }
+                    return;
+                }
+            };
+            known
+                .and_modify(|known| settle(known, outcome))
+                .or_insert(outcome);
+        }
+    }
+
+    fn outcome_of(&self, word: &str) -> Option<char> {
+        match ContentSlot::of(word) {
+            ContentSlot::Blake3(key) => self.contents.get(&key),
+            ContentSlot::Sha256(key) => self.sha256_contents.get(&key),
+            ContentSlot::Other(word) => self.other_contents.get(word),
+        }
+        .copied()
+    }
 }
 
 /// The letter an outcome is remembered by.
@@ -60,76 +275,61 @@ impl Memory {
     /// yet).
     pub fn open(data: &Path) -> std::io::Result<Memory> {
         let path = data.join("read.log");
-        let mut memory = Memory {
-            path,
-            places: HashSet::new(),
-            contents: HashMap::new(),
-            imap_high: HashMap::new(),
-            last_validity: None,
-            legacy: false,
-        };
-        let text = match std::fs::read_to_string(&memory.path) {
+        let mut text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(memory),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(e),
         };
         if !text.is_empty() && !text.ends_with('\n') {
             // A line cut by a crash: end it, so the next one starts afresh.
             std::fs::OpenOptions::new()
                 .append(true)
-                .open(&memory.path)?
+                .open(&path)?
                 .write_all(b"\n")?;
+            text.push('\n');
         }
-        for line in text.lines() {
-            let mut words = line.split(' ');
-            let (Some(place), Some(content), Some(outcome)) =
-                (words.next(), words.next(), words.next())
-            else {
-                continue;
-            };
-            let Some(outcome) = outcome.chars().next() else {
-                continue;
-            };
-            memory.note(place, content, outcome);
-        }
-        Ok(memory)
+        Ok(Memory {
+            path,
+            text,
+            index: OnceCell::new(),
+            searches: Cell::new(0),
+            legacy: OnceCell::new(),
+            last_validity: None,
+        })
     }
 
-    fn note(&mut self, place: &str, content: &str, outcome: char) {
-        if place != "-" {
-            self.places.insert(place.to_owned());
-            if let Some(rest) = place.strip_prefix("imap:")
-                && let Some((validity, uid)) = rest.split_once(':')
-                && let (Ok(validity), Ok(uid)) = (validity.parse(), uid.parse())
-            {
-                let high = self.imap_high.entry(validity).or_insert(0);
-                *high = (*high).max(uid);
+    /// The lines parsed (the first call parses them).
+    fn index(&self) -> &Index {
+        self.index.get_or_init(|| {
+            let mut index = Index::default();
+            for (place, content, outcome) in lines(&self.text) {
+                index.note(place, content, outcome);
             }
-        }
-        if content != "-" {
-            self.legacy |= !content.starts_with(KEY_PREFIX);
-            // A mail refused once may be read again when asked for by
-            // name; anything else is what it was.
-            self.contents
-                .entry(content.to_owned())
-                .and_modify(|o| {
-                    if *o == 'R' {
-                        *o = outcome;
-                    }
-                })
-                .or_insert(outcome);
+            index
+        })
+    }
+
+    /// Whether some mail is remembered by its SHA-256 content key.
+    fn legacy(&self) -> bool {
+        match self.index.get() {
+            Some(index) => index.legacy,
+            None => *self.legacy.get_or_init(|| any_legacy(&self.text)),
         }
     }
 
     /// Whether the mail at `place` was handled before.
     pub fn knows_place(&self, place: &Place) -> bool {
-        self.places.contains(&place.key())
+        let index = self.index();
+        match place {
+            Place::Imap { validity, uid } => index.imap_places.contains(&(*validity, *uid)),
+            other => index.other_places.contains(other.key().as_str()),
+        }
     }
 
     /// The highest IMAP UID handled in a mailbox of this UIDVALIDITY: the
     /// listing starts after it.
     pub fn imap_after(&self, validity: Option<u32>) -> Option<u32> {
-        validity.and_then(|v| self.imap_high.get(&v).copied())
+        validity.and_then(|v| self.index().imap_high.get(&v).copied())
     }
 
     /// Notes the UIDVALIDITY of the IMAP mailbox just read (a watcher
@@ -149,11 +349,29 @@ impl Memory {
     /// before, if it was: by its key, or by the SHA-256 key an earlier
     /// build remembered it by.
     pub fn content(&self, content: &str, raw: &[u8]) -> Option<char> {
-        self.contents.get(content).copied().or_else(|| {
-            self.legacy
-                .then(|| self.contents.get(&sha256_content_key(raw)).copied())
+        self.outcome_of(content).or_else(|| {
+            self.legacy()
+                .then(|| self.outcome_of(&sha256_content_key(raw)))
                 .flatten()
         })
+    }
+
+    /// The outcome remembered for the content word `word`: searched for
+    /// in the text while the lines are not parsed and few searches were
+    /// made, else from the index.
+    fn outcome_of(&self, word: &str) -> Option<char> {
+        if self.index.get().is_none() {
+            // A word a search would find inside others' (empty, or with a
+            // separator in it), and `-` (which says "no content"), are left
+            // to the index; no key is such.
+            let searchable = !word.is_empty() && word != "-" && !word.contains([' ', '\n', '\r']);
+            let searches = self.searches.get();
+            if searchable && searches < SEARCHES_BEFORE_INDEX {
+                self.searches.set(searches + 1);
+                return searched_outcome(&self.text, word);
+            }
+        }
+        self.index().outcome_of(word)
     }
 
     /// Remembers a mail and what came of it.
@@ -165,13 +383,20 @@ impl Memory {
     ) -> std::io::Result<()> {
         let place = place.map_or_else(|| "-".to_owned(), Place::key);
         let content = content.unwrap_or("-");
-        self.note(&place, content, outcome);
+        let line = format!("{place} {content} {outcome}\n");
+        if let Some(index) = self.index.get_mut() {
+            index.note(&place, content, outcome);
+        }
+        if let Some(legacy) = self.legacy.get_mut() {
+            *legacy |= is_legacy(content);
+        }
+        self.text.push_str(&line);
         let mut file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(&self.path)?;
         // One write a line, so a line is whole or (cut by a crash) ignored.
-        file.write_all(format!("{place} {content} {outcome}\n").as_bytes())
+        file.write_all(line.as_bytes())
     }
 
     /// Remembers a mail by what came of reading it.
@@ -277,9 +502,16 @@ mod tests {
             .remember(None, Some(&content_key(other)), 'S')
             .unwrap();
         let memory = Memory::open(fresh.path()).unwrap();
-        assert!(!memory.legacy, "no SHA-256 key: none is computed");
+        assert!(!memory.legacy(), "no SHA-256 key: none is computed");
         assert_eq!(memory.content(&content_key(other), other), Some('S'));
         assert_eq!(memory.content(&content_key(mail), mail), None);
+        // Asked before and after a SHA-256 key is remembered in the same
+        // run: the second question looks the mail up by it.
+        let mut memory = memory;
+        memory
+            .remember(None, Some(&sha256_content_key(mail)), 'A')
+            .unwrap();
+        assert_eq!(memory.content(&content_key(mail), mail), Some('A'));
     }
 
     #[test]
@@ -309,5 +541,236 @@ mod tests {
         memory.remember(None, Some("ghi"), 'K').unwrap();
         let memory = Memory::open(dir.path()).unwrap();
         assert_eq!(memory.content("ghi", b""), Some('K'));
+    }
+
+    /// The memory as it was held before the twenty-seventh step (every
+    /// line's place and content as strings of their own), kept as the
+    /// oracle of what a log means.
+    struct Naive {
+        places: HashSet<String>,
+        contents: HashMap<String, char>,
+        imap_high: HashMap<u32, u32>,
+        legacy: bool,
+    }
+
+    impl Naive {
+        fn of(text: &str) -> Naive {
+            let mut naive = Naive {
+                places: HashSet::new(),
+                contents: HashMap::new(),
+                imap_high: HashMap::new(),
+                legacy: false,
+            };
+            for line in text.lines() {
+                let mut words = line.split(' ');
+                let (Some(place), Some(content), Some(outcome)) =
+                    (words.next(), words.next(), words.next())
+                else {
+                    continue;
+                };
+                let Some(outcome) = outcome.chars().next() else {
+                    continue;
+                };
+                if place != "-" {
+                    naive.places.insert(place.to_owned());
+                    if let Some(rest) = place.strip_prefix("imap:")
+                        && let Some((validity, uid)) = rest.split_once(':')
+                        && let (Ok(validity), Ok(uid)) = (validity.parse(), uid.parse())
+                    {
+                        let high = naive.imap_high.entry(validity).or_insert(0);
+                        *high = (*high).max(uid);
+                    }
+                }
+                if content != "-" {
+                    naive.legacy |= !content.starts_with(KEY_PREFIX);
+                    naive
+                        .contents
+                        .entry(content.to_owned())
+                        .and_modify(|o| {
+                            if *o == 'R' {
+                                *o = outcome;
+                            }
+                        })
+                        .or_insert(outcome);
+                }
+            }
+            naive
+        }
+
+        fn content(&self, content: &str, raw: &[u8]) -> Option<char> {
+            self.contents.get(content).copied().or_else(|| {
+                self.legacy
+                    .then(|| self.contents.get(&sha256_content_key(raw)).copied())
+                    .flatten()
+            })
+        }
+    }
+
+    #[test]
+    fn searched_or_indexed_the_memory_answers_as_every_line_kept_whole_did() {
+        let mails: Vec<Vec<u8>> = (0..4)
+            .map(|i| format!("Message-ID: <{i}@x>\r\nFrom: a@x\r\n\r\nbody {i}\r\n").into_bytes())
+            .collect();
+        let b3: Vec<String> = mails.iter().map(|m| content_key(m)).collect();
+        let sha: Vec<String> = mails.iter().map(|m| sha256_content_key(m)).collect();
+        let mut contents: Vec<String> =
+            vec!["-".into(), "-abc".into(), "abc".into(), String::new()];
+        contents.extend(b3.iter().cloned());
+        contents.extend(sha.iter().cloned());
+        contents.push(b3[0].to_uppercase());
+        contents.push(format!("b3:{}", &sha[1]));
+        contents.push(format!("{}0", b3[2]));
+        contents.push(sha[3].replace('a', "A"));
+        let places = [
+            "-",
+            "imap:7:42",
+            "imap:7:43",
+            "imap:07:42",
+            "imap:+7:44",
+            "imap:7:0",
+            "imap:0:9",
+            "imap:7",
+            "imap:x:1",
+            "imap:4294967296:1",
+            "maildir:1796.M1P2.host",
+            "mbox:100",
+            "",
+            "weird place",
+        ];
+        let outcomes = ["A", "R", "S", "I", "K", "C", "L", "", "Rx", "é"];
+        let queried_places = [
+            Place::Imap {
+                validity: 7,
+                uid: 42,
+            },
+            Place::Imap {
+                validity: 7,
+                uid: 43,
+            },
+            Place::Imap {
+                validity: 7,
+                uid: 44,
+            },
+            Place::Imap {
+                validity: 7,
+                uid: 0,
+            },
+            Place::Imap {
+                validity: 0,
+                uid: 9,
+            },
+            Place::Imap {
+                validity: 8,
+                uid: 42,
+            },
+            Place::File("/m/cur/1796.M1P2.host:2,S".into()),
+            Place::File("/m/new/1796.M1P3.host".into()),
+            Place::Mbox(100),
+            Place::Mbox(101),
+        ];
+        // A fixed sequence of pseudo-random logs (xorshift), each line
+        // drawn from the words above, some joined by two spaces, some
+        // with CR LF, some cut.
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for _ in 0..300 {
+            let mut text = String::new();
+            for _ in 0..next(25) {
+                let sep = if next(8) == 0 { "  " } else { " " };
+                text.push_str(places[next(places.len())]);
+                text.push_str(sep);
+                text.push_str(&contents[next(contents.len())]);
+                if next(10) != 0 {
+                    text.push(' ');
+                    text.push_str(outcomes[next(outcomes.len())]);
+                }
+                text.push_str(if next(6) == 0 { "\r\n" } else { "\n" });
+            }
+            if next(3) == 0 {
+                text.push_str("imap:7:99 ");
+            }
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join("read.log"), &text).unwrap();
+            // A line remembered in this run, after the questions below.
+            let later = (
+                queried_places[next(queried_places.len())].clone(),
+                contents[next(contents.len())].clone(),
+                ['A', 'R', 'S', 'I'][next(4)],
+            );
+            let mut naive = Naive::of(&text);
+            assert_eq!(any_legacy(&text), naive.legacy, "{text:?}");
+            // Each content word asked of a memory of its own, first (a
+            // search of the text), and after the searches' allowance (the
+            // index); then everything asked of one memory.
+            for (word, raw) in contents.iter().zip(mails.iter().cycle()) {
+                let fresh = Memory::open(dir.path()).unwrap();
+                assert_eq!(
+                    fresh.content(word, raw),
+                    naive.content(word, raw),
+                    "{word:?} in {text:?}"
+                );
+            }
+            let mut memory = Memory::open(dir.path()).unwrap();
+            let ask = |memory: &Memory, naive: &Naive, text: &str| {
+                for (word, raw) in contents.iter().zip(mails.iter().cycle()) {
+                    assert_eq!(
+                        memory.content(word, raw),
+                        naive.content(word, raw),
+                        "{word:?} in {text:?}"
+                    );
+                }
+                for (mail, key) in mails.iter().zip(&b3) {
+                    assert_eq!(
+                        memory.content(key, mail),
+                        naive.content(key, mail),
+                        "{text:?}"
+                    );
+                }
+                assert_eq!(memory.legacy(), naive.legacy, "{text:?}");
+                for place in &queried_places {
+                    assert_eq!(
+                        memory.knows_place(place),
+                        naive.places.contains(&place.key()),
+                        "{place:?} in {text:?}"
+                    );
+                }
+                assert_eq!(memory.index().imap_high, naive.imap_high, "{text:?}");
+            };
+            // Before anything is asked (searches, the legacy flag by a
+            // search), then with the index built.
+            // One search first (which may ask whether some key is an
+            // earlier build's), so that what is remembered after it
+            // updates what the search found.
+            let unknown = b"Message-ID: <none@x>\r\n\r\nnothing\r\n";
+            assert_eq!(
+                memory.content(&content_key(unknown), unknown),
+                naive.content(&content_key(unknown), unknown)
+            );
+            memory
+                .remember(Some(&later.0), Some(&later.1), later.2)
+                .unwrap();
+            let text = std::fs::read_to_string(dir.path().join("read.log")).unwrap();
+            naive = Naive::of(&text);
+            ask(&memory, &naive, &text);
+            memory.remember(None, Some(&later.1), 'K').unwrap();
+            let text = std::fs::read_to_string(dir.path().join("read.log")).unwrap();
+            ask(&memory, &Naive::of(&text), &text);
+            ask(&Memory::open(dir.path()).unwrap(), &Naive::of(&text), &text);
+        }
+    }
+
+    #[test]
+    fn a_memory_that_is_not_utf8_is_an_error_and_stays_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let bytes = b"- b3:00 A\nmaildir:\xff - I";
+        std::fs::write(dir.path().join("read.log"), bytes).unwrap();
+        let e = Memory::open(dir.path()).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+        assert_eq!(std::fs::read(dir.path().join("read.log")).unwrap(), bytes);
     }
 }
