@@ -52,6 +52,10 @@ pub struct Memory {
     /// Whether some mail is remembered by its SHA-256 content key, when
     /// asked before the lines are parsed.
     legacy: OnceCell<bool>,
+    /// The highest IMAP UID handled per UIDVALIDITY, when asked before
+    /// the lines are parsed (an IMAP listing starts after it, and needs
+    /// nothing else of the lines for the UIDs it lists).
+    imap_high: OnceCell<HashMap<u32, u32>>,
     /// The UIDVALIDITY of the IMAP mailbox read last in this run.
     last_validity: Option<u32>,
 }
@@ -123,6 +127,39 @@ fn canonical_imap(place: &str) -> Option<(u32, u32)> {
     };
     let (validity, uid) = place.strip_prefix("imap:")?.split_once(':')?;
     Some((number(validity)?, number(uid)?))
+}
+
+/// The mailbox and UID an IMAP place names, read as every build has
+/// read them for the highest UID handled (a sign or leading zeros
+/// allowed).
+fn imap_numbers(place: &str) -> Option<(u32, u32)> {
+    let (validity, uid) = place.strip_prefix("imap:")?.split_once(':')?;
+    Some((validity.parse().ok()?, uid.parse().ok()?))
+}
+
+/// Raises `high`'s mark for the mailbox `place` names to its UID.
+fn raise(high: &mut HashMap<u32, u32>, place: &str) {
+    if let Some((validity, uid)) = imap_numbers(place) {
+        let mark = high.entry(validity).or_insert(0);
+        *mark = (*mark).max(uid);
+    }
+}
+
+/// The highest IMAP UID of each mailbox in the lines of `text`, as an
+/// [`Index`] has it, from the lines that start with `imap:` alone.
+fn imap_high_of(text: &str) -> HashMap<u32, u32> {
+    let mut high = HashMap::new();
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', text.as_bytes()).chain([text.len()]) {
+        let line = &text[start..(end + 1).min(text.len())];
+        start = end + 1;
+        if line.starts_with("imap:") {
+            for (place, _, _) in lines(line) {
+                raise(&mut high, place);
+            }
+        }
+    }
+    high
 }
 
 /// The lines of `text` that say something: place, content word and
@@ -219,13 +256,7 @@ impl Index {
                     }
                 }
             }
-            if let Some(rest) = place.strip_prefix("imap:")
-                && let Some((validity, uid)) = rest.split_once(':')
-                && let (Ok(validity), Ok(uid)) = (validity.parse(), uid.parse())
-            {
-                let high = self.imap_high.entry(validity).or_insert(0);
-                *high = (*high).max(uid);
-            }
+            raise(&mut self.imap_high, place);
         }
         if content != "-" {
             self.legacy |= is_legacy(content);
@@ -294,6 +325,7 @@ impl Memory {
             index: OnceCell::new(),
             searches: Cell::new(0),
             legacy: OnceCell::new(),
+            imap_high: OnceCell::new(),
             last_validity: None,
         })
     }
@@ -319,17 +351,29 @@ impl Memory {
 
     /// Whether the mail at `place` was handled before.
     pub fn knows_place(&self, place: &Place) -> bool {
-        let index = self.index();
         match place {
-            Place::Imap { validity, uid } => index.imap_places.contains(&(*validity, *uid)),
-            other => index.other_places.contains(other.key().as_str()),
+            Place::Imap { validity, uid } => {
+                // Above the highest UID handled in its mailbox (every UID
+                // an IMAP listing returns), no line names it.
+                let above = self.imap_high().get(validity).is_none_or(|high| uid > high);
+                !above && self.index().imap_places.contains(&(*validity, *uid))
+            }
+            other => self.index().other_places.contains(other.key().as_str()),
+        }
+    }
+
+    /// The highest IMAP UID handled per UIDVALIDITY.
+    fn imap_high(&self) -> &HashMap<u32, u32> {
+        match self.index.get() {
+            Some(index) => &index.imap_high,
+            None => self.imap_high.get_or_init(|| imap_high_of(&self.text)),
         }
     }
 
     /// The highest IMAP UID handled in a mailbox of this UIDVALIDITY: the
     /// listing starts after it.
     pub fn imap_after(&self, validity: Option<u32>) -> Option<u32> {
-        validity.and_then(|v| self.index().imap_high.get(&v).copied())
+        validity.and_then(|v| self.imap_high().get(&v).copied())
     }
 
     /// Notes the UIDVALIDITY of the IMAP mailbox just read (a watcher
@@ -389,6 +433,9 @@ impl Memory {
         }
         if let Some(legacy) = self.legacy.get_mut() {
             *legacy |= is_legacy(content);
+        }
+        if let Some(high) = self.imap_high.get_mut() {
+            raise(high, &place);
         }
         self.text.push_str(&line);
         let mut file = std::fs::OpenOptions::new()
@@ -714,6 +761,34 @@ mod tests {
                     naive.content(word, raw),
                     "{word:?} in {text:?}"
                 );
+            }
+            for place in &queried_places {
+                let fresh = Memory::open(dir.path()).unwrap();
+                assert_eq!(
+                    fresh.knows_place(place),
+                    naive.places.contains(&place.key()),
+                    "{place:?} in {text:?}"
+                );
+                let fresh = Memory::open(dir.path()).unwrap();
+                assert_eq!(fresh.imap_after(Some(7)), naive.imap_high.get(&7).copied());
+            }
+            {
+                // The marks asked first, a line remembered, then places.
+                let copy = tempfile::tempdir().unwrap();
+                std::fs::write(copy.path().join("read.log"), &text).unwrap();
+                let mut memory = Memory::open(copy.path()).unwrap();
+                let _ = memory.imap_after(Some(7));
+                memory.remember(Some(&later.0), None, later.2).unwrap();
+                let text = std::fs::read_to_string(copy.path().join("read.log")).unwrap();
+                let naive = Naive::of(&text);
+                for place in &queried_places {
+                    assert_eq!(
+                        memory.knows_place(place),
+                        naive.places.contains(&place.key()),
+                        "{place:?} in {text:?}"
+                    );
+                }
+                assert_eq!(memory.imap_high(), &naive.imap_high, "{text:?}");
             }
             let mut memory = Memory::open(dir.path()).unwrap();
             let ask = |memory: &Memory, naive: &Naive, text: &str| {
