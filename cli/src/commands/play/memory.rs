@@ -47,17 +47,12 @@ pub struct Memory {
     path: PathBuf,
     /// The file as read, and every line remembered since.
     text: String,
-    /// The lines parsed, once a question needs them all.
+    /// What a pass over the lines finds, once asked.
+    marks: OnceCell<Marks>,
+    /// The places and keys of the lines, once a question needs them all.
     index: OnceCell<Index>,
     /// Content keys looked up by searching `text` so far.
     searches: Cell<u32>,
-    /// Whether some mail is remembered by its SHA-256 content key, when
-    /// asked before the lines are parsed.
-    legacy: OnceCell<bool>,
-    /// The highest IMAP UID handled per UIDVALIDITY, when asked before
-    /// the lines are parsed (an IMAP listing starts after it, and needs
-    /// nothing else of the lines for the UIDs it lists).
-    imap_high: OnceCell<HashMap<u32, u32>>,
     /// The UIDVALIDITY of the IMAP mailbox read last in this run.
     last_validity: Option<u32>,
 }
@@ -68,7 +63,22 @@ pub struct Memory {
 /// the index.
 const SEARCHES_BEFORE_INDEX: u32 = 4;
 
-/// Every line of the memory, parsed.
+/// What one pass over the lines finds, passing over unparsed every line
+/// that cannot change it (every line a build since BLAKE3 wrote, of a
+/// mail not read by IMAP).
+#[derive(Debug, Default)]
+struct Marks {
+    /// The highest IMAP UID handled, per UIDVALIDITY: an IMAP listing
+    /// starts after it, and needs nothing else of the lines for the UIDs
+    /// it lists.
+    imap_high: HashMap<u32, u32>,
+    /// Whether some mail is remembered by its SHA-256 content key, as
+    /// builds before BLAKE3 wrote it: a mail is then looked up by that
+    /// key too.
+    legacy: bool,
+}
+
+/// The places and content keys of every line.
 #[derive(Debug, Default)]
 struct Index {
     /// IMAP places, by UIDVALIDITY and UID, for the lines that spell them
@@ -86,12 +96,6 @@ struct Index {
     /// Outcomes of content words that are neither (no build writes them;
     /// kept as written so that nothing a line says is lost).
     other_contents: HashMap<Box<str>, char>,
-    /// The highest IMAP UID handled, per UIDVALIDITY.
-    imap_high: HashMap<u32, u32>,
-    /// Whether some mail is remembered by its SHA-256 content key, as
-    /// builds before BLAKE3 wrote it: a mail is then looked up by that
-    /// key too.
-    legacy: bool,
 }
 
 /// Where a content word's outcome is kept in an [`Index`].
@@ -166,21 +170,10 @@ fn raise(high: &mut HashMap<u32, u32>, place: &str) {
     }
 }
 
-/// The highest IMAP UID of each mailbox in the lines of `text`, as an
-/// [`Index`] has it, from the lines that start with `imap:` alone.
-fn imap_high_of(text: &str) -> HashMap<u32, u32> {
-    let mut high = HashMap::new();
-    let mut start = 0;
-    for end in memchr::memchr_iter(b'\n', text.as_bytes()).chain([text.len()]) {
-        let line = &text[start..(end + 1).min(text.len())];
-        start = end + 1;
-        if line.starts_with("imap:") {
-            for (place, _, _) in lines(line) {
-                raise(&mut high, place);
-            }
-        }
-    }
-    high
+/// Each line of `text` with its LF, so that [`lines`] drops a CR before
+/// it as it does in the whole text.
+fn raw_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.split_inclusive('\n')
 }
 
 /// The lines of `text` that say something: place, content word and
@@ -200,28 +193,35 @@ fn is_legacy(content: &str) -> bool {
     content != "-" && !content.starts_with(KEY_PREFIX)
 }
 
-/// Whether some line of `text` remembers a mail by a key that is not a
-/// BLAKE3 key: what [`lines`] and [`is_legacy`] say, with a line whose
-/// second word starts as a BLAKE3 key or is `-` passed over unparsed
-/// (every line a build since BLAKE3 wrote).
-fn any_legacy(text: &str) -> bool {
-    let mut start = 0;
-    for end in memchr::memchr_iter(b'\n', text.as_bytes()).chain([text.len()]) {
-        // With its LF, so that [`lines`] drops a CR before it as it does
-        // in the whole text.
-        let line = &text[start..(end + 1).min(text.len())];
-        start = end + 1;
-        if let Some(space) = memchr::memchr(b' ', line.as_bytes()) {
-            let content = &line[space + 1..];
-            if content.starts_with(KEY_PREFIX) || content.starts_with("- ") {
+impl Marks {
+    /// The marks of `text`'s lines: what [`Marks::note`] makes of each,
+    /// a line that starts with neither `imap:` nor a place followed by a
+    /// BLAKE3 key or `-` parsed, any other passed over.
+    fn of(text: &str) -> Marks {
+        let mut marks = Marks::default();
+        for line in raw_lines(text) {
+            if !line.starts_with("imap:")
+                && let Some(space) = memchr::memchr(b' ', line.as_bytes())
+                && let content = &line[space + 1..]
+                && (content.starts_with(KEY_PREFIX) || content.starts_with("- "))
+            {
                 continue;
             }
+            for (place, content, _) in lines(line) {
+                marks.note(place, content);
+            }
         }
-        if lines(line).any(|(_, content, _)| is_legacy(content)) {
-            return true;
+        marks
+    }
+
+    fn note(&mut self, place: &str, content: &str) {
+        if place != "-" {
+            raise(&mut self.imap_high, place);
+        }
+        if content != "-" {
+            self.legacy |= is_legacy(content);
         }
     }
-    false
 }
 
 /// A mail refused once may be read again when asked for by name; any
@@ -288,10 +288,8 @@ impl Index {
                     self.other_places.insert(place.into());
                 }
             }
-            raise(&mut self.imap_high, place);
         }
         if content != "-" {
-            self.legacy |= is_legacy(content);
             let known = match ContentSlot::of(content) {
                 ContentSlot::Blake3(key) => self.contents.entry(key),
                 ContentSlot::Sha256(key) => self.sha256_contents.entry(key),
@@ -357,10 +355,9 @@ impl Memory {
         Ok(Memory {
             path,
             text,
+            marks: OnceCell::new(),
             index: OnceCell::new(),
             searches: Cell::new(0),
-            legacy: OnceCell::new(),
-            imap_high: OnceCell::new(),
             last_validity: None,
         })
     }
@@ -376,12 +373,9 @@ impl Memory {
         })
     }
 
-    /// Whether some mail is remembered by its SHA-256 content key.
-    fn legacy(&self) -> bool {
-        match self.index.get() {
-            Some(index) => index.legacy,
-            None => *self.legacy.get_or_init(|| any_legacy(&self.text)),
-        }
+    /// The marks of the lines (the first call finds them).
+    fn marks(&self) -> &Marks {
+        self.marks.get_or_init(|| Marks::of(&self.text))
     }
 
     /// Whether the mail at `place` was handled before.
@@ -390,25 +384,21 @@ impl Memory {
             Place::Imap { validity, uid } => {
                 // Above the highest UID handled in its mailbox (every UID
                 // an IMAP listing returns), no line names it.
-                let above = self.imap_high().get(validity).is_none_or(|high| uid > high);
+                let above = self
+                    .marks()
+                    .imap_high
+                    .get(validity)
+                    .is_none_or(|high| uid > high);
                 !above && self.index().imap_places.contains(&(*validity, *uid))
             }
             other => self.index().other_places.contains(other.key().as_str()),
         }
     }
 
-    /// The highest IMAP UID handled per UIDVALIDITY.
-    fn imap_high(&self) -> &HashMap<u32, u32> {
-        match self.index.get() {
-            Some(index) => &index.imap_high,
-            None => self.imap_high.get_or_init(|| imap_high_of(&self.text)),
-        }
-    }
-
     /// The highest IMAP UID handled in a mailbox of this UIDVALIDITY: the
     /// listing starts after it.
     pub fn imap_after(&self, validity: Option<u32>) -> Option<u32> {
-        validity.and_then(|v| self.imap_high().get(&v).copied())
+        validity.and_then(|v| self.marks().imap_high.get(&v).copied())
     }
 
     /// Notes the UIDVALIDITY of the IMAP mailbox just read (a watcher
@@ -429,7 +419,8 @@ impl Memory {
     /// build remembered it by.
     pub fn content(&self, content: &str, raw: &[u8]) -> Option<char> {
         self.outcome_of(content).or_else(|| {
-            self.legacy()
+            self.marks()
+                .legacy
                 .then(|| self.outcome_of(&sha256_content_key(raw)))
                 .flatten()
         })
@@ -470,16 +461,14 @@ impl Memory {
             && !content.contains([' ', '\n'])
             && !matches!(outcome, ' ' | '\n' | '\r');
         if !reads_back {
+            self.marks();
             self.index();
+        }
+        if let Some(marks) = self.marks.get_mut() {
+            marks.note(&place, content);
         }
         if let Some(index) = self.index.get_mut() {
             index.note(&place, content, outcome);
-        }
-        if let Some(legacy) = self.legacy.get_mut() {
-            *legacy |= is_legacy(content);
-        }
-        if let Some(high) = self.imap_high.get_mut() {
-            raise(high, &place);
         }
         self.text.push_str(&line);
         let mut file = std::fs::OpenOptions::new()
@@ -593,7 +582,7 @@ mod tests {
             .remember(None, Some(&content_key(other)), 'S')
             .unwrap();
         let memory = Memory::open(fresh.path()).unwrap();
-        assert!(!memory.legacy(), "no SHA-256 key: none is computed");
+        assert!(!memory.marks().legacy, "no SHA-256 key: none is computed");
         assert_eq!(memory.content(&content_key(other), other), Some('S'));
         assert_eq!(memory.content(&content_key(mail), mail), None);
         // Asked before and after a SHA-256 key is remembered in the same
@@ -799,7 +788,8 @@ mod tests {
                 ['A', 'R', 'S', 'I'][next(4)],
             );
             let mut naive = Naive::of(&text);
-            assert_eq!(any_legacy(&text), naive.legacy, "{text:?}");
+            assert_eq!(Marks::of(&text).legacy, naive.legacy, "{text:?}");
+            assert_eq!(Marks::of(&text).imap_high, naive.imap_high, "{text:?}");
             // Each content word asked of a memory of its own, first (a
             // search of the text), and after the searches' allowance (the
             // index); then everything asked of one memory.
@@ -837,7 +827,7 @@ mod tests {
                         "{place:?} in {text:?}"
                     );
                 }
-                assert_eq!(memory.imap_high(), &naive.imap_high, "{text:?}");
+                assert_eq!(memory.marks().imap_high, naive.imap_high, "{text:?}");
             }
             let mut memory = Memory::open(dir.path()).unwrap();
             let ask = |memory: &Memory, naive: &Naive, text: &str| {
@@ -855,7 +845,7 @@ mod tests {
                         "{text:?}"
                     );
                 }
-                assert_eq!(memory.legacy(), naive.legacy, "{text:?}");
+                assert_eq!(memory.marks().legacy, naive.legacy, "{text:?}");
                 for place in &queried_places {
                     assert_eq!(
                         memory.knows_place(place),
@@ -863,7 +853,7 @@ mod tests {
                         "{place:?} in {text:?}"
                     );
                 }
-                assert_eq!(memory.index().imap_high, naive.imap_high, "{text:?}");
+                assert_eq!(memory.marks().imap_high, naive.imap_high, "{text:?}");
             };
             // Before anything is asked (searches, the legacy flag by a
             // search), then with the index built.
