@@ -811,6 +811,17 @@ mod tests {
                 let fresh = Memory::open(dir.path()).unwrap();
                 assert_eq!(fresh.imap_after(Some(7)), naive.imap_high.get(&7).copied());
             }
+            // Every place known as the old way knew it, and the marks.
+            let places_agree = |memory: &Memory, naive: &Naive, text: &str| {
+                for place in &queried_places {
+                    assert_eq!(
+                        memory.knows_place(place),
+                        naive.places.contains(&place.key()),
+                        "{place:?} in {text:?}"
+                    );
+                }
+                assert_eq!(memory.marks().imap_high, naive.imap_high, "{text:?}");
+            };
             {
                 // The marks asked first, a line remembered, then places.
                 let copy = tempfile::tempdir().unwrap();
@@ -820,14 +831,7 @@ mod tests {
                 memory.remember(Some(&later.0), None, later.2).unwrap();
                 let text = std::fs::read_to_string(copy.path().join("read.log")).unwrap();
                 let naive = Naive::of(&text);
-                for place in &queried_places {
-                    assert_eq!(
-                        memory.knows_place(place),
-                        naive.places.contains(&place.key()),
-                        "{place:?} in {text:?}"
-                    );
-                }
-                assert_eq!(memory.marks().imap_high, naive.imap_high, "{text:?}");
+                places_agree(&memory, &naive, &text);
             }
             let mut memory = Memory::open(dir.path()).unwrap();
             let ask = |memory: &Memory, naive: &Naive, text: &str| {
@@ -846,14 +850,7 @@ mod tests {
                     );
                 }
                 assert_eq!(memory.marks().legacy, naive.legacy, "{text:?}");
-                for place in &queried_places {
-                    assert_eq!(
-                        memory.knows_place(place),
-                        naive.places.contains(&place.key()),
-                        "{place:?} in {text:?}"
-                    );
-                }
-                assert_eq!(memory.marks().imap_high, naive.imap_high, "{text:?}");
+                places_agree(memory, naive, text);
             };
             // Before anything is asked (searches, the legacy flag by a
             // search), then with the index built.
