@@ -27,10 +27,13 @@ pub use error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
 
 /// What the fuzz targets (`cli/fuzz`) reach that is not otherwise public:
 /// the robot's command parser, which reads text from anyone who writes to
-/// the robot. Only re-exports, hidden from the documentation: the commands
-/// stay private, and nothing else should use this.
+/// the robot, and the desk's read log (`DATA/read.log`) answered both of
+/// the ways a run answers it. Only re-exports, hidden from the
+/// documentation: the commands stay private, and nothing else should use
+/// this.
 #[doc(hidden)]
 pub mod fuzzing {
+    pub use crate::commands::play::memory::both_ways as read_log;
     pub use crate::commands::robot::command::{
         BadLine, Command, MAX_COMMANDS, MAX_SEED, Offer, Parsed, parse, unquoted,
     };

@@ -352,14 +352,19 @@ impl Memory {
                 .write_all(b"\n")?;
             text.push('\n');
         }
-        Ok(Memory {
+        Ok(Memory::holding(path, text))
+    }
+
+    /// A memory of `text`, kept in the file `path`.
+    fn holding(path: PathBuf, text: String) -> Memory {
+        Memory {
             path,
             text,
             marks: OnceCell::new(),
             index: OnceCell::new(),
             searches: Cell::new(0),
             last_validity: None,
-        })
+        }
     }
 
     /// The lines parsed (the first call parses them).
@@ -487,6 +492,64 @@ impl Memory {
         outcome: &Outcome,
     ) -> std::io::Result<()> {
         self.remember(place, Some(content), letter(outcome))
+    }
+}
+
+/// The two ways a memory answers, side by side, for the fuzz target
+/// `read_log` (`cli/fuzz`, through `yam_cli::fuzzing`): what a run's
+/// shortcuts through the text find (the search for a content word, the
+/// one pass for the marks) and what the lines say parsed one by one. For
+/// any text each pair must be equal; a difference is a mail read twice
+/// or never.
+#[doc(hidden)]
+pub mod both_ways {
+    use std::collections::HashMap;
+    use std::path::PathBuf;
+
+    use super::{Marks, Memory, is_legacy, lines, raise};
+
+    /// The memory of `text` as [`Memory::open`] holds a file of it (a
+    /// cut last line ended); never written.
+    fn memory(text: &str) -> Memory {
+        let mut text = text.to_owned();
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        Memory::holding(PathBuf::new(), text)
+    }
+
+    /// The outcome remembered for the content word `word`: as the first
+    /// question of a run finds it, and from the parsed lines.
+    pub fn outcome(text: &str, word: &str) -> (Option<char>, Option<char>) {
+        let first = memory(text).outcome_of(word);
+        let parsed = memory(text);
+        parsed.index();
+        (first, parsed.outcome_of(word))
+    }
+
+    /// Whether some line holds a SHA-256 key, and the highest UID of
+    /// each IMAP mailbox (sorted): as the marks' pass finds them, and
+    /// from every line parsed.
+    pub fn marks(text: &str) -> [(bool, Vec<(u32, u32)>); 2] {
+        let text = memory(text).text;
+        let sorted = |high: HashMap<u32, u32>| {
+            let mut high: Vec<_> = high.into_iter().collect();
+            high.sort_unstable();
+            high
+        };
+        let passed = Marks::of(&text);
+        let mut legacy = false;
+        let mut high = HashMap::new();
+        for (place, content, _) in lines(&text) {
+            if place != "-" {
+                raise(&mut high, place);
+            }
+            legacy |= content != "-" && is_legacy(content);
+        }
+        [
+            (passed.legacy, sorted(passed.imap_high)),
+            (legacy, sorted(high)),
+        ]
     }
 }
 
@@ -899,6 +962,23 @@ mod tests {
         assert_eq!(memory.content("abc", b""), naive.content("abc", b""));
         assert_eq!(memory.imap_after(Some(7)), naive.imap_high.get(&7).copied());
         assert_eq!(memory.imap_after(Some(7)), None);
+    }
+
+    #[test]
+    fn the_fuzz_target_asks_the_search_and_the_parsed_lines() {
+        let key = content_key(b"Message-ID: <1@x>\r\n\r\nbody\r\n");
+        let legacy = "ab".repeat(32);
+        // A cut last line is ended as `open` ends it: it says nothing.
+        let text = format!("imap:7:5 {key} A\n- {legacy} R\n- {legacy} S\nimap:7:9 x ");
+        assert_eq!(both_ways::outcome(&text, &key), (Some('A'), Some('A')));
+        assert_eq!(both_ways::outcome(&text, &legacy), (Some('S'), Some('S')));
+        assert_eq!(both_ways::outcome(&text, "x"), (None, None));
+        assert_eq!(both_ways::outcome(&text, "b3:"), (None, None));
+        let [passed, parsed] = both_ways::marks(&text);
+        assert_eq!(passed, (true, vec![(7, 5)]));
+        assert_eq!(passed, parsed);
+        let [passed, parsed] = both_ways::marks(&format!("imap:7:5 {key} A\n"));
+        assert_eq!((passed.0, parsed.0), (false, false));
     }
 
     #[test]
