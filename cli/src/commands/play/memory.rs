@@ -341,7 +341,7 @@ impl Memory {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(e),
         };
-        if !text.is_empty() && !text.ends_with('\n') {
+        if is_cut(&text) {
             // A line cut by a crash: end it, so the next one starts afresh.
             // It is read as every later run reads it, ended (a cut line's
             // last CR is then a line end's, where builds before the
@@ -495,6 +495,12 @@ impl Memory {
     }
 }
 
+/// Whether the last line of `text` was cut (by a crash): it has no line
+/// end.
+fn is_cut(text: &str) -> bool {
+    !text.is_empty() && !text.ends_with('\n')
+}
+
 /// The two ways a memory answers, side by side, for the fuzz target
 /// `read_log` (`cli/fuzz`, through `yam_cli::fuzzing`): what a run's
 /// shortcuts through the text find (the search for a content word, the
@@ -503,16 +509,15 @@ impl Memory {
 /// or never.
 #[doc(hidden)]
 pub mod both_ways {
-    use std::collections::HashMap;
     use std::path::PathBuf;
 
-    use super::{Marks, Memory, is_legacy, lines, raise};
+    use super::{Marks, Memory, is_cut, lines};
 
     /// The memory of `text` as [`Memory::open`] holds a file of it (a
     /// cut last line ended); never written.
     fn memory(text: &str) -> Memory {
         let mut text = text.to_owned();
-        if !text.is_empty() && !text.ends_with('\n') {
+        if is_cut(&text) {
             text.push('\n');
         }
         Memory::holding(PathBuf::new(), text)
@@ -528,28 +533,21 @@ pub mod both_ways {
     }
 
     /// Whether some line holds a SHA-256 key, and the highest UID of
-    /// each IMAP mailbox (sorted): as the marks' pass finds them, and
-    /// from every line parsed.
+    /// each IMAP mailbox (sorted): as the marks' pass finds them (passing
+    /// over the lines it deems unable to change them), and from every
+    /// line parsed and noted.
     pub fn marks(text: &str) -> [(bool, Vec<(u32, u32)>); 2] {
         let text = memory(text).text;
-        let sorted = |high: HashMap<u32, u32>| {
-            let mut high: Vec<_> = high.into_iter().collect();
+        let said = |marks: Marks| {
+            let mut high: Vec<_> = marks.imap_high.into_iter().collect();
             high.sort_unstable();
-            high
+            (marks.legacy, high)
         };
-        let passed = Marks::of(&text);
-        let mut legacy = false;
-        let mut high = HashMap::new();
+        let mut every_line = Marks::default();
         for (place, content, _) in lines(&text) {
-            if place != "-" {
-                raise(&mut high, place);
-            }
-            legacy |= content != "-" && is_legacy(content);
+            every_line.note(place, content);
         }
-        [
-            (passed.legacy, sorted(passed.imap_high)),
-            (legacy, sorted(high)),
-        ]
+        [said(Marks::of(&text)), said(every_line)]
     }
 }
 
