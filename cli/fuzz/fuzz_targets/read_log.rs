@@ -7,7 +7,10 @@
 //! - the marks' pass finds what every line parsed says;
 //! - every word of the text, and every word of the bytes after the first
 //!   NUL (words no line holds whole, or only inside another), has the
-//!   outcome by search that the parsed lines give it.
+//!   outcome by search that the parsed lines give it;
+//! - every IMAP place a word spells (`imap:V:U`, however written), and
+//!   the UIDs beside it, are known as the parsed lines know them, though
+//!   a run passes over any UID above its mailbox's mark unasked.
 //!
 //! A difference would be a mail the desk reads twice, or never.
 
@@ -35,5 +38,12 @@ fuzz_target!(|data: &[u8]| {
     for word in words {
         let (searched, indexed) = read_log::outcome(text, word);
         assert_eq!(searched, indexed, "{word:?} in {text:?}");
+        let imap = word.strip_prefix("imap:").and_then(|p| p.split_once(':'));
+        if let Some((Ok(validity), Ok(uid))) = imap.map(|(v, u)| (v.parse(), u.parse::<u32>())) {
+            for uid in [uid.wrapping_sub(1), uid, uid.wrapping_add(1)] {
+                let (asked, parsed) = read_log::imap_place(text, validity, uid);
+                assert_eq!(asked, parsed, "imap:{validity}:{uid} in {text:?}");
+            }
+        }
     }
 });

@@ -336,27 +336,30 @@ impl Memory {
     /// yet).
     pub fn open(data: &Path) -> std::io::Result<Memory> {
         let path = data.join("read.log");
-        let mut text = match std::fs::read_to_string(&path) {
+        let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(e),
         };
         if is_cut(&text) {
-            // A line cut by a crash: end it, so the next one starts afresh.
-            // It is read as every later run reads it, ended (a cut line's
-            // last CR is then a line end's, where builds before the
-            // twenty-seventh step read it as a letter in this one run).
+            // A line cut by a crash: end it in the file too, so the next
+            // one starts afresh.
             std::fs::OpenOptions::new()
                 .append(true)
                 .open(&path)?
                 .write_all(b"\n")?;
-            text.push('\n');
         }
         Ok(Memory::holding(path, text))
     }
 
-    /// A memory of `text`, kept in the file `path`.
-    fn holding(path: PathBuf, text: String) -> Memory {
+    /// A memory of `text`, kept in the file `path`. A cut last line is
+    /// read ended, as every later run reads it (its last CR is then a
+    /// line end's, where builds before the twenty-seventh step read it as
+    /// a letter in this one run).
+    fn holding(path: PathBuf, mut text: String) -> Memory {
+        if is_cut(&text) {
+            text.push('\n');
+        }
         Memory {
             path,
             text,
@@ -511,16 +514,22 @@ fn is_cut(text: &str) -> bool {
 pub mod both_ways {
     use std::path::PathBuf;
 
-    use super::{Marks, Memory, is_cut, lines};
+    use super::{Marks, Memory, lines};
+    use crate::mail::inbox::Place;
 
-    /// The memory of `text` as [`Memory::open`] holds a file of it (a
-    /// cut last line ended); never written.
+    /// The memory of `text` as [`Memory::open`] holds a file of it;
+    /// never written.
     fn memory(text: &str) -> Memory {
-        let mut text = text.to_owned();
-        if is_cut(&text) {
-            text.push('\n');
-        }
-        Memory::holding(PathBuf::new(), text)
+        Memory::holding(PathBuf::new(), text.to_owned())
+    }
+
+    /// Whether the IMAP mail `uid` of the mailbox `validity` was handled:
+    /// as a run asks it (not above its mailbox's mark, then the index),
+    /// and from the parsed lines alone.
+    pub fn imap_place(text: &str, validity: u32, uid: u32) -> (bool, bool) {
+        let asked = memory(text).knows_place(&Place::Imap { validity, uid });
+        let parsed = memory(text).index().imap_places.contains(&(validity, uid));
+        (asked, parsed)
     }
 
     /// The outcome remembered for the content word `word`: as the first
@@ -972,6 +981,9 @@ mod tests {
         assert_eq!(both_ways::outcome(&text, &legacy), (Some('S'), Some('S')));
         assert_eq!(both_ways::outcome(&text, "x"), (None, None));
         assert_eq!(both_ways::outcome(&text, "b3:"), (None, None));
+        assert_eq!(both_ways::imap_place(&text, 7, 5), (true, true));
+        assert_eq!(both_ways::imap_place(&text, 7, 9), (false, false));
+        assert_eq!(both_ways::imap_place(&text, 8, 5), (false, false));
         let [passed, parsed] = both_ways::marks(&text);
         assert_eq!(passed, (true, vec![(7, 5)]));
         assert_eq!(passed, parsed);
