@@ -13,6 +13,7 @@
 //! processes, or a crash at any moment, never leave a half-written game.
 
 pub mod atomic;
+pub mod read;
 
 use std::fs::{File, OpenOptions};
 use std::io;

@@ -33,6 +33,7 @@ use crate::error::{Error, Result, Status};
 use crate::json::Format;
 use crate::mail::inbox::{Filed, Folder, Mailbox};
 use crate::mail::notice::NoticeKind;
+use crate::store::read::{ReadUpTo, read_up_to};
 
 use act::{Act, ChallengeSettings, MoveRequest};
 use desk::{Desk, Game};
@@ -825,11 +826,11 @@ pub fn read(args: &ReadArgs) -> Result<Status> {
         Ok(outcome)
     };
     if args.stdin {
-        let (raw, whole) = read_bounded(std::io::stdin().lock(), None)
+        let read = read_bounded(std::io::stdin().lock(), None)
             .map_err(|e| Error::io("standard input", "cannot read", e))?;
-        let outcome = match whole {
-            Whole::Yes => one(&mut desk, &mut memory, &raw)?,
-            Whole::Larger => too_large(None),
+        let outcome = match read {
+            ReadUpTo::Whole(raw) => one(&mut desk, &mut memory, &raw)?,
+            ReadUpTo::Larger => too_large(None),
         };
         tally.tell(&outcome, false, &mut out);
     } else if !args.eml.is_empty() {
@@ -837,11 +838,10 @@ pub fn read(args: &ReadArgs) -> Result<Status> {
             // Never more than Yam reads is read, whatever the file's size.
             let file = std::fs::File::open(path).map_err(|e| Error::io(path, "cannot read", e))?;
             let size = file.metadata().ok().map(|m| m.len());
-            let (raw, whole) =
-                read_bounded(file, size).map_err(|e| Error::io(path, "cannot read", e))?;
-            let outcome = match whole {
-                Whole::Yes => one(&mut desk, &mut memory, &raw)?,
-                Whole::Larger => too_large(size),
+            let read = read_bounded(file, size).map_err(|e| Error::io(path, "cannot read", e))?;
+            let outcome = match read {
+                ReadUpTo::Whole(raw) => one(&mut desk, &mut memory, &raw)?,
+                ReadUpTo::Larger => too_large(size),
             };
             let _ = write!(out, "{}: ", path.display());
             tally.tell(&outcome, false, &mut out);
@@ -878,29 +878,13 @@ pub fn read(args: &ReadArgs) -> Result<Status> {
     })
 }
 
-/// Whether a mail read with [`read_bounded`] is whole.
-enum Whole {
-    Yes,
-    /// It is larger than Yam reads; what was read is not all of it.
-    Larger,
-}
-
 /// At most [`crate::mail::extract::MAX_MAIL`] bytes of a mail and one more,
 /// to know whether there is more: a 300 MB file is not read whole to be
 /// refused. `size`, a file's length when it is known, sizes the buffer at
-/// once (capped at the limit): grown from nothing, a 250 kB turn mail took
-/// ten reads and as many buffers, each copied into the next and its pages
-/// touched afresh (24 page faults more a read; docs/performance.md).
-fn read_bounded(input: impl Read, size: Option<u64>) -> std::io::Result<(Vec<u8>, Whole)> {
-    let limit = crate::mail::extract::MAX_MAIL as u64;
-    // One byte past the mail: the read that finds the end needs room.
-    let capacity = size.map_or(0, |size| size.min(limit) + 1);
-    let mut raw = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
-    input.take(limit + 1).read_to_end(&mut raw)?;
-    if raw.len() as u64 > limit {
-        return Ok((Vec::new(), Whole::Larger));
-    }
-    Ok((raw, Whole::Yes))
+/// once (a turn mail at ply 300 is about 220 kB: read into memory mapped
+/// in one call, [`crate::store::read`]).
+fn read_bounded(mut input: impl Read, size: Option<u64>) -> std::io::Result<ReadUpTo> {
+    read_up_to(&mut input, size, crate::mail::extract::MAX_MAIL as u64)
 }
 
 /// The refusal of a mail larger than Yam reads; `size` when it is known
