@@ -84,11 +84,15 @@ pub enum ReadUpTo {
 /// than `limit` + 1 bytes are read.
 pub fn read_up_to(input: &mut impl Read, size: Option<u64>, limit: u64) -> io::Result<ReadUpTo> {
     let mut input = input.take(limit.saturating_add(1));
-    let expected = size.map_or(0, |size| size.min(limit));
+    // A file over the limit is not given a populated map of the limit's
+    // size (16 MB of memory for a mail to be refused): it is read into a
+    // vector, which holds only what is read until the limit is passed.
+    let expected = size.filter(|&size| size <= limit).unwrap_or(0);
     let bytes = if expected >= POPULATE_FROM {
         read_into_map(&mut input, expected)?
     } else {
         // One byte past the end: the read that finds the end needs room.
+        // (A size over the limit sizes nothing: the vector grows as read.)
         let mut v = Vec::with_capacity(usize::try_from(expected + 1).unwrap_or(0));
         input.read_to_end(&mut v)?;
         FileBytes(Held::Vec(v))
@@ -185,6 +189,9 @@ mod tests {
             let exact = whole(read_up_to(&mut &d[..], size, 100_000).unwrap());
             assert_eq!(&*exact, &d[..]);
         }
+        // A size over the limit gives no map of the limit's size.
+        let over = read_up_to(&mut &d[..40_000], Some(1 << 40), 1 << 30).unwrap();
+        assert!(format!("{:?}", whole(over)).contains("vec"));
         // Never more than the limit and one byte is taken from the input.
         let mut input = &d[..];
         assert!(matches!(
