@@ -49,6 +49,7 @@ int main(int argc, char **argv) {
     } else {
       b = mmap(0, len, PROT_READ, MAP_PRIVATE, fd, 0);
     }
+    if (b == NULL || b == MAP_FAILED) return 3;
     if (way < 3) got = read(fd, b, len);
     for (long j = 0; j < got; j += 64) sum += (unsigned char)b[j];
     close(fd);

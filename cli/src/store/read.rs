@@ -1,8 +1,8 @@
 //! Reading a file whole into memory whose pages are mapped in one call.
 //!
 //! Why: a turn late in a long game reads a few hundred kilobytes (the
-//! game's tip, the opponent's turn mail), and on the virtual machines Yam
-//! was measured on the reading cost less than the memory it went into. A
+//! game's tip, the opponent's turn mail), and on the virtual machine the
+//! figures come from the reading cost less than the memory it went into. A
 //! buffer fresh from the allocator has no pages yet: the kernel's copy
 //! into it stops at every 4 kB page to fault one in, and on a guest each
 //! such fault costs about 1.7 us more than the same page mapped with the
@@ -31,16 +31,6 @@ pub struct FileBytes(Held);
 enum Held {
     Vec(Vec<u8>),
     Map { map: memmap2::MmapMut, len: usize },
-}
-
-impl FileBytes {
-    /// The bytes as a vector (copied when they are in a map).
-    pub fn into_vec(self) -> Vec<u8> {
-        match self.0 {
-            Held::Vec(v) => v,
-            Held::Map { map, len } => map[..len].to_vec(),
-        }
-    }
 }
 
 impl Deref for FileBytes {
@@ -88,14 +78,21 @@ pub fn read_up_to(input: &mut impl Read, size: Option<u64>, limit: u64) -> io::R
     // size (16 MB of memory for a mail to be refused): it is read into a
     // vector, which holds only what is read until the limit is passed.
     let expected = size.filter(|&size| size <= limit).unwrap_or(0);
-    let bytes = if expected >= POPULATE_FROM {
-        read_into_map(&mut input, expected)?
-    } else {
-        // One byte past the end: the read that finds the end needs room.
-        // (A size over the limit sizes nothing: the vector grows as read.)
-        let mut v = Vec::with_capacity(usize::try_from(expected + 1).unwrap_or(0));
-        input.read_to_end(&mut v)?;
-        FileBytes(Held::Vec(v))
+    // A map that cannot be made (the system refuses the mapping) is no
+    // reason to refuse the file: it is read into a vector as before.
+    let map = (expected >= POPULATE_FROM)
+        .then(|| populated_map(expected))
+        .and_then(Result::ok);
+    let bytes = match map {
+        Some(map) => read_into_map(&mut input, map)?,
+        None => {
+            // One byte past the end: the read that finds the end needs
+            // room. (A size over the limit sizes nothing: the vector
+            // grows as read.)
+            let mut v = Vec::with_capacity(usize::try_from(expected + 1).unwrap_or(0));
+            input.read_to_end(&mut v)?;
+            FileBytes(Held::Vec(v))
+        }
     };
     Ok(if bytes.len() as u64 > limit {
         ReadUpTo::Larger
@@ -104,17 +101,20 @@ pub fn read_up_to(input: &mut impl Read, size: Option<u64>, limit: u64) -> io::R
     })
 }
 
-/// `input` read into a populated map of `expected` bytes and one more (to
-/// see the end); an input longer than that goes on into a vector.
-fn read_into_map(input: &mut impl Read, expected: u64) -> io::Result<FileBytes> {
+/// An anonymous map of `expected` bytes and one more (to see the end),
+/// its pages mapped now.
+fn populated_map(expected: u64) -> io::Result<memmap2::MmapMut> {
     let room = usize::try_from(expected)
         .ok()
         .and_then(|n| n.checked_add(1))
         .ok_or_else(|| io::Error::from(io::ErrorKind::OutOfMemory))?;
-    let mut map = memmap2::MmapOptions::new()
-        .len(room)
-        .populate()
-        .map_anon()?;
+    memmap2::MmapOptions::new().len(room).populate().map_anon()
+}
+
+/// `input` read into `map`; an input longer than the map goes on into a
+/// vector.
+fn read_into_map(input: &mut impl Read, mut map: memmap2::MmapMut) -> io::Result<FileBytes> {
+    let room = map.len();
     let mut len = 0;
     while len < room {
         match input.read(&mut map[len..]) {
@@ -160,7 +160,7 @@ mod tests {
             assert_eq!(&*bytes, &d[..], "{n} bytes");
             let mapped = format!("{bytes:?}").contains("map");
             assert_eq!(mapped, n as u64 >= POPULATE_FROM, "{bytes:?}");
-            assert_eq!(bytes.into_vec(), d);
+            assert_eq!(bytes.to_vec(), d);
         }
     }
 
