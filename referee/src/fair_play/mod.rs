@@ -31,6 +31,7 @@ pub mod draw;
 pub mod encoding;
 pub mod game_id;
 pub mod hash;
+mod hash_log;
 pub mod outcome;
 pub mod record;
 pub mod roll;

@@ -21,6 +21,7 @@ use super::chance::{Chance, ChanceError, ChanceRecord, ChanceResult, ReplayChanc
 use super::commit::{self, CommitMismatch, Commitment};
 use super::game_id::GameId;
 use super::hash::Hash32;
+use super::hash_log::HashLog;
 use super::outcome::{Assurance, ByteSource, PracticeStream, SampleError};
 use super::roll::{
     CompletedRoll, OpenRoll, Owed, RollBook, RollError, RollParty, RollStage, TurnContext,
@@ -286,7 +287,7 @@ pub struct RecordVerifier {
     /// (equal to an earlier one, so at that one's position) is named as
     /// replayed. Append-only, and moved rather than copied into a push's
     /// working copy, so a push costs the same at event 400 as at event 4.
-    hashes: Vec<Hash32>,
+    hashes: HashLog,
     opening_end: u32,
     rolls: Option<RollBook>,
     /// The event that put the open roll where it stands.
@@ -373,13 +374,13 @@ impl RecordVerifier {
 
     /// Moves the log of event hashes out (a push's working copy takes it
     /// instead of a copy); [`RecordVerifier::restore_log`] puts it back.
-    pub(crate) fn take_log(&mut self) -> Vec<Hash32> {
+    pub(crate) fn take_log(&mut self) -> HashLog {
         std::mem::take(&mut self.hashes)
     }
 
     /// Puts back a log taken by [`RecordVerifier::take_log`], cut to its
     /// first `len` entries (what a failed push added is dropped).
-    pub(crate) fn restore_log(&mut self, mut hashes: Vec<Hash32>, len: usize) {
+    pub(crate) fn restore_log(&mut self, mut hashes: HashLog, len: usize) {
         hashes.truncate(len);
         self.hashes = hashes;
     }
