@@ -3,7 +3,7 @@
 //! hot-seat harness all read one.
 
 use std::borrow::Cow;
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::io::{self, Read};
 use std::path::Path;
 
@@ -415,7 +415,7 @@ pub struct Loaded {
     /// The digest of the first bytes of the text the last tip read or
     /// written was of: the next tip is written from it while the text
     /// keeps those bytes (`Tip::write` checks that it does).
-    digest: Cell<Option<PrefixDigest>>,
+    digest: RefCell<Option<PrefixDigest>>,
 }
 
 impl Loaded {
@@ -426,14 +426,16 @@ impl Loaded {
     pub fn keep_checkpoint(&self, replay: &SignedReplay) -> io::Result<()> {
         match &self.checkpoint {
             Some(path) => {
-                let tip = super::checkpoint::keep_tip(
+                let written = super::checkpoint::keep_tip(
                     &super::checkpoint::tip_path(path),
                     replay,
                     &self.text,
                     self.bounds,
-                    self.digest.get().as_ref(),
-                )
-                .map(|written| self.digest.set(written));
+                    self.digest.borrow().as_ref(),
+                );
+                let tip = written.map(|written| {
+                    self.digest.replace(written);
+                });
                 super::checkpoint::keep(path, None, replay).and(tip)
             }
             None => Ok(()),
@@ -514,6 +516,11 @@ pub fn append_turn(
         place,
     )?;
     loaded.bounds = Bounds::of(&appended.text, &appended.signed);
+    // A text printed anew need not begin with the bytes the digest's kept
+    // BLAKE3 state is of: the next tip hashes them to see.
+    if let Some(digest) = loaded.digest.get_mut() {
+        digest.forget_state();
+    }
     loaded.text = appended.text;
     loaded.signed = appended.signed;
     Ok(appended.replay)
@@ -553,7 +560,9 @@ pub fn load_checkpointed(
     let mut loaded = load_text(path, text, super::checkpoint::known(kept.as_ref()))?;
     let written = super::checkpoint::keep(&checkpoint, kept.as_ref(), &loaded.replay).and(
         super::checkpoint::keep_tip(&tip_at, &loaded.replay, &loaded.text, loaded.bounds, None)
-            .map(|written| loaded.digest.set(written)),
+            .map(|written| {
+                loaded.digest.replace(written);
+            }),
     );
     loaded.checkpoint = Some(checkpoint);
     Ok((loaded, written))
@@ -589,7 +598,7 @@ fn from_tip(
         text,
         bounds: Some(bounds),
         whole: false,
-        digest: Cell::new(Some(digest)),
+        digest: RefCell::new(Some(digest)),
     })
 }
 
@@ -668,7 +677,7 @@ fn load_text(path: &Path, text: String, known: Known<'_>) -> Result<Loaded, crat
         text,
         bounds,
         whole: true,
-        digest: Cell::new(None),
+        digest: RefCell::new(None),
     })
 }
 

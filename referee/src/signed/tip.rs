@@ -173,8 +173,8 @@ impl Tip {
         };
         // One pass of BLAKE3 over the text: the tip is of exactly this
         // text, and its digest of this text's first bytes, up to the cut.
-        let digest = PrefixDigest::decode(digest);
-        let (of_text, text_hash) = digest.check(text.as_bytes())?;
+        let mut digest = PrefixDigest::decode(digest);
+        let (of_text, text_hash) = digest.check_keeping(text.as_bytes())?;
         if !of_text || text_hash != *hash || digest.len() > bounds.cut || !bounds.hold(text) {
             return None;
         }

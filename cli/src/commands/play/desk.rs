@@ -764,7 +764,7 @@ impl Game {
         // The next tip of this game in this process (a step Yam takes by
         // itself after the turn) continues from this one.
         if let (Ok(Some(digest)), Some(kept)) = (&written, &mut self.kept) {
-            kept.digest = *digest;
+            kept.digest = digest.clone();
         }
         checkpoint::warn_unkept(written);
         Ok(())
