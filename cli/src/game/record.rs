@@ -414,7 +414,10 @@ pub struct Loaded {
     whole: bool,
     /// The digest of the first bytes of the text the last tip read or
     /// written was of: the next tip is written from it while the text
-    /// keeps those bytes (`Tip::write` checks that it does).
+    /// keeps those bytes (`Tip::write` checks that it does, by BLAKE3;
+    /// a digest restored with its tip keeps the state of that check and
+    /// is taken at its word, `PrefixDigest::check_keeping`, so a text
+    /// printed anew forgets that state: [`append_turn`]).
     digest: RefCell<Option<PrefixDigest>>,
 }
 

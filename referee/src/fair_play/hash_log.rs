@@ -5,7 +5,7 @@
 //! starts from untouched (the desk walks a turn mail's new events from the
 //! stored game's replay, and again from it to check the text it writes).
 //! A plain vector of hashes made each copy O(n): at ply 300 of a Khan game
-//! about 14 kB copied into fresh memory, five times a turn mail. Here the
+//! 14 kB allocated and copied, five times a turn mail. Here the
 //! hashes sit in sealed chunks of [`CHUNK`], shared by every copy, and an
 //! open chunk of fewer: a copy costs a pointer a chunk and at most one
 //! open chunk, whatever the game's length.

@@ -111,7 +111,7 @@ fn shared_parts(parts: &[ByteString<'_>]) -> Parts {
         };
         // One allocation of the final size: collected into an `Option`,
         // the spans grew by doubling (nine allocations for a siege's 368
-        // events, twice the bytes, each on fresh pages of a new process).
+        // events, about twice the bytes).
         let mut spans = Vec::with_capacity(parts.len());
         for part in parts {
             match span(part) {
