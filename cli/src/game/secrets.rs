@@ -93,6 +93,28 @@ pub struct Secrets {
     /// every lookup (the robot looks up its players' keys for every mail,
     /// which read every seed each time: a cost that grew with the players).
     keys: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, PublicKey>>>,
+    /// The signing key of each identity read so far, by name, with the
+    /// seed it was derived from. Deriving a key is a scalar multiplication
+    /// (SHA-512 of the seed, then the public point), and the robot reads
+    /// its players' identities several times a command mail: 1,104
+    /// derivations, 4.5% of its instructions, for a burst of 1,001 mails
+    /// (docs/performance.md, "The thirty-first step"). The seed file is
+    /// still read at every use (a seed removed since is no identity), and
+    /// a key is used again only for the same seed.
+    derived: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, DerivedKey>>>,
+}
+
+/// A signing key and the seed it was derived from ([`Secrets::derived`]).
+struct DerivedKey {
+    seed: [u8; 32],
+    key: SigningKey,
+}
+
+/// Only that the cache holds keys: never a seed or a key.
+impl std::fmt::Debug for DerivedKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("DerivedKey(..)")
+    }
 }
 
 /// Creates `path` (and missing parents) readable by its owner only. An
@@ -174,6 +196,7 @@ impl Secrets {
         Ok(Secrets {
             dir: dir.to_path_buf(),
             keys: std::sync::Arc::default(),
+            derived: std::sync::Arc::default(),
         })
     }
 
@@ -206,10 +229,30 @@ impl Secrets {
         Ok((
             Identity {
                 name: name.to_owned(),
-                key: SigningKey::from_seed(&seed),
+                key: self.signing_key(name, &seed),
             },
             created,
         ))
+    }
+
+    /// The signing key of `seed`, the seed of the identity `name`: derived
+    /// once a process for the same name and seed ([`Secrets::derived`]).
+    fn signing_key(&self, name: &str, seed: &[u8; 32]) -> SigningKey {
+        let mut derived = self.derived.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(known) = derived.get(name)
+            && known.seed == *seed
+        {
+            return known.key.clone();
+        }
+        let key = SigningKey::from_seed(seed);
+        derived.insert(
+            name.to_owned(),
+            DerivedKey {
+                seed: *seed,
+                key: key.clone(),
+            },
+        );
+        key
     }
 
     /// The key `name` (32 bytes), drawn the first time it is asked for.
@@ -536,6 +579,46 @@ impl Secrets {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A key derived once is used again only for the same seed: a seed
+    /// file another hand rewrote gives its own key, and a removed one is
+    /// created anew with a new key, never the one remembered.
+    #[test]
+    fn a_derived_key_is_used_again_only_for_its_seed() {
+        let dir = tempfile::tempdir().unwrap();
+        let secrets = Secrets::open(&dir.path().join("s")).unwrap();
+        let (ann, created) = secrets.identity("ann").unwrap();
+        assert!(created);
+        let again = secrets.identity("ann").unwrap().0;
+        assert_eq!(again.key.public_key(), ann.key.public_key());
+        let seed = parse_hex32(
+            &secrets.identity_path("ann"),
+            &read_secret(&secrets.identity_path("ann")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            ann.key.public_key(),
+            SigningKey::from_seed(&seed).public_key()
+        );
+        // Rewritten by another hand: the new seed's key.
+        let other = [7u8; 32];
+        fs::write(
+            secrets.identity_path("ann"),
+            format!("{}\n", hex::encode(other)),
+        )
+        .unwrap();
+        let rewritten = secrets.identity("ann").unwrap().0;
+        assert_eq!(
+            rewritten.key.public_key(),
+            SigningKey::from_seed(&other).public_key()
+        );
+        // Removed: created again with a fresh seed, not the one remembered.
+        fs::remove_file(secrets.identity_path("ann")).unwrap();
+        let (fresh, created) = secrets.identity("ann").unwrap();
+        assert!(created);
+        assert_ne!(fresh.key.public_key(), rewritten.key.public_key());
+        assert_ne!(fresh.key.public_key(), ann.key.public_key());
+    }
 
     /// A key is found among identities read before, created since (by
     /// another process too), and never among removed ones: a removed seed

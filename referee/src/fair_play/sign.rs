@@ -191,7 +191,9 @@ impl Canonical for PublicKey {
 
 /// A signing key. It never leaves its owner's machine: it has no canonical
 /// encoding, so it cannot be put into a record, and its `Debug` shows only the
-/// public key.
+/// public key. A copy (`Clone`) stays in the process, and is wiped when
+/// dropped, as the key is.
+#[derive(Clone)]
 pub struct SigningKey(ed25519_dalek::SigningKey);
 
 impl SigningKey {
