@@ -101,20 +101,9 @@ pub struct Secrets {
     /// (docs/performance.md, "The thirty-first step"). The seed file is
     /// still read at every use (a seed removed since is no identity), and
     /// a key is used again only for the same seed.
-    derived: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, DerivedKey>>>,
-}
-
-/// A signing key and the seed it was derived from ([`Secrets::derived`]).
-struct DerivedKey {
-    seed: [u8; 32],
-    key: SigningKey,
-}
-
-/// Only that the cache holds keys: never a seed or a key.
-impl std::fmt::Debug for DerivedKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("DerivedKey(..)")
-    }
+    /// (The seed is the key's own secret, compared there: no copy of it is
+    /// kept beside the key, which wipes its secret when dropped.)
+    derived: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, SigningKey>>>,
 }
 
 /// Creates `path` (and missing parents) readable by its owner only. An
@@ -240,18 +229,12 @@ impl Secrets {
     fn signing_key(&self, name: &str, seed: &[u8; 32]) -> SigningKey {
         let mut derived = self.derived.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(known) = derived.get(name)
-            && known.seed == *seed
+            && known.is_of_seed(seed)
         {
-            return known.key.clone();
+            return known.clone();
         }
         let key = SigningKey::from_seed(seed);
-        derived.insert(
-            name.to_owned(),
-            DerivedKey {
-                seed: *seed,
-                key: key.clone(),
-            },
-        );
+        derived.insert(name.to_owned(), key.clone());
         key
     }
 

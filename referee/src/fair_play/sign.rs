@@ -203,6 +203,12 @@ impl SigningKey {
         SigningKey(ed25519_dalek::SigningKey::from_bytes(seed))
     }
 
+    /// Whether this is the key of `seed` (compared with the key's own
+    /// secret, not a copy of it).
+    pub fn is_of_seed(&self, seed: &[u8; 32]) -> bool {
+        self.0.as_bytes() == seed
+    }
+
     /// The matching public key.
     pub fn public_key(&self) -> PublicKey {
         // A key derived from a seed is a multiple of the base point, so it is
@@ -501,6 +507,16 @@ pub(crate) mod tests {
                 key: pa.fingerprint()
             })
         );
+    }
+
+    #[test]
+    fn a_key_knows_its_seed_and_a_copy_signs_alike() {
+        let key = SigningKey::from_seed(&[5; 32]);
+        assert!(key.is_of_seed(&[5; 32]));
+        assert!(!key.is_of_seed(&[6; 32]));
+        let copy = key.clone();
+        assert_eq!(copy.public_key(), key.public_key());
+        assert_eq!(copy.sign(b"m").to_bytes(), key.sign(b"m").to_bytes());
     }
 
     #[test]
