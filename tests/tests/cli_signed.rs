@@ -614,6 +614,29 @@ fn a_checkpoint_vouches_for_nothing_but_what_was_verified() {
     s.verify("game.yam").success();
 }
 
+/// A turn that changes the header (a resignation sets the Result tag)
+/// prints the whole record anew: its first bytes are no longer those the
+/// restored tip's kept BLAKE3 state is of (`signed::prefix`,
+/// `check_keeping`), and the tip written after it must still be one of the
+/// new file, never a tip whose hash is of the old file's first bytes.
+#[test]
+fn a_record_printed_anew_gets_a_tip_of_its_own_bytes() {
+    let s = Scratch::new();
+    s.new_game("game.yam", &[]);
+    s.play("game.yam", &MOVES);
+    let tip = s.secrets().join("games/test-game.yam/tip");
+    let before = s.read("game.yam");
+    assert!(yam_tests::tip_is_of(&tip, &before), "a tip of the game");
+    s.hotseat("resign", "game.yam", &[]).success();
+    let after = s.read("game.yam");
+    assert_ne!(before[..200], after[..200], "the header changed");
+    assert!(
+        yam_tests::tip_is_of(&tip, &after),
+        "the tip written after the resignation is one of the new file"
+    );
+    s.verify("game.yam").success();
+}
+
 /// The hot-seat keeps the tip of each game it writes (its verified replay,
 /// bound to the file's bytes: `docs/fair-play.md`, 9.11) and plays the
 /// next turn from it, reading only the file's header and printing only the

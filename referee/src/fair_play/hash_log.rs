@@ -80,6 +80,8 @@ impl HashLog {
     }
 }
 
+/// For tests: a log of given hashes, and logs compared as vectors are.
+#[cfg(test)]
 impl FromIterator<Hash32> for HashLog {
     fn from_iter<I: IntoIterator<Item = Hash32>>(hashes: I) -> Self {
         let mut log = HashLog::default();
@@ -90,12 +92,14 @@ impl FromIterator<Hash32> for HashLog {
     }
 }
 
+#[cfg(test)]
 impl PartialEq for HashLog {
     fn eq(&self, other: &Self) -> bool {
         self.len() == other.len() && self.iter().eq(other.iter())
     }
 }
 
+#[cfg(test)]
 impl Eq for HashLog {}
 
 impl Serialize for HashLog {

@@ -204,9 +204,10 @@ impl SigningKey {
     }
 
     /// Whether this is the key of `seed` (compared with the key's own
-    /// secret, not a copy of it).
+    /// secret, not a copy of it, and in constant time, as secrets are).
     pub fn is_of_seed(&self, seed: &[u8; 32]) -> bool {
-        self.0.as_bytes() == seed
+        use subtle::ConstantTimeEq;
+        self.0.as_bytes().ct_eq(seed).into()
     }
 
     /// The matching public key.

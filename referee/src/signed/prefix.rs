@@ -69,7 +69,7 @@ const BATCH: usize = 16;
 ///
 /// In memory it may also hold BLAKE3's own state after those bytes, kept
 /// by the pass that checked the digest against its text
-/// ([`PrefixDigest::check`]): the next tip of a text that continues that
+/// ([`PrefixDigest::check_keeping`]): the next tip of a text that continues that
 /// one ([`PrefixDigest::hashing`]) then hashes only what follows, where it
 /// hashed the text's first bytes again to see that the digest is theirs
 /// (80 kB at ply 300 of a Khan game, 177 kB in a siege). Never written
@@ -121,7 +121,7 @@ impl PrefixDigest {
     ) -> (blake3::Hash, PrefixDigest) {
         let end = upto.min(text.len()) / BLOCK * BLOCK;
         let mut hasher = blake3::Hasher::new();
-        let (mut from_blocks, mut state) = (0, INITIAL);
+        let (mut from, mut state) = (0, INITIAL);
         if let Some(prior) = prior.filter(|p| p.len() <= end) {
             // BLAKE3's state after the prior's bytes, kept by the check of
             // the text this one continues, or computed here.
@@ -132,12 +132,11 @@ impl PrefixDigest {
                 }
             }
             if *hasher.finalize().as_bytes() == prior.bound {
-                (from_blocks, state) = (prior.blocks, prior.state);
+                (from, state) = (prior.len(), prior.state);
             } else {
                 hasher.reset();
             }
         }
-        let from = usize::try_from(from_blocks).map_or(usize::MAX, |b| b * BLOCK);
         compress(&mut state, &text[from..end]);
         // BLAKE3 has read the same bytes as SHA-256: those of `from`.
         hasher.update(&text[from..end]);
@@ -153,38 +152,28 @@ impl PrefixDigest {
 
     /// Whether this is the digest of `text`'s first bytes, and the BLAKE3
     /// hash of the whole text, in one pass; `None` if the text is shorter
-    /// than the digest's bytes.
-    pub fn check(&self, text: &[u8]) -> Option<(bool, blake3::Hash)> {
-        self.check_inner(text).map(|(holds, hash, _)| (holds, hash))
-    }
-
-    /// [`PrefixDigest::check`], keeping BLAKE3's state after the digest's
-    /// bytes in the digest when it holds, for [`PrefixDigest::hashing`] to
-    /// resume from: the caller promises that the text it hashes next
-    /// keeps those first bytes (a text appended to after them). A promise
-    /// broken costs time, never a wrong tip: the next tip's hash of its
-    /// text would then be of other bytes, and [`super::Tip::restore`],
-    /// which hashes the text it is given, refuses it.
+    /// than the digest's bytes. When it is, BLAKE3's state after those
+    /// bytes is kept in the digest, for [`PrefixDigest::hashing`] to
+    /// resume from: the caller promises that the text it hashes next keeps
+    /// those first bytes (a text appended to after them). A promise broken
+    /// costs time, never a wrong tip: the next tip's hash of its text would
+    /// then be of other bytes, and [`super::Tip::restore`], which hashes
+    /// the text it is given, refuses it.
     pub fn check_keeping(&mut self, text: &[u8]) -> Option<(bool, blake3::Hash)> {
-        let (holds, hash, after_prefix) = self.check_inner(text)?;
-        self.resume = holds.then(|| Box::new(after_prefix));
-        Some((holds, hash))
-    }
-
-    /// Forgets the BLAKE3 state kept by [`PrefixDigest::check_keeping`]: for a caller whose next text may not
-    /// keep the digest's bytes (a record printed anew), whose first bytes
-    /// [`PrefixDigest::hashing`] then hashes to see.
-    pub fn forget_state(&mut self) {
-        self.resume = None;
-    }
-
-    fn check_inner(&self, text: &[u8]) -> Option<(bool, blake3::Hash, blake3::Hasher)> {
         let mut hasher = blake3::Hasher::new();
         hasher.update(text.get(..self.len())?);
         let holds = *hasher.finalize().as_bytes() == self.bound;
-        let after_prefix = hasher.clone();
+        self.resume = holds.then(|| Box::new(hasher.clone()));
         hasher.update(&text[self.len()..]);
-        Some((holds, hasher.finalize(), after_prefix))
+        Some((holds, hasher.finalize()))
+    }
+
+    /// Forgets the BLAKE3 state kept by [`PrefixDigest::check_keeping`],
+    /// for a caller whose next text may not keep the digest's bytes (a
+    /// record printed anew): [`PrefixDigest::hashing`] then hashes them
+    /// to see.
+    pub fn forget_state(&mut self) {
+        self.resume = None;
     }
 
     /// The SHA-256 of `text`, whose first [`len`](Self::len) bytes must be
@@ -292,7 +281,10 @@ mod tests {
                 assert_eq!(hash, blake3::hash(&t), "len {len} upto {upto}");
                 assert_eq!(digest.len(), upto.min(len) / 64 * 64);
                 assert_eq!(digest.finish(&t), Some(want), "len {len} upto {upto}");
-                assert_eq!(digest.check(&t), Some((true, blake3::hash(&t))));
+                assert_eq!(
+                    digest.clone().check_keeping(&t),
+                    Some((true, blake3::hash(&t)))
+                );
                 assert_eq!(PrefixDigest::decode(&digest.encode()), digest);
             }
         }
@@ -338,13 +330,16 @@ mod tests {
         assert_eq!(digest, PrefixDigest::hashing(&other, 3_020, None).1);
         let want: [u8; 32] = Sha256::digest(&other).into();
         assert_eq!(digest.finish(&other), Some(want));
-        assert_eq!(prior.check(&other).map(|(holds, _)| holds), Some(false));
+        assert_eq!(
+            prior.clone().check_keeping(&other).map(|(holds, _)| holds),
+            Some(false)
+        );
         // A prior longer than the new cut: not used either.
         let (_, short) = PrefixDigest::hashing(&new, 1_000, Some(&prior));
         assert_eq!(short, PrefixDigest::hashing(&new, 1_000, None).1);
         // A text shorter than the digest's bytes has no answer.
         assert_eq!(prior.finish(&old[..100]), None);
-        assert_eq!(prior.check(&old[..100]), None);
+        assert_eq!(prior.clone().check_keeping(&old[..100]), None);
     }
 
     /// A digest restored with its tip and checked against its text keeps
