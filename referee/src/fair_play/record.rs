@@ -193,6 +193,17 @@ pub enum Fault {
         /// The latest event with chance evidence.
         last_chance: u32,
     },
+    /// A take-back accepted after a roll or draw that came after its
+    /// offer: accepted, it would undo that chance.
+    #[error(
+        "the take-back offered at event #{offered} was made before the chance of event #{last_chance}: accepted now, it would undo that chance"
+    )]
+    TakebackOfferedBeforeChance {
+        /// The offer's event.
+        offered: u32,
+        /// The latest event with chance evidence.
+        last_chance: u32,
+    },
     /// A take-back into the opening or the future.
     #[error("cannot take back to event #{back_to}")]
     TakebackOutOfRange {
@@ -745,8 +756,12 @@ impl RecordVerifier {
                 self.over |= *accepted;
                 Ok(())
             }
-            EventBody::TakebackAnswer { offer, .. } => {
-                self.answer(event, offer, OfferKind::Takeback)
+            EventBody::TakebackAnswer { offer, accepted } => {
+                self.answer(event, offer, OfferKind::Takeback)?;
+                if *accepted {
+                    self.takeback_keeps_chance(offer)?;
+                }
+                Ok(())
             }
             EventBody::ForfeitClaim { against, .. } => {
                 if *against == event.author || self.check_author(against).is_err() {
@@ -755,6 +770,33 @@ impl RecordVerifier {
                 Ok(())
             }
         }
+    }
+
+    /// Take-backs never undo chance (`docs/fair-play.md`, 3.8), checked
+    /// again when one is accepted. The offer's `back_to` was no earlier
+    /// than the latest roll or draw when it was made; a roll or draw since
+    /// then lies after `back_to`, and the take-back would undo it: the
+    /// player who rolled, unhappy with the roll, could accept an offer the
+    /// opponent left open and roll again. So an accepted offer must have
+    /// been made after the latest chance. Its position is found by its hash
+    /// (an accepted take-back is rare; the search stops at the chance).
+    fn takeback_keeps_chance(&self, offer: &Hash32) -> Result<(), Fault> {
+        let Some(last_chance) = self.last_chance else {
+            return Ok(());
+        };
+        let since_chance = usize::try_from(last_chance).map_or(usize::MAX, |c| c.saturating_add(1));
+        if (since_chance..self.hashes.len()).any(|seq| self.hashes.get(seq) == Some(offer)) {
+            return Ok(());
+        }
+        let offered = (0..self.hashes.len().min(since_chance))
+            .rev()
+            .find(|&seq| self.hashes.get(seq) == Some(offer))
+            .and_then(|seq| u32::try_from(seq).ok())
+            .unwrap_or(0);
+        Err(Fault::TakebackOfferedBeforeChance {
+            offered,
+            last_chance,
+        })
     }
 
     fn offer(&mut self, event: &Event, hash: &Hash32, kind: OfferKind) {
@@ -1426,6 +1468,68 @@ pub(crate) mod tests {
             fault(&opening.events).fault,
             Fault::TakebackOutOfRange { back_to: 0 }
         );
+    }
+
+    #[test]
+    fn a_takeback_offered_before_a_roll_cannot_be_accepted_after_it() {
+        // The attack: seat 1 offers a take-back; seat 2 leaves it open,
+        // rolls, dislikes the roll, and accepts the old offer to roll again.
+        let mut s = Script::peer();
+        s.turn(1, &["a"], vec![]);
+        s.attack(0);
+        let first_chance = s.events.last().unwrap().event.seq;
+        s.turn(2, &["b"], vec![]);
+        let offer = s
+            .add(
+                1,
+                EventBody::TakebackOffer {
+                    back_to: first_chance,
+                },
+            )
+            .hash();
+        let mut honest = Script {
+            events: s.events.clone(),
+            ..Script::peer()
+        };
+        s.attack(1);
+        let second_chance = s.events.last().unwrap().event.seq;
+        s.add(
+            2,
+            EventBody::TakebackAnswer {
+                offer,
+                accepted: true,
+            },
+        );
+        let offered = first_chance + 2;
+        assert_eq!(
+            fault(&s.events).fault,
+            Fault::TakebackOfferedBeforeChance {
+                offered,
+                last_chance: second_chance
+            }
+        );
+        // Refused after the roll, it undoes nothing: allowed.
+        let mut refused = Script {
+            events: s.events[..s.events.len() - 1].to_vec(),
+            ..Script::peer()
+        };
+        refused.add(
+            2,
+            EventBody::TakebackAnswer {
+                offer,
+                accepted: false,
+            },
+        );
+        assert!(RecordVerifier::verify(&refused.events).is_ok());
+        // Answered before the roll, the same offer stands.
+        honest.add(
+            2,
+            EventBody::TakebackAnswer {
+                offer,
+                accepted: true,
+            },
+        );
+        assert!(RecordVerifier::verify(&honest.events).is_ok());
     }
 
     #[test]
