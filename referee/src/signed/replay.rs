@@ -106,6 +106,19 @@ pub enum ReplayFault {
         /// Who is to move ("nobody" once the game is over).
         expected: String,
     },
+    /// A take-back offered or accepted to an event of moves an earlier
+    /// take-back undid.
+    #[error(
+        "a take-back to event #{back_to} goes back into the moves that events #{first} to #{last} took back"
+    )]
+    TakebackIntoTakenBack {
+        /// The event asked for.
+        back_to: u32,
+        /// The first event the earlier take-back undid.
+        first: u32,
+        /// The event that accepted the earlier take-back.
+        last: u32,
+    },
     /// The rules refused a move.
     #[error("{0}")]
     Rules(RulesError),
@@ -401,11 +414,17 @@ impl SignedReplay {
                 }
             }
             EventBody::TakebackOffer { back_to } => {
+                self.outside_taken_back(*back_to)?;
                 self.takeback_offers
                     .insert(hash, (*back_to, event.author, event.seq));
             }
             EventBody::TakebackAnswer { offer, accepted } => {
                 let back_to = self.takeback_offers.remove(offer).map(|(to, _, _)| to);
+                if let (true, Some(back_to)) = (*accepted, back_to) {
+                    // Asked again: an offer left open while another was
+                    // accepted may name an event of the line that one undid.
+                    self.outside_taken_back(back_to)?;
+                }
                 if let (true, Some(back_to)) = (*accepted, back_to)
                     && let Some((game, plies)) = usize::try_from(back_to)
                         .ok()
@@ -431,6 +450,28 @@ impl SignedReplay {
         self.snapshots
             .push(self.game.as_ref(), self.plies, self.game_played);
         Ok(())
+    }
+
+    /// A take-back goes back to the game as it stood after an event of
+    /// the line as it stands: not after an event an earlier take-back
+    /// undid (from the first event it undid to the one before its
+    /// acceptance; after the acceptance the game is the one it restored).
+    /// Restored, such a position would bring back moves both sides took
+    /// back, and the record would read three ways: the replay's game, the
+    /// main line with the take-backs followed, and the plain copy.
+    fn outside_taken_back(&self, back_to: u32) -> Result<(), ReplayFault> {
+        match self
+            .taken_back
+            .iter()
+            .find(|undone| *undone.start() <= back_to && back_to < *undone.end())
+        {
+            Some(undone) => Err(ReplayFault::TakebackIntoTakenBack {
+                back_to,
+                first: *undone.start(),
+                last: *undone.end(),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// A forfeit is claimed against a party the game waits for, by one it

@@ -1396,3 +1396,74 @@ fn a_continued_record_gets_the_verdict_of_a_whole_replay() {
     assert!(replay_text_continuing(&forged, &Catalog, Known::Nothing, &cut, &at_prefix).is_ok());
     assert!(replay_text(&forged, &Catalog).is_err());
 }
+
+#[test]
+fn a_takeback_never_brings_back_moves_an_earlier_one_undid() {
+    // Two crossing offers, both accepted one after the other: the second
+    // would restore a position of the line the first undid, and the record
+    // would read three ways (the replay's game, the main line with the
+    // take-backs followed, the plain copy). Refused with its reason; the
+    // honest answer (a refusal) stands, and the readings agree.
+    let mut t = Table::khan();
+    t.play(&["Ng3-f3"], None);
+    t.play(&["Ae7-f6"], None);
+    t.play(&["Nf3-e3"], None);
+    t.play(&["Af6-e5"], None);
+    let white = t.replay.to_move_key().unwrap();
+    let (w, b) = if white == t.alice.key.public_key() {
+        (t.alice.signer(), t.bob.signer())
+    } else {
+        (t.bob.signer(), t.alice.signer())
+    };
+    let n = t.replay.events().len() as u32;
+    let (x, y) = (n - 2, n - 4);
+    macro_rules! add {
+        ($act:ident, $who:expr, $arg:expr) => {{
+            let before = t.replay.clone();
+            let event = table::$act(&mut t.replay, $who, $arg).unwrap();
+            append_events(&mut t.record, &before, &[event], None).unwrap();
+        }};
+    }
+    add!(offer_takeback, &w, x);
+    add!(offer_takeback, &b, y);
+    add!(answer_takeback, &w, true);
+    let accepted_at = t.replay.events().len() as u32 - 1;
+    let undone = y + 1..=accepted_at;
+    assert_eq!(t.replay.taken_back(), std::slice::from_ref(&undone));
+    // The stale offer to x, accepted: refused, the replay unchanged.
+    let kept = t.replay.clone();
+    let err = table::answer_takeback(&mut t.replay, &b, true).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains(&format!(
+            "a take-back to event #{x} goes back into the moves that events #{} to #{accepted_at} took back",
+            y + 1
+        )),
+        "{text}"
+    );
+    assert_eq!(t.replay.events().len(), kept.events().len());
+    // A new offer into the undone line: refused when it is made.
+    assert!(table::offer_takeback(&mut t.replay.clone(), &b, y + 1).is_err());
+    // To the acceptance itself (the restored game) or before the undone
+    // line: offered as ever.
+    assert!(table::offer_takeback(&mut t.replay.clone(), &b, accepted_at).is_ok());
+    assert!(table::offer_takeback(&mut t.replay.clone(), &b, y).is_ok());
+    // The honest answer to the stale offer, a refusal, stands; play goes on
+    // and the three readings agree.
+    add!(answer_takeback, &b, false);
+    t.play(&["Ae7-e6"], None);
+    let text = t.text();
+    let v = verified(&text);
+    assert_eq!(v.taken_back, [undone]);
+    assert_eq!(v.plies, 2);
+    let mut report = Reader::new(text.as_bytes())
+        .read_game(&mut crate::check::Checker::new())
+        .unwrap()
+        .unwrap();
+    super::verify::follow_takebacks(&mut report, &v, 0);
+    assert_eq!(report.verdict, crate::check::Verdict::Legal);
+    assert_eq!(report.plies, 2);
+    let out = record_to_string::<RawGrammar>(&plain(&t.record, "plain", &v.taken_back));
+    let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("1... Ae7-e6 *"), "{out}");
+}
