@@ -204,6 +204,27 @@ pub enum Fault {
         /// The latest event with chance evidence.
         last_chance: u32,
     },
+    /// A take-back to before the latest hidden setup's commitment or
+    /// reveal: the commitments would stand opened for a game that waits
+    /// for them again, and nobody could go on.
+    #[error("a take-back to event #{back_to} would undo the hidden setup of event #{setup}")]
+    TakebackUndoesSetup {
+        /// The event asked for.
+        back_to: u32,
+        /// The latest event with a setup commitment or reveal.
+        setup: u32,
+    },
+    /// A take-back accepted after a setup commitment or reveal that came
+    /// after its offer.
+    #[error(
+        "the take-back offered at event #{offered} was made before the hidden setup of event #{setup}: accepted now, it would undo that setup"
+    )]
+    TakebackOfferedBeforeSetup {
+        /// The offer's event.
+        offered: u32,
+        /// The latest event with a setup commitment or reveal.
+        setup: u32,
+    },
     /// A take-back into the opening or the future.
     #[error("cannot take back to event #{back_to}")]
     TakebackOutOfRange {
@@ -312,6 +333,9 @@ pub struct RecordVerifier {
     values_checked: usize,
     commitments: Vec<(PublicKey, Commitment, bool)>,
     last_chance: Option<u32>,
+    /// The latest event that carries a hidden setup's commitment or
+    /// reveal: no take-back goes back past it (3.8). (Tip format 6.)
+    last_setup: Option<u32>,
     offers: Vec<Offer>,
     over: bool,
     toss: Option<bool>,
@@ -748,6 +772,14 @@ impl RecordVerifier {
                         last_chance,
                     });
                 }
+                if let Some(setup) = self.last_setup
+                    && *back_to < setup
+                {
+                    return Err(Fault::TakebackUndoesSetup {
+                        back_to: *back_to,
+                        setup,
+                    });
+                }
                 self.offer(event, hash, OfferKind::Takeback);
                 Ok(())
             }
@@ -772,30 +804,38 @@ impl RecordVerifier {
         }
     }
 
-    /// Take-backs never undo chance (`docs/fair-play.md`, 3.8), checked
-    /// again when one is accepted. The offer's `back_to` was no earlier
-    /// than the latest roll or draw when it was made; a roll or draw since
+    /// Take-backs never undo chance nor a hidden setup
+    /// (`docs/fair-play.md`, 3.8), checked again when one is accepted. The
+    /// offer's `back_to` was no earlier than the latest roll or draw and
+    /// the latest setup commitment or reveal when it was made; one since
     /// then lies after `back_to`, and the take-back would undo it: the
     /// player who rolled, unhappy with the roll, could accept an offer the
     /// opponent left open and roll again. So an accepted offer must have
-    /// been made after the latest chance. Its position is found by its hash
-    /// (an accepted take-back is rare; the search stops at the chance).
+    /// been made after both. Its position is found by its hash (an
+    /// accepted take-back is rare; the search stops at the latest of them).
     fn takeback_keeps_chance(&self, offer: &Hash32) -> Result<(), Fault> {
-        let Some(last_chance) = self.last_chance else {
+        let Some(barrier) = self.last_chance.max(self.last_setup) else {
             return Ok(());
         };
-        let since_chance = usize::try_from(last_chance).map_or(usize::MAX, |c| c.saturating_add(1));
-        if (since_chance..self.hashes.len()).any(|seq| self.hashes.get(seq) == Some(offer)) {
+        let since = usize::try_from(barrier).map_or(usize::MAX, |b| b.saturating_add(1));
+        if (since..self.hashes.len()).any(|seq| self.hashes.get(seq) == Some(offer)) {
             return Ok(());
         }
-        let offered = (0..self.hashes.len().min(since_chance))
+        let offered = (0..self.hashes.len().min(since))
             .rev()
             .find(|&seq| self.hashes.get(seq) == Some(offer))
             .and_then(|seq| u32::try_from(seq).ok())
             .unwrap_or(0);
-        Err(Fault::TakebackOfferedBeforeChance {
-            offered,
-            last_chance,
+        Err(if self.last_chance == Some(barrier) {
+            Fault::TakebackOfferedBeforeChance {
+                offered,
+                last_chance: barrier,
+            }
+        } else {
+            Fault::TakebackOfferedBeforeSetup {
+                offered,
+                setup: barrier,
+            }
         })
     }
 
@@ -889,6 +929,7 @@ impl RecordVerifier {
                     });
                 }
                 self.commitments.push((*author, *commitment, false));
+                self.last_setup = Some(event.seq);
             }
             Evidence::SetupReveal(opening) => {
                 let game = self.game.clone().ok_or(Fault::NotAChallenge)?;
@@ -904,6 +945,7 @@ impl RecordVerifier {
                     .check(&game, author, opening)
                     .map_err(Fault::Commit)?;
                 entry.2 = true;
+                self.last_setup = Some(event.seq);
             }
             Evidence::RoleReveal(opening) => {
                 let (Some(opened), Some(game)) = (&self.opened, &self.game) else {

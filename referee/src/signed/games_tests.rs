@@ -2249,3 +2249,34 @@ fn a_hostile_continuation_is_judged_as_the_whole_record_judges_it() {
         .collect();
     assert!(report.is_empty(), "{tally:?}\n{}", report.join("\n"));
 }
+
+#[test]
+fn a_takeback_never_undoes_a_hidden_setup() {
+    // Both setups sealed, then revealed, no roll yet. Taken back to "both
+    // sealed", the rules would wait for the reveals again while the
+    // fair-play verifier holds both commitments opened: neither side could
+    // reveal, nobody could claim a forfeit, only a resignation would end
+    // it. So the offer is refused with its reason, and play goes on.
+    let mut g = Game::siege("standard");
+    let attacker = g.seal(1, 2);
+    let defender = g.seal(0, 1);
+    let both_sealed = g.replay.events().len() as u32 - 1;
+    g.reveal(1, attacker);
+    g.reveal(0, defender);
+    let last_reveal = g.replay.events().len() as u32 - 1;
+    let a = g.party_of_seat(1);
+    let refused = table::offer_takeback(&mut g.replay.clone(), &g.parties[a].signer(), both_sealed)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        refused.contains(&format!(
+            "a take-back to event #{both_sealed} would undo the hidden setup of event #{last_reveal}"
+        )),
+        "{refused}"
+    );
+    // To the position the reveals made: offered as ever.
+    assert!(
+        table::offer_takeback(&mut g.replay.clone(), &g.parties[a].signer(), last_reveal).is_ok()
+    );
+    verified(&g.text());
+}

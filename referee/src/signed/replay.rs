@@ -274,10 +274,11 @@ pub struct SignedReplay {
     /// back to, its author and its position.
     takeback_offers: BTreeMap<Hash32, (u32, PublicKey, u32)>,
     /// The events each accepted take-back undid, in order: from the one
-    /// after the event it went back to, to its acceptance. Not kept in a
-    /// tip (a replay restored from one knows those after it): only a whole
-    /// replay's report and the plain export read them.
-    #[serde(skip)]
+    /// after the event it went back to, to its acceptance. Read by the
+    /// whole replay's report and the plain export, and by the take-back
+    /// rule (no take-back into them), so kept in a tip (format 6): a
+    /// replay restored from a tip that forgot them accepted what a whole
+    /// replay refuses.
     taken_back: Vec<std::ops::RangeInclusive<u32>>,
     draw_offers: Vec<(Hash32, PublicKey)>,
     commitments: Vec<(PublicKey, Commitment)>,

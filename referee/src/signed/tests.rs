@@ -1467,3 +1467,51 @@ fn a_takeback_never_brings_back_moves_an_earlier_one_undid() {
     let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(words.contains("1... Ae7-e6 *"), "{out}");
 }
+
+#[test]
+fn a_tip_remembers_what_take_backs_undid() {
+    // The crossing offers of
+    // `a_takeback_never_brings_back_moves_an_earlier_one_undid`, with the
+    // game stored (a tip written) after the first acceptance, as a desk,
+    // the robot and the hot-seat store every turn: the replay restored
+    // from the tip refuses the stale acceptance as a whole replay does
+    // (a tip of format 5 forgot the take-backs, and took it).
+    use super::tip::{Bounds, Tip};
+    let mut t = Table::khan();
+    t.play(&["Ng3-f3"], None);
+    t.play(&["Ae7-f6"], None);
+    t.play(&["Nf3-e3"], None);
+    t.play(&["Af6-e5"], None);
+    let white = t.replay.to_move_key().unwrap();
+    let (w, b) = if white == t.alice.key.public_key() {
+        (t.alice.signer(), t.bob.signer())
+    } else {
+        (t.bob.signer(), t.alice.signer())
+    };
+    let n = t.replay.events().len() as u32;
+    let (x, y) = (n - 2, n - 4);
+    macro_rules! add {
+        ($act:ident, $who:expr, $arg:expr) => {{
+            let before = t.replay.clone();
+            let event = table::$act(&mut t.replay, $who, $arg).unwrap();
+            append_events(&mut t.record, &before, &[event], None).unwrap();
+        }};
+    }
+    add!(offer_takeback, &w, x);
+    add!(offer_takeback, &b, y);
+    add!(answer_takeback, &w, true);
+    let stored = t.text();
+    let bounds = Bounds::of(&stored, &collect(&stored)).unwrap();
+    let tip = Tip::save(&t.replay, &stored, bounds).unwrap();
+    let tip: super::log::SharedBytes = std::sync::Arc::new(tip);
+    let (mut restored, _, _) = Tip::restore(&tip, &stored, &Catalog).unwrap();
+    assert_eq!(restored.taken_back(), t.replay.taken_back());
+    assert!(table::answer_takeback(&mut t.replay.clone(), &b, true).is_err());
+    let refused = table::answer_takeback(&mut restored, &b, true)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        refused.contains("goes back into the moves that events"),
+        "{refused}"
+    );
+}

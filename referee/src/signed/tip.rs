@@ -61,8 +61,9 @@ impl Tip {
     /// 1 with the history inline; 3: the text's hash and the seal are
     /// BLAKE3, not SHA-256; 4: the SHA-256 state of the text's first
     /// bytes up to the cut, `signed::prefix`; 5: the seal is XXH3-128,
-    /// [`seal`].)
-    pub const VERSION: u32 = 5;
+    /// [`seal`]; 6: the replay keeps the events its take-backs undid and
+    /// the verifier the latest hidden setup, for the take-back rules.)
+    pub const VERSION: u32 = 6;
 
     /// The tip of `replay`, the verified replay of exactly `text`, whose
     /// [`Bounds`] are `bounds`: magic, version, the text's length and
