@@ -736,6 +736,14 @@ impl RecordVerifier {
         match body {
             EventBody::Challenge(_) | EventBody::Acceptance(_) => Err(Fault::NotAChallenge),
             EventBody::Turn(turn) => {
+                // Playing on declines the offers made to the player (3.8):
+                // accepted later, they would undo or end a game the
+                // offerer has since played on in.
+                for offer in self.offers.iter_mut() {
+                    if offer.author != event.author {
+                        offer.open = false;
+                    }
+                }
                 let alone = turn.moves.is_empty() && turn.evidence.len() == 1;
                 for evidence in turn.evidence.iter() {
                     let what = match evidence {
@@ -1516,6 +1524,8 @@ pub(crate) mod tests {
     fn a_takeback_offered_before_a_roll_cannot_be_accepted_after_it() {
         // The attack: seat 1 offers a take-back; seat 2 leaves it open,
         // rolls, dislikes the roll, and accepts the old offer to roll again.
+        // In a peer game both sign the roll's events, and a party that
+        // plays on declines the offers made to it: the offer has lapsed.
         let mut s = Script::peer();
         s.turn(1, &["a"], vec![]);
         s.attack(0);
@@ -1534,7 +1544,6 @@ pub(crate) mod tests {
             ..Script::peer()
         };
         s.attack(1);
-        let second_chance = s.events.last().unwrap().event.seq;
         s.add(
             2,
             EventBody::TakebackAnswer {
@@ -1542,27 +1551,7 @@ pub(crate) mod tests {
                 accepted: true,
             },
         );
-        let offered = first_chance + 2;
-        assert_eq!(
-            fault(&s.events).fault,
-            Fault::TakebackOfferedBeforeChance {
-                offered,
-                last_chance: second_chance
-            }
-        );
-        // Refused after the roll, it undoes nothing: allowed.
-        let mut refused = Script {
-            events: s.events[..s.events.len() - 1].to_vec(),
-            ..Script::peer()
-        };
-        refused.add(
-            2,
-            EventBody::TakebackAnswer {
-                offer,
-                accepted: false,
-            },
-        );
-        assert!(RecordVerifier::verify(&refused.events).is_ok());
+        assert_eq!(fault(&s.events).fault, Fault::NoSuchOffer { offer });
         // Answered before the roll, the same offer stands.
         honest.add(
             2,
@@ -1572,6 +1561,121 @@ pub(crate) mod tests {
             },
         );
         assert!(RecordVerifier::verify(&honest.events).is_ok());
+
+        // A practice roll is the roller's alone: seat 1 offers, rolls, and
+        // seat 2, who signed nothing since, accepts. Asked again at the
+        // acceptance, the offer came before the latest chance.
+        let seed = Blob::new(b"practice seed".to_vec()).unwrap();
+        let mut p = Script::opened(Mode::Practice { seed: seed.clone() }, false);
+        let mut chance = crate::fair_play::chance::PracticeChance::new(&p.game, &seed);
+        chance.d6("A1xB2").unwrap();
+        let first = chance.take_records();
+        p.turn(
+            1,
+            &["A1xB2"],
+            vec![Evidence::Outcomes {
+                roll: 0,
+                results: first,
+            }],
+        );
+        let first_chance = p.events.last().unwrap().event.seq;
+        let offer = p
+            .add(
+                1,
+                EventBody::TakebackOffer {
+                    back_to: first_chance,
+                },
+            )
+            .hash();
+        let offered = p.events.last().unwrap().event.seq;
+        chance.d6("A3xB2").unwrap();
+        let second = chance.take_records();
+        p.turn(
+            1,
+            &["A3xB2"],
+            vec![Evidence::Outcomes {
+                roll: 1,
+                results: second,
+            }],
+        );
+        let second_chance = p.events.last().unwrap().event.seq;
+        let mut refused = Script {
+            events: p.events.clone(),
+            ..Script::peer()
+        };
+        p.add(
+            2,
+            EventBody::TakebackAnswer {
+                offer,
+                accepted: true,
+            },
+        );
+        assert_eq!(
+            fault(&p.events).fault,
+            Fault::TakebackOfferedBeforeChance {
+                offered,
+                last_chance: second_chance
+            }
+        );
+        // Refused after the roll, it undoes nothing: allowed.
+        refused.add(
+            2,
+            EventBody::TakebackAnswer {
+                offer,
+                accepted: false,
+            },
+        );
+        assert!(RecordVerifier::verify(&refused.events).is_ok());
+    }
+
+    #[test]
+    fn an_offer_lapses_when_the_party_it_is_made_to_plays_on() {
+        let mut s = Script::peer();
+        s.turn(1, &["a"], vec![]);
+        let after_a = s.events.last().unwrap().event.seq;
+        let draw = s.add(1, EventBody::DrawOffer).hash();
+        let takeback = s
+            .add(1, EventBody::TakebackOffer { back_to: after_a })
+            .hash();
+        // The offerer playing on keeps its offers open.
+        let mut own = Script {
+            events: s.events.clone(),
+            ..Script::peer()
+        };
+        own.turn(1, &["c"], vec![]);
+        own.add(
+            2,
+            EventBody::DrawAnswer {
+                offer: draw,
+                accepted: false,
+            },
+        );
+        assert!(RecordVerifier::verify(&own.events).is_ok());
+        // The party they are made to plays on: both lapse.
+        s.turn(2, &["b"], vec![]);
+        for body in [
+            EventBody::DrawAnswer {
+                offer: draw,
+                accepted: true,
+            },
+            EventBody::TakebackAnswer {
+                offer: takeback,
+                accepted: true,
+            },
+        ] {
+            let mut late = Script {
+                events: s.events.clone(),
+                ..Script::peer()
+            };
+            let offer = match &body {
+                EventBody::DrawAnswer { offer, .. } | EventBody::TakebackAnswer { offer, .. } => {
+                    *offer
+                }
+                _ => unreachable!(),
+            };
+            late.add(2, body);
+            assert_eq!(fault(&late.events).fault, Fault::NoSuchOffer { offer });
+        }
     }
 
     #[test]

@@ -400,7 +400,10 @@ impl SignedReplay {
                 Arc::make_mut(&mut self.parties).push(acceptance.party.clone());
                 self.maybe_start()?;
             }
-            EventBody::Turn(turn) => self.turn(signed, turn)?,
+            EventBody::Turn(turn) => {
+                self.plays_on(&event.author);
+                self.turn(signed, turn)?;
+            }
             EventBody::Resignation => {
                 let seat = self
                     .seat_of(&event.author)
@@ -451,6 +454,19 @@ impl SignedReplay {
         self.snapshots
             .push(self.game.as_ref(), self.plies, self.game_played);
         Ok(())
+    }
+
+    /// A party that signs a turn plays on (3.8): the offers made to it
+    /// lapse, declined by play, as the desk declines them explicitly
+    /// before a move (an offer accepted many moves later would undo or
+    /// end a game the offerer has since played on in), and its own forfeit
+    /// claims are withdrawn (it plays with the party it said had gone).
+    /// The fair-play verifier lapses the same offers
+    /// (`RecordVerifier`'s own list).
+    fn plays_on(&mut self, author: &PublicKey) {
+        self.takeback_offers.retain(|_, (_, by, _)| by == author);
+        self.draw_offers.retain(|(_, by)| by == author);
+        self.claims.retain(|claim| claim.by != *author);
     }
 
     /// A take-back goes back to the game as it stood after an event of
@@ -840,9 +856,12 @@ impl SignedReplay {
     /// the opening is complete, the next invited party; then the challenger
     /// while drawn seats wait for its reveal; while a roll is open, whoever
     /// the roll waits for (its responders, or once answered its requester);
-    /// otherwise every seat the rules let play (both, during Castle Siege's
-    /// setups). Nobody once the game is over. A forfeit may be claimed only
-    /// against one of them.
+    /// while an offer waits for its answer, the party it is made to (an
+    /// offer is made on one's own move and passes the pen, as the clients'
+    /// duties have it: the offerer waits for the answer, so the silent
+    /// party owes it, not the offerer); otherwise every seat the rules let
+    /// play (both, during Castle Siege's setups). Nobody once the game is
+    /// over. A forfeit may be claimed only against one of them.
     pub fn owing(&self) -> Vec<PublicKey> {
         let Some(challenge) = &self.challenge else {
             return Vec::new();
@@ -864,6 +883,16 @@ impl SignedReplay {
         };
         if let Some(open) = self.verifier.open_roll() {
             return open.owed_by();
+        }
+        // The same order as the clients' duties (`table::next_duty`): the
+        // latest draw offer first, then the take-back offers.
+        let keys = || self.parties.iter().map(|p| p.key);
+        let answering: Vec<PublicKey> = match self.draw_offers.last() {
+            Some((_, by)) => keys().filter(|k| k != by).collect(),
+            None => keys().filter(|k| self.open_takeback(k).is_some()).collect(),
+        };
+        if !answering.is_empty() {
+            return answering;
         }
         seats
             .iter()
@@ -984,7 +1013,8 @@ impl SignedReplay {
         &self.taken_back
     }
 
-    /// Forfeit claims on record.
+    /// Forfeit claims that stand: on record, and not withdrawn by their
+    /// claimant playing on since.
     pub fn claims(&self) -> &[Claim] {
         &self.claims
     }

@@ -1515,3 +1515,117 @@ fn a_tip_remembers_what_take_backs_undid() {
         "{refused}"
     );
 }
+
+/// The seats of a Khan table: (White's signer, Black's signer).
+macro_rules! khan_sides {
+    ($t:expr) => {{
+        let white = $t.replay.seats().unwrap()[0];
+        if white == $t.alice.key.public_key() {
+            ($t.alice.signer(), $t.bob.signer())
+        } else {
+            ($t.bob.signer(), $t.alice.signer())
+        }
+    }};
+}
+
+/// The player to move plays the first legal move.
+fn play_any(t: &mut Table) {
+    let m = t.replay.game().legal_moves()[0].clone();
+    t.play(&[&m], None);
+}
+
+#[test]
+fn an_offer_passes_the_pen_so_the_silent_party_owes_the_answer() {
+    // White offers on its own move and Black stays silent: the duty is
+    // Black's answer, so Black owes the next event. Until the thirty-second
+    // step the replay said White owed it: White's desk could not move (the
+    // answer was awaited) nor claim, and Black could claim a forfeit
+    // against the player it kept waiting.
+    use super::table::{Duty, next_duty};
+    for takeback in [false, true] {
+        let mut t = khan_game();
+        let (w, b) = khan_sides!(t);
+        let (wk, bk) = (w.public_key(), b.public_key());
+        if takeback {
+            let back_to = t.replay.events().len() as u32 - 3;
+            table::offer_takeback(&mut t.replay, &w, back_to).unwrap();
+            assert_eq!(next_duty(&t.replay), Some(Duty::AnswerTakeback(bk)));
+        } else {
+            table::offer_draw(&mut t.replay, &w).unwrap();
+            assert_eq!(next_duty(&t.replay), Some(Duty::AnswerDraw(bk)));
+        }
+        assert_eq!(t.replay.owing(), vec![bk]);
+        let refused =
+            table::claim_forfeit(&mut t.replay.clone(), &b, wk, "no move in 15 days", None);
+        assert!(refused.is_err());
+        table::claim_forfeit(&mut t.replay, &w, bk, "no answer in 15 days", None).unwrap();
+        let (allowed, _) = t.replay.allowed_results();
+        let white_wins = if t.replay.seats().unwrap()[0] == wk {
+            GameResult::FirstWinsByForfeit
+        } else {
+            GameResult::SecondWinsByForfeit
+        };
+        assert_eq!(allowed, [GameResult::Unfinished, white_wins]);
+    }
+}
+
+#[test]
+fn an_offer_answered_after_the_other_side_played_on_is_refused() {
+    // White offers a draw (or a take-back); Black plays on and, many moves
+    // later in a lost position, accepts. Playing on declined the offer.
+    for takeback in [false, true] {
+        let mut t = khan_game();
+        let (w, _) = khan_sides!(t);
+        let before = t.replay.clone();
+        let offer = if takeback {
+            let back_to = t.replay.events().len() as u32 - 3;
+            table::offer_takeback(&mut t.replay, &w, back_to).unwrap()
+        } else {
+            table::offer_draw(&mut t.replay, &w).unwrap()
+        };
+        append_events(&mut t.record, &before, &[offer], None).unwrap();
+        for _ in 0..10 {
+            play_any(&mut t);
+        }
+        let (_, b) = khan_sides!(t);
+        let late = if takeback {
+            table::answer_takeback(&mut t.replay.clone(), &b, true)
+        } else {
+            table::answer_draw(&mut t.replay.clone(), &b, true)
+        };
+        assert!(late.is_err(), "{late:?}");
+        assert!(t.replay.open_draw_offers().is_empty());
+        assert_eq!(t.replay.open_takeback(&b.public_key()), None);
+        assert_eq!(verified(&t.text()).result, GameResult::Unfinished);
+    }
+}
+
+#[test]
+fn a_forfeit_claim_is_withdrawn_when_its_claimant_plays_on() {
+    // Black claims a forfeit the moment White is to move (a record proves
+    // no time); White moves, and Black plays on: Black played with the
+    // party it said had gone, and may not write the forfeit result later.
+    let mut t = khan_game();
+    let (w, b) = khan_sides!(t);
+    let wk = w.public_key();
+    let before = t.replay.clone();
+    let claim = table::claim_forfeit(&mut t.replay, &b, wk, "no move in 15 days", None).unwrap();
+    append_events(&mut t.record, &before, &[claim], None).unwrap();
+    assert_eq!(t.replay.claims().len(), 1);
+    // White's own move does not withdraw Black's claim: a director judges it.
+    play_any(&mut t);
+    assert_eq!(t.replay.claims().len(), 1);
+    play_any(&mut t);
+    assert!(t.replay.claims().is_empty());
+    let black_wins = if t.replay.seats().unwrap()[0] == wk {
+        GameResult::SecondWinsByForfeit
+    } else {
+        GameResult::FirstWinsByForfeit
+    };
+    let text = edit(&t.text(), |r| r.set_result(black_wins));
+    assert!(
+        matches!(verdict(&text), Verdict::Failed(_)),
+        "{:?}",
+        verdict(&text)
+    );
+}
