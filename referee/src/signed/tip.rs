@@ -62,8 +62,11 @@ impl Tip {
     /// BLAKE3, not SHA-256; 4: the SHA-256 state of the text's first
     /// bytes up to the cut, `signed::prefix`; 5: the seal is XXH3-128,
     /// [`seal`]; 6: the replay keeps the events its take-backs undid and
-    /// the verifier the latest hidden setup, for the take-back rules.)
-    pub const VERSION: u32 = 6;
+    /// the verifier the latest hidden setup, for the take-back rules; 7:
+    /// the same types, but offers lapse and claims are withdrawn when a
+    /// party plays on, so a replay kept by a build of the same day that
+    /// wrote 6 may hold offers and claims that have lapsed since.)
+    pub const VERSION: u32 = 7;
 
     /// The tip of `replay`, the verified replay of exactly `text`, whose
     /// [`Bounds`] are `bounds`: magic, version, the text's length and
