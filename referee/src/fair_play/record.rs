@@ -334,7 +334,7 @@ pub struct RecordVerifier {
     commitments: Vec<(PublicKey, Commitment, bool)>,
     last_chance: Option<u32>,
     /// The latest event that carries a hidden setup's commitment or
-    /// reveal: no take-back goes back past it (3.8). (Tip format 6.)
+    /// reveal: no take-back goes back past it (3.8). (In tips since format 6.)
     last_setup: Option<u32>,
     offers: Vec<Offer>,
     over: bool,
@@ -799,7 +799,7 @@ impl RecordVerifier {
             EventBody::TakebackAnswer { offer, accepted } => {
                 self.answer(event, offer, OfferKind::Takeback)?;
                 if *accepted {
-                    self.takeback_keeps_chance(offer)?;
+                    self.accepted_takeback_keeps_chance_and_setup(offer)?;
                 }
                 Ok(())
             }
@@ -821,7 +821,7 @@ impl RecordVerifier {
     /// opponent left open and roll again. So an accepted offer must have
     /// been made after both. Its position is found by its hash (an
     /// accepted take-back is rare; the search stops at the latest of them).
-    fn takeback_keeps_chance(&self, offer: &Hash32) -> Result<(), Fault> {
+    fn accepted_takeback_keeps_chance_and_setup(&self, offer: &Hash32) -> Result<(), Fault> {
         let Some(barrier) = self.last_chance.max(self.last_setup) else {
             return Ok(());
         };

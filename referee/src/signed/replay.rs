@@ -886,7 +886,7 @@ impl SignedReplay {
         }
         // The same order as the clients' duties (`table::next_duty`): the
         // latest draw offer first, then the take-back offers.
-        let keys = || self.parties.iter().map(|p| p.key);
+        let keys = || seats.iter().copied();
         let answering: Vec<PublicKey> = match self.draw_offers.last() {
             Some((_, by)) => keys().filter(|k| k != by).collect(),
             None => keys().filter(|k| self.open_takeback(k).is_some()).collect(),
