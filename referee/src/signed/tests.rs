@@ -1397,6 +1397,52 @@ fn a_continued_record_gets_the_verdict_of_a_whole_replay() {
     assert!(replay_text(&forged, &Catalog).is_err());
 }
 
+/// The seats of a Khan table: (White's signer, Black's signer).
+macro_rules! khan_sides {
+    ($t:expr) => {{
+        let white = $t.replay.seats().unwrap()[0];
+        if white == $t.alice.key.public_key() {
+            ($t.alice.signer(), $t.bob.signer())
+        } else {
+            ($t.bob.signer(), $t.alice.signer())
+        }
+    }};
+}
+
+/// The player to move plays the first legal move.
+fn play_any(t: &mut Table) {
+    let m = t.replay.game().legal_moves()[0].clone();
+    t.play(&[&m], None);
+}
+
+/// `table::$act` by `$who` with `$arg` on `$t`'s replay, its event
+/// appended to `$t`'s record.
+macro_rules! act_and_append {
+    ($t:expr, $act:ident, $who:expr, $arg:expr) => {{
+        let before = $t.replay.clone();
+        let event = table::$act(&mut $t.replay, $who, $arg).unwrap();
+        append_events(&mut $t.record, &before, &[event], None).unwrap();
+    }};
+}
+
+/// Four Khan moves, then two crossing take-back offers, White's to `x`
+/// (after Black's first move) and Black's to `y` (after White's first),
+/// and White accepting Black's: the game is back at `y`, White's offer
+/// still open. Returns the table, `x` and `y`.
+fn crossing_takebacks_once_accepted() -> (Table, u32, u32) {
+    let mut t = Table::khan();
+    for m in ["Ng3-f3", "Ae7-f6", "Nf3-e3", "Af6-e5"] {
+        t.play(&[m], None);
+    }
+    let n = t.replay.events().len() as u32;
+    let (x, y) = (n - 2, n - 4);
+    let (w, b) = khan_sides!(t);
+    act_and_append!(t, offer_takeback, &w, x);
+    act_and_append!(t, offer_takeback, &b, y);
+    act_and_append!(t, answer_takeback, &w, true);
+    (t, x, y)
+}
+
 #[test]
 fn a_takeback_never_brings_back_moves_an_earlier_one_undid() {
     // Two crossing offers, both accepted one after the other: the second
@@ -1404,29 +1450,8 @@ fn a_takeback_never_brings_back_moves_an_earlier_one_undid() {
     // would read three ways (the replay's game, the main line with the
     // take-backs followed, the plain copy). Refused with its reason; the
     // honest answer (a refusal) stands, and the readings agree.
-    let mut t = Table::khan();
-    t.play(&["Ng3-f3"], None);
-    t.play(&["Ae7-f6"], None);
-    t.play(&["Nf3-e3"], None);
-    t.play(&["Af6-e5"], None);
-    let white = t.replay.to_move_key().unwrap();
-    let (w, b) = if white == t.alice.key.public_key() {
-        (t.alice.signer(), t.bob.signer())
-    } else {
-        (t.bob.signer(), t.alice.signer())
-    };
-    let n = t.replay.events().len() as u32;
-    let (x, y) = (n - 2, n - 4);
-    macro_rules! add {
-        ($act:ident, $who:expr, $arg:expr) => {{
-            let before = t.replay.clone();
-            let event = table::$act(&mut t.replay, $who, $arg).unwrap();
-            append_events(&mut t.record, &before, &[event], None).unwrap();
-        }};
-    }
-    add!(offer_takeback, &w, x);
-    add!(offer_takeback, &b, y);
-    add!(answer_takeback, &w, true);
+    let (mut t, x, y) = crossing_takebacks_once_accepted();
+    let (_, b) = khan_sides!(t);
     let accepted_at = t.replay.events().len() as u32 - 1;
     let undone = y + 1..=accepted_at;
     assert_eq!(t.replay.taken_back(), std::slice::from_ref(&undone));
@@ -1450,7 +1475,7 @@ fn a_takeback_never_brings_back_moves_an_earlier_one_undid() {
     assert!(table::offer_takeback(&mut t.replay.clone(), &b, y).is_ok());
     // The honest answer to the stale offer, a refusal, stands; play goes on
     // and the three readings agree.
-    add!(answer_takeback, &b, false);
+    act_and_append!(t, answer_takeback, &b, false);
     t.play(&["Ae7-e6"], None);
     let text = t.text();
     let v = verified(&text);
@@ -1477,29 +1502,8 @@ fn a_tip_remembers_what_take_backs_undid() {
     // from the tip refuses the stale acceptance as a whole replay does
     // (a tip of format 5 forgot the take-backs, and took it).
     use super::tip::{Bounds, Tip};
-    let mut t = Table::khan();
-    t.play(&["Ng3-f3"], None);
-    t.play(&["Ae7-f6"], None);
-    t.play(&["Nf3-e3"], None);
-    t.play(&["Af6-e5"], None);
-    let white = t.replay.to_move_key().unwrap();
-    let (w, b) = if white == t.alice.key.public_key() {
-        (t.alice.signer(), t.bob.signer())
-    } else {
-        (t.bob.signer(), t.alice.signer())
-    };
-    let n = t.replay.events().len() as u32;
-    let (x, y) = (n - 2, n - 4);
-    macro_rules! add {
-        ($act:ident, $who:expr, $arg:expr) => {{
-            let before = t.replay.clone();
-            let event = table::$act(&mut t.replay, $who, $arg).unwrap();
-            append_events(&mut t.record, &before, &[event], None).unwrap();
-        }};
-    }
-    add!(offer_takeback, &w, x);
-    add!(offer_takeback, &b, y);
-    add!(answer_takeback, &w, true);
+    let (t, _, _) = crossing_takebacks_once_accepted();
+    let (_, b) = khan_sides!(t);
     let stored = t.text();
     let bounds = Bounds::of(&stored, &collect(&stored)).unwrap();
     let tip = Tip::save(&t.replay, &stored, bounds).unwrap();
@@ -1514,24 +1518,6 @@ fn a_tip_remembers_what_take_backs_undid() {
         refused.contains("goes back into the moves that events"),
         "{refused}"
     );
-}
-
-/// The seats of a Khan table: (White's signer, Black's signer).
-macro_rules! khan_sides {
-    ($t:expr) => {{
-        let white = $t.replay.seats().unwrap()[0];
-        if white == $t.alice.key.public_key() {
-            ($t.alice.signer(), $t.bob.signer())
-        } else {
-            ($t.bob.signer(), $t.alice.signer())
-        }
-    }};
-}
-
-/// The player to move plays the first legal move.
-fn play_any(t: &mut Table) {
-    let m = t.replay.game().legal_moves()[0].clone();
-    t.play(&[&m], None);
 }
 
 #[test]
