@@ -193,17 +193,6 @@ pub enum Fault {
         /// The latest event with chance evidence.
         last_chance: u32,
     },
-    /// A take-back accepted after a roll or draw that came after its
-    /// offer: accepted, it would undo that chance.
-    #[error(
-        "the take-back offered at event #{offered} was made before the chance of event #{last_chance}: accepted now, it would undo that chance"
-    )]
-    TakebackOfferedBeforeChance {
-        /// The offer's event.
-        offered: u32,
-        /// The latest event with chance evidence.
-        last_chance: u32,
-    },
     /// A take-back to before the latest hidden setup's commitment or
     /// reveal: the commitments would stand opened for a game that waits
     /// for them again, and nobody could go on.
@@ -211,17 +200,6 @@ pub enum Fault {
     TakebackUndoesSetup {
         /// The event asked for.
         back_to: u32,
-        /// The latest event with a setup commitment or reveal.
-        setup: u32,
-    },
-    /// A take-back accepted after a setup commitment or reveal that came
-    /// after its offer.
-    #[error(
-        "the take-back offered at event #{offered} was made before the hidden setup of event #{setup}: accepted now, it would undo that setup"
-    )]
-    TakebackOfferedBeforeSetup {
-        /// The offer's event.
-        offered: u32,
         /// The latest event with a setup commitment or reveal.
         setup: u32,
     },
@@ -736,13 +714,13 @@ impl RecordVerifier {
         match body {
             EventBody::Challenge(_) | EventBody::Acceptance(_) => Err(Fault::NotAChallenge),
             EventBody::Turn(turn) => {
-                // Playing on declines the offers made to the player (3.8):
-                // accepted later, they would undo or end a game the
-                // offerer has since played on in.
+                // Playing on ends every open offer (3.8): the party it is
+                // made to declines it by play, its author withdraws it;
+                // accepted later, it would undo or end a game played on
+                // since (in a solo game the director signs no move, so
+                // only the player's own turns can end its offers).
                 for offer in self.offers.iter_mut() {
-                    if offer.author != event.author {
-                        offer.open = false;
-                    }
+                    offer.open = false;
                 }
                 let alone = turn.moves.is_empty() && turn.evidence.len() == 1;
                 for evidence in turn.evidence.iter() {
@@ -796,12 +774,8 @@ impl RecordVerifier {
                 self.over |= *accepted;
                 Ok(())
             }
-            EventBody::TakebackAnswer { offer, accepted } => {
-                self.answer(event, offer, OfferKind::Takeback)?;
-                if *accepted {
-                    self.accepted_takeback_keeps_chance_and_setup(offer)?;
-                }
-                Ok(())
+            EventBody::TakebackAnswer { offer, .. } => {
+                self.answer(event, offer, OfferKind::Takeback)
             }
             EventBody::ForfeitClaim { against, .. } => {
                 if *against == event.author || self.check_author(against).is_err() {
@@ -810,41 +784,6 @@ impl RecordVerifier {
                 Ok(())
             }
         }
-    }
-
-    /// Take-backs never undo chance nor a hidden setup
-    /// (`docs/fair-play.md`, 3.8), checked again when one is accepted. The
-    /// offer's `back_to` was no earlier than the latest roll or draw and
-    /// the latest setup commitment or reveal when it was made; one since
-    /// then lies after `back_to`, and the take-back would undo it: the
-    /// player who rolled, unhappy with the roll, could accept an offer the
-    /// opponent left open and roll again. So an accepted offer must have
-    /// been made after both. Its position is found by its hash (an
-    /// accepted take-back is rare; the search stops at the latest of them).
-    fn accepted_takeback_keeps_chance_and_setup(&self, offer: &Hash32) -> Result<(), Fault> {
-        let Some(barrier) = self.last_chance.max(self.last_setup) else {
-            return Ok(());
-        };
-        let since = usize::try_from(barrier).map_or(usize::MAX, |b| b.saturating_add(1));
-        if (since..self.hashes.len()).any(|seq| self.hashes.get(seq) == Some(offer)) {
-            return Ok(());
-        }
-        let offered = (0..self.hashes.len().min(since))
-            .rev()
-            .find(|&seq| self.hashes.get(seq) == Some(offer))
-            .and_then(|seq| u32::try_from(seq).ok())
-            .unwrap_or(0);
-        Err(if self.last_chance == Some(barrier) {
-            Fault::TakebackOfferedBeforeChance {
-                offered,
-                last_chance: barrier,
-            }
-        } else {
-            Fault::TakebackOfferedBeforeSetup {
-                offered,
-                setup: barrier,
-            }
-        })
     }
 
     fn offer(&mut self, event: &Event, hash: &Hash32, kind: OfferKind) {
@@ -1563,8 +1502,9 @@ pub(crate) mod tests {
         assert!(RecordVerifier::verify(&honest.events).is_ok());
 
         // A practice roll is the roller's alone: seat 1 offers, rolls, and
-        // seat 2, who signed nothing since, accepts. Asked again at the
-        // acceptance, the offer came before the latest chance.
+        // seat 2, who signed nothing since, accepts. The roller's own turn
+        // withdrew the offer: every roll and setup is carried by a turn,
+        // so no offer outlives one.
         let seed = Blob::new(b"practice seed".to_vec()).unwrap();
         let mut p = Script::opened(Mode::Practice { seed: seed.clone() }, false);
         let mut chance = crate::fair_play::chance::PracticeChance::new(&p.game, &seed);
@@ -1587,7 +1527,6 @@ pub(crate) mod tests {
                 },
             )
             .hash();
-        let offered = p.events.last().unwrap().event.seq;
         chance.d6("A3xB2").unwrap();
         let second = chance.take_records();
         p.turn(
@@ -1598,11 +1537,6 @@ pub(crate) mod tests {
                 results: second,
             }],
         );
-        let second_chance = p.events.last().unwrap().event.seq;
-        let mut refused = Script {
-            events: p.events.clone(),
-            ..Script::peer()
-        };
         p.add(
             2,
             EventBody::TakebackAnswer {
@@ -1610,26 +1544,11 @@ pub(crate) mod tests {
                 accepted: true,
             },
         );
-        assert_eq!(
-            fault(&p.events).fault,
-            Fault::TakebackOfferedBeforeChance {
-                offered,
-                last_chance: second_chance
-            }
-        );
-        // Refused after the roll, it undoes nothing: allowed.
-        refused.add(
-            2,
-            EventBody::TakebackAnswer {
-                offer,
-                accepted: false,
-            },
-        );
-        assert!(RecordVerifier::verify(&refused.events).is_ok());
+        assert_eq!(fault(&p.events).fault, Fault::NoSuchOffer { offer });
     }
 
     #[test]
-    fn an_offer_lapses_when_the_party_it_is_made_to_plays_on() {
+    fn an_offer_lapses_when_either_party_plays_on() {
         let mut s = Script::peer();
         s.turn(1, &["a"], vec![]);
         let after_a = s.events.last().unwrap().event.seq;
@@ -1637,7 +1556,7 @@ pub(crate) mod tests {
         let takeback = s
             .add(1, EventBody::TakebackOffer { back_to: after_a })
             .hash();
-        // The offerer playing on keeps its offers open.
+        // The offerer playing on withdraws them.
         let mut own = Script {
             events: s.events.clone(),
             ..Script::peer()
@@ -1647,10 +1566,23 @@ pub(crate) mod tests {
             2,
             EventBody::DrawAnswer {
                 offer: draw,
+                accepted: true,
+            },
+        );
+        assert_eq!(fault(&own.events).fault, Fault::NoSuchOffer { offer: draw });
+        // Answered before play goes on, an offer stands.
+        let mut answered = Script {
+            events: s.events.clone(),
+            ..Script::peer()
+        };
+        answered.add(
+            2,
+            EventBody::DrawAnswer {
+                offer: draw,
                 accepted: false,
             },
         );
-        assert!(RecordVerifier::verify(&own.events).is_ok());
+        assert!(RecordVerifier::verify(&answered.events).is_ok());
         // The party they are made to plays on: both lapse.
         s.turn(2, &["b"], vec![]);
         for body in [

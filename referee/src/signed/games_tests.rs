@@ -2280,3 +2280,57 @@ fn a_takeback_never_undoes_a_hidden_setup() {
     );
     verified(&g.text());
 }
+
+/// A solo Genghis Khan game under a director, played greedily until the
+/// player makes a move that needs no card.
+fn solo_after_a_move_without_a_card() -> Game {
+    let mut g = Game::cards(Mode::Director);
+    loop {
+        let state = g.cards_state().state().unwrap().clone();
+        let action = greedy_action(&state).unwrap();
+        let order = match &action {
+            Action::Draw => DRAW_ORDER.to_owned(),
+            other => notate(&state, other, &[]).unwrap().to_string(),
+        };
+        g.play(&[order]);
+        if action != Action::Draw {
+            return g;
+        }
+    }
+}
+
+#[test]
+fn a_solo_players_takeback_offer_is_owed_by_the_director_and_ends_with_its_next_turn() {
+    // The director answers the player's take-back offers: it owes the
+    // answer (the player may claim against a silent director, not the
+    // director against the waiting player), and the player's next turn
+    // ends the offer, so the director cannot accept it moves later.
+    use super::table::{Duty, next_duty};
+    let mut g = solo_after_a_move_without_a_card();
+    let player = g.party_of_seat(0);
+    let director = 1 - player;
+    let (pk, dk) = (
+        g.parties[player].key.public_key(),
+        g.parties[director].key.public_key(),
+    );
+    let back_to = g.replay.events().len() as u32 - 2;
+    let before = g.replay.clone();
+    let offer = table::offer_takeback(&mut g.replay, &g.parties[player].signer(), back_to).unwrap();
+    g.append(&before, &[offer]);
+    assert_eq!(next_duty(&g.replay), Some(Duty::AnswerTakeback(dk)));
+    assert_eq!(g.replay.owing(), vec![dk]);
+    let (p_signer, d_signer) = (g.parties[player].signer(), g.parties[director].signer());
+    assert!(table::claim_forfeit(&mut g.replay.clone(), &d_signer, pk, "x", None).is_err());
+    assert!(table::claim_forfeit(&mut g.replay.clone(), &p_signer, dk, "x", None).is_ok());
+    // The player plays on: the offer is withdrawn.
+    let state = g.cards_state().state().unwrap().clone();
+    let action = greedy_action(&state).unwrap();
+    let order = match &action {
+        Action::Draw => DRAW_ORDER.to_owned(),
+        other => notate(&state, other, &[]).unwrap().to_string(),
+    };
+    g.play(&[order]);
+    let d_signer = g.parties[director].signer();
+    assert!(table::answer_takeback(&mut g.replay.clone(), &d_signer, true).is_err());
+    verified(&g.text());
+}

@@ -456,16 +456,17 @@ impl SignedReplay {
         Ok(())
     }
 
-    /// A party that signs a turn plays on (3.8): the offers made to it
-    /// lapse, declined by play, as the desk declines them explicitly
-    /// before a move (an offer accepted many moves later would undo or
-    /// end a game the offerer has since played on in), and its own forfeit
-    /// claims are withdrawn (it plays with the party it said had gone).
-    /// The fair-play verifier lapses the same offers
-    /// (`RecordVerifier`'s own list).
+    /// A party that signs a turn plays on (3.8): every open offer ends,
+    /// declined by play if it was made to that party (as the desk declines
+    /// one explicitly before a move), withdrawn if it was that party's own
+    /// (an offer accepted many moves later would undo or end a game played
+    /// on since; in a solo game the director signs no move, so only this
+    /// ends the player's offers), and the party's own forfeit claims are
+    /// withdrawn (it plays with the party it said had gone). The fair-play
+    /// verifier ends the same offers (`RecordVerifier`'s own list).
     fn plays_on(&mut self, author: &PublicKey) {
-        self.takeback_offers.retain(|_, (_, by, _)| by == author);
-        self.draw_offers.retain(|(_, by)| by == author);
+        self.takeback_offers.clear();
+        self.draw_offers.clear();
         self.claims.retain(|claim| claim.by != *author);
     }
 
@@ -884,13 +885,18 @@ impl SignedReplay {
         if let Some(open) = self.verifier.open_roll() {
             return open.owed_by();
         }
-        // The same order as the clients' duties (`table::next_duty`): the
-        // latest draw offer first, then the take-back offers.
-        let keys = || seats.iter().copied();
-        let answering: Vec<PublicKey> = match self.draw_offers.last() {
-            Some((_, by)) => keys().filter(|k| k != by).collect(),
-            None => keys().filter(|k| self.open_takeback(k).is_some()).collect(),
-        };
+        // Every party an open offer is made to (the parties, as the
+        // clients' duties have them: a solo game's director answers the
+        // player's take-back offers). A counter-offer makes both owe, so
+        // neither can claim against the other, as with crossing offers.
+        let answering: Vec<PublicKey> = self
+            .parties
+            .iter()
+            .map(|p| p.key)
+            .filter(|k| {
+                self.draw_offers.iter().any(|(_, by)| by != k) || self.open_takeback(k).is_some()
+            })
+            .collect();
         if !answering.is_empty() {
             return answering;
         }

@@ -1615,3 +1615,26 @@ fn a_forfeit_claim_is_withdrawn_when_its_claimant_plays_on() {
         verdict(&text)
     );
 }
+
+#[test]
+fn a_counter_offer_makes_both_owe_so_neither_can_claim() {
+    // White offers a take-back, so Black owes the answer; Black answers
+    // with a draw offer instead. Both now owe an answer: Black may not
+    // turn its own duty into a claim against White, nor White the reverse.
+    let mut t = khan_game();
+    let (w, b) = khan_sides!(t);
+    let (wk, bk) = (w.public_key(), b.public_key());
+    let back_to = t.replay.events().len() as u32 - 3;
+    act_and_append!(t, offer_takeback, &w, back_to);
+    assert_eq!(t.replay.owing(), vec![bk]);
+    let before = t.replay.clone();
+    let counter = table::offer_draw(&mut t.replay, &b).unwrap();
+    append_events(&mut t.record, &before, &[counter], None).unwrap();
+    let owing = t.replay.owing();
+    assert!(
+        owing.len() == 2 && owing.contains(&wk) && owing.contains(&bk),
+        "{owing:?}"
+    );
+    assert!(table::claim_forfeit(&mut t.replay.clone(), &w, bk, "x", None).is_err());
+    assert!(table::claim_forfeit(&mut t.replay.clone(), &b, wk, "x", None).is_err());
+}

@@ -65,8 +65,10 @@ impl Tip {
     /// the verifier the latest hidden setup, for the take-back rules; 7:
     /// the same types, but offers lapse and claims are withdrawn when a
     /// party plays on, so a replay kept by a build of the same day that
-    /// wrote 6 may hold offers and claims that have lapsed since.)
-    pub const VERSION: u32 = 7;
+    /// wrote 6 may hold offers and claims that have lapsed since; 8: any
+    /// party's turn ends every open offer, which 7's builds left open
+    /// after their author's own turns.)
+    pub const VERSION: u32 = 8;
 
     /// The tip of `replay`, the verified replay of exactly `text`, whose
     /// [`Bounds`] are `bounds`: magic, version, the text's length and
