@@ -412,6 +412,59 @@ fn silence_brings_reminders_then_a_forfeit_claim() {
     assert_eq!(replay(&local.record(&game)).claims().len(), 1);
 }
 
+#[test]
+fn while_an_offer_waits_the_one_it_is_made_to_is_reminded_and_claimed_against() {
+    // Ann, to move, offers a draw and waits for Bo's answer: Bo owes the
+    // next event (`SignedReplay::owing`), so Bo is reminded and, after the
+    // agreed days, claimed against; a claim against Ann, who waits, would
+    // be refused by the replay every day.
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let bo = local.register("bo@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge khan basic bo@player.test",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let game = game_of(&local);
+    local.deliver(
+        "bo@player.test",
+        &format!("join {game}"),
+        &format!("token: {bo}"),
+    );
+    local.run();
+    local.deliver("ann@player.test", "offer draw", &format!("token: {ann}"));
+    local.run();
+    let meta =
+        std::fs::read_to_string(local.root.join("data/games").join(&game).join("robot.yaml"))
+            .unwrap();
+    let last: u64 = meta
+        .lines()
+        .find_map(|l| l.strip_prefix("last_activity: "))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let at = |days: u64| (last + days * 86_400 + 60).to_string();
+    robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(14))]);
+    let reminded = |who: &str| {
+        local
+            .sent()
+            .into_iter()
+            .filter(|(to, r)| to.contains(who) && r.body.starts_with("Reminder"))
+            .count()
+    };
+    assert_eq!((reminded("bo"), reminded("ann")), (1, 0));
+    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(40))]);
+    assert!(
+        stderr(&out).contains("forfeit claimed against bo@player.test"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(replay(&local.record(&game)).claims().len(), 1);
+}
+
 /// The last answer to `who`.
 fn last_to(local: &Local, who: &str, containing: &str) -> Received {
     local

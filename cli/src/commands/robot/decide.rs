@@ -1743,7 +1743,17 @@ impl Robot {
         if loaded.meta.witness {
             return self.witness_silence(work, key, loaded, reminders, forfeit);
         }
-        let Some(silent) = loaded.replay.to_move_key() else {
+        // The party the game waits for, as the replay judges a claim
+        // (`SignedReplay::owing`): the one an offer waits on, or a roll's
+        // responder, not always the player to move (a claim against the
+        // player to move would then be refused every day). When nobody or
+        // several owe, or the one who owes has no seat (a solo game's
+        // director, the robot itself), the player to move, as before.
+        let owing = loaded.replay.owing();
+        let Some(silent) = (match owing.as_slice() {
+            [one] if loaded.replay.seat_of(one).is_some() => Some(*one),
+            _ => loaded.replay.to_move_key(),
+        }) else {
             return Ok(());
         };
         let seat = loaded.replay.seat_of(&silent).unwrap_or(0);
