@@ -357,9 +357,9 @@ fn a_stale_move_is_refused_and_the_fresh_one_accepted() {
     assert_eq!(replay(&local.record(&game)).plies(), 1);
 }
 
-#[test]
-fn silence_brings_reminders_then_a_forfeit_claim() {
-    let mut local = Local::new();
+/// Ann challenges Bo to a Khan game and Bo joins: the game's id, and
+/// Ann's and Bo's tokens.
+fn ann_and_bo_at_khan(local: &mut Local) -> (String, String, String) {
     let ann = local.register("ann@player.test");
     let bo = local.register("bo@player.test");
     local.deliver(
@@ -368,23 +368,33 @@ fn silence_brings_reminders_then_a_forfeit_claim() {
         &format!("token: {ann}"),
     );
     local.run();
-    let game = game_of(&local);
+    let game = game_of(local);
     local.deliver(
         "bo@player.test",
         &format!("join {game}"),
         &format!("token: {bo}"),
     );
     local.run();
-    let start =
-        std::fs::read_to_string(local.root.join("data/games").join(&game).join("robot.yaml"))
-            .unwrap();
-    let last: u64 = start
-        .lines()
+    (game, ann, bo)
+}
+
+/// When the robot last saw activity in `game` (its `robot.yaml`).
+fn last_activity(local: &Local, game: &str) -> u64 {
+    let meta = std::fs::read_to_string(local.root.join("data/games").join(game).join("robot.yaml"))
+        .unwrap();
+    meta.lines()
         .find_map(|l| l.strip_prefix("last_activity: "))
         .unwrap()
         .trim()
         .parse()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn silence_brings_reminders_then_a_forfeit_claim() {
+    let mut local = Local::new();
+    let (game, _, _) = ann_and_bo_at_khan(&mut local);
+    let last = last_activity(&local, &game);
     let at = |days: u64| (last + days * 86_400 + 60).to_string();
     let reminders = |local: &Local| {
         local
@@ -419,33 +429,10 @@ fn while_an_offer_waits_the_one_it_is_made_to_is_reminded_and_claimed_against() 
     // agreed days, claimed against; a claim against Ann, who waits, would
     // be refused by the replay every day.
     let mut local = Local::new();
-    let ann = local.register("ann@player.test");
-    let bo = local.register("bo@player.test");
-    local.deliver(
-        "ann@player.test",
-        "challenge khan basic bo@player.test",
-        &format!("token: {ann}"),
-    );
-    local.run();
-    let game = game_of(&local);
-    local.deliver(
-        "bo@player.test",
-        &format!("join {game}"),
-        &format!("token: {bo}"),
-    );
-    local.run();
+    let (game, ann, _) = ann_and_bo_at_khan(&mut local);
     local.deliver("ann@player.test", "offer draw", &format!("token: {ann}"));
     local.run();
-    let meta =
-        std::fs::read_to_string(local.root.join("data/games").join(&game).join("robot.yaml"))
-            .unwrap();
-    let last: u64 = meta
-        .lines()
-        .find_map(|l| l.strip_prefix("last_activity: "))
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    let last = last_activity(&local, &game);
     let at = |days: u64| (last + days * 86_400 + 60).to_string();
     robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(14))]);
     let reminded = |who: &str| {

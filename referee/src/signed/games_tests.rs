@@ -2281,17 +2281,23 @@ fn a_takeback_never_undoes_a_hidden_setup() {
     verified(&g.text());
 }
 
+/// The greedy player's next action in a card game, and its order.
+fn greedy_order(g: &Game) -> (Action, String) {
+    let state = g.cards_state().state().unwrap().clone();
+    let action = greedy_action(&state).unwrap();
+    let order = match &action {
+        Action::Draw => DRAW_ORDER.to_owned(),
+        other => notate(&state, other, &[]).unwrap().to_string(),
+    };
+    (action, order)
+}
+
 /// A solo Genghis Khan game under a director, played greedily until the
 /// player makes a move that needs no card.
 fn solo_after_a_move_without_a_card() -> Game {
     let mut g = Game::cards(Mode::Director);
     loop {
-        let state = g.cards_state().state().unwrap().clone();
-        let action = greedy_action(&state).unwrap();
-        let order = match &action {
-            Action::Draw => DRAW_ORDER.to_owned(),
-            other => notate(&state, other, &[]).unwrap().to_string(),
-        };
+        let (action, order) = greedy_order(&g);
         g.play(&[order]);
         if action != Action::Draw {
             return g;
@@ -2323,12 +2329,7 @@ fn a_solo_players_takeback_offer_is_owed_by_the_director_and_ends_with_its_next_
     assert!(table::claim_forfeit(&mut g.replay.clone(), &d_signer, pk, "x", None).is_err());
     assert!(table::claim_forfeit(&mut g.replay.clone(), &p_signer, dk, "x", None).is_ok());
     // The player plays on: the offer is withdrawn.
-    let state = g.cards_state().state().unwrap().clone();
-    let action = greedy_action(&state).unwrap();
-    let order = match &action {
-        Action::Draw => DRAW_ORDER.to_owned(),
-        other => notate(&state, other, &[]).unwrap().to_string(),
-    };
+    let (_, order) = greedy_order(&g);
     g.play(&[order]);
     let d_signer = g.parties[director].signer();
     assert!(table::answer_takeback(&mut g.replay.clone(), &d_signer, true).is_err());
