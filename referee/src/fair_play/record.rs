@@ -1463,8 +1463,8 @@ pub(crate) mod tests {
     fn a_takeback_offered_before_a_roll_cannot_be_accepted_after_it() {
         // The attack: seat 1 offers a take-back; seat 2 leaves it open,
         // rolls, dislikes the roll, and accepts the old offer to roll again.
-        // In a peer game both sign the roll's events, and a party that
-        // plays on declines the offers made to it: the offer has lapsed.
+        // The roll's events are turns, and any turn ends every open offer:
+        // the offer has lapsed.
         let mut s = Script::peer();
         s.turn(1, &["a"], vec![]);
         s.attack(0);
