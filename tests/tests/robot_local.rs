@@ -452,6 +452,43 @@ fn while_an_offer_waits_the_one_it_is_made_to_is_reminded_and_claimed_against() 
     assert_eq!(replay(&local.record(&game)).claims().len(), 1);
 }
 
+#[test]
+fn every_takeback_offer_the_replay_holds_open_can_be_answered_by_mail() {
+    // Ann moves and offers a take-back twice; Bo declines one. The other
+    // is still open (the replay says Bo owes its answer, so Ann could
+    // claim against him), so Bo's acceptance must find it, as the replay
+    // does, not lose it by reading the record its own way.
+    let mut local = Local::new();
+    let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
+    let ann_says = |local: &mut Local, what: &str| {
+        local.deliver("ann@player.test", what, &format!("token: {ann}"));
+        local.run();
+    };
+    ann_says(&mut local, "move Ng3-f3 #0");
+    ann_says(&mut local, "offer takeback");
+    ann_says(&mut local, "offer takeback");
+    let bo_says = |local: &mut Local, what: &str| {
+        local.deliver("bo@player.test", what, &format!("token: {bo}"));
+        local.run();
+    };
+    bo_says(&mut local, "decline takeback");
+    let r = replay(&local.record(&game));
+    assert_eq!(r.plies(), 1);
+    let bo_to_move = r.to_move_key().unwrap();
+    assert_eq!(
+        r.owing(),
+        vec![bo_to_move],
+        "the first offer still waits on Bo"
+    );
+    bo_says(&mut local, "accept takeback");
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        0,
+        "{}",
+        last_to(&local, "bo", "take").body
+    );
+}
+
 /// The last answer to `who`.
 fn last_to(local: &Local, who: &str, containing: &str) -> Received {
     local

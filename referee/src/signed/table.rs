@@ -135,7 +135,10 @@ pub enum TableError {
     MissingSecret(String),
     /// No draw offer by another party is open.
     #[error("no draw offer by the other side is waiting for an answer")]
-    NoOffer,
+    NoDrawOffer,
+    /// No take-back offer by another party is open.
+    #[error("no take-back offer by the other side is waiting for an answer")]
+    NoTakebackOffer,
     /// A roll is open, and this is not its next step: the roll is played
     /// before anything else (`docs/fair-play.md`, 3.3).
     #[error(
@@ -894,7 +897,7 @@ pub fn answer_draw(
         .rev()
         .find(|(_, by)| *by != me)
         .map(|(hash, _)| *hash)
-        .ok_or(TableError::NoOffer)?;
+        .ok_or(TableError::NoDrawOffer)?;
     let mut working = replay.clone();
     let event = next_event(
         &mut working,
@@ -930,7 +933,7 @@ pub fn answer_takeback(
     who: &Signer<'_>,
     accepted: bool,
 ) -> Result<SignedEvent, TableError> {
-    let (offer, _) = open_takeback(replay, &who.public_key()).ok_or(TableError::NoOffer)?;
+    let (offer, _) = open_takeback(replay, &who.public_key()).ok_or(TableError::NoTakebackOffer)?;
     let mut working = replay.clone();
     let event = next_event(
         &mut working,

@@ -934,7 +934,7 @@ fn draws_are_offered_and_accepted_through_the_harness() {
     let offer = table::offer_draw(&mut t.replay, &alice).unwrap();
     assert_eq!(
         table::answer_draw(&mut t.replay.clone(), &alice, true),
-        Err(table::TableError::NoOffer)
+        Err(table::TableError::NoDrawOffer)
     );
     let answer = table::answer_draw(&mut t.replay, &bob, true).unwrap();
     append_events(&mut t.record, &before, &[offer, answer], None).unwrap();
@@ -1114,7 +1114,10 @@ fn take_backs_answer_the_latest_offer_and_never_pass_a_roll() {
         Some(Duty::AnswerTakeback(b.key.public_key()))
     );
     // The offerer cannot answer its own offer.
-    assert!(table::answer_takeback(&mut t.replay.clone(), &w.signer(), true).is_err());
+    assert_eq!(
+        table::answer_takeback(&mut t.replay.clone(), &w.signer(), true),
+        Err(table::TableError::NoTakebackOffer)
+    );
     table::answer_takeback(&mut t.replay, &b.signer(), true).unwrap();
     assert_eq!(next_duty(&t.replay), Some(Duty::Move(white)));
     assert!(t.replay.game().legal_moves().contains(&"Ng3-f3".to_owned()));

@@ -2156,30 +2156,18 @@ fn offer_takeback(replay: &mut SignedReplay, who: &Signer<'_>) -> Result<Vec<Sig
     Ok(vec![event])
 }
 
+/// `who` answers the take-back offer that waits for it, the one the
+/// replay holds open (`table::answer_takeback`), as every client does: a
+/// reading of its own found a later offer answered and took the earlier
+/// one, which the replay still holds open, for gone.
 fn answer_takeback(
     replay: &mut SignedReplay,
     who: &Signer<'_>,
     accepted: bool,
 ) -> Result<Vec<SignedEvent>, String> {
-    let me = who.public_key();
-    // The latest take-back offer by the other side, not yet answered.
-    let mut open = None;
-    for e in replay.events() {
-        match &e.event.body {
-            EventBody::TakebackOffer { .. } if e.event.author != me => open = Some(e.hash()),
-            EventBody::TakebackAnswer { offer, .. } if Some(*offer) == open => open = None,
-            EventBody::Turn(t) if !t.moves.is_empty() => open = None,
-            _ => {}
-        }
-    }
-    let offer = open.ok_or("no take-back offer by the other side is waiting for an answer")?;
-    let event = table::next_event(
-        replay,
-        who.key,
-        EventBody::TakebackAnswer { offer, accepted },
-    )
-    .map_err(|e| e.to_string())?;
-    Ok(vec![event])
+    table::answer_takeback(replay, who, accepted)
+        .map(|event| vec![event])
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
