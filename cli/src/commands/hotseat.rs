@@ -752,7 +752,7 @@ fn status_line(args: &StatusArgs, loaded: &Loaded, moves: Vec<String>) -> Status
         draw_offered_by: replay
             .open_draw_offers()
             .iter()
-            .map(|(_, by)| replay.name_of(by).to_string())
+            .map(|(_, by, _)| replay.name_of(by).to_string())
             .collect(),
         result: replay.ending().map(|e| e.result.to_string()),
         ending: replay.ending().map(|e| e.reason.to_string()),
@@ -1179,14 +1179,24 @@ fn act(args: &ActArgs, action: Act) -> Step<()> {
         Some(name) => by_name(&keys, name)?,
         None => {
             let key = match action {
-                Act::Answer(_) => loaded.replay.open_draw_offers().last().and_then(|(_, by)| {
-                    loaded
+                // The party the game waits on for a draw answer; else
+                // (a take-back offer is older) the other side of the
+                // latest draw offer.
+                Act::Answer(_) => match table::next_duty(&loaded.replay) {
+                    Some(table::Duty::AnswerDraw(k)) => Some(k),
+                    _ => loaded
                         .replay
-                        .parties()
-                        .iter()
-                        .map(|p| p.key)
-                        .find(|k| k != by)
-                }),
+                        .open_draw_offers()
+                        .last()
+                        .and_then(|(_, by, _)| {
+                            loaded
+                                .replay
+                                .parties()
+                                .iter()
+                                .map(|p| p.key)
+                                .find(|k| k != by)
+                        }),
+                },
                 _ => loaded.replay.to_move_key(),
             }
             .ok_or_else(|| {
@@ -1258,7 +1268,7 @@ fn status(args: &StatusArgs) -> Step<()> {
     );
     let names = tag_names(&loaded.record, replay);
     print_seats(&mut out, replay, &names);
-    for (_, by) in replay.open_draw_offers() {
+    for (_, by, _) in replay.open_draw_offers() {
         let _ = writeln!(out, "draw offered by {}", replay.name_of(by));
     }
     print_next(&mut out, replay, &names);

@@ -230,6 +230,15 @@ struct Request {
     orders: Vec<String>,
 }
 
+/// An offer's kind: a draw, or a take-back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OfferKind {
+    /// A draw by agreement.
+    Draw,
+    /// A take-back to an earlier position.
+    Takeback,
+}
+
 /// A signed game replayed by its rules and its evidence; see the module
 /// documentation.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -280,7 +289,10 @@ pub struct SignedReplay {
     /// replay restored from a tip that forgot them accepted what a whole
     /// replay refuses.
     taken_back: Vec<std::ops::RangeInclusive<u32>>,
-    draw_offers: Vec<(Hash32, PublicKey)>,
+    /// The open draw offers, oldest first: each offer's hash, its author
+    /// and its position (which orders them among the take-back offers:
+    /// the oldest open offer is the one the game waits on, tip format 9).
+    draw_offers: Vec<(Hash32, PublicKey, u32)>,
     commitments: Vec<(PublicKey, Commitment)>,
     ending: Option<RecordEnding>,
     claims: Vec<Claim>,
@@ -410,9 +422,9 @@ impl SignedReplay {
                     .ok_or_else(|| ReplayFault::NoSeat(self.name_of(&event.author)))?;
                 self.ending = Some(RecordEnding::Resigned(seat));
             }
-            EventBody::DrawOffer => self.draw_offers.push((hash, event.author)),
+            EventBody::DrawOffer => self.draw_offers.push((hash, event.author, event.seq)),
             EventBody::DrawAnswer { offer, accepted } => {
-                self.draw_offers.retain(|(h, _)| h != offer);
+                self.draw_offers.retain(|(h, _, _)| h != offer);
                 if *accepted {
                     self.ending = Some(RecordEnding::DrawAgreed);
                 }
@@ -857,12 +869,14 @@ impl SignedReplay {
     /// the opening is complete, the next invited party; then the challenger
     /// while drawn seats wait for its reveal; while a roll is open, whoever
     /// the roll waits for (its responders, or once answered its requester);
-    /// while an offer waits for its answer, the party it is made to (an
-    /// offer is made on one's own move and passes the pen, as the clients'
-    /// duties have it: the offerer waits for the answer, so the silent
-    /// party owes it, not the offerer); otherwise every seat the rules let
-    /// play (both, during Castle Siege's setups). Nobody once the game is
-    /// over. A forfeit may be claimed only against one of them.
+    /// while offers wait for their answers, the party the oldest one is
+    /// made to (an offer is made on one's own move and passes the pen, as
+    /// the clients' duties have it: the offerer waits for the answer, so
+    /// the silent party owes it, not the offerer; a counter-offer answers
+    /// nothing, so the first offer still waits on its author's opponent);
+    /// otherwise every seat the rules let play (both, during Castle
+    /// Siege's setups). Nobody once the game is over. A forfeit may be
+    /// claimed only against one of them.
     pub fn owing(&self) -> Vec<PublicKey> {
         let Some(challenge) = &self.challenge else {
             return Vec::new();
@@ -885,20 +899,20 @@ impl SignedReplay {
         if let Some(open) = self.verifier.open_roll() {
             return open.owed_by();
         }
-        // Every party an open offer is made to (the parties, as the
-        // clients' duties have them: a solo game's director answers the
-        // player's take-back offers). A counter-offer makes both owe, so
-        // neither can claim against the other, as with crossing offers.
-        let answering: Vec<PublicKey> = self
-            .parties
-            .iter()
-            .map(|p| p.key)
-            .filter(|k| {
-                self.draw_offers.iter().any(|(_, by)| by != k) || self.open_takeback(k).is_some()
-            })
-            .collect();
-        if !answering.is_empty() {
-            return answering;
+        // The parties the oldest open offer is made to (the other party:
+        // a solo game's director answers the player's take-back offers).
+        // Offers are answered in the order they were made, one writer at a
+        // time: a counter-offer leaves the duty where the first offer put
+        // it, so its author can neither claim against the one it owes an
+        // answer nor, by making both owe, keep a silent party from being
+        // claimed against (`next_duty` names the same party).
+        if let Some((_, by)) = self.first_open_offer() {
+            return self
+                .parties
+                .iter()
+                .map(|p| p.key)
+                .filter(|k| *k != by)
+                .collect();
         }
         seats
             .iter()
@@ -908,7 +922,26 @@ impl SignedReplay {
             .collect()
     }
 
-    /// The roll book, for a responder's guard.
+    /// The oldest open offer, the one the game waits on (3.8): its kind
+    /// and its author. Every turn ends every offer, so the open ones are
+    /// the few made since the latest turn.
+    pub fn first_open_offer(&self) -> Option<(OfferKind, PublicKey)> {
+        let draw = self
+            .draw_offers
+            .first()
+            .map(|(_, by, seq)| (*seq, OfferKind::Draw, *by));
+        let takeback = self
+            .takeback_offers
+            .values()
+            .map(|(_, by, seq)| (*seq, OfferKind::Takeback, *by))
+            .min_by_key(|(seq, _, _)| *seq);
+        [draw, takeback]
+            .into_iter()
+            .flatten()
+            .min_by_key(|(seq, _, _)| *seq)
+            .map(|(_, kind, by)| (kind, by))
+    }
+
     /// The latest open take-back offer by another party than `who`: its
     /// hash and the event it goes back to (from the offers the replay
     /// keeps, not by reading every event again).
@@ -931,6 +964,7 @@ impl SignedReplay {
             .map(|(game, _)| game.move_number())
     }
 
+    /// The roll book, for a responder's guard.
     pub fn roll_book(&self) -> Option<&RollBook> {
         self.verifier.roll_book()
     }
@@ -1001,8 +1035,9 @@ impl SignedReplay {
         self.practice.as_ref()
     }
 
-    /// Draw offers not yet answered, oldest first: (offer hash, offerer).
-    pub fn open_draw_offers(&self) -> &[(Hash32, PublicKey)] {
+    /// Draw offers not yet answered, oldest first: (offer hash, offerer,
+    /// the offer's position).
+    pub fn open_draw_offers(&self) -> &[(Hash32, PublicKey, u32)] {
         &self.draw_offers
     }
 

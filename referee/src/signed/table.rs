@@ -43,7 +43,7 @@ use crate::fair_play::turn::{
 use crate::replay::{LoadedRuleset, RulesCatalog, RulesError};
 use crate::ruleset_error::RulesetError;
 
-use super::replay::{ReplayError, SignedReplay};
+use super::replay::{OfferKind, ReplayError, SignedReplay};
 use super::text::mode_name;
 
 /// One party's secrets for this game, as the harness holds them.
@@ -895,8 +895,8 @@ pub fn answer_draw(
         .open_draw_offers()
         .iter()
         .rev()
-        .find(|(_, by)| *by != me)
-        .map(|(hash, _)| *hash)
+        .find(|(_, by, _)| *by != me)
+        .map(|(hash, _, _)| *hash)
         .ok_or(TableError::NoDrawOffer)?;
     let mut working = replay.clone();
     let event = next_event(
@@ -1023,15 +1023,14 @@ pub fn next_duty(replay: &SignedReplay) -> Option<Duty> {
             None => Some(Duty::CompleteRoll(open.requester())),
         };
     }
-    let others = |by: PublicKey| replay.parties().iter().map(|p| p.key).find(|k| *k != by);
-    if let Some((_, by)) = replay.open_draw_offers().last() {
-        return others(*by).map(Duty::AnswerDraw);
-    }
-    let parties: Vec<PublicKey> = replay.parties().iter().map(|p| p.key).collect();
-    for key in &parties {
-        if open_takeback(replay, key).is_some() {
-            return Some(Duty::AnswerTakeback(*key));
-        }
+    // Offers are answered in the order they were made: the oldest one's
+    // answer is due, from the party `SignedReplay::owing` names (3.8).
+    if let Some((kind, by)) = replay.first_open_offer() {
+        let other = replay.parties().iter().map(|p| p.key).find(|k| *k != by);
+        return other.map(match kind {
+            OfferKind::Draw => Duty::AnswerDraw,
+            OfferKind::Takeback => Duty::AnswerTakeback,
+        });
     }
     replay.to_move_key().map(Duty::Move)
 }

@@ -1421,6 +1421,11 @@ fn play_any(t: &mut Table) {
 /// `table::$act` by `$who` with `$arg` on `$t`'s replay, its event
 /// appended to `$t`'s record.
 macro_rules! act_and_append {
+    ($t:expr, $act:ident, $who:expr) => {{
+        let before = $t.replay.clone();
+        let event = table::$act(&mut $t.replay, $who).unwrap();
+        append_events(&mut $t.record, &before, &[event], None).unwrap();
+    }};
     ($t:expr, $act:ident, $who:expr, $arg:expr) => {{
         let before = $t.replay.clone();
         let event = table::$act(&mut $t.replay, $who, $arg).unwrap();
@@ -1619,25 +1624,76 @@ fn a_forfeit_claim_is_withdrawn_when_its_claimant_plays_on() {
     );
 }
 
+/// `$who` offers a draw, or a take-back to event `$back_to`, on the
+/// table and in its record.
+macro_rules! offer {
+    ($t:expr, $who:expr, $draw:expr, $back_to:expr) => {
+        if $draw {
+            act_and_append!($t, offer_draw, $who);
+        } else {
+            act_and_append!($t, offer_takeback, $who, $back_to);
+        }
+    };
+}
+
+/// `$who` declines the draw, or the take-back, offered by the other side.
+macro_rules! decline {
+    ($t:expr, $who:expr, $draw:expr) => {
+        if $draw {
+            act_and_append!($t, answer_draw, $who, false);
+        } else {
+            act_and_append!($t, answer_takeback, $who, false);
+        }
+    };
+}
+
 #[test]
-fn a_counter_offer_makes_both_owe_so_neither_can_claim() {
-    // White offers a take-back, so Black owes the answer; Black answers
-    // with a draw offer instead. Both now owe an answer: Black may not
-    // turn its own duty into a claim against White, nor White the reverse.
-    let mut t = khan_game();
-    let (w, b) = khan_sides!(t);
-    let (wk, bk) = (w.public_key(), b.public_key());
-    let back_to = t.replay.events().len() as u32 - 3;
-    act_and_append!(t, offer_takeback, &w, back_to);
-    assert_eq!(t.replay.owing(), vec![bk]);
-    let before = t.replay.clone();
-    let counter = table::offer_draw(&mut t.replay, &b).unwrap();
-    append_events(&mut t.record, &before, &[counter], None).unwrap();
-    let owing = t.replay.owing();
-    assert!(
-        owing.len() == 2 && owing.contains(&wk) && owing.contains(&bk),
-        "{owing:?}"
-    );
-    assert!(table::claim_forfeit(&mut t.replay.clone(), &w, bk, "x", None).is_err());
-    assert!(table::claim_forfeit(&mut t.replay.clone(), &b, wk, "x", None).is_err());
+fn a_counter_offer_leaves_the_first_offer_owed() {
+    // White offers, so Black owes the answer; Black answers with an offer
+    // of its own instead. The first offer still waits on Black: Black
+    // owes, it is the one writer the clients' duty names, White may claim
+    // against a silent Black, and Black may not turn its own duty into a
+    // claim against White (nor leave both owing, so that neither could
+    // claim and a silent Black held White for good). Once Black answers,
+    // its offer waits on White, and the roles turn. Every pair of kinds.
+    use super::table::{Duty, next_duty};
+    let answer_of = |draw: bool, k| {
+        if draw {
+            Duty::AnswerDraw(k)
+        } else {
+            Duty::AnswerTakeback(k)
+        }
+    };
+    for (first_is_draw, counter_is_draw) in
+        [(true, true), (true, false), (false, true), (false, false)]
+    {
+        let case = format!("first a draw: {first_is_draw}, counter a draw: {counter_is_draw}");
+        let mut t = khan_game();
+        let (w, b) = khan_sides!(t);
+        let (wk, bk) = (w.public_key(), b.public_key());
+        let n = t.replay.events().len() as u32;
+        offer!(t, &w, first_is_draw, n - 3);
+        assert_eq!(t.replay.owing(), vec![bk], "{case}");
+        offer!(t, &b, counter_is_draw, n - 2);
+        assert_eq!(t.replay.owing(), vec![bk], "{case}");
+        assert_eq!(
+            next_duty(&t.replay),
+            Some(answer_of(first_is_draw, bk)),
+            "{case}"
+        );
+        assert!(table::claim_forfeit(&mut t.replay.clone(), &w, bk, "x", None).is_ok());
+        assert!(table::claim_forfeit(&mut t.replay.clone(), &b, wk, "x", None).is_err());
+        decline!(t, &b, first_is_draw);
+        assert_eq!(t.replay.owing(), vec![wk], "{case}");
+        assert_eq!(
+            next_duty(&t.replay),
+            Some(answer_of(counter_is_draw, wk)),
+            "{case}"
+        );
+        assert!(table::claim_forfeit(&mut t.replay.clone(), &b, wk, "x", None).is_ok());
+        assert!(table::claim_forfeit(&mut t.replay.clone(), &w, bk, "x", None).is_err());
+        decline!(t, &w, counter_is_draw);
+        assert_eq!(next_duty(&t.replay), Some(Duty::Move(wk)), "{case}");
+        verified(&t.text());
+    }
 }

@@ -67,8 +67,10 @@ impl Tip {
     /// party plays on, so a replay kept by a build of the same day that
     /// wrote 6 may hold offers and claims that have lapsed since; 8: any
     /// party's turn ends every open offer, which 7's builds left open
-    /// after their author's own turns.)
-    pub const VERSION: u32 = 8;
+    /// after their author's own turns; 9: the replay keeps each open draw
+    /// offer's position, since the oldest open offer is the one the game
+    /// waits on.)
+    pub const VERSION: u32 = 9;
 
     /// The tip of `replay`, the verified replay of exactly `text`, whose
     /// [`Bounds`] are `bounds`: magic, version, the text's length and

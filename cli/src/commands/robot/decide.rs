@@ -1263,7 +1263,7 @@ impl Robot {
         out.push('\n');
         out.push_str(&to_move_text(loaded));
         out.push('\n');
-        for (_, by) in replay.open_draw_offers() {
+        for (_, by, _) in replay.open_draw_offers() {
             out.push_str(&format!(
                 "A draw is offered by {}.\n",
                 seat_name(replay, &loaded.meta.seats, by)
