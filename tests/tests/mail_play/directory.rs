@@ -557,6 +557,73 @@ fn offers_take_backs_reminders_forfeits_and_resignation_by_mail() {
 }
 
 #[test]
+fn a_counter_offer_mailed_instead_of_an_answer_leaves_the_answer_owed() {
+    // Bo offers a take-back on his move. Ann's client, instead of an
+    // answer, mails a take-back offer of her own, then falls silent. Her
+    // counter-offer answers nothing: Bo's desk still waits for Ann's
+    // answer, and after the agreed days Bo's forfeit claim stands. (A
+    // counter-offer once made both owe: Bo's desk waited on Ann while the
+    // referee refused every claim against her, and a silent Ann held the
+    // game for good.)
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 3);
+    bo.yam(&["takeback", "offer", "khan-1"]).success();
+    let Inbox::Files { dir: ann_inbox, .. } = ann.inbox.clone() else {
+        unreachable!()
+    };
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let offer_mail = super::mail_files(&ann_inbox).pop().unwrap();
+    let mut log = Log::parse(&attached_record(&offer_mail));
+    std::fs::remove_file(&offer_mail).unwrap();
+    let ann_secrets = Cheater::from_secrets(&ann.dir().join("secrets"), "ann", "khan-1");
+    // Back to before Ann's last move (the event before it).
+    let events = log.events();
+    let anns_last = events
+        .iter()
+        .rposition(|e| {
+            e.event.author == ann_secrets.public_key() && matches!(e.event.body, EventBody::Turn(_))
+        })
+        .unwrap();
+    let back_to = u32::try_from(anns_last - 1).unwrap();
+    let counter = log.next(&ann_secrets, EventBody::TakebackOffer { back_to });
+    log.append(&[], &counter);
+    let n = u32::try_from(log.events().len()).unwrap();
+    std::fs::write(
+        bo_inbox.join("counter.eml"),
+        attacker::mail(&ann.address, &bo.address, "khan-1", n, &log.text()),
+    )
+    .unwrap();
+    let said = bo.read();
+    assert!(
+        said.contains("Ann is to answer a take-back offer"),
+        "{said}"
+    );
+    assert_eq!(bo.status("khan-1"), "them", "Bo waits for Ann's answer");
+    let later = (std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + 41 * 86_400)
+        .to_string();
+    let mut cmd = yam!();
+    cmd.args(["forfeit", "khan-1", "--data-dir"])
+        .arg(bo.dir())
+        .env("YAM_NOW", &later);
+    cmd.assert().success().stdout(predicate::str::contains(
+        "claims a forfeit: Ann has not answered",
+    ));
+    let file = root.path().join("claimed.yam");
+    std::fs::write(&file, bo.record("khan-1")).unwrap();
+    yam!()
+        .args(["verify", file.to_str().unwrap()])
+        .assert()
+        .success();
+    assert_eq!(main_line(&bo.record("khan-1")), line[..3]);
+}
+
+#[test]
 fn a_desk_moves_to_a_new_machine_and_the_game_goes_on() {
     let root = tempfile::tempdir().unwrap();
     let (ann, bo, line) = khan_after(root.path(), 2);
