@@ -624,6 +624,76 @@ fn a_counter_offer_mailed_instead_of_an_answer_leaves_the_answer_owed() {
 }
 
 #[test]
+fn a_move_declines_every_offer_that_waits_on_the_mover() {
+    // Ann's client mails her move with a draw offer and a take-back offer
+    // at once. Bo plays on: his move declines both, oldest first, and the
+    // game goes on (it was refused after the first decline).
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 3);
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let mut log = Log::parse(&bo.record("khan-1"));
+    let ann_secrets = Cheater::from_secrets(&ann.dir().join("secrets"), "ann", "khan-1");
+    let back_to = u32::try_from(log.events().len() - 2).unwrap();
+    let draw = log.next(&ann_secrets, EventBody::DrawOffer);
+    log.append(&[], &draw);
+    let takeback = log.next(&ann_secrets, EventBody::TakebackOffer { back_to });
+    log.append(&[], &takeback);
+    let n = u32::try_from(log.events().len()).unwrap();
+    std::fs::write(
+        bo_inbox.join("two-offers.eml"),
+        attacker::mail(&ann.address, &bo.address, "khan-1", n, &log.text()),
+    )
+    .unwrap();
+    let said = bo.read();
+    assert!(said.contains("Bo is to answer a draw offer"), "{said}");
+    bo.yam(&["move", "khan-1", &line[3]]).success();
+    let record = bo.record("khan-1");
+    assert_eq!(main_line(&record), line[..4]);
+    assert_eq!(
+        record.matches("%event").count() - log.events().len(),
+        3,
+        "{record}"
+    );
+    // Both answers are Bo's declines, then his turn.
+    let events = Log::parse(&record).events();
+    let bo_key = Cheater::from_secrets(&bo.dir().join("secrets"), "bo", "khan-1").public_key();
+    let last: Vec<&EventBody> = events[events.len() - 3..]
+        .iter()
+        .map(|e| &e.event.body)
+        .collect();
+    assert!(
+        matches!(
+            last[..],
+            [
+                EventBody::DrawAnswer {
+                    accepted: false,
+                    ..
+                },
+                EventBody::TakebackAnswer {
+                    accepted: false,
+                    ..
+                },
+                EventBody::Turn(_)
+            ]
+        ),
+        "{last:?}"
+    );
+    assert!(
+        events[events.len() - 3..]
+            .iter()
+            .all(|e| e.event.author == bo_key)
+    );
+    let file = root.path().join("declined.yam");
+    std::fs::write(&file, &record).unwrap();
+    yam!()
+        .args(["verify", file.to_str().unwrap()])
+        .assert()
+        .success();
+}
+
+#[test]
 fn a_desk_moves_to_a_new_machine_and_the_game_goes_on() {
     let root = tempfile::tempdir().unwrap();
     let (ann, bo, line) = khan_after(root.path(), 2);

@@ -560,7 +560,7 @@ pub struct MoveRequest {
     pub auto: Option<(yam_referee::castle_siege::Policy, u64)>,
 }
 
-/// Plays a turn in game `id`. An open offer of the opponent is declined by
+/// Plays a turn in game `id`. The opponent's open offers are declined by
 /// playing on, as over a board.
 pub fn play(desk: &Desk, id: &str, request: &MoveRequest) -> Result<Done, Error> {
     let mut game = my_game(desk, id)?;
@@ -573,15 +573,19 @@ pub fn play(desk: &Desk, id: &str, request: &MoveRequest) -> Result<Done, Error>
     };
     let mut replay = game.replay.clone();
     let mut events = Vec::new();
-    match next_duty(&replay) {
-        Some(Duty::AnswerDraw(k)) if k == me => {
-            events.push(table::answer_draw(&mut replay, &signer, false).map_err(table_refusal)?);
-        }
-        Some(Duty::AnswerTakeback(k)) if k == me => {
-            events
-                .push(table::answer_takeback(&mut replay, &signer, false).map_err(table_refusal)?);
-        }
-        _ => {}
+    // Every offer that waits on the mover is declined, oldest first, as
+    // the game asks for the answers; each answer ends one offer, so this
+    // ends (a draw and a take-back offered together, or two take-backs,
+    // were refused after the first decline: "it is not your move").
+    loop {
+        let answer = match next_duty(&replay) {
+            Some(Duty::AnswerDraw(k)) if k == me => table::answer_draw(&mut replay, &signer, false),
+            Some(Duty::AnswerTakeback(k)) if k == me => {
+                table::answer_takeback(&mut replay, &signer, false)
+            }
+            _ => break,
+        };
+        events.push(answer.map_err(table_refusal)?);
     }
     if next_duty(&replay) != Some(Duty::Move(me)) {
         return Err(duty_refusal(desk, &game, "it is not your move"));
