@@ -573,9 +573,9 @@ pub fn play(desk: &Desk, id: &str, request: &MoveRequest) -> Result<Done, Error>
     };
     let mut replay = game.replay.clone();
     let mut events = Vec::new();
-    // Every offer that waits on the mover is declined, oldest first, as
-    // the game asks for the answers; each answer ends one offer, so this
-    // ends (a draw and a take-back offered together, or two take-backs,
+    // Every offer that waits on the mover is declined, in the order the
+    // game asks for the answers (`next_duty`); each answer ends one
+    // offer, so this ends (a draw and a take-back offered together, or two take-backs,
     // were refused after the first decline: "it is not your move").
     loop {
         let answer = match next_duty(&replay) {
