@@ -275,7 +275,11 @@ struct Offer {
     hash: Hash32,
     kind: OfferKind,
     author: PublicKey,
-    open: bool,
+    /// The offer's position: an accepted take-back ends the offers made
+    /// in the line it undoes (after the event it goes back to).
+    seq: u32,
+    /// A take-back offer's event to go back to.
+    back_to: Option<u32>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -314,6 +318,7 @@ pub struct RecordVerifier {
     /// The latest event that carries a hidden setup's commitment or
     /// reveal: no take-back goes back past it (3.8). (In tips since format 6.)
     last_setup: Option<u32>,
+    /// The open offers (answered ones leave, every turn empties it).
     offers: Vec<Offer>,
     over: bool,
     toss: Option<bool>,
@@ -719,9 +724,7 @@ impl RecordVerifier {
                 // accepted later, it would undo or end a game played on
                 // since (in a solo game the director signs no move, so
                 // only the player's own turns can end its offers).
-                for offer in self.offers.iter_mut() {
-                    offer.open = false;
-                }
+                self.offers.clear();
                 let alone = turn.moves.is_empty() && turn.evidence.len() == 1;
                 for evidence in turn.evidence.iter() {
                     let what = match evidence {
@@ -743,7 +746,7 @@ impl RecordVerifier {
                 Ok(())
             }
             EventBody::DrawOffer => {
-                self.offer(event, hash, OfferKind::Draw);
+                self.offer(event, hash, OfferKind::Draw, None);
                 Ok(())
             }
             EventBody::TakebackOffer { back_to } => {
@@ -766,7 +769,7 @@ impl RecordVerifier {
                         setup,
                     });
                 }
-                self.offer(event, hash, OfferKind::Takeback);
+                self.offer(event, hash, OfferKind::Takeback, Some(*back_to));
                 Ok(())
             }
             EventBody::DrawAnswer { offer, accepted } => {
@@ -774,8 +777,16 @@ impl RecordVerifier {
                 self.over |= *accepted;
                 Ok(())
             }
-            EventBody::TakebackAnswer { offer, .. } => {
-                self.answer(event, offer, OfferKind::Takeback)
+            EventBody::TakebackAnswer { offer, accepted } => {
+                let back_to = self.answer(event, offer, OfferKind::Takeback)?;
+                if let (true, Some(back_to)) = (*accepted, back_to) {
+                    // The offers made in the line this undoes were made
+                    // for a position that is gone: they end with it (a
+                    // draw offered in a lost position must not be
+                    // accepted in the restored one, 3.8).
+                    self.offers.retain(|o| o.seq <= back_to);
+                }
+                Ok(())
             }
             EventBody::ForfeitClaim { against, .. } => {
                 if *against == event.author || self.check_author(against).is_err() {
@@ -786,25 +797,32 @@ impl RecordVerifier {
         }
     }
 
-    fn offer(&mut self, event: &Event, hash: &Hash32, kind: OfferKind) {
+    fn offer(&mut self, event: &Event, hash: &Hash32, kind: OfferKind, back_to: Option<u32>) {
         self.offers.push(Offer {
             hash: *hash,
             kind,
             author: event.author,
-            open: true,
+            seq: event.seq,
+            back_to,
         });
     }
 
-    fn answer(&mut self, event: &Event, offer: &Hash32, kind: OfferKind) -> Result<(), Fault> {
+    /// Closes the open offer `offer` of `kind` by another party than the
+    /// answer's author (the list holds open offers only: answered ones
+    /// leave it, and every turn empties it); a take-back offer's event to
+    /// go back to.
+    fn answer(
+        &mut self,
+        event: &Event,
+        offer: &Hash32,
+        kind: OfferKind,
+    ) -> Result<Option<u32>, Fault> {
         let found = self
             .offers
-            .iter_mut()
-            .find(|o| o.hash == *offer && o.kind == kind && o.open && o.author != event.author);
+            .iter()
+            .position(|o| o.hash == *offer && o.kind == kind && o.author != event.author);
         match found {
-            Some(o) => {
-                o.open = false;
-                Ok(())
-            }
+            Some(i) => Ok(self.offers.remove(i).back_to),
             None => Err(Fault::NoSuchOffer { offer: *offer }),
         }
     }

@@ -2335,3 +2335,132 @@ fn a_solo_players_takeback_offer_is_owed_by_the_director_and_ends_with_its_next_
     assert!(table::answer_takeback(&mut g.replay.clone(), &d_signer, true).is_err());
     verified(&g.text());
 }
+
+// ----- attacks on offers, duties and claims (the thirty-third step) -----
+
+#[test]
+fn a_solo_player_cannot_win_by_forfeit_against_its_director() {
+    // Attack: in a solo Genghis Khan game, the player offers a take-back
+    // (which passes the pen to the director, who answers the player's
+    // take-backs) and at once claims a forfeit against the director. The
+    // claim is accepted (by design: a silent director may be claimed
+    // against), but allowed_results turns any claim by seat 0 into
+    // "1-0 by forfeit" (`+/-`), so the solo game verifies as a *win* of
+    // the player, though a solo game has nobody to win it (a resignation
+    // there is "abandoned, no score"). What the director (and the
+    // register, "play many, report the best") loses: a bad solo game can
+    // be closed as a forfeit win instead of a score or an abandonment.
+    let mut g = solo_after_a_move_without_a_card();
+    let player = g.party_of_seat(0);
+    let director = 1 - player;
+    let dk = g.parties[director].key.public_key();
+    let back_to = g.replay.events().len() as u32 - 1;
+    let before = g.replay.clone();
+    let offer = table::offer_takeback(&mut g.replay, &g.parties[player].signer(), back_to).unwrap();
+    g.append(&before, &[offer]);
+    let before = g.replay.clone();
+    let claim = table::claim_forfeit(
+        &mut g.replay,
+        &g.parties[player].signer(),
+        dk,
+        "no answer in 15 days",
+        None,
+    )
+    .unwrap();
+    g.append(&before, &[claim]);
+    let (allowed, why) = g.replay.allowed_results();
+    let mut record = yam_notation::parse_record::<RawGrammar>(&g.text()).unwrap();
+    record.set_result(yam_notation::GameResult::FirstWinsByForfeit);
+    let text = record_to_string::<RawGrammar>(&record);
+    let verdict = verify_text(&collect(&text), &Builtin);
+    assert!(
+        !matches!(verdict, Verdict::Verified(_)),
+        "a solo game verifies with the player winning by forfeit (+/-) against its director: allowed results {allowed:?} ({why})"
+    );
+}
+
+#[test]
+fn siege_setups_with_takeback_offers_keep_one_writer_owed() {
+    // Castle Siege's setups, where both seats owe, combined with take-back
+    // offers that undo nothing (the only ones the setup rule leaves): at
+    // each step the clients' one writer is a party owing() names, the
+    // offer's answer is owed by its author's opponent alone, and a seal
+    // (a turn) ends the offer. The record verifies.
+    let mut g = Game::siege("standard");
+    super::tests::assert_duty_is_owed(&g.replay, "both seats to seal");
+    assert_eq!(g.replay.owing().len(), 2);
+    let (d, a) = (g.party_of_seat(0), g.party_of_seat(1));
+    let back_to = g.replay.events().len() as u32 - 1;
+    let before = g.replay.clone();
+    let offer = table::offer_takeback(&mut g.replay, &g.parties[a].signer(), back_to).unwrap();
+    g.append(&before, &[offer]);
+    super::tests::assert_duty_is_owed(&g.replay, "the Attacker's offer before any seal");
+    assert_eq!(
+        g.replay.owing(),
+        vec![g.parties[d].key.public_key()],
+        "the Defender owes the answer, alone"
+    );
+    // The Defender, owing the answer, may not claim against the Attacker.
+    assert!(
+        table::claim_forfeit(
+            &mut g.replay.clone(),
+            &g.parties[d].signer(),
+            g.parties[a].key.public_key(),
+            "x",
+            None
+        )
+        .is_err()
+    );
+    // The Defender seals instead of answering: the offer ends.
+    let defender = g.seal(0, 1);
+    assert!(g.replay.first_open_offer().is_none());
+    super::tests::assert_duty_is_owed(&g.replay, "the Defender sealed");
+    assert_eq!(g.replay.owing(), vec![g.parties[a].key.public_key()]);
+    // The Defender (waiting) offers a take-back to its seal; the Attacker
+    // declines; the Attacker owes its seal again.
+    let back_to = g.replay.events().len() as u32 - 1;
+    let before = g.replay.clone();
+    let offer = table::offer_takeback(&mut g.replay, &g.parties[d].signer(), back_to).unwrap();
+    g.append(&before, &[offer]);
+    super::tests::assert_duty_is_owed(&g.replay, "the Defender's offer after its seal");
+    let before = g.replay.clone();
+    let answer = table::answer_takeback(&mut g.replay, &g.parties[a].signer(), false).unwrap();
+    g.append(&before, &[answer]);
+    super::tests::assert_duty_is_owed(&g.replay, "the Attacker declined");
+    let attacker = g.seal(1, 2);
+    g.reveal(1, attacker);
+    g.reveal(0, defender);
+    super::tests::assert_duty_is_owed(&g.replay, "both revealed");
+    verified(&g.text());
+}
+
+#[test]
+fn a_directors_own_takeback_offer_is_owed_by_the_player_and_ends_with_its_turn() {
+    // The director (no seat, signs no move) offers a take-back of the
+    // player's move: the player owes the answer, alone, and is the one
+    // writer; the director may claim against it (the player owes), but a
+    // claim by the seatless director allows no result; the player's next
+    // turn ends the offer. Correctly handled.
+    let mut g = solo_after_a_move_without_a_card();
+    let player = g.party_of_seat(0);
+    let director = 1 - player;
+    let pk = g.parties[player].key.public_key();
+    let back_to = g.replay.events().len() as u32 - 2;
+    let before = g.replay.clone();
+    let offer =
+        table::offer_takeback(&mut g.replay, &g.parties[director].signer(), back_to).unwrap();
+    g.append(&before, &[offer]);
+    super::tests::assert_duty_is_owed(&g.replay, "the director's offer");
+    assert_eq!(g.replay.owing(), vec![pk]);
+    let mut r = g.replay.clone();
+    table::claim_forfeit(&mut r, &g.parties[director].signer(), pk, "x", None).unwrap();
+    assert_eq!(
+        r.allowed_results().0,
+        [yam_notation::GameResult::Unfinished]
+    );
+    let (_, order) = greedy_order(&g);
+    g.play(&[order]);
+    assert!(g.replay.first_open_offer().is_none());
+    super::tests::assert_duty_is_owed(&g.replay, "the player played on");
+    verified(&g.text());
+}

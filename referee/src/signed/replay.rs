@@ -198,6 +198,17 @@ pub enum ReplayFault {
         /// Who owes the next event.
         owing: String,
     },
+    /// An answer to an offer by a party it was not made to (a seatless
+    /// referee or a second key answering for a player, 3.8).
+    #[error("{author} answered {offerer}'s offer, which is made to {made_to}")]
+    NotMadeTo {
+        /// Who answered.
+        author: String,
+        /// Who made the offer.
+        offerer: String,
+        /// The party the offer is made to.
+        made_to: String,
+    },
 }
 
 /// An ending the record states: not a move, and no position makes it.
@@ -424,6 +435,9 @@ impl SignedReplay {
             }
             EventBody::DrawOffer => self.draw_offers.push((hash, event.author, event.seq)),
             EventBody::DrawAnswer { offer, accepted } => {
+                if let Some((_, by, _)) = self.draw_offers.iter().find(|(h, _, _)| h == offer) {
+                    self.answered_by_its_party(by, &event.author)?;
+                }
                 self.draw_offers.retain(|(h, _, _)| h != offer);
                 if *accepted {
                     self.ending = Some(RecordEnding::DrawAgreed);
@@ -435,12 +449,15 @@ impl SignedReplay {
                     .insert(hash, (*back_to, event.author, event.seq));
             }
             EventBody::TakebackAnswer { offer, accepted } => {
-                let back_to = self.takeback_offers.remove(offer).map(|(to, _, _)| to);
-                if let (true, Some(back_to)) = (*accepted, back_to) {
-                    // Asked again: an offer left open while another was
-                    // accepted may name an event of the line that one undid.
-                    self.outside_taken_back(back_to)?;
+                if let Some((_, by, _)) = self.takeback_offers.get(offer) {
+                    self.answered_by_its_party(by, &event.author)?;
                 }
+                // Not asked again here whether its target lies in a line
+                // a take-back undid: it was asked when the offer was made,
+                // and an offer open when another take-back is accepted
+                // survives it only if made before the event that one goes
+                // back to, so its target lies before that line too.
+                let back_to = self.takeback_offers.remove(offer).map(|(to, _, _)| to);
                 if let (true, Some(back_to)) = (*accepted, back_to)
                     && let Some((game, plies)) = usize::try_from(back_to)
                         .ok()
@@ -450,6 +467,13 @@ impl SignedReplay {
                     self.plies = plies;
                     self.game_played = true;
                     self.taken_back.push(back_to.saturating_add(1)..=event.seq);
+                    // Offers made in the line it undid were made for a
+                    // position that is gone: they end with it (as the
+                    // verifier ends them), or a draw offered in a lost
+                    // position could be accepted in the restored one.
+                    self.draw_offers.retain(|(_, _, seq)| *seq <= back_to);
+                    self.takeback_offers
+                        .retain(|_, (_, _, seq)| *seq <= back_to);
                 }
             }
             EventBody::ForfeitClaim {
@@ -502,6 +526,43 @@ impl SignedReplay {
             }),
             None => Ok(()),
         }
+    }
+
+    /// The parties an offer by `by` is made to (3.8): a seat's offer to
+    /// the other seats, or in a solo game to the seatless director; a
+    /// seatless party's offer (a director's) to the seats. Before the
+    /// seats are settled, every other party. One function for the answer
+    /// check, `owing` and `next_duty`: a seatless referee or a second key
+    /// invited beside the opponent must never answer for a player.
+    pub fn offer_made_to(&self, by: &PublicKey) -> Vec<PublicKey> {
+        let others = self.parties.iter().map(|p| p.key).filter(|k| k != by);
+        let Some(seats) = &self.seats else {
+            return others.collect();
+        };
+        let seated = |k: &PublicKey| seats.contains(k);
+        if !seated(by) {
+            return others.filter(seated).collect();
+        }
+        let other_seats: Vec<PublicKey> = others.clone().filter(seated).collect();
+        if other_seats.is_empty() {
+            others.collect()
+        } else {
+            other_seats
+        }
+    }
+
+    /// An answer to an offer by `by` comes from a party it is made to.
+    fn answered_by_its_party(&self, by: &PublicKey, author: &PublicKey) -> Result<(), ReplayFault> {
+        let made_to = self.offer_made_to(by);
+        if made_to.contains(author) {
+            return Ok(());
+        }
+        let names: Vec<String> = made_to.iter().map(|k| self.name_of(k)).collect();
+        Err(ReplayFault::NotMadeTo {
+            author: self.name_of(author),
+            offerer: self.name_of(by),
+            made_to: names.join(" and "),
+        })
     }
 
     /// A forfeit is claimed against a party the game waits for, by one it
@@ -899,20 +960,16 @@ impl SignedReplay {
         if let Some(open) = self.verifier.open_roll() {
             return open.owed_by();
         }
-        // The parties the oldest open offer is made to (the other party:
-        // a solo game's director answers the player's take-back offers).
+        // The parties the oldest open offer is made to (`offer_made_to`:
+        // the other seat; a solo game's director answers the player's
+        // take-back offers).
         // Offers are answered in the order they were made, one writer at a
         // time: a counter-offer leaves the duty where the first offer put
         // it, so its author can neither claim against the one it owes an
         // answer nor, by making both owe, keep a silent party from being
         // claimed against (`next_duty` names the same party).
         if let Some((_, by)) = self.first_open_offer() {
-            return self
-                .parties
-                .iter()
-                .map(|p| p.key)
-                .filter(|k| *k != by)
-                .collect();
+            return self.offer_made_to(&by);
         }
         seats
             .iter()
@@ -942,14 +999,15 @@ impl SignedReplay {
             .map(|(_, kind, by)| (kind, by))
     }
 
-    /// The latest open take-back offer by another party than `who`: its
-    /// hash and the event it goes back to (from the offers the replay
-    /// keeps, not by reading every event again).
+    /// The oldest open take-back offer made to `who`: its hash and the
+    /// event it goes back to (from the offers the replay keeps, not by
+    /// reading every event again). Offers are answered in the order they
+    /// were made, so this is the one the duty names.
     pub fn open_takeback(&self, who: &PublicKey) -> Option<(Hash32, u32)> {
         self.takeback_offers
             .iter()
-            .filter(|(_, (_, by, _))| by != who)
-            .max_by_key(|(_, (_, _, seq))| *seq)
+            .filter(|(_, (_, by, _))| self.offer_made_to(by).contains(who))
+            .min_by_key(|(_, (_, _, seq))| *seq)
             .map(|(hash, (back_to, _, _))| (*hash, *back_to))
     }
 
@@ -1114,9 +1172,14 @@ impl SignedReplay {
         let mut allowed = vec![GameResult::Unfinished];
         let mut why = "the game is not over".to_owned();
         for claim in &self.claims {
+            // A forfeit is won against the other seat only: a claim against
+            // a seatless referee or a solo game's director is evidence for
+            // a director, not a win over a player who did nothing wrong
+            // (nor, in a solo game, a win with nobody to win it from).
+            let against_a_seat = self.seat_of(&claim.against).is_some();
             let result = match claim.by_seat {
-                Some(0) => GameResult::FirstWinsByForfeit,
-                Some(1) => GameResult::SecondWinsByForfeit,
+                Some(0) if against_a_seat => GameResult::FirstWinsByForfeit,
+                Some(1) if against_a_seat => GameResult::SecondWinsByForfeit,
                 _ => continue,
             };
             if !allowed.contains(&result) {

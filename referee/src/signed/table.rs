@@ -884,7 +884,8 @@ pub fn offer_draw(replay: &mut SignedReplay, who: &Signer<'_>) -> Result<SignedE
     Ok(event)
 }
 
-/// `who` answers the latest open draw offer by another party.
+/// `who` answers the oldest open draw offer made to it (offers are
+/// answered in the order they were made, 3.8).
 pub fn answer_draw(
     replay: &mut SignedReplay,
     who: &Signer<'_>,
@@ -894,8 +895,7 @@ pub fn answer_draw(
     let offer = replay
         .open_draw_offers()
         .iter()
-        .rev()
-        .find(|(_, by, _)| *by != me)
+        .find(|(_, by, _)| replay.offer_made_to(by).contains(&me))
         .map(|(hash, _, _)| *hash)
         .ok_or(TableError::NoDrawOffer)?;
     let mut working = replay.clone();
@@ -921,13 +921,13 @@ pub fn offer_takeback(
     Ok(event)
 }
 
-/// The latest open take-back offer by another party than `who`: its hash
+/// The oldest open take-back offer made to `who`: its hash
 /// and the event it goes back to.
 pub fn open_takeback(replay: &SignedReplay, who: &PublicKey) -> Option<(Hash32, u32)> {
     replay.open_takeback(who)
 }
 
-/// `who` answers the latest open take-back offer by another party.
+/// `who` answers the oldest open take-back offer made to it.
 pub fn answer_takeback(
     replay: &mut SignedReplay,
     who: &Signer<'_>,
@@ -1026,7 +1026,7 @@ pub fn next_duty(replay: &SignedReplay) -> Option<Duty> {
     // Offers are answered in the order they were made: the oldest one's
     // answer is due, from the party `SignedReplay::owing` names (3.8).
     if let Some((kind, by)) = replay.first_open_offer() {
-        let other = replay.parties().iter().map(|p| p.key).find(|k| *k != by);
+        let other = replay.offer_made_to(&by).first().copied();
         return other.map(match kind {
             OfferKind::Draw => Duty::AnswerDraw,
             OfferKind::Takeback => Duty::AnswerTakeback,

@@ -1451,39 +1451,60 @@ fn crossing_takebacks_once_accepted() -> (Table, u32, u32) {
     (t, x, y)
 }
 
+/// A hand-signed acceptance of the take-back offer at event `offer_at`,
+/// by `who`, pushed on a copy of the replay: what the replay says.
+fn accept_by_hand(replay: &SignedReplay, who: &Signer<'_>, offer_at: usize) -> String {
+    let offer = replay.events().get(offer_at).unwrap().hash();
+    let body = EventBody::TakebackAnswer {
+        offer,
+        accepted: true,
+    };
+    table::next_event(&mut replay.clone(), who.key, body)
+        .unwrap_err()
+        .to_string()
+}
+
 #[test]
 fn a_takeback_never_brings_back_moves_an_earlier_one_undid() {
     // Two crossing offers, both accepted one after the other: the second
     // would restore a position of the line the first undid, and the record
     // would read three ways (the replay's game, the main line with the
-    // take-backs followed, the plain copy). Refused with its reason; the
-    // honest answer (a refusal) stands, and the readings agree.
+    // take-backs followed, the plain copy). The second offer was made in
+    // the line the first acceptance undid, so it ended with that line (no
+    // offer to accept, by the harness or by a hand-signed answer); a new
+    // offer into the line is refused with its reason; play goes on and
+    // the readings agree.
     let (mut t, x, y) = crossing_takebacks_once_accepted();
     let (_, b) = khan_sides!(t);
     let accepted_at = t.replay.events().len() as u32 - 1;
     let undone = y + 1..=accepted_at;
     assert_eq!(t.replay.taken_back(), std::slice::from_ref(&undone));
-    // The stale offer to x, accepted: refused, the replay unchanged.
-    let kept = t.replay.clone();
-    let err = table::answer_takeback(&mut t.replay, &b, true).unwrap_err();
-    let text = err.to_string();
-    assert!(
-        text.contains(&format!(
-            "a take-back to event #{x} goes back into the moves that events #{} to #{accepted_at} took back",
-            y + 1
-        )),
-        "{text}"
+    // The stale offer to x (White's, event accepted_at - 2): ended.
+    assert_eq!(t.replay.open_takeback(&b.public_key()), None);
+    assert_eq!(
+        table::answer_takeback(&mut t.replay.clone(), &b, true),
+        Err(table::TableError::NoTakebackOffer)
     );
-    assert_eq!(t.replay.events().len(), kept.events().len());
-    // A new offer into the undone line: refused when it is made.
-    assert!(table::offer_takeback(&mut t.replay.clone(), &b, y + 1).is_err());
+    let refused = accept_by_hand(&t.replay, &b, accepted_at as usize - 2);
+    assert!(refused.contains("no open offer"), "{refused}");
+    // A new offer into the undone line (to x, or to any event of it):
+    // refused when it is made.
+    for into in [x, y + 1] {
+        let err = table::offer_takeback(&mut t.replay.clone(), &b, into).unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!(
+                "a take-back to event #{into} goes back into the moves that events #{} to #{accepted_at} took back",
+                y + 1
+            )),
+            "{text}"
+        );
+    }
     // To the acceptance itself (the restored game) or before the undone
     // line: offered as ever.
     assert!(table::offer_takeback(&mut t.replay.clone(), &b, accepted_at).is_ok());
     assert!(table::offer_takeback(&mut t.replay.clone(), &b, y).is_ok());
-    // The honest answer to the stale offer, a refusal, stands; play goes on
-    // and the three readings agree.
-    act_and_append!(t, answer_takeback, &b, false);
+    // Play goes on and the three readings agree.
     t.play(&["Ae7-e6"], None);
     let text = t.text();
     let v = verified(&text);
@@ -1507,19 +1528,24 @@ fn a_tip_remembers_what_take_backs_undid() {
     // `a_takeback_never_brings_back_moves_an_earlier_one_undid`, with the
     // game stored (a tip written) after the first acceptance, as a desk,
     // the robot and the hot-seat store every turn: the replay restored
-    // from the tip refuses the stale acceptance as a whole replay does
-    // (a tip of format 5 forgot the take-backs, and took it).
+    // from the tip refuses a take-back into the undone line and the stale
+    // acceptance as a whole replay does (a tip of format 5 forgot the
+    // take-backs, and took it).
     use super::tip::{Bounds, Tip};
-    let (t, _, _) = crossing_takebacks_once_accepted();
+    let (t, x, _) = crossing_takebacks_once_accepted();
     let (_, b) = khan_sides!(t);
     let stored = t.text();
     let bounds = Bounds::of(&stored, &collect(&stored)).unwrap();
     let tip = Tip::save(&t.replay, &stored, bounds).unwrap();
     let tip: super::log::SharedBytes = std::sync::Arc::new(tip);
-    let (mut restored, _, _) = Tip::restore(&tip, &stored, &Catalog).unwrap();
+    let (restored, _, _) = Tip::restore(&tip, &stored, &Catalog).unwrap();
     assert_eq!(restored.taken_back(), t.replay.taken_back());
-    assert!(table::answer_takeback(&mut t.replay.clone(), &b, true).is_err());
-    let refused = table::answer_takeback(&mut restored, &b, true)
+    let stale = t.replay.events().len() - 3;
+    assert_eq!(
+        accept_by_hand(&restored, &b, stale),
+        accept_by_hand(&t.replay, &b, stale)
+    );
+    let refused = table::offer_takeback(&mut restored.clone(), &b, x)
         .unwrap_err()
         .to_string();
     assert!(
@@ -1696,4 +1722,515 @@ fn a_counter_offer_leaves_the_first_offer_owed() {
         assert_eq!(next_duty(&t.replay), Some(Duty::Move(wk)), "{case}");
         verified(&t.text());
     }
+}
+
+// ----- attacks on offers, duties and claims (the thirty-third step's
+// attacker: each found hole closed, with the test that failed before) -----
+
+/// The clients' one writer is a party the replay says owes the next
+/// event; while an offer waits, the one the replay says owes, alone.
+#[track_caller]
+pub(super) fn assert_duty_is_owed(replay: &SignedReplay, case: &str) {
+    use super::table::next_duty;
+    let owing = replay.owing();
+    match next_duty(replay) {
+        None => assert!(
+            replay.ending().is_some(),
+            "{case}: next_duty names nobody, but the game is not over (owing: {owing:?})"
+        ),
+        Some(duty) => {
+            assert!(
+                owing.contains(&duty.who()),
+                "{case}: next_duty names {duty:?}, who is not among those owing(): {owing:?}"
+            );
+            if replay.first_open_offer().is_some() {
+                assert_eq!(
+                    owing,
+                    vec![duty.who()],
+                    "{case}: while an offer waits, owing() must be the one writer next_duty names, alone"
+                );
+            }
+        }
+    }
+}
+
+/// A Khan game between White and Black with a third party that holds no
+/// seat (a referee witnessing the game, as the protocol allows: the
+/// challenge may invite several keys, and a party without a role is the
+/// game's referee, `RefereeKey`). `third_challenges`: the seatless party
+/// is the challenger (a director inviting both players), else it is the
+/// last invited. Three moves are played: Black is to move.
+struct Three {
+    white: Player,
+    black: Player,
+    third: Player,
+    replay: SignedReplay,
+    record: Record<String>,
+}
+
+impl Three {
+    fn open(third_challenges: bool) -> Three {
+        use crate::fair_play::encoding::Text;
+        use crate::fair_play::turn::{Acceptance, Challenge, Party, RoleChoice};
+        let id = GameId::new("test-three-parties").unwrap();
+        let (white, black, third) = (
+            Player::new(21, &id),
+            Player::new(22, &id),
+            Player::new(23, &id),
+        );
+        let ruleset = Catalog.load_ruleset(GameKind::Khan, "magician").unwrap();
+        let mut tags = Tags::new();
+        for (name, value) in [
+            ("Game", GameKind::Khan.name()),
+            ("Variant", "Test"),
+            ("GameId", id.as_str()),
+            ("Date", "2026.12.06"),
+            ("Result", "*"),
+            ("NotationVersion", "1"),
+            ("Ruleset", ruleset.name.as_str()),
+        ] {
+            tags.set(name, value);
+        }
+        for player in GameKind::Khan.player_tags() {
+            tags.set(player, *player);
+        }
+        let mut record = Record::new(tags);
+        let before = SignedReplay::start(&Catalog, &ruleset).unwrap();
+        let mut replay = before.clone();
+        let party = |p: &Player, role: Option<&str>| Party {
+            key: p.key.public_key(),
+            anchor: Some(p.chain.anchor().clone()),
+            roles: List::new(role.map(|r| Text::new(r).unwrap()).into_iter().collect()).unwrap(),
+        };
+        let seats = replay.game().seats();
+        let (w_role, b_role) = (seats[0], seats[1]);
+        // The parties in the opening's order, the challenger first.
+        let order: [(&Player, Option<&str>); 3] = if third_challenges {
+            [
+                (&third, None),
+                (&white, Some(w_role)),
+                (&black, Some(b_role)),
+            ]
+        } else {
+            [
+                (&white, Some(w_role)),
+                (&black, Some(b_role)),
+                (&third, None),
+            ]
+        };
+        let (&(challenger, challenger_role), invited) = order.split_first().unwrap();
+        let challenge = Event::challenge(
+            id.clone(),
+            challenger.key.public_key(),
+            Challenge {
+                game_name: Text::new(replay.game().game().name()).unwrap(),
+                ruleset_hash: ruleset.hash(),
+                mode: Mode::Peer,
+                roles: RoleChoice::Chosen,
+                challenger: party(challenger, challenger_role),
+                invited: List::new(invited.iter().map(|(p, _)| p.key.public_key()).collect())
+                    .unwrap(),
+            },
+        )
+        .sign(&challenger.key)
+        .unwrap();
+        replay.push(&challenge).unwrap();
+        let mut events = vec![challenge];
+        for (p, role) in invited {
+            events.push(
+                table::next_event(
+                    &mut replay,
+                    &p.key,
+                    EventBody::Acceptance(Acceptance {
+                        party: party(p, *role),
+                        toss: None,
+                    }),
+                )
+                .unwrap(),
+            );
+        }
+        let replay = append_events(&mut record, &before, &events, None).unwrap();
+        let mut three = Three {
+            white,
+            black,
+            third,
+            replay,
+            record,
+        };
+        assert_eq!(
+            three.replay.seats().unwrap(),
+            [three.white.key.public_key(), three.black.key.public_key()]
+        );
+        for m in ["Ng3-f3", "Ae7-f6", "Nf3-e3"] {
+            three.play(m);
+        }
+        three
+    }
+
+    fn play(&mut self, m: &str) {
+        let to_move = self.replay.to_move_key().unwrap();
+        let mover = if to_move == self.white.key.public_key() {
+            &self.white
+        } else {
+            &self.black
+        };
+        let before = self.replay.clone();
+        let events = table::play(
+            &mut self.replay,
+            &[m.to_owned()],
+            &mover.signer(),
+            &[self.third.signer()],
+        )
+        .unwrap();
+        append_events(&mut self.record, &before, &events, None).unwrap();
+    }
+
+    fn text(&self) -> String {
+        record_to_string::<RawGrammar>(&self.record)
+    }
+}
+
+#[test]
+fn a_three_party_opening_verifies_so_the_attacks_below_are_on_valid_records() {
+    // Not an attack: the setting of the next tests is a record that
+    // `yam verify` accepts (a two-seat game with a seatless referee).
+    for third_challenges in [false, true] {
+        let t = Three::open(third_challenges);
+        let v = verified(&t.text());
+        assert!(v.referee.is_some(), "the third party is the game's referee");
+        assert_eq!(v.plies, 3);
+    }
+}
+
+#[test]
+fn a_seatless_party_cannot_answer_an_offer_made_to_a_player() {
+    // Attack: a two-seat game with a third, seatless party (a referee
+    // witness or a director; or a sockpuppet key the challenger invited
+    // beside its opponent). White, losing, offers a draw to Black, or a
+    // take-back of its blunder, and the seatless party accepts it. The
+    // verifier checked only that the answer's author was not the offerer:
+    // Black lost a won game, or the blunder it was about to punish, in a
+    // record `yam verify` accepted. Now the offer is made to Black alone
+    // (`offer_made_to`): the harness finds no offer for the third party,
+    // a hand-signed answer is refused with its reason, Black's stands.
+    for third_challenges in [false, true] {
+        for draw in [true, false] {
+            let case = format!("third party challenges: {third_challenges}, a draw: {draw}");
+            let mut t = Three::open(third_challenges);
+            let (white, black, third) = (t.white.signer(), t.black.signer(), t.third.signer());
+            let back_to = t.replay.events().len() as u32 - 2;
+            offer!(t, &white, draw, back_to);
+            let by_harness = if draw {
+                table::answer_draw(&mut t.replay.clone(), &third, true)
+            } else {
+                table::answer_takeback(&mut t.replay.clone(), &third, true)
+            };
+            let expected = if draw {
+                table::TableError::NoDrawOffer
+            } else {
+                table::TableError::NoTakebackOffer
+            };
+            assert_eq!(by_harness, Err(expected), "{case}");
+            let offer = t.replay.events().last().unwrap().hash();
+            let body = if draw {
+                EventBody::DrawAnswer {
+                    offer,
+                    accepted: true,
+                }
+            } else {
+                EventBody::TakebackAnswer {
+                    offer,
+                    accepted: true,
+                }
+            };
+            let refused = table::next_event(&mut t.replay.clone(), third.key, body)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                refused.contains("answered") && refused.contains("which is made to"),
+                "{case}: {refused}"
+            );
+            if draw {
+                act_and_append!(t, answer_draw, &black, true);
+            } else {
+                act_and_append!(t, answer_takeback, &black, true);
+            }
+            verified(&t.text());
+        }
+    }
+}
+
+#[test]
+fn with_a_seatless_party_the_offer_is_owed_by_the_opponent_alone() {
+    // Attack: in the same three-party game, Black offers a draw. The new
+    // rule says the party the oldest offer is made to owes the next event,
+    // alone, and the clients' one writer is that party. owing() lists
+    // every party but the offerer (the seatless one too), and next_duty
+    // names the first of them in the parties' order: when the seatless
+    // party challenged, the "one writer" is the referee, not White.
+    // What an honest party loses: White's desk is told it is not its turn
+    // to write (the referee's is), while White may be claimed against.
+    use super::table::next_duty;
+    let mut wrong = Vec::new();
+    for third_challenges in [false, true] {
+        let mut t = Three::open(third_challenges);
+        let black = t.black.signer();
+        act_and_append!(t, offer_draw, &black);
+        let wk = t.white.key.public_key();
+        let duty = next_duty(&t.replay);
+        let owing = t.replay.owing();
+        if duty.as_ref().map(|d| d.who()) != Some(wk) || owing != vec![wk] {
+            wrong.push(format!(
+                "third party challenges: {third_challenges}: Black's draw offer is made to White, but next_duty is {:?} (White is {}, the referee {}) and owing() is {:?}",
+                duty.map(|d| (format!("{d:?}").split('(').next().unwrap_or("").to_owned(), d.who().fingerprint().to_string())),
+                wk.fingerprint(),
+                t.third.key.public_key().fingerprint(),
+                owing.iter().map(|k| k.fingerprint().to_string()).collect::<Vec<_>>()
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn no_forfeit_claim_against_a_seatless_party_for_an_answer_it_does_not_owe() {
+    // Attack: Black offers a draw to White and at once claims a forfeit
+    // against the seatless referee, who owes no answer (the offer is made
+    // to White). The claim stands, and "Black wins by forfeit" becomes a
+    // result the record allows. What White loses: a forfeit result is
+    // allowed against White's game though nobody claimed White forfeited.
+    let mut wrong = Vec::new();
+    for third_challenges in [false, true] {
+        let mut t = Three::open(third_challenges);
+        let (black, third) = (t.black.signer(), t.third.signer());
+        act_and_append!(t, offer_draw, &black);
+        let mut r = t.replay.clone();
+        if table::claim_forfeit(&mut r, &black, third.public_key(), "x", None).is_ok() {
+            wrong.push(format!(
+                "third party challenges: {third_challenges}: Black's claim against the seatless referee was accepted; allowed results now {:?}",
+                r.allowed_results().0
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_takeback_answered_is_the_one_the_duty_names() {
+    // Attack: White offers two take-backs, to x (two moves back) and then
+    // to y (one move back). The duty (next_duty, owing) is the oldest
+    // offer's answer: offers are answered in the order they were made.
+    // table::answer_takeback answers the latest offer by the other side
+    // instead. What Black loses: accepting "the take-back it owes an
+    // answer to" through the harness (the desk's and robot's path)
+    // restores another position than the offer the duty named.
+    let mut t = khan_game();
+    let (w, b) = khan_sides!(t);
+    let n = t.replay.events().len() as u32;
+    act_and_append!(t, offer_takeback, &w, n - 3);
+    let first = t.replay.events().last().unwrap().hash();
+    act_and_append!(t, offer_takeback, &w, n - 2);
+    assert_duty_is_owed(&t.replay, "two take-backs by White");
+    let before = t.replay.clone();
+    let event = table::answer_takeback(&mut t.replay, &b, false).unwrap();
+    append_events(&mut t.record, &before, std::slice::from_ref(&event), None).unwrap();
+    let answered = match &event.event.body {
+        EventBody::TakebackAnswer { offer, .. } => *offer,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        answered, first,
+        "the duty named White's first take-back offer (the oldest), but table::answer_takeback answered its second"
+    );
+}
+
+// Attacks refused as they should be (each checks the rule holds):
+
+#[test]
+fn offers_made_by_both_sides_in_every_order_keep_the_duty_owed() {
+    // Several offers by both parties, answered in every order the harness
+    // can make (each answer by whoever may answer one): at every step the
+    // clients' one writer is the one party owing() names, nobody is left
+    // owing nothing, and the record verifies.
+    let kinds = [true, false];
+    for a in kinds {
+        for b in kinds {
+            for c in kinds {
+                let case = format!("W {a}, B {b}, W {c}");
+                let mut t = khan_game();
+                let (w, bl) = khan_sides!(t);
+                let n = t.replay.events().len() as u32;
+                offer!(t, &w, a, n - 1);
+                assert_duty_is_owed(&t.replay, &case);
+                offer!(t, &bl, b, n - 1);
+                assert_duty_is_owed(&t.replay, &case);
+                offer!(t, &w, c, n - 1);
+                assert_duty_is_owed(&t.replay, &case);
+                // Whoever next_duty names declines the offer it names,
+                // until the duty is a move again.
+                while let Some(duty) = table::next_duty(&t.replay) {
+                    use super::table::Duty;
+                    let who = if duty.who() == w.public_key() {
+                        &w
+                    } else {
+                        &bl
+                    };
+                    match duty {
+                        Duty::AnswerDraw(_) => decline!(t, who, true),
+                        Duty::AnswerTakeback(_) => decline!(t, who, false),
+                        Duty::Move(_) => break,
+                        other => panic!("{case}: {other:?}"),
+                    }
+                    assert_duty_is_owed(&t.replay, &case);
+                }
+                assert!(t.replay.first_open_offer().is_none(), "{case}");
+                verified(&t.text());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_counter_offerer_cannot_claim_after_the_other_answers_its_counter() {
+    // White offers a draw (Black owes); Black counters with a take-back;
+    // White declines Black's counter out of order. White's draw still
+    // waits on Black: Black may not claim against White, White may claim
+    // against Black, and the duty agrees.
+    let mut t = khan_game();
+    let (w, b) = khan_sides!(t);
+    let n = t.replay.events().len() as u32;
+    act_and_append!(t, offer_draw, &w);
+    act_and_append!(t, offer_takeback, &b, n - 1);
+    act_and_append!(t, answer_takeback, &w, false);
+    assert_eq!(t.replay.owing(), vec![b.public_key()]);
+    assert_duty_is_owed(&t.replay, "after White declined Black's counter");
+    assert!(table::claim_forfeit(&mut t.replay.clone(), &b, w.public_key(), "x", None).is_err());
+    assert!(table::claim_forfeit(&mut t.replay.clone(), &w, b.public_key(), "x", None).is_ok());
+    verified(&t.text());
+}
+
+#[test]
+fn a_draw_offer_made_before_the_position_a_takeback_restores_stays_owed() {
+    // White offers a draw; Black offers a take-back to that very offer
+    // (undoing nothing); White accepts it. White's draw offer was made at
+    // or before the restored position, so it stands, Black still owes its
+    // answer, and the duty agrees at every step; White's move then ends
+    // it. The record verifies.
+    let mut t = khan_game();
+    let (w, b) = khan_sides!(t);
+    act_and_append!(t, offer_draw, &w);
+    let offer_at = t.replay.events().len() as u32 - 1;
+    act_and_append!(t, offer_takeback, &b, offer_at);
+    act_and_append!(t, answer_takeback, &w, true);
+    assert_eq!(t.replay.open_draw_offers().len(), 1);
+    assert_eq!(t.replay.owing(), vec![b.public_key()]);
+    assert_duty_is_owed(&t.replay, "after the take-back");
+    act_and_append!(t, answer_draw, &b, false);
+    assert_duty_is_owed(&t.replay, "after the draw was declined");
+    play_any(&mut t);
+    assert_duty_is_owed(&t.replay, "after a move");
+    let v = verified(&t.text());
+    assert_eq!(v.taken_back.len(), 1);
+}
+
+#[test]
+fn a_draw_offer_made_in_a_line_a_takeback_undid_does_not_outlive_it() {
+    // Attack: White, in a bad position, offers a draw. Black, instead of
+    // answering, offers a take-back to before White's last move (its
+    // blunder, say). White accepts gladly; the position White offered a
+    // draw in is gone, taken back by agreement, but White's offer still
+    // stands (only a turn ends offers, and White cannot withdraw it
+    // without a turn, which would also end Black's take-back offer). Black
+    // then accepts the draw White offered for the position that no longer
+    // exists, in the restored position White may be winning. What White
+    // loses: the game, drawn on an offer made in a line both sides took
+    // back. (The offer's event is among those `taken_back` lists, so the
+    // plain copy shows it "taken back by agreement" while the result rests
+    // on it.)
+    let mut t = khan_game();
+    let (w, b) = khan_sides!(t);
+    let n = t.replay.events().len() as u32;
+    act_and_append!(t, offer_draw, &w);
+    let offer_at = n;
+    act_and_append!(t, offer_takeback, &b, n - 2);
+    act_and_append!(t, answer_takeback, &w, true);
+    let undone = t.replay.taken_back().last().unwrap().clone();
+    assert!(
+        undone.contains(&offer_at),
+        "the draw offer is in the undone line"
+    );
+    let before = t.replay.clone();
+    if let Ok(event) = table::answer_draw(&mut t.replay, &b, true) {
+        append_events(&mut t.record, &before, &[event], None).unwrap();
+        let v = verified(&t.text());
+        panic!(
+            "White's draw offer (event #{offer_at}) was in the line events #{}..=#{} took back, yet Black accepted it after the take-back: the record verifies with {:?} ({:?})",
+            undone.start(),
+            undone.end(),
+            v.result,
+            v.ending.map(|e| e.reason)
+        );
+    }
+    // Signed by hand, naming the offer: no open offer, for the verifier
+    // and the replay alike.
+    let body = EventBody::DrawAnswer {
+        offer: t.replay.events().get(offer_at as usize).unwrap().hash(),
+        accepted: true,
+    };
+    let refused = table::next_event(&mut t.replay.clone(), b.key, body)
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("no open offer"), "{refused}");
+}
+
+#[test]
+fn a_tip_restored_with_mixed_offers_open_reads_as_the_whole_replay() {
+    // A game stored (tip written) while White's take-back, Black's draw
+    // and White's draw wait: the restored replay names the same oldest
+    // offer, the same owing party, the same duty, takes the same claims,
+    // and makes the same answer with the same duty after it.
+    use super::table::next_duty;
+    use super::tip::{Bounds, Tip};
+    let mut t = khan_game();
+    let (w, b) = khan_sides!(t);
+    let n = t.replay.events().len() as u32;
+    act_and_append!(t, offer_takeback, &w, n - 1);
+    act_and_append!(t, offer_draw, &b);
+    act_and_append!(t, offer_draw, &w);
+    let stored = t.text();
+    let bounds = Bounds::of(&stored, &collect(&stored)).unwrap();
+    let tip = Tip::save(&t.replay, &stored, bounds).unwrap();
+    let tip: super::log::SharedBytes = std::sync::Arc::new(tip);
+    let (mut restored, _, _) = Tip::restore(&tip, &stored, &Catalog).unwrap();
+    assert_eq!(restored.first_open_offer(), t.replay.first_open_offer());
+    assert_eq!(restored.owing(), t.replay.owing());
+    assert_eq!(next_duty(&restored), next_duty(&t.replay));
+    for (claimant, against) in [(&w, &b), (&b, &w)] {
+        assert_eq!(
+            table::claim_forfeit(
+                &mut restored.clone(),
+                claimant,
+                against.public_key(),
+                "x",
+                None
+            )
+            .is_ok(),
+            table::claim_forfeit(
+                &mut t.replay.clone(),
+                claimant,
+                against.public_key(),
+                "x",
+                None
+            )
+            .is_ok()
+        );
+    }
+    // Black declines the take-back on both; then White owes (Black's draw
+    // is the oldest).
+    let on_whole = table::answer_takeback(&mut t.replay, &b, false).unwrap();
+    let on_tip = table::answer_takeback(&mut restored, &b, false).unwrap();
+    assert_eq!(on_whole, on_tip);
+    assert_eq!(restored.owing(), vec![w.public_key()]);
+    assert_eq!(restored.owing(), t.replay.owing());
+    assert_eq!(next_duty(&restored), next_duty(&t.replay));
 }

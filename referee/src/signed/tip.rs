@@ -69,8 +69,10 @@ impl Tip {
     /// party's turn ends every open offer, which 7's builds left open
     /// after their author's own turns; 9: the replay keeps each open draw
     /// offer's position, since the oldest open offer is the one the game
-    /// waits on.)
-    pub const VERSION: u32 = 9;
+    /// waits on; 10: the verifier keeps each offer's position and a
+    /// take-back offer's target, since an accepted take-back ends the
+    /// offers made in the line it undoes, and keeps only open offers.)
+    pub const VERSION: u32 = 10;
 
     /// The tip of `replay`, the verified replay of exactly `text`, whose
     /// [`Bounds`] are `bounds`: magic, version, the text's length and
