@@ -198,6 +198,16 @@ pub enum ReplayFault {
         /// Who owes the next event.
         owing: String,
     },
+    /// An offer by a party the game gives no say in it: a seatless party
+    /// where two seats play (only a solo game's director offers without
+    /// a seat), or anyone before the seats are settled.
+    #[error("{author} may not make an offer: {why}")]
+    OfferNotYours {
+        /// Who offered.
+        author: String,
+        /// Why not.
+        why: &'static str,
+    },
     /// An answer to an offer by a party it was not made to (a seatless
     /// referee or a second key answering for a player, 3.8).
     #[error("{author} answered {offerer}'s offer, which is made to {made_to}")]
@@ -433,7 +443,10 @@ impl SignedReplay {
                     .ok_or_else(|| ReplayFault::NoSeat(self.name_of(&event.author)))?;
                 self.ending = Some(RecordEnding::Resigned(seat));
             }
-            EventBody::DrawOffer => self.draw_offers.push((hash, event.author, event.seq)),
+            EventBody::DrawOffer => {
+                self.may_offer(&event.author)?;
+                self.draw_offers.push((hash, event.author, event.seq));
+            }
             EventBody::DrawAnswer { offer, accepted } => {
                 if let Some((_, by, _)) = self.draw_offers.iter().find(|(h, _, _)| h == offer) {
                     self.answered_by_its_party(by, &event.author)?;
@@ -444,6 +457,7 @@ impl SignedReplay {
                 }
             }
             EventBody::TakebackOffer { back_to } => {
+                self.may_offer(&event.author)?;
                 self.outside_taken_back(*back_to)?;
                 self.takeback_offers
                     .insert(hash, (*back_to, event.author, event.seq));
@@ -528,12 +542,31 @@ impl SignedReplay {
         }
     }
 
+    /// Whether `author` may make an offer (3.8): a seat, or a solo game's
+    /// seatless director, once the seats are settled. A seatless party
+    /// where two seats play may not: its offer would be made to both, so
+    /// one seat alone could settle a draw or undo the other's move with
+    /// it (a second key a player invited beside its opponent), and both
+    /// would owe its answer, so the other could not claim against a
+    /// stalling player.
+    fn may_offer(&self, author: &PublicKey) -> Result<(), ReplayFault> {
+        let why = match &self.seats {
+            None => "the seats are not settled yet",
+            Some(seats) if seats.contains(author) || seats.len() == 1 => return Ok(()),
+            Some(_) => "only the players offer in a game of two seats, not a party without one",
+        };
+        Err(ReplayFault::OfferNotYours {
+            author: self.name_of(author),
+            why,
+        })
+    }
+
     /// The parties an offer by `by` is made to (3.8): a seat's offer to
-    /// the other seats, or in a solo game to the seatless director; a
-    /// seatless party's offer (a director's) to the seats. Before the
-    /// seats are settled, every other party. One function for the answer
-    /// check, `owing` and `next_duty`: a seatless referee or a second key
-    /// invited beside the opponent must never answer for a player.
+    /// the other seats, or in a solo game to the seatless director; the
+    /// director's offer to the seat (`may_offer` lets no other seatless
+    /// party offer). One function for the answer check, `owing` and
+    /// `next_duty`: a seatless referee or a second key invited beside the
+    /// opponent must never answer for a player.
     pub fn offer_made_to(&self, by: &PublicKey) -> Vec<PublicKey> {
         let others = self.parties.iter().map(|p| p.key).filter(|k| k != by);
         let Some(seats) = &self.seats else {

@@ -2234,3 +2234,249 @@ fn a_tip_restored_with_mixed_offers_open_reads_as_the_whole_replay() {
     assert_eq!(restored.owing(), t.replay.owing());
     assert_eq!(next_duty(&restored), next_duty(&t.replay));
 }
+
+// ----- the thirty-third step's second attacker: offers made to a party
+// (`offer_made_to`), take-backs ending the offers of the line they undo -----
+
+#[test]
+fn a_seatless_party_may_not_offer_where_two_seats_play() {
+    // Attack: a seatless party (a witness referee, a director, or a
+    // sockpuppet key White invited beside Black) offers a draw, or a
+    // take-back of Black's strong move. Made "to the seats", White alone
+    // could accept it: a draw Black never agreed to, Black's move undone
+    // without Black; and both seats owed its answer, so Black could not
+    // claim against a stalling White while the sockpuppet renewed it.
+    // Now only the players offer where two seats play (a solo game's
+    // director still offers to its player): refused with its reason, by
+    // the harness and by hand alike; the players' own offers stand.
+    for third_challenges in [false, true] {
+        for draw in [true, false] {
+            let case = format!("third party challenges: {third_challenges}, a draw: {draw}");
+            let mut t = Three::open(third_challenges);
+            t.play("Md7-e7");
+            let back_to = t.replay.events().len() as u32 - 2;
+            let (white, third) = (t.white.signer(), t.third.signer());
+            let by_harness = if draw {
+                table::offer_draw(&mut t.replay.clone(), &third)
+            } else {
+                table::offer_takeback(&mut t.replay.clone(), &third, back_to)
+            };
+            let refused = by_harness.unwrap_err().to_string();
+            assert!(
+                refused.contains("may not make an offer: only the players offer"),
+                "{case}: {refused}"
+            );
+            offer!(t, &white, draw, back_to);
+            verified(&t.text());
+        }
+    }
+}
+
+#[test]
+fn nobody_offers_before_the_seats_are_settled() {
+    // With drawn seats, between the acceptor's toss and the challenger's
+    // reveal nobody has a seat, so an offer would be made to "every other
+    // party": refused until the seats exist.
+    use super::table::{ChallengeSpec, SeatChoice};
+    let id = GameId::new("test-drawn-offer").unwrap();
+    let (alice, bob) = (Player::new(31, &id), Player::new(32, &id));
+    let (mut replay, _) = table::challenge(
+        &Catalog,
+        &ChallengeSpec {
+            game: id.clone(),
+            ruleset: Catalog.load_ruleset(GameKind::Khan, "magician").unwrap(),
+            mode: Mode::Peer,
+            challenger: alice.signer(),
+            invited: bob.key.public_key(),
+            seats: SeatChoice::Drawn { salt: [7; 32] },
+        },
+    )
+    .unwrap();
+    table::accept(&mut replay, &bob.signer(), Some([8; 32])).unwrap();
+    for who in [alice.signer(), bob.signer()] {
+        let refused = table::offer_draw(&mut replay.clone(), &who)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.contains("the seats are not settled yet"),
+            "{refused}"
+        );
+    }
+}
+
+#[test]
+fn random_offers_answers_and_takebacks_keep_every_reading_in_step() {
+    // Attacks refused, explored at random (a fixed seed): draw and
+    // take-back offers by both seats to every target (the offers' own
+    // events, earlier acceptances, before and after other offers' targets),
+    // hand-signed answers to any earlier offer by either seat, in any
+    // order, several acceptances in a row, now and then a move. At every
+    // step the replay made whole and the one restored from a tip of the
+    // record before the step take or refuse the event alike and then name
+    // the same oldest offer, owing party and duty; the duty is owed (and
+    // its answer, declining, is taken: nobody is stuck on an offer the
+    // verifier forgot); no accepted take-back goes back into a line an
+    // earlier one undid; and at the end the plain copy, the main line
+    // with the take-backs followed and the replay count the same plies.
+    use super::table::{Duty, next_duty};
+    use super::tip::{Bounds, Tip};
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut rnd = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut accepted_takebacks = 0;
+    for round in 0..300 {
+        let mut t = khan_game();
+        let base = t.replay.events().len() as u32 - 4;
+        let mut steps = Vec::new();
+        for _ in 0..10 {
+            let (w, b) = khan_sides!(t);
+            let who = if rnd(2) == 0 { &w } else { &b };
+            let seq = t.replay.events().len() as u32;
+            let body = match rnd(7) {
+                0 => EventBody::DrawOffer,
+                1 | 2 => EventBody::TakebackOffer {
+                    back_to: base + rnd((seq - base) as usize) as u32,
+                },
+                6 if rnd(3) == 0 => {
+                    let before = t.replay.clone();
+                    let m = t.replay.game().legal_moves()[0].clone();
+                    let mover = if t.replay.to_move_key() == Some(w.public_key()) {
+                        &w
+                    } else {
+                        &b
+                    };
+                    let events = table::play(&mut t.replay, &[m], mover, &[]).unwrap();
+                    append_events(&mut t.record, &before, &events, None).unwrap();
+                    steps.push("move".to_owned());
+                    continue;
+                }
+                _ => {
+                    let offers: Vec<(usize, bool)> = t
+                        .replay
+                        .events()
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, e)| match e.event.body {
+                            EventBody::DrawOffer => Some((i, true)),
+                            EventBody::TakebackOffer { .. } => Some((i, false)),
+                            _ => None,
+                        })
+                        .collect();
+                    if offers.is_empty() {
+                        continue;
+                    }
+                    let (i, draw) = offers[rnd(offers.len())];
+                    let offer = t.replay.events().get(i).unwrap().hash();
+                    // Mostly accept take-backs, rarely draws (a draw ends
+                    // the exploration).
+                    let accepted = if draw { rnd(6) == 0 } else { rnd(3) != 0 };
+                    if draw {
+                        EventBody::DrawAnswer { offer, accepted }
+                    } else {
+                        EventBody::TakebackAnswer { offer, accepted }
+                    }
+                }
+            };
+            let case = format!("round {round}, steps {steps:?}, now {body:?}");
+            let stored = t.text();
+            let bounds = Bounds::of(&stored, &collect(&stored)).unwrap();
+            let tip: super::log::SharedBytes =
+                std::sync::Arc::new(Tip::save(&t.replay, &stored, bounds).unwrap());
+            let (mut restored, _, _) = Tip::restore(&tip, &stored, &Catalog).unwrap();
+            let before = t.replay.clone();
+            let on_whole = table::next_event(&mut t.replay, who.key, body.clone());
+            let on_tip = table::next_event(&mut restored, who.key, body.clone());
+            assert_eq!(
+                on_whole.as_ref().map_err(|e| e.to_string()),
+                on_tip.as_ref().map_err(|e| e.to_string()),
+                "{case}: the whole replay and the tip-restored one disagree"
+            );
+            let Ok(event) = on_whole else { continue };
+            append_events(&mut t.record, &before, &[event], None).unwrap();
+            steps.push(format!("{body:?}"));
+            assert_eq!(
+                restored.first_open_offer(),
+                t.replay.first_open_offer(),
+                "{case}"
+            );
+            assert_eq!(restored.owing(), t.replay.owing(), "{case}");
+            assert_eq!(next_duty(&restored), next_duty(&t.replay), "{case}");
+            assert_duty_is_owed(&t.replay, &case);
+            if let EventBody::TakebackAnswer { accepted: true, .. } = body {
+                let ranges = t.replay.taken_back();
+                let (last, earlier) = ranges.split_last().unwrap();
+                let back_to = last.start() - 1;
+                accepted_takebacks += 1;
+                for r in earlier {
+                    assert!(
+                        !(*r.start() <= back_to && back_to < *r.end()),
+                        "{case}: a take-back to #{back_to} went back into the line {r:?} undid"
+                    );
+                }
+            }
+            if t.replay.ending().is_some() {
+                break;
+            }
+            // Nobody is stuck on an offer the verifier forgot.
+            let (w, b) = khan_sides!(t);
+            match next_duty(&t.replay) {
+                Some(Duty::AnswerDraw(k)) => {
+                    let s = if k == w.public_key() { &w } else { &b };
+                    assert!(
+                        table::answer_draw(&mut t.replay.clone(), s, false).is_ok(),
+                        "{case}: the duty's draw answer is refused"
+                    );
+                }
+                Some(Duty::AnswerTakeback(k)) => {
+                    let s = if k == w.public_key() { &w } else { &b };
+                    let r = table::answer_takeback(&mut t.replay.clone(), s, false);
+                    assert!(
+                        r.is_ok(),
+                        "{case}: the duty's take-back answer is refused: {r:?}"
+                    );
+                }
+                _ => {}
+            }
+        }
+        if t.replay.ending().is_none() {
+            play_any(&mut t);
+        }
+        let text = t.text();
+        let v = verified(&text);
+        assert_eq!(v.plies, t.replay.plies(), "round {round}: {steps:?}");
+        if !v.taken_back.is_empty() {
+            let mut report = Reader::new(text.as_bytes())
+                .read_game(&mut crate::check::Checker::new())
+                .unwrap()
+                .unwrap();
+            super::verify::follow_takebacks(&mut report, &v, 0);
+            assert_eq!(
+                report.verdict,
+                crate::check::Verdict::Legal,
+                "round {round}: {steps:?}"
+            );
+            let out = record_to_string::<RawGrammar>(&plain(&t.record, "plain", &v.taken_back));
+            let plain_report = Reader::new(out.as_bytes())
+                .read_game(&mut crate::check::Checker::new())
+                .unwrap()
+                .unwrap();
+            assert_eq!(
+                plain_report.verdict,
+                crate::check::Verdict::Legal,
+                "round {round}: the plain copy reads otherwise: {steps:?}\n{out}"
+            );
+            assert_eq!(
+                plain_report.plies, v.plies,
+                "round {round}: {steps:?}\n{out}"
+            );
+        }
+    }
+    assert!(
+        accepted_takebacks > 20,
+        "the exploration accepted only {accepted_takebacks} take-backs"
+    );
+}
