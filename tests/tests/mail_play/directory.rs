@@ -405,6 +405,21 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// `player` runs `yam ARGS` with the desk's clock `days` days from now
+/// (`YAM_NOW`): reminders and forfeits wait for days of silence.
+fn in_days(player: &Player, days: u64, args: &[&str]) -> assert_cmd::assert::Assert {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let mut cmd = yam!();
+    cmd.args(args)
+        .arg("--data-dir")
+        .arg(player.dir())
+        .env("YAM_NOW", (now + days * 86_400).to_string());
+    cmd.assert()
+}
+
 #[test]
 fn offers_take_backs_reminders_forfeits_and_resignation_by_mail() {
     let root = tempfile::tempdir().unwrap();
@@ -446,17 +461,7 @@ fn offers_take_backs_reminders_forfeits_and_resignation_by_mail() {
     ann.yam(&["remind", "khan-1"])
         .code(1)
         .stderr(predicate::str::contains("a reminder may be sent after 7"));
-    let week = (std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs()
-        + 8 * 86_400)
-        .to_string();
-    let mut cmd = yam!();
-    cmd.args(["remind", "khan-1", "--data-dir"])
-        .arg(ann.dir())
-        .env("YAM_NOW", &week);
-    cmd.assert()
+    in_days(&ann, 8, &["remind", "khan-1"])
         .success()
         .stdout(predicate::str::contains("Reminder 1"));
     let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
@@ -481,17 +486,7 @@ fn offers_take_backs_reminders_forfeits_and_resignation_by_mail() {
     ann.yam(&["forfeit", "khan-1"])
         .code(1)
         .stderr(predicate::str::contains("after 40 days"));
-    let later = (std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs()
-        + 41 * 86_400)
-        .to_string();
-    let mut cmd = yam!();
-    cmd.args(["forfeit", "khan-1", "--data-dir"])
-        .arg(ann.dir())
-        .env("YAM_NOW", &later);
-    cmd.assert()
+    in_days(&ann, 41, &["forfeit", "khan-1"])
         .success()
         .stdout(predicate::str::contains("claims a forfeit"));
     bo.read();
@@ -601,19 +596,11 @@ fn a_counter_offer_mailed_instead_of_an_answer_leaves_the_answer_owed() {
         "{said}"
     );
     assert_eq!(bo.status("khan-1"), "them", "Bo waits for Ann's answer");
-    let later = (std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs()
-        + 41 * 86_400)
-        .to_string();
-    let mut cmd = yam!();
-    cmd.args(["forfeit", "khan-1", "--data-dir"])
-        .arg(bo.dir())
-        .env("YAM_NOW", &later);
-    cmd.assert().success().stdout(predicate::str::contains(
-        "claims a forfeit: Ann has not answered",
-    ));
+    in_days(&bo, 41, &["forfeit", "khan-1"])
+        .success()
+        .stdout(predicate::str::contains(
+            "claims a forfeit: Ann has not answered",
+        ));
     let file = root.path().join("claimed.yam");
     std::fs::write(&file, bo.record("khan-1")).unwrap();
     yam!()
