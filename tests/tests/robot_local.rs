@@ -2500,3 +2500,177 @@ fn a_record_changed_behind_the_robots_back_is_verified_whole() {
     assert_eq!(replay(&local.record(&game)).plies(), 3);
     assert!(dir.join("checkpoint").exists());
 }
+
+#[test]
+fn after_a_takeback_undid_her_move_a_robot_player_can_still_offer_to_take_back_her_last_move() {
+    // Attack (every step honest): Ann plays, Bo replies, Ann plays again;
+    // Bo asks to take back his move, which goes back past Ann's second
+    // move too, and Ann accepts. Ann then asks to take back her first
+    // move, the one still on the board. The robot finds "her last move"
+    // by scanning every event, takes the second move (the one the
+    // take-back undid), and offers to go back into the undone line,
+    // which the referee refuses. What Ann loses: she cannot offer a
+    // take-back of the move on the board (until she moves again).
+    let mut local = Local::new();
+    let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
+    let says = |local: &mut Local, who: &str, token: &str, what: &str| {
+        local.deliver(who, what, &format!("token: {token}"));
+        local.run();
+    };
+    says(&mut local, "ann@player.test", &ann, "move Ng3-f3 #0");
+    says(&mut local, "bo@player.test", &bo, "move Ae7-f6 #1");
+    says(&mut local, "ann@player.test", &ann, "move Nf3-e3 #2");
+    assert_eq!(replay(&local.record(&game)).plies(), 3);
+    says(&mut local, "bo@player.test", &bo, "offer takeback");
+    says(&mut local, "ann@player.test", &ann, "accept takeback");
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        1,
+        "back after Ann's first move"
+    );
+    says(&mut local, "ann@player.test", &ann, "offer takeback");
+    let r = replay(&local.record(&game));
+    assert!(
+        r.first_open_offer().is_some(),
+        "Ann's take-back offer of the move on the board was refused (the referee would accept one back to before it): {:?}",
+        local
+            .sent()
+            .into_iter()
+            .filter(|(to, r)| to.contains("ann") && r.body.contains("Refused"))
+            .filter_map(|(_, r)| r
+                .body
+                .lines()
+                .find(|l| l.starts_with("Refused"))
+                .map(str::to_owned))
+            .collect::<Vec<_>>()
+    );
+    says(&mut local, "bo@player.test", &bo, "accept takeback");
+    assert_eq!(replay(&local.record(&game)).plies(), 0);
+}
+
+#[test]
+fn a_player_who_owes_a_move_cannot_stall_for_ever_by_offering_draws() {
+    // Attack: Bo, to move, never moves. Every 35 days (inside the robot's
+    // 40-day limit) he mails `offer draw`. The offer passes the duty to
+    // Ann, who must decline it or be claimed against herself; both the
+    // offer and her answer count as activity, so the silence clock starts
+    // again every time. What Ann loses: a forfeit win against an
+    // opponent who has not moved for 200 days; she must answer every
+    // offer in time or lose the game herself.
+    let mut local = Local::new();
+    let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
+    local.deliver(
+        "ann@player.test",
+        "move Ng3-f3 #0",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let start = last_activity(&local, &game);
+    let at = |days: u64| (start + days * 86_400 + 60).to_string();
+    let mut day = 0;
+    while day + 35 <= 210 {
+        day += 35;
+        let now = at(day);
+        local.deliver("bo@player.test", "offer draw", &format!("token: {bo}"));
+        let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &now)]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        local.deliver("ann@player.test", "decline draw", &format!("token: {ann}"));
+        let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &now)]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let r = replay(&local.record(&game));
+    assert_eq!(r.plies(), 1, "Bo never moved");
+    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(day + 1))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = replay(&local.record(&game));
+    assert!(
+        !r.claims().is_empty(),
+        "Bo has owed his move for {} days (the limit is 40), yet no forfeit was claimed: each draw offer, and Ann's forced decline, started the silence clock again",
+        day + 1
+    );
+}
+
+#[test]
+fn the_reminder_for_an_unanswered_takeback_offer_says_what_is_owed() {
+    // Attack: Ann, to move, does not move but mails `offer takeback`
+    // (the robot takes offers from the player to move). The answer is now
+    // Bo's to give (`owing`), and the robot reminds Bo, then claims
+    // against him. But its reminder says "it has been your move" above a
+    // status that reads "white (ann) to move" with Ann's legal moves and
+    // never names the take-back offer (the status lists open draw
+    // offers only). What Bo loses: told nothing he can act on, he may
+    // ignore a reminder that looks mistaken, and loses the game by
+    // forfeit for not answering an offer he was never shown again.
+    let mut local = Local::new();
+    let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
+    local.deliver(
+        "ann@player.test",
+        "move Ng3-f3 #0",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    local.deliver("bo@player.test", "move Ae7-f6 #1", &format!("token: {bo}"));
+    local.run();
+    local.deliver(
+        "ann@player.test",
+        "offer takeback",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let r = replay(&local.record(&game));
+    assert!(r.first_open_offer().is_some(), "setup: Ann's offer is open");
+    let last = last_activity(&local, &game);
+    let at = |days: u64| (last + days * 86_400 + 60).to_string();
+    robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(14))]);
+    let reminder = local
+        .sent()
+        .into_iter()
+        .filter(|(to, r)| to.contains("bo") && r.body.starts_with("Reminder"))
+        .map(|(_, r)| r.body)
+        .next()
+        .expect("Bo, who owes the answer, is reminded");
+    assert!(
+        reminder.to_lowercase().contains("take-back")
+            || reminder.to_lowercase().contains("takeback"),
+        "the reminder to Bo, who owes an answer to Ann's take-back offer and will be claimed against for it, never names the offer nor how to answer it:\n{reminder}"
+    );
+}
+
+#[test]
+fn an_acceptance_written_for_one_takeback_offer_does_not_accept_a_later_one() {
+    // Attack (a crossing the robot allowed): Ann, to move, offers to take
+    // back her first move. Bo reads the robot's notice and mails `accept
+    // takeback`. Before his mail is read, Ann plays a new move (which
+    // withdrew her offer) and offers to take that one back; Bo's
+    // acceptance, which names no offer, was applied to the new offer and
+    // undid a move Bo never saw. Now, as on the desks (one writer at a
+    // time), Ann's move is refused while her offer waits, and Bo's
+    // acceptance answers the offer he saw.
+    let mut local = Local::new();
+    let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
+    let says = |local: &mut Local, who: &str, token: &str, what: &str| {
+        local.deliver(who, what, &format!("token: {token}"));
+        local.run();
+    };
+    says(&mut local, "ann@player.test", &ann, "move Ng3-f3 #0");
+    says(&mut local, "bo@player.test", &bo, "move Ae7-f6 #1");
+    says(&mut local, "ann@player.test", &ann, "offer takeback");
+    assert!(replay(&local.record(&game)).first_open_offer().is_some());
+    says(&mut local, "ann@player.test", &ann, "move Nf3-e3 #2");
+    let refused = local
+        .answers_to("> move Nf3-e3 #2")
+        .pop()
+        .expect("an answer")
+        .body;
+    assert!(
+        refused.contains("Refused: your take-back offer waits for the other side's answer"),
+        "{refused}"
+    );
+    assert_eq!(replay(&local.record(&game)).plies(), 2);
+    says(&mut local, "bo@player.test", &bo, "accept takeback");
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        0,
+        "Bo's acceptance answers the offer he saw: back to before Ann's first move"
+    );
+}

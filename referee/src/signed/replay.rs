@@ -1012,6 +1012,51 @@ impl SignedReplay {
             .collect()
     }
 
+    /// The event before `who`'s last move in the game as it stands (its
+    /// latest turn with moves outside every line a take-back undid): the
+    /// event a take-back of that move goes back to. A move a take-back
+    /// undid is no longer on the board, and an offer back to before it
+    /// would go back into the undone line, which is refused; the clients
+    /// (desk and robot) offer with this.
+    pub fn before_last_standing_move(&self, who: &PublicKey) -> Option<u32> {
+        self.events.iter().rev().find_map(|e| match &e.event.body {
+            EventBody::Turn(t)
+                if e.event.author == *who
+                    && !t.moves.is_empty()
+                    && !self.taken_back.iter().any(|r| r.contains(&e.event.seq)) =>
+            {
+                e.event.seq.checked_sub(1)
+            }
+            _ => None,
+        })
+    }
+
+    /// The open take-back offers, oldest first: each one's author and the
+    /// event it goes back to.
+    pub fn open_takeback_offers(&self) -> Vec<(PublicKey, u32)> {
+        let mut offers: Vec<(u32, PublicKey, u32)> = self
+            .takeback_offers
+            .values()
+            .map(|(back_to, by, seq)| (*seq, *by, *back_to))
+            .collect();
+        offers.sort_unstable_by_key(|(seq, _, _)| *seq);
+        offers
+            .into_iter()
+            .map(|(_, by, back_to)| (by, back_to))
+            .collect()
+    }
+
+    /// The kind of an open offer `who` made, if one is open.
+    pub fn open_offer_of(&self, who: &PublicKey) -> Option<OfferKind> {
+        if self.draw_offers.iter().any(|(_, by, _)| by == who) {
+            return Some(OfferKind::Draw);
+        }
+        self.takeback_offers
+            .values()
+            .any(|(_, by, _)| by == who)
+            .then_some(OfferKind::Takeback)
+    }
+
     /// The oldest open offer, the one the game waits on (3.8): its kind
     /// and its author. Every turn ends every offer, so the open ones are
     /// the few made since the latest turn.

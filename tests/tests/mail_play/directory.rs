@@ -2320,3 +2320,93 @@ fn a_turn_mail_is_read_from_the_games_tip() {
     assert!(bo.record("khan-1").contains(&line[8]));
     assert_eq!(bo.record("khan-1"), ann.record("khan-1"));
 }
+
+#[test]
+fn after_a_takeback_undid_her_move_a_player_can_still_offer_to_take_back_her_last_move() {
+    // Attack (a plain sequence, every step honest): Bo, on his move, asks
+    // to take back his last move; that goes back past Ann's reply too.
+    // Ann accepts, Bo plays again. Now Ann asks to take back her last
+    // move (the one still on the board). The desk finds "her last move"
+    // by scanning every event, so it picks the reply the take-back undid,
+    // and offers to go back to a position inside the undone line, which
+    // the referee refuses ("a take-back into a line a take-back undid").
+    // What Ann loses: she cannot offer a take-back at all until she moves
+    // again, though the referee accepts an offer back to before her move
+    // in the line as it stands.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 4);
+    ann.yam(&["move", "khan-1", &line[4]]).success();
+    bo.read();
+    // Bo's take-back goes back to before his move 4: Ann's move 5 goes too.
+    bo.yam(&["takeback", "offer", "khan-1"]).success();
+    ann.read();
+    ann.yam(&["takeback", "accept", "khan-1"]).success();
+    bo.read();
+    // Back after Ann's move 3: Bo plays his move 4 again (legal only there).
+    bo.yam(&["move", "khan-1", &line[3]]).success();
+    ann.read();
+    // Ann's last move on the board is line[2]: she asks to take it back.
+    let out = ann.yam(&["takeback", "offer", "khan-1"]);
+    let output = out.get_output();
+    assert!(
+        output.status.success(),
+        "Ann's desk refused her take-back offer of her last move on the board (the referee would accept one back to before it): {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    bo.read();
+    bo.yam(&["takeback", "accept", "khan-1"]).success();
+    ann.read();
+    // Back to before Ann's move 3: she plays it again, legal only there.
+    ann.yam(&["move", "khan-1", &line[2]]).success();
+}
+
+#[test]
+fn two_offers_mailed_at_once_are_answered_oldest_first_and_the_second_stays_answerable() {
+    // Attack (handled): Bo's client mails his move with a draw offer, then
+    // a take-back offer of that move. Ann wants the take-back, not the
+    // draw. Her desk names the draw as owed first ("Ann is to answer a
+    // draw offer") and refuses to answer the take-back before it; once
+    // she declines the draw, the take-back is hers to answer, she accepts
+    // it, and it is her move in the restored position: nothing is lost,
+    // and the desk never signs an answer out of the referee's order.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, _) = khan_after(root.path(), 4);
+    let Inbox::Files { dir: ann_inbox, .. } = ann.inbox.clone() else {
+        unreachable!()
+    };
+    let mut log = Log::parse(&ann.record("khan-1"));
+    let bo_secrets = Cheater::from_secrets(&bo.dir().join("secrets"), "bo", "khan-1");
+    // Back to before Bo's move 4 (the event before his last turn).
+    let back_to = u32::try_from(log.events().len() - 2).unwrap();
+    let draw = log.next(&bo_secrets, EventBody::DrawOffer);
+    log.append(&[], &draw);
+    let takeback = log.next(&bo_secrets, EventBody::TakebackOffer { back_to });
+    log.append(&[], &takeback);
+    let n = u32::try_from(log.events().len()).unwrap();
+    std::fs::write(
+        ann_inbox.join("two-offers.eml"),
+        attacker::mail(&bo.address, &ann.address, "khan-1", n, &log.text()),
+    )
+    .unwrap();
+    let said = ann.read();
+    assert!(said.contains("Ann is to answer a draw offer"), "{said}");
+    ann.yam(&["takeback", "accept", "khan-1"])
+        .code(1)
+        .stderr(predicate::str::contains("no take-back offer waits"));
+    ann.yam(&["draw", "decline", "khan-1"]).success();
+    assert_eq!(ann.status("khan-1"), "YOU", "the take-back waits on Ann");
+    ann.yam(&["takeback", "accept", "khan-1"]).success();
+    // Back after Ann's move 3: Bo's move 4 is to be played again. (Bo's
+    // own desk never signed these offers: his client did, so the game is
+    // followed on Ann's side.)
+    assert_eq!(ann.status("khan-1"), "them");
+    let board =
+        String::from_utf8_lossy(&ann.yam(&["board", "khan-1"]).get_output().stdout).into_owned();
+    assert!(board.contains("Bo to move"), "{board}");
+    let file = root.path().join("answered.yam");
+    std::fs::write(&file, ann.record("khan-1")).unwrap();
+    yam!()
+        .args(["verify", file.to_str().unwrap()])
+        .assert()
+        .success();
+}

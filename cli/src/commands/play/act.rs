@@ -705,23 +705,6 @@ pub enum Act {
     ClaimForfeit,
 }
 
-/// The event before my last turn with moves: where a take-back of it goes
-/// back to.
-fn before_my_last_move(replay: &SignedReplay, me: &PublicKey) -> Option<u32> {
-    replay
-        .events()
-        .iter()
-        .rev()
-        .find_map(|e| match &e.event.body {
-            yam_referee::fair_play::turn::EventBody::Turn(t)
-                if e.event.author == *me && !t.moves.is_empty() =>
-            {
-                e.event.seq.checked_sub(1)
-            }
-            _ => None,
-        })
-}
-
 /// Does `act` in game `id`.
 pub fn act(desk: &Desk, id: &str, act: Act) -> Result<Done, Error> {
     let mut game = my_game(desk, id)?;
@@ -774,7 +757,8 @@ pub fn act(desk: &Desk, id: &str, act: Act) -> Result<Done, Error> {
             format!("{name} {} the draw.", verb(yes)),
         ),
         Act::OfferTakeback => {
-            let back_to = before_my_last_move(&replay, &me)
+            let back_to = replay
+                .before_last_standing_move(&me)
                 .ok_or_else(|| Error::invalid("refused: you have made no move to take back"))?;
             (
                 table::offer_takeback(&mut replay, &signer, back_to).map_err(table_refusal)?,

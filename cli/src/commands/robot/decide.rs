@@ -15,6 +15,7 @@ use yam_referee::fair_play::game_id::GameId;
 use yam_referee::fair_play::sign::PublicKey;
 use yam_referee::fair_play::turn::{EventBody, Mode, SignedEvent};
 use yam_referee::replay::{LoadedRuleset, RulesCatalog};
+use yam_referee::signed::replay::OfferKind;
 use yam_referee::signed::table::{self, Opening, Seating, Signer, TableError};
 use yam_referee::signed::{Checkpoint, SignedReplay, SignedText, replay_text_knowing};
 
@@ -121,6 +122,30 @@ pub struct GameMeta {
     /// of an earlier build, whose `last_activity` stands for it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created: Option<u64>,
+    /// When the move the game waits for fell due: the time of the latest
+    /// turn. An offer or an answer does not move it, or a player who owes
+    /// a move could stall for ever by offering a draw every few weeks
+    /// (each offer, and the forced decline, started the silence again).
+    /// Absent in games of an earlier build and before the first turn,
+    /// when `last_activity` stands for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_due_since: Option<u64>,
+    /// Whether the game waits for an answer to an offer (whose silence
+    /// runs from the offer, `last_activity`), not for a move.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub answer_due: bool,
+}
+
+impl GameMeta {
+    /// Since when the party the game waits for has been silent: since the
+    /// offer it owes an answer to, else since its move fell due.
+    pub fn silent_since(&self) -> u64 {
+        if self.answer_due {
+            self.last_activity
+        } else {
+            self.move_due_since.unwrap_or(self.last_activity)
+        }
+    }
 }
 
 /// A party's key bound to the address that speaks for it.
@@ -940,6 +965,20 @@ impl Robot {
                             replay.plies()
                         ));
                     }
+                    // One writer at a time, as the desks have it: while
+                    // the mover's own offer waits, a move would withdraw
+                    // it while the answer may be on its way, and that
+                    // answer, which names no offer, would be read as one
+                    // to a later offer its author never saw.
+                    if let Some(kind) = replay.open_offer_of(me) {
+                        return Err(format!(
+                            "your {} offer waits for the other side's answer; move when it comes (a move now would withdraw the offer while an answer to it may be on its way)",
+                            match kind {
+                                OfferKind::Draw => "draw",
+                                OfferKind::Takeback => "take-back",
+                            }
+                        ));
+                    }
                     let mover = keys.signer(me).ok_or("no key for you in this game")?;
                     if roll::layout_pending(replay) {
                         // The rules' own draw first (the Foe layout), with
@@ -1132,6 +1171,16 @@ impl Robot {
         let after = self.commit(work, &mut loaded, &events)?;
         loaded.replay = after;
         loaded.meta.last_activity = self.now;
+        if events
+            .iter()
+            .any(|e| matches!(e.event.body, EventBody::Turn(_)))
+        {
+            loaded.meta.move_due_since = Some(self.now);
+        }
+        loaded.meta.answer_due = matches!(
+            table::next_duty(&loaded.replay),
+            Some(table::Duty::AnswerDraw(_) | table::Duty::AnswerTakeback(_))
+        );
         loaded.meta.reminders_sent.clear();
         if loaded.replay.ending().is_some() {
             loaded.meta.stage = Stage::Over;
@@ -1269,6 +1318,27 @@ impl Robot {
                 seat_name(replay, &loaded.meta.seats, by)
             ));
         }
+        for (by, back_to) in replay.open_takeback_offers() {
+            out.push_str(&format!(
+                "A take-back is offered by {}, back to the game as it stood after event #{back_to}.\n",
+                seat_name(replay, &loaded.meta.seats, &by)
+            ));
+        }
+        // The answer the game waits for, and how to give it: the player
+        // it waits on reads this above the board of the player to move.
+        match table::next_duty(replay) {
+            Some(table::Duty::AnswerDraw(k)) => out.push_str(&format!(
+                "{} is to answer the draw offer: `accept draw {id}` or `decline draw {id}`.\n",
+                seat_name(replay, &loaded.meta.seats, &k),
+                id = loaded.meta.id
+            )),
+            Some(table::Duty::AnswerTakeback(k)) => out.push_str(&format!(
+                "{} is to answer the take-back offer: `accept takeback {id}` or `decline takeback {id}`.\n",
+                seat_name(replay, &loaded.meta.seats, &k),
+                id = loaded.meta.id
+            )),
+            _ => {}
+        }
         if roll::layout_pending(replay) {
             out.push_str(&format!(
                 "The Foe rows are laid out by your first mail, with its seed: reply `move {} start #{}` and a line `seed: any words`.\n",
@@ -1395,6 +1465,8 @@ impl Robot {
             reminders_sent: Vec::new(),
             witness: false,
             bound: Vec::new(),
+            move_due_since: None,
+            answer_due: false,
         };
         player.games.push(id.clone());
         self.put_player(work, player);
@@ -1679,7 +1751,8 @@ impl Robot {
             if meta.witness && meta.reminders_sent.contains(&self.settings.forfeit) {
                 continue;
             }
-            let days = self.now.saturating_sub(meta.last_activity) / 86_400;
+            let since = meta.silent_since();
+            let days = self.now.saturating_sub(since) / 86_400;
             let (reminders, forfeit) = super::clock::due(
                 days,
                 &self.settings.reminders,
@@ -1691,7 +1764,7 @@ impl Robot {
             if reminders.is_empty() && !forfeit {
                 continue;
             }
-            let key = format!("deadline-{id}-{}-{days}", meta.last_activity);
+            let key = format!("deadline-{id}-{since}-{days}");
             let mut work = Work::default();
             match self.silence(&mut work, &key, &id, &reminders, forfeit) {
                 Ok(()) => out.push((key, work)),
@@ -1761,8 +1834,19 @@ impl Robot {
         if !forfeit {
             for day in reminders {
                 loaded.meta.reminders_sent.push(*day);
+                // What is owed: an answer to an offer, or a move.
+                let owed = match table::next_duty(&loaded.replay) {
+                    Some(table::Duty::AnswerDraw(_)) => {
+                        "a draw offer in {id} has waited for your answer"
+                    }
+                    Some(table::Duty::AnswerTakeback(_)) => {
+                        "a take-back offer in {id} has waited for your answer"
+                    }
+                    _ => "it has been your move in {id}",
+                }
+                .replace("{id}", id);
                 let text = format!(
-                    "Reminder: it has been your move in {id} for {day} days. After {} days of silence the game is lost.\n\n{}",
+                    "Reminder: {owed} for {day} days. After {} days of silence the game is lost.\n\n{}",
                     self.settings.forfeit,
                     self.status(&loaded)
                 );
@@ -2130,26 +2214,15 @@ fn events_text(after: &SignedReplay, seats: &[String], events: &[SignedEvent]) -
     out
 }
 
-/// Asks to take back the offerer's last move: back to the position before
-/// it. Only in games without chance, where going back undoes no roll.
+/// Asks to take back the offerer's last move on the board (not one a
+/// take-back undid): back to the position before it. Only in games
+/// without chance, where going back undoes no roll.
 fn offer_takeback(replay: &mut SignedReplay, who: &Signer<'_>) -> Result<Vec<SignedEvent>, String> {
     if replay.roll_book().is_some_and(|b| b.next_index() > 0) {
         return Err("a take-back cannot undo a roll; expected `offer draw` or `resign`".into());
     }
-    let me = who.public_key();
-    let last = replay
-        .events()
-        .all()
-        .iter()
-        .rposition(|e| {
-            e.event.author == me
-                && matches!(&e.event.body, EventBody::Turn(t) if !t.moves.is_empty())
-        })
-        .ok_or("you have no move to take back")?;
-    let back_to = last
-        .checked_sub(1)
-        .and_then(|i| replay.events().get(i))
-        .map(|e| e.event.seq)
+    let back_to = replay
+        .before_last_standing_move(&who.public_key())
         .ok_or("you have no move to take back")?;
     let event = table::next_event(replay, who.key, EventBody::TakebackOffer { back_to })
         .map_err(|e| e.to_string())?;

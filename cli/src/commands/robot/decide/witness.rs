@@ -283,6 +283,10 @@ impl Robot {
                     witness: true,
                     bound: Vec::new(),
                     created: Some(self.now),
+                    // The desks keep their own clocks (`yam forfeit`); the
+                    // witness's silence runs from the last activity.
+                    move_due_since: None,
+                    answer_due: false,
                 }
             }
         };
