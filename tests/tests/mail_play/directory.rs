@@ -420,6 +420,41 @@ fn in_days(player: &Player, days: u64, args: &[&str]) -> assert_cmd::assert::Ass
     cmd.assert()
 }
 
+/// `player` reads every mail in its inbox folder with the desk's clock
+/// `days` days from now, then files them away.
+fn read_in_days(player: &Player, days: u64) {
+    let Inbox::Files { dir, archive } = player.inbox.clone() else {
+        unreachable!()
+    };
+    for file in super::mail_files(&dir) {
+        in_days(player, days, &["read", "--eml", file.to_str().unwrap()]).success();
+        std::fs::create_dir_all(&archive).unwrap();
+        std::fs::rename(&file, archive.join(file.file_name().unwrap())).unwrap();
+    }
+}
+
+#[test]
+fn a_player_who_owes_a_move_cannot_stall_a_forfeit_by_offering_draws() {
+    // Attack: Bo, to move, never moves; every 35 days (inside the agreed
+    // 40) he offers a draw on his move, which Ann's desk must answer, and
+    // the game "changed" with each offer and each decline. Ann could never
+    // claim. Now a move's silence runs from the latest turn: offers and
+    // answers do not move it, and Ann's claim stands at day 40 and after.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, _) = khan_after(root.path(), 3);
+    for day in [35, 70, 105] {
+        in_days(&bo, day, &["draw", "offer", "khan-1"]).success();
+        read_in_days(&ann, day);
+        in_days(&ann, day, &["draw", "decline", "khan-1"]).success();
+        read_in_days(&bo, day);
+    }
+    in_days(&ann, 106, &["forfeit", "khan-1"])
+        .success()
+        .stdout(predicate::str::contains(
+            "claims a forfeit: Bo has not answered in 106 days",
+        ));
+}
+
 #[test]
 fn offers_take_backs_reminders_forfeits_and_resignation_by_mail() {
     let root = tempfile::tempdir().unwrap();

@@ -222,6 +222,7 @@ pub fn challenge(
             opponent: contact.address.clone(),
             thread: Vec::new(),
             changed: now(),
+            move_due_since: None,
             forfeit_days: settings.forfeit_days,
             reminders: 0,
             referee: settings.referee.clone(),
@@ -778,7 +779,7 @@ pub fn act(desk: &Desk, id: &str, act: Act) -> Result<Done, Error> {
                     "refused: the game waits for you, not for your opponent",
                 ));
             }
-            let silent = now().saturating_sub(game.meta.changed) / 86_400;
+            let silent = now().saturating_sub(game.silent_since()) / 86_400;
             if silent < u64::from(game.meta.forfeit_days) {
                 return Err(Error::invalid(format!(
                     "refused: {} has been silent {silent} day(s); a forfeit may be claimed after {} days",
@@ -814,13 +815,14 @@ pub fn remind(desk: &Desk, id: &str) -> Result<Done, Error> {
             "refused: the game waits for you, not for your opponent",
         ));
     }
-    let silent = now().saturating_sub(game.meta.changed) / 86_400;
+    let since = game.silent_since();
+    let silent = now().saturating_sub(since) / 86_400;
     let after = desk.config.remind_after_days();
     if silent < u64::from(after) {
         return Err(Error::invalid(format!(
             "refused: the game has waited for {} for {silent} day(s); a reminder may be sent after {after} (on {})",
             desk.name_of(&duty.who()),
-            crate::game::header::date_tag(game.meta.changed + u64::from(after) * 86_400)
+            crate::game::header::date_tag(since + u64::from(after) * 86_400)
         )));
     }
     game.meta.reminders += 1;
@@ -928,6 +930,7 @@ pub fn store_challenge(
             opponent: from.address.clone(),
             thread: Vec::new(),
             changed: now(),
+            move_due_since: None,
             forfeit_days: super::DEFAULT_FORFEIT_DAYS,
             reminders: 0,
             referee,

@@ -573,7 +573,8 @@ pub fn games(args: &GamesArgs) -> Result<Status> {
                 };
                 // How long the game has waited, and when a forfeit may be
                 // claimed if the opponent stays silent.
-                let days = desk::now().saturating_sub(game.meta.changed) / 86_400;
+                let since = game.silent_since();
+                let days = desk::now().saturating_sub(since) / 86_400;
                 let waiting = match next_duty(&game.replay) {
                     _ if game.meta.closed.is_some() => String::new(),
                     None => String::new(),
@@ -581,7 +582,7 @@ pub fn games(args: &GamesArgs) -> Result<Status> {
                     Some(_) => format!(
                         "  waiting {days} day(s); a forfeit may be claimed from {}",
                         crate::game::header::date_tag(
-                            game.meta.changed + u64::from(game.meta.forfeit_days) * 86_400
+                            since + u64::from(game.meta.forfeit_days) * 86_400
                         )
                     ),
                 };
@@ -634,11 +635,11 @@ fn games_json(desk: &Desk, ids: Vec<String>) -> Result<Status> {
                 line.whose_turn = Some(body::whose_turn(&game, desk));
                 if line.turn != "over" {
                     line.waiting_days =
-                        Some(desk::now().saturating_sub(game.meta.changed) / 86_400);
+                        Some(desk::now().saturating_sub(game.silent_since()) / 86_400);
                 }
                 if line.turn == "them" {
                     line.forfeit_from = Some(crate::game::header::date_tag(
-                        game.meta.changed + u64::from(game.meta.forfeit_days) * 86_400,
+                        game.silent_since() + u64::from(game.meta.forfeit_days) * 86_400,
                     ));
                 }
             }
