@@ -17,6 +17,8 @@
 //! - [`setup`]: Castle Siege's sealed setups, and what a player's written
 //!   moves ask for;
 //! - [`annotate`]: the prose an automatic turn may carry;
+//! - [`silence`]: since when the party a game waits for has been silent,
+//!   the clock of reminders and forfeits;
 //! - [`autoplay`]: the engines' choices, now the referee's
 //!   ([`yam_referee::autoplay`]), under their old path.
 
@@ -30,3 +32,4 @@ pub mod record;
 pub mod rulesets;
 pub mod secrets;
 pub mod setup;
+pub mod silence;

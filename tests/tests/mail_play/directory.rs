@@ -456,6 +456,28 @@ fn a_player_who_owes_a_move_cannot_stall_a_forfeit_by_offering_draws() {
 }
 
 #[test]
+fn the_days_an_offer_waits_for_its_answer_are_not_counted_against_the_mover() {
+    // Bo, to move, offers a draw on day 10; Ann takes 35 days to decline
+    // it. Bo waited, he was not silent: on day 46 his move has been due
+    // for 11 days, not 46, and Ann's claim is refused; it stands once 40
+    // days of his own have passed (day 75).
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, _) = khan_after(root.path(), 3);
+    in_days(&bo, 10, &["draw", "offer", "khan-1"]).success();
+    read_in_days(&ann, 10);
+    in_days(&ann, 45, &["draw", "decline", "khan-1"]).success();
+    read_in_days(&bo, 45);
+    in_days(&ann, 46, &["forfeit", "khan-1"])
+        .code(1)
+        .stderr(predicate::str::contains("Bo has been silent 11 day(s)"));
+    in_days(&ann, 75, &["forfeit", "khan-1"])
+        .success()
+        .stdout(predicate::str::contains(
+            "claims a forfeit: Bo has not answered in 40 days",
+        ));
+}
+
+#[test]
 fn offers_take_backs_reminders_forfeits_and_resignation_by_mail() {
     let root = tempfile::tempdir().unwrap();
     let (ann, bo, line) = khan_after(root.path(), 2);

@@ -11,9 +11,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use yam_notation::{RawGrammar, Record, parse_record, record_to_string};
 use yam_referee::fair_play::sign::PublicKey;
-use yam_referee::fair_play::turn::{EventBody, SignedEvent};
+use yam_referee::fair_play::turn::SignedEvent;
 use yam_referee::signed::prefix::PrefixDigest;
-use yam_referee::signed::table::{Duty, next_duty};
 use yam_referee::signed::tip::{After, Bounds, replay_after, replay_continued};
 use yam_referee::signed::write::{AppendedInPlace, append_events, append_verified_to_text};
 use yam_referee::signed::{Checkpoint, Known, SharedBytes, SignedReplay, SignedText, Tip};
@@ -23,6 +22,7 @@ use crate::game::checkpoint;
 use crate::game::record::{checked_continuation, stored_events_and_record, verified_with_view};
 use crate::game::rulesets::RecordRulesets;
 use crate::game::secrets::{Identity, Secrets};
+use crate::game::silence::SilenceClock;
 use crate::mail::compose::{Automatic, Picture, TurnMail, compose};
 use crate::mail::transport;
 use crate::store::{LockedGame, Store};
@@ -233,14 +233,11 @@ pub struct MailMeta {
     /// When the game last changed (seconds since 1970, UTC).
     #[serde(default)]
     pub changed: u64,
-    /// When the move the game waits for fell due: the time of the latest
-    /// turn. An offer or an answer does not move it, or a player who owes
-    /// a move could stall for ever by offering a draw every few weeks
-    /// (each offer, and the forced decline, changed the game). Absent in a
-    /// game stored by an earlier Yam until its next turn, when `changed`
-    /// stands for it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub move_due_since: Option<u64>,
+    /// Since when the move or the answer the game waits for is due
+    /// (`move_due_since`, `answer_due_since`): offers and answers do not
+    /// restart a move's silence ([`SilenceClock`]).
+    #[serde(flatten)]
+    pub silence: SilenceClock,
     /// Days of silence after which a forfeit may be claimed.
     #[serde(default = "default_days")]
     pub forfeit_days: u32,
@@ -320,30 +317,19 @@ pub struct Outbox {
 }
 
 impl MailMeta {
-    /// The game changed now, by `events`: a turn among them makes the
-    /// next move due from now.
-    pub fn changed_by(&mut self, events: &[SignedEvent]) {
+    /// The game changed now, by `events`, into `after`.
+    pub fn changed_by(&mut self, events: &[SignedEvent], after: &SignedReplay) {
         let now = now();
+        self.silence.step(events, after, now, self.changed);
         self.changed = now;
         self.reminders = 0;
-        if events
-            .iter()
-            .any(|e| matches!(e.event.body, EventBody::Turn(_)))
-        {
-            self.move_due_since = Some(now);
-        }
     }
 }
 
 impl Game {
-    /// Since when the party the game waits for has been silent: since the
-    /// offer it owes an answer to (the last change), else since its move
-    /// fell due, which offers and answers do not move.
+    /// Since when the party the game waits for has been silent.
     pub fn silent_since(&self) -> u64 {
-        match next_duty(&self.replay) {
-            Some(Duty::AnswerDraw(_) | Duty::AnswerTakeback(_)) => self.meta.changed,
-            _ => self.meta.move_due_since.unwrap_or(self.meta.changed),
-        }
+        self.meta.silence.silent_since(self.meta.changed)
     }
 }
 
@@ -719,7 +705,7 @@ impl Game {
                 kept.text = Rc::new(text);
                 self.replay = after;
                 self.name_players(desk);
-                self.meta.changed_by(events);
+                self.meta.changed_by(events, &self.replay);
                 return Ok(());
             }
         }
@@ -732,7 +718,7 @@ impl Game {
             base.replay = Some(before);
         }
         self.name_players(desk);
-        self.meta.changed_by(events);
+        self.meta.changed_by(events, &self.replay);
         Ok(())
     }
 

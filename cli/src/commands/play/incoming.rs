@@ -1111,7 +1111,7 @@ fn arrived(
     // draw): my record names the players then, as the sender's does, from
     // the names fixed at the challenge; a name I wrote stays.
     game.name_players(desk);
-    game.meta.changed_by(new_events);
+    game.meta.changed_by(new_events, &game.replay);
     if let Some(m) = message_id {
         crate::mail::thread::add(&mut game.meta.thread, m);
     }

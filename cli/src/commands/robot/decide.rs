@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use crate::game::silence::SilenceClock;
 use serde::{Deserialize, Serialize};
 use yam_notation::{GameKind, RawGrammar, Record, parse_record};
 use yam_referee::fair_play::chain::HashChain;
@@ -122,30 +123,13 @@ pub struct GameMeta {
     /// of an earlier build, whose `last_activity` stands for it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created: Option<u64>,
-    /// When the move the game waits for fell due: the time of the latest
-    /// turn. An offer or an answer does not move it, or a player who owes
-    /// a move could stall for ever by offering a draw every few weeks
-    /// (each offer, and the forced decline, started the silence again).
-    /// Absent in games of an earlier build and before the first turn,
-    /// when `last_activity` stands for it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub move_due_since: Option<u64>,
-    /// Whether the game waits for an answer to an offer (whose silence
-    /// runs from the offer, `last_activity`), not for a move.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub answer_due: bool,
-}
-
-impl GameMeta {
-    /// Since when the party the game waits for has been silent: since the
-    /// offer it owes an answer to, else since its move fell due.
-    pub fn silent_since(&self) -> u64 {
-        if self.answer_due {
-            self.last_activity
-        } else {
-            self.move_due_since.unwrap_or(self.last_activity)
-        }
-    }
+    /// Since when the move or the answer the game waits for is due
+    /// (`move_due_since`, `answer_due_since`): offers and answers do not
+    /// restart a move's silence ([`SilenceClock`]). Absent in games of an
+    /// earlier build and in witnessed games (whose desks keep their own
+    /// clocks), where `last_activity` stands for them.
+    #[serde(flatten)]
+    pub silence: SilenceClock,
 }
 
 /// A party's key bound to the address that speaks for it.
@@ -1170,17 +1154,12 @@ impl Robot {
         };
         let after = self.commit(work, &mut loaded, &events)?;
         loaded.replay = after;
+        let last_change = loaded.meta.last_activity;
+        loaded
+            .meta
+            .silence
+            .step(&events, &loaded.replay, self.now, last_change);
         loaded.meta.last_activity = self.now;
-        if events
-            .iter()
-            .any(|e| matches!(e.event.body, EventBody::Turn(_)))
-        {
-            loaded.meta.move_due_since = Some(self.now);
-        }
-        loaded.meta.answer_due = matches!(
-            table::next_duty(&loaded.replay),
-            Some(table::Duty::AnswerDraw(_) | table::Duty::AnswerTakeback(_))
-        );
         loaded.meta.reminders_sent.clear();
         if loaded.replay.ending().is_some() {
             loaded.meta.stage = Stage::Over;
@@ -1465,8 +1444,7 @@ impl Robot {
             reminders_sent: Vec::new(),
             witness: false,
             bound: Vec::new(),
-            move_due_since: None,
-            answer_due: false,
+            silence: SilenceClock::default(),
         };
         player.games.push(id.clone());
         self.put_player(work, player);
@@ -1751,7 +1729,7 @@ impl Robot {
             if meta.witness && meta.reminders_sent.contains(&self.settings.forfeit) {
                 continue;
             }
-            let since = meta.silent_since();
+            let since = meta.silence.silent_since(meta.last_activity);
             let days = self.now.saturating_sub(since) / 86_400;
             let (reminders, forfeit) = super::clock::due(
                 days,

@@ -285,8 +285,7 @@ impl Robot {
                     created: Some(self.now),
                     // The desks keep their own clocks (`yam forfeit`); the
                     // witness's silence runs from the last activity.
-                    move_due_since: None,
-                    answer_due: false,
+                    silence: Default::default(),
                 }
             }
         };
