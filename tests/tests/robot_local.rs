@@ -357,6 +357,14 @@ fn a_stale_move_is_refused_and_the_fresh_one_accepted() {
     assert_eq!(replay(&local.record(&game)).plies(), 1);
 }
 
+impl Local {
+    /// `who`, with its token, mails `what`, and the robot reads it.
+    fn says(&mut self, who: &str, token: &str, what: &str) {
+        self.deliver(who, what, &format!("token: {token}"));
+        self.run();
+    }
+}
+
 /// Ann challenges Bo to a Khan game and Bo joins: the game's id, and
 /// Ann's and Bo's tokens.
 fn ann_and_bo_at_khan(local: &mut Local) -> (String, String, String) {
@@ -460,18 +468,10 @@ fn every_takeback_offer_the_replay_holds_open_can_be_answered_by_mail() {
     // does, not lose it by reading the record its own way.
     let mut local = Local::new();
     let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
-    let ann_says = |local: &mut Local, what: &str| {
-        local.deliver("ann@player.test", what, &format!("token: {ann}"));
-        local.run();
-    };
-    ann_says(&mut local, "move Ng3-f3 #0");
-    ann_says(&mut local, "offer takeback");
-    ann_says(&mut local, "offer takeback");
-    let bo_says = |local: &mut Local, what: &str| {
-        local.deliver("bo@player.test", what, &format!("token: {bo}"));
-        local.run();
-    };
-    bo_says(&mut local, "decline takeback");
+    local.says("ann@player.test", &ann, "move Ng3-f3 #0");
+    local.says("ann@player.test", &ann, "offer takeback");
+    local.says("ann@player.test", &ann, "offer takeback");
+    local.says("bo@player.test", &bo, "decline takeback");
     let r = replay(&local.record(&game));
     assert_eq!(r.plies(), 1);
     let bo_to_move = r.to_move_key().unwrap();
@@ -480,7 +480,7 @@ fn every_takeback_offer_the_replay_holds_open_can_be_answered_by_mail() {
         vec![bo_to_move],
         "the first offer still waits on Bo"
     );
-    bo_says(&mut local, "accept takeback");
+    local.says("bo@player.test", &bo, "accept takeback");
     assert_eq!(
         replay(&local.record(&game)).plies(),
         0,
@@ -2513,22 +2513,18 @@ fn after_a_takeback_undid_her_move_a_robot_player_can_still_offer_to_take_back_h
     // take-back of the move on the board (until she moves again).
     let mut local = Local::new();
     let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
-    let says = |local: &mut Local, who: &str, token: &str, what: &str| {
-        local.deliver(who, what, &format!("token: {token}"));
-        local.run();
-    };
-    says(&mut local, "ann@player.test", &ann, "move Ng3-f3 #0");
-    says(&mut local, "bo@player.test", &bo, "move Ae7-f6 #1");
-    says(&mut local, "ann@player.test", &ann, "move Nf3-e3 #2");
+    local.says("ann@player.test", &ann, "move Ng3-f3 #0");
+    local.says("bo@player.test", &bo, "move Ae7-f6 #1");
+    local.says("ann@player.test", &ann, "move Nf3-e3 #2");
     assert_eq!(replay(&local.record(&game)).plies(), 3);
-    says(&mut local, "bo@player.test", &bo, "offer takeback");
-    says(&mut local, "ann@player.test", &ann, "accept takeback");
+    local.says("bo@player.test", &bo, "offer takeback");
+    local.says("ann@player.test", &ann, "accept takeback");
     assert_eq!(
         replay(&local.record(&game)).plies(),
         1,
         "back after Ann's first move"
     );
-    says(&mut local, "ann@player.test", &ann, "offer takeback");
+    local.says("ann@player.test", &ann, "offer takeback");
     let r = replay(&local.record(&game));
     assert!(
         r.first_open_offer().is_some(),
@@ -2544,7 +2540,7 @@ fn after_a_takeback_undid_her_move_a_robot_player_can_still_offer_to_take_back_h
                 .map(str::to_owned))
             .collect::<Vec<_>>()
     );
-    says(&mut local, "bo@player.test", &bo, "accept takeback");
+    local.says("bo@player.test", &bo, "accept takeback");
     assert_eq!(replay(&local.record(&game)).plies(), 0);
 }
 
@@ -2648,15 +2644,11 @@ fn an_acceptance_written_for_one_takeback_offer_does_not_accept_a_later_one() {
     // acceptance answers the offer he saw.
     let mut local = Local::new();
     let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
-    let says = |local: &mut Local, who: &str, token: &str, what: &str| {
-        local.deliver(who, what, &format!("token: {token}"));
-        local.run();
-    };
-    says(&mut local, "ann@player.test", &ann, "move Ng3-f3 #0");
-    says(&mut local, "bo@player.test", &bo, "move Ae7-f6 #1");
-    says(&mut local, "ann@player.test", &ann, "offer takeback");
+    local.says("ann@player.test", &ann, "move Ng3-f3 #0");
+    local.says("bo@player.test", &bo, "move Ae7-f6 #1");
+    local.says("ann@player.test", &ann, "offer takeback");
     assert!(replay(&local.record(&game)).first_open_offer().is_some());
-    says(&mut local, "ann@player.test", &ann, "move Nf3-e3 #2");
+    local.says("ann@player.test", &ann, "move Nf3-e3 #2");
     let refused = local
         .answers_to("> move Nf3-e3 #2")
         .pop()
@@ -2667,7 +2659,7 @@ fn an_acceptance_written_for_one_takeback_offer_does_not_accept_a_later_one() {
         "{refused}"
     );
     assert_eq!(replay(&local.record(&game)).plies(), 2);
-    says(&mut local, "bo@player.test", &bo, "accept takeback");
+    local.says("bo@player.test", &bo, "accept takeback");
     assert_eq!(
         replay(&local.record(&game)).plies(),
         0,
