@@ -2555,12 +2555,7 @@ fn a_player_who_owes_a_move_cannot_stall_for_ever_by_offering_draws() {
     // offer in time or lose the game herself.
     let mut local = Local::new();
     let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
-    local.deliver(
-        "ann@player.test",
-        "move Ng3-f3 #0",
-        &format!("token: {ann}"),
-    );
-    local.run();
+    local.says("ann@player.test", &ann, "move Ng3-f3 #0");
     let start = last_activity(&local, &game);
     let at = |days: u64| (start + days * 86_400 + 60).to_string();
     let mut day = 0;
@@ -2599,20 +2594,9 @@ fn the_reminder_for_an_unanswered_takeback_offer_says_what_is_owed() {
     // forfeit for not answering an offer he was never shown again.
     let mut local = Local::new();
     let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
-    local.deliver(
-        "ann@player.test",
-        "move Ng3-f3 #0",
-        &format!("token: {ann}"),
-    );
-    local.run();
-    local.deliver("bo@player.test", "move Ae7-f6 #1", &format!("token: {bo}"));
-    local.run();
-    local.deliver(
-        "ann@player.test",
-        "offer takeback",
-        &format!("token: {ann}"),
-    );
-    local.run();
+    local.says("ann@player.test", &ann, "move Ng3-f3 #0");
+    local.says("bo@player.test", &bo, "move Ae7-f6 #1");
+    local.says("ann@player.test", &ann, "offer takeback");
     let r = replay(&local.record(&game));
     assert!(r.first_open_offer().is_some(), "setup: Ann's offer is open");
     let last = last_activity(&local, &game);
