@@ -1179,24 +1179,13 @@ fn act(args: &ActArgs, action: Act) -> Step<()> {
         Some(name) => by_name(&keys, name)?,
         None => {
             let key = match action {
-                // The party the game waits on for a draw answer; else
-                // (a take-back offer is older) the other side of the
-                // latest draw offer.
-                Act::Answer(_) => match table::next_duty(&loaded.replay) {
-                    Some(table::Duty::AnswerDraw(k)) => Some(k),
-                    _ => loaded
-                        .replay
-                        .open_draw_offers()
-                        .last()
-                        .and_then(|(_, by, _)| {
-                            loaded
-                                .replay
-                                .parties()
-                                .iter()
-                                .map(|p| p.key)
-                                .find(|k| k != by)
-                        }),
-                },
+                // The party the oldest open draw offer is made to (the
+                // one `table::answer_draw` answers for it).
+                Act::Answer(_) => loaded
+                    .replay
+                    .open_draw_offers()
+                    .first()
+                    .and_then(|(_, by, _)| loaded.replay.offer_made_to(by).first().copied()),
                 _ => loaded.replay.to_move_key(),
             }
             .ok_or_else(|| {

@@ -1016,7 +1016,9 @@ impl Robot {
                         Offer::Draw => table::answer_draw(replay, &who, accepted)
                             .map(|e| vec![e])
                             .map_err(|e| e.to_string()),
-                        Offer::Takeback => answer_takeback(replay, &who, accepted),
+                        Offer::Takeback => table::answer_takeback(replay, &who, accepted)
+                            .map(|e| vec![e])
+                            .map_err(|e| e.to_string()),
                     }
                 })
             }
@@ -1815,14 +1817,13 @@ impl Robot {
                 // What is owed: an answer to an offer, or a move.
                 let owed = match table::next_duty(&loaded.replay) {
                     Some(table::Duty::AnswerDraw(_)) => {
-                        "a draw offer in {id} has waited for your answer"
+                        format!("a draw offer in {id} has waited for your answer")
                     }
                     Some(table::Duty::AnswerTakeback(_)) => {
-                        "a take-back offer in {id} has waited for your answer"
+                        format!("a take-back offer in {id} has waited for your answer")
                     }
-                    _ => "it has been your move in {id}",
-                }
-                .replace("{id}", id);
+                    _ => format!("it has been your move in {id}"),
+                };
                 let text = format!(
                     "Reminder: {owed} for {day} days. After {} days of silence the game is lost.\n\n{}",
                     self.settings.forfeit,
@@ -2205,20 +2206,6 @@ fn offer_takeback(replay: &mut SignedReplay, who: &Signer<'_>) -> Result<Vec<Sig
     let event = table::next_event(replay, who.key, EventBody::TakebackOffer { back_to })
         .map_err(|e| e.to_string())?;
     Ok(vec![event])
-}
-
-/// `who` answers the take-back offer that waits for it, the one the
-/// replay holds open (`table::answer_takeback`), as every client does: a
-/// reading of its own found a later offer answered and took the earlier
-/// one, which the replay still holds open, for gone.
-fn answer_takeback(
-    replay: &mut SignedReplay,
-    who: &Signer<'_>,
-    accepted: bool,
-) -> Result<Vec<SignedEvent>, String> {
-    table::answer_takeback(replay, who, accepted)
-        .map(|event| vec![event])
-        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
