@@ -21,6 +21,7 @@ use yam_referee::fair_play::turn::{EventBody, Evidence, Mode, SignedEvent};
 use yam_referee::replay::{LoadedRuleset, RulesCatalog};
 use yam_referee::signed::SignedReplay;
 use yam_referee::signed::dispute::describe;
+use yam_referee::signed::replay::OfferKind;
 use yam_referee::signed::table::{self, Opening, Seating, Signer, TableError};
 use yam_referee::signed::text::chance_item;
 use yam_referee::signed::write::append_events;
@@ -750,9 +751,8 @@ fn status_line(args: &StatusArgs, loaded: &Loaded, moves: Vec<String>) -> Status
         seats,
         referee,
         draw_offered_by: replay
-            .open_draw_offers()
-            .iter()
-            .map(|(_, by, _)| replay.name_of(by).to_string())
+            .open_offers_of_kind(OfferKind::Draw)
+            .map(|offer| replay.name_of(&offer.author).to_string())
             .collect(),
         result: replay.ending().map(|e| e.result.to_string()),
         ending: replay.ending().map(|e| e.reason.to_string()),
@@ -1183,9 +1183,9 @@ fn act(args: &ActArgs, action: Act) -> Step<()> {
                 // one `table::answer_draw` answers for it).
                 Act::Answer(_) => loaded
                     .replay
-                    .open_draw_offers()
-                    .first()
-                    .and_then(|(_, by, _)| loaded.replay.offer_made_to(by).first().copied()),
+                    .open_offers_of_kind(OfferKind::Draw)
+                    .next()
+                    .and_then(|offer| loaded.replay.offer_made_to(&offer.author).first().copied()),
                 _ => loaded.replay.to_move_key(),
             }
             .ok_or_else(|| {
@@ -1257,8 +1257,8 @@ fn status(args: &StatusArgs) -> Step<()> {
     );
     let names = tag_names(&loaded.record, replay);
     print_seats(&mut out, replay, &names);
-    for (_, by, _) in replay.open_draw_offers() {
-        let _ = writeln!(out, "draw offered by {}", replay.name_of(by));
+    for offer in replay.open_offers_of_kind(OfferKind::Draw) {
+        let _ = writeln!(out, "draw offered by {}", replay.name_of(&offer.author));
     }
     print_next(&mut out, replay, &names);
     if !moves.is_empty() {

@@ -264,22 +264,33 @@ pub struct RecordSummary {
     pub challenger_takes_first_roles: Option<bool>,
 }
 
+/// What an offer proposes (3.8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-enum OfferKind {
+pub enum OfferKind {
+    /// A draw by agreement.
     Draw,
+    /// A take-back to an earlier position.
     Takeback,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Offer {
-    hash: Hash32,
-    kind: OfferKind,
-    author: PublicKey,
-    /// The offer's position: an accepted take-back ends the offers made
-    /// in the line it undoes (after the event it goes back to).
-    seq: u32,
+/// An offer not yet answered, as the verifier keeps it: the one list of
+/// open offers every reading of a record goes through (the signed replay's
+/// duties, claims and answers, the clients' offers and answers), so no two
+/// readings can disagree on which offers are open.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenOffer {
+    /// The offer event's hash, which its answer names.
+    pub hash: Hash32,
+    /// What it proposes.
+    pub kind: OfferKind,
+    /// Who made it.
+    pub author: PublicKey,
+    /// The offer's position: offers are answered in the order they were
+    /// made, and an accepted take-back ends the offers made in the line
+    /// it undoes (after the event it goes back to).
+    pub seq: u32,
     /// A take-back offer's event to go back to.
-    back_to: Option<u32>,
+    pub back_to: Option<u32>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -318,8 +329,13 @@ pub struct RecordVerifier {
     /// The latest event that carries a hidden setup's commitment or
     /// reveal: no take-back goes back past it (3.8). (In tips since format 6.)
     last_setup: Option<u32>,
-    /// The open offers (answered ones leave, every turn empties it).
-    offers: Vec<Offer>,
+    /// The open offers, oldest first (answered ones leave, every turn
+    /// empties it).
+    offers: Vec<OpenOffer>,
+    /// The offer the last event checked answered, for the replay to see
+    /// who it was made to and what an accepted take-back restores.
+    #[serde(skip)]
+    answered: Option<OpenOffer>,
     over: bool,
     toss: Option<bool>,
     trusted: bool,
@@ -427,6 +443,18 @@ impl RecordVerifier {
         self.played.as_ref().filter(|r| r.index == index)
     }
 
+    /// The open offers, oldest first: made since the latest turn (every
+    /// turn ends them all), not answered, and not made in a line an
+    /// accepted take-back undid.
+    pub fn open_offers(&self) -> &[OpenOffer] {
+        &self.offers
+    }
+
+    /// The offer the last event checked answered, if it was an answer.
+    pub fn answered_offer(&self) -> Option<&OpenOffer> {
+        self.answered.as_ref()
+    }
+
     /// The roll book as of the last event checked (`None` in practice games
     /// and before the opening is complete): a responder answers through a
     /// copy of it ([`RollBook::answer`]), so its guard sees exactly the
@@ -518,6 +546,7 @@ impl RecordVerifier {
         }
         self.played = None;
         self.outcomes_here = None;
+        self.answered = None;
         match &event.body {
             EventBody::Challenge(_) => {}
             EventBody::Acceptance(acceptance) => self.acceptance(event, acceptance)?,
@@ -798,7 +827,7 @@ impl RecordVerifier {
     }
 
     fn offer(&mut self, event: &Event, hash: &Hash32, kind: OfferKind, back_to: Option<u32>) {
-        self.offers.push(Offer {
+        self.offers.push(OpenOffer {
             hash: *hash,
             kind,
             author: event.author,
@@ -822,7 +851,12 @@ impl RecordVerifier {
             .iter()
             .position(|o| o.hash == *offer && o.kind == kind && o.author != event.author);
         match found {
-            Some(i) => Ok(self.offers.remove(i).back_to),
+            Some(i) => {
+                let answered = self.offers.remove(i);
+                let back_to = answered.back_to;
+                self.answered = Some(answered);
+                Ok(back_to)
+            }
             None => Err(Fault::NoSuchOffer { offer: *offer }),
         }
     }

@@ -43,6 +43,7 @@ use crate::fair_play::commit::Commitment;
 use crate::fair_play::hash::Hash32;
 use crate::fair_play::outcome::{ByteSource, PracticeStream};
 use crate::fair_play::record::{Fault, RecordError, RecordSummary, RecordVerifier};
+pub use crate::fair_play::record::{OfferKind, OpenOffer};
 use crate::fair_play::roll::{RollBook, RollStage};
 use crate::fair_play::sign::{Fingerprint, PublicKey};
 use crate::fair_play::turn::{
@@ -251,15 +252,6 @@ struct Request {
     orders: Vec<String>,
 }
 
-/// An offer's kind: a draw, or a take-back.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OfferKind {
-    /// A draw by agreement.
-    Draw,
-    /// A take-back to an earlier position.
-    Takeback,
-}
-
 /// A signed game replayed by its rules and its evidence; see the module
 /// documentation.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -300,9 +292,6 @@ pub struct SignedReplay {
     /// undo keeps "on error nothing changes" true whatever comes later.
     #[serde(skip)]
     requests_undo: Vec<(u64, Option<Request>)>,
-    /// The open take-back offers: each offer's hash, the event it goes
-    /// back to, its author and its position.
-    takeback_offers: BTreeMap<Hash32, (u32, PublicKey, u32)>,
     /// The events each accepted take-back undid, in order: from the one
     /// after the event it went back to, to its acceptance. Read by the
     /// whole replay's report and the plain export, and by the take-back
@@ -310,10 +299,6 @@ pub struct SignedReplay {
     /// replay restored from a tip that forgot them accepted what a whole
     /// replay refuses.
     taken_back: Vec<std::ops::RangeInclusive<u32>>,
-    /// The open draw offers, oldest first: each offer's hash, its author
-    /// and its position (which orders them among the take-back offers:
-    /// the oldest open offer is the one the game waits on, tip format 9).
-    draw_offers: Vec<(Hash32, PublicKey, u32)>,
     commitments: Vec<(PublicKey, Commitment)>,
     ending: Option<RecordEnding>,
     claims: Vec<Claim>,
@@ -338,9 +323,7 @@ impl SignedReplay {
             practice: None,
             requests: Arc::new(BTreeMap::new()),
             requests_undo: Vec::new(),
-            takeback_offers: BTreeMap::new(),
             taken_back: Vec::new(),
-            draw_offers: Vec::new(),
             commitments: Vec::new(),
             ending: None,
             claims: Vec::new(),
@@ -424,9 +407,6 @@ impl SignedReplay {
         self.verifier
             .push_in_working_copy(signed, &to_move)
             .map_err(|e: RecordError| ReplayFault::Record(e.fault))?;
-        // The verifier hashed the event to check its link: the record hash
-        // it now holds is this event's.
-        let hash = self.verifier.record_hash();
         match &event.body {
             EventBody::Challenge(challenge) => self.open_challenge(challenge)?,
             EventBody::Acceptance(acceptance) => {
@@ -443,35 +423,28 @@ impl SignedReplay {
                     .ok_or_else(|| ReplayFault::NoSeat(self.name_of(&event.author)))?;
                 self.ending = Some(RecordEnding::Resigned(seat));
             }
-            EventBody::DrawOffer => {
+            // The open offers are the verifier's alone (`open_offers`): it
+            // has recorded the offer, ended the ones a turn or an accepted
+            // take-back ends, and closed an answered one, handing it back.
+            EventBody::DrawOffer | EventBody::TakebackOffer { .. } => {
                 self.may_offer(&event.author)?;
-                self.draw_offers.push((hash, event.author, event.seq));
-            }
-            EventBody::DrawAnswer { offer, accepted } => {
-                if let Some((_, by, _)) = self.draw_offers.iter().find(|(h, _, _)| h == offer) {
-                    self.answered_by_its_party(by, &event.author)?;
+                if let EventBody::TakebackOffer { back_to } = &event.body {
+                    self.outside_taken_back(*back_to)?;
                 }
-                self.draw_offers.retain(|(h, _, _)| h != offer);
+            }
+            EventBody::DrawAnswer { accepted, .. } => {
+                self.answered_by_its_party(&event.author)?;
                 if *accepted {
                     self.ending = Some(RecordEnding::DrawAgreed);
                 }
             }
-            EventBody::TakebackOffer { back_to } => {
-                self.may_offer(&event.author)?;
-                self.outside_taken_back(*back_to)?;
-                self.takeback_offers
-                    .insert(hash, (*back_to, event.author, event.seq));
-            }
-            EventBody::TakebackAnswer { offer, accepted } => {
-                if let Some((_, by, _)) = self.takeback_offers.get(offer) {
-                    self.answered_by_its_party(by, &event.author)?;
-                }
+            EventBody::TakebackAnswer { accepted, .. } => {
                 // Not asked again here whether its target lies in a line
                 // a take-back undid: it was asked when the offer was made,
                 // and an offer open when another take-back is accepted
                 // survives it only if made before the event that one goes
                 // back to, so its target lies before that line too.
-                let back_to = self.takeback_offers.remove(offer).map(|(to, _, _)| to);
+                let back_to = self.answered_by_its_party(&event.author)?;
                 if let (true, Some(back_to)) = (*accepted, back_to)
                     && let Some((game, plies)) = usize::try_from(back_to)
                         .ok()
@@ -481,13 +454,6 @@ impl SignedReplay {
                     self.plies = plies;
                     self.game_played = true;
                     self.taken_back.push(back_to.saturating_add(1)..=event.seq);
-                    // Offers made in the line it undid were made for a
-                    // position that is gone: they end with it (as the
-                    // verifier ends them), or a draw offered in a lost
-                    // position could be accepted in the restored one.
-                    self.draw_offers.retain(|(_, _, seq)| *seq <= back_to);
-                    self.takeback_offers
-                        .retain(|_, (_, _, seq)| *seq <= back_to);
                 }
             }
             EventBody::ForfeitClaim {
@@ -512,11 +478,9 @@ impl SignedReplay {
     /// (an offer accepted many moves later would undo or end a game played
     /// on since; in a solo game the director signs no move, so only this
     /// ends the player's offers), and the party's own forfeit claims are
-    /// withdrawn (it plays with the party it said had gone). The fair-play
-    /// verifier ends the same offers (`RecordVerifier`'s own list).
+    /// withdrawn (it plays with the party it said had gone). The offers
+    /// are the fair-play verifier's, which has ended them already.
     fn plays_on(&mut self, author: &PublicKey) {
-        self.takeback_offers.clear();
-        self.draw_offers.clear();
         self.claims.retain(|claim| claim.by != *author);
     }
 
@@ -584,11 +548,19 @@ impl SignedReplay {
         }
     }
 
-    /// An answer to an offer by `by` comes from a party it is made to.
-    fn answered_by_its_party(&self, by: &PublicKey, author: &PublicKey) -> Result<(), ReplayFault> {
+    /// An answer comes from a party the offer it answers is made to (the
+    /// verifier has found the offer open, closed it and handed it back);
+    /// a take-back offer's event to go back to.
+    fn answered_by_its_party(&self, author: &PublicKey) -> Result<Option<u32>, ReplayFault> {
+        // The verifier refuses an answer to no open offer of its kind, so
+        // an answer it passed always names one.
+        let Some(offer) = self.verifier.answered_offer() else {
+            return Ok(None);
+        };
+        let by = &offer.author;
         let made_to = self.offer_made_to(by);
         if made_to.contains(author) {
-            return Ok(());
+            return Ok(offer.back_to);
         }
         let names: Vec<String> = made_to.iter().map(|k| self.name_of(k)).collect();
         Err(ReplayFault::NotMadeTo {
@@ -1001,8 +973,8 @@ impl SignedReplay {
         // it, so its author can neither claim against the one it owes an
         // answer nor, by making both owe, keep a silent party from being
         // claimed against (`next_duty` names the same party).
-        if let Some((_, by)) = self.first_open_offer() {
-            return self.offer_made_to(&by);
+        if let Some(offer) = self.first_open_offer() {
+            return self.offer_made_to(&offer.author);
         }
         seats
             .iter()
@@ -1031,62 +1003,37 @@ impl SignedReplay {
         })
     }
 
-    /// The open take-back offers, oldest first: each one's author and the
-    /// event it goes back to.
-    pub fn open_takeback_offers(&self) -> Vec<(PublicKey, u32)> {
-        let mut offers: Vec<(u32, PublicKey, u32)> = self
-            .takeback_offers
-            .values()
-            .map(|(back_to, by, seq)| (*seq, *by, *back_to))
-            .collect();
-        offers.sort_unstable_by_key(|(seq, _, _)| *seq);
-        offers
-            .into_iter()
-            .map(|(_, by, back_to)| (by, back_to))
-            .collect()
+    /// The open offers, oldest first: the verifier's list, the one every
+    /// reading goes through. Every turn ends every offer, so they are the
+    /// few made since the latest turn.
+    pub fn open_offers(&self) -> &[OpenOffer] {
+        self.verifier.open_offers()
     }
 
-    /// The kind of an open offer `who` made, if one is open.
+    /// The open offers of `kind`, oldest first.
+    pub fn open_offers_of_kind(&self, kind: OfferKind) -> impl Iterator<Item = &OpenOffer> {
+        self.open_offers().iter().filter(move |o| o.kind == kind)
+    }
+
+    /// The kind of an open offer `who` made, if one is open (its oldest).
     pub fn open_offer_of(&self, who: &PublicKey) -> Option<OfferKind> {
-        if self.draw_offers.iter().any(|(_, by, _)| by == who) {
-            return Some(OfferKind::Draw);
-        }
-        self.takeback_offers
-            .values()
-            .any(|(_, by, _)| by == who)
-            .then_some(OfferKind::Takeback)
-    }
-
-    /// The oldest open offer, the one the game waits on (3.8): its kind
-    /// and its author. Every turn ends every offer, so the open ones are
-    /// the few made since the latest turn.
-    pub fn first_open_offer(&self) -> Option<(OfferKind, PublicKey)> {
-        let draw = self
-            .draw_offers
-            .first()
-            .map(|(_, by, seq)| (*seq, OfferKind::Draw, *by));
-        let takeback = self
-            .takeback_offers
-            .values()
-            .map(|(_, by, seq)| (*seq, OfferKind::Takeback, *by))
-            .min_by_key(|(seq, _, _)| *seq);
-        [draw, takeback]
-            .into_iter()
-            .flatten()
-            .min_by_key(|(seq, _, _)| *seq)
-            .map(|(_, kind, by)| (kind, by))
-    }
-
-    /// The oldest open take-back offer made to `who`: its hash and the
-    /// event it goes back to (from the offers the replay keeps, not by
-    /// reading every event again). Offers are answered in the order they
-    /// were made, so this is the one the duty names.
-    pub fn open_takeback(&self, who: &PublicKey) -> Option<(Hash32, u32)> {
-        self.takeback_offers
+        self.open_offers()
             .iter()
-            .filter(|(_, (_, by, _))| self.offer_made_to(by).contains(who))
-            .min_by_key(|(_, (_, _, seq))| *seq)
-            .map(|(hash, (back_to, _, _))| (*hash, *back_to))
+            .find(|o| o.author == *who)
+            .map(|o| o.kind)
+    }
+
+    /// The oldest open offer, the one the game waits on (3.8).
+    pub fn first_open_offer(&self) -> Option<&OpenOffer> {
+        self.open_offers().first()
+    }
+
+    /// The oldest open offer of `kind` made to `who`: offers are answered
+    /// in the order they were made, so this is the one the duty names
+    /// when it is `who`'s to answer.
+    pub fn oldest_offer_to(&self, who: &PublicKey, kind: OfferKind) -> Option<&OpenOffer> {
+        self.open_offers_of_kind(kind)
+            .find(|o| self.offer_made_to(&o.author).contains(who))
     }
 
     /// The move number the game stood at just before event `seq` (as
@@ -1169,12 +1116,6 @@ impl SignedReplay {
     /// The practice stream as far as it was used (practice games only).
     pub fn practice_stream(&self) -> Option<&PracticeStream> {
         self.practice.as_ref()
-    }
-
-    /// Draw offers not yet answered, oldest first: (offer hash, offerer,
-    /// the offer's position).
-    pub fn open_draw_offers(&self) -> &[(Hash32, PublicKey, u32)] {
-        &self.draw_offers
     }
 
     /// Moves played in the game as it stands (after take-backs).

@@ -891,12 +891,9 @@ pub fn answer_draw(
     who: &Signer<'_>,
     accepted: bool,
 ) -> Result<SignedEvent, TableError> {
-    let me = who.public_key();
     let offer = replay
-        .open_draw_offers()
-        .iter()
-        .find(|(_, by, _)| replay.offer_made_to(by).contains(&me))
-        .map(|(hash, _, _)| *hash)
+        .oldest_offer_to(&who.public_key(), OfferKind::Draw)
+        .map(|offer| offer.hash)
         .ok_or(TableError::NoDrawOffer)?;
     let mut working = replay.clone();
     let event = next_event(
@@ -924,7 +921,8 @@ pub fn offer_takeback(
 /// The oldest open take-back offer made to `who`: its hash
 /// and the event it goes back to.
 pub fn open_takeback(replay: &SignedReplay, who: &PublicKey) -> Option<(Hash32, u32)> {
-    replay.open_takeback(who)
+    let offer = replay.oldest_offer_to(who, OfferKind::Takeback)?;
+    Some((offer.hash, offer.back_to?))
 }
 
 /// `who` answers the oldest open take-back offer made to it.
@@ -1025,9 +1023,9 @@ pub fn next_duty(replay: &SignedReplay) -> Option<Duty> {
     }
     // Offers are answered in the order they were made: the oldest one's
     // answer is due, from the party `SignedReplay::owing` names (3.8).
-    if let Some((kind, by)) = replay.first_open_offer() {
-        let other = replay.offer_made_to(&by).first().copied();
-        return other.map(match kind {
+    if let Some(offer) = replay.first_open_offer() {
+        let other = replay.offer_made_to(&offer.author).first().copied();
+        return other.map(match offer.kind {
             OfferKind::Draw => Duty::AnswerDraw,
             OfferKind::Takeback => Duty::AnswerTakeback,
         });

@@ -13,7 +13,7 @@ use yam_notation::{
 
 use super::collect::{Collector, SignedText};
 use super::dispute::{Relation, dispute};
-use super::replay::SignedReplay;
+use super::replay::{OfferKind, SignedReplay};
 use super::table::{self, Opening, Seating, Signer};
 use super::verify::{Verdict, verify_text};
 use super::write::{append_events, plain};
@@ -1480,7 +1480,7 @@ fn a_takeback_never_brings_back_moves_an_earlier_one_undid() {
     let undone = y + 1..=accepted_at;
     assert_eq!(t.replay.taken_back(), std::slice::from_ref(&undone));
     // The stale offer to x (White's, event accepted_at - 2): ended.
-    assert_eq!(t.replay.open_takeback(&b.public_key()), None);
+    assert_eq!(table::open_takeback(&t.replay, &b.public_key()), None);
     assert_eq!(
         table::answer_takeback(&mut t.replay.clone(), &b, true),
         Err(table::TableError::NoTakebackOffer)
@@ -1614,8 +1614,13 @@ fn an_offer_answered_after_the_other_side_played_on_is_refused() {
             table::answer_draw(&mut t.replay.clone(), &b, true)
         };
         assert!(late.is_err(), "{late:?}");
-        assert!(t.replay.open_draw_offers().is_empty());
-        assert_eq!(t.replay.open_takeback(&b.public_key()), None);
+        assert!(
+            t.replay
+                .open_offers_of_kind(OfferKind::Draw)
+                .next()
+                .is_none()
+        );
+        assert_eq!(table::open_takeback(&t.replay, &b.public_key()), None);
         assert_eq!(verified(&t.text()).result, GameResult::Unfinished);
     }
 }
@@ -2122,7 +2127,7 @@ fn a_draw_offer_made_before_the_position_a_takeback_restores_stays_owed() {
     let offer_at = t.replay.events().len() as u32 - 1;
     act_and_append!(t, offer_takeback, &b, offer_at);
     act_and_append!(t, answer_takeback, &w, true);
-    assert_eq!(t.replay.open_draw_offers().len(), 1);
+    assert_eq!(t.replay.open_offers_of_kind(OfferKind::Draw).count(), 1);
     assert_eq!(t.replay.owing(), vec![b.public_key()]);
     assert_duty_is_owed(&t.replay, "after the take-back");
     act_and_append!(t, answer_draw, &b, false);

@@ -71,8 +71,10 @@ impl Tip {
     /// offer's position, since the oldest open offer is the one the game
     /// waits on; 10: the verifier keeps each offer's position and a
     /// take-back offer's target, since an accepted take-back ends the
-    /// offers made in the line it undoes, and keeps only open offers.)
-    pub const VERSION: u32 = 10;
+    /// offers made in the line it undoes, and keeps only open offers; 11:
+    /// the replay keeps no offers of its own, the verifier's list is the
+    /// only one.)
+    pub const VERSION: u32 = 11;
 
     /// The tip of `replay`, the verified replay of exactly `text`, whose
     /// [`Bounds`] are `bounds`: magic, version, the text's length and

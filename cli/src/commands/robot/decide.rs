@@ -1293,17 +1293,14 @@ impl Robot {
         out.push('\n');
         out.push_str(&to_move_text(loaded));
         out.push('\n');
-        for (_, by, _) in replay.open_draw_offers() {
-            out.push_str(&format!(
-                "A draw is offered by {}.\n",
-                seat_name(replay, &loaded.meta.seats, by)
-            ));
-        }
-        for (by, back_to) in replay.open_takeback_offers() {
-            out.push_str(&format!(
-                "A take-back is offered by {}, back to the game as it stood after event #{back_to}.\n",
-                seat_name(replay, &loaded.meta.seats, &by)
-            ));
+        for offer in replay.open_offers() {
+            let by = seat_name(replay, &loaded.meta.seats, &offer.author);
+            out.push_str(&match (offer.kind, offer.back_to) {
+                (OfferKind::Takeback, Some(back_to)) => format!(
+                    "A take-back is offered by {by}, back to the game as it stood after event #{back_to}.\n"
+                ),
+                _ => format!("A draw is offered by {by}.\n"),
+            });
         }
         // The answer the game waits for, and how to give it: the player
         // it waits on reads this above the board of the player to move.
