@@ -2486,17 +2486,28 @@ fn a_record_changed_behind_the_robots_back_is_verified_whole() {
     let forged = honest.replacen(&forged_event.0, &forged_event.1, 1);
     assert_ne!(forged, honest);
     std::fs::write(dir.join("record.yam"), &forged).unwrap();
+    let answers = local.sent().len();
     local.deliver("ann@player.test", "move Nf3-e3", &format!("token: {ann}"));
-    local.run();
-    last_to(&local, "ann", "does not verify");
+    let out = robot_once(&local.config, &[]);
+    // A damaged store is the operator's to mend: Ann's move waits unread,
+    // unanswered, and the run names the record and its first fault.
+    assert!(!out.status.success());
+    let said = stderr(&out);
+    assert!(
+        said.contains("record.yam cannot be read: the record does not verify"),
+        "{said}"
+    );
+    assert_eq!(local.sent().len(), answers, "no answer on a damaged store");
+    assert_eq!(local.waiting(), 1, "Ann's move waits");
     assert_eq!(local.record(&game), forged, "nothing written");
 
     // The honest record back, the checkpoint gone (an earlier build's
-    // store): verified whole, the move played, a checkpoint kept again.
+    // store): verified whole, the waiting move played, a checkpoint kept
+    // again.
     std::fs::write(dir.join("record.yam"), &honest).unwrap();
     std::fs::remove_file(dir.join("checkpoint")).unwrap();
-    local.deliver("ann@player.test", "move Nf3-e3", &format!("token: {ann}"));
     local.run();
+    assert_eq!(local.waiting(), 0);
     assert_eq!(replay(&local.record(&game)).plies(), 3);
     assert!(dir.join("checkpoint").exists());
 }
@@ -2649,4 +2660,135 @@ fn an_acceptance_written_for_one_takeback_offer_does_not_accept_a_later_one() {
         0,
         "Bo's acceptance answers the offer he saw: back to before Ann's first move"
     );
+}
+
+/// The file of the robot's store that holds `address`'s player.
+fn player_file(local: &Local, address: &str) -> PathBuf {
+    std::fs::read_dir(local.root.join("data/robot/players"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            std::fs::read_to_string(p).is_ok_and(|t| t.contains(&format!("address: {address}")))
+        })
+        .expect("the player's file")
+}
+
+#[test]
+fn a_damaged_player_file_holds_her_mail_and_loses_nothing() {
+    // Attack (real life more than a foe: a disk error, an operator's
+    // hand edit, a file a later build wrote): Ann's player file cannot
+    // be parsed. The robot read it as "no such player": it welcomed Ann
+    // as a newcomer with a fresh token and wrote her file over, so her
+    // token no longer worked and her games were gone from `list`. Now a
+    // store file that cannot be read or parsed is the operator's to
+    // mend: the mail waits unread and unanswered, the run says which
+    // file and why, and once the file is mended the same mail is obeyed.
+    let mut local = Local::new();
+    let (game, ann, _bo) = ann_and_bo_at_khan(&mut local);
+    let file = player_file(&local, "ann@player.test");
+    let good = std::fs::read_to_string(&file).unwrap();
+    let damaged = good.replacen("games:", "games: [", 1);
+    std::fs::write(&file, &damaged).unwrap();
+    let before = local.sent().len();
+    local.deliver("ann@player.test", "list", &format!("token: {ann}"));
+    let out = robot_once(&local.config, &[]);
+    assert_eq!(
+        local.sent().len(),
+        before,
+        "nothing is mailed on a store the robot cannot read: {:?}",
+        local
+            .sent()
+            .last()
+            .map(|(to, r)| (to.clone(), r.body.clone()))
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        damaged,
+        "the damaged file is left for the operator, not written over"
+    );
+    assert_eq!(local.waiting(), 1, "the mail waits, unread");
+    assert!(
+        !out.status.success(),
+        "the run says a mail was not finished"
+    );
+    let said = stderr(&out);
+    assert!(
+        said.contains(&file.file_name().unwrap().to_string_lossy().to_string())
+            && said.contains("cannot be read"),
+        "the run names the file and why: {said}"
+    );
+    std::fs::write(&file, &good).unwrap();
+    local.run();
+    assert_eq!(local.waiting(), 0);
+    let listed = local.sent().pop().unwrap().1.body;
+    assert!(
+        listed.contains(&game),
+        "Ann's games are hers still: {listed}"
+    );
+    assert!(!listed.contains("Welcome"), "{listed}");
+}
+
+#[test]
+fn a_damaged_game_file_holds_the_mails_about_it_and_its_deadlines() {
+    // The same for a game's bookkeeping: the robot read a `robot.yaml` it
+    // could not parse as "there is no game", refused Bo's move as such
+    // and skipped the game's deadlines without a word. Now its deadlines
+    // wait and the run says why, Bo's move waits unread, and once the
+    // file is mended the move is played.
+    let mut local = Local::new();
+    let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
+    local.says("ann@player.test", &ann, "move Ng3-f3 #0");
+    let file = local.root.join("data/games").join(&game).join("robot.yaml");
+    let good = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, format!("{good}\tbroken: [\n")).unwrap();
+    let before = local.sent().len();
+    // A month of Bo's silence: no reminder, no forfeit, and the run says
+    // which file stands in the way.
+    let later = (last_activity_of(&good) + 30 * 86_400).to_string();
+    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &later)]);
+    assert_eq!(local.sent().len(), before);
+    assert!(!out.status.success());
+    let said = stderr(&out);
+    assert!(
+        said.contains("deadlines: waits, undecided: games/")
+            && said.contains("robot.yaml cannot be read"),
+        "{said}"
+    );
+    local.deliver(
+        "bo@player.test",
+        &format!("move {game} Ae7-f6 #1"),
+        &format!("token: {bo}"),
+    );
+    let out = robot_once(&local.config, &[]);
+    assert_eq!(
+        local.sent().len(),
+        before,
+        "{:?}",
+        local.sent().last().map(|(_, r)| r.body.clone())
+    );
+    assert_eq!(local.waiting(), 1);
+    assert!(!out.status.success());
+    let said = stderr(&out);
+    assert!(
+        said.contains("robot.yaml cannot be read") && said.contains("waits, undecided"),
+        "{said}"
+    );
+    std::fs::write(&file, &good).unwrap();
+    local.run();
+    assert_eq!(local.waiting(), 0);
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        2,
+        "Bo's move is played"
+    );
+}
+
+fn last_activity_of(meta: &str) -> u64 {
+    meta.lines()
+        .find_map(|l| l.strip_prefix("last_activity: "))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
 }

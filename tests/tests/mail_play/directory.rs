@@ -2467,3 +2467,39 @@ fn two_offers_mailed_at_once_are_answered_oldest_first_and_the_second_stays_answ
         .assert()
         .success();
 }
+
+#[test]
+fn a_game_file_the_desk_cannot_read_stops_the_read_and_loses_nothing() {
+    // Real life (a disk error, a permission an operator changed): Ann's
+    // `mail.yaml` is there but cannot be read. The desk took any read
+    // error for "no bookkeeping yet" and went on with empty bookkeeping:
+    // its outbox, thread and clocks would have been written over. Now only
+    // an absent file is "none yet"; any other error stops the command,
+    // names the file, and leaves the mail where it was. (A directory in
+    // the file's place stands for the error: the tests run as root, whom
+    // no permission stops.)
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 3);
+    bo.yam(&["move", "khan-1", &line[3]]).success();
+    let meta = ann.dir().join("games/khan-1/mail.yaml");
+    let kept = std::fs::read_to_string(&meta).unwrap();
+    let aside = ann.dir().join("mail.yaml.aside");
+    std::fs::rename(&meta, &aside).unwrap();
+    std::fs::create_dir(&meta).unwrap();
+    let Inbox::Files { dir, .. } = ann.inbox.clone() else {
+        unreachable!()
+    };
+    let mails = super::mail_files(&dir);
+    assert_eq!(mails.len(), 1, "Bo's turn waits in Ann's inbox");
+    ann.yam(&["read", "--eml", mails[0].to_str().unwrap()])
+        .failure()
+        .stdout(predicate::str::contains(
+            "left in place: ".to_owned() + &meta.display().to_string() + ": cannot be read",
+        ));
+    assert!(mails[0].exists(), "the mail stays where it was");
+    std::fs::remove_dir(&meta).unwrap();
+    std::fs::rename(&aside, &meta).unwrap();
+    assert_eq!(std::fs::read_to_string(&meta).unwrap(), kept);
+    ann.read();
+    ann.yam(&["move", "khan-1", &line[4]]).success();
+}

@@ -440,13 +440,19 @@ pub struct Stored {
     pub record: Option<Record<String>>,
 }
 
-/// A game's bookkeeping (`mail.yaml`; none yet is the default).
+/// A game's bookkeeping (`mail.yaml`; none yet, an absent file, is the
+/// default). A file there that cannot be read stops the command: taken
+/// for none, its outbox, thread and clocks would be written over.
 fn read_meta(locked: &LockedGame) -> Result<MailMeta, Error> {
     let meta_path = locked.dir().join("mail.yaml");
     match std::fs::read_to_string(&meta_path) {
         Ok(text) => serde_yaml_ng::from_str(&text)
             .map_err(|e| Error::usage(format!("{}: {e}", meta_path.display()))),
-        Err(_) => Ok(MailMeta::default()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(MailMeta::default()),
+        Err(e) => Err(Error::usage(format!(
+            "{}: cannot be read: {e}",
+            meta_path.display()
+        ))),
     }
 }
 

@@ -206,6 +206,9 @@ pub struct Robot {
     /// answer); forgotten with `read_now`.
     parsed_metas: std::cell::RefCell<BTreeMap<String, (String, GameMeta)>>,
     parsed_players: std::cell::RefCell<BTreeMap<String, (String, Player)>>,
+    /// The files this decision found there but could not read or parse;
+    /// taken by [`Robot::unreadable`].
+    unreadable: std::cell::RefCell<Vec<Unreadable>>,
     /// Games read or written in this run, by id (see [`ReadGames`]).
     read_games: std::cell::RefCell<ReadGames>,
 }
@@ -296,23 +299,23 @@ impl ReadGames {
     }
 }
 
-/// The YAML file `rel` parsed from `text`: from `memo` when it was parsed
-/// from exactly this text before (a decision's own write, read back, is
-/// another text, and parsed anew); `None` when it does not parse.
-fn parsed<T: Clone + serde::de::DeserializeOwned>(
-    memo: &std::cell::RefCell<BTreeMap<String, (String, T)>>,
-    rel: &str,
-    text: String,
-) -> Option<T> {
-    if let Some((from, value)) = memo.borrow().get(rel)
-        && *from == text
-    {
-        return Some(value.clone());
-    }
-    let value: T = serde_yaml_ng::from_str(&text).ok()?;
-    memo.borrow_mut()
-        .insert(rel.to_owned(), (text, value.clone()));
-    Some(value)
+/// A file of the store that is there but cannot be read or parsed (a
+/// disk error, a hand edit gone wrong, a file of another build): the
+/// operator's to mend. A decision that met one is not carried out and its
+/// mail waits unread: taken for absent, a player's damaged file made her
+/// a newcomer (welcomed again, her file written over with a new token),
+/// and a game's made it "no game" (its moves refused, its deadlines
+/// skipped without a word).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, thiserror::Error)]
+#[error(
+    "{file} cannot be read: {why}; mend or restore it, and the mails that need it are read again"
+)]
+pub struct Unreadable {
+    /// The file, relative to the data directory.
+    pub file: String,
+    /// What went wrong: the system's error, or the parser's with its line
+    /// and column.
+    pub why: String,
 }
 
 /// The robot's own identity in its secrets directory.
@@ -466,6 +469,7 @@ impl Robot {
             read_now: Default::default(),
             parsed_metas: Default::default(),
             parsed_players: Default::default(),
+            unreadable: Default::default(),
             read_games: Default::default(),
         })
     }
@@ -479,6 +483,7 @@ impl Robot {
     /// It is also where one decision ends and the next begins: what was
     /// read is forgotten, and read again from the store.
     pub fn touched(&self) -> std::collections::BTreeSet<String> {
+        self.unreadable.take();
         self.read_now.take();
         self.parsed_metas.take();
         self.parsed_players.take();
@@ -507,6 +512,9 @@ impl Robot {
         self.root().join("robot")
     }
 
+    /// The store file `rel` as this decision sees it: its own write, else
+    /// the file; `None` when absent, and when there but unreadable, which
+    /// is noted ([`Unreadable`]) so the decision is not carried out.
     fn read(&self, work: &Work, rel: &str) -> Option<String> {
         self.touched.borrow_mut().insert(rel.to_owned());
         if let Some(text) = work.writes.get(rel) {
@@ -515,13 +523,66 @@ impl Robot {
         self.read_now
             .borrow_mut()
             .entry(rel.to_owned())
-            .or_insert_with(|| std::fs::read_to_string(self.root().join(rel)).ok())
+            .or_insert_with(|| match std::fs::read_to_string(self.root().join(rel)) {
+                Ok(text) => Some(text),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                Err(e) => {
+                    self.note_unreadable(rel, e.to_string());
+                    None
+                }
+            })
             .clone()
+    }
+
+    fn note_unreadable(&self, rel: &str, why: String) {
+        self.unreadable.borrow_mut().push(Unreadable {
+            file: rel.to_owned(),
+            why,
+        });
+    }
+
+    /// The files the decisions since the last call found unreadable, each
+    /// once (and forgets them): a decision that met any is not to be
+    /// carried out.
+    pub fn unreadable(&self) -> Vec<Unreadable> {
+        let mut unreadable = self.unreadable.take();
+        unreadable.sort_by(|a, b| a.file.cmp(&b.file));
+        unreadable.dedup();
+        unreadable
+    }
+
+    /// The YAML file `rel` parsed from `text`: from `memo` when it was
+    /// parsed from exactly this text before (a decision's own write, read
+    /// back, is another text, and parsed anew); `None`, noted as
+    /// [`Unreadable`], when it does not parse.
+    fn parsed<T: Clone + serde::de::DeserializeOwned>(
+        &self,
+        memo: &std::cell::RefCell<BTreeMap<String, (String, T)>>,
+        rel: &str,
+        text: String,
+    ) -> Option<T> {
+        if let Some((from, value)) = memo.borrow().get(rel)
+            && *from == text
+        {
+            return Some(value.clone());
+        }
+        let value: T = self.yaml(rel, &text)?;
+        memo.borrow_mut()
+            .insert(rel.to_owned(), (text, value.clone()));
+        Some(value)
+    }
+
+    /// The YAML file `rel`, whose text is `text`, parsed; `None`, noted
+    /// as [`Unreadable`], when it does not parse.
+    pub(super) fn yaml<T: serde::de::DeserializeOwned>(&self, rel: &str, text: &str) -> Option<T> {
+        serde_yaml_ng::from_str(text)
+            .map_err(|e| self.note_unreadable(rel, e.to_string()))
+            .ok()
     }
 
     fn player(&self, work: &Work, address: &str) -> Option<Player> {
         let rel = player_path(address);
-        parsed(&self.parsed_players, &rel, self.read(work, &rel)?)
+        self.parsed(&self.parsed_players, &rel, self.read(work, &rel)?)
     }
 
     fn put_player(&self, work: &mut Work, player: &Player) {
@@ -535,7 +596,7 @@ impl Robot {
             return None;
         }
         let rel = meta_path(id);
-        parsed(&self.parsed_metas, &rel, self.read(work, &rel)?)
+        self.parsed(&self.parsed_metas, &rel, self.read(work, &rel)?)
     }
 
     fn put_meta(&self, work: &mut Work, meta: &GameMeta) {
@@ -612,6 +673,12 @@ impl Robot {
         let authenticated = self
             .player(&work, &from)
             .is_some_and(|p| p.accepts(parsed.token.as_deref()));
+        if !self.unreadable.borrow().is_empty() {
+            // The sender's file is damaged: nothing is decided on it, not
+            // even a count against the sender's limits (the runner keeps
+            // the mail unread).
+            return work;
+        }
         if !authenticated {
             let limits = hygiene::Limits::new(&self.dir(), &self.settings);
             if let Err(why) = limits.read_unauthenticated(&from, self.now) {
@@ -1063,16 +1130,26 @@ impl Robot {
             });
         }
         // The signed view and the record in one reading.
-        let mut games = read_signed_with_record(text.as_bytes()).map_err(|e| e.to_string())?;
+        let damaged = |why: String| {
+            self.note_unreadable(&record_path(id), why);
+            format!("{id}: the stored record cannot be read")
+        };
+        let mut games =
+            read_signed_with_record(text.as_bytes()).map_err(|e| damaged(e.to_string()))?;
         let (signed, record) = match games.as_mut_slice() {
             [Ok((one, record))] => (std::mem::take(one), record.take()),
-            _ => return Err(format!("{id}: the stored record cannot be read")),
+            [Err(e)] => return Err(damaged(e.to_string())),
+            _ => return Err(damaged("not one signed game".to_owned())),
         };
         let kept = self
             .read(work, &checkpoint_path(id))
             .and_then(|text| checkpoint::from_text(&text));
         let replay = replay_text_knowing(&signed, &catalog, checkpoint::known(kept.as_ref()))
-            .map_err(|_| format!("{id}: the stored record does not verify"))?;
+            .map_err(|e| {
+                let fault = crate::game::record::RecordFault::from(e);
+                self.note_unreadable(&record_path(id), fault.to_string());
+                format!("{id}: the stored record does not verify")
+            })?;
         let record = match record {
             Some(record) => record,
             None => parse_record::<RawGrammar>(&text).map_err(|e| e.to_string())?,
@@ -1703,56 +1780,67 @@ impl Robot {
             .unwrap_or_default();
         ids.sort();
         for id in ids {
-            let work = Work::default();
-            let Some(meta) = self.meta(&work, &id) else {
-                continue;
-            };
-            // A robot game's challenge expires unjoined; a witnessed one is
-            // the desks' to close (`yam withdraw`, `yam decline`).
-            if meta.stage == Stage::Pending
-                && !meta.witness
-                && self.now.saturating_sub(meta.last_activity)
-                    >= u64::from(self.settings.invitation_days) * 86_400
-            {
-                let key = format!("expire-{id}-{}", meta.last_activity);
-                let mut work = Work::default();
-                self.expire(&mut work, &key, meta);
-                out.push((key, work));
-                continue;
-            }
-            if meta.stage != Stage::Active {
-                continue;
-            }
-            // A witnessed game's forfeit is the waiting player's to claim:
-            // they are told once.
-            if meta.witness && meta.reminders_sent.contains(&self.settings.forfeit) {
-                continue;
-            }
-            let since = meta.silence.silent_since(meta.last_activity);
-            let days = self.now.saturating_sub(since) / 86_400;
-            let (reminders, forfeit) = super::clock::due(
-                days,
-                &self.settings.reminders,
-                self.settings.forfeit,
-                &meta.reminders_sent,
-            );
-            // A player whose mail waits unanswered is not silent.
-            let forfeit = forfeit && !meta.seats.iter().any(|s| waiting.contains(s));
-            if reminders.is_empty() && !forfeit {
-                continue;
-            }
-            let key = format!("deadline-{id}-{since}-{days}");
-            let mut work = Work::default();
-            match self.silence(&mut work, &key, &id, &reminders, forfeit) {
-                Ok(()) => out.push((key, work)),
-                Err(e) => {
-                    let mut w = Work::default();
-                    w.log.push(format!("{id}: deadline not handled: {e}"));
-                    out.push((key, w));
-                }
+            let noted = self.unreadable.borrow().len();
+            let due = self.deadline(&id, waiting);
+            // Nothing is decided on a game whose files are damaged; the
+            // runner takes the faults and says so.
+            if self.unreadable.borrow().len() == noted {
+                out.extend(due);
             }
         }
         out
+    }
+
+    /// The reminder, forfeit or expiry game `id` owes now, if any.
+    fn deadline(
+        &self,
+        id: &str,
+        waiting: &std::collections::HashSet<String>,
+    ) -> Option<(String, Work)> {
+        let meta = self.meta(&Work::default(), id)?;
+        // A robot game's challenge expires unjoined; a witnessed one is
+        // the desks' to close (`yam withdraw`, `yam decline`).
+        if meta.stage == Stage::Pending
+            && !meta.witness
+            && self.now.saturating_sub(meta.last_activity)
+                >= u64::from(self.settings.invitation_days) * 86_400
+        {
+            let key = format!("expire-{id}-{}", meta.last_activity);
+            let mut work = Work::default();
+            self.expire(&mut work, &key, meta);
+            return Some((key, work));
+        }
+        if meta.stage != Stage::Active {
+            return None;
+        }
+        // A witnessed game's forfeit is the waiting player's to claim:
+        // they are told once.
+        if meta.witness && meta.reminders_sent.contains(&self.settings.forfeit) {
+            return None;
+        }
+        let since = meta.silence.silent_since(meta.last_activity);
+        let days = self.now.saturating_sub(since) / 86_400;
+        let (reminders, forfeit) = super::clock::due(
+            days,
+            &self.settings.reminders,
+            self.settings.forfeit,
+            &meta.reminders_sent,
+        );
+        // A player whose mail waits unanswered is not silent.
+        let forfeit = forfeit && !meta.seats.iter().any(|s| waiting.contains(s));
+        if reminders.is_empty() && !forfeit {
+            return None;
+        }
+        let key = format!("deadline-{id}-{since}-{days}");
+        let mut work = Work::default();
+        match self.silence(&mut work, &key, id, &reminders, forfeit) {
+            Ok(()) => Some((key, work)),
+            Err(e) => {
+                let mut w = Work::default();
+                w.log.push(format!("{id}: deadline not handled: {e}"));
+                Some((key, w))
+            }
+        }
     }
 
     /// A challenge nobody joined in time: over, and its challenger told.

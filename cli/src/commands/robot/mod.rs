@@ -264,6 +264,9 @@ struct Runner {
     group: Group,
     /// Mails done, to be marked read with the next group.
     seen: Vec<Place>,
+    /// The unreadable store files already logged in this run, with why: a
+    /// daemon says it once, not at every cycle that retries the mail.
+    told: HashSet<decide::Unreadable>,
 }
 
 fn setup(args: &RunArgs) -> Result<Runner, Fail> {
@@ -363,6 +366,7 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
         pruned_at: None,
         group: Group::default(),
         seen: Vec::new(),
+        told: HashSet::new(),
     })
 }
 
@@ -536,6 +540,11 @@ impl Runner {
         }
         self.robot.touched();
         let due = self.robot.deadlines(&look.waiting);
+        // A game whose files are damaged has no deadline decided (on a
+        // store that is not what it seems) until they are mended.
+        let unreadable = self.robot.unreadable();
+        look.failures += unreadable.len();
+        self.tell_unreadable("deadlines", unreadable);
         // The deadlines are decided: what they read is forgotten before
         // their plans write the store (the next look's first reads,
         // `Robot::authenticated`, come before any other decision).
@@ -688,12 +697,19 @@ impl Runner {
             self.flush(session, look);
         }
         kill_point("after-read");
-        let (mut work, mut read) = self.decide_on_store(key, raw);
+        let (mut work, mut read, mut unreadable) = self.decide_on_store(key, raw);
         if self.group.conflicts(&read) {
             // Decided on a store the group changes: decided again, once
             // the group is committed, on the store it makes.
             self.flush(session, look);
-            (work, read) = self.decide_on_store(key, raw);
+            (work, read, unreadable) = self.decide_on_store(key, raw);
+        }
+        if !unreadable.is_empty() {
+            // Decided on a store that is not what it seems (a player taken
+            // for a newcomer, a game for none): not carried out. The mail
+            // waits unread until the operator mends the files.
+            self.tell_unreadable(key, unreadable);
+            return look.fail(from);
         }
         let holders = look.blocks.holders(&read);
         if !holders.is_empty() {
@@ -735,12 +751,27 @@ impl Runner {
 
     /// Decides a mail on the store as it is: the work, and what the
     /// decision read or writes.
-    fn decide_on_store(&self, key: &str, raw: &[u8]) -> (decide::Work, BTreeSet<String>) {
+    fn decide_on_store(
+        &self,
+        key: &str,
+        raw: &[u8],
+    ) -> (decide::Work, BTreeSet<String>, Vec<decide::Unreadable>) {
         self.robot.touched();
         let work = self.robot.handle(key, raw);
+        let unreadable = self.robot.unreadable();
         let mut read = self.robot.touched();
         read.extend(journal::claims(&work));
-        (work, read)
+        (work, read, unreadable)
+    }
+
+    /// Logs the store files `what` could not be decided on for, each once
+    /// a run.
+    fn tell_unreadable(&mut self, what: &str, unreadable: Vec<decide::Unreadable>) {
+        for fault in unreadable {
+            if self.told.insert(fault.clone()) {
+                log(&format!("{what}: waits, undecided: {fault}"));
+            }
+        }
     }
 
     /// Commits the group and carries its plans out together (the group

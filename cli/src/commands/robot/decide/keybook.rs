@@ -110,8 +110,11 @@ fn fingerprint(key_hex: &str) -> String {
 impl Robot {
     /// The keys of `address`.
     pub(super) fn key_book(&self, work: &Work, address: &str) -> KeyBook {
-        self.read(work, &book_path(address))
-            .and_then(|t| serde_yaml_ng::from_str(&t).ok())
+        // A book that does not parse is noted, and nothing is decided on
+        // it: taken for empty, its known keys would be written over.
+        let rel = book_path(address);
+        self.read(work, &rel)
+            .and_then(|t| self.yaml(&rel, &t))
             .unwrap_or_else(|| KeyBook {
                 address: address.to_owned(),
                 ..KeyBook::default()
