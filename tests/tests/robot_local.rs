@@ -2792,3 +2792,319 @@ fn last_activity_of(meta: &str) -> u64 {
         .parse()
         .unwrap()
 }
+
+impl Local {
+    /// `who`, with its token, mails `what`, and the robot reads it with
+    /// its clock at `now` (seconds since 1970).
+    fn says_at(&mut self, who: &str, token: &str, what: &str, now: &str) {
+        self.deliver(who, what, &format!("token: {token}"));
+        let out = robot_once(&self.config, &[("YAM_ROBOT_NOW", now)]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn an_answer_owed_after_a_counter_offer_is_counted_from_when_it_fell_due() {
+    // Attack (a player who wants the other's clock to look overdue):
+    // Bo, to move, offers a draw on day 1; Ann owes the answer. Ann sits
+    // on it until day 39 (inside the 40 days), then mails `offer
+    // takeback` (a counter-offer, which answers nothing and which the
+    // robot takes) and `decline draw`. Now Bo owes the answer to Ann's
+    // take-back offer, made on day 39; but the clock's
+    // `answer_due_since` never left day 1 (an answer was due all along,
+    // only from another party), so the robot counts Bo silent since day
+    // 1 and, on day 41, signs a forfeit claim against him after two days
+    // of his own silence. What Bo loses: the game, without one reminder
+    // of his own in time.
+    let mut local = Local::new();
+    let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
+    local.says("ann@player.test", &ann, "move Ng3-f3 #0");
+    let start = last_activity(&local, &game);
+    let at = |days: u64| (start + days * 86_400 + 60).to_string();
+    local.says_at("bo@player.test", &bo, "offer draw", &at(1));
+    local.says_at("ann@player.test", &ann, "offer takeback", &at(39));
+    local.says_at("ann@player.test", &ann, "decline draw", &at(39));
+    let r = replay(&local.record(&game));
+    let bo_key = r.to_move_key().unwrap();
+    assert_eq!(r.plies(), 1, "setup: nobody moved since Ann's first move");
+    let open = r
+        .first_open_offer()
+        .expect("setup: Ann's take-back offer is open");
+    assert!(
+        open.back_to.is_some() && open.author != bo_key && r.open_offers().len() == 1,
+        "setup: the only open offer is Ann's take-back (Bo's draw is declined)"
+    );
+    assert_eq!(
+        r.owing(),
+        vec![bo_key],
+        "setup: Bo owes the answer to Ann's take-back offer of day 39"
+    );
+    assert!(r.claims().is_empty(), "setup: no claim yet");
+    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(41))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = replay(&local.record(&game));
+    assert!(
+        r.claims().is_empty(),
+        "Bo's answer fell due on day 39 (Ann's take-back offer became the oldest when she declined his draw); on day 41 the robot claimed a forfeit against him:\n{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn the_days_the_mover_sits_on_an_offer_made_to_him_count_against_his_move() {
+    // Attack (a player who owes a move and wants to pause his clock):
+    // Ann moves and offers a draw. Bo now owes the answer and then his
+    // move. He sits on both for 39 days, then mails `decline draw`. The
+    // clock moves his move's silence on by the days the offer waited,
+    // as if Bo had been the one waiting: "less the days an offer *of
+    // the mover* waited for its answer" (docs/robot.md) became "of
+    // anyone". So on day 41 his move is counted 2 days old, and Bo, who
+    // has not written a move for 41 days, is not claimed against; he may
+    // stay silent until day 79. What Ann loses: the forfeit she is owed,
+    // for offering a draw with her move.
+    let mut local = Local::new();
+    let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
+    local.says("ann@player.test", &ann, "move Ng3-f3 #0");
+    let start = last_activity(&local, &game);
+    let at = |days: u64| (start + days * 86_400 + 60).to_string();
+    local.says_at("ann@player.test", &ann, "offer draw", &at(0));
+    local.says_at("bo@player.test", &bo, "decline draw", &at(39));
+    let r = replay(&local.record(&game));
+    assert_eq!(r.plies(), 1, "setup: Bo never moved");
+    assert!(
+        r.first_open_offer().is_none(),
+        "setup: the offer is answered"
+    );
+    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(41))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = replay(&local.record(&game));
+    assert!(
+        !r.claims().is_empty(),
+        "Bo has owed his move (and, for 39 of those days, his answer to Ann's offer) for 41 days, yet no forfeit was claimed: his own silence on her offer was counted as waiting:\n{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_robot_yaml_of_an_earlier_build_keeps_counting_a_move_from_the_last_activity_across_an_offer() {
+    // Attack (an old store): a game the robot kept before the silence
+    // fields existed; its `robot.yaml` has only `last_activity`. Bo, to
+    // move since day 0, offers a draw on day 35 and Ann declines it the
+    // same day. The offer step wrote `answer_due_since` but no
+    // `move_due_since`, so at the answer the move's clock falls back to
+    // "the last change", which is now the offer itself: Bo's 35 days are
+    // forgotten. On day 41 he has not moved for 41 days and is not
+    // claimed against (not before day 75).
+    let mut local = Local::new();
+    let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
+    local.says("ann@player.test", &ann, "move Ng3-f3 #0");
+    let start = last_activity(&local, &game);
+    let at = |days: u64| (start + days * 86_400 + 60).to_string();
+    let meta_path = local.root.join("data/games").join(&game).join("robot.yaml");
+    let meta = std::fs::read_to_string(&meta_path).unwrap();
+    let old: String = meta
+        .lines()
+        .filter(|l| !l.starts_with("move_due_since:") && !l.starts_with("answer_due_since:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(old, meta, "setup: the new build wrote the silence fields");
+    std::fs::write(&meta_path, old).unwrap();
+    local.says_at("bo@player.test", &bo, "offer draw", &at(35));
+    local.says_at("ann@player.test", &ann, "decline draw", &at(35));
+    let r = replay(&local.record(&game));
+    assert_eq!(r.plies(), 1, "setup: Bo never moved");
+    assert!(
+        r.first_open_offer().is_none(),
+        "setup: the offer is answered"
+    );
+    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(41))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = replay(&local.record(&game));
+    assert!(
+        !r.claims().is_empty(),
+        "Bo has owed his move since day 0 (the last activity of the old store); on day 41 no forfeit was claimed: one draw offer reset his clock:\n{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn the_first_mover_cannot_reset_her_clock_by_an_offer_before_her_first_move() {
+    // Attack (a player who owes a move and wants to reset her clock):
+    // the game starts when Bo joins; the robot writes no
+    // `move_due_since` then (only the first turn does), so until the
+    // first move the clock falls back to the last activity, as for a
+    // store of an earlier build. Ann, to move first, never moves; on day
+    // 35 she offers a draw and Bo declines it at once. At his answer the
+    // move's clock falls back to "the last activity", by then Ann's
+    // offer: her 35 days are forgotten, and on day 41 no forfeit is
+    // claimed (not before day 75).
+    let mut local = Local::new();
+    let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
+    let start = last_activity(&local, &game);
+    let at = |days: u64| (start + days * 86_400 + 60).to_string();
+    local.says_at("ann@player.test", &ann, "offer draw", &at(35));
+    local.says_at("bo@player.test", &bo, "decline draw", &at(35));
+    let r = replay(&local.record(&game));
+    assert_eq!(r.plies(), 0, "setup: Ann never moved");
+    assert!(
+        r.first_open_offer().is_none(),
+        "setup: the offer is answered"
+    );
+    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(41))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = replay(&local.record(&game));
+    assert!(
+        !r.claims().is_empty(),
+        "Ann has owed her first move since the game started 41 days ago; one draw offer reset her clock:\n{}",
+        stderr(&out)
+    );
+}
+
+/// `desk` runs `yam ARGS` with its clock (`YAM_NOW`) at `now`.
+fn desk_at(desk: &Desk, now: &str, args: &[&str]) -> std::process::Output {
+    yam_tests::yam!()
+        .args(args)
+        .arg("--data-dir")
+        .arg(&desk.data)
+        .env("YAM_NOW", now)
+        .output()
+        .unwrap()
+}
+
+/// `desk` reads every mail waiting, with its clock at `now`.
+fn desk_reads_at(desk: &Desk, now: &str) {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&desk.inbox)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    for file in files {
+        let out = desk_at(desk, now, &["read", "--eml", file.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        std::fs::remove_file(&file).unwrap();
+    }
+}
+
+#[test]
+fn in_a_witnessed_game_offers_of_the_player_who_owes_a_move_do_not_restart_the_robots_clock() {
+    // Attack (a player who owes a move, in a game the robot witnesses):
+    // every 35 days he offers a draw on his move and his opponent's desk
+    // declines it. The desks count his silence from his latest turn
+    // (SilenceClock), but the witness counts from its last activity,
+    // which each offer and each decline moves. So the robot never tells
+    // the waiting player that a forfeit may be claimed (though her own
+    // desk would accept the claim), and it keeps telling the staller
+    // that "after 40 days of silence your opponent may claim a
+    // forfeit", a deadline it never reaches itself. What the waiting
+    // player loses: the referee's notice she relies on.
+    let mut t = Referee::new();
+    let game = "khan-ref-stall";
+    open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
+    play_refereed(&mut t, game, 1);
+    let ann_moves = t.ann.status(game) == "YOU";
+    let (staller, waiting) = if ann_moves {
+        (&t.ann, &t.bo)
+    } else {
+        (&t.bo, &t.ann)
+    };
+    let (staller_data, waiting_data) = (staller.data.clone(), waiting.data.clone());
+    let (staller_inbox, waiting_inbox) = (staller.inbox.clone(), waiting.inbox.clone());
+    let (staller_out, waiting_out) = (staller.outbox.clone(), waiting.outbox.clone());
+    let (staller_address, waiting_address) = (staller.address.clone(), waiting.address.clone());
+    let staller = Desk {
+        address: staller_address,
+        data: staller_data,
+        outbox: staller_out,
+        inbox: staller_inbox,
+    };
+    let waiting = Desk {
+        address: waiting_address.clone(),
+        data: waiting_data,
+        outbox: waiting_out,
+        inbox: waiting_inbox,
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let at = move |days: u64| (now + days * 86_400).to_string();
+    let robot_at = |t: &Referee, days: u64| {
+        let out = robot_once(&t.local.config, &[("YAM_ROBOT_NOW", &at(days))]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stderr(&out)
+    };
+    for day in [35, 70] {
+        let out = desk_at(&staller, &at(day), &["draw", "offer", game]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        t.route();
+        let log = robot_at(&t, day);
+        assert!(log.contains(&format!("witnessed {game}")), "{log}");
+        desk_reads_at(&waiting, &at(day));
+        let out = desk_at(&waiting, &at(day), &["draw", "decline", game]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        t.route();
+        let log = robot_at(&t, day);
+        assert!(log.contains(&format!("witnessed {game}")), "{log}");
+        desk_reads_at(&staller, &at(day));
+    }
+    let log = robot_at(&t, 76);
+    let told = t.local.sent().iter().any(|(to, r)| {
+        to.contains(&waiting_address) && r.body.contains(&format!("yam forfeit {game}"))
+    });
+    // The waiting player's own desk accepts the claim on day 76.
+    let claim = desk_at(&waiting, &at(76), &["forfeit", game]);
+    assert!(
+        claim.status.success(),
+        "setup: the waiting desk's own clock allows the claim: {}",
+        stderr(&claim)
+    );
+    assert!(
+        told,
+        "the staller has owed his move for 76 days (the desk accepts the claim), but the robot, counting from the last offer or decline, never told the waiting player that a forfeit may be claimed:\n{log}"
+    );
+}
+
+#[test]
+fn a_reminder_already_sent_for_a_move_is_not_sent_again_after_an_offer_and_its_answer() {
+    // Attack (reminders): Bo, to move, is reminded on day 14. On day 20
+    // he offers a draw and Ann declines it at once. Every commit clears
+    // `reminders_sent`, but the move's clock did not start again (the
+    // offer and answer do not restart it): so on day 21 the robot sends
+    // the day-14 reminder a second time, and it does so after every
+    // offer; each offer-and-decline re-arms a reminder of a silence
+    // that never ended. (Low harm: the noise goes to the staller; but
+    // the list of reminders sent no longer says which were sent.)
+    let mut local = Local::new();
+    let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
+    local.says("ann@player.test", &ann, "move Ng3-f3 #0");
+    let start = last_activity(&local, &game);
+    let at = |days: u64| (start + days * 86_400 + 60).to_string();
+    let reminders = |local: &Local| {
+        local
+            .sent()
+            .into_iter()
+            .filter(|(to, r)| {
+                to.contains("bo") && r.body.starts_with("Reminder: it has been your move")
+            })
+            .count()
+    };
+    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(14))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(reminders(&local), 1, "setup: Bo is reminded on day 14");
+    local.says_at("bo@player.test", &bo, "offer draw", &at(20));
+    local.says_at("ann@player.test", &ann, "decline draw", &at(20));
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        1,
+        "setup: Bo never moved"
+    );
+    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(21))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        reminders(&local),
+        1,
+        "the day-14 reminder of the same silence was sent again after Bo's offer and Ann's decline:\n{}",
+        stderr(&out)
+    );
+}

@@ -2503,3 +2503,91 @@ fn a_game_file_the_desk_cannot_read_stops_the_read_and_loses_nothing() {
     ann.read();
     ann.yam(&["move", "khan-1", &line[4]]).success();
 }
+
+#[test]
+fn the_days_the_mover_sits_on_an_offer_made_to_him_count_against_his_move() {
+    // Attack (a player who owes a move and wants to pause his clock):
+    // Ann moves with `--offer-draw`. Bo owes the answer and then his
+    // move; he sits on both for 39 days and declines on day 39. Ann's
+    // desk moves Bo's move clock on by the 39 days the offer waited, as
+    // if Bo had been the one waiting ("the days an offer *of the mover*
+    // waited for its answer are not counted against it", docs/mail.md),
+    // so on day 41 Ann's claim is refused: "Bo has been silent 2
+    // day(s)", though Bo has not moved for 41. What Ann loses: the
+    // forfeit she is owed, for offering a draw with her move.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    in_days(&ann, 0, &["move", "khan-1", &line[2], "--offer-draw"]).success();
+    read_in_days(&bo, 0);
+    in_days(&bo, 39, &["draw", "decline", "khan-1"]).success();
+    read_in_days(&ann, 39);
+    assert_eq!(
+        main_line(&ann.record("khan-1")),
+        line[..3],
+        "setup: Bo never moved"
+    );
+    in_days(&ann, 41, &["forfeit", "khan-1"])
+        .success()
+        .stdout(predicate::str::contains(
+            "claims a forfeit: Bo has not answered in 41 days",
+        ));
+}
+
+#[test]
+fn a_mail_yaml_of_an_earlier_build_keeps_counting_a_move_from_the_last_change_across_an_offer() {
+    // Attack (an old store): Ann's `mail.yaml` was written before the
+    // silence fields existed; Bo has owed his move since her last
+    // change (day 0). On day 35 he offers a draw and Ann declines it.
+    // The offer step wrote `answer_due_since` but no `move_due_since`, so
+    // at her answer the move's clock falls back to "the last change",
+    // which is by then the offer: Bo's 35 days are forgotten and Ann's
+    // claim on day 41 is refused ("Bo has been silent 6 day(s)").
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, _) = khan_after(root.path(), 3);
+    let meta_path = ann.dir().join("games/khan-1/mail.yaml");
+    let meta = std::fs::read_to_string(&meta_path).unwrap();
+    let old: String = meta
+        .lines()
+        .filter(|l| !l.starts_with("move_due_since:") && !l.starts_with("answer_due_since:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(old, meta, "setup: the new build wrote the silence fields");
+    std::fs::write(&meta_path, old).unwrap();
+    in_days(&bo, 35, &["draw", "offer", "khan-1"]).success();
+    read_in_days(&ann, 35);
+    in_days(&ann, 35, &["draw", "decline", "khan-1"]).success();
+    read_in_days(&bo, 35);
+    in_days(&ann, 41, &["forfeit", "khan-1"])
+        .success()
+        .stdout(predicate::str::contains(
+            "claims a forfeit: Bo has not answered in 41 days",
+        ));
+}
+
+#[test]
+fn the_first_mover_cannot_reset_her_clock_by_an_offer_before_her_first_move() {
+    // Attack (a player who owes a move and wants to reset her clock): no
+    // desk writes `move_due_since` before the game's first turn (the
+    // opening's events are no turn), so until then the clock falls back
+    // to the last change, as for a store of an earlier build. Ann, to
+    // move first, never moves; on day 35 she offers a draw and Bo
+    // declines it the same day. At his answer the move's clock falls
+    // back to "the last change", by then her offer: her 35 days are
+    // forgotten and Bo's claim on day 41 is refused ("Ann has been
+    // silent 6 day(s)").
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, _) = khan_after(root.path(), 0);
+    in_days(&ann, 35, &["draw", "offer", "khan-1"]).success();
+    read_in_days(&bo, 35);
+    in_days(&bo, 35, &["draw", "decline", "khan-1"]).success();
+    read_in_days(&ann, 35);
+    assert!(
+        main_line(&bo.record("khan-1")).is_empty(),
+        "setup: Ann never moved"
+    );
+    in_days(&bo, 41, &["forfeit", "khan-1"])
+        .success()
+        .stdout(predicate::str::contains(
+            "claims a forfeit: Ann has not answered in 41 days",
+        ));
+}

@@ -109,8 +109,17 @@ pub struct GameMeta {
     pub thread: Vec<String>,
     /// When a player last acted (seconds since 1970).
     pub last_activity: u64,
-    /// Reminders sent for the current silence (days).
+    /// Reminders sent (days) for the silence counted from
+    /// `reminders_since` ([`GameMeta::reminders_sent_now`]).
     pub reminders_sent: Vec<u32>,
+    /// The silence `reminders_sent` are for (its start, as
+    /// [`SilenceClock::silent_since`] counts it): a change that leaves the
+    /// game waiting on the same silence keeps them, so a reminder is not
+    /// sent twice for one silence (an offer and its answer that restart
+    /// nothing did). Absent in games of an earlier build, whose list was
+    /// emptied at every change and so was the current silence's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reminders_since: Option<u64>,
     /// A game between players with their own keys and chains, which the
     /// robot only witnesses: it holds no key of it and signs nothing.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -126,10 +135,46 @@ pub struct GameMeta {
     /// Since when the move or the answer the game waits for is due
     /// (`move_due_since`, `answer_due_since`): offers and answers do not
     /// restart a move's silence ([`SilenceClock`]). Absent in games of an
-    /// earlier build and in witnessed games (whose desks keep their own
-    /// clocks), where `last_activity` stands for them.
+    /// earlier build, where `last_activity` stands for them.
     #[serde(flatten)]
     pub silence: SilenceClock,
+}
+
+impl GameMeta {
+    /// Since when the party the game waits for has been silent.
+    pub fn silent_since(&self) -> u64 {
+        self.silence.silent_since(self.last_activity)
+    }
+
+    /// The reminders sent for the silence counted now.
+    pub fn reminders_sent_now(&self) -> &[u32] {
+        match self.reminders_since {
+            Some(since) if since != self.silent_since() => &[],
+            _ => &self.reminders_sent,
+        }
+    }
+
+    /// Notes that the reminder of `day` was sent for the silence counted
+    /// now.
+    pub fn note_reminder(&mut self, day: u32) {
+        let since = self.silent_since();
+        if self.reminders_since.is_some_and(|kept| kept != since) {
+            self.reminders_sent.clear();
+        }
+        self.reminders_since = Some(since);
+        self.reminders_sent.push(day);
+    }
+
+    /// The game changed now by `events` into `after`: its clock steps, and
+    /// the reminders sent stay with the silence they were sent for.
+    pub fn changed_by(&mut self, events: &[SignedEvent], after: &SignedReplay, now: u64) {
+        if self.reminders_since.is_none() {
+            // A list of an earlier build is the current silence's.
+            self.reminders_since = Some(self.silent_since());
+        }
+        self.silence.step(events, after, now, self.last_activity);
+        self.last_activity = now;
+    }
 }
 
 /// A party's key bound to the address that speaks for it.
@@ -1233,13 +1278,7 @@ impl Robot {
         };
         let after = self.commit(work, &mut loaded, &events)?;
         loaded.replay = after;
-        let last_change = loaded.meta.last_activity;
-        loaded
-            .meta
-            .silence
-            .step(&events, &loaded.replay, self.now, last_change);
-        loaded.meta.last_activity = self.now;
-        loaded.meta.reminders_sent.clear();
+        loaded.meta.changed_by(&events, &loaded.replay, self.now);
         if loaded.replay.ending().is_some() {
             loaded.meta.stage = Stage::Over;
         }
@@ -1518,6 +1557,7 @@ impl Robot {
             thread: Vec::new(),
             last_activity: self.now,
             reminders_sent: Vec::new(),
+            reminders_since: None,
             witness: false,
             bound: Vec::new(),
             silence: SilenceClock::default(),
@@ -1756,6 +1796,8 @@ impl Robot {
         work.writes.insert(record_path(&meta.id), text);
         meta.stage = Stage::Active;
         meta.last_activity = self.now;
+        // The first move is due from the start.
+        meta.silence.move_due_since = Some(self.now);
         self.put_meta(work, meta);
         Ok(())
     }
@@ -1815,16 +1857,16 @@ impl Robot {
         }
         // A witnessed game's forfeit is the waiting player's to claim:
         // they are told once.
-        if meta.witness && meta.reminders_sent.contains(&self.settings.forfeit) {
+        if meta.witness && meta.reminders_sent_now().contains(&self.settings.forfeit) {
             return None;
         }
-        let since = meta.silence.silent_since(meta.last_activity);
+        let since = meta.silent_since();
         let days = self.now.saturating_sub(since) / 86_400;
         let (reminders, forfeit) = super::clock::due(
             days,
             &self.settings.reminders,
             self.settings.forfeit,
-            &meta.reminders_sent,
+            meta.reminders_sent_now(),
         );
         // A player whose mail waits unanswered is not silent.
         let forfeit = forfeit && !meta.seats.iter().any(|s| waiting.contains(s));
@@ -1898,7 +1940,7 @@ impl Robot {
         let silent_address = loaded.meta.seats.get(seat).cloned().unwrap_or_default();
         if !forfeit {
             for day in reminders {
-                loaded.meta.reminders_sent.push(*day);
+                loaded.meta.note_reminder(*day);
                 // What is owed: an answer to an offer, or a move.
                 let owed = match table::next_duty(&loaded.replay) {
                     Some(table::Duty::AnswerDraw(_)) => {

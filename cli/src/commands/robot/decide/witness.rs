@@ -280,11 +280,13 @@ impl Robot {
                     thread: Vec::new(),
                     last_activity: self.now,
                     reminders_sent: Vec::new(),
+                    reminders_since: None,
                     witness: true,
                     bound: Vec::new(),
                     created: Some(self.now),
-                    // The desks keep their own clocks (`yam forfeit`); the
-                    // witness's silence runs from the last activity.
+                    // The desks keep their own clocks (`yam forfeit`);
+                    // the witness keeps the same one, to tell the waiting
+                    // player when the claim is hers.
                     silence: Default::default(),
                 }
             }
@@ -310,8 +312,7 @@ impl Robot {
         } else {
             Stage::Pending
         };
-        meta.last_activity = self.now;
-        meta.reminders_sent.clear();
+        meta.changed_by(&received[stored.len()..], &replay, self.now);
         if let Some(m) = &incoming.message_id {
             crate::mail::thread::add(&mut meta.thread, m);
         }
@@ -564,7 +565,7 @@ impl Robot {
                 .filter(|p| p.key != silent)
                 .filter_map(|p| address_of(&p.key))
                 .collect();
-            loaded.meta.reminders_sent.push(self.settings.forfeit);
+            loaded.meta.note_reminder(self.settings.forfeit);
             if waiting.is_empty() {
                 // Recorded as done, so it is said once, not every day.
                 work.log.push(format!(
@@ -585,7 +586,7 @@ impl Robot {
             ));
         } else {
             for day in reminders {
-                loaded.meta.reminders_sent.push(*day);
+                loaded.meta.note_reminder(*day);
                 let Some(to) = silent_confirmed.clone() else {
                     work.log.push(format!(
                         "{id}: {silent_address} silent for {day} days; not reminded: no confirmed address"
