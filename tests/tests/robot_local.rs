@@ -3108,3 +3108,62 @@ fn a_reminder_already_sent_for_a_move_is_not_sent_again_after_an_offer_and_its_a
         stderr(&out)
     );
 }
+
+#[test]
+fn a_damaged_secret_holds_the_move_and_names_no_path_to_the_player() {
+    // Real life again, in the robot's secrets: Bo's custodial seed cannot
+    // be read. The robot answered his move "Refused: <the seed's path>:
+    // ..." (the failure, with the robot's own paths, mailed to whoever
+    // sent the move) and took the mail as dealt with: Bo had to send the
+    // move again once the operator mended it. Now the move waits unread,
+    // the run names the failure, and once the seed is back the same mail
+    // is played.
+    let mut local = Local::new();
+    let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
+    local.says("ann@player.test", &ann, "move Ng3-f3 #0");
+    let identity = std::fs::read_to_string(player_file(&local, "bo@player.test"))
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("identity: ").map(|v| v.trim().to_owned()))
+        .expect("Bo's identity");
+    let seed = local
+        .root
+        .join("data/secrets/identities")
+        .join(format!("{identity}.seed"));
+    let good = std::fs::read(&seed).unwrap();
+    std::fs::write(&seed, "not a seed\n").unwrap();
+    let before = local.sent().len();
+    local.deliver(
+        "bo@player.test",
+        &format!("move {game} Ae7-f6 #1"),
+        &format!("token: {bo}"),
+    );
+    let out = robot_once(&local.config, &[]);
+    let new: Vec<String> = local
+        .sent()
+        .into_iter()
+        .map(|(_, r)| r.body)
+        .filter(|b| b.contains("Ae7-f6") || b.contains("Refused"))
+        .collect();
+    assert_eq!(
+        local.sent().len(),
+        before,
+        "nothing mailed: {new:?}\n{}",
+        stderr(&out)
+    );
+    assert_eq!(local.waiting(), 1, "Bo's move waits");
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("secrets cannot be read"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::write(&seed, good).unwrap();
+    local.run();
+    assert_eq!(local.waiting(), 0);
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        2,
+        "Bo's move is played"
+    );
+}

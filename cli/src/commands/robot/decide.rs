@@ -542,7 +542,7 @@ impl Robot {
         work: &mut Work,
         address: &str,
     ) -> Result<String, crate::game::secrets::SecretError> {
-        let sealed = auth::Sealed::draw(&self.tokens, address)?;
+        let sealed = auth::Sealed::draw(&self.tokens, address).map_err(|e| self.secret_fault(e))?;
         let token = sealed.token().to_owned();
         work.tokens.push(sealed);
         Ok(token)
@@ -577,6 +577,16 @@ impl Robot {
                 }
             })
             .clone()
+    }
+
+    /// The robot's secrets failed it (a key or chain that cannot be read
+    /// or written, no randomness): noted like a damaged store file, so the
+    /// mail that needed them waits for the operator instead of being
+    /// answered with the failure (which would name the robot's paths to
+    /// the sender) or dropped.
+    fn secret_fault<E: std::fmt::Display>(&self, e: E) -> E {
+        self.note_unreadable("secrets", e.to_string());
+        e
     }
 
     fn note_unreadable(&self, rel: &str, why: String) {
@@ -1160,9 +1170,11 @@ impl Robot {
             .ok_or_else(|| format!("{id} has no record yet"))?;
         let catalog = RecordRulesets::beside(&self.root().join(record_path(id)));
         let kind = GameKind::from_name(&meta.game).ok_or("unknown game")?;
-        let ruleset = catalog
-            .load_ruleset(kind, &meta.ruleset)
-            .map_err(|e| e.to_string())?;
+        // The ruleset kept beside the record is a file of the store.
+        let ruleset = catalog.load_ruleset(kind, &meta.ruleset).map_err(|e| {
+            self.note_unreadable(&record_path(id), format!("its ruleset: {e}"));
+            e.to_string()
+        })?;
         let hash = ruleset.hash();
         // Read before in this run from exactly this text: the same game.
         if let Some((record, signed, replay)) = self.read_games.borrow_mut().get(id, &text, &hash) {
@@ -1229,12 +1241,14 @@ impl Robot {
             let identity = self
                 .secrets
                 .identity_for(&party.key)
-                .map_err(|e| e.to_string())?
-                .ok_or("a party's key is not in the robot's secrets")?;
+                .map_err(|e| self.secret_fault(e).to_string())?
+                .ok_or_else(|| {
+                    self.secret_fault("a party's key of this game is not in the robot's secrets")
+                })?;
             let chain = self
                 .secrets
                 .chain(&game, &identity)
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| self.secret_fault(e).to_string())?;
             parties.push((identity, chain));
         }
         Ok(Keys { parties })
@@ -1261,7 +1275,7 @@ impl Robot {
         let me = self
             .secrets
             .identity(&player.identity)
-            .map_err(|e| e.to_string())?
+            .map_err(|e| self.secret_fault(e).to_string())?
             .0
             .key
             .public_key();
@@ -1698,7 +1712,7 @@ impl Robot {
             Ok(self
                 .secrets
                 .identity(&p.identity)
-                .map_err(|e| e.to_string())?
+                .map_err(|e| self.secret_fault(e).to_string())?
                 .0)
         };
         let solo = meta.seats.len() == 1;
@@ -1707,21 +1721,25 @@ impl Robot {
             let robot = self
                 .secrets
                 .identity(ROBOT_IDENTITY)
-                .map_err(|e| e.to_string())?
+                .map_err(|e| self.secret_fault(e).to_string())?
                 .0;
             (robot, identity(seat(0)?)?)
         } else {
             (identity(seat(0)?)?, identity(seat(1)?)?)
         };
         let chain = |i: &Identity| -> Result<HashChain, String> {
-            match self.secrets.chain(&game, i).map_err(|e| e.to_string())? {
+            match self
+                .secrets
+                .chain(&game, i)
+                .map_err(|e| self.secret_fault(e).to_string())?
+            {
                 // A chain drawn by an attempt that crashed before it was
                 // journaled: never used in any record, so still secret.
                 Some(c) => Ok(c),
                 None => self
                     .secrets
                     .new_chain(&game, i, CHAIN_LENGTH)
-                    .map_err(|e| e.to_string()),
+                    .map_err(|e| self.secret_fault(e).to_string()),
             }
         };
         let (c1, c2) = (chain(&first)?, chain(&second)?);
