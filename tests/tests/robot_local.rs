@@ -2721,7 +2721,11 @@ fn a_damaged_player_file_holds_her_mail_and_loses_nothing() {
     std::fs::write(&file, &good).unwrap();
     local.run();
     assert_eq!(local.waiting(), 0);
-    let listed = local.sent().pop().unwrap().1.body;
+    let listed = local
+        .answers_to("> list")
+        .pop()
+        .expect("the answer to Ann's `list`")
+        .body;
     assert!(
         listed.contains(&game),
         "Ann's games are hers still: {listed}"
@@ -3165,5 +3169,36 @@ fn a_damaged_secret_holds_the_move_and_names_no_path_to_the_player() {
         replay(&local.record(&game)).plies(),
         2,
         "Bo's move is played"
+    );
+}
+
+#[test]
+fn a_staller_cannot_hold_off_his_forfeit_by_flooding_the_robot_in_his_own_name() {
+    // Attack (the player who owes a move): the robot claims no forfeit
+    // against a player whose mail still waits in the mailbox, and mail
+    // beyond a look's budget of unauthenticated mail waits for the next
+    // look. Bo, silent for 41 days, mails the robot from his own address
+    // more mails without his token than a look reads (no token needed),
+    // and keeps doing so: every look found "his" mail waiting and held
+    // his forfeit, for as long as he kept sending. A mail without the
+    // token or a signed record can never be a step of the game (it is
+    // refused unread), so none holds a forfeit.
+    let mut local = Local::new();
+    local.limits("  max_mail_bytes: 1048576\n  per_cycle: 5\n");
+    let (ann, _bo, game) = khan_between_ann_and_bo(&mut local);
+    local.says("ann@player.test", &ann, "move Ng3-f3 #0");
+    let last = last_activity(&local, &game);
+    for i in 0..20 {
+        local.deliver("bo@player.test", "status", &format!("no token {i}"));
+    }
+    let out = robot_once(
+        &local.config,
+        &[("YAM_ROBOT_NOW", &(last + 41 * 86_400).to_string())],
+    );
+    assert!(local.waiting() > 0, "setup: the flood outlasts one look");
+    let log = stderr(&out);
+    assert!(
+        log.contains("forfeit claimed against bo@player.test"),
+        "Bo, silent 41 days, held his forfeit off with mails he could send without end:\n{log}"
     );
 }

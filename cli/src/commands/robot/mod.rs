@@ -450,7 +450,9 @@ struct Decided {
     key: String,
     work: decide::Work,
     place: Place,
-    from: String,
+    /// Its sender, when the mail could be a step of a game (see
+    /// [`Look::fail`]).
+    from: Option<String>,
 }
 
 /// The most decisions a group holds: the answers of a burst go out by
@@ -487,16 +489,24 @@ impl Group {
 struct Look {
     /// What plans not done hold back: nothing new is decided on it.
     blocks: Blocks,
-    /// The senders whose mail is not handled yet (no forfeit against them).
+    /// The senders whose mail that could be a step of a game (a player's
+    /// with her token, a signed record) is not handled yet: no forfeit
+    /// against them.
     waiting: HashSet<String>,
     /// Mails and plans that could not be finished (or wait).
     failures: usize,
 }
 
 impl Look {
-    /// A mail of `from` could not be finished.
-    fn fail(&mut self, from: String) {
-        self.waiting.insert(from);
+    /// A mail could not be finished; `from`, its sender when it could be
+    /// a step of a game. A mail without a token or a signed record never
+    /// is (it is refused unread), so it holds no forfeit: otherwise a
+    /// player who owed a move could hold his off for as long as he kept
+    /// mailing the robot more such mails than a look reads.
+    fn fail(&mut self, from: Option<String>) {
+        if let Some(from) = from {
+            self.waiting.insert(from);
+        }
         self.failures += 1;
     }
 }
@@ -587,7 +597,7 @@ impl Runner {
             }
         };
         let max = self.robot.settings.max_mail as u64;
-        let mut later: Vec<(Listed, String)> = Vec::new();
+        let mut later: Vec<Listed> = Vec::new();
         for mail in listed {
             if self.group.due() {
                 self.flush(session, look);
@@ -618,22 +628,22 @@ impl Runner {
                 // Tried above: it stopped, and goes on at the next cycle;
                 // its mail stays unread until then.
                 Progress::Planned => {
-                    look.fail(sender(&raw));
+                    look.fail(self.robot.authenticated(&raw).then(|| sender(&raw)));
                     continue;
                 }
                 Progress::New => {}
             }
             if self.robot.authenticated(&raw) {
-                self.decide(session, look, &key, &raw, &mail.place);
+                self.decide(session, look, &key, &raw, &mail.place, true);
             } else {
-                later.push((mail, sender(&raw)));
+                later.push(mail);
             }
         }
         let budget = self.per_cycle;
-        for (n, (mail, from)) in later.into_iter().enumerate() {
+        for (n, mail) in later.into_iter().enumerate() {
             if n >= budget {
-                // The next cycle comes at once (the mail is still unread).
-                look.waiting.insert(from);
+                // Read at a later look (the mail is still unread); it holds
+                // no forfeit (`Look::fail`).
                 continue;
             }
             if self.group.due() {
@@ -642,11 +652,11 @@ impl Runner {
             match session.fetch(&mail) {
                 Ok(raw) => {
                     let key = mail_key(&raw);
-                    self.decide(session, look, &key, &raw, &mail.place);
+                    self.decide(session, look, &key, &raw, &mail.place, false);
                 }
                 Err(e) => {
                     log(&format!("cannot fetch a mail: {e}"));
-                    look.fail(from);
+                    look.fail(None);
                 }
             }
         }
@@ -664,13 +674,14 @@ impl Runner {
         key: &str,
         raw: &[u8],
         place: &Place,
+        authenticated: bool,
     ) {
         // The same mail delivered twice: the second is looked at once the
         // first is committed, and found done.
         if self.group.items.iter().any(|d| d.key == key) {
             self.flush(session, look);
         }
-        let from = sender(raw);
+        let from = authenticated.then(|| sender(raw));
         match self.journal.progress(key) {
             Progress::Done => {
                 self.seen.push(place.clone());
@@ -693,7 +704,7 @@ impl Runner {
         // The sender's own file is written by the group (her first mail
         // registered her): the group is committed first, so that what is
         // decided on her file is decided once.
-        if self.group.conflicts([&decide::player_path(&from)]) {
+        if self.group.conflicts([&decide::player_path(&sender(raw))]) {
             self.flush(session, look);
         }
         kill_point("after-read");
