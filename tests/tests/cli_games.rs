@@ -534,3 +534,57 @@ fn a_director_game_is_in_the_register_and_its_draws_are_rolls() {
         .code(0)
         .stdout(predicate::str::contains("2 games, 2 verified"));
 }
+
+#[test]
+fn a_damaged_register_is_said_not_miscounted() {
+    // Real life: the director's register, `SECRETS/director/register.yam`,
+    // is there but damaged: here its first game was cut short (a restore
+    // from a backup taken while a copy was half done, a disk error). The
+    // next director game was appended to it without a word, and the
+    // count the command prints, the register's whole point ("a ladder
+    // sees every game a player started"), skipped the entry that no
+    // longer parses: "lists 2 games started by pat" for a register that
+    // holds three. A register that cannot be read whole must be said
+    // (its file and where it fails), not miscounted.
+    let s = Scratch::new();
+    let cards = [
+        "--game-type",
+        "genghis-khan",
+        "--ruleset",
+        "standard",
+        "--first",
+        "pat",
+        "--director",
+        "dora",
+    ];
+    s.new_game("one.yam", &cards)
+        .success()
+        .stdout(predicate::str::contains("lists 1 game started by pat"));
+    s.new_game("two.yam", &cards)
+        .success()
+        .stdout(predicate::str::contains("lists 2 games started by pat"));
+    let register = s.secrets().join("director").join("register.yam");
+    let text = std::fs::read_to_string(&register).unwrap();
+    // The first game's text cut in its last third.
+    let second = text
+        .find("\n\n[")
+        .expect("setup: two games in the register")
+        + 2;
+    let cut = second * 2 / 3;
+    let damaged = format!("{}\n\n{}", &text[..cut], &text[second..]);
+    std::fs::write(&register, &damaged).unwrap();
+    let out = s.new_game("three.yam", &cards);
+    let output = out.get_output();
+    let said = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    // Counted right, or the damage named; never a count that leaves out
+    // an entry without a word.
+    assert!(
+        !said.contains("lists 2 games started by pat"),
+        "the damaged register was miscounted without a word: {said}"
+    );
+    assert!(
+        said.contains("lists 3 games started by pat") || said.contains("register.yam:"),
+        "{said}"
+    );
+}

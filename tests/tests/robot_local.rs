@@ -3202,3 +3202,68 @@ fn a_staller_cannot_hold_off_his_forfeit_by_flooding_the_robot_in_his_own_name()
         "Bo, silent 41 days, held his forfeit off with mails he could send without end:\n{log}"
     );
 }
+
+#[test]
+fn an_unreadable_plan_holds_its_game_and_mending_it_loses_no_later_move() {
+    // Real life: the robot is killed (a power cut) after it wrote the
+    // files of Ann's move but before it marked the plan applied; then
+    // the plan file `robot/journal/KEY.plan`, the commit point, is
+    // damaged (a disk error, a bad restore). The robot says at each run
+    // that it cannot read the plan, but, not knowing what the plan
+    // holds, holds nothing: Bo's next move in the same game is decided
+    // and applied. When the operator mends the plan (as the log asks),
+    // the plan is carried out from "planned": its whole files are written
+    // again, the record as it stood after Ann's move, and Bo's move,
+    // already confirmed to him, is gone from the record. A plan that
+    // cannot be read must hold back what it may write (at least its
+    // game; not knowing which, everything), as a blocked plan does.
+    let mut local = Local::new();
+    let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
+    local.deliver(
+        "ann@player.test",
+        "move Ng3-f3 #0",
+        &format!("token: {ann}"),
+    );
+    let killed = robot_once(&local.config, &[("YAM_ROBOT_KILL_AT", "after-apply")]);
+    assert!(!killed.status.success(), "setup: the robot was killed");
+    let journal = local.root.join("data/robot/journal");
+    let plans: Vec<PathBuf> = std::fs::read_dir(&journal)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "plan"))
+        .collect();
+    assert_eq!(plans.len(), 1, "setup: Ann's plan is not done: {plans:?}");
+    let plan = plans[0].clone();
+    assert!(
+        !plan.with_extension("applied").exists(),
+        "setup: the plan is not marked applied"
+    );
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        1,
+        "setup: Ann's move is written"
+    );
+    let good = std::fs::read_to_string(&plan).unwrap();
+    std::fs::write(&plan, &good[..good.len() / 2]).unwrap();
+    // Bo moves in the same game while the plan cannot be read.
+    local.deliver(
+        "bo@player.test",
+        &format!("move {game} Ae7-f6 #1"),
+        &format!("token: {bo}"),
+    );
+    let out = robot_once(&local.config, &[]);
+    let said = stderr(&out);
+    assert!(said.contains("cannot be read"), "setup: {said}");
+    let bo_applied = replay(&local.record(&game)).plies() == 2;
+    // The operator mends the plan; the robot runs on.
+    std::fs::write(&plan, &good).unwrap();
+    robot_once(&local.config, &[]);
+    robot_once(&local.config, &[]);
+    assert_eq!(local.waiting(), 0, "every mail is dealt with");
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        2,
+        "Bo's move (applied while the plan could not be read: {bo_applied}) is in the record"
+    );
+}

@@ -2591,3 +2591,163 @@ fn the_first_mover_cannot_reset_her_clock_by_an_offer_before_her_first_move() {
             "claims a forfeit: Ann has not answered in 41 days",
         ));
 }
+
+/// `yam challenge bo@example.net --id ID` for Rescue Khan, Ann first.
+fn challenge_bo(ann: &Player, id: &str) -> assert_cmd::assert::Assert {
+    ann.yam(&[
+        "challenge",
+        "bo@example.net",
+        "--id",
+        id,
+        "--game-type",
+        "khan",
+        "--ruleset",
+        "rescue-khan",
+        "--seats",
+        "first",
+    ])
+}
+
+#[test]
+fn a_second_challenge_to_a_new_contact_does_not_write_over_the_first() {
+    // Real life: Ann challenges Bo, whom she has never played, to a game,
+    // and, before his card has come back, to a second one (a return game,
+    // another ruleset). Each challenge waits for his card in
+    // `pending/bo@example.net.yaml`; the second was written over the
+    // first without a word, both commands said "the challenge follows by
+    // itself", and when Bo's card came only the second went out: the
+    // first challenge was lost. A second challenge must either be kept
+    // beside the first (both sent with the card) or be refused, saying
+    // that one already waits.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    challenge_bo(&ann, "khan-a")
+        .success()
+        .stdout(predicate::str::contains("the challenge follows by itself"));
+    let second = challenge_bo(&ann, "khan-b");
+    let second_kept = second.get_output().status.success();
+    let second_said = String::from_utf8_lossy(&second.get_output().stdout).into_owned()
+        + &String::from_utf8_lossy(&second.get_output().stderr);
+    // The cards cross; the waiting challenges go out with Bo's card.
+    let bo_said = bo.read();
+    let ann_said = ann.read();
+    let bo_said2 = bo.read();
+    let listed =
+        String::from_utf8_lossy(&bo.yam(&["games"]).success().get_output().stdout).into_owned();
+    let context = format!(
+        "second challenge said: {second_said}\nBo read: {bo_said}\nAnn read: {ann_said}\nBo read: {bo_said2}\nBo's games:\n{listed}"
+    );
+    assert!(
+        listed.contains("khan-a"),
+        "the first challenge was lost:\n{context}"
+    );
+    if second_kept {
+        assert!(listed.contains("khan-b"), "{context}");
+    }
+}
+
+#[test]
+fn a_waiting_challenge_that_cannot_be_read_is_said_not_dropped() {
+    // Real life: Ann challenged Bo, a new contact; the challenge waits in
+    // `pending/bo@example.net.yaml` for his card. The file is there but
+    // cannot be read (a disk error; here a hand edit of its comment saved
+    // in Latin-1, not UTF-8). When Bo's card comes, the desk took the
+    // unreadable file for "no challenge waits": it said only "new
+    // contact", answered nothing about the challenge, and never sent it,
+    // leaving the file behind for ever. A damaged waiting challenge must
+    // be named (file and why), not silently taken for none.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    challenge_bo(&ann, "khan-c")
+        .success()
+        .stdout(predicate::str::contains("the challenge follows by itself"));
+    let pending = ann.dir().join("pending/bo@example.net.yaml");
+    let mut bytes = std::fs::read(&pending).expect("setup: the challenge waits in pending/");
+    bytes.extend_from_slice(b"# caf\xe9 au lait first\n");
+    std::fs::write(&pending, &bytes).unwrap();
+    let bo_said = bo.read();
+    assert!(bo_said.contains("new contact"), "setup: {bo_said}");
+    let said = ann.read();
+    let sent = said.contains("the waiting challenge khan-c is sent");
+    let named = said.contains("pending/bo@example.net.yaml");
+    assert!(
+        sent || named,
+        "Bo's card was read and the waiting challenge silently dropped: {said}"
+    );
+}
+
+#[test]
+fn yam_send_does_not_say_no_mail_waits_when_a_games_bookkeeping_cannot_be_read() {
+    // Real life: Ann's move could not be mailed (her server was down), so
+    // it waits in the outbox of `games/khan-1/mail.yaml`; then that file
+    // cannot be read (a disk error; a directory in its place stands for
+    // it, the tests running as root). `yam read` and every game command
+    // now stop on such a file and name it, but `yam send`, the command
+    // the desk tells her to run for a waiting mail, asked the file only
+    // "does a mail wait?", took the error for "no", and answered "no
+    // mail is waiting to be sent", with success: she is told her move
+    // went when it never did. The same when the game's record cannot
+    // be read: the game was skipped without a word.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let away = root.path().join("away");
+    std::fs::rename(&bo_inbox, &away).unwrap();
+    ann.yam(&["move", "khan-1", &line[2]])
+        .code(2)
+        .stderr(predicate::str::contains("its mail could not be sent"));
+    std::fs::rename(&away, &bo_inbox).unwrap();
+    let game = ann.dir().join("games/khan-1");
+    let meta = game.join("mail.yaml");
+    assert!(
+        std::fs::read_to_string(&meta).unwrap().contains("outbox:"),
+        "setup: the mail waits in the outbox"
+    );
+    // The bookkeeping cannot be read.
+    let aside = ann.dir().join("mail.yaml.aside");
+    std::fs::rename(&meta, &aside).unwrap();
+    std::fs::create_dir(&meta).unwrap();
+    let out = ann.yam(&["send"]);
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+        + &String::from_utf8_lossy(&out.get_output().stderr);
+    assert!(
+        !said.contains("no mail is waiting to be sent") && said.contains("mail.yaml"),
+        "an unreadable mail.yaml was taken for 'no mail waits': {said}"
+    );
+    assert!(!out.get_output().status.success(), "{said}");
+    std::fs::remove_dir(&meta).unwrap();
+    std::fs::rename(&aside, &meta).unwrap();
+}
+
+#[test]
+fn yam_send_does_not_say_no_mail_waits_when_a_games_record_cannot_be_read() {
+    // As above, with the game's record damaged instead (cut short by a
+    // disk error, so it no longer verifies): `send_waiting` skipped the
+    // game whose replay failed, its waiting mail with it, and `yam send`
+    // said "no mail is waiting to be sent" and succeeded.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let away = root.path().join("away");
+    std::fs::rename(&bo_inbox, &away).unwrap();
+    ann.yam(&["move", "khan-1", &line[2]])
+        .code(2)
+        .stderr(predicate::str::contains("its mail could not be sent"));
+    std::fs::rename(&away, &bo_inbox).unwrap();
+    let record = ann.dir().join("games/khan-1/record.yam");
+    let text = std::fs::read_to_string(&record).unwrap();
+    // A record cut short (a disk error): it no longer verifies.
+    std::fs::write(&record, &text[..text.len() * 2 / 3]).unwrap();
+    let out = ann.yam(&["send"]);
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+        + &String::from_utf8_lossy(&out.get_output().stderr);
+    assert!(
+        !said.contains("no mail is waiting to be sent") && said.contains("record.yam"),
+        "a game whose record cannot be read was skipped without a word: {said}"
+    );
+    assert!(!out.get_output().status.success(), "{said}");
+}

@@ -206,11 +206,19 @@ pub fn claims(work: &Work) -> BTreeSet<String> {
 #[derive(Debug, Default)]
 pub struct Blocks {
     held: BTreeMap<String, String>,
+    /// A plan that cannot be read: what it writes is unknown, so it holds
+    /// everything. Carried on later, once mended, it writes its files
+    /// whole: a move decided meanwhile on one of them would be written
+    /// over (applied, answered, then gone from the record).
+    everything: Option<String>,
 }
 
 impl Blocks {
-    /// Holds back what `plan` claims.
+    /// Holds back what `plan` claims (everything, when it cannot be read).
     pub fn hold(&mut self, plan: &Plan) {
+        if plan.unreadable.is_some() {
+            self.everything.get_or_insert_with(|| plan.key.clone());
+        }
         for r in plan.claims() {
             self.held.entry(r).or_insert_with(|| plan.key.clone());
         }
@@ -218,10 +226,15 @@ impl Blocks {
 
     /// The plans holding any of `resources` (store paths or resources).
     pub fn holders<'a>(&self, resources: impl IntoIterator<Item = &'a String>) -> Vec<String> {
+        let mut any = false;
         let mut keys: Vec<String> = resources
             .into_iter()
+            .inspect(|_| any = true)
             .filter_map(|r| self.held.get(&resource(r)).cloned())
             .collect();
+        if let (true, Some(key)) = (any, &self.everything) {
+            keys.push(key.clone());
+        }
         keys.sort();
         keys.dedup();
         keys
@@ -229,7 +242,7 @@ impl Blocks {
 
     /// Whether `key` holds anything.
     pub fn holds(&self, key: &str) -> bool {
-        self.held.values().any(|k| k == key)
+        self.everything.as_deref() == Some(key) || self.held.values().any(|k| k == key)
     }
 
     /// The games held, for the log.
