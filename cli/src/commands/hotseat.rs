@@ -563,7 +563,7 @@ fn new_game(args: &NewArgs) -> Step<()> {
     // is not started, and a ladder sees every game that was.
     let register = if mode_arg == ModeArg::Director {
         let all = secrets
-            .append_register(&text)
+            .append_register(&text, register_whole)
             .map_err(|e| usage(e.to_string()))?;
         Some(register_count(&all, &first))
     } else {
@@ -662,6 +662,21 @@ fn siege_turn(
             have.name(),
             want.name()
         ))),
+    }
+}
+
+/// Whether the director's register reads whole: every game in it parses
+/// (a game cut short by a disk error or a partial restore would be left
+/// out of every count without a word).
+fn register_whole(register: &str) -> Result<(), String> {
+    let games = read_signed(register.as_bytes()).map_err(|e| e.to_string())?;
+    match games
+        .into_iter()
+        .enumerate()
+        .find_map(|(n, g)| g.err().map(|e| (n, e)))
+    {
+        Some((n, e)) => Err(format!("game {} of the register: {e}", n + 1)),
+        None => Ok(()),
     }
 }
 

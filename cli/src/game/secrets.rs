@@ -527,8 +527,14 @@ impl Secrets {
     /// director's register: under an exclusive lock, so that two games
     /// started at once both land in it, and by an atomic replace, so that a
     /// crash leaves the register as it was before or after, never half
-    /// written. Returns the register's whole text.
-    pub fn append_register(&self, entry: &str) -> Result<String, SecretError> {
+    /// written. `whole` is asked of the register as it stands first, under
+    /// the lock: a register it finds damaged is said (the file and why),
+    /// and nothing is appended to it. Returns the register's whole text.
+    pub fn append_register(
+        &self,
+        entry: &str,
+        whole: impl FnOnce(&str) -> Result<(), String>,
+    ) -> Result<String, SecretError> {
         let path = self.register_path();
         let dir = path
             .parent()
@@ -548,6 +554,13 @@ impl Secrets {
             Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(err(&path, "cannot read the register", e)),
         };
+        whole(&text).map_err(|why| {
+            err(
+                &path,
+                "the register is damaged, and a game is not started without being registered",
+                why,
+            )
+        })?;
         if !text.is_empty() && !text.ends_with("\n\n") {
             text.push_str(if text.ends_with('\n') { "\n" } else { "\n\n" });
         }

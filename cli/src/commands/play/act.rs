@@ -467,13 +467,22 @@ fn drop_pending(desk: &Desk, id: &str) -> Result<Done, Error> {
         Ok(entries) => entries,
         Err(_) => return Err(Error::usage(format!("{id}: no such game"))),
     };
+    // A waiting challenge that cannot be read may be the one asked for:
+    // said, rather than "no such game".
+    let mut unreadable = Vec::new();
     for entry in entries.flatten() {
         let path = entry.path();
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
-        };
-        let Ok(settings) = serde_yaml_ng::from_str::<ChallengeSettings>(&text) else {
-            continue;
+        let settings = std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| {
+                serde_yaml_ng::from_str::<ChallengeSettings>(&text).map_err(|e| e.to_string())
+            });
+        let settings = match settings {
+            Ok(settings) => settings,
+            Err(why) => {
+                unreadable.push(format!("{}: cannot be read: {why}", path.display()));
+                continue;
+            }
         };
         if settings.id.as_deref() == Some(id) {
             std::fs::remove_file(&path).map_err(|e| Error::io(&path, "cannot remove", e))?;
@@ -483,6 +492,12 @@ fn drop_pending(desk: &Desk, id: &str) -> Result<Done, Error> {
                 )],
             });
         }
+    }
+    if !unreadable.is_empty() {
+        return Err(Error::usage(format!(
+            "{id}: no such game among the challenges waiting for a card that can be read; {}",
+            unreadable.join("; ")
+        )));
     }
     Err(Error::usage(format!("{id}: no such game")))
 }
@@ -842,21 +857,43 @@ pub fn remind(desk: &Desk, id: &str) -> Result<Done, Error> {
 /// Returns what was sent, and the failures.
 pub fn send_waiting(desk: &Desk) -> (Vec<String>, Vec<Error>) {
     let (mut sent, mut failed) = (Vec::new(), Vec::new());
-    let Ok(ids) = desk.store.games() else {
-        return (sent, failed);
+    // A game that cannot be read is said, never skipped: its mail may be
+    // the one waiting, and "no mail is waiting" would tell the player her
+    // move went when it never did.
+    let ids = match desk.store.games() {
+        Ok(ids) => ids,
+        Err(e) => {
+            failed.push(Error::usage(e.to_string()));
+            return (sent, failed);
+        }
     };
     for id in ids {
-        if !Stored::mail_waits(&desk.store, &id) {
-            continue;
+        match Stored::mail_waits(&desk.store, &id) {
+            Ok(true) => {}
+            Ok(false) => continue,
+            Err(e) => {
+                failed.push(e);
+                continue;
+            }
         }
-        let Ok(stored) = Stored::open(&desk.store, &id) else {
-            continue;
+        let stored = match Stored::open(&desk.store, &id) {
+            Ok(stored) => stored,
+            Err(e) => {
+                failed.push(e);
+                continue;
+            }
         };
         if !stored.has_waiting_mail() {
             continue;
         }
-        let Ok(mut game) = stored.replay() else {
-            continue;
+        let mut game = match stored.replay() {
+            Ok(game) => game,
+            Err(e) => {
+                failed.push(Error::usage(format!(
+                    "game {id}: a mail waits to be sent, but the game cannot be read: {e}"
+                )));
+                continue;
+            }
         };
         match game.send_notice(desk) {
             Ok(true) => sent.push(format!("game {id}: the waiting notice is sent")),

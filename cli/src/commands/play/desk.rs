@@ -495,12 +495,9 @@ impl Stored {
     /// Whether game `id` has a mail waiting to be sent, read from its
     /// bookkeeping alone: a desk asks it of every game at every `yam
     /// read`, and opens (reads the record of) only those that have one.
-    pub fn mail_waits(store: &Store, id: &str) -> bool {
-        store
-            .lock(id)
-            .ok()
-            .and_then(|locked| read_meta(&locked).ok())
-            .is_some_and(|meta| mail_waiting(&meta))
+    pub fn mail_waits(store: &Store, id: &str) -> Result<bool, Error> {
+        let locked = store.lock(id).map_err(|e| Error::usage(e.to_string()))?;
+        Ok(mail_waiting(&read_meta(&locked)?))
     }
 
     /// The signed events of the stored record, decoded but not replayed;

@@ -607,8 +607,37 @@ fn pending_path(desk: &Desk, address: &str) -> std::path::PathBuf {
 }
 
 /// Keeps a challenge until the invited player's card arrives.
+/// A challenge kept until `address`'s card comes. One waits at a time: a
+/// second one written over the first lost it without a word (both
+/// commands said it would follow by itself).
 pub fn keep_pending(desk: &Desk, address: &str, settings: &ChallengeSettings) -> Result<(), Error> {
     let path = pending_path(desk, address);
+    match std::fs::symlink_metadata(&path) {
+        Ok(_) => {
+            let waiting = std::fs::read_to_string(&path)
+                .ok()
+                .and_then(|t| serde_yaml_ng::from_str::<ChallengeSettings>(&t).ok())
+                .and_then(|s| s.id);
+            return Err(Error::usage(format!(
+                "a challenge to {address} already waits for their card{}: it is sent when `yam read` reads the card; challenge again once it has{}",
+                waiting
+                    .as_deref()
+                    .map(|id| format!(" (game {id})"))
+                    .unwrap_or_default(),
+                waiting
+                    .as_deref()
+                    .map(|id| format!(", or drop it first with `yam withdraw {id}`"))
+                    .unwrap_or_default(),
+            )));
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => {
+            return Err(Error::usage(format!(
+                "{}: cannot be read: {e}",
+                path.display()
+            )));
+        }
+    }
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::usage(format!("{}: {e}", dir.display())))?;
@@ -620,8 +649,17 @@ pub fn keep_pending(desk: &Desk, address: &str, settings: &ChallengeSettings) ->
 
 fn take_pending(desk: &Desk, address: &str) -> Result<Option<ChallengeSettings>, Error> {
     let path = pending_path(desk, address);
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        return Ok(None);
+    // Only an absent file is "no challenge waits": one there that cannot
+    // be read was taken for none, and the challenge never went.
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(Error::usage(format!(
+                "{}: the challenge waiting for this card cannot be read: {e}",
+                path.display()
+            )));
+        }
     };
     let settings = serde_yaml_ng::from_str(&text)
         .map_err(|e| Error::usage(format!("{}: {e}", path.display())))?;
