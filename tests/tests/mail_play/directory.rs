@@ -2751,3 +2751,47 @@ fn yam_send_does_not_say_no_mail_waits_when_a_games_record_cannot_be_read() {
     );
     assert!(!out.get_output().status.success(), "{said}");
 }
+
+#[test]
+fn an_import_over_a_file_that_cannot_be_read_writes_nothing() {
+    // Real life: the new machine's data directory is not empty, and one
+    // of the bundle's paths is there but cannot be read (a directory in
+    // its place stands for a disk error, the tests running as root).
+    // The import took the read error for "absent", planned to write the
+    // file, and wrote the bundle's files one by one until that one
+    // failed: half a desk, though it promises to check everything before
+    // writing anything. Now only an absent file is one to write; any
+    // other error stops the import before it writes.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, _bo, _) = khan_after(root.path(), 2);
+    let bundle = root.path().join("ann-desk.yaml");
+    ann.yam(&["identity", "export", "--out", bundle.to_str().unwrap()])
+        .success();
+    let new = tempfile::tempdir().unwrap();
+    let blocked = new.path().join("games/khan-1/record.yam");
+    std::fs::create_dir_all(&blocked).unwrap();
+    let mut cmd = yam!();
+    cmd.args(["identity", "import", bundle.to_str().unwrap(), "--data-dir"])
+        .arg(new.path());
+    cmd.assert()
+        .code(2)
+        .stderr(predicate::str::contains(blocked.display().to_string()));
+    let written: Vec<_> = walkdir(new.path())
+        .into_iter()
+        .filter(|p| p.is_file())
+        .collect();
+    assert!(written.is_empty(), "nothing is written: {written:?}");
+}
+
+/// Every path under `dir`.
+fn walkdir(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walkdir(&path));
+        }
+        out.push(path);
+    }
+    out
+}

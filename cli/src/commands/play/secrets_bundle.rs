@@ -163,7 +163,17 @@ pub fn import(data: &Path, file: &Path) -> Result<usize, Error> {
                     target.display()
                 )));
             }
-            Err(_) => plan.push((target, bytes, entry.secret)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                plan.push((target, bytes, entry.secret));
+            }
+            // Taken for absent, it was planned, and the import wrote the
+            // files before it one by one until this one failed.
+            Err(e) => {
+                return Err(Error::usage(format!(
+                    "{}: cannot be read: {e}; nothing was imported",
+                    target.display()
+                )));
+            }
         }
     }
     let count = plan.len();
