@@ -3267,3 +3267,39 @@ fn an_unreadable_plan_holds_its_game_and_mending_it_loses_no_later_move() {
         "Bo's move (applied while the plan could not be read: {bo_applied}) is in the record"
     );
 }
+
+#[test]
+fn a_forged_sender_with_a_trailing_unicode_space_cannot_take_a_newcomers_player_file() {
+    // Attack (a stranger, before Ann's first mail): a forged
+    // `From: <ann@player.test\u{A0}>` (a NO-BREAK SPACE after the
+    // address; U+2028 or U+3000 do the same). The sender's address is
+    // kept with the space (it is no control character), but a player's
+    // file is named by the address trimmed (`auth::address_key`) and
+    // `Player::new` trims it too: the robot writes Ann's own player file,
+    // `address: ann@player.test`, with a token it mails to the spaced
+    // address, which is not Ann's. When Ann writes for the first time
+    // the file is there: she is no newcomer, her mail carries no token,
+    // and she is refused. She never receives a token, and no mail she
+    // can send registers her: what she loses is the robot, for good.
+    let mut local = Local::new();
+    local.deliver_raw(
+        "From: <ann@player.test\u{A0}>\r\nTo: robot@yam.test\r\nMessage-ID: <forged@evil.test>\r\nSubject: help\r\n\r\nhelp\r\n"
+            .as_bytes(),
+    );
+    local.run();
+    local.deliver("ann@player.test", "help", "help");
+    local.run();
+    let to_ann: Vec<String> = local
+        .sent()
+        .into_iter()
+        .filter(|(to, _)| to.contains("ann@player.test"))
+        .map(|(to, r)| format!("{to}\n{}", r.body))
+        .collect();
+    assert!(
+        local
+            .sent()
+            .into_iter()
+            .any(|(to, r)| to.trim_end() == "To: ann@player.test" && token_in(&r.body).is_some()),
+        "Ann, writing from her own address for the first time, is welcomed with a token: {to_ann:#?}"
+    );
+}

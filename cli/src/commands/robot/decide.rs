@@ -344,6 +344,13 @@ impl ReadGames {
     }
 }
 
+/// Whether `address` is one the robot can mail and keeps as it is: a
+/// mailbox address (lettre's), at most 254 bytes, that trimming leaves as
+/// it is (player files are named by the trimmed address).
+fn mailable(address: &str) -> bool {
+    address.len() <= 254 && address.trim() == address && address.parse::<lettre::Address>().is_ok()
+}
+
 /// A file of the store that is there but cannot be read or parsed (a
 /// disk error, a hand edit gone wrong, a file of another build): the
 /// operator's to mend. A decision that met one is not carried out and its
@@ -704,6 +711,19 @@ impl Robot {
                 return work;
             }
         };
+        // Every address the robot keeps is a sender's: one it could not
+        // mail is no sender. A From with a Unicode space after the address
+        // (NO-BREAK SPACE, LINE SEPARATOR) was kept as it was, but a
+        // player's file is named by the address trimmed: a forger took a
+        // newcomer's file with a token mailed nowhere, and she could never
+        // register.
+        if !incoming.from.as_deref().is_some_and(mailable) {
+            work.log.push(format!(
+                "ignored {key}: bad From address {:?}",
+                incoming.from.as_deref().unwrap_or_default()
+            ));
+            return work;
+        }
         // A signed record is judged by its signatures before any header:
         // a member's automatic step carries Auto-Submitted.
         if self.witness(&mut work, key, &incoming, raw) {
@@ -717,10 +737,6 @@ impl Robot {
             return work;
         }
         let from = incoming.from.clone().unwrap_or_default();
-        if !from.contains('@') || from.len() > 254 {
-            work.log.push(format!("ignored {key}: bad From address"));
-            return work;
-        }
         let body = body_text(raw);
         let parsed = command::parse(&incoming.subject, &body);
         // The token first: a player's own mail is never counted against
