@@ -1636,7 +1636,7 @@ fn stripped_of_its_turn(raw: &[u8]) -> Vec<u8> {
 }
 
 #[test]
-fn a_witnessed_turn_mail_without_its_turn_is_logged_not_answered_and_the_next_mail_catches_up() {
+fn a_witnessed_turn_mail_without_its_turn_is_logged_not_answered_and_its_resend_is_taken() {
     let mut t = Referee::new();
     let game = "khan-ref-stripped";
     open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
@@ -1705,17 +1705,20 @@ fn a_witnessed_turn_mail_without_its_turn_is_logged_not_answered_and_the_next_ma
     };
     mover.yam(&["resend", game]);
     // The resent mail keeps its Message-ID (a resend is recognisably the
-    // same mail), so to the robot it is the mail it has dealt with; the
-    // opponent's desk takes it.
+    // same mail), but its text is whole now: the robot takes its turn (a
+    // mail is the same mail only if its text is the same too), and so does
+    // the opponent's desk.
     let log = t.robot();
     assert!(
-        !log.contains("new event") && !log.contains("refused"),
+        log.contains(&format!("witnessed {game}: 1 new event(s)")) && !log.contains("refused"),
         "{log}"
     );
     assert!(t.local.sent().is_empty());
     t.ann.read();
     t.bo.read();
-    // The opponent's next move carries both events: the robot catches up.
+    // The opponent's next move: the robot has the turn before it already
+    // (`a_refereed_game_whose_copy_was_lost_catches_up_with_the_next_mail`
+    // shows the catching up).
     let other = if other_address == t.ann.address {
         &t.ann
     } else {
@@ -1725,7 +1728,7 @@ fn a_witnessed_turn_mail_without_its_turn_is_logged_not_answered_and_the_next_ma
     other.yam(&["move", game, "--auto", "random", "--seed", "2"]);
     let log = t.robot();
     assert!(
-        log.contains("caught up on 1 event(s) of the other player missed before"),
+        log.contains(&format!("witnessed {game}: 1 new event(s)")) && !log.contains("caught up"),
         "{log}"
     );
     assert!(
@@ -3301,5 +3304,88 @@ fn a_forged_sender_with_a_trailing_unicode_space_cannot_take_a_newcomers_player_
             .into_iter()
             .any(|(to, r)| to.trim_end() == "To: ann@player.test" && token_in(&r.body).is_some()),
         "Ann, writing from her own address for the first time, is welcomed with a token: {to_ann:#?}"
+    );
+}
+
+#[test]
+fn a_forged_mail_that_copies_a_players_message_id_does_not_swallow_her_move() {
+    // Attack (the opponent, copied on Ann's mails: a player who CCs her
+    // moves, a list): the robot knows a mail delivered twice by its
+    // Message-ID and sender, and skips a mail found done. Bo sees the
+    // Message-ID Ann's client gave her move, and gets a forged mail with
+    // the same Message-ID and From to the robot first (no token: it is
+    // refused). When Ann's real move arrives it was found "done" and
+    // skipped without a word: her move never played, and forty days on
+    // Bo could claim a forfeit. A mail is the same mail only if its text
+    // is the same too.
+    let mut local = Local::new();
+    let (game, ann, _bo) = ann_and_bo_at_khan(&mut local);
+    let forged = format!(
+        "From: ann@player.test\r\nTo: robot@yam.test\r\nMessage-ID: <ann-move-1@player.test>\r\nSubject: resign {game}\r\n\r\nresign\r\n"
+    );
+    local.deliver_raw(forged.as_bytes());
+    local.run();
+    let real = format!(
+        "From: ann@player.test\r\nTo: robot@yam.test\r\nMessage-ID: <ann-move-1@player.test>\r\nSubject: move {game} Ng3-f3 #0\r\n\r\ntoken: {ann}\r\n"
+    );
+    local.deliver_raw(real.as_bytes());
+    local.run();
+    assert_eq!(local.waiting(), 0);
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        1,
+        "Ann's move, sent under a Message-ID a forger used first, is played"
+    );
+}
+
+#[test]
+fn a_plan_an_earlier_build_left_under_its_key_is_carried_on_not_decided_again() {
+    // What users already have: a robot of an earlier build, which keyed
+    // a mail by its Message-ID and sender alone, was killed after it wrote
+    // the files of Ann's move; the new build keys the mail by its text
+    // too. Decided again under the new key, the move would be refused as
+    // stale (the record holds it already) and Ann told so; the plan left
+    // under the old key is carried on instead, its answers sent once.
+    let mut local = Local::new();
+    let (game, ann, _bo) = ann_and_bo_at_khan(&mut local);
+    local.deliver_raw(
+        format!(
+            "From: ann@player.test\r\nTo: robot@yam.test\r\nMessage-ID: <ann-old-1@player.test>\r\nSubject: move {game} Ng3-f3 #0\r\n\r\ntoken: {ann}\r\n"
+        )
+        .as_bytes(),
+    );
+    let killed = robot_once(&local.config, &[("YAM_ROBOT_KILL_AT", "after-apply")]);
+    assert!(!killed.status.success(), "setup: killed");
+    assert_eq!(replay(&local.record(&game)).plies(), 1, "setup: written");
+    // The journal as the earlier build would have left it.
+    let old =
+        yam_referee::fair_play::hash::Hash32::of(b"id ann-old-1@player.test\nfrom ann@player.test")
+            .to_hex()[..24]
+            .to_owned();
+    let journal = local.root.join("data/robot/journal");
+    let mut renamed = 0;
+    for entry in std::fs::read_dir(&journal).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        // The mail's plan and its markers (`KEY.plan`, `KEY.applied`, ...).
+        if let Some((_, rest)) = name.split_once('.')
+            && (rest == "plan" || rest == "applied" || rest.starts_with("sent."))
+        {
+            std::fs::rename(entry.path(), journal.join(format!("{old}.{rest}"))).unwrap();
+            renamed += 1;
+        }
+    }
+    assert!(renamed >= 1, "setup: the plan moved under the old key");
+    local.run();
+    assert_eq!(local.waiting(), 0);
+    assert_eq!(replay(&local.record(&game)).plies(), 1);
+    let answers = local.answers_to("> move");
+    assert!(
+        answers.iter().all(|a| !a.body.contains("Refused")),
+        "the move was decided again and refused: {:?}",
+        answers.iter().map(|a| &a.body).collect::<Vec<_>>()
+    );
+    assert!(
+        journal.join(format!("{old}.done")).exists(),
+        "done under the old key"
     );
 }

@@ -145,9 +145,37 @@ pub struct Limits {
     pub journal_days: Option<u32>,
 }
 
-/// The journal key of a mail: its Message-ID and sender when it has one
-/// (a mail delivered twice is the same mail), else its bytes.
+/// The journal key of a mail: its Message-ID and sender when it has one,
+/// with its text (a mail delivered twice is the same mail), else its
+/// bytes. The text counts: keyed by Message-ID and sender alone, a forged
+/// mail that copied a player's Message-ID (seen by an opponent she copies
+/// her moves to) and reached the robot first made her real move "a mail
+/// delivered twice", skipped without a word.
 pub fn mail_key(raw: &[u8]) -> String {
+    let (end, id, from) = key_headers(raw);
+    let digest = match (id, from) {
+        (Some(id), Some(from)) => {
+            let mut hasher = Sha256::new();
+            hasher.update(format!("id {id}\nfrom {from}\ntext ").as_bytes());
+            hasher.update(&raw[end..]);
+            hasher.finalize()
+        }
+        _ => Sha256::digest(raw),
+    };
+    hex::encode(digest)[..24].to_owned()
+}
+
+/// The key an earlier build gave the mail (its Message-ID and sender
+/// alone), if it has both: a plan or a done marker it left is the same
+/// mail's.
+fn earlier_mail_key(raw: &[u8]) -> Option<String> {
+    let (_, id, from) = key_headers(raw);
+    let digest = Sha256::digest(format!("id {}\nfrom {}", id?, from?).as_bytes());
+    Some(hex::encode(digest)[..24].to_owned())
+}
+
+/// Where a mail's headers end, its Message-ID and its sender (lower case).
+fn key_headers(raw: &[u8]) -> (usize, Option<String>, Option<String>) {
     // The headers only: a 50 MB mail is keyed as fast as a short one.
     let end = raw
         .windows(4)
@@ -164,11 +192,7 @@ pub fn mail_key(raw: &[u8]) -> String {
         .and_then(|a| a.first())
         .and_then(|a| a.address())
         .map(str::to_lowercase);
-    let digest = match (id, from) {
-        (Some(id), Some(from)) => Sha256::digest(format!("id {id}\nfrom {from}").as_bytes()),
-        _ => Sha256::digest(raw),
-    };
-    hex::encode(digest)[..24].to_owned()
+    (end, id, from)
 }
 
 /// The sender of a raw mail, as the desk and the robot's decisions keep it
@@ -619,7 +643,7 @@ impl Runner {
                     continue;
                 }
             };
-            let key = mail_key(&raw);
+            let key = self.key_of(&raw);
             match self.journal.progress(&key) {
                 Progress::Done => {
                     self.seen.push(mail.place);
@@ -651,7 +675,7 @@ impl Runner {
             }
             match session.fetch(&mail) {
                 Ok(raw) => {
-                    let key = mail_key(&raw);
+                    let key = self.key_of(&raw);
                     self.decide(session, look, &key, &raw, &mail.place, false);
                 }
                 Err(e) => {
@@ -660,6 +684,20 @@ impl Runner {
                 }
             }
         }
+    }
+
+    /// The journal key of a mail: [`mail_key`], or the key an earlier
+    /// build gave it when its journal knows the mail by that one (a plan
+    /// not done is carried on under its key, not decided again).
+    fn key_of(&self, raw: &[u8]) -> String {
+        let key = mail_key(raw);
+        if self.journal.progress(&key) == Progress::New
+            && let Some(earlier) = earlier_mail_key(raw)
+            && self.journal.progress(&earlier) != Progress::New
+        {
+            return earlier;
+        }
+        key
     }
 
     /// Decides a mail read, into the group; whatever went wrong is noted
