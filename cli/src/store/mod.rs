@@ -93,7 +93,11 @@ impl Store {
             std::fs::read_dir(&dir).map_err(|e| StoreError::Io(dir.display().to_string(), e))?
         {
             let entry = entry.map_err(|e| StoreError::Io(dir.display().to_string(), e))?;
-            if entry.path().join("record.yam").is_file()
+            // A game is a folder with a record, whatever the record's state:
+            // one that cannot be read is listed, and fails when opened,
+            // naming why (skipped, its game vanished from `yam games`, and
+            // a turn mail for it was taken for a new challenge).
+            if std::fs::symlink_metadata(entry.path().join("record.yam")).is_ok()
                 && let Some(name) = entry.file_name().to_str()
             {
                 ids.push(name.to_owned());
@@ -131,7 +135,9 @@ impl Store {
     /// Lock an existing game (waiting while another process holds it).
     pub fn lock(&self, id: &str) -> Result<LockedGame, StoreError> {
         let dir = self.game_dir(id)?;
-        if !dir.join("record.yam").is_file() {
+        // A record there but not a readable file is this game's, and its
+        // read says why; only an absent one is no game.
+        if std::fs::symlink_metadata(dir.join("record.yam")).is_err() {
             return Err(StoreError::NoGame(id.to_owned()));
         }
         lock(dir)

@@ -2795,3 +2795,29 @@ fn walkdir(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+#[test]
+fn a_game_whose_record_cannot_be_read_is_listed_and_named_not_forgotten() {
+    // Real life: a game's `record.yam` is there but cannot be read (a
+    // directory in its place stands for a disk error, the tests running
+    // as root). The desk listed only folders whose record is a regular
+    // file: the game vanished from `yam games` ("no games yet"), its
+    // commands said "no such game", and the opponent's next turn mail was
+    // taken for a new challenge. Now it is listed, and every command on it
+    // names the record and why.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, _bo, _) = khan_after(root.path(), 2);
+    let record = ann.dir().join("games/khan-1/record.yam");
+    let kept = std::fs::read(&record).unwrap();
+    std::fs::remove_file(&record).unwrap();
+    std::fs::create_dir(&record).unwrap();
+    let games = ann.yam(&["games"]);
+    let listed = String::from_utf8_lossy(&games.get_output().stdout).into_owned();
+    assert!(listed.contains("khan-1"), "the game is listed: {listed}");
+    ann.yam(&["board", "khan-1"])
+        .failure()
+        .stderr(predicate::str::contains(record.display().to_string()));
+    std::fs::remove_dir(&record).unwrap();
+    std::fs::write(&record, kept).unwrap();
+    ann.yam(&["board", "khan-1"]).success();
+}
