@@ -3389,3 +3389,390 @@ fn a_plan_an_earlier_build_left_under_its_key_is_carried_on_not_decided_again() 
         "done under the old key"
     );
 }
+
+/// The meta of a witnessed game in the robot's store.
+fn witnessed_meta(t: &Referee, game: &str) -> String {
+    std::fs::read_to_string(
+        t.local
+            .root
+            .join("data/games")
+            .join(game)
+            .join("robot.yaml"),
+    )
+    .unwrap()
+}
+
+/// A desk's public key, hex, read from its signed challenge or acceptance
+/// in a record: the key of the event `n` (0: the challenger).
+fn author_hex(record: &str, n: usize) -> String {
+    let replay = replay(record);
+    hex::encode(replay.events().all()[n].event.author.as_bytes())
+}
+
+/// Attack (the invited player, with his own key): Bo gets Ann's challenge
+/// (To: him, Cc: the robot) and mails its record to the robot from his own
+/// address, naming the robot as referee, before Ann's copy arrives. The
+/// robot took the first sight of the game for the challenger's own mail
+/// and bound Ann's key to Bo's address: Ann's own copy was then refused
+/// ("an address not in the game"), Bo's acceptance was taken as a relay
+/// of "the other player's" events, every later mail of Ann's was refused
+/// as signed "by the key of the other player", and the confirmation of
+/// Ann's key went to Bo, who could make it his.
+#[test]
+#[ignore = "a known hole, left open (docs/robot.md, Players with the program, what is not defended): a first sight binds the key of its first event to the mail's sender, and a code mailed to an address proves the address, not the key"]
+fn a_challenge_relayed_first_by_the_invited_player_does_not_bind_the_challengers_key_to_him() {
+    let mut t = Referee::new();
+    let game = "khan-ref-relay";
+    t.ann.yam(&[
+        "challenge",
+        "bo@player.test",
+        "--seats",
+        "drawn",
+        "--id",
+        game,
+        "--referee",
+        "robot@yam.test",
+        "--game-type",
+        "khan",
+        "--ruleset",
+        "basic",
+    ]);
+    assert_eq!(t.route(), 0);
+    assert!(t.bo.read().contains("my card is sent in answer"));
+    assert_eq!(t.route(), 0);
+    assert!(t.ann.read().contains("the waiting challenge"));
+    // Ann's challenge is in her outbox, to Bo with a copy to the robot. Bo
+    // has it as soon as it is delivered to him; his relay reaches the
+    // robot before the copy.
+    let challenge = t.ann.record(game);
+    let ann_key = author_hex(&challenge, 0);
+    t.local.deliver_raw(&turn_mail(
+        "bo@player.test",
+        game,
+        &challenge,
+        "relay.1@player.test",
+        false,
+    ));
+    let log = t.robot();
+    assert!(
+        log.contains(&format!("witnessed {game}: 1 new event")),
+        "{log}"
+    );
+    // The game goes on as the desks play it: Bo accepts, Ann's desk
+    // reveals the seat draw, and they play.
+    assert!(t.bo.read().contains("refereed by robot@yam.test"));
+    t.bo.yam(&["accept", game]);
+    let accepted = t.robot();
+    t.ann.read();
+    let revealed = t.robot();
+    t.bo.read();
+    let mut logs = vec![log, accepted, revealed];
+    for n in 0..4 {
+        let mover = if t.ann.status(game) == "YOU" {
+            &t.ann
+        } else {
+            &t.bo
+        };
+        mover.yam(&["move", game, "--auto", "random", "--seed", &n.to_string()]);
+        logs.push(t.robot());
+        t.ann.read();
+        t.bo.read();
+    }
+    let logs = logs.join("\n");
+    let meta = witnessed_meta(&t, game);
+    // Ann's key speaks for Ann's address, never for Bo's.
+    assert!(
+        !meta.contains(&format!("key: {ann_key}\n  address: bo@player.test")),
+        "Ann's key is bound to Bo's address:\n{meta}\n{logs}"
+    );
+    // Ann's own mails of her game are not refused.
+    assert!(
+        !logs
+            .lines()
+            .any(|l| l.contains("refused") && l.contains("from ann@player.test")),
+        "{logs}"
+    );
+    // Bo is never asked to confirm Ann's key as his.
+    let ann_fp = {
+        let bytes: [u8; 32] = hex::decode(&ann_key).unwrap().try_into().unwrap();
+        yam_referee::fair_play::sign::PublicKey::from_bytes(&bytes)
+            .unwrap()
+            .fingerprint()
+            .to_string()
+    };
+    let to_bo: Vec<Received> = t
+        .local
+        .sent()
+        .into_iter()
+        .filter(|(to, _)| to.contains("bo@player.test"))
+        .map(|(_, r)| r)
+        .collect();
+    assert!(
+        to_bo.iter().all(|r| !r.body.contains(&ann_fp)),
+        "Bo is asked to confirm Ann's key: {to_bo:?}"
+    );
+    // The robot's copy is the players' record.
+    assert_same_records(&t, game);
+}
+
+/// Attack (a stranger who wants the robot to mail third parties): a record
+/// that does not verify (here a real challenge with one signature
+/// character changed) mailed under a forged From. The refusal of a record
+/// went to the From address by `reply` alone, past the limits every other
+/// answer to an unauthenticated mail keeps (one refusal a day to an
+/// address, `answers_per_hour` in all): only the count of records per
+/// sender and hour held it, so the robot mailed a victim a refusal for
+/// each of ten forged mails an hour, and any number of victims as many.
+#[test]
+fn refusals_of_forged_records_are_bounded_like_every_answer_to_unauthenticated_mail() {
+    let mut t = Referee::new();
+    // The defaults (ten mails a sender an hour), five answers an hour.
+    t.local
+        .limits("  max_mail_bytes: 1048576\n  answers_per_hour: 5\n");
+    let game = "khan-ref-backscatter";
+    t.ann.yam(&[
+        "challenge",
+        "bo@player.test",
+        "--id",
+        game,
+        "--referee",
+        "robot@yam.test",
+        "--game-type",
+        "khan",
+        "--ruleset",
+        "basic",
+    ]);
+    assert_eq!(t.route(), 0);
+    t.bo.read();
+    assert_eq!(t.route(), 0);
+    assert!(t.ann.read().contains("the waiting challenge"));
+    let forged = forge(&t.ann.record(game));
+    // Eight forged mails in Carol's name, who plays nothing, and one in
+    // each of ten other strangers' names.
+    for i in 0..8 {
+        t.local.deliver_raw(&turn_mail(
+            "carol@victim.test",
+            game,
+            &forged,
+            &format!("carol.{i}@victim.test"),
+            false,
+        ));
+    }
+    for i in 0..10 {
+        t.local.deliver_raw(&turn_mail(
+            &format!("victim{i}@victim.test"),
+            game,
+            &forged,
+            &format!("v.{i}@victim.test"),
+            false,
+        ));
+    }
+    let log = stderr(&t.local.run());
+    assert!(log.contains("does not verify"), "{log}");
+    let sent = t.local.sent();
+    let to_carol = sent
+        .iter()
+        .filter(|(to, _)| to.contains("carol@victim.test"))
+        .count();
+    assert!(
+        to_carol <= 1,
+        "{to_carol} refusals mailed to Carol in one hour:\n{log}"
+    );
+    assert!(
+        sent.len() <= 5,
+        "{} refusals mailed in one hour, more than answers_per_hour (5):\n{log}",
+        sent.len()
+    );
+}
+
+/// A copy of `desk`'s data (its keys, chains and games as they stand),
+/// mailing into an outbox of its own: the same player, a second machine.
+fn desk_copy(desk: &Desk, root: &std::path::Path, name: &str) -> Desk {
+    let data = root.join(format!("{name}-desk"));
+    let outbox = root.join(format!("{name}-out"));
+    let inbox = root.join(format!("{name}-in"));
+    for d in [&outbox, &inbox] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    let copied = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(&desk.data)
+        .arg(&data)
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    let config = std::fs::read_to_string(data.join("config.yaml")).unwrap();
+    let config = config.replace(
+        &desk.outbox.display().to_string(),
+        &outbox.display().to_string(),
+    );
+    std::fs::write(data.join("config.yaml"), config).unwrap();
+    Desk {
+        address: desk.address.clone(),
+        data,
+        outbox,
+        inbox,
+    }
+}
+
+/// Attack (a player with his own key): the player to move signs two
+/// different turns at the same place, mails one to the robot alone and
+/// the other to his opponent (copied to the robot, where it now arrives
+/// second). The robot's copy holds the first; every later mail of the
+/// honest player carries the second, signed by him, and is refused as "a
+/// forked history", so the robot's copy stops at his hidden turn and its
+/// clock runs against her while she plays on. Forty days on, the robot
+/// tells him that a forfeit may be claimed against her, whose signed
+/// turns of those very days it holds (refused), and his claim on the
+/// hidden turn closes its copy: the witness's record says she was
+/// forfeited in a game she never stopped playing.
+#[test]
+fn a_turn_signed_twice_by_the_mover_does_not_let_the_robot_call_his_opponent_silent() {
+    let mut t = Referee::new();
+    let game = "khan-ref-twice";
+    open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
+    play_refereed(&mut t, game, 2);
+    let bo_moves = t.bo.status(game) == "YOU";
+    let (cheat_address, honest_address) = if bo_moves {
+        (t.bo.address.clone(), t.ann.address.clone())
+    } else {
+        (t.ann.address.clone(), t.bo.address.clone())
+    };
+    let root = t.local.root.clone();
+    let cheat = if bo_moves { &t.bo } else { &t.ann };
+    // The hidden turn, from a copy of his desk, mailed to the robot alone.
+    let second = desk_copy(cheat, &root, "cheat2");
+    second.yam(&["move", game, "--auto", "random", "--seed", "101"]);
+    let hidden = second.record(game);
+    let mut to_robot_alone = 0;
+    for e in std::fs::read_dir(&second.outbox).unwrap().flatten() {
+        if e.path().extension().is_some_and(|x| x == "eml") {
+            t.local.deliver_raw(&std::fs::read(e.path()).unwrap());
+            to_robot_alone += 1;
+        }
+    }
+    assert!(to_robot_alone > 0);
+    let log = stderr(&t.local.run());
+    assert!(log.contains(&format!("witnessed {game}: ")), "{log}");
+    // The turn he plays with his opponent, another one at the same place.
+    let cheat = if bo_moves { &t.bo } else { &t.ann };
+    cheat.yam(&["move", game, "--auto", "random", "--seed", "102"]);
+    assert_ne!(cheat.record(game), hidden, "two different turns");
+    let mut logs = vec![t.robot()];
+    t.ann.read();
+    t.bo.read();
+    // They play on for a few turns, every mail copied to the robot.
+    for n in 0..4 {
+        let mover = if t.ann.status(game) == "YOU" {
+            &t.ann
+        } else if t.bo.status(game) == "YOU" {
+            &t.bo
+        } else {
+            logs.push(t.robot());
+            t.ann.read();
+            t.bo.read();
+            continue;
+        };
+        mover.yam(&[
+            "move",
+            game,
+            "--auto",
+            "random",
+            "--seed",
+            &(200 + n).to_string(),
+        ]);
+        logs.push(t.robot());
+        t.ann.read();
+        t.bo.read();
+    }
+    let logs = logs.join("\n");
+    assert!(
+        logs.lines()
+            .any(|l| l.contains("refused") && l.contains(&format!("from {honest_address}"))),
+        "the honest player's signed turns reached the robot: {logs}"
+    );
+    assert_eq!(
+        t.robot_record(game),
+        hidden,
+        "the robot's copy stopped at the hidden turn"
+    );
+    // Forty-one days on (the players, meanwhile, play on).
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let at = (now + 41 * 86_400).to_string();
+    let out = robot_once(&t.local.config, &[("YAM_ROBOT_NOW", &at)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let late = stderr(&out);
+    let notes: Vec<(String, Received)> = t
+        .local
+        .sent()
+        .into_iter()
+        .filter(|(_, r)| r.body.contains(&format!("yam forfeit {game}")))
+        .collect();
+    assert!(
+        notes.iter().all(|(to, _)| !to.contains(&cheat_address)),
+        "the robot tells {cheat_address} a forfeit may be claimed against {honest_address}, whose signed turns it refused: {notes:?}\n{late}\n{logs}"
+    );
+}
+
+/// Attack (a stranger with a key of her own, who wants the robot to mail
+/// third parties): challenges she signs, each of a game of its own naming
+/// the robot, mailed under the From of another victim. Each first sight
+/// makes her key a candidate for that address, and the robot mails the
+/// victim a confirmation code; the bound of three waiting codes is per
+/// address, and nothing counts these mails against `answers_per_hour`:
+/// as many victims, as many mails an hour.
+#[test]
+fn confirmations_mailed_to_addresses_a_stranger_names_are_bounded_by_answers_per_hour() {
+    let mut t = Referee::new();
+    t.local
+        .limits("  max_mail_bytes: 1048576\n  answers_per_hour: 5\n");
+    // Eve (the "ann" desk) gets her partner's card once.
+    t.ann.yam(&[
+        "challenge",
+        "bo@player.test",
+        "--id",
+        "khan-eve-0",
+        "--game-type",
+        "khan",
+        "--ruleset",
+        "basic",
+    ]);
+    assert_eq!(t.route(), 0);
+    t.bo.read();
+    assert_eq!(t.route(), 0);
+    t.ann.read();
+    let mut games = vec!["khan-eve-0".to_owned()];
+    for i in 1..10 {
+        let id = format!("khan-eve-{i}");
+        t.ann.yam(&[
+            "challenge",
+            "bo@player.test",
+            "--id",
+            &id,
+            "--game-type",
+            "khan",
+            "--ruleset",
+            "basic",
+        ]);
+        games.push(id);
+    }
+    for (i, id) in games.iter().enumerate() {
+        t.local.deliver_raw(&turn_mail(
+            &format!("victim{i}@victim.test"),
+            id,
+            &t.ann.record(id),
+            &format!("eve.{i}@player.test"),
+            false,
+        ));
+    }
+    let log = stderr(&t.local.run());
+    let sent = t.local.sent();
+    assert!(
+        sent.len() <= 5,
+        "{} confirmations mailed in one hour to addresses a stranger named, more than answers_per_hour (5):\n{log}",
+        sent.len()
+    );
+}

@@ -138,6 +138,22 @@ pub struct GameMeta {
     /// earlier build, where `last_activity` stands for them.
     #[serde(flatten)]
     pub silence: SilenceClock,
+    /// In a witnessed game, a key found to have signed two different
+    /// events at one place: the robot keeps the other history beside the
+    /// game and reminds nobody of it (a director rules).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equivocation: Option<Equivocation>,
+}
+
+/// Two different events signed by one key at one place of a witnessed game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Equivocation {
+    /// The key that signed both (hex).
+    pub key: String,
+    /// The place: the position of the two events.
+    pub event: u32,
+    /// When the robot found it (seconds since 1970).
+    pub since: u64,
 }
 
 impl GameMeta {
@@ -799,10 +815,11 @@ impl Robot {
             return true;
         }
         work.log.push(format!(
-            "{key}: no answer to {to}: one {} a day to an address that has not authenticated, and at most {} answers of that kind an hour",
+            "{key}: no answer to {to}: {} a day to an address that has not authenticated, and at most {} such answers an hour",
             match kind {
-                hygiene::Answer::Welcome => "welcome",
-                hygiene::Answer::Refusal => "refusal",
+                hygiene::Answer::Welcome => "one welcome",
+                hygiene::Answer::Refusal => "one refusal",
+                hygiene::Answer::Confirmation => "a few confirmations",
             },
             self.settings.answers_per_hour
         ));
@@ -1588,6 +1605,7 @@ impl Robot {
             last_activity: self.now,
             reminders_sent: Vec::new(),
             reminders_since: None,
+            equivocation: None,
             witness: false,
             bound: Vec::new(),
             silence: SilenceClock::default(),
@@ -1887,6 +1905,11 @@ impl Robot {
             return Some((key, work));
         }
         if meta.stage != Stage::Active {
+            return None;
+        }
+        // A game whose history a key signed twice is a director's: no
+        // clock runs on it.
+        if meta.equivocation.is_some() {
             return None;
         }
         // A witnessed game's forfeit is the waiting player's to claim:

@@ -143,11 +143,18 @@ pub struct Limits {
     pub total: RateLimit,
     /// Welcomes (a new token) per recipient a day.
     pub welcomes_per_recipient: RateLimit,
-    /// Refusals (no valid token) per recipient a day.
+    /// Refusals (no valid token, a record not taken) per recipient a day.
     pub refusals_per_recipient: RateLimit,
+    /// Confirmation codes (is this key yours?) per recipient a day: as
+    /// many as may wait at once.
+    pub confirmations_per_recipient: RateLimit,
     /// Answers to unauthenticated mail to everyone an hour.
     pub answers_total: RateLimit,
 }
+
+/// Confirmation codes mailed to an address a day, and waiting for it at
+/// once (the key book's bound).
+pub const CONFIRMATIONS_PER_DAY: u32 = 3;
 
 /// The name the totals are counted under.
 pub const EVERYONE: &str = "*";
@@ -161,6 +168,11 @@ impl Limits {
             total: RateLimit::new(&rate.join("total"), settings.unauthenticated_per_hour),
             welcomes_per_recipient: RateLimit::per(&rate.join("welcomed"), 1, 86_400),
             refusals_per_recipient: RateLimit::per(&rate.join("refused"), 1, 86_400),
+            confirmations_per_recipient: RateLimit::per(
+                &rate.join("confirmations"),
+                CONFIRMATIONS_PER_DAY,
+                86_400,
+            ),
             answers_total: RateLimit::new(&rate.join("answers"), settings.answers_per_hour),
         }
     }
@@ -185,6 +197,7 @@ impl Limits {
         let per_recipient = match kind {
             Answer::Welcome => &self.welcomes_per_recipient,
             Answer::Refusal => &self.refusals_per_recipient,
+            Answer::Confirmation => &self.confirmations_per_recipient,
         };
         if !per_recipient.would_allow(recipient, now)
             || !self.answers_total.would_allow(EVERYONE, now)
@@ -200,8 +213,12 @@ impl Limits {
 pub enum Answer {
     /// A welcome, with a new token (or an invitation to a new address).
     Welcome,
-    /// "Refused: no valid token" (perhaps someone wrote in your name).
+    /// "Refused: no valid token" (perhaps someone wrote in your name), or
+    /// a record that was not taken.
     Refusal,
+    /// "Is this key yours?", to an address a signed mail named: a
+    /// stranger with a key of her own names any address she likes.
+    Confirmation,
 }
 
 #[cfg(test)]

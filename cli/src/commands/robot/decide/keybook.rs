@@ -29,10 +29,11 @@ use sha2::{Digest, Sha256};
 use yam_referee::fair_play::sign::PublicKey;
 
 use super::super::auth;
+use super::super::hygiene;
 use super::{OutMail, Robot, Work};
 
 /// Codes waiting per address, at most.
-pub const MAX_PENDING: usize = 3;
+pub const MAX_PENDING: usize = hygiene::CONFIRMATIONS_PER_DAY as usize;
 
 /// Days a code is good for.
 pub const PENDING_DAYS: u64 = 30;
@@ -197,6 +198,13 @@ impl Robot {
             work.log.push(format!(
                 "{what}key {fp} claims {address}, which has {MAX_PENDING} confirmations waiting: none mailed"
             ));
+            return;
+        }
+        // A mail to an address a signed mail named, which anyone with a key
+        // may write: limited like every answer to mail nobody
+        // authenticated (a few a day to an address, the hour's total).
+        if !self.may_answer_unauthenticated(work, mail_key, hygiene::Answer::Confirmation, address)
+        {
             return;
         }
         // Sealed like a token: the plan that mails it never holds it.

@@ -113,7 +113,13 @@ impl Robot {
         work.log
             .push(format!("refused {key} from {from}: its record: {why}"));
         // A stranger was counted already; a member's refusals count here.
-        if !member || limit.allow(&from, self.now) {
+        // Whoever the From names gets at most one refusal a day, within the
+        // hour's answers, as for a command mail without a token: the From
+        // of a record that is not taken proves nothing, and a refusal sent
+        // for each was the robot mailing whoever a stranger named.
+        if (!member || limit.allow(&from, self.now))
+            && self.may_answer_unauthenticated(work, key, hygiene::Answer::Refusal, &from)
+        {
             let body = format!(
                 "Refused: the Yam record in your mail was not taken: {why}.\n\n\
                  The robot's copy of the game is unchanged. If you did not send this mail, \
@@ -233,9 +239,45 @@ impl Robot {
                 ));
             }
             Adoption::Fork(common) => {
-                return Err(format!(
-                    "game {id}: a forked history: the mail's record and the robot's share their first {common} events and differ from event #{common} on"
-                ));
+                // Two different events at the same place signed by the same
+                // key: its owner signed two histories (3.9), one perhaps
+                // shown to the robot alone. Which is the game is a
+                // director's to rule; the robot keeps both as evidence and
+                // reminds nobody of the game again (its clock would run
+                // against the other player while she plays on, and tell
+                // the one who signed twice to claim against her).
+                let twice = stored
+                    .get(common)
+                    .zip(received.get(common))
+                    .filter(|(kept, other)| kept.event.author == other.event.author)
+                    .map(|(kept, _)| kept.event.author);
+                if let (Some(signer), Some(mut m)) = (twice, meta.clone())
+                    && m.equivocation.is_none()
+                {
+                    m.equivocation = Some(super::Equivocation {
+                        key: hex_key(&signer),
+                        event: u32::try_from(common).unwrap_or(u32::MAX),
+                        since: self.now,
+                    });
+                    work.writes.insert(
+                        format!("games/{id}/equivocation.yam"),
+                        String::from_utf8_lossy(bytes).into_owned(),
+                    );
+                    self.put_meta(work, &m);
+                    work.log.push(format!(
+                        "{id}: event #{common} signed twice by the key {}: the other history is kept in games/{id}/equivocation.yam; the game is for a director, and reminded no more",
+                        signer.fingerprint()
+                    ));
+                }
+                return Err(match twice {
+                    Some(signer) => format!(
+                        "game {id}: a forked history: the robot holds another event #{common}, also signed by the key {}; two different events signed at one place are for a director to rule on (`yam dispute` with both records), and the robot reminds nobody of this game any more",
+                        signer.fingerprint()
+                    ),
+                    None => format!(
+                        "game {id}: a forked history: the mail's record and the robot's share their first {common} events and differ from event #{common} on"
+                    ),
+                });
             }
             Adoption::Foreign(e) => {
                 return Err(format!(
@@ -281,6 +323,7 @@ impl Robot {
                     last_activity: self.now,
                     reminders_sent: Vec::new(),
                     reminders_since: None,
+                    equivocation: None,
                     witness: true,
                     bound: Vec::new(),
                     created: Some(self.now),
