@@ -2876,19 +2876,12 @@ fn the_days_the_mover_sits_on_an_offer_made_to_him_count_against_his_move() {
     let at = |days: u64| (start + days * 86_400 + 60).to_string();
     local.says_at("ann@player.test", &ann, "offer draw", &at(0));
     local.says_at("bo@player.test", &bo, "decline draw", &at(39));
-    let r = replay(&local.record(&game));
-    assert_eq!(r.plies(), 1, "setup: Bo never moved");
-    assert!(
-        r.first_open_offer().is_none(),
-        "setup: the offer is answered"
-    );
-    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(41))]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let r = replay(&local.record(&game));
-    assert!(
-        !r.claims().is_empty(),
-        "Bo has owed his move (and, for 39 of those days, his answer to Ann's offer) for 41 days, yet no forfeit was claimed: his own silence on her offer was counted as waiting:\n{}",
-        stderr(&out)
+    claimed_after_answered_offer(
+        &local,
+        &game,
+        1,
+        &at(41),
+        "Bo has owed his move (and, for 39 of those days, his answer to Ann's offer) for 41 days, yet no forfeit was claimed: his own silence on her offer was counted as waiting",
     );
 }
 
@@ -2907,30 +2900,15 @@ fn a_robot_yaml_of_an_earlier_build_keeps_counting_a_move_from_the_last_activity
     local.says("ann@player.test", &ann, "move Ng3-f3 #0");
     let start = last_activity(&local, &game);
     let at = |days: u64| (start + days * 86_400 + 60).to_string();
-    let meta_path = local.root.join("data/games").join(&game).join("robot.yaml");
-    let meta = std::fs::read_to_string(&meta_path).unwrap();
-    let old: String = meta
-        .lines()
-        .filter(|l| !l.starts_with("move_due_since:") && !l.starts_with("answer_due_since:"))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    assert_ne!(old, meta, "setup: the new build wrote the silence fields");
-    std::fs::write(&meta_path, old).unwrap();
+    without_silence_fields(&local.root.join("data/games").join(&game).join("robot.yaml"));
     local.says_at("bo@player.test", &bo, "offer draw", &at(35));
     local.says_at("ann@player.test", &ann, "decline draw", &at(35));
-    let r = replay(&local.record(&game));
-    assert_eq!(r.plies(), 1, "setup: Bo never moved");
-    assert!(
-        r.first_open_offer().is_none(),
-        "setup: the offer is answered"
-    );
-    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(41))]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let r = replay(&local.record(&game));
-    assert!(
-        !r.claims().is_empty(),
-        "Bo has owed his move since day 0 (the last activity of the old store); on day 41 no forfeit was claimed: one draw offer reset his clock:\n{}",
-        stderr(&out)
+    claimed_after_answered_offer(
+        &local,
+        &game,
+        1,
+        &at(41),
+        "Bo has owed his move since day 0 (the last activity of the old store); on day 41 no forfeit was claimed: one draw offer reset his clock",
     );
 }
 
@@ -2951,19 +2929,12 @@ fn the_first_mover_cannot_reset_her_clock_by_an_offer_before_her_first_move() {
     let at = |days: u64| (start + days * 86_400 + 60).to_string();
     local.says_at("ann@player.test", &ann, "offer draw", &at(35));
     local.says_at("bo@player.test", &bo, "decline draw", &at(35));
-    let r = replay(&local.record(&game));
-    assert_eq!(r.plies(), 0, "setup: Ann never moved");
-    assert!(
-        r.first_open_offer().is_none(),
-        "setup: the offer is answered"
-    );
-    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(41))]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let r = replay(&local.record(&game));
-    assert!(
-        !r.claims().is_empty(),
-        "Ann has owed her first move since the game started 41 days ago; one draw offer reset her clock:\n{}",
-        stderr(&out)
+    claimed_after_answered_offer(
+        &local,
+        &game,
+        0,
+        &at(41),
+        "Ann has owed her first move since the game started 41 days ago; one draw offer reset her clock",
     );
 }
 
@@ -3775,4 +3746,34 @@ fn confirmations_mailed_to_addresses_a_stranger_names_are_bounded_by_answers_per
         "{} confirmations mailed in one hour to addresses a stranger named, more than answers_per_hour (5):\n{log}",
         sent.len()
     );
+}
+
+/// Setup checks (`plies` plies, no offer open), then the robot's look at
+/// `now` must claim a forfeit in `game`; `why` says what it means if not.
+fn claimed_after_answered_offer(local: &Local, game: &str, plies: u32, now: &str, why: &str) {
+    let r = replay(&local.record(game));
+    assert_eq!(r.plies(), plies, "setup: the mover never moved");
+    assert!(
+        r.first_open_offer().is_none(),
+        "setup: the offer is answered"
+    );
+    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", now)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        !replay(&local.record(game)).claims().is_empty(),
+        "{why}:\n{}",
+        stderr(&out)
+    );
+}
+
+/// The game's bookkeeping as a build before the silence clock wrote it.
+fn without_silence_fields(meta_path: &std::path::Path) {
+    let meta = std::fs::read_to_string(meta_path).unwrap();
+    let old: String = meta
+        .lines()
+        .filter(|l| !l.starts_with("move_due_since:") && !l.starts_with("answer_due_since:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(old, meta, "setup: the new build wrote the silence fields");
+    std::fs::write(meta_path, old).unwrap();
 }

@@ -443,16 +443,9 @@ fn a_player_who_owes_a_move_cannot_stall_a_forfeit_by_offering_draws() {
     let root = tempfile::tempdir().unwrap();
     let (ann, bo, _) = khan_after(root.path(), 3);
     for day in [35, 70, 105] {
-        in_days(&bo, day, &["draw", "offer", "khan-1"]).success();
-        read_in_days(&ann, day);
-        in_days(&ann, day, &["draw", "decline", "khan-1"]).success();
-        read_in_days(&bo, day);
+        draw_offered_and_declined(&bo, &ann, day);
     }
-    in_days(&ann, 106, &["forfeit", "khan-1"])
-        .success()
-        .stdout(predicate::str::contains(
-            "claims a forfeit: Bo has not answered in 106 days",
-        ));
+    claims_forfeit(&ann, 106, "Bo");
 }
 
 #[test]
@@ -2526,11 +2519,7 @@ fn the_days_the_mover_sits_on_an_offer_made_to_him_count_against_his_move() {
         line[..3],
         "setup: Bo never moved"
     );
-    in_days(&ann, 41, &["forfeit", "khan-1"])
-        .success()
-        .stdout(predicate::str::contains(
-            "claims a forfeit: Bo has not answered in 41 days",
-        ));
+    claims_forfeit(&ann, 41, "Bo");
 }
 
 #[test]
@@ -2544,24 +2533,18 @@ fn a_mail_yaml_of_an_earlier_build_keeps_counting_a_move_from_the_last_change_ac
     // claim on day 41 is refused ("Bo has been silent 6 day(s)").
     let root = tempfile::tempdir().unwrap();
     let (ann, bo, _) = khan_after(root.path(), 3);
+    // `mail.yaml` as a build before the silence clock wrote it.
     let meta_path = ann.dir().join("games/khan-1/mail.yaml");
     let meta = std::fs::read_to_string(&meta_path).unwrap();
     let old: String = meta
         .lines()
-        .filter(|l| !l.starts_with("move_due_since:") && !l.starts_with("answer_due_since:"))
+        .filter(|l| !l.contains("_due_since:"))
         .map(|l| format!("{l}\n"))
         .collect();
     assert_ne!(old, meta, "setup: the new build wrote the silence fields");
     std::fs::write(&meta_path, old).unwrap();
-    in_days(&bo, 35, &["draw", "offer", "khan-1"]).success();
-    read_in_days(&ann, 35);
-    in_days(&ann, 35, &["draw", "decline", "khan-1"]).success();
-    read_in_days(&bo, 35);
-    in_days(&ann, 41, &["forfeit", "khan-1"])
-        .success()
-        .stdout(predicate::str::contains(
-            "claims a forfeit: Bo has not answered in 41 days",
-        ));
+    draw_offered_and_declined(&bo, &ann, 35);
+    claims_forfeit(&ann, 41, "Bo");
 }
 
 #[test]
@@ -2577,19 +2560,12 @@ fn the_first_mover_cannot_reset_her_clock_by_an_offer_before_her_first_move() {
     // silent 6 day(s)").
     let root = tempfile::tempdir().unwrap();
     let (ann, bo, _) = khan_after(root.path(), 0);
-    in_days(&ann, 35, &["draw", "offer", "khan-1"]).success();
-    read_in_days(&bo, 35);
-    in_days(&bo, 35, &["draw", "decline", "khan-1"]).success();
-    read_in_days(&ann, 35);
+    draw_offered_and_declined(&ann, &bo, 35);
     assert!(
         main_line(&bo.record("khan-1")).is_empty(),
         "setup: Ann never moved"
     );
-    in_days(&bo, 41, &["forfeit", "khan-1"])
-        .success()
-        .stdout(predicate::str::contains(
-            "claims a forfeit: Ann has not answered in 41 days",
-        ));
+    claims_forfeit(&bo, 41, "Ann");
 }
 
 /// `yam challenge bo@example.net --id ID` for Rescue Khan, Ann first.
@@ -2820,4 +2796,23 @@ fn a_game_whose_record_cannot_be_read_is_listed_and_named_not_forgotten() {
     std::fs::remove_dir(&record).unwrap();
     std::fs::write(&record, kept).unwrap();
     ann.yam(&["board", "khan-1"]).success();
+}
+
+/// `offerer` offers a draw in khan-1 on day `day`, `answerer` reads it and
+/// declines it the same day, and `offerer` reads the answer.
+fn draw_offered_and_declined(offerer: &Player, answerer: &Player, day: u64) {
+    in_days(offerer, day, &["draw", "offer", "khan-1"]).success();
+    read_in_days(answerer, day);
+    in_days(answerer, day, &["draw", "decline", "khan-1"]).success();
+    read_in_days(offerer, day);
+}
+
+/// `claimant` claims a forfeit in khan-1 on day `day` against `silent`,
+/// silent all those days.
+fn claims_forfeit(claimant: &Player, day: u64, silent: &str) {
+    in_days(claimant, day, &["forfeit", "khan-1"])
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "claims a forfeit: {silent} has not answered in {day} days"
+        )));
 }
