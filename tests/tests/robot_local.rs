@@ -2570,8 +2570,7 @@ fn a_player_who_owes_a_move_cannot_stall_for_ever_by_offering_draws() {
     let mut local = Local::new();
     let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
     local.says("ann@player.test", &ann, "move Ng3-f3 #0");
-    let start = last_activity(&local, &game);
-    let at = |days: u64| (start + days * 86_400 + 60).to_string();
+    let at = days_after_last_activity(&local, &game);
     let mut day = 0;
     while day + 35 <= 210 {
         day += 35;
@@ -2826,8 +2825,7 @@ fn an_answer_owed_after_a_counter_offer_is_counted_from_when_it_fell_due() {
     let mut local = Local::new();
     let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
     local.says("ann@player.test", &ann, "move Ng3-f3 #0");
-    let start = last_activity(&local, &game);
-    let at = |days: u64| (start + days * 86_400 + 60).to_string();
+    let at = days_after_last_activity(&local, &game);
     local.says_at("bo@player.test", &bo, "offer draw", &at(1));
     local.says_at("ann@player.test", &ann, "offer takeback", &at(39));
     local.says_at("ann@player.test", &ann, "decline draw", &at(39));
@@ -2872,8 +2870,7 @@ fn the_days_the_mover_sits_on_an_offer_made_to_him_count_against_his_move() {
     let mut local = Local::new();
     let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
     local.says("ann@player.test", &ann, "move Ng3-f3 #0");
-    let start = last_activity(&local, &game);
-    let at = |days: u64| (start + days * 86_400 + 60).to_string();
+    let at = days_after_last_activity(&local, &game);
     local.says_at("ann@player.test", &ann, "offer draw", &at(0));
     local.says_at("bo@player.test", &bo, "decline draw", &at(39));
     claimed_after_answered_offer(
@@ -2898,8 +2895,7 @@ fn a_robot_yaml_of_an_earlier_build_keeps_counting_a_move_from_the_last_activity
     let mut local = Local::new();
     let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
     local.says("ann@player.test", &ann, "move Ng3-f3 #0");
-    let start = last_activity(&local, &game);
-    let at = |days: u64| (start + days * 86_400 + 60).to_string();
+    let at = days_after_last_activity(&local, &game);
     without_silence_fields(&local.root.join("data/games").join(&game).join("robot.yaml"));
     local.says_at("bo@player.test", &bo, "offer draw", &at(35));
     local.says_at("ann@player.test", &ann, "decline draw", &at(35));
@@ -3056,8 +3052,7 @@ fn a_reminder_already_sent_for_a_move_is_not_sent_again_after_an_offer_and_its_a
     let mut local = Local::new();
     let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
     local.says("ann@player.test", &ann, "move Ng3-f3 #0");
-    let start = last_activity(&local, &game);
-    let at = |days: u64| (start + days * 86_400 + 60).to_string();
+    let at = days_after_last_activity(&local, &game);
     let reminders = |local: &Local| {
         local
             .sent()
@@ -3776,4 +3771,11 @@ fn without_silence_fields(meta_path: &std::path::Path) {
         .collect();
     assert_ne!(old, meta, "setup: the new build wrote the silence fields");
     std::fs::write(meta_path, old).unwrap();
+}
+
+/// The robot's clock (`YAM_ROBOT_NOW`) `days` days after `game`'s last
+/// activity, a minute into the day.
+fn days_after_last_activity(local: &Local, game: &str) -> impl Fn(u64) -> String + use<> {
+    let start = last_activity(local, game);
+    move |days: u64| (start + days * 86_400 + 60).to_string()
 }

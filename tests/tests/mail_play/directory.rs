@@ -2665,16 +2665,7 @@ fn yam_send_does_not_say_no_mail_waits_when_a_games_bookkeeping_cannot_be_read()
     // went when it never did. The same when the game's record cannot
     // be read: the game was skipped without a word.
     let root = tempfile::tempdir().unwrap();
-    let (ann, bo, line) = khan_after(root.path(), 2);
-    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
-        unreachable!()
-    };
-    let away = root.path().join("away");
-    std::fs::rename(&bo_inbox, &away).unwrap();
-    ann.yam(&["move", "khan-1", &line[2]])
-        .code(2)
-        .stderr(predicate::str::contains("its mail could not be sent"));
-    std::fs::rename(&away, &bo_inbox).unwrap();
+    let ann = ann_move_left_unsent(root.path());
     let game = ann.dir().join("games/khan-1");
     let meta = game.join("mail.yaml");
     assert!(
@@ -2704,16 +2695,7 @@ fn yam_send_does_not_say_no_mail_waits_when_a_games_record_cannot_be_read() {
     // game whose replay failed, its waiting mail with it, and `yam send`
     // said "no mail is waiting to be sent" and succeeded.
     let root = tempfile::tempdir().unwrap();
-    let (ann, bo, line) = khan_after(root.path(), 2);
-    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
-        unreachable!()
-    };
-    let away = root.path().join("away");
-    std::fs::rename(&bo_inbox, &away).unwrap();
-    ann.yam(&["move", "khan-1", &line[2]])
-        .code(2)
-        .stderr(predicate::str::contains("its mail could not be sent"));
-    std::fs::rename(&away, &bo_inbox).unwrap();
+    let ann = ann_move_left_unsent(root.path());
     let record = ann.dir().join("games/khan-1/record.yam");
     let text = std::fs::read_to_string(&record).unwrap();
     // A record cut short (a disk error): it no longer verifies.
@@ -2815,4 +2797,20 @@ fn claims_forfeit(claimant: &Player, day: u64, silent: &str) {
         .stdout(predicate::str::contains(format!(
             "claims a forfeit: {silent} has not answered in {day} days"
         )));
+}
+
+/// Ann's third move in khan-1, whose mail could not be sent (Bo's inbox
+/// was away): it waits in her outbox. Ann's desk.
+fn ann_move_left_unsent(root: &Path) -> Player {
+    let (ann, bo, line) = khan_after(root, 2);
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let away = root.join("away");
+    std::fs::rename(&bo_inbox, &away).unwrap();
+    ann.yam(&["move", "khan-1", &line[2]])
+        .code(2)
+        .stderr(predicate::str::contains("its mail could not be sent"));
+    std::fs::rename(&away, &bo_inbox).unwrap();
+    ann
 }
