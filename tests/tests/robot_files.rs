@@ -379,7 +379,7 @@ fn a_game_whose_record_cannot_be_written_takes_no_second_move_and_the_others_go_
     assert_eq!(local.plies(&game_a), 1);
 }
 
-/// The robot's journal key of a mail (`robot::mail_key`) whose text is
+/// The robot's journal key of a mail (`robot::mail_keys`) whose text is
 /// `help`, as `deliver_as` writes it.
 fn key_of(id: &str, from: &str) -> String {
     yam_referee::fair_play::hash::Hash32::of(

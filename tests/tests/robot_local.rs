@@ -3549,6 +3549,10 @@ fn refusals_of_forged_records_are_bounded_like_every_answer_to_unauthenticated_m
         "{} refusals mailed in one hour, more than answers_per_hour (5):\n{log}",
         sent.len()
     );
+    // Within the limits a refusal still goes out: Carol is told once, and
+    // the hour's answers are spent, not withheld.
+    assert_eq!(to_carol, 1, "{log}");
+    assert_eq!(sent.len(), 5, "{log}");
 }
 
 /// A copy of `desk`'s data (its keys, chains and games as they stand),
@@ -3741,6 +3745,8 @@ fn confirmations_mailed_to_addresses_a_stranger_names_are_bounded_by_answers_per
         "{} confirmations mailed in one hour to addresses a stranger named, more than answers_per_hour (5):\n{log}",
         sent.len()
     );
+    // Within the hour's answers the confirmations still go out.
+    assert_eq!(sent.len(), 5, "{log}");
 }
 
 /// Setup checks (`plies` plies, no offer open), then the robot's look at

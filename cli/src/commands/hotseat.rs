@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Subcommand, ValueEnum};
-use yam_notation::{GameKind, RawGrammar, Record, record_to_string};
+use yam_notation::{GameKind, RawGrammar, ReadError, Record, record_to_string};
 use yam_referee::autoplay::{self, Intent};
 use yam_referee::fair_play::encoding::Blob;
 use yam_referee::fair_play::game_id::GameId;
@@ -562,10 +562,14 @@ fn new_game(args: &NewArgs) -> Step<()> {
     // The director's register first: a game that could not be registered
     // is not started, and a ladder sees every game that was.
     let register = if mode_arg == ModeArg::Director {
-        let all = secrets
-            .append_register(&text, register_whole)
+        // Counted as the register is read whole under its lock: the
+        // games there before, and this one.
+        let count = secrets
+            .append_register(&text, |before| {
+                Ok::<_, ReadError>(register_games(before, &first)? + register_games(&text, &first)?)
+            })
             .map_err(|e| usage(e.to_string()))?;
-        Some(register_count(&all, &first))
+        Some(count)
     } else {
         None
     };
@@ -665,32 +669,18 @@ fn siege_turn(
     }
 }
 
-/// Whether the director's register reads whole: every game in it parses
-/// (a game cut short by a disk error or a partial restore would be left
-/// out of every count without a word).
-fn register_whole(register: &str) -> Result<(), String> {
-    let games = read_signed(register.as_bytes()).map_err(|e| e.to_string())?;
-    match games
-        .into_iter()
-        .enumerate()
-        .find_map(|(n, g)| g.err().map(|e| (n, e)))
-    {
-        Some((n, e)) => Err(format!("game {} of the register: {e}", n + 1)),
-        None => Ok(()),
-    }
-}
-
-fn register_count(register: &str, player: &Identity) -> usize {
+/// How many games of `register` (director's register text) `player`
+/// started (their FirstKey is its key), every game read whole: a game cut
+/// short by a disk error or a partial restore is said, with its line and
+/// column, rather than left out of the count without a word.
+fn register_games(register: &str, player: &Identity) -> std::result::Result<usize, ReadError> {
     let key = hex::encode(player.key.public_key().as_bytes());
-    read_signed(register.as_bytes())
-        .map(|games| {
-            games
-                .iter()
-                .filter_map(|g| g.as_ref().ok())
-                .filter(|g| g.tag("FirstKey").is_some_and(|t| t.value == key))
-                .count()
-        })
-        .unwrap_or(0)
+    let mut count = 0;
+    for game in read_signed(register.as_bytes()).map_err(ReadError::Io)? {
+        let game = game.map_err(ReadError::Syntax)?;
+        count += usize::from(game.tag("FirstKey").is_some_and(|t| t.value == key));
+    }
+    Ok(count)
 }
 
 /// Names for keys: the local identities' names, or the record's player

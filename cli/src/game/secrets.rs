@@ -527,14 +527,15 @@ impl Secrets {
     /// director's register: under an exclusive lock, so that two games
     /// started at once both land in it, and by an atomic replace, so that a
     /// crash leaves the register as it was before or after, never half
-    /// written. `whole` is asked of the register as it stands first, under
-    /// the lock: a register it finds damaged is said (the file and why),
-    /// and nothing is appended to it. Returns the register's whole text.
-    pub fn append_register(
+    /// written. `read` reads the register as it stands first, under the
+    /// lock (the caller counts its games): a register it finds damaged is
+    /// said (the file and why), and nothing is appended to it. Returns what
+    /// `read` found.
+    pub fn append_register<T, E: std::fmt::Display>(
         &self,
         entry: &str,
-        whole: impl FnOnce(&str) -> Result<(), String>,
-    ) -> Result<String, SecretError> {
+        read: impl FnOnce(&str) -> Result<T, E>,
+    ) -> Result<T, SecretError> {
         let path = self.register_path();
         let dir = path
             .parent()
@@ -554,7 +555,7 @@ impl Secrets {
             Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(err(&path, "cannot read the register", e)),
         };
-        whole(&text).map_err(|why| {
+        let found = read(&text).map_err(|why| {
             err(
                 &path,
                 "the register is damaged, and a game is not started without being registered",
@@ -568,7 +569,7 @@ impl Secrets {
         crate::store::atomic::write(&path, text.as_bytes(), true)
             .map_err(|e| err(&path, "cannot write the register", e))?;
         drop(lock);
-        Ok(text)
+        Ok(found)
     }
 }
 

@@ -2620,6 +2620,17 @@ fn a_second_challenge_to_a_new_contact_does_not_write_over_the_first() {
     if second_kept {
         assert!(listed.contains("khan-b"), "{context}");
     }
+    // The desk refuses the second, saying which challenge waits and how
+    // to go on; the legal case, a challenge to a new contact with none
+    // waiting, was taken above.
+    assert!(
+        !second_kept
+            && second_said.contains(
+                "a challenge to bo@example.net already waits for their card (game khan-a)"
+            )
+            && second_said.contains("`yam withdraw khan-a`"),
+        "{context}"
+    );
 }
 
 #[test]

@@ -226,15 +226,13 @@ impl Blocks {
 
     /// The plans holding any of `resources` (store paths or resources).
     pub fn holders<'a>(&self, resources: impl IntoIterator<Item = &'a String>) -> Vec<String> {
-        let mut any = false;
+        let mut resources = resources.into_iter().peekable();
+        // A decision that reads or writes nothing waits for nobody.
+        let everything = resources.peek().and(self.everything.clone());
         let mut keys: Vec<String> = resources
-            .into_iter()
-            .inspect(|_| any = true)
             .filter_map(|r| self.held.get(&resource(r)).cloned())
+            .chain(everything)
             .collect();
-        if let (true, Some(key)) = (any, &self.everything) {
-            keys.push(key.clone());
-        }
         keys.sort();
         keys.dedup();
         keys

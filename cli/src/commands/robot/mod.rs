@@ -151,27 +151,26 @@ pub struct Limits {
 /// mail that copied a player's Message-ID (seen by an opponent she copies
 /// her moves to) and reached the robot first made her real move "a mail
 /// delivered twice", skipped without a word.
-pub fn mail_key(raw: &[u8]) -> String {
+///
+/// With it, the key an earlier build gave the mail (its Message-ID and
+/// sender alone), if it has both: a plan or a done marker an earlier build
+/// left is the same mail's. One reading of the headers for both.
+fn mail_keys(raw: &[u8]) -> (String, Option<String>) {
+    let short = |digest: &[u8]| hex::encode(digest)[..24].to_owned();
     let (end, id, from) = key_headers(raw);
-    let digest = match (id, from) {
+    match (id, from) {
         (Some(id), Some(from)) => {
+            let named = format!("id {id}\nfrom {from}");
             let mut hasher = Sha256::new();
-            hasher.update(format!("id {id}\nfrom {from}\ntext ").as_bytes());
+            hasher.update(format!("{named}\ntext ").as_bytes());
             hasher.update(&raw[end..]);
-            hasher.finalize()
+            (
+                short(&hasher.finalize()),
+                Some(short(&Sha256::digest(named.as_bytes()))),
+            )
         }
-        _ => Sha256::digest(raw),
-    };
-    hex::encode(digest)[..24].to_owned()
-}
-
-/// The key an earlier build gave the mail (its Message-ID and sender
-/// alone), if it has both: a plan or a done marker it left is the same
-/// mail's.
-fn earlier_mail_key(raw: &[u8]) -> Option<String> {
-    let (_, id, from) = key_headers(raw);
-    let digest = Sha256::digest(format!("id {}\nfrom {}", id?, from?).as_bytes());
-    Some(hex::encode(digest)[..24].to_owned())
+        _ => (short(&Sha256::digest(raw)), None),
+    }
 }
 
 /// Where a mail's headers end, its Message-ID and its sender (lower case).
@@ -690,9 +689,9 @@ impl Runner {
     /// build gave it when its journal knows the mail by that one (a plan
     /// not done is carried on under its key, not decided again).
     fn key_of(&self, raw: &[u8]) -> String {
-        let key = mail_key(raw);
+        let (key, earlier) = mail_keys(raw);
         if self.journal.progress(&key) == Progress::New
-            && let Some(earlier) = earlier_mail_key(raw)
+            && let Some(earlier) = earlier
             && self.journal.progress(&earlier) != Progress::New
         {
             return earlier;
