@@ -3785,3 +3785,52 @@ fn days_after_last_activity(local: &Local, game: &str) -> impl Fn(u64) -> String
     let start = last_activity(local, game);
     move |days: u64| (start + days * 86_400 + 60).to_string()
 }
+
+#[test]
+fn reminders_kept_by_an_earlier_build_belong_to_the_silence_they_were_sent_in() {
+    // What users already have: a `robot.yaml` of an earlier build lists
+    // the reminders sent (it emptied the list at every change) but not
+    // the silence they were for (`reminders_since`). Bo was reminded on
+    // day 14; he moves on day 20, and Ann's silence begins: her day-14
+    // reminder is hers to get, not taken for one already sent. Within
+    // Bo's own silence, the list still counts (the legal side of the
+    // rule `a_reminder_already_sent_...` shows).
+    let mut local = Local::new();
+    let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
+    local.says("ann@player.test", &ann, "move Ng3-f3 #0");
+    let at = days_after_last_activity(&local, &game);
+    let reminded = |local: &Local, who: &str| {
+        local
+            .sent()
+            .into_iter()
+            .filter(|(to, r)| to.contains(who) && r.body.starts_with("Reminder"))
+            .count()
+    };
+    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(14))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        reminded(&local, "bo@"),
+        1,
+        "setup: Bo is reminded on day 14"
+    );
+    // The file as the earlier build wrote it.
+    let meta_path = local.root.join("data/games").join(&game).join("robot.yaml");
+    let meta = std::fs::read_to_string(&meta_path).unwrap();
+    assert!(meta.contains("reminders_since:"), "setup: {meta}");
+    let old: String = meta
+        .lines()
+        .filter(|l| !l.starts_with("reminders_since:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&meta_path, old).unwrap();
+    local.says_at("bo@player.test", &bo, "move Ae7-f6 #1", &at(20));
+    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(35))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        reminded(&local, "ann@"),
+        1,
+        "Ann, silent 15 days since Bo's move, is reminded:\n{}",
+        stderr(&out)
+    );
+    assert_eq!(reminded(&local, "bo@"), 1, "Bo is not reminded again");
+}
