@@ -34,6 +34,7 @@ fn a_turn_mail_travels_through_smtp_and_comes_back_by_imap_and_maildir() {
         thread: &[],
         automatic: yam_cli::mail::compose::Automatic::No,
         referee: None,
+        card: None,
         reminder: None,
         picture: None,
     };
@@ -104,6 +105,7 @@ fn smtp_without_the_right_password_is_refused() {
         thread: &[],
         automatic: yam_cli::mail::compose::Automatic::No,
         referee: None,
+        card: None,
         reminder: None,
         picture: None,
     };

@@ -64,6 +64,47 @@ impl Header for YamReferee {
     }
 }
 
+/// `X-Yam-Card: <base64 of a signed card>`: the sender's card (name,
+/// address, key, signed by that key) on every mail copied to a referee
+/// robot. The robot binds an address to a key of a game only on such a
+/// card naming the mail's sender (docs/robot.md, "Whose game it is"): a
+/// mail's `From` alone proves no key, and the invited player who relayed
+/// the challenger's mail first was taken for the challenger before this.
+/// A header rather than a part of the body, so that a desk (of any
+/// build) reading the same mail sees the turn it always saw.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamCard(pub String);
+
+/// How many base64 characters a line of `X-Yam-Card` carries: the header
+/// is folded between them, within RFC 5322's 78.
+const CARD_CHUNK: usize = 64;
+
+impl YamCard {
+    /// The header for a card's signed text.
+    pub fn of(card_text: &str) -> Self {
+        use base64::Engine;
+        let encoded = base64::engine::general_purpose::STANDARD.encode(card_text);
+        let chunks: Vec<&str> = encoded
+            .as_bytes()
+            .chunks(CARD_CHUNK)
+            .map(|c| std::str::from_utf8(c).unwrap_or_default())
+            .collect();
+        YamCard(chunks.join(" "))
+    }
+}
+
+impl Header for YamCard {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("X-Yam-Card")
+    }
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(YamCard(s.trim().to_owned()))
+    }
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), self.0.clone())
+    }
+}
+
 /// Whether a person wrote a mail, in RFC 3834's terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Automatic {
@@ -110,6 +151,9 @@ pub struct TurnMail<'a> {
     /// The game's referee robot, if any: copied (Cc) and named in
     /// `X-Yam-Referee`.
     pub referee: Option<Mailbox>,
+    /// The sender's signed card (its text), sent in `X-Yam-Card` when the
+    /// mail goes to a referee.
+    pub card: Option<String>,
     /// A reminder (its number) rather than a turn: its subject says so.
     pub reminder: Option<u32>,
     /// The board as a picture, for the HTML side.
@@ -159,6 +203,9 @@ pub fn compose(mail: &TurnMail<'_>) -> Result<lettre::Message, lettre::error::Er
         builder = builder
             .cc(referee.clone())
             .header(YamReferee(referee.email.to_string()));
+        if let Some(card) = &mail.card {
+            builder = builder.header(YamCard::of(card));
+        }
     }
     // The mails before this one: a thread may already hold this mail's
     // own Message-ID (recorded before it was sent), which is never its own
@@ -352,6 +399,7 @@ mod tests {
             thread: &thread,
             automatic: Automatic::Generated,
             referee: None,
+            card: None,
             reminder: None,
             picture: None,
         };
@@ -414,6 +462,7 @@ mod tests {
             thread: &[],
             automatic: Automatic::No,
             referee: None,
+            card: None,
             reminder: None,
             picture: Some(&picture),
         };
@@ -477,6 +526,7 @@ mod tests {
             thread: &[],
             automatic: Automatic::No,
             referee: None,
+            card: None,
             reminder: None,
             picture: None,
         }
@@ -586,6 +636,7 @@ mod tests {
             thread: &[],
             automatic: Automatic::No,
             referee: None,
+            card: None,
             reminder: None,
             picture: None,
         };
@@ -625,5 +676,41 @@ mod tests {
             assert_eq!(text_side_encoding(&raw), "quoted-printable");
             assert_eq!(read_mail(&raw).unwrap().turns.len(), 2);
         }
+    }
+
+    #[test]
+    fn a_mail_to_a_referee_carries_the_senders_card_in_folded_lines_read_back_whole() {
+        use crate::mail::cards::Card;
+        use yam_referee::fair_play::sign::SigningKey;
+        let players = vec!["Ann".to_owned(), "Bo".to_owned()];
+        let key = SigningKey::from_seed(&[7; 32]);
+        let card = Card {
+            name: "Ann Long-Name of the Correspondence Club".into(),
+            address: "ann@example.org".into(),
+            key: key.public_key(),
+            issued: 1_790_000_000,
+        }
+        .signed_text(&key);
+        let mut mail = turn_mail(&players, b"[Game \"Khan\"]\n\n*\n");
+        mail.card = Some(card.clone());
+        // Without a referee the card is not sent: it is for the robot.
+        let raw = compose(&mail).unwrap().formatted();
+        assert!(read_mail(&raw).unwrap().card.is_none());
+        mail.referee = Some("robot@example.net".parse().unwrap());
+        let raw = compose(&mail).unwrap().formatted();
+        let head =
+            String::from_utf8_lossy(&raw[..raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap()])
+                .into_owned();
+        assert!(head.contains("X-Yam-Card: "), "{head}");
+        assert!(
+            head.split("\r\n").all(|l| l.len() <= 78),
+            "a header line longer than 78:\n{head}"
+        );
+        let read = read_mail(&raw).unwrap().card.expect("the card read back");
+        assert_eq!(read, card.as_bytes());
+        assert_eq!(Card::read(&read).unwrap().key, key.public_key());
+        // A header that is not base64 is no card.
+        let broken = String::from_utf8_lossy(&raw).replacen("X-Yam-Card: ", "X-Yam-Card: !", 1);
+        assert!(read_mail(broken.as_bytes()).unwrap().card.is_none());
     }
 }

@@ -33,6 +33,10 @@ pub struct Incoming {
     /// The `X-Yam-Game` header: Yam wrote the mail (a turn, a card, an
     /// automatic step). Mail clients do not copy it into a reply.
     pub yam_game: Option<String>,
+    /// The sender's card from `X-Yam-Card` (base64 decoded, not yet read
+    /// or checked: [`crate::mail::cards::Card::read`]), on a mail a desk
+    /// copied to a referee.
+    pub card: Option<Vec<u8>>,
     /// Whether it is a delivery report (a bounce): `multipart/report`, or
     /// from a mailer daemon.
     pub report: bool,
@@ -47,6 +51,22 @@ pub struct Incoming {
     /// decoded, so that a text carrying another record than the attached
     /// one is seen without decoding a text that carries the same.
     pub text_sums: Vec<String>,
+}
+
+/// The longest `X-Yam-Card` read: a card is some 600 base64 characters
+/// (a long name makes it more); a header beyond this is not a card.
+const MAX_CARD_HEADER: usize = 8 << 10;
+
+/// The bytes of an `X-Yam-Card` header's value: base64, folded anywhere.
+fn card_header(value: &str) -> Option<Vec<u8>> {
+    use base64::Engine;
+    if value.len() > MAX_CARD_HEADER {
+        return None;
+    }
+    let compact: String = value.chars().filter(|c| !c.is_whitespace()).collect();
+    base64::engine::general_purpose::STANDARD
+        .decode(compact)
+        .ok()
 }
 
 impl Incoming {
@@ -166,6 +186,7 @@ fn read_mail_with(raw: &[u8], own_text: bool) -> Result<Incoming, MailError> {
         yam_game: message
             .header_raw("X-Yam-Game")
             .map(|v| v.trim().to_owned()),
+        card: message.header_raw("X-Yam-Card").and_then(card_header),
         report: message.content_type().is_some_and(|ct| {
             ct.ctype().eq_ignore_ascii_case("multipart")
                 && ct

@@ -379,6 +379,7 @@ fn compose_like(raw: &str, record: &str) -> Vec<u8> {
         thread: &[],
         automatic: yam_cli::mail::compose::Automatic::No,
         referee: None,
+        card: None,
         reminder: None,
         picture: None,
     })

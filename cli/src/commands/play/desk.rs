@@ -183,6 +183,9 @@ impl Desk {
                 ),
                 None => None,
             },
+            // The robot binds my address to my key only on a card my key
+            // signed naming it (`X-Yam-Card`, docs/robot.md).
+            card: mail.referee.map(|_| self.card().signed_text(&self.me.key)),
         })
         .map_err(|e| Error::usage(format!("cannot build the mail: {e}")))?;
         Ok(message)

@@ -186,52 +186,52 @@ impl Robot {
             .as_ref()
             .and_then(|m| m.bound.iter().find(|b| b.address == from))
             .map(|b| b.key.clone());
-        let sender = match &bound_here {
-            Some(hex) => key_of(hex),
-            None => {
-                // An address new to the game speaks for the key of the
-                // first event it brings, unless that key has its address.
-                let Some(first_new) = received.get(stored.len()) else {
-                    return Err(format!(
-                        "game {id}: the mail is from {from}, an address not in the game"
-                    ));
-                };
-                let author = first_new.event.author;
+        // An address new to the game speaks for a key only when it proves
+        // it: a card the key signed naming the address (`X-Yam-Card`), or
+        // the key known for the address already. Its `From` alone proves
+        // nothing: the invited player who relayed the challenger's mail
+        // first was bound to the challenger's key before this (docs/robot.md,
+        // "Whose game it is"). Binding mails the address a confirmation, so
+        // it is done for a person's mail only; an automatic one relays.
+        let parties: Vec<PublicKey> = replay.parties().iter().map(|p| p.key).collect();
+        let proof = match (&bound_here, personal) {
+            (None, true) => self.proven_key(work, incoming, from, &parties),
+            _ => None,
+        };
+        let binding = match proof {
+            Some(k)
                 if meta
                     .as_ref()
-                    .is_some_and(|m| m.bound.iter().any(|b| b.key == hex_key(&author)))
-                {
-                    return Err(format!(
-                        "game {id}: event {} is signed by the key of the other player, not by the sender {from}",
-                        first_new.event.seq
-                    ));
-                }
-                if !personal {
-                    return Err(format!(
-                        "game {id}: an automatic mail from {from}, an address not yet in the game"
-                    ));
-                }
-                Some(author)
+                    .is_some_and(|m| m.bound.iter().any(|b| b.key == hex_key(&k))) =>
+            {
+                work.log.push(format!(
+                    "{id}: {from} proves the key {}, which speaks for another address in the game: not bound",
+                    k.fingerprint()
+                ));
+                None
             }
+            proven => proven,
         };
-        // Events of the other player the robot missed (a lost copy) come
-        // along in the next mail of a bound member: every one verified,
-        // signed by a party, after a prefix of the robot's copy.
+        let sender = bound_here.as_deref().and_then(key_of).or(binding);
+        // Every event is verified and signed by a party: a mail from an
+        // address bound to no key (a relay) is taken as a bound member's
+        // that brings the other player's events, so the robot's clock
+        // sees every turn; it binds nobody. (Anyone who knows a member's
+        // address can write under it, so a relay can do no more.)
         let mut missed = 0;
         let new = match adoption(&stored, &received, sender) {
             Adoption::New(n) => n,
-            Adoption::Foreign(_) if bound_here.is_some() => {
+            Adoption::Foreign(_) => {
                 missed = received[stored.len()..]
                     .iter()
                     .filter(|e| Some(e.event.author) != sender)
                     .count();
                 received.len() - stored.len()
             }
-            Adoption::Same => {
-                return Ok(Taken {
-                    log: format!("{id}: read before from {from}; nothing changes"),
-                });
-            }
+            Adoption::Same => 0,
+            // An old mail still proves its address's key: the binding is
+            // kept, and nothing else of it.
+            Adoption::Old if binding.is_some() => 0,
             Adoption::Old => {
                 return Err(format!(
                     "game {id}: an old turn ({} events; the game has {})",
@@ -280,22 +280,27 @@ impl Robot {
                     ),
                 });
             }
-            Adoption::Foreign(e) => {
-                return Err(format!(
-                    "game {id}: event {} is signed by {}, not by the key of the sender {from}",
-                    e.event.seq,
-                    if meta
-                        .as_ref()
-                        .is_some_and(|m| m.bound.iter().any(|b| b.key == hex_key(&e.event.author)))
-                    {
-                        "the key of the other player".to_owned()
-                    } else {
-                        format!("a key not of this game ({})", e.event.author.fingerprint())
-                    }
-                ));
-            }
         };
-        let sender = sender.ok_or("no sender key")?;
+        if let (Some(m), Some(k)) = (&meta, binding)
+            && new == 0
+        {
+            // Nothing new but who speaks for a key: the binding alone.
+            let mut m = m.clone();
+            self.bind(work, mail_key, &mut m, from, &k, challenge.challenger.key);
+            self.put_meta(work, &m);
+            self.refresh_seats(work, &id);
+            return Ok(Taken {
+                log: format!(
+                    "{id}: {from} speaks for the key {} (its signed card); no new event",
+                    k.fingerprint()
+                ),
+            });
+        }
+        if new == 0 {
+            return Ok(Taken {
+                log: format!("{id}: read before from {from}; nothing changes"),
+            });
+        }
         let mut meta = match meta {
             Some(m) => m,
             None => {
@@ -316,7 +321,9 @@ impl Robot {
                         .unwrap_or(replay.ruleset_name())
                         .to_owned(),
                     stage: Stage::Pending,
-                    challenger: from.to_owned(),
+                    // The address proven for the challenger's key, when
+                    // a mail proves it (`bind`).
+                    challenger: String::new(),
                     invited: None,
                     challenger_second: false,
                     seats: Vec::new(),
@@ -335,16 +342,6 @@ impl Robot {
                 }
             }
         };
-        if bound_here.is_none() {
-            meta.bound.push(Binding {
-                key: hex_key(&sender),
-                address: from.to_owned(),
-            });
-            if sender != challenge.challenger.key {
-                meta.invited = Some(from.to_owned());
-            }
-        }
-        meta.seats = self.witness_seats(work, &meta, &replay);
         let opened = meta.stage == Stage::Pending && replay.opening_complete();
         let claimed_forfeit = received[stored.len()..]
             .iter()
@@ -361,11 +358,17 @@ impl Robot {
             crate::mail::thread::add(&mut meta.thread, m);
         }
         let text = String::from_utf8(bytes.to_vec()).map_err(|_| "the record is not UTF-8")?;
-        if bound_here.is_none() {
-            // A key the address does not have yet: a candidate, confirmed
-            // through the address (`keybook`).
-            self.vouch(work, mail_key, from, &hex_key(&sender), Source::Game(&id));
+        if let Some(k) = binding {
+            self.bind(
+                work,
+                mail_key,
+                &mut meta,
+                from,
+                &k,
+                challenge.challenger.key,
+            );
         }
+        meta.seats = self.witness_seats(work, &meta, &replay);
         if opened {
             // The register: the signed opening of every game, kept under
             // each of its keys; a player's register is the games of her
@@ -398,9 +401,14 @@ impl Robot {
         self.put_meta(work, &meta);
         Ok(Taken {
             log: format!(
-                "witnessed {id}: {new} new event(s) signed by {} from {from}{}{}",
-                sender.fingerprint(),
-                if missed > 0 {
+                "witnessed {id}: {new} new event(s) {}{}{}",
+                match sender {
+                    Some(k) => format!("signed by {} from {from}", k.fingerprint()),
+                    None => format!(
+                        "relayed from {from}, which speaks for no key of the game (its mail carries no card signed by one naming it: an earlier Yam, or not a player)"
+                    ),
+                },
+                if missed > 0 && sender.is_some() {
                     format!("; caught up on {missed} event(s) of the other player missed before")
                 } else {
                     String::new()
@@ -411,6 +419,76 @@ impl Robot {
                 }
             ),
         })
+    }
+
+    /// The key of the game `from` proves it speaks for: a card signed by
+    /// the key naming `from` (the mail's `X-Yam-Card`, or a card among its
+    /// turns), or a key of the game known for `from` already (confirmed
+    /// through the address, `keybook`). A mail's `From` alone proves no key.
+    fn proven_key(
+        &self,
+        work: &Work,
+        incoming: &Incoming,
+        from: &str,
+        parties: &[PublicKey],
+    ) -> Option<PublicKey> {
+        let carried = incoming.card.iter().map(Vec::as_slice).chain(
+            incoming
+                .turns
+                .iter()
+                .map(|t| match t {
+                    Turn::Attachment { bytes, .. } => bytes.as_slice(),
+                    Turn::Block(block) => block.payload.as_slice(),
+                })
+                .filter(|b| is_card(b)),
+        );
+        for bytes in carried {
+            if let Ok(card) = Card::read(bytes)
+                && card.address == from
+                && parties.contains(&card.key)
+            {
+                return Some(card.key);
+            }
+        }
+        let known = self.key_book(work, from).keys;
+        parties
+            .iter()
+            .find(|k| known.contains(&hex_key(k)))
+            .copied()
+    }
+
+    /// Binds `from` to the key `key` of a witnessed game (proven:
+    /// `proven_key`), and makes the key a candidate for the address unless
+    /// it is known (`keybook`: the confirmation proves the address).
+    fn bind(
+        &self,
+        work: &mut Work,
+        mail_key: &str,
+        meta: &mut GameMeta,
+        from: &str,
+        key: &PublicKey,
+        challenger: PublicKey,
+    ) {
+        meta.bound.push(Binding {
+            key: hex_key(key),
+            address: from.to_owned(),
+        });
+        if *key == challenger {
+            meta.challenger = from.to_owned();
+        } else {
+            meta.invited = Some(from.to_owned());
+        }
+        self.vouch(work, mail_key, from, &hex_key(key), Source::Game(&meta.id));
+        // A game opened before its player's address was bound: into her
+        // register now, when the key is hers already (else on confirming).
+        if meta.stage != Stage::Pending
+            && self.known_key(work, from, &hex_key(key))
+            && let Some(mut player) = self.player(work, from)
+            && !player.games.contains(&meta.id)
+        {
+            player.games.push(meta.id.clone());
+            self.put_player(work, &player);
+        }
     }
 
     /// The games in the register of `address`: the robot's own games it
