@@ -3387,6 +3387,44 @@ fn a_forged_mail_that_copies_a_players_message_id_does_not_swallow_her_move() {
     );
 }
 
+/// Real life (a list or gateway that adds a footer, delivering a late
+/// second copy): the journal keys a mail by its text too, so a copy whose
+/// text was changed was another mail, decided again. Ann's move written
+/// without its ply, copied late with a footer after the turn came back
+/// and the piece stood where it had, was legal again and played twice.
+/// Her token authenticated the first copy, so its Message-ID and sender
+/// are marked done with it: the changed copy is the same mail.
+#[test]
+fn a_late_copy_of_an_authenticated_move_whose_text_a_gateway_changed_is_not_played_again() {
+    let mut local = Local::new();
+    let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
+    let first = format!(
+        "From: ann@player.test\r\nTo: robot@yam.test\r\nMessage-ID: <ann-move-g3@player.test>\r\nSubject: move {game} Ng3-f3\r\n\r\ntoken: {ann}\r\n"
+    );
+    local.deliver_raw(first.as_bytes());
+    local.run();
+    local.says("bo@player.test", &bo, "move Ae7-f6 #1");
+    local.says("ann@player.test", &ann, "move Nf3-g3 #2");
+    local.says("bo@player.test", &bo, "move Af6-e7 #3");
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        4,
+        "setup: the turn came back"
+    );
+    let copy = format!("{first}\r\n-- \r\nThis message passed through the club's gateway.\r\n");
+    local.deliver_raw(copy.as_bytes());
+    let log = stderr(&local.run());
+    assert_eq!(local.waiting(), 0, "{log}");
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        4,
+        "Ann's move, copied again with a footer, was played twice:\n{log}"
+    );
+    // A forger's copy of a Message-ID still swallows nothing of hers
+    // (`a_forged_mail_that_copies_a_players_message_id_does_not_swallow_her_move`):
+    // only a mail her token authenticated marks its Message-ID done.
+}
+
 #[test]
 fn a_plan_an_earlier_build_left_under_its_key_is_carried_on_not_decided_again() {
     // What users already have: a robot of an earlier build, which keyed

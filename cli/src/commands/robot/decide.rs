@@ -237,6 +237,14 @@ pub struct Work {
     /// New players' tokens in the mails: the journal keeps them sealed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tokens: Vec<auth::Sealed>,
+    /// Another key of the same mail, marked done with it: its Message-ID
+    /// and sender alone, for a mail its sender's token authenticated. A
+    /// copy of it whose text a gateway changed (a footer) is then the
+    /// same mail, not decided again; a forger's copy of a Message-ID, which
+    /// no token authenticates, marks nothing of the real mail's
+    /// (docs/robot.md, "Crash safety").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub also_done: Option<String>,
 }
 
 /// The robot: its store, its keys, its address and the time.
@@ -776,6 +784,9 @@ impl Robot {
             }
         }
         self.obey(&mut work, key, &incoming, &from, &parsed);
+        if authenticated {
+            work.also_done = super::mail_keys(raw).1.filter(|k| k != key);
+        }
         work
     }
 

@@ -162,6 +162,15 @@ pub struct Plan {
     marked: bool,
 }
 
+/// The other key a plan's mail is marked done under (`Work::also_done`),
+/// if it is a key: a plan file is the robot's own, but a name that is not
+/// a key must never become a path.
+fn also_done(work: &Work) -> Option<&str> {
+    work.also_done
+        .as_deref()
+        .filter(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
 /// Why a plan stopped: the step and the error. It is retried from there.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stop {
@@ -325,6 +334,12 @@ impl Plan {
                 kill_point("after-send");
             }
             if self.state == State::Sent {
+                // The mail's other key first: a crash between the two
+                // leaves the plan not done, carried on again.
+                if let Some(also) = also_done(&self.work) {
+                    atomic::write(&journal.path(also, "done"), b"", true)
+                        .map_err(|e| format!("cannot mark it done: {e}"))?;
+                }
                 atomic::write(&journal.path(&self.key, "done"), b"", true)
                     .map_err(|e| format!("cannot mark it done: {e}"))?;
                 self.state = State::Done;
@@ -499,7 +514,11 @@ pub fn advance_group(
         .collect();
     let markers: Vec<PathBuf> = sent
         .iter()
-        .map(|&i| journal.path(&plans[i].key, "done"))
+        .flat_map(|&i| {
+            std::iter::once(plans[i].key.as_str())
+                .chain(also_done(&plans[i].work))
+                .map(|key| journal.path(key, "done"))
+        })
         .collect();
     let batch: Vec<&Path> = markers.iter().map(PathBuf::as_path).collect();
     let together = atomic::mark_group(&batch).is_ok();
@@ -1239,6 +1258,45 @@ mod tests {
         assert!(results.iter().all(Result::is_ok));
         assert_eq!(sent, ["s1@x", "s2@x"]);
         assert_eq!(left(&journal), ["s1.done", "s2.done"]);
+    }
+
+    /// A mail its token authenticated is done under its Message-ID and
+    /// sender too, alone or in a group; a name that is not a key is no
+    /// path.
+    #[test]
+    fn a_plan_marks_its_mails_other_key_done_with_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = journal(dir.path());
+        let answer = |id: &str, also: &str| Work {
+            mails: vec![mail(id)],
+            also_done: Some(also.to_owned()),
+            ..Work::default()
+        };
+        let mut plans: Vec<Plan> = journal
+            .commit_group(vec![
+                ("g1".into(), answer("g1@x", "g1other")),
+                ("g2".into(), answer("g2@x", "../escape")),
+            ])
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
+        let results = advance_group(&journal, &mut plans, no_log, |_| Ok(()));
+        assert!(results.iter().all(Result::is_ok));
+        let mut alone = journal.commit("k", answer("k@x", "kother")).unwrap();
+        alone.advance(&journal, no_log, |_| Ok(())).unwrap();
+        assert_eq!(journal.progress("g1other"), Progress::Done);
+        assert_eq!(journal.progress("kother"), Progress::Done);
+        assert_eq!(
+            left(&journal),
+            [
+                "g1.done",
+                "g1other.done",
+                "g2.done",
+                "k.done",
+                "kother.done"
+            ]
+        );
+        assert!(!dir.path().join("robot/escape.done").exists());
     }
 
     #[test]
