@@ -1821,14 +1821,24 @@ fn a_witnessed_turn_mail_without_its_turn_is_logged_not_answered_and_its_resend_
     t.ann.read();
     t.bo.read();
     assert_same_records(&t, game);
-    // A stranger naming the game in the same way is not taken for it.
+    // A stranger naming the game in the same way (only Yam writes the
+    // header) is logged as well, and mailed nothing: before, a turn mail
+    // of a player bound to no key went the command path and was answered
+    // with a welcome and a token.
     let forged = format!(
         "From: eve@elsewhere.test\r\nTo: robot@yam.test\r\nMessage-ID: <eve-1@elsewhere.test>\r\n\
          Subject: [Yam] Khan {game} #2\r\nX-Yam-Game: {game} 2\r\n\r\nA move was played.\r\n"
     );
     t.local.deliver_raw(forged.as_bytes());
+    let sent = t.local.sent().len();
     let log = stderr(&t.local.run());
-    assert!(!log.contains("arrived without its turn"), "{log}");
+    assert!(
+        log.contains(
+            "from eve@elsewhere.test (bound to no key of the game) arrived without its turn"
+        ),
+        "{log}"
+    );
+    assert_eq!(t.local.sent().len(), sent, "{log}");
 }
 
 /// How many done markers the robot's journal holds.
@@ -4018,4 +4028,162 @@ fn reminders_kept_by_an_earlier_build_belong_to_the_silence_they_were_sent_in() 
         stderr(&out)
     );
     assert_eq!(reminded(&local, "bo@"), 1, "Bo is not reminded again");
+}
+
+/// Attack (the invited player, with his own key, under a forged From): Bo
+/// gets Ann's challenge, accepts it, and mails the record (her challenge
+/// and his acceptance) to the robot under `From: ann@player.test` before
+/// her copy of the challenge arrives, with an `X-Yam-Card` that his own
+/// key signed naming Ann's address. A card proves only that its key claims
+/// the address, and Bo's key is a party of the game: `proven_key` takes
+/// it, ahead of the key Ann has confirmed for her address, and `bind`
+/// binds Ann's address to Bo's key for good (an address speaks for one key
+/// in a game). Ann's own mails, carded and from her address, are then
+/// taken as relays of "the other player's" events, her key speaks for no
+/// address, the game is not in her register, and she is neither reminded
+/// when she is silent nor told when she may claim a forfeit.
+#[test]
+fn a_card_the_opponent_signed_naming_her_address_does_not_take_her_address_in_the_game() {
+    let mut t = Referee::new();
+    let game = "khan-ref-squat";
+    // Ann is an established player: her key is confirmed for her address.
+    t.ann.yam(&["identity", "send", "robot@yam.test"]);
+    t.robot();
+    confirm_keys(&mut t);
+    t.ann.yam(&[
+        "challenge",
+        "bo@player.test",
+        "--seats",
+        "drawn",
+        "--id",
+        game,
+        "--referee",
+        "robot@yam.test",
+        "--game-type",
+        "khan",
+        "--ruleset",
+        "basic",
+    ]);
+    assert_eq!(t.route(), 0);
+    assert!(t.bo.read().contains("my card is sent in answer"));
+    assert_eq!(t.route(), 0);
+    assert!(t.ann.read().contains("the waiting challenge"));
+    let ann_key = author_hex(&t.ann.record(game), 0);
+    // Her challenge reaches Bo before its copy reaches the robot.
+    let challenge_mail = std::fs::read_dir(&t.ann.outbox)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "eml"))
+        .expect("the challenge in Ann's outbox");
+    std::fs::copy(&challenge_mail, t.bo.inbox.join("000000.eml")).unwrap();
+    assert!(t.bo.read().contains("refereed by robot@yam.test"));
+    t.bo.yam(&["accept", game]);
+    // Bo's relay of the accepted record, under her address, with his
+    // key's card naming it, reaches the robot first.
+    t.local.deliver_raw(&carded_turn_mail(
+        "ann@player.test",
+        game,
+        &t.bo.record(game),
+        "squat.1@player.test",
+        false,
+        Some(t.bo.card_naming("ann@player.test")),
+    ));
+    let mut logs = vec![t.robot()];
+    t.ann.read();
+    logs.push(t.robot());
+    t.bo.read();
+    for n in 0..3 {
+        let mover = if t.ann.status(game) == "YOU" {
+            &t.ann
+        } else {
+            &t.bo
+        };
+        mover.yam(&["move", game, "--auto", "random", "--seed", &n.to_string()]);
+        logs.push(t.robot());
+        t.ann.read();
+        t.bo.read();
+    }
+    if t.ann.status(game) != "YOU" {
+        t.bo.yam(&["move", game, "--auto", "random", "--seed", "7"]);
+        logs.push(t.robot());
+        t.ann.read();
+        t.bo.read();
+    }
+    assert_eq!(t.ann.status(game), "YOU");
+    let logs = logs.join("\n");
+    assert_same_records(&t, game);
+    let meta = witnessed_meta(&t, game);
+    // Ann's address speaks for Ann's key, as her own carded mails say.
+    assert!(
+        meta.contains(&format!("key: {ann_key}\n  address: ann@player.test")),
+        "Ann's address is not bound to her key:\n{meta}\n{logs}"
+    );
+    // Silent, she is reminded at her address.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let out = robot_once(
+        &t.local.config,
+        &[("YAM_ROBOT_NOW", &(now + 15 * 86_400).to_string())],
+    );
+    let log = stderr(&out);
+    assert!(
+        t.local
+            .sent()
+            .iter()
+            .any(|(to, r)| to.contains("ann@player.test") && r.body.contains("Reminder")),
+        "Ann, silent for 15 days, is not reminded:\n{log}\n{meta}"
+    );
+}
+
+/// Attack (none: the mail on its way): the players of a game on an earlier
+/// Yam, whose mails carry no card (or pass a gateway that drops
+/// `X-Yam-Card`), are witnessed and bound to no key (docs/mail.md). A turn
+/// mail of theirs that a gateway strips of its turn (only the text kept)
+/// was logged and not answered while the players were bound by their first
+/// events; now `lost_turn` asks for an address bound in the game, which
+/// they never are, so the mail goes to the command path and the robot
+/// answers the player's own turn mail as a command mail without a token.
+#[test]
+fn a_stripped_turn_mail_of_a_player_without_a_card_is_logged_not_answered() {
+    let mut t = Referee::new();
+    t.without_cards = true;
+    let game = "khan-ref-stripped-earlier";
+    open_refereed_unconfirmed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
+    assert!(t.local.sent().is_empty(), "{:?}", t.local.sent());
+    let mover = if t.ann.status(game) == "YOU" {
+        &t.ann
+    } else {
+        &t.bo
+    };
+    let mover_address = mover.address.clone();
+    mover.yam(&["move", game, "--auto", "random", "--seed", "1"]);
+    let outbox = mover.outbox.clone();
+    for e in std::fs::read_dir(&outbox).unwrap().flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "eml") {
+            let raw = std::fs::read(&p).unwrap();
+            std::fs::write(&p, stripped_of_its_turn(&raw)).unwrap();
+        }
+    }
+    let before = t.robot_record(game);
+    let log = t.robot();
+    assert_eq!(t.robot_record(game), before, "nothing taken");
+    assert!(
+        t.local.sent().is_empty(),
+        "the robot answered {mover_address}'s own turn mail: {:?}\n{log}",
+        t.local
+            .sent()
+            .iter()
+            .map(|(to, r)| format!("{to}: {}", r.body))
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        log.contains(&format!(
+            "game {game}: the turn mail #1 from {mover_address} (bound to no key of the game) arrived without its turn"
+        )),
+        "{log}"
+    );
 }

@@ -182,37 +182,43 @@ impl Robot {
                 "game {id}: not a game between two players with their own keys (mode peer)"
             ));
         }
-        let bound_here = meta
+        // The keys this address was bound to in the game, and the one of
+        // them known for it (confirmed through the address).
+        let here: Vec<String> = meta
             .as_ref()
-            .and_then(|m| m.bound.iter().find(|b| b.address == from))
-            .map(|b| b.key.clone());
-        // An address new to the game speaks for a key only when it proves
-        // it: a card the key signed naming the address (`X-Yam-Card`), or
-        // the key known for the address already. Its `From` alone proves
-        // nothing: the invited player who relayed the challenger's mail
-        // first was bound to the challenger's key before this (docs/robot.md,
-        // "Whose game it is"). Binding mails the address a confirmation, so
-        // it is done for a person's mail only; an automatic one relays.
+            .map(|m| {
+                m.bound
+                    .iter()
+                    .filter(|b| b.address == from)
+                    .map(|b| b.key.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let confirmed_here = here
+            .iter()
+            .find(|k| self.known_key(work, from, k))
+            .and_then(|k| key_of(k));
+        // An address speaks for a key only when it proves it: the key known
+        // for the address already, or a card the key signed naming the
+        // address (`X-Yam-Card`). Its `From` alone proves nothing: the
+        // invited player who relayed the challenger's mail first was bound
+        // to the challenger's key before this (docs/robot.md, "Whose game
+        // it is"). A card proves only that its key claims the address, so a
+        // binding by card is a claim beside others, never exclusive: it
+        // counts (reminders, the register, the seat's name) once the key is
+        // confirmed for the address, and a player's own claim is taken
+        // even after her opponent's card claimed her address. Binding mails
+        // the address a confirmation, so it is done for a person's mail
+        // only; an automatic one relays.
         let parties: Vec<PublicKey> = replay.parties().iter().map(|p| p.key).collect();
-        let proof = match (&bound_here, personal) {
+        let proof = match (confirmed_here, personal) {
             (None, true) => self.proven_key(work, incoming, from, &parties),
             _ => None,
         };
-        let binding = match proof {
-            Some(k)
-                if meta
-                    .as_ref()
-                    .is_some_and(|m| m.bound.iter().any(|b| b.key == hex_key(&k))) =>
-            {
-                work.log.push(format!(
-                    "{id}: {from} proves the key {}, which speaks for another address in the game: not bound",
-                    k.fingerprint()
-                ));
-                None
-            }
-            proven => proven,
-        };
-        let sender = bound_here.as_deref().and_then(key_of).or(binding);
+        let binding = proof.filter(|k| !here.contains(&hex_key(k)));
+        let sender = confirmed_here
+            .or(proof)
+            .or_else(|| here.first().and_then(|k| key_of(k)));
         // Every event is verified and signed by a party: a mail from an
         // address bound to no key (a relay) is taken as a bound member's
         // that brings the other player's events, so the robot's clock
@@ -421,10 +427,11 @@ impl Robot {
         })
     }
 
-    /// The key of the game `from` proves it speaks for: a card signed by
-    /// the key naming `from` (the mail's `X-Yam-Card`, or a card among its
-    /// turns), or a key of the game known for `from` already (confirmed
-    /// through the address, `keybook`). A mail's `From` alone proves no key.
+    /// The key of the game `from` proves it speaks for: a key of the game
+    /// known for `from` already (confirmed through the address, `keybook`),
+    /// first, since a card proves only what its key claims; else a card
+    /// signed by a key of the game naming `from` (the mail's `X-Yam-Card`,
+    /// or a card among its turns). A mail's `From` alone proves no key.
     fn proven_key(
         &self,
         work: &Work,
@@ -432,6 +439,10 @@ impl Robot {
         from: &str,
         parties: &[PublicKey],
     ) -> Option<PublicKey> {
+        let known = self.key_book(work, from).keys;
+        if let Some(k) = parties.iter().find(|k| known.contains(&hex_key(k))) {
+            return Some(*k);
+        }
         let carried = incoming.card.iter().map(Vec::as_slice).chain(
             incoming
                 .turns
@@ -442,19 +453,10 @@ impl Robot {
                 })
                 .filter(|b| is_card(b)),
         );
-        for bytes in carried {
-            if let Ok(card) = Card::read(bytes)
-                && card.address == from
-                && parties.contains(&card.key)
-            {
-                return Some(card.key);
-            }
-        }
-        let known = self.key_book(work, from).keys;
-        parties
-            .iter()
-            .find(|k| known.contains(&hex_key(k)))
-            .copied()
+        carried
+            .filter_map(|bytes| Card::read(bytes).ok())
+            .find(|card| card.address == from && parties.contains(&card.key))
+            .map(|card| card.key)
     }
 
     /// Binds `from` to the key `key` of a witnessed game (proven:
@@ -473,9 +475,14 @@ impl Robot {
             key: hex_key(key),
             address: from.to_owned(),
         });
+        // Who the game's addresses are, as far as the robot knows: a claim
+        // names them until a confirmed one does.
+        let confirmed = self.known_key(work, from, &hex_key(key));
         if *key == challenger {
-            meta.challenger = from.to_owned();
-        } else {
+            if confirmed || meta.challenger.is_empty() {
+                meta.challenger = from.to_owned();
+            }
+        } else if confirmed || meta.invited.is_none() {
             meta.invited = Some(from.to_owned());
         }
         self.vouch(work, mail_key, from, &hex_key(key), Source::Game(&meta.id));
@@ -524,14 +531,17 @@ impl Robot {
         meta: &GameMeta,
         replay: &yam_referee::signed::SignedReplay,
     ) -> Vec<String> {
-        let name = |k: &PublicKey, role: Option<&str>| match meta
-            .bound
-            .iter()
-            .find(|b| b.key == hex_key(k))
-        {
-            Some(b) if self.known_key(work, &b.address, &b.key) => b.address.clone(),
-            Some(b) => format!("{} (unconfirmed)", b.address),
-            None => format!("{}, not heard from yet", role.unwrap_or("a player")),
+        // A key may be claimed for several addresses (cards anyone can
+        // sign): the one it is confirmed for names it.
+        let name = |k: &PublicKey, role: Option<&str>| {
+            let claims = || meta.bound.iter().filter(|b| b.key == hex_key(k));
+            match claims().find(|b| self.known_key(work, &b.address, &b.key)) {
+                Some(b) => b.address.clone(),
+                None => match claims().next() {
+                    Some(b) => format!("{} (unconfirmed)", b.address),
+                    None => format!("{}, not heard from yet", role.unwrap_or("a player")),
+                },
+            }
         };
         let roles = replay.game().seats();
         match replay.seats() {
@@ -567,8 +577,7 @@ impl Robot {
     /// mail catches the robot up (a bound address may bring the events the
     /// robot missed, docs/robot.md). Before this, such a mail went to the
     /// command path and was answered as a command mail without a token.
-    /// Anything else (a stranger naming the game, the robot's own games) is
-    /// not this.
+    /// The robot's own games are not this.
     fn lost_turn(&self, work: &mut Work, key: &str, incoming: &Incoming, from: &str) -> bool {
         let Some((id, ply)) = incoming.named_turn() else {
             return false;
@@ -576,11 +585,18 @@ impl Robot {
         let Some(meta) = self.meta(work, id) else {
             return false;
         };
-        if !meta.witness || !meta.bound.iter().any(|b| b.address == from) {
+        // Whoever sent it: a player bound to no key (her mails carry no
+        // card: an earlier Yam) is one, and only Yam writes `X-Yam-Game: ID
+        // PLY` (mail clients do not copy it into a reply), so the command
+        // path, which would register the sender and mail her a token, is
+        // never right for it; a forger's copy is logged and mailed nothing.
+        if !meta.witness {
             return false;
         }
+        let bound = meta.bound.iter().any(|b| b.address == from);
         work.log.push(format!(
-            "{key}: game {id}: the turn mail #{ply} from {from} arrived without its turn (its record and turn block were removed on the way); not answered: the game's next mail catches up"
+            "{key}: game {id}: the turn mail #{ply} from {from}{} arrived without its turn (its record and turn block were removed on the way); not answered: the game's next mail catches up",
+            if bound { "" } else { " (bound to no key of the game)" }
         ));
         true
     }
