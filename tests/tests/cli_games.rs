@@ -588,3 +588,62 @@ fn a_damaged_register_is_said_not_miscounted() {
         "{said}"
     );
 }
+
+/// Adversary: real life. A player's chain file
+/// (`SECRETS/games/GAME/NAME.chain`, docs/fair-play.md 9.8) is damaged on
+/// disk: one byte of a kept checkpoint value changed. The hot-seat must not
+/// trust it (it does not: the replay refuses the reveal it gives) and must
+/// lose nothing, but it must also say what is wrong and where: the chain
+/// file does not give the anchor the record's opening published, so the
+/// error names that file. Today the player reads "refused: the event was
+/// refused: event #6: chain of ...: the value at position 1 does not extend
+/// the chain", as if a rule refused the move, with no word of the file to
+/// restore from a backup.
+#[test]
+fn a_damaged_chain_file_is_named_as_the_fault_and_nothing_is_written() {
+    let s = Scratch::new();
+    s.new_game(
+        "siege.yam",
+        &[
+            "--game-type",
+            "castle-siege",
+            "--ruleset",
+            "standard",
+            "--first",
+            "ann",
+            "--second",
+            "bo",
+        ],
+    )
+    .success();
+    // Both setups sealed and revealed: the Defender's first turn is a roll.
+    s.hotseat("auto", "siege.yam", &["--steps", "4"]).success();
+    let before = s.read("siege.yam");
+    let chain = s.secrets().join("games/e2e-siege.yam/ann.chain");
+    let text = std::fs::read_to_string(&chain).unwrap();
+    // The first kept checkpoint value, its first hex digit changed.
+    let mut first = true;
+    let damaged: String = text
+        .lines()
+        .map(|line| match line.strip_prefix("checkpoint ") {
+            Some(hex) if std::mem::take(&mut first) => {
+                let digit = if hex.starts_with('0') { '1' } else { '0' };
+                format!("checkpoint {digit}{}\n", &hex[1..])
+            }
+            _ => format!("{line}\n"),
+        })
+        .collect();
+    assert_ne!(damaged, text);
+    std::fs::write(&chain, damaged).unwrap();
+    let out = s
+        .hotseat("auto", "siege.yam", &["--steps", "1"])
+        .failure()
+        .get_output()
+        .clone();
+    assert_eq!(s.read("siege.yam"), before, "nothing is written");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("ann.chain"),
+        "the error names the damaged chain file: {stderr}"
+    );
+}

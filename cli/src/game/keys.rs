@@ -30,6 +30,19 @@ impl Keys {
         for party in replay.parties() {
             if let Some(identity) = secrets.identity_for(&party.key)? {
                 let chain = secrets.chain(&game, &identity)?;
+                // A chain file damaged on disk (its lowest kept value) or
+                // of another game gives another anchor than the one the
+                // opening published: said of the file, not left for the
+                // replay to refuse the first reveal as if a rule had.
+                if let (Some(chain), Some(published)) = (&chain, &party.anchor)
+                    && chain.anchor() != published
+                {
+                    return Err(SecretError(format!(
+                        "{}: this chain does not give the anchor the game's opening published for {}: the file is damaged or of another game; restore it from a backup (nothing was written)",
+                        secrets.chain_path(&game, &identity).display(),
+                        identity.name
+                    )));
+                }
                 parties.push((identity, chain));
             }
         }

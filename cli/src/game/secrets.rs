@@ -386,13 +386,18 @@ impl Secrets {
         Ok(chain)
     }
 
+    /// Where the chain `identity` holds for `game` is kept.
+    pub fn chain_path(&self, game: &GameId, identity: &Identity) -> PathBuf {
+        self.game_dir(game).join(format!("{}.chain", identity.name))
+    }
+
     /// The chain `identity` holds for `game`, if any.
     pub fn chain(
         &self,
         game: &GameId,
         identity: &Identity,
     ) -> Result<Option<HashChain>, SecretError> {
-        let path = self.game_dir(game).join(format!("{}.chain", identity.name));
+        let path = self.chain_path(game, identity);
         if !path.exists() {
             return Ok(None);
         }

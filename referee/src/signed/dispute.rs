@@ -168,11 +168,32 @@ impl Dispute {
     }
 }
 
-/// Who validly signed which events after `from`.
+/// Who validly signed which events of a branch, from `from` (the fork) on:
+/// an event counts only when its signature verifies, it links into the
+/// branch (its parent is the event before it; the walk stops at the first
+/// that does not), and its author is a party of the game (the challenger
+/// or an invited key of the branch's challenge). An equivocator could
+/// otherwise make his own branch look acknowledged by appending the other
+/// side's genuine answer, copied from the other branch, or an event signed
+/// by a key of his own that no party holds.
 fn signers(events: &[SignedEvent], from: usize) -> Vec<(PublicKey, Vec<u32>)> {
+    let parties: Vec<PublicKey> = match events.first().map(|e| &e.event.body) {
+        Some(EventBody::Challenge(c)) => std::iter::once(c.challenger.key)
+            .chain(c.invited.iter().copied())
+            .collect(),
+        _ => Vec::new(),
+    };
     let mut out: Vec<(PublicKey, Vec<u32>)> = Vec::new();
+    let mut previous = from
+        .checked_sub(1)
+        .and_then(|i| events.get(i))
+        .map(SignedEvent::hash);
     for e in events.iter().skip(from) {
-        if e.verify().is_err() {
+        if previous.is_some_and(|p| e.event.parent != p) {
+            break;
+        }
+        previous = Some(e.hash());
+        if e.verify().is_err() || !parties.contains(&e.event.author) {
             continue;
         }
         match out.iter_mut().find(|(k, _)| *k == e.event.author) {
@@ -441,13 +462,13 @@ fn fork_verdict(fork: &Fork, a: &Log, b: &Log, names: &Names, reasons: &mut Vec<
                 fork.seq.saturating_sub(1)
             ));
             // Which branch did the others acknowledge by signing after it?
-            let others: Vec<PublicKey> = fork
-                .signed_a
-                .iter()
-                .chain(&fork.signed_b)
-                .map(|(k, _)| *k)
-                .filter(|k| *k != culprit)
-                .collect();
+            // Each once: a key in both branches is said once.
+            let mut others: Vec<PublicKey> = Vec::new();
+            for (k, _) in fork.signed_a.iter().chain(&fork.signed_b) {
+                if *k != culprit && !others.contains(k) {
+                    others.push(*k);
+                }
+            }
             let mut acknowledged = None;
             for other in &others {
                 let (in_a, in_b) = (

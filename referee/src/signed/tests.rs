@@ -863,6 +863,69 @@ fn equivocation_is_proven_and_named() {
     assert!(d.verdict.contains("only branch A"), "{}", d.verdict);
 }
 
+/// Adversary: the equivocator himself, handing the director his own log.
+/// White signed two different third moves; Black answered only the one of
+/// log A. White's log B carries his other move, then Black's genuine
+/// answer copied from branch A (its signature is Black's, its parent is
+/// branch A's move, so it links to nothing in branch B) and an event he
+/// signed with a throw-away key that is no party of the game. Neither is a
+/// signature of the other side on branch B, yet the dispute counts both as
+/// signers of branch B ("black signed branch B", "the other side
+/// acknowledged only branch B"): the verdict must still say that the other
+/// side acknowledged only branch A, and name no one as a signer of branch
+/// B but the equivocator.
+#[test]
+fn events_that_do_not_belong_to_a_branch_do_not_count_as_acknowledging_it() {
+    let base = khan_game();
+    let fresh = || Table {
+        alice: Player::new(1, &GameId::new("test-magician").unwrap()),
+        bob: Player::new(2, &GameId::new("test-magician").unwrap()),
+        replay: base.replay.clone(),
+        record: base.record.clone(),
+    };
+    let (mut a, mut b) = (fresh(), fresh());
+    a.play(&["Wh3-f4"], None);
+    let black_answer = a.play(&["Kb7-c6"], None).remove(0);
+    let white_other = b.play(&["Ag4-f3"], None).remove(0);
+    let stranger = SigningKey::from_seed(&[0x77; 32]);
+    let strangers = Event::after(
+        &white_other.event,
+        stranger.public_key(),
+        EventBody::Turn(TurnBody {
+            moves: List::new(vec![MoveToken::new("Kb7-c6").unwrap()]).unwrap(),
+            evidence: List::empty(),
+        }),
+    )
+    .sign(&stranger)
+    .unwrap();
+    let b_text = edit(&b.text(), |r| {
+        push_move(r, "Kb7-c6", &black_answer);
+        push_move(r, "Kb7-c6", &strangers);
+    });
+    let d = dispute_of(&a.text(), &b_text);
+    let Relation::Fork(fork) = &d.relation else {
+        panic!("a fork: {}", d.verdict)
+    };
+    assert_eq!(
+        fork.proof().map(|p| *p.culprit()),
+        Some(a.alice.key.public_key())
+    );
+    assert!(
+        d.verdict.contains("acknowledged only branch A"),
+        "{}\n{:#?}",
+        d.verdict,
+        d.reasons
+    );
+    let black = a.bob.key.public_key().fingerprint().to_string();
+    assert!(
+        !d.reasons
+            .iter()
+            .any(|r| r.contains(&black) && r.contains("signed branch B")),
+        "Black signed nothing in branch B: {:#?}",
+        d.reasons
+    );
+}
+
 #[test]
 fn a_forged_branch_is_void() {
     let base = khan_game();
