@@ -3515,10 +3515,10 @@ fn author_hex(record: &str, n: usize) -> String {
 /// of "the other player's" events, every later mail of Ann's was refused
 /// as signed "by the key of the other player", and the confirmation of
 /// Ann's key went to Bo, who could make it his.
-#[test]
-fn a_challenge_relayed_first_by_the_invited_player_does_not_bind_the_challengers_key_to_him() {
-    let mut t = Referee::new();
-    let game = "khan-ref-relay";
+/// Ann challenges Bo to a basic Khan game refereed by the robot, seats
+/// drawn; the desks exchange cards, and her challenge waits in her outbox,
+/// not yet routed (to Bo, copied to the robot).
+fn challenge_held_back(t: &mut Referee, game: &str) {
     t.ann.yam(&[
         "challenge",
         "bo@player.test",
@@ -3537,6 +3537,13 @@ fn a_challenge_relayed_first_by_the_invited_player_does_not_bind_the_challengers
     assert!(t.bo.read().contains("my card is sent in answer"));
     assert_eq!(t.route(), 0);
     assert!(t.ann.read().contains("the waiting challenge"));
+}
+
+#[test]
+fn a_challenge_relayed_first_by_the_invited_player_does_not_bind_the_challengers_key_to_him() {
+    let mut t = Referee::new();
+    let game = "khan-ref-relay";
+    challenge_held_back(&mut t, game);
     // Ann's challenge is in her outbox, to Bo with a copy to the robot. Bo
     // has it as soon as it is delivered to him; his relay reaches the
     // robot before the copy.
@@ -4050,24 +4057,7 @@ fn a_card_the_opponent_signed_naming_her_address_does_not_take_her_address_in_th
     t.ann.yam(&["identity", "send", "robot@yam.test"]);
     t.robot();
     confirm_keys(&mut t);
-    t.ann.yam(&[
-        "challenge",
-        "bo@player.test",
-        "--seats",
-        "drawn",
-        "--id",
-        game,
-        "--referee",
-        "robot@yam.test",
-        "--game-type",
-        "khan",
-        "--ruleset",
-        "basic",
-    ]);
-    assert_eq!(t.route(), 0);
-    assert!(t.bo.read().contains("my card is sent in answer"));
-    assert_eq!(t.route(), 0);
-    assert!(t.ann.read().contains("the waiting challenge"));
+    challenge_held_back(&mut t, game);
     let ann_key = author_hex(&t.ann.record(game), 0);
     // Her challenge reaches Bo before its copy reaches the robot.
     let challenge_mail = std::fs::read_dir(&t.ann.outbox)
