@@ -21,7 +21,7 @@ use yam_referee::signed::adoption::{Adoption, adoption};
 
 use super::super::auth;
 use super::super::hygiene::{self, RateLimit};
-use crate::game::record::claimed_id;
+use crate::game::record::{RecordFault, claimed_id};
 
 fn hex_key(key: &PublicKey) -> String {
     hex::encode(key.as_bytes())
@@ -30,6 +30,92 @@ fn hex_key(key: &PublicKey) -> String {
 fn key_of(hex_text: &str) -> Option<PublicKey> {
     let bytes: [u8; 32] = hex::decode(hex_text).ok()?.try_into().ok()?;
     PublicKey::from_bytes(&bytes).ok()
+}
+
+/// Why a mail's record was not taken: logged, and said to the sender
+/// within the limits on answers.
+#[derive(Debug)]
+enum NotTaken {
+    /// No `GameId` tag.
+    NoGameId,
+    /// A game id the robot does not keep (a path, a control character).
+    BadId(String),
+    /// The game's bookkeeping is there, its witnessed record is not.
+    RecordMissing(String),
+    /// The witnessed record the robot keeps does not read.
+    StoredUnreadable(String, RecordFault),
+    /// The mail's record does not verify (or does not read).
+    DoesNotVerify(String, RecordFault),
+    /// Its events are of another game than its `GameId`.
+    OtherGame(String),
+    /// It has no challenge.
+    NoChallenge(String),
+    /// Not a game between two players with their own keys.
+    NotPeer(String),
+    /// Fewer events than the robot holds, on the same history.
+    OldTurn {
+        id: String,
+        received: usize,
+        stored: usize,
+    },
+    /// Another event at a place where the robot holds one, signed by the
+    /// same key: two histories (3.9).
+    SignedTwice {
+        id: String,
+        at: usize,
+        /// The key's fingerprint.
+        signer: String,
+    },
+    /// The histories part at an event signed by different keys.
+    Forked { id: String, common: usize },
+    /// A first sight that does not name this robot as the referee.
+    NotNamed { id: String, robot: String },
+    /// Not UTF-8.
+    NotUtf8,
+    /// No candidate of the mail was a record that reads.
+    NoRecord,
+}
+
+impl std::fmt::Display for NotTaken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotTaken::NoGameId => f.write_str("the record names no game (no GameId tag)"),
+            NotTaken::BadId(id) => write!(f, "{id:?} is not a game id the robot keeps"),
+            NotTaken::RecordMissing(id) => write!(f, "{id}: the witnessed record is missing"),
+            NotTaken::StoredUnreadable(id, e) => write!(f, "{id}: the witnessed record: {e}"),
+            NotTaken::DoesNotVerify(id, e) => write!(f, "game {id}: {e}"),
+            NotTaken::OtherGame(id) => {
+                write!(f, "game {id}: the record's events are of another game")
+            }
+            NotTaken::NoChallenge(id) => write!(f, "game {id}: the record has no challenge"),
+            NotTaken::NotPeer(id) => write!(
+                f,
+                "game {id}: not a game between two players with their own keys (mode peer)"
+            ),
+            NotTaken::OldTurn {
+                id,
+                received,
+                stored,
+            } => write!(
+                f,
+                "game {id}: an old turn ({received} events; the game has {stored})"
+            ),
+            NotTaken::SignedTwice { id, at, signer } => write!(
+                f,
+                "game {id}: a forked history: the robot holds another event #{at}, also signed by the key {signer}; two different events signed at one place are for a director to rule on (`yam dispute` with both records), and the robot reminds nobody of this game any more"
+            ),
+            NotTaken::Forked { id, common } => write!(
+                f,
+                "game {id}: a forked history: the mail's record and the robot's share their first {common} events and differ from event #{common} on"
+            ),
+            NotTaken::NotNamed { id, robot } => write!(
+                f,
+                "game {id}: the challenge does not name this robot as its referee (yam challenge ... --referee {robot})"
+            ),
+            NotTaken::NotUtf8 => f.write_str("the record is not UTF-8"),
+            NotTaken::NoRecord => f.write_str("no readable record"),
+        }
+    }
 }
 
 /// A record the robot took.
@@ -103,7 +189,7 @@ impl Robot {
                 }
             }
         }
-        let why = refusal.unwrap_or_else(|| "no readable record".into());
+        let why = refusal.unwrap_or(NotTaken::NoRecord);
         if let Some(automatic) = hygiene {
             // Never answered: an automatic mail answered is how robots loop.
             work.log.push(format!(
@@ -143,18 +229,19 @@ impl Robot {
         from: &str,
         bytes: &[u8],
         personal: bool,
-    ) -> Result<Taken, String> {
-        let id = claimed_id(bytes).ok_or("the record names no game (no GameId tag)")?;
+    ) -> Result<Taken, NotTaken> {
+        let id = claimed_id(bytes).ok_or(NotTaken::NoGameId)?;
         if !valid_id(&id) {
-            return Err(format!("{id:?} is not a game id the robot keeps"));
+            return Err(NotTaken::BadId(id));
         }
         let meta = self.meta(work, &id);
         let stored: Vec<SignedEvent> = match &meta {
             Some(_) => {
                 let text = self
                     .read(work, &record_path(&id))
-                    .ok_or_else(|| format!("{id}: the witnessed record is missing"))?;
-                crate::game::record::stored_events(text.as_bytes()).map_err(|e| e.to_string())?
+                    .ok_or_else(|| NotTaken::RecordMissing(id.clone()))?;
+                crate::game::record::stored_events(text.as_bytes())
+                    .map_err(|e| NotTaken::StoredUnreadable(id.clone(), e))?
             }
             None => Vec::new(),
         };
@@ -167,20 +254,16 @@ impl Robot {
         let known = Known::Events(checkpoint::vouched(kept.as_ref(), &stored));
         let place = self.root().join(record_path(&id));
         let (record, replay) = crate::game::record::verified(bytes, &place, known)
-            .map_err(|e| format!("game {id}: {e}"))?;
+            .map_err(|e| NotTaken::DoesNotVerify(id.clone(), e))?;
         let received = replay.events().all();
         if received.first().is_none_or(|e| e.event.game.as_str() != id) {
-            return Err(format!(
-                "game {id}: the record's events are of another game"
-            ));
+            return Err(NotTaken::OtherGame(id));
         }
         let challenge = replay
             .challenge()
-            .ok_or_else(|| format!("game {id}: the record has no challenge"))?;
+            .ok_or_else(|| NotTaken::NoChallenge(id.clone()))?;
         if challenge.mode != Mode::Peer {
-            return Err(format!(
-                "game {id}: not a game between two players with their own keys (mode peer)"
-            ));
+            return Err(NotTaken::NotPeer(id));
         }
         // The keys this address was bound to in the game, and the one of
         // them known for it (confirmed through the address).
@@ -239,11 +322,11 @@ impl Robot {
             // kept, and nothing else of it.
             Adoption::Old if binding.is_some() => 0,
             Adoption::Old => {
-                return Err(format!(
-                    "game {id}: an old turn ({} events; the game has {})",
-                    received.len(),
-                    stored.len()
-                ));
+                return Err(NotTaken::OldTurn {
+                    id,
+                    received: received.len(),
+                    stored: stored.len(),
+                });
             }
             Adoption::Fork(common) => {
                 // Two different events at the same place signed by the same
@@ -277,13 +360,12 @@ impl Robot {
                     ));
                 }
                 return Err(match twice {
-                    Some(signer) => format!(
-                        "game {id}: a forked history: the robot holds another event #{common}, also signed by the key {}; two different events signed at one place are for a director to rule on (`yam dispute` with both records), and the robot reminds nobody of this game any more",
-                        signer.fingerprint()
-                    ),
-                    None => format!(
-                        "game {id}: a forked history: the mail's record and the robot's share their first {common} events and differ from event #{common} on"
-                    ),
+                    Some(signer) => NotTaken::SignedTwice {
+                        id,
+                        at: common,
+                        signer: signer.fingerprint().to_string(),
+                    },
+                    None => NotTaken::Forked { id, common },
                 });
             }
         };
@@ -313,10 +395,10 @@ impl Robot {
                 // Only a game that names this robot is witnessed: a copy
                 // forwarded to it by someone else does not start one.
                 if incoming.referee.as_deref() != Some(self.address.as_str()) {
-                    return Err(format!(
-                        "game {id}: the challenge does not name this robot as its referee (yam challenge ... --referee {})",
-                        self.address
-                    ));
+                    return Err(NotTaken::NotNamed {
+                        id,
+                        robot: self.address.clone(),
+                    });
                 }
                 GameMeta {
                     id: id.clone(),
@@ -363,7 +445,7 @@ impl Robot {
         if let Some(m) = &incoming.message_id {
             crate::mail::thread::add(&mut meta.thread, m);
         }
-        let text = String::from_utf8(bytes.to_vec()).map_err(|_| "the record is not UTF-8")?;
+        let text = String::from_utf8(bytes.to_vec()).map_err(|_| NotTaken::NotUtf8)?;
         if let Some(k) = binding {
             self.bind(
                 work,
