@@ -4177,3 +4177,84 @@ fn a_stripped_turn_mail_of_a_player_without_a_card_is_logged_not_answered() {
         "{log}"
     );
 }
+
+/// Real life (a list or gateway that adds a footer and delivers its copy
+/// right behind the direct one, so that both wait in the same look, as they
+/// do for a robot run by cron with `--once`): Ann's authenticated mail is
+/// marked done under its Message-ID and sender (`Work::also_done`) only
+/// when its group is committed, but the changed copy's journal key was
+/// taken when it was fetched, before that: its decision meets the open
+/// group (Ann's player file, the game), the group is committed, and the
+/// copy is decided again on the new store without looking at the marker
+/// just written. Her one open challenge opened two games, each answered.
+#[test]
+fn a_copy_whose_text_a_gateway_changed_is_not_decided_again_when_it_arrives_in_the_same_look() {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let games = |local: &Local| {
+        std::fs::read_dir(local.root.join("data/games"))
+            .map(|d| d.count())
+            .unwrap_or(0)
+    };
+    assert_eq!(games(&local), 0);
+    let first = format!(
+        "From: ann@player.test\r\nTo: robot@yam.test\r\nMessage-ID: <ann-challenge-1@player.test>\r\nSubject: challenge khan basic\r\n\r\ntoken: {ann}\r\n"
+    );
+    let copy = format!("{first}\r\n-- \r\nThis message passed through the club's gateway.\r\n");
+    local.deliver_raw(first.as_bytes());
+    local.deliver_raw(copy.as_bytes());
+    let log = stderr(&local.run());
+    assert_eq!(local.waiting(), 0, "{log}");
+    assert_eq!(
+        games(&local),
+        1,
+        "Ann's one challenge, delivered with a gateway's copy in the same look, was decided twice:\n{log}"
+    );
+}
+
+/// Attack (a flooder with many addresses, each mailing the robot a Yam
+/// record: a relay of a witnessed game's record, or a forged one): a mail
+/// that carries a record is read in the first pass with the players'
+/// own mail (`Robot::authenticated` says yes to any mail with a turn in
+/// it), so `per_cycle` does not bound it, and the witness path counts a
+/// sender that speaks for no key of the game only against
+/// `per_sender_per_hour`, never against `unauthenticated_per_hour`. So
+/// every one of them is read and verified, however many addresses send
+/// them, where a flood of commands from as many addresses is cut off at
+/// the hour's allowance (docs/robot.md: "a flood of records from
+/// strangers is cut off like a flood of commands").
+#[test]
+fn records_from_strangers_are_read_only_within_the_hours_allowance_of_unauthenticated_mail() {
+    let mut t = Referee::new();
+    let game = "khan-ref-relay-flood";
+    open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
+    // The defaults, with five unauthenticated mails an hour from everyone.
+    t.local
+        .limits("  max_mail_bytes: 1048576\n  unauthenticated_per_hour: 5\n");
+    let record = t.robot_record(game);
+    let forged = forge(&record);
+    // Twenty strangers: ten relay the game's record as it is, ten a forged
+    // copy of it.
+    for i in 0..20 {
+        let text = if i % 2 == 0 { &record } else { &forged };
+        t.local.deliver_raw(&turn_mail(
+            &format!("stranger{i}@flood.test"),
+            game,
+            text,
+            &format!("flood.{i}@flood.test"),
+            false,
+        ));
+    }
+    let log = stderr(&t.local.run());
+    let read = log
+        .lines()
+        .filter(|l| {
+            l.contains("@flood.test")
+                && (l.contains("its record") || l.contains("read before from"))
+        })
+        .count();
+    assert!(
+        read <= 5,
+        "{read} records from twenty strangers read and verified in one hour, more than unauthenticated_per_hour (5):\n{log}"
+    );
+}

@@ -718,6 +718,26 @@ impl Runner {
         if self.group.items.iter().any(|d| d.key == key) {
             self.flush(session, look);
         }
+        // A copy of a mail the group holds whose text was changed on the
+        // way (a gateway's footer), delivered in the same look: keyed when
+        // it was fetched, before the group marked the first done under its
+        // Message-ID and sender too (`Work::also_done`). Committed first,
+        // the group makes it the same mail, found done; decided before
+        // that, an authenticated challenge opened two games.
+        if self.group.items.iter().any(|d| d.work.also_done.is_some())
+            && let (_, Some(earlier)) = mail_keys(raw)
+            && self
+                .group
+                .items
+                .iter()
+                .any(|d| d.work.also_done.as_deref() == Some(earlier.as_str()))
+        {
+            self.flush(session, look);
+            if self.journal.progress(&earlier) == Progress::Done {
+                self.seen.push(place.clone());
+                return;
+            }
+        }
         let from = authenticated.then(|| sender(raw));
         match self.journal.progress(key) {
             Progress::Done => {

@@ -32,6 +32,11 @@ fn key_of(hex_text: &str) -> Option<PublicKey> {
     PublicKey::from_bytes(&bytes).ok()
 }
 
+/// How many addresses a key of a witnessed game may be claimed for (by
+/// cards its owner signed, `proven_key`): the game's bookkeeping does not
+/// grow with the cards a player signs.
+const MAX_CLAIMS_PER_KEY: usize = 3;
+
 /// Why a mail's record was not taken: logged, and said to the sender
 /// within the limits on answers.
 #[derive(Debug)]
@@ -164,14 +169,19 @@ impl Robot {
         }
         let limit = RateLimit::new(&self.dir().join("rate"), self.settings.per_hour);
         // Verifying costs more than reading a command: an address that does
-        // not speak for a key of the game is counted before it, so a flood
-        // of records from strangers is cut off like a flood of commands.
+        // not speak for a key of the game is counted before it, against the
+        // same allowances as unauthenticated command mail (its sender's and
+        // the hour's, `per_sender_per_hour` and `unauthenticated_per_hour`),
+        // so a flood of records from strangers is cut off like a flood of
+        // commands, however many addresses send it. (Counted against the
+        // sender's alone before the thirty-fifth step of issue #22, twenty
+        // strangers had twenty records verified where an hour allowed five.)
         let member = meta.is_some_and(|m| m.bound.iter().any(|b| b.address == from));
-        if !member && !limit.allow(&from, self.now) {
-            work.log.push(format!(
-                "ignored {key} from {from}: more than {} mails this hour",
-                self.settings.per_hour
-            ));
+        if !member
+            && let Err(why) = hygiene::Limits::new(&self.dir(), &self.settings)
+                .read_unauthenticated(&from, self.now)
+        {
+            work.log.push(format!("ignored {key} from {from}: {why}"));
             return true;
         }
         let hygiene = hygiene::ignore_reason(incoming, raw, &self.address);
@@ -298,7 +308,20 @@ impl Robot {
             (None, true) => self.proven_key(work, incoming, from, &parties),
             _ => None,
         };
-        let binding = proof.filter(|k| !here.contains(&hex_key(k)));
+        let binding = proof.filter(|k| !here.contains(&hex_key(k))).filter(|k| {
+            // A party can sign cards naming any number of addresses: a few
+            // claims of a key are kept, the rest logged.
+            let claims = meta.as_ref().map_or(0, |m| {
+                m.bound.iter().filter(|b| b.key == hex_key(k)).count()
+            });
+            if claims >= MAX_CLAIMS_PER_KEY {
+                work.log.push(format!(
+                    "{id}: {from} claims the key {}, which {MAX_CLAIMS_PER_KEY} addresses claim already: not bound",
+                    k.fingerprint()
+                ));
+            }
+            claims < MAX_CLAIMS_PER_KEY
+        });
         let sender = confirmed_here
             .or(proof)
             .or_else(|| here.first().and_then(|k| key_of(k)));
@@ -715,12 +738,10 @@ impl Robot {
         };
         // A card may bring a mail to its address: counted like a stranger's
         // record, so a flood of cards is cut off like a flood of commands.
-        let limit = RateLimit::new(&self.dir().join("rate"), self.settings.per_hour);
-        if !limit.allow(from, self.now) {
-            work.log.push(format!(
-                "ignored {key} from {from}: more than {} mails this hour",
-                self.settings.per_hour
-            ));
+        if let Err(why) =
+            hygiene::Limits::new(&self.dir(), &self.settings).read_unauthenticated(from, self.now)
+        {
+            work.log.push(format!("ignored {key} from {from}: {why}"));
             return true;
         }
         if card.address != from {
