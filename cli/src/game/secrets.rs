@@ -5,6 +5,11 @@
 //! DIR/identities/NAME.seed          the 32-byte signing seed, in hex (0600)
 //! DIR/games/GAME/NAME.chain         a chain secret for one game, with
 //!                                   every 32nd value of its chain (0600)
+//! DIR/games/GAME/NAME.setup         a sealed setup (salt and setup) until
+//!                                   its reveal (0600)
+//! DIR/games/GAME/NAME.seat-salt     the salt of the game's seat draw until
+//!                                   its reveal (0600; an earlier Yam kept it
+//!                                   as the setup of `GAME.seat-draw`)
 //! DIR/games/GAME/checkpoint        the hot-seat's verified checkpoint of
 //!                                   the game (a cache, not a secret)
 //! DIR/keys/NAME.key                 a key of the program's own, such as the
@@ -522,6 +527,55 @@ impl Secrets {
         }))
     }
 
+    fn seat_salt_path(&self, game: &GameId, identity: &Identity) -> PathBuf {
+        self.game_dir(game)
+            .join(format!("{}.seat-salt", identity.name))
+    }
+
+    /// Keeps the salt of `game`'s seat draw (created once, mode 0600)
+    /// until its reveal, among the game's own secrets. (An earlier Yam
+    /// kept it as the setup of a game named `GAME.seat-draw`: a name
+    /// another player could give a real game, whose setup then found the
+    /// draw's salt in its place and could never be sealed.)
+    pub fn store_seat_salt(
+        &self,
+        game: &GameId,
+        identity: &Identity,
+        salt: &[u8; 32],
+    ) -> Result<(), SecretError> {
+        let dir = self.game_dir(game);
+        private_dir(&dir).map_err(|e| err(&dir, "cannot create", e))?;
+        let path = self.seat_salt_path(game, identity);
+        write_new_secret(
+            &path,
+            &format!("yam seat-salt 1\nsalt {}\n", hex::encode(salt)),
+        )
+        .map_err(|e| err(&path, "cannot create", e))
+    }
+
+    /// The salt of `game`'s seat draw `identity` keeps, if any: where this
+    /// build keeps it, else where an earlier one did (a draw challenged
+    /// before the update is still revealed).
+    pub fn seat_salt(
+        &self,
+        game: &GameId,
+        identity: &Identity,
+    ) -> Result<Option<[u8; 32]>, SecretError> {
+        let path = self.seat_salt_path(game, identity);
+        if path.exists() {
+            let text = read_secret(&path)?;
+            let salt = text
+                .lines()
+                .find_map(|l| l.strip_prefix("salt "))
+                .ok_or_else(|| SecretError(format!("{}: no salt line", path.display())))?;
+            return parse_hex32(&path, salt.trim()).map(Some);
+        }
+        let Ok(earlier) = GameId::new(format!("{}.seat-draw", game.as_str())) else {
+            return Ok(None);
+        };
+        Ok(self.setup(&earlier, identity)?.map(|kept| kept.salt))
+    }
+
     /// The director's register: every game a director started, one signed
     /// opening per game (`director/register.yam`).
     pub fn register_path(&self) -> PathBuf {
@@ -581,6 +635,49 @@ impl Secrets {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A seat draw's salt is kept among its game's own secrets, apart from
+    /// any setup, and one an earlier Yam kept as the setup of
+    /// `GAME.seat-draw` is still found; a real game of that name keeps its
+    /// own setup beside it.
+    #[test]
+    fn a_seat_salt_is_the_games_own_and_an_earlier_builds_is_still_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let secrets = Secrets::open(&dir.path().join("s")).unwrap();
+        let (ann, _) = secrets.identity("ann").unwrap();
+        let game = GameId::new("g1").unwrap();
+        secrets.store_seat_salt(&game, &ann, &[1; 32]).unwrap();
+        assert_eq!(secrets.seat_salt(&game, &ann).unwrap(), Some([1; 32]));
+        // A game named after its draw keeps its own setup.
+        let named = GameId::new("g1.seat-draw").unwrap();
+        let setup = SealedSetup {
+            salt: [2; 32],
+            setup: "Defender:CKAO".into(),
+        };
+        secrets.store_setup(&named, &ann, &setup).unwrap();
+        assert_eq!(secrets.setup(&named, &ann).unwrap(), Some(setup));
+        assert_eq!(secrets.seat_salt(&game, &ann).unwrap(), Some([1; 32]));
+        // An earlier build's salt, kept as the setup of `g2.seat-draw`.
+        let earlier = GameId::new("g2.seat-draw").unwrap();
+        secrets
+            .store_setup(
+                &earlier,
+                &ann,
+                &SealedSetup {
+                    salt: [3; 32],
+                    setup: String::new(),
+                },
+            )
+            .unwrap();
+        let g2 = GameId::new("g2").unwrap();
+        assert_eq!(secrets.seat_salt(&g2, &ann).unwrap(), Some([3; 32]));
+        assert_eq!(
+            secrets
+                .seat_salt(&GameId::new("g3").unwrap(), &ann)
+                .unwrap(),
+            None
+        );
+    }
 
     /// A key derived once is used again only for the same seed: a seed
     /// file another hand rewrote gives its own key, and a removed one is

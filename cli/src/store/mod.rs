@@ -120,6 +120,12 @@ impl Store {
         Ok(self.root.join("games").join(id))
     }
 
+    /// Whether a game `id` is stored (its record there, readable or not).
+    pub fn holds(&self, id: &str) -> bool {
+        self.game_dir(id)
+            .is_ok_and(|dir| std::fs::symlink_metadata(dir.join("record.yam")).is_ok())
+    }
+
     /// Create a new game with its first record, and lock it.
     pub fn create(&self, id: &str, record: &[u8]) -> Result<LockedGame, StoreError> {
         let dir = self.game_dir(id)?;

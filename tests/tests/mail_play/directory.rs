@@ -2826,3 +2826,368 @@ fn ann_move_left_unsent(root: &Path) -> Player {
     std::fs::rename(&away, &bo_inbox).unwrap();
     ann
 }
+
+/// Adversary: a hostile challenger (or anyone on the way who rewrites a
+/// header: `X-Yam-Referee` is not signed). Attack: the challenge names as
+/// its referee a value that holds an `@` but is no single mail address
+/// (`robot@example.org, eve@evil.example`). `yam challenge --referee`
+/// refuses such a value before anything is signed; the invited desk takes
+/// it from the header unchecked, keeps it with the game, and every mail of
+/// the game is then built with it as a Cc: none can be built, so the
+/// invited player can neither accept nor decline, and the challenge sits
+/// in his games for ever. The invited desk must check the referee it reads
+/// as `yam challenge` checks one (refusing the challenge, or keeping no
+/// such referee), so that whatever it stored can be answered.
+#[test]
+fn a_challenge_naming_a_referee_that_is_no_address_leaves_no_game_that_cannot_be_answered() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let Inbox::Files { dir: ann_inbox, .. } = ann.inbox.clone() else {
+        unreachable!()
+    };
+    ann.yam(&[
+        "challenge",
+        "bo@example.net",
+        "--id",
+        "khan-ref",
+        "--game-type",
+        "khan",
+        "--ruleset",
+        "rescue-khan",
+        "--seats",
+        "first",
+        "--referee",
+        "robot@example.org",
+    ])
+    .success();
+    bo.read();
+    let said = ann.read();
+    assert!(
+        said.contains("the waiting challenge khan-ref is sent"),
+        "setup: {said}"
+    );
+    // The challenge, as it lies in Bo's inbox; its referee header rewritten.
+    let mail = super::mail_files(&bo_inbox).pop().unwrap();
+    let raw = std::fs::read_to_string(&mail).unwrap();
+    assert!(
+        raw.contains("X-Yam-Referee: robot@example.org"),
+        "setup: {raw}"
+    );
+    std::fs::write(
+        &mail,
+        raw.replace(
+            "X-Yam-Referee: robot@example.org",
+            "X-Yam-Referee: robot@example.org, eve@evil.example",
+        ),
+    )
+    .unwrap();
+    let said = bo.read();
+    let listed =
+        String::from_utf8_lossy(&bo.yam(&["games"]).success().get_output().stdout).into_owned();
+    if !listed.contains("khan-ref") {
+        // Refused as it came: nothing stored, nothing to answer.
+        return;
+    }
+    let before = super::mail_files(&ann_inbox).len();
+    let accept = bo.yam(&["accept", "khan-ref"]);
+    let out = accept.get_output();
+    let accepted = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success() && super::mail_files(&ann_inbox).len() > before,
+        "Bo's desk stored the challenge ({said}) but its acceptance cannot be mailed: {accepted}"
+    );
+}
+
+/// Ann, who knows Carol, challenges Bo, a new contact, to game `try-1`
+/// (the challenge waits for his card); Carol challenges Ann under the same
+/// id and Ann's desk reads it; then Bo's card comes and Ann reads it.
+/// Returns Ann and what her two reads of Bo's card said.
+fn waiting_challenge_whose_id_is_taken(root: &Path) -> (Player, String, String) {
+    let (ann, bo) = pair(root);
+    let carol_inbox = root.join("carol-inbox");
+    std::fs::create_dir_all(&carol_inbox).unwrap();
+    let Inbox::Files { dir: ann_inbox, .. } = ann.inbox.clone() else {
+        unreachable!()
+    };
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let carol = Player::new(
+        "Carol",
+        "carol@example.com",
+        Inbox::Files {
+            dir: carol_inbox.clone(),
+            archive: root.join("carol-read"),
+        },
+        &format!(
+            "outgoing:\n  directory:\n    path: {}\n",
+            ann_inbox.display()
+        ),
+    );
+    // Ann and Carol know each other already (Ann's answer goes to Bo's
+    // folder, her only outgoing one: handed on to Carol's).
+    carol
+        .yam(&["identity", "send", "ann@example.org"])
+        .success();
+    ann.read();
+    for m in super::mail_files(&bo_inbox) {
+        std::fs::rename(&m, carol_inbox.join(m.file_name().unwrap())).unwrap();
+    }
+    carol.read();
+    // Ann challenges Bo, a new contact: the challenge waits for his card.
+    challenge_bo(&ann, "try-1")
+        .success()
+        .stdout(predicate::str::contains("the challenge follows by itself"));
+    // Carol challenges Ann under the same id; Ann's desk reads it.
+    carol
+        .yam(&[
+            "challenge",
+            "ann@example.org",
+            "--id",
+            "try-1",
+            "--game-type",
+            "khan",
+            "--ruleset",
+            "rescue-khan",
+            "--seats",
+            "first",
+        ])
+        .success();
+    let said = ann.read();
+    assert!(said.contains("challenges you: game try-1"), "setup: {said}");
+    assert!(
+        ann.dir().join("pending/bo@example.net.yaml").exists(),
+        "setup: Ann's challenge to Bo waits"
+    );
+    // Bo's card comes, and Ann's desk reads it (twice: the mail again).
+    let said = bo.read();
+    assert!(said.contains("my card is sent in answer"), "setup: {said}");
+    let Inbox::Files { dir, archive } = ann.inbox.clone() else {
+        unreachable!()
+    };
+    let card = super::mail_files(&dir).pop().expect("setup: Bo's card");
+    let first = ann.read();
+    let card = if card.exists() {
+        card
+    } else {
+        archive.join(card.file_name().unwrap())
+    };
+    let again = ann.yam(&["read", "--eml", card.to_str().unwrap()]);
+    let again = String::from_utf8_lossy(&again.get_output().stdout).into_owned();
+    (ann, first, again)
+}
+
+/// Adversary: a player who knows (or guesses) the id of a challenge that
+/// waits for a new contact's card (ids given with `--id` are words like
+/// `try-1`), or plain bad luck. Attack: Carol, whom Ann knows, challenges
+/// Ann under that same id before Bo's card comes. When Bo's card arrives
+/// the desk takes the waiting challenge out of `pending/` before it is
+/// signed (`take_pending` in `incoming::card`); signing it fails (the id is
+/// taken), and the refusal is then lost too: a card mail carries the card
+/// twice (attached and in the text), and the second copy, now a known key
+/// with nothing waiting, reads as "the key is the one known", so the mail
+/// is taken as read. Ann's challenge to Bo is gone without a word. A
+/// waiting challenge that cannot go out when the card comes must stay
+/// waiting, and be said.
+#[test]
+fn a_waiting_challenge_that_cannot_be_sent_when_the_card_comes_is_said_and_kept() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, first, again) = waiting_challenge_whose_id_is_taken(root.path());
+    let pending = ann.dir().join("pending/bo@example.net.yaml");
+    assert!(
+        pending.exists() || first.contains("the waiting challenge try-1 is sent"),
+        "Ann's challenge to Bo was dropped without a word when his card came:\nfirst read: {first}\nread again: {again}"
+    );
+}
+
+/// Adversary: the same (a challenger who takes the id of Ann's waiting
+/// challenge). Attack: as above; when Bo's card comes, Ann's desk draws a
+/// chain for `try-1` and writes it into her secrets (`act::challenge` draws
+/// the chain before `create_game` finds the id taken), then fails. The
+/// chain stays, and Carol's challenge `try-1`, which Ann had not answered
+/// yet, can no longer be accepted: "a chain for this game already exists".
+/// A challenge that fails must leave nothing behind that blocks another
+/// game: Ann can still accept Carol's.
+#[test]
+fn a_challenge_that_fails_on_a_taken_id_leaves_no_chain_that_blocks_the_game_of_that_id() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, _, _) = waiting_challenge_whose_id_is_taken(root.path());
+    let accept = ann.yam(&["accept", "try-1"]);
+    let out = accept.get_output();
+    assert!(
+        out.status.success(),
+        "Carol's challenge can no longer be accepted: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Adversary: real life (a player who moved, and her mail client). Attack:
+/// Ann moved to a new address and played from it; Bo's desk refused the
+/// turn and asked for her card from the new address, then the turn again.
+/// She selects the two mails in her client (her card, her turn) and
+/// forwards them to Bo in one mail, each as an attached message, which Yam
+/// reads ("forwarded messages are searched too"). Bo's desk reads the card
+/// (the game moves to her new address) and stops there: the card decided
+/// the mail, the turn beside it is never applied, and the mail is marked
+/// dealt with, so reading it again does nothing. Both desks then wait for
+/// each other. A mail must not be consumed while a turn it carries, which
+/// the same mail made acceptable, goes unread: the turn applies (or the
+/// mail is left in place to be read again).
+#[test]
+fn a_mail_forwarding_a_players_new_card_and_her_turn_applies_the_turn() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    // Ann moves and plays from her new address; Bo's desk refuses it.
+    let config = ann.dir().join("config.yaml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, text.replace("ann@example.org", "ann@new.example")).unwrap();
+    ann.yam(&["move", "khan-1", &line[2]]).success();
+    let turn_mail = super::mail_files(&bo_inbox).pop().unwrap();
+    let turn = std::fs::read_to_string(&turn_mail).unwrap();
+    let said = bo.read();
+    assert!(
+        said.contains("but the mail is from ann@new.example"),
+        "setup: {said}"
+    );
+    // Her card from the new address (dated later than the first).
+    let later = (std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + 60)
+        .to_string();
+    let mut send = yam!();
+    send.args(["identity", "send", "bo@example.net", "--data-dir"])
+        .arg(ann.dir())
+        .env("YAM_NOW", &later)
+        .assert()
+        .success();
+    let card_mail = super::mail_files(&bo_inbox).pop().unwrap();
+    let card = std::fs::read_to_string(&card_mail).unwrap();
+    std::fs::remove_file(&card_mail).unwrap();
+    // Both forwarded in one mail, as attached messages.
+    let forward = root.path().join("forward.eml");
+    std::fs::write(
+        &forward,
+        format!(
+            "From: Ann <ann@new.example>\r\nTo: bo@example.net\r\nSubject: Fwd: my card and my turn\r\nMessage-ID: <fwd-1@new.example>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"fwd\"\r\n\r\n--fwd\r\nContent-Type: text/plain\r\n\r\nBo, my card from my new address and my move, as your Yam asked.\r\n--fwd\r\nContent-Type: message/rfc822\r\nContent-Disposition: attachment\r\n\r\n{card}\r\n--fwd\r\nContent-Type: message/rfc822\r\nContent-Disposition: attachment\r\n\r\n{turn}\r\n--fwd--\r\n"
+        ),
+    )
+    .unwrap();
+    let first = bo.yam(&["read", "--eml", forward.to_str().unwrap()]);
+    let first = String::from_utf8_lossy(&first.get_output().stdout).into_owned();
+    assert!(
+        first.contains("Ann moved from ann@example.org to ann@new.example"),
+        "setup: {first}"
+    );
+    let again = bo.yam(&["read", "--eml", forward.to_str().unwrap()]);
+    let again = String::from_utf8_lossy(&again.get_output().stdout).into_owned();
+    assert!(
+        bo.record("khan-1").contains(&line[2]),
+        "the turn forwarded beside the card was never applied:\nfirst read: {first}\nagain: {again}\nBo: {}",
+        bo.status("khan-1")
+    );
+}
+
+/// Adversary: the hostile opponent, who knows the id of a game Ann
+/// challenged him to. Attack: Ann challenges Bo with the seats drawn; her
+/// desk keeps the draw's salt among her secrets as the setup of a game
+/// named `ID.seat-draw` (`act::seat_salt_id`). Bo, before answering,
+/// challenges Ann to Castle Siege under exactly that id, a valid game id
+/// like any other. Ann accepts; when her sealed setup is due, her desk
+/// finds "another setup of ann for this game is already kept" (the salt of
+/// the other game) and refuses every setup: she cannot play the game at all,
+/// and Bo may claim a forfeit once the agreed days have passed. A game id
+/// another player chooses must not reach the secrets of another game: Ann
+/// seals her setup.
+#[test]
+fn a_game_named_after_another_games_seat_draw_does_not_share_its_secrets() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    ann.yam(&[
+        "challenge",
+        "bo@example.net",
+        "--id",
+        "khan-drawn",
+        "--game-type",
+        "khan",
+        "--ruleset",
+        "rescue-khan",
+        "--seats",
+        "drawn",
+    ])
+    .success();
+    for _ in 0..2 {
+        bo.read();
+        ann.read();
+    }
+    bo.read();
+    assert_eq!(
+        bo.status("khan-drawn"),
+        "YOU",
+        "setup: Bo holds the challenge"
+    );
+    // Bo's challenge, named after the draw of Ann's.
+    bo.yam(&[
+        "challenge",
+        "ann@example.org",
+        "--id",
+        "khan-drawn.seat-draw",
+        "--game-type",
+        "castle-siege",
+        "--ruleset",
+        "standard",
+        "--seats",
+        "first",
+    ])
+    .success();
+    let said = ann.read();
+    assert!(
+        said.contains("challenges you: game khan-drawn.seat-draw"),
+        "setup: {said}"
+    );
+    ann.yam(&["accept", "khan-drawn.seat-draw"]).success();
+    bo.read();
+    // Both seal their setups, in turn.
+    let id = "khan-drawn.seat-draw";
+    let mut anns_turns = Vec::new();
+    for round in 0..8 {
+        let (mover, other) = match (ann.status(id).as_str(), bo.status(id).as_str()) {
+            ("YOU", _) => (&ann, &bo),
+            (_, "YOU") => (&bo, &ann),
+            _ => {
+                ann.read();
+                bo.read();
+                continue;
+            }
+        };
+        let out = mover.yam(&["move", id, "--auto", "eager", "--seed", &round.to_string()]);
+        let output = out.get_output();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        if std::ptr::eq(mover, &ann) {
+            assert!(
+                output.status.success(),
+                "Ann cannot play her turn of {id}: {said}"
+            );
+            anns_turns.push(said);
+        }
+        other.read();
+        mover.read();
+    }
+    assert!(!anns_turns.is_empty(), "setup: Ann never had a turn");
+}

@@ -22,7 +22,7 @@ use yam_referee::signed::write::append_events;
 
 use crate::game::autoplay::{self, Intent};
 use crate::game::rulesets::RecordRulesets;
-use crate::game::secrets::{SealedSetup, random_32};
+use crate::game::secrets::random_32;
 use crate::game::setup::{reveal_setup, seal_setup, written_intent};
 
 use super::desk::{Closed, Desk, Game, MailMeta, Stored, now, set_player_tags};
@@ -92,13 +92,6 @@ fn my_chain(desk: &Desk, game: &GameId) -> Result<Option<HashChain>, Error> {
         .map_err(|e| Error::usage(e.to_string()))
 }
 
-/// Where the salt of a seat draw is kept: beside the game's other secrets,
-/// under a name of its own, so a Castle Siege setup of the same game does
-/// not collide with it.
-fn seat_salt_id(game: &GameId) -> Result<GameId, Error> {
-    GameId::new(format!("{}.seat-draw", game.as_str())).map_err(|e| Error::usage(e.to_string()))
-}
-
 /// Challenges `contact` to a game: the challenge is signed, stored and
 /// mailed.
 pub fn challenge(
@@ -156,20 +149,22 @@ pub fn challenge(
             "{kind} is a solo game: play it in hot-seat director mode or against the robot"
         )));
     }
+    // Before any secret is drawn: a chain drawn for an id that turns out
+    // taken stayed in the secrets, and the game of that id (another
+    // player's challenge, not yet accepted) could never be accepted: a
+    // chain is never reused.
+    if desk.store.holds(id.as_str()) {
+        return Err(Error::usage(format!(
+            "game {id} exists already: choose another id (--id)"
+        )));
+    }
     let chain = desk
         .secrets
         .new_chain(&id, &desk.me, chain_length(kind, &ruleset))
         .map_err(|e| Error::usage(e.to_string()))?;
     if let SeatChoice::Drawn { salt } = seats {
         desk.secrets
-            .store_setup(
-                &seat_salt_id(&id)?,
-                &desk.me,
-                &SealedSetup {
-                    salt,
-                    setup: String::new(),
-                },
-            )
+            .store_seat_salt(&id, &desk.me, &salt)
             .map_err(|e| Error::usage(e.to_string()))?;
     }
     let (_, event) = table::challenge(
@@ -333,15 +328,15 @@ pub fn advance(desk: &Desk, game: &mut Game) -> Result<Vec<String>, Error> {
                 )
             }
             Duty::RevealSeats(_) => {
-                let kept = desk
+                let salt = desk
                     .secrets
-                    .setup(&seat_salt_id(&id)?, &desk.me)
+                    .seat_salt(&id, &desk.me)
                     .map_err(|e| Error::usage(e.to_string()))?
                     .ok_or_else(|| {
                         Error::usage("the salt of the seat draw is not in the secrets directory")
                     })?;
                 (
-                    table::reveal_seats(&mut replay, &signer, kept.salt).map_err(table_refusal)?,
+                    table::reveal_seats(&mut replay, &signer, salt).map_err(table_refusal)?,
                     "Yam revealed the seat draw's salt: the seats are settled.".to_owned(),
                 )
             }

@@ -248,6 +248,10 @@ struct Judged {
     damaged: Option<String>,
     /// What the reader is told besides the news (an attachment lost).
     note: Option<String>,
+    /// A card read (its words): it does not decide the mail, since a
+    /// turn beside it (a player who moved forwards her new card and her
+    /// turn in one mail) may be acceptable only now.
+    card: Option<String>,
 }
 
 impl Judged {
@@ -270,7 +274,14 @@ impl Judged {
                 self.refused.get_or_insert(outcome);
                 None
             }
+            Outcome::Card(said) => {
+                self.card.get_or_insert(said);
+                None
+            }
             Outcome::Applied { game, mut news } => {
+                if let Some(said) = self.card.take() {
+                    news.insert(0, said);
+                }
                 if let Some(name) = &self.damaged {
                     news.push(format!(
                         "the attached record {name} arrived damaged (cut or altered on the way); the turn was read from {}",
@@ -292,7 +303,7 @@ impl Judged {
 
     /// The outcome when no candidate brought anything new.
     fn verdict(self, from: &str, block_damage: Option<&ArmorError>) -> Outcome {
-        match (self.damaged, self.refused, self.known) {
+        let verdict = match (self.damaged, self.refused, self.known) {
             (Some(name), None, _) => Outcome::Refused(format!(
                 "from {from}: the attached record {name} arrived damaged (cut or altered on the way){}; ask {} to send it again (yam resend)",
                 block_damage
@@ -302,7 +313,19 @@ impl Judged {
             )),
             (_, Some(refused), _) => refused,
             (None, None, Some(known)) => known,
-            (None, None, None) => Outcome::Refused("no readable turn".into()),
+            (None, None, None) => {
+                return match self.card {
+                    Some(said) => Outcome::Card(said),
+                    None => Outcome::Refused("no readable turn".into()),
+                };
+            }
+        };
+        // A card read decides a mail that brought nothing else new; beside
+        // a refusal both are said, and the mail stays to be read again.
+        match (self.card, verdict) {
+            (Some(said), Outcome::Refused(why)) => Outcome::Refused(format!("{said}; but {why}")),
+            (Some(said), Outcome::AlreadyKnown(_)) => Outcome::Card(said),
+            (_, verdict) => verdict,
         }
     }
 }
@@ -517,14 +540,32 @@ fn card(desk: &mut Desk, from: &str, bytes: &[u8], introduction: Option<&str>) -
             )
         }
     };
-    match take_pending(desk, &card.address) {
+    match waiting_challenge(desk, &card.address) {
         Ok(Some(settings)) => {
             let Some(contact) = desk.contacts.by_address(&card.address).cloned() else {
                 return Outcome::Refused("the contact was not kept".into());
             };
+            // The challenge waits until it is sent: one that cannot be
+            // signed now (its id taken meanwhile) stays, and is said each
+            // time the card is read, rather than dropped unsaid.
             match act::challenge(desk, &contact, &settings) {
-                Ok(id) => said.push_str(&format!("; the waiting challenge {id} is sent")),
-                Err(e) => return Outcome::Refused(format!("the waiting challenge: {e}")),
+                Ok(id) => {
+                    said.push_str(&format!("; the waiting challenge {id} is sent"));
+                    if let Err(e) = drop_waiting(desk, &card.address) {
+                        said.push_str(&format!("; {e} (remove it by hand, or it is sent again)"));
+                    }
+                }
+                Err(e) => {
+                    return Outcome::Refused(format!(
+                        "the waiting challenge to {} cannot be sent: {e}; it still waits, and goes when this card is read again{}",
+                        card.address,
+                        settings
+                            .id
+                            .as_deref()
+                            .map(|id| format!(" (`yam withdraw {id}` drops it)"))
+                            .unwrap_or_default()
+                    ));
+                }
             }
         }
         Ok(None) if introduction.is_some() => {
@@ -647,7 +688,7 @@ pub fn keep_pending(desk: &Desk, address: &str, settings: &ChallengeSettings) ->
         .map_err(|e| Error::usage(format!("{}: {e}", path.display())))
 }
 
-fn take_pending(desk: &Desk, address: &str) -> Result<Option<ChallengeSettings>, Error> {
+fn waiting_challenge(desk: &Desk, address: &str) -> Result<Option<ChallengeSettings>, Error> {
     let path = pending_path(desk, address);
     // Only an absent file is "no challenge waits": one there that cannot
     // be read was taken for none, and the challenge never went.
@@ -663,8 +704,13 @@ fn take_pending(desk: &Desk, address: &str) -> Result<Option<ChallengeSettings>,
     };
     let settings = serde_yaml_ng::from_str(&text)
         .map_err(|e| Error::usage(format!("{}: {e}", path.display())))?;
-    std::fs::remove_file(&path).map_err(|e| Error::usage(format!("{}: {e}", path.display())))?;
     Ok(Some(settings))
+}
+
+/// Removes the challenge that waited for `address`'s card, once sent.
+fn drop_waiting(desk: &Desk, address: &str) -> Result<(), Error> {
+    let path = pending_path(desk, address);
+    std::fs::remove_file(&path).map_err(|e| Error::usage(format!("{}: {e}", path.display())))
 }
 
 /// A record: a new challenge, or the continuation of a stored game.
@@ -939,6 +985,20 @@ fn verified_record(
     let me = desk.key();
     let invites_me = replay.challenge().is_some_and(|c| c.invited.contains(&me));
     if replay.events().len() == 1 && invites_me {
+        // The referee the challenge names (an unsigned header) is checked
+        // as `yam challenge --referee` checks it: a value that is no single
+        // address was kept, and no mail of the game could then be built,
+        // not even the acceptance or the decline.
+        if let Some(referee) = referee
+            && (referee.parse::<lettre::Address>().is_err()
+                || referee == from
+                || referee == desk.address())
+        {
+            return Outcome::Refused(format!(
+                "game {id}: the challenge names as its referee {:?}, which is not the address of a referee robot (neither yours nor the challenger's); nothing is stored: ask {from} to send the challenge again",
+                crate::mail::cards::clean_text(referee)
+            ));
+        }
         return match act::store_challenge(desk, bytes, &replay, &sender, referee.map(str::to_owned))
         {
             Ok(game) => {
