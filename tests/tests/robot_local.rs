@@ -4258,3 +4258,40 @@ fn records_from_strangers_are_read_only_within_the_hours_allowance_of_unauthenti
         "{read} records from twenty strangers read and verified in one hour, more than unauthenticated_per_hour (5):\n{log}"
     );
 }
+
+/// Real life in the robot's store: the witnessed copy of a game is
+/// damaged on disk (a disk error, an operator's hand edit). The next mail
+/// of the game was refused to its sender ("its record: ...: ... (found
+/// ...)", the robot's own file's fault mailed to a player) and taken as
+/// dealt with; now it waits unread, the run names the file, and once the
+/// copy is mended the same mail is taken.
+#[test]
+fn a_damaged_witnessed_copy_holds_the_games_mail_and_refuses_nobody() {
+    let mut t = Referee::new();
+    let game = "khan-ref-damaged-copy";
+    open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
+    let copy = t.local.root.join(format!("data/games/{game}/record.yam"));
+    let good = std::fs::read(&copy).unwrap();
+    std::fs::write(&copy, "[Event \"{[%event\"]\n\n1. *\n").unwrap();
+    let mover = if t.ann.status(game) == "YOU" {
+        &t.ann
+    } else {
+        &t.bo
+    };
+    mover.yam(&["move", game, "--auto", "random", "--seed", "3"]);
+    let before = t.local.sent().len();
+    t.route();
+    let out = robot_once(&t.local.config, &[]);
+    let log = stderr(&out);
+    assert_eq!(t.local.sent().len(), before, "nobody is mailed: {log}");
+    assert_eq!(t.local.waiting(), 1, "the turn mail waits: {log}");
+    assert!(!out.status.success(), "{log}");
+    assert!(log.contains(&format!("games/{game}/record.yam")), "{log}");
+    std::fs::write(&copy, good).unwrap();
+    let log = stderr(&t.local.run());
+    assert_eq!(t.local.waiting(), 0, "{log}");
+    assert!(
+        log.contains(&format!("witnessed {game}: 1 new event")),
+        "{log}"
+    );
+}

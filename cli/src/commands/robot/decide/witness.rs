@@ -247,11 +247,17 @@ impl Robot {
         let meta = self.meta(work, &id);
         let stored: Vec<SignedEvent> = match &meta {
             Some(_) => {
-                let text = self
-                    .read(work, &record_path(&id))
-                    .ok_or_else(|| NotTaken::RecordMissing(id.clone()))?;
-                crate::game::record::stored_events(text.as_bytes())
-                    .map_err(|e| NotTaken::StoredUnreadable(id.clone(), e))?
+                let text = self.read(work, &record_path(&id)).ok_or_else(|| {
+                    // The robot's own store, not the mail: noted, so
+                    // the mail waits for the operator instead of its
+                    // sender being refused with the robot's paths.
+                    self.note_unreadable(&record_path(&id), "missing".into());
+                    NotTaken::RecordMissing(id.clone())
+                })?;
+                crate::game::record::stored_events(text.as_bytes()).map_err(|e| {
+                    self.note_unreadable(&record_path(&id), e.to_string());
+                    NotTaken::StoredUnreadable(id.clone(), e)
+                })?
             }
             None => Vec::new(),
         };
