@@ -363,7 +363,7 @@ pub fn compare(a: Log, b: Log) -> Dispute {
     for (name, log) in [("A", &a), ("B", &b)] {
         if let Some(cut) = &log.cut {
             reasons.push(format!(
-                "log {name} is cut short ({cut}): its {} complete signed events are compared",
+                "log {name} does not read to its end ({cut}; cut short there, or damaged: a wrong encoding, a hand edit): its {} complete signed events before that point are compared",
                 log.events.len()
             ));
         }

@@ -92,6 +92,23 @@ fn my_chain(desk: &Desk, game: &GameId) -> Result<Option<HashChain>, Error> {
         .map_err(|e| Error::usage(e.to_string()))
 }
 
+/// The record tag that carries the days of silence after which a forfeit
+/// may be claimed, as the challenge agreed them.
+pub const FORFEIT_DAYS_TAG: &str = "ForfeitDays";
+
+/// The days of silence a challenge's record agreed (`ForfeitDays`), if it
+/// names a number of them (a record of an earlier Yam names none).
+pub fn agreed_forfeit_days(text: &[u8]) -> Option<u32> {
+    let (_, record) = crate::game::record::stored_events_and_record(text).ok()?;
+    record?
+        .tags
+        .get(FORFEIT_DAYS_TAG)?
+        .trim()
+        .parse()
+        .ok()
+        .filter(|days| *days > 0)
+}
+
 /// Challenges `contact` to a game: the challenge is signed, stored and
 /// mailed.
 pub fn challenge(
@@ -208,6 +225,14 @@ pub fn challenge(
             .cloned()
             .unwrap_or_else(|| desk.name_of(key))
     });
+    // The agreed days of silence travel with the challenge, so the invited
+    // desk counts the same (without them it counted its default, and the
+    // two desks named different forfeit days for one game). Unsigned, like
+    // every tag: the invited player reads them before accepting, and a
+    // record proves no time anyway (a director judges a claim).
+    record
+        .tags
+        .set(FORFEIT_DAYS_TAG, settings.forfeit_days.to_string());
     let text = record_to_string::<RawGrammar>(&record);
     let mut game = create_game(
         desk,
@@ -789,6 +814,15 @@ pub fn act(desk: &Desk, id: &str, act: Act) -> Result<Done, Error> {
                     "refused: the game waits for you, not for your opponent",
                 ));
             }
+            // No claim lies before the opening is complete (the record
+            // verifier refuses every event but an acceptance until then):
+            // an unanswered challenge is taken back, not forfeited.
+            if !replay.opening_complete() {
+                return Err(Error::invalid(format!(
+                    "refused: {} has not accepted the challenge, so there is no game to forfeit yet; `yam withdraw {id}` takes the challenge back",
+                    desk.name_of(&duty.who())
+                )));
+            }
             let silent = now().saturating_sub(game.silent_since()) / 86_400;
             if silent < u64::from(game.meta.forfeit_days) {
                 return Err(Error::invalid(format!(
@@ -963,7 +997,7 @@ pub fn store_challenge(
             thread: Vec::new(),
             changed: now(),
             silence: Default::default(),
-            forfeit_days: super::DEFAULT_FORFEIT_DAYS,
+            forfeit_days: agreed_forfeit_days(text).unwrap_or(super::DEFAULT_FORFEIT_DAYS),
             reminders: 0,
             referee,
             outbox: None,

@@ -579,6 +579,9 @@ pub fn games(args: &GamesArgs) -> Result<Status> {
                     _ if game.meta.closed.is_some() => String::new(),
                     None => String::new(),
                     Some(d) if d.who() == desk.key() => format!("  waiting for you {days} day(s)"),
+                    Some(_) if !game.replay.opening_complete() => format!(
+                        "  waiting {days} day(s) for the acceptance (`yam withdraw {id}` takes the challenge back)"
+                    ),
                     Some(_) => format!(
                         "  waiting {days} day(s); a forfeit may be claimed from {}",
                         crate::game::header::date_tag(

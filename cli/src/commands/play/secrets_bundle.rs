@@ -16,13 +16,24 @@ use serde::{Deserialize, Serialize};
 
 use super::desk::Desk;
 
-/// The bundle's format marker.
-const FORMAT: &str = "yam-desk-1";
+/// The bundle's format marker: version 2 counts its files and carries a
+/// digest of them at its end, so a bundle cut short (a copy to a full
+/// stick, a download that stopped) is told from a whole one; version 1, an
+/// earlier Yam's, is still read.
+const FORMAT: &str = "yam-desk-2";
+/// An earlier Yam's bundles: no count, no digest, no modes.
+const FORMAT_1: &str = "yam-desk-1";
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Bundle {
     format: String,
     files: Vec<Entry>,
+    /// How many entries (version 2): written after them, so a cut loses it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    count: Option<usize>,
+    /// SHA-256 of the entries (version 2, [`digest`]), last of all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sha256: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -30,6 +41,57 @@ struct Entry {
     path: String,
     secret: bool,
     base64: String,
+    /// The file's permission bits (version 2, Unix): a file kept private
+    /// (a configuration with a mail password) stays private on the new
+    /// machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    mode: Option<u32>,
+}
+
+/// The digest of a bundle's entries: each one's path, kind, base64 text
+/// and mode, length-prefixed, in order.
+fn digest(files: &[Entry]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    for entry in files {
+        for field in [
+            entry.path.as_bytes(),
+            if entry.secret { b"secret" } else { b"file" },
+            entry.base64.as_bytes(),
+        ] {
+            hasher.update((field.len() as u64).to_be_bytes());
+            hasher.update(field);
+        }
+        hasher.update(entry.mode.map_or(u64::MAX, u64::from).to_be_bytes());
+    }
+    hex::encode(hasher.finalize())
+}
+
+/// Whether `text` uses YAML anchors or aliases, which Yam never writes: an
+/// alias of a large value, repeated, made the import ask for gigabytes
+/// before it checked anything.
+fn has_aliases(text: &str) -> bool {
+    text.lines().any(|line| {
+        let line = line.trim_start().trim_start_matches("- ");
+        let value = line.split_once(": ").map_or(line, |(_, v)| v);
+        value.starts_with('&') || value.starts_with('*')
+    })
+}
+
+/// The permission bits of `path`, on Unix.
+fn mode_of(path: &Path) -> Option<u32> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path)
+            .ok()
+            .map(|m| m.permissions().mode() & 0o777)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
 }
 
 fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
@@ -41,7 +103,10 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> 
         // its own (and two differing caches must never be a clash on
         // import). Files only: a game may be named so.
         let cache = path.is_file() && (name == "checkpoint" || name == "tip");
-        if name == ".lock" || name.starts_with(".tmp") || cache {
+        // A temporary a killed write left (`.NAME.tmp-PID`, `atomic`):
+        // half a file, never part of the desk.
+        let temporary = crate::store::atomic::temporary_of(name).is_some();
+        if name == ".lock" || name.starts_with(".tmp") || temporary || cache {
             continue;
         }
         if path.is_dir() {
@@ -100,12 +165,16 @@ pub fn export(desk: &Desk, out: &Path, replace: bool) -> Result<usize, Error> {
             path: relative.to_string_lossy().replace('\\', "/"),
             secret: full.starts_with(&secrets),
             base64: STANDARD.encode(bytes),
+            mode: mode_of(&full),
         });
     }
     let count = files.len();
+    let sha256 = digest(&files);
     let text = serde_yaml_ng::to_string(&Bundle {
         format: FORMAT.into(),
         files,
+        count: Some(count),
+        sha256: Some(sha256),
     })
     .map_err(|e| Error::usage(e.to_string()))?;
     let write = if replace {
@@ -124,29 +193,63 @@ pub fn export(desk: &Desk, out: &Path, replace: bool) -> Result<usize, Error> {
 }
 
 /// Restores the bundle `file` into the data directory `data`; returns how
-/// many files were written.
+/// many files were written. Everything is checked before anything is
+/// written (the format, a whole bundle's count and digest, every path once
+/// and inside the directory, every file absent or the same); then the
+/// secrets are written first and `config.yaml` last, so an import cut off
+/// (a full disk, a kill) leaves no configuration without its key (a desk
+/// that found one drew a new key, and the import run again was refused on
+/// it), and run again it finishes.
 pub fn import(data: &Path, file: &Path) -> Result<usize, Error> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| Error::usage(format!("{}: {e}", file.display())))?;
+    if has_aliases(&text) {
+        return Err(Error::usage(format!(
+            "{}: not a bundle Yam wrote (it uses YAML anchors or aliases); nothing was imported",
+            file.display()
+        )));
+    }
     let bundle: Bundle = serde_yaml_ng::from_str(&text)
         .map_err(|e| Error::usage(format!("{}: {e}", file.display())))?;
-    if bundle.format != FORMAT {
-        return Err(Error::usage(format!(
-            "{}: not a Yam desk bundle (format {:?}, expected {FORMAT})",
-            file.display(),
-            bundle.format
-        )));
+    match bundle.format.as_str() {
+        FORMAT => {
+            let whole = bundle.count == Some(bundle.files.len())
+                && bundle.sha256.as_deref() == Some(digest(&bundle.files).as_str());
+            if !whole {
+                return Err(Error::usage(format!(
+                    "{}: the bundle is cut short or altered (its count or digest does not match its {} entries); nothing was imported: export it again",
+                    file.display(),
+                    bundle.files.len()
+                )));
+            }
+        }
+        FORMAT_1 => {}
+        other => {
+            return Err(Error::usage(format!(
+                "{}: not a Yam desk bundle (format {other:?}, expected {FORMAT})",
+                file.display(),
+            )));
+        }
     }
     // Check everything before writing anything.
     let mut plan = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for entry in &bundle.files {
         let relative = Path::new(&entry.path);
         if relative
             .components()
             .any(|c| !matches!(c, Component::Normal(_)))
+            || relative.as_os_str().is_empty()
         {
             return Err(Error::usage(format!(
                 "{}: the entry {:?} leaves the data directory",
+                file.display(),
+                entry.path
+            )));
+        }
+        if !seen.insert(relative.to_path_buf()) {
+            return Err(Error::usage(format!(
+                "{}: the entry {:?} is there twice; nothing was imported",
                 file.display(),
                 entry.path
             )));
@@ -164,7 +267,7 @@ pub fn import(data: &Path, file: &Path) -> Result<usize, Error> {
                 )));
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                plan.push((target, bytes, entry.secret));
+                plan.push((target, bytes, entry.secret, entry.mode));
             }
             // Taken for absent, it was planned, and the import wrote the
             // files before it one by one until this one failed.
@@ -176,21 +279,46 @@ pub fn import(data: &Path, file: &Path) -> Result<usize, Error> {
             }
         }
     }
+    // Secrets first, the configuration last.
+    let config = data.join("config.yaml");
+    plan.sort_by_key(|(target, _, secret, _)| (!*secret, *target == config));
+    let secrets = data.join("secrets");
     let count = plan.len();
-    for (target, bytes, secret) in plan {
+    for (target, bytes, secret, mode) in plan {
         if let Some(dir) = target.parent() {
             std::fs::create_dir_all(dir)
                 .map_err(|e| Error::usage(format!("{}: {e}", dir.display())))?;
+            // Every directory of the secrets the owner's alone, as the
+            // desk makes them (not only the file's own).
             #[cfg(unix)]
-            if secret {
+            if dir.starts_with(&secrets) {
                 use std::os::unix::fs::PermissionsExt;
-                let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+                for private in dir.ancestors().take_while(|d| d.starts_with(&secrets)) {
+                    let _ =
+                        std::fs::set_permissions(private, std::fs::Permissions::from_mode(0o700));
+                }
             }
         }
         if secret {
-            write_private(&target, &bytes)
+            replace_private(&target, &bytes)
         } else {
-            crate::store::atomic::write(&target, &bytes, false)
+            crate::store::atomic::write(&target, &bytes, false).and_then(|()| {
+                // The mode the file had (an earlier Yam's bundle has none:
+                // the owner's alone, which never widens who reads it).
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::PermissionsExt;
+                    std::fs::set_permissions(
+                        &target,
+                        std::fs::Permissions::from_mode(mode.unwrap_or(0o600) & 0o777),
+                    )
+                }
+                #[cfg(not(unix))]
+                {
+                    let _ = mode;
+                    Ok(())
+                }
+            })
         }
         .map_err(|e| Error::usage(format!("{}: {e}", target.display())))?;
     }
