@@ -27,13 +27,16 @@ pub use error::{EXIT_INVALID, EXIT_USAGE, EXIT_VALID};
 
 /// What the fuzz targets (`cli/fuzz`) reach that is not otherwise public:
 /// the robot's command parser, which reads text from anyone who writes to
-/// the robot, and the desk's read log (`DATA/read.log`) answered both of
-/// the ways a run answers it. Only re-exports, hidden from the
+/// the robot, the desk's read log (`DATA/read.log`) answered both of the
+/// ways a run answers it, and the desk bundle a player imports. Only re-exports, hidden from the
 /// documentation: the commands stay private, and nothing else should use
 /// this.
 #[doc(hidden)]
 pub mod fuzzing {
     pub use crate::commands::play::memory::both_ways as read_log;
+    pub use crate::commands::play::secrets_bundle::{
+        BundleFault, BundleFile, read as read_bundle, write as write_bundle,
+    };
     pub use crate::commands::robot::command::{
         BadLine, Command, MAX_COMMANDS, MAX_SEED, Offer, Parsed, parse, unquoted,
     };

@@ -161,23 +161,16 @@ pub fn export(desk: &Desk, out: &Path, replace: bool) -> Result<usize, Error> {
         let full = root.join(&relative);
         let bytes =
             std::fs::read(&full).map_err(|e| Error::usage(format!("{}: {e}", full.display())))?;
-        files.push(Entry {
-            path: relative.to_string_lossy().replace('\\', "/"),
+        files.push(BundleFile {
             secret: full.starts_with(&secrets),
-            base64: STANDARD.encode(bytes),
             mode: mode_of(&full),
+            path: relative,
+            bytes,
         });
     }
     let count = files.len();
-    let sha256 = digest(&files);
-    let text = serde_yaml_ng::to_string(&Bundle {
-        format: FORMAT.into(),
-        files,
-        count: Some(count),
-        sha256: Some(sha256),
-    })
-    .map_err(|e| Error::usage(e.to_string()))?;
-    let write = if replace {
+    let text = write(&files).map_err(Error::usage)?;
+    let put = if replace {
         replace_private
     } else {
         if out.exists() {
@@ -188,14 +181,152 @@ pub fn export(desk: &Desk, out: &Path, replace: bool) -> Result<usize, Error> {
         }
         write_private
     };
-    write(out, text.as_bytes()).map_err(|e| Error::usage(format!("{}: {e}", out.display())))?;
+    put(out, text.as_bytes()).map_err(|e| Error::usage(format!("{}: {e}", out.display())))?;
     Ok(count)
+}
+
+/// One file of a bundle, as read: checked, not yet written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BundleFile {
+    /// Its path relative to the data directory: normal components only.
+    pub path: PathBuf,
+    /// Whether it is a secret (written 0600, its directories 0700).
+    pub secret: bool,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// Its permission bits, when the bundle kept them.
+    pub mode: Option<u32>,
+}
+
+/// Why a bundle's text is not a bundle to import.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BundleFault {
+    /// YAML anchors or aliases, which Yam never writes.
+    Aliases,
+    /// Not YAML of a bundle's shape.
+    Yaml(String),
+    /// Another format marker.
+    Format(String),
+    /// A version-2 bundle whose count or digest does not match its entries.
+    CutOrAltered {
+        /// The entries read.
+        entries: usize,
+    },
+    /// An entry whose path leaves the data directory (or is empty).
+    LeavesDirectory(String),
+    /// An entry named twice.
+    Twice(String),
+    /// An entry whose bytes are not base64.
+    Base64 {
+        /// The entry.
+        path: String,
+        /// Why.
+        why: String,
+    },
+}
+
+impl std::fmt::Display for BundleFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BundleFault::Aliases => {
+                f.write_str("not a bundle Yam wrote (it uses YAML anchors or aliases)")
+            }
+            BundleFault::Yaml(why) => f.write_str(why),
+            BundleFault::Format(found) => write!(
+                f,
+                "not a Yam desk bundle (format {found:?}, expected {FORMAT})"
+            ),
+            BundleFault::CutOrAltered { entries } => write!(
+                f,
+                "the bundle is cut short or altered (its count or digest does not match its {entries} entries): export it again"
+            ),
+            BundleFault::LeavesDirectory(path) => {
+                write!(f, "the entry {path:?} leaves the data directory")
+            }
+            BundleFault::Twice(path) => write!(f, "the entry {path:?} is there twice"),
+            BundleFault::Base64 { path, why } => write!(f, "{path}: {why}"),
+        }
+    }
+}
+
+/// Reads a bundle's text: every check that needs no disk (the format, a
+/// whole bundle's count and digest, no aliases, every path once and
+/// inside the directory, every file's base64). Bundles come from outside
+/// (a backup handed over, a file found on a disk): fuzzed
+/// (`cli/fuzz/fuzz_targets/desk_bundle.rs`).
+pub fn read(text: &str) -> Result<Vec<BundleFile>, BundleFault> {
+    if has_aliases(text) {
+        return Err(BundleFault::Aliases);
+    }
+    let bundle: Bundle =
+        serde_yaml_ng::from_str(text).map_err(|e| BundleFault::Yaml(e.to_string()))?;
+    match bundle.format.as_str() {
+        FORMAT => {
+            let whole = bundle.count == Some(bundle.files.len())
+                && bundle.sha256.as_deref() == Some(digest(&bundle.files).as_str());
+            if !whole {
+                return Err(BundleFault::CutOrAltered {
+                    entries: bundle.files.len(),
+                });
+            }
+        }
+        FORMAT_1 => {}
+        other => return Err(BundleFault::Format(other.to_owned())),
+    }
+    let mut files = Vec::with_capacity(bundle.files.len());
+    let mut seen = std::collections::HashSet::new();
+    for entry in bundle.files {
+        let relative = PathBuf::from(&entry.path);
+        if relative
+            .components()
+            .any(|c| !matches!(c, Component::Normal(_)))
+            || relative.as_os_str().is_empty()
+        {
+            return Err(BundleFault::LeavesDirectory(entry.path));
+        }
+        if !seen.insert(relative.clone()) {
+            return Err(BundleFault::Twice(entry.path));
+        }
+        let bytes = STANDARD
+            .decode(&entry.base64)
+            .map_err(|e| BundleFault::Base64 {
+                path: entry.path.clone(),
+                why: e.to_string(),
+            })?;
+        files.push(BundleFile {
+            path: relative,
+            secret: entry.secret,
+            bytes,
+            mode: entry.mode,
+        });
+    }
+    Ok(files)
+}
+
+/// The text of a version-2 bundle of `files` (what `export` writes).
+pub fn write(files: &[BundleFile]) -> Result<String, String> {
+    let entries: Vec<Entry> = files
+        .iter()
+        .map(|f| Entry {
+            path: f.path.to_string_lossy().replace('\\', "/"),
+            secret: f.secret,
+            base64: STANDARD.encode(&f.bytes),
+            mode: f.mode,
+        })
+        .collect();
+    let sha256 = digest(&entries);
+    serde_yaml_ng::to_string(&Bundle {
+        format: FORMAT.into(),
+        count: Some(entries.len()),
+        files: entries,
+        sha256: Some(sha256),
+    })
+    .map_err(|e| e.to_string())
 }
 
 /// Restores the bundle `file` into the data directory `data`; returns how
 /// many files were written. Everything is checked before anything is
-/// written (the format, a whole bundle's count and digest, every path once
-/// and inside the directory, every file absent or the same); then the
+/// written ([`read`], then every file absent or the same); then the
 /// secrets are written first and `config.yaml` last, so an import cut off
 /// (a full disk, a kill) leaves no configuration without its key (a desk
 /// that found one drew a new key, and the import run again was refused on
@@ -203,60 +334,18 @@ pub fn export(desk: &Desk, out: &Path, replace: bool) -> Result<usize, Error> {
 pub fn import(data: &Path, file: &Path) -> Result<usize, Error> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| Error::usage(format!("{}: {e}", file.display())))?;
-    if has_aliases(&text) {
-        return Err(Error::usage(format!(
-            "{}: not a bundle Yam wrote (it uses YAML anchors or aliases); nothing was imported",
-            file.display()
-        )));
-    }
-    let bundle: Bundle = serde_yaml_ng::from_str(&text)
-        .map_err(|e| Error::usage(format!("{}: {e}", file.display())))?;
-    match bundle.format.as_str() {
-        FORMAT => {
-            let whole = bundle.count == Some(bundle.files.len())
-                && bundle.sha256.as_deref() == Some(digest(&bundle.files).as_str());
-            if !whole {
-                return Err(Error::usage(format!(
-                    "{}: the bundle is cut short or altered (its count or digest does not match its {} entries); nothing was imported: export it again",
-                    file.display(),
-                    bundle.files.len()
-                )));
-            }
-        }
-        FORMAT_1 => {}
-        other => {
-            return Err(Error::usage(format!(
-                "{}: not a Yam desk bundle (format {other:?}, expected {FORMAT})",
-                file.display(),
-            )));
-        }
-    }
+    let files = read(&text).map_err(|fault| {
+        Error::usage(format!("{}: {fault}; nothing was imported", file.display()))
+    })?;
     // Check everything before writing anything.
     let mut plan = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for entry in &bundle.files {
-        let relative = Path::new(&entry.path);
-        if relative
-            .components()
-            .any(|c| !matches!(c, Component::Normal(_)))
-            || relative.as_os_str().is_empty()
-        {
-            return Err(Error::usage(format!(
-                "{}: the entry {:?} leaves the data directory",
-                file.display(),
-                entry.path
-            )));
-        }
-        if !seen.insert(relative.to_path_buf()) {
-            return Err(Error::usage(format!(
-                "{}: the entry {:?} is there twice; nothing was imported",
-                file.display(),
-                entry.path
-            )));
-        }
-        let bytes = STANDARD
-            .decode(&entry.base64)
-            .map_err(|e| Error::usage(format!("{}: {}: {e}", file.display(), entry.path)))?;
+    for BundleFile {
+        path: relative,
+        secret,
+        bytes,
+        mode,
+    } in files
+    {
         let target = data.join(relative);
         match std::fs::read(&target) {
             Ok(existing) if existing == bytes => continue,
@@ -267,7 +356,7 @@ pub fn import(data: &Path, file: &Path) -> Result<usize, Error> {
                 )));
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                plan.push((target, bytes, entry.secret, entry.mode));
+                plan.push((target, bytes, secret, mode));
             }
             // Taken for absent, it was planned, and the import wrote the
             // files before it one by one until this one failed.
@@ -323,4 +412,63 @@ pub fn import(data: &Path, file: &Path) -> Result<usize, Error> {
         .map_err(|e| Error::usage(format!("{}: {e}", target.display())))?;
     }
     Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files() -> Vec<BundleFile> {
+        vec![
+            BundleFile {
+                path: "config.yaml".into(),
+                secret: false,
+                bytes: b"identity: {}\n".to_vec(),
+                mode: Some(0o600),
+            },
+            BundleFile {
+                path: "secrets/identities/ann.seed".into(),
+                secret: true,
+                bytes: vec![7; 32],
+                mode: None,
+            },
+        ]
+    }
+
+    /// A bundle reads back as written; cut anywhere before its end, or
+    /// with a byte of a file changed, it is refused.
+    #[test]
+    fn a_bundle_reads_back_whole_and_a_cut_or_altered_one_is_refused() {
+        let text = write(&files()).unwrap();
+        assert_eq!(read(&text), Ok(files()));
+        for cut in text.match_indices('\n').map(|(i, _)| i + 1) {
+            if cut < text.len() {
+                assert!(
+                    read(&text[..cut]).is_err(),
+                    "cut at {cut}:\n{}",
+                    &text[..cut]
+                );
+            }
+        }
+        let altered = text.replacen("aWRlbnRpdHk6IHt9Cg==", "aWRlbnRpdHk6IHt8Cg==", 1);
+        assert_ne!(altered, text);
+        assert!(matches!(
+            read(&altered),
+            Err(BundleFault::CutOrAltered { .. })
+        ));
+    }
+
+    /// An earlier Yam's bundle (no count, digest nor modes) is read; a
+    /// file named twice, a path out of the directory and aliases are not.
+    #[test]
+    fn an_earlier_bundle_is_read_and_hostile_ones_are_refused() {
+        let earlier = "format: yam-desk-1\nfiles:\n- path: config.yaml\n  secret: false\n  base64: aWRlbnRpdHk6IHt9Cg==\n";
+        assert_eq!(read(earlier).unwrap()[0].bytes, b"identity: {}\n");
+        let twice = format!("{earlier}- path: config.yaml\n  secret: false\n  base64: ''\n");
+        assert_eq!(read(&twice), Err(BundleFault::Twice("config.yaml".into())));
+        let out = earlier.replace("config.yaml", "../config.yaml");
+        assert!(matches!(read(&out), Err(BundleFault::LeavesDirectory(_))));
+        let aliased = "format: yam-desk-1\nfiles:\n- path: a\n  secret: false\n  base64: &x QUFB\n- path: b\n  secret: false\n  base64: *x\n";
+        assert_eq!(read(aliased), Err(BundleFault::Aliases));
+    }
 }
