@@ -47,20 +47,22 @@ fn pair(root: &Path) -> (Player, Player) {
 /// Ann (White) and Bo play the first `moves` of the example Rescue Khan
 /// game.
 fn khan_after(root: &Path, moves: usize) -> (Player, Player, Vec<String>) {
+    khan_after_with(root, moves, &[])
+}
+
+/// [`khan_after`], Ann's challenge taking `more` options too.
+fn khan_after_with(root: &Path, moves: usize, more: &[&str]) -> (Player, Player, Vec<String>) {
     let (ann, bo) = pair(root);
-    open_game(
-        &ann,
-        &bo,
-        "khan-1",
-        &[
-            "--game-type",
-            "khan",
-            "--ruleset",
-            "rescue-khan",
-            "--seats",
-            "first",
-        ],
-    );
+    let mut args = vec![
+        "--game-type",
+        "khan",
+        "--ruleset",
+        "rescue-khan",
+        "--seats",
+        "first",
+    ];
+    args.extend_from_slice(more);
+    open_game(&ann, &bo, "khan-1", &args);
     let example = std::fs::read_to_string(
         yam_tests::workspace().join("examples/khan/signed/rescue-khan.yam"),
     )
@@ -3206,31 +3208,7 @@ fn the_forfeit_days_agreed_in_the_challenge_hold_on_the_invited_players_desk_too
     // desk must count the days the challenge agreed (or the challenge must
     // not pretend they are agreed).
     let root = tempfile::tempdir().unwrap();
-    let (ann, bo) = pair(root.path());
-    open_game(
-        &ann,
-        &bo,
-        "khan-1",
-        &[
-            "--game-type",
-            "khan",
-            "--ruleset",
-            "rescue-khan",
-            "--seats",
-            "first",
-            "--forfeit-days",
-            "90",
-        ],
-    );
-    let example = std::fs::read_to_string(
-        yam_tests::workspace().join("examples/khan/signed/rescue-khan.yam"),
-    )
-    .unwrap();
-    let line = main_line(&example);
-    ann.yam(&["move", "khan-1", &line[0]]).success();
-    bo.read();
-    bo.yam(&["move", "khan-1", &line[1]]).success();
-    ann.read();
+    let (ann, bo, _) = khan_after_with(root.path(), 2, &["--forfeit-days", "90"]);
     // Ann, to move, is silent; her own desk knows the agreed 90 days.
     assert_eq!(ann.status("khan-1"), "YOU");
     // Bo's claim on day 41 is refused: the agreed days are 90.
