@@ -644,3 +644,168 @@ fn castle_siege_variations_are_drawn() {
     let alt_frames = page.matches("<a class=\"mv alt\" href=\"#frame=").count();
     assert_eq!(alt_frames, 3, "the three legal variation moves are drawn");
 }
+
+/// Whether `text` still holds a bidirectional embedding, override or
+/// isolate control (U+202A to U+202E, U+2066 to U+2069).
+fn has_bidi_control(text: &str) -> bool {
+    text.chars()
+        .any(|c| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
+}
+
+/// Adversary: a player who loses and writes the last comment of the record
+/// sent to the archivist. Attack: an unterminated RIGHT-TO-LEFT OVERRIDE
+/// (U+202E) at the end of the comment before the result. The move list is
+/// one paragraph (`<div id="movetext">` of inline spans), so the override
+/// runs on into `<span class="result">` and a browser draws `1-0` as
+/// `0-1`: the published page shows the loser as the winner. Player names
+/// on the `<p class="players">` line do the same to the opponent's name
+/// and the sides. Yam cleans exactly these characters out of others' text
+/// elsewhere (`game::record::clean_prose`, `mail::cards::clean_text`); a
+/// page must either do the same or isolate record text (`<bdi>`,
+/// `unicode-bidi: isolate`) so that it cannot reorder what follows.
+#[test]
+fn a_comment_cannot_reorder_the_result_shown_after_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let archive = dir.path().join("rlo.yam");
+    std::fs::write(
+        &archive,
+        "[Game \"Khan\"]\n[Variant \"Magician\"]\n[GameId \"rlo\"]\n[Event \"e\"]\n\
+         [Date \"2026.01.01\"]\n[White \"Ann\"]\n[Black \"Mallory\u{202E}\"]\n[Result \"1-0\"]\n\
+         [NotationVersion \"1\"]\n[Ruleset \"magician\"]\n\n\
+         1. Ng3-f3 Ae7-f6 {Black resigns.\u{202E}} 1-0\n",
+    )
+    .expect("write");
+    let (site, _code, stderr) = export(&[archive.to_str().expect("UTF-8 path")]);
+    let pages = pages(site.path());
+    assert_eq!(pages.len(), 1, "{stderr}");
+    let page = read(&pages[0]);
+    assert!(page.contains("<span class=\"result\">1-0</span>"), "{page}");
+    let style = read(&site.path().join("style.css"));
+    let isolated = page.contains("<bdi") || style.contains("unicode-bidi");
+    assert!(
+        !has_bidi_control(&page) || isolated,
+        "a record's bidi override reaches the page unisolated and reorders the result after it: {:?}",
+        page.lines()
+            .filter(|l| has_bidi_control(l))
+            .collect::<Vec<_>>()
+    );
+}
+
+/// Adversary: a player (or anyone submitting a record to a tournament
+/// site that publishes with `yam export --html`). Attack: a long record
+/// with a variation after every move, `1. Ng3-f3 (Ng3-f2) Ae7-f6
+/// (Ae7-f5) 2. ...`. Drawing the variations (`pictures::positions::tree`)
+/// clones the whole main line so far at every `(`, so the work grows with
+/// the square of the record's length: a 3 MB record (80,000 numbered
+/// moves, each with two variations) takes 18 s of the exporter (debug
+/// build), 40 times what an eighth of it takes, where `yam check` reads it
+/// in about a second; a few more megabytes hold an export for minutes.
+/// Eight times the record should cost about eight times the time, not
+/// sixty-four.
+#[test]
+fn exporting_a_record_with_a_variation_after_every_move_takes_linear_time() {
+    fn record(pairs: usize) -> String {
+        let mut text = String::from(
+            "[Game \"Khan\"]\n[Variant \"Magician\"]\n[GameId \"long\"]\n[Event \"e\"]\n\
+             [Date \"2026.01.01\"]\n[White \"Ann\"]\n[Black \"Bo\"]\n[Result \"*\"]\n\
+             [NotationVersion \"1\"]\n[Ruleset \"magician\"]\n\n",
+        );
+        for i in 1..=pairs {
+            text.push_str(&format!("{i}. Ng3-f3 (Ng3-f2) Ae7-f6 (Ae7-f5)\n"));
+        }
+        text.push_str("*\n");
+        text
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = |pairs: usize| {
+        let archive = dir.path().join(format!("long-{pairs}.yam"));
+        std::fs::write(&archive, record(pairs)).expect("write");
+        let start = std::time::Instant::now();
+        let (site, _code, stderr) = export(&[archive.to_str().expect("UTF-8 path")]);
+        let took = start.elapsed();
+        assert_eq!(pages(site.path()).len(), 1, "{stderr}");
+        took
+    };
+    // The smaller export is timed twice and the faster time kept, so that
+    // start-up noise weighs little.
+    let small = time(10_000).min(time(10_000));
+    let large = time(80_000);
+    let ratio = large.as_secs_f64() / small.as_secs_f64();
+    assert!(
+        ratio < 16.0,
+        "8x the record took {ratio:.1}x the time ({small:?} then {large:?}): quadratic"
+    );
+}
+
+/// Adversary: a player who writes the `GameId` of a record a site
+/// publishes. Attack: a 1 MB id on an ordinary game of about 125 plies.
+/// The id is every diagram's caption (`frames::encode` draws each frame
+/// with `entry.title()`), so each ply escapes, splits and hashes the whole
+/// id once more into the `LineBook`: the work is the id's length times the
+/// game's plies, 5.7 s (debug build) for a record `yam check` reads in
+/// 0.04 s, and a 10 MB id on a long game holds the export for many
+/// minutes. The id's cost should not depend on how many plies follow it.
+#[test]
+fn a_long_game_id_costs_the_same_whatever_the_games_length() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let generated = dir.path().join("generated.yam");
+    yam!()
+        .args([
+            "generate",
+            "--game-type",
+            "khan",
+            "--games",
+            "1",
+            "--seed",
+            "3",
+        ])
+        .args(["--max-plies", "400", "-o"])
+        .arg(&generated)
+        .assert()
+        .code(0);
+    let text = read(&generated);
+    let (header, movetext) = text.split_once("\n\n").expect("a header");
+    let header: String = header
+        .lines()
+        .map(|line| {
+            if line.starts_with("[GameId ") {
+                format!("[GameId \"{}\"]\n", "x".repeat(1_000_000))
+            } else if line.starts_with("[Result ") {
+                "[Result \"*\"]\n".to_owned()
+            } else {
+                format!("{line}\n")
+            }
+        })
+        .collect();
+    let tokens: Vec<&str> = movetext
+        .split_whitespace()
+        .filter(|t| !t.ends_with('.') && !matches!(*t, "1-0" | "0-1" | "1/2-1/2" | "*"))
+        .collect();
+    assert!(tokens.len() > 100, "a long game: {}", tokens.len());
+    let time = |name: &str, plies: usize| {
+        let mut record = header.clone() + "\n";
+        for (i, pair) in tokens[..plies].chunks(2).enumerate() {
+            record.push_str(&format!("{}. {} ", i + 1, pair.join(" ")));
+        }
+        record.push_str("*\n");
+        let archive = dir.path().join(name);
+        std::fs::write(&archive, record).expect("write");
+        let start = std::time::Instant::now();
+        let (site, code, stderr) = export(&[archive.to_str().expect("UTF-8 path")]);
+        let took = start.elapsed();
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(pages(site.path()).len(), 1, "{stderr}");
+        took
+    };
+    let short = time("short.yam", 2);
+    // All but the last ply, which ends the game (its result is not `*`).
+    let plies = tokens.len() - 1;
+    let long = time("long.yam", plies);
+    let ratio = long.as_secs_f64() / short.as_secs_f64();
+    assert!(
+        ratio < 5.0,
+        "the same 1 MB GameId on {} plies took {ratio:.1}x the time it takes on 2 \
+         ({short:?} then {long:?})",
+        plies
+    );
+}

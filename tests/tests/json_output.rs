@@ -256,3 +256,39 @@ fn run(args: &[&str]) -> (String, String, i32) {
         out.status.code().unwrap_or(-1),
     )
 }
+
+/// Adversary: a player whose record a tournament site checks with
+/// `yam check --format json` and files by `game_id`. Attack: one stray
+/// token in the movetext (`1. $ Ng3-f3`, a syntax error far below a
+/// header that reads fine). docs/json.md promises `game_id` is "the
+/// `GameId` tag (empty if the header could not be read)", but every syntax
+/// error empties it (`commands/check.rs`, `game_line`: `Checked::Syntax`
+/// keeps the initial `""`), so the failed game cannot be told from any
+/// other unreadable one and the site cannot say whose game failed.
+#[test]
+fn check_json_names_the_game_id_of_a_game_whose_header_was_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let lesson =
+        std::fs::read_to_string(workspace().join("examples/khan/opening-lesson.yam")).unwrap();
+    let broken = write(
+        dir.path(),
+        "broken.yam",
+        &lesson.replacen("\n1. Ng3-f3", "\n1. $ Ng3-f3", 1),
+    );
+    let (lines, code) = json_lines(&["check", "--format", "json", &broken]);
+    assert_eq!(code, 1);
+    assert_valid(&validator("check-1.json"), &lines);
+    let games = of_type(&lines, "game");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0]["error"]["kind"], "syntax", "{}", games[0]);
+    assert!(
+        games[0]["error"]["line"].as_u64().unwrap() > 11,
+        "{}",
+        games[0]
+    );
+    assert_eq!(
+        games[0]["game_id"], "example-khan-opening-lesson",
+        "the header was read: {}",
+        games[0]
+    );
+}

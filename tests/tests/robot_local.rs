@@ -4295,3 +4295,37 @@ fn a_damaged_witnessed_copy_holds_the_games_mail_and_refuses_nobody() {
         "{log}"
     );
 }
+
+/// Attack (the opponent, copied on Ann's mails), on the robot's Maildir as
+/// a real MTA writes it: Postfix's local and virtual delivery, Dovecot's
+/// LDA and procmail store a Maildir file with plain LF line ends, not CR
+/// LF. The journal key takes a mail's text after its headers, but
+/// `key_headers` looks only for a CR LF CR LF to find where the headers
+/// end; in an LF mail of less than 64 KiB it finds none and takes the
+/// whole mail as headers, so the text hashed is empty and the key is the
+/// Message-ID and sender alone. Bo's forged mail with the Message-ID and
+/// From of Ann's move, refused, then makes her real move "a mail
+/// delivered twice", skipped without a word, which
+/// `a_forged_mail_that_copies_a_players_message_id_does_not_swallow_her_move`
+/// holds against for CR LF mails only.
+#[test]
+fn a_forged_mail_that_copies_a_players_message_id_does_not_swallow_her_move_in_an_lf_maildir() {
+    let mut local = Local::new();
+    let (game, ann, _bo) = ann_and_bo_at_khan(&mut local);
+    let forged = format!(
+        "From: ann@player.test\nTo: robot@yam.test\nMessage-ID: <ann-move-1@player.test>\nSubject: resign {game}\n\nresign\n"
+    );
+    local.deliver_raw(forged.as_bytes());
+    local.run();
+    let real = format!(
+        "From: ann@player.test\nTo: robot@yam.test\nMessage-ID: <ann-move-1@player.test>\nSubject: move {game} Ng3-f3 #0\n\ntoken: {ann}\n"
+    );
+    local.deliver_raw(real.as_bytes());
+    let log = stderr(&local.run());
+    assert_eq!(local.waiting(), 0);
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        1,
+        "Ann's move, sent under a Message-ID a forger used first, is played (LF mail):\n{log}"
+    );
+}

@@ -339,3 +339,54 @@ fn titles_count_plies_moves_rounds_and_turns_as_players_do() {
         assert_eq!(title(&svg(args)), want, "{args:?}");
     }
 }
+
+/// A Khan record whose `GameId` is `id`, two legal plies long.
+fn record_with_game_id(id: &str) -> String {
+    format!(
+        "[Game \"Khan\"]\n[Variant \"Magician\"]\n[GameId \"{id}\"]\n[Event \"e\"]\n\
+         [Date \"2026.01.01\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\
+         [NotationVersion \"1\"]\n[Ruleset \"magician\"]\n\n1. Ng3-f3 Ae7-f6 *\n"
+    )
+}
+
+/// Adversary: a player who writes the game's `GameId` and sends the record
+/// to an archivist. Attack: the noncharacters U+FFFE and U+FFFF in the id
+/// (a tag value takes any character but a quote, a backslash and a line
+/// break). XML 1.0 forbids them even escaped, exactly like the control
+/// characters `svg::escape` already replaces, so the picture's `<title>`
+/// makes `yam show --svg` publish a file no XML reader opens.
+#[test]
+fn a_game_id_with_noncharacters_still_draws_well_formed_xml() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("nonchar.yam");
+    std::fs::write(&path, record_with_game_id("id\u{FFFE}\u{FFFF}")).expect("write");
+    // `svg` parses the picture with a real XML parser.
+    let text = svg(&[path.to_str().expect("UTF-8 path")]);
+    assert!(title(&text).starts_with("id"), "{text}");
+}
+
+/// Adversary: a player who writes the game's `GameId`, shown by an
+/// archivist or a tournament director with `yam show` in a terminal.
+/// Attack: terminal escape sequences in the id (ESC `]0;…BEL` retitles the
+/// window, ESC `[2J` clears the screen; others rewrite what was printed
+/// above). The text diagram's first line is the id as it stands, while the
+/// rest of Yam (`mail::cards::is_unprintable`, `game::record::clean_prose`)
+/// keeps such characters from ever reaching a terminal.
+#[test]
+fn yam_show_never_prints_a_records_control_characters_to_the_terminal() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("escapes.yam");
+    std::fs::write(&path, record_with_game_id("x\u{1b}]0;pwned\u{7}\u{1b}[2Jy")).expect("write");
+    let out = yam!().arg("show").arg(&path).output().expect("yam runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(text.contains("after move 1"), "{text}");
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "a record's escape sequence reaches the terminal: {text:?}"
+    );
+}

@@ -207,7 +207,9 @@ fn print_out(text: &str) -> Result<Status> {
 /// rounds and each side's turn in it; Genghis Khan in turns. Every token
 /// of the main line is a ply, as `--ply` counts them.
 fn title(record: &Record<String>, played: usize) -> String {
-    let id = record.tags.get("GameId").unwrap_or("game");
+    // Someone else's text, printed on a terminal: no escape sequence of a
+    // record may retitle the window or clear the screen.
+    let id = crate::mail::cards::clean_text(record.tags.get("GameId").unwrap_or("game"));
     let progress = match record.tags.game() {
         Some(GameKind::Khan) => khan_progress(played),
         Some(GameKind::CastleSiege) => siege_progress(record, played),

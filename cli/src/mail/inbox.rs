@@ -39,14 +39,20 @@ pub enum Place {
     },
     /// A Maildir file: its path.
     File(PathBuf),
-    /// An mbox message: its byte offset in the file.
-    Mbox(u64),
+    /// An mbox message: its byte offset in the file, and its length.
+    Mbox {
+        /// Where its `From ` line starts.
+        offset: u64,
+        /// Its length in bytes, to the next `From ` line or the end.
+        size: u64,
+    },
 }
 
 impl Place {
     /// A name for the mail that stays the same as long as the mail is
     /// where it is: the IMAP mailbox's validity and UID, a Maildir file's
-    /// unique name (without the flags a client appends), an mbox offset.
+    /// unique name (without the flags a client appends), an mbox offset and
+    /// length.
     pub fn key(&self) -> String {
         match self {
             Place::Imap { validity, uid } => format!("imap:{validity}:{uid}"),
@@ -58,7 +64,11 @@ impl Place {
                 let base = name.split_once(":2,").map_or(name.as_str(), |(b, _)| b);
                 format!("maildir:{base}")
             }
-            Place::Mbox(offset) => format!("mbox:{offset}"),
+            // The length too: an offset alone named a mail the MTA was
+            // still appending (read cut, remembered, the whole turn then
+            // passed over), and the next mail delivered where an old one
+            // had been once a mail client emptied the spool.
+            Place::Mbox { offset, size } => format!("mbox:{offset}:{size}"),
         }
     }
 }
@@ -220,11 +230,13 @@ impl Session {
     pub fn fetch(&mut self, listed: &Listed) -> Result<Vec<u8>, InboxError> {
         match (&listed.place, self.imap.as_mut()) {
             (Place::Imap { uid, .. }, Some(imap)) => Ok(imap.fetch(*uid)?),
-            (Place::File(path), _) => std::fs::read(path).map_err(|source| InboxError::Io {
-                path: path.clone(),
-                source,
-            }),
-            (Place::Mbox(offset), _) => {
+            (Place::File(path), _) => {
+                read_listed_file(path, listed.size).map_err(|source| InboxError::Io {
+                    path: path.clone(),
+                    source,
+                })
+            }
+            (Place::Mbox { offset, .. }, _) => {
                 let Mailbox::Mbox(file) = &self.mailbox else {
                     return Ok(Vec::new());
                 };
@@ -539,40 +551,81 @@ fn list_mbox(file: &Path) -> Result<Vec<Listed>, InboxError> {
         path: file.to_path_buf(),
         source,
     };
+    // Scanned a buffer at a time, keeping only the first five bytes of
+    // each line: read a line at a time, one line of a body without line
+    // breaks (8-bit or binary, any size the MTA took) was held whole just
+    // to find the next `From ` line.
     let mut reader = std::io::BufReader::new(std::fs::File::open(file).map_err(io)?);
     let mut listed: Vec<Listed> = Vec::new();
     let mut offset = 0u64;
-    let mut line = Vec::new();
     let mut at_start = true;
+    let mut line_start = 0u64;
+    let mut prefix: Vec<u8> = Vec::with_capacity(5);
     loop {
-        line.clear();
-        let n = reader.read_until(b'\n', &mut line).map_err(io)?;
-        if n == 0 {
+        let buf = reader.fill_buf().map_err(io)?;
+        if buf.is_empty() {
             break;
         }
-        if at_start && line.starts_with(b"From ") {
-            if let Some(last) = listed.last_mut() {
-                last.size = offset - mbox_offset(&last.place);
+        for (i, &byte) in buf.iter().enumerate() {
+            if at_start {
+                line_start = offset + i as u64;
+                prefix.clear();
+                at_start = false;
             }
-            listed.push(Listed {
-                place: Place::Mbox(offset),
-                size: 0,
-            });
+            if prefix.len() < 5 {
+                prefix.push(byte);
+                if prefix == b"From " {
+                    if let Some(last) = listed.last_mut() {
+                        ends_at(last, line_start);
+                    }
+                    listed.push(Listed {
+                        place: Place::Mbox {
+                            offset: line_start,
+                            size: 0,
+                        },
+                        size: 0,
+                    });
+                }
+            }
+            if byte == b'\n' {
+                at_start = true;
+            }
         }
-        at_start = line.ends_with(b"\n");
+        let n = buf.len();
+        reader.consume(n);
         offset += n as u64;
     }
     if let Some(last) = listed.last_mut() {
-        last.size = offset - mbox_offset(&last.place);
+        ends_at(last, offset);
     }
     Ok(listed)
 }
 
-fn mbox_offset(place: &Place) -> u64 {
-    match place {
-        Place::Mbox(offset) => *offset,
-        _ => 0,
+/// The mbox message `listed` ends at `end`: its size, in the listing and in
+/// its place.
+fn ends_at(listed: &mut Listed, end: u64) {
+    if let Place::Mbox { offset, size } = &mut listed.place {
+        *size = end - *offset;
+        listed.size = *size;
     }
+}
+
+/// A Maildir file as listed: never a link (the listing passes links over;
+/// a file swapped for one since, to a file outside the mailbox or to
+/// /dev/zero, is refused), and never more than its listed size (a file
+/// that grew since is read again at the next look).
+fn read_listed_file(path: &Path, size: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    if std::fs::symlink_metadata(path)?.file_type().is_symlink() {
+        return Err(std::io::Error::other(
+            "a link, not a mail file (swapped since the listing)",
+        ));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).min(1 << 24));
+    std::fs::File::open(path)?
+        .take(size)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// One message of an mbox, read from its offset: its `From ` line dropped
@@ -676,5 +729,83 @@ mod tests {
         let known = listed[0].place.clone();
         let new = session.list_new(None, |place| *place == known).unwrap();
         assert_eq!(new, listed[1..]);
+    }
+
+    /// The peak resident memory of this process since the last reset, in
+    /// kB (Linux: `VmHWM`, reset by writing 5 to `/proc/self/clear_refs`).
+    #[cfg(target_os = "linux")]
+    fn peak_kb() -> u64 {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    }
+
+    /// Adversary: a hostile sender. A mail of 256 MiB whose body is one
+    /// line (8-bit or binary MIME, no line breaks; an MTA with a generous
+    /// size limit delivers it) lands in the player's mbox. Yam promises
+    /// that memory stays bounded by the largest mail it accepts (16 MiB),
+    /// whatever the mailbox holds, and that such a mail is never read;
+    /// but the listing reads the mbox line by line into one buffer with
+    /// no bound (`list_mbox`, `read_until`), so the whole line is held in
+    /// memory just to find the next `From ` line.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn listing_an_mbox_holding_one_huge_line_stays_within_the_memory_of_one_accepted_mail() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("box");
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&file).unwrap());
+        f.write_all(b"From a@x Mon Nov 30 00:00:00 2026\nSubject: huge\n\n")
+            .unwrap();
+        let chunk = vec![b'A'; 1 << 20];
+        for _ in 0..256 {
+            f.write_all(&chunk).unwrap();
+        }
+        f.write_all(b"\n\nFrom b@x Mon Nov 30 00:00:01 2026\nSubject: small\n\nhi\n")
+            .unwrap();
+        f.into_inner().unwrap().sync_all().unwrap();
+        drop(chunk);
+        std::fs::write("/proc/self/clear_refs", "5").unwrap();
+        let before = peak_kb();
+        let mut session = Mailbox::Mbox(file).open().unwrap();
+        let listed = session.list(None).unwrap();
+        let grown_mib = peak_kb().saturating_sub(before) >> 10;
+        assert_eq!(listed.len(), 2);
+        assert!(listed[0].size > 256 << 20, "{listed:?}");
+        assert!(
+            grown_mib < 32,
+            "listing a 256 MiB mbox mail grew the memory by {grown_mib} MiB"
+        );
+    }
+
+    /// Adversary: whoever else can write into the Maildir (a local user of
+    /// a shared spool, a misbehaving filter). `Session::fetch` promises
+    /// "never more than `listed.size`", and the listing passes over
+    /// symbolic links (it asks `lstat`); but the fetch reads the path with
+    /// `std::fs::read`, which follows a link and has no bound. A file
+    /// swapped after the listing for a link to a large file outside the
+    /// mailbox (or to /dev/zero, which exhausts memory) is read whole.
+    #[cfg(unix)]
+    #[test]
+    fn a_maildir_file_swapped_for_a_link_after_the_listing_is_not_read_past_its_listed_size() {
+        let dir = maildir(&[("new/1.host", "Subject: a\n\nsmall\n")]);
+        let mut session = Mailbox::Maildir(dir.path().to_path_buf()).open().unwrap();
+        let listed = session.list(None).unwrap();
+        assert_eq!(listed.len(), 1);
+        let outside = tempfile::tempdir().unwrap();
+        let big = outside.path().join("big");
+        std::fs::write(&big, vec![b'x'; 20 << 20]).unwrap();
+        let link = dir.path().join("tmp/swap");
+        std::os::unix::fs::symlink(&big, &link).unwrap();
+        std::fs::rename(&link, dir.path().join("new/1.host")).unwrap();
+        match session.fetch(&listed[0]) {
+            Err(_) => {}
+            Ok(raw) => assert!(
+                raw.len() as u64 <= listed[0].size,
+                "fetched {} bytes of a mail listed at {} bytes (a file outside the mailbox)",
+                raw.len(),
+                listed[0].size
+            ),
+        }
     }
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use lettre::transport::smtp::authentication::Credentials;
-use lettre::{FileTransport, SendmailTransport, SmtpTransport, Transport};
+use lettre::{Message, SendmailTransport, SmtpTransport, Transport};
 
 /// How the SMTP connection is secured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +69,7 @@ fn smtp(
 }
 
 /// Send one message.
-pub fn send(outgoing: &Outgoing, message: &lettre::Message) -> Result<(), SendError> {
+pub fn send(outgoing: &Outgoing, message: &Message) -> Result<(), SendError> {
     let err = |e: &dyn std::fmt::Display| SendError(e.to_string());
     match outgoing {
         Outgoing::Smtp {
@@ -84,10 +84,7 @@ pub fn send(outgoing: &Outgoing, message: &lettre::Message) -> Result<(), SendEr
         Outgoing::Sendmail { program } => SendmailTransport::new_with_command(program)
             .send(message)
             .map_err(|e| err(&e)),
-        Outgoing::Directory { dir } => FileTransport::new(dir)
-            .send(message)
-            .map(|_| ())
-            .map_err(|e| err(&e)),
+        Outgoing::Directory { dir } => write_into(dir, message),
     }
 }
 
@@ -131,4 +128,25 @@ pub fn check(outgoing: &Outgoing) -> Result<String, SendError> {
             Ok(format!("directory {} is writable", dir.display()))
         }
     }
+}
+
+/// A mail written into the directory `dir` as a Maildir delivery is: whole
+/// under a hidden temporary name, then renamed to its own (`NAME.eml`).
+/// The quickstart points a desk's directory at the other desk's
+/// `Maildir/new`, whose reader passes hidden files over; written in place
+/// (lettre's file transport creates the file empty, then fills it), a mail
+/// a reader looked at in between was read empty, remembered by its name,
+/// and its turn, once whole, passed over for good.
+fn write_into(dir: &std::path::Path, message: &Message) -> Result<(), SendError> {
+    let random = crate::game::secrets::random_32().map_err(|e| SendError(e.to_string()))?;
+    let name = format!(
+        "{}.{}.eml",
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs()),
+        hex::encode(&random[..8])
+    );
+    let path = dir.join(name);
+    crate::store::atomic::write(&path, &message.formatted(), false)
+        .map_err(|e| SendError(format!("{}: {e}", path.display())))
 }

@@ -3630,3 +3630,173 @@ fn a_bundle_of_aliases_is_refused_without_exhausting_memory() {
     );
     assert!(walkdir(new.path()).into_iter().all(|p| !p.is_file()));
 }
+
+/// The output of `yam read --mbox FILE` on Bo's desk (stdout and stderr).
+fn read_mbox(bo: &Player, mbox: &Path) -> String {
+    let out = bo.yam(&["read", "--mbox", mbox.to_str().unwrap()]);
+    let output = out.get_output();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// Adversary: real life, the MTA. A local delivery agent appends a mail to
+/// the mbox in several writes (under the mbox lock, which `yam read` does
+/// not take), and `yam read --watch` (or a cron `yam read`) looks at the
+/// file in between: it lists the half-written last mail, reads it (only
+/// its headers so far: "arrived without its turn"), and remembers its
+/// place, `mbox:OFFSET`. Once the delivery is complete, the whole turn
+/// sits at that same offset and every later run passes it over by place:
+/// Ann's move is never read, though it is in Bo's mailbox in full.
+#[test]
+fn a_turn_mail_the_mta_was_still_appending_to_an_mbox_is_read_once_it_is_complete() {
+    let root = tempfile::tempdir().unwrap();
+    let (bo, raw) = anns_third_turn(root.path());
+    let mbox = root.path().join("bo.mbox");
+    let from_line = "From ann@example.org Mon Nov 30 00:00:00 2026\n";
+    // The delivery so far: the mail's header block; its body is still
+    // being written.
+    let headers_end = raw.find("\r\n\r\n").expect("a header block") + 4;
+    let (written, rest) = raw.split_at(headers_end);
+    std::fs::write(&mbox, format!("{from_line}{written}")).unwrap();
+    let first = read_mbox(&bo, &mbox);
+    assert!(!first.contains("1 new event(s)"), "{first}");
+    // The MTA finishes the delivery.
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&mbox)
+        .unwrap();
+    std::io::Write::write_all(&mut file, format!("{rest}\n").as_bytes()).unwrap();
+    drop(file);
+    let second = read_mbox(&bo, &mbox);
+    assert!(
+        second.contains("1 new event(s) from Ann"),
+        "the whole turn mail now in the mbox is never read:\nfirst run: {first}\nsecond run: {second}"
+    );
+}
+
+/// Adversary: real life, the player's own mail client. An mbox inbox (a
+/// spool such as /var/mail/bo) is rewritten by the client that reads it:
+/// `mail`, mutt or Thunderbird's movemail take the messages out once read
+/// (to ~/mbox) and leave the spool empty, or delete a message. Yam
+/// remembers an mbox mail by its byte offset alone, so the next mail
+/// delivered at an offset a mail it read before once had (offset 0 after
+/// the spool was emptied) is taken for that old mail and passed over:
+/// Ann's turn is never read.
+#[test]
+fn a_turn_mail_delivered_after_a_mail_client_emptied_the_mbox_is_read() {
+    let root = tempfile::tempdir().unwrap();
+    let (bo, raw) = anns_third_turn(root.path());
+    let mbox = root.path().join("bo.mbox");
+    // A personal mail, which Bo's desk reads and leaves alone.
+    std::fs::write(
+        &mbox,
+        "From carol@example.com Mon Nov 30 00:00:00 2026\nFrom: carol@example.com\nTo: bo@example.net\nSubject: lunch\nMessage-ID: <lunch@example.com>\n\nLunch on Friday?\n\n",
+    )
+    .unwrap();
+    let first = read_mbox(&bo, &mbox);
+    assert!(first.contains("1 other mail(s)"), "{first}");
+    // Bo's mail client moves the mail he read to ~/mbox: the spool is
+    // empty. Then Ann's turn is delivered into it.
+    std::fs::write(&mbox, "").unwrap();
+    std::fs::write(
+        &mbox,
+        format!("From ann@example.org Mon Nov 30 00:00:01 2026\n{raw}\n"),
+    )
+    .unwrap();
+    let second = read_mbox(&bo, &mbox);
+    assert!(
+        second.contains("1 new event(s) from Ann"),
+        "Ann's turn, delivered where an old mail once was, is passed over: {second}"
+    );
+}
+
+/// Adversary: real life, ordinary mail. A personal mail reaches Bo's
+/// Maildir twice (sent to him and to a group alias he is on, or to him
+/// and Cc a list that adds nothing): the two files differ only in their
+/// trace headers. `yam read` finds the first not Yam's and leaves it; the
+/// second has the same content key (Message-ID, sender, body), so the desk
+/// takes it for "a second delivery of a mail read before", counts it as
+/// dealt with, and marks it read: it is renamed out of `new/` into `cur/`
+/// with the S flag, and Bo's mail client shows a mail he never opened as
+/// read (with `file_into`, it is even moved out of his inbox). A mail not
+/// Yam's must be left exactly as it was, its duplicate too.
+#[test]
+fn a_personal_mail_delivered_twice_into_a_shared_maildir_is_left_unread_both_times() {
+    let root = tempfile::tempdir().unwrap();
+    let (_ann, bo) = pair(root.path());
+    let maildir = root.path().join("Maildir");
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    let personal = "From: Carol <carol@example.com>\nTo: bo@example.net, team@example.net\nSubject: lunch\nMessage-ID: <lunch-42@example.com>\nDate: Mon, 30 Nov 2026 12:00:00 +0000\n\nLunch on Friday?\n";
+    let names = ["1764500000.M1P1.host", "1764500001.M2P2.host"];
+    for (name, to) in names.iter().zip(["bo@example.net", "team@example.net"]) {
+        std::fs::write(
+            maildir.join("new").join(name),
+            format!("Delivered-To: {to}\nReceived: by mx.example.net; Mon, 30 Nov 2026 12:00:01 +0000\n{personal}"),
+        )
+        .unwrap();
+    }
+    let said = bo.yam(&["read", "--maildir", maildir.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&said.get_output().stdout).into_owned();
+    let mut new: Vec<String> = std::fs::read_dir(maildir.join("new"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    new.sort();
+    let cur: Vec<String> = std::fs::read_dir(maildir.join("cur"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        (new, cur),
+        (names.map(String::from).to_vec(), Vec::<String>::new()),
+        "both copies of Carol's mail stay unread in new/ (yam said: {said})"
+    );
+}
+
+/// Adversary: real life, the quickstart of docs/mail.md. Each desk's
+/// `outgoing: directory` points straight at the other's `Maildir/new`, and
+/// lettre's file transport writes a mail there in place (`fs::write`:
+/// the file is created empty, then filled), not in `tmp/` and renamed as
+/// a Maildir delivery must. Bo's `yam read --watch` that looks in the
+/// instant between lists the new file, empty or half written, reads it
+/// ("not Yam's"), and remembers it by its name; once Ann's desk has
+/// written the whole turn into that same file, every later look passes it
+/// over by name. Ann's move is in Bo's inbox, and never read.
+#[test]
+fn a_turn_file_the_senders_desk_was_still_writing_into_the_maildir_is_read_once_complete() {
+    let root = tempfile::tempdir().unwrap();
+    let (bo, raw) = anns_third_turn(root.path());
+    let maildir = root.path().join("bo-Maildir");
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    // Where lettre's FileTransport writes: `<uuid>.eml`, created empty
+    // first.
+    let file = maildir
+        .join("new")
+        .join("5b0e1f7c-3d55-4f6e-9a51-2f8f0c2d9e11.eml");
+    std::fs::write(&file, "").unwrap();
+    let look = || {
+        let out = bo.yam(&["read", "--maildir", maildir.to_str().unwrap()]);
+        let output = out.get_output();
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    };
+    let first = look();
+    assert!(!first.contains("1 new event(s)"), "{first}");
+    // Ann's desk finishes writing the file.
+    std::fs::write(&file, &raw).unwrap();
+    let second = look();
+    assert!(
+        second.contains("1 new event(s) from Ann"),
+        "the whole turn file is never read:\nfirst look: {first}\nsecond look: {second}"
+    );
+}

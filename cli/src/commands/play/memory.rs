@@ -815,8 +815,14 @@ mod tests {
             },
             Place::File("/m/cur/1796.M1P2.host:2,S".into()),
             Place::File("/m/new/1796.M1P3.host".into()),
-            Place::Mbox(100),
-            Place::Mbox(101),
+            Place::Mbox {
+                offset: 100,
+                size: 10,
+            },
+            Place::Mbox {
+                offset: 101,
+                size: 10,
+            },
         ];
         // A fixed sequence of pseudo-random logs (xorshift), each line
         // drawn from the words above, some joined by two spaces, some

@@ -925,6 +925,13 @@ fn read_mailbox(
         .map_err(|e| Error::usage(e.to_string()))?;
     let mut yams = Vec::new();
     for mail in listed {
+        // An empty file is no mail yet: a writer that creates its file and
+        // then fills it (another program's file transport; Yam's own
+        // writes whole files by rename) is caught in between. Remembered,
+        // its name was passed over for good once the turn was in it.
+        if mail.size == 0 {
+            continue;
+        }
         if mail.size > crate::mail::extract::MAX_MAIL as u64 {
             // Never downloaded: no turn is that large.
             memory
@@ -938,6 +945,11 @@ fn read_mailbox(
             .map_err(|e| Error::usage(e.to_string()))?;
         let content = content_key(&raw);
         let outcome = match memory.content(&content, &raw) {
+            // A second copy of a mail not Yam's (to her and to an alias
+            // she is on): not Yam's either, and left exactly as it was.
+            // Taken for "read before", it was counted as Yam's and marked
+            // read, or filed out of the inbox.
+            Some('I') => Outcome::Ignored("not Yam's (another copy of a mail read before)".into()),
             // A second delivery of a mail read before: the same, and
             // nothing is done twice.
             Some(known) if known != 'R' => {

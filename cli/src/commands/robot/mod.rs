@@ -173,14 +173,28 @@ fn mail_keys(raw: &[u8]) -> (String, Option<String>) {
     }
 }
 
+/// Where a mail's headers end: after the first empty line, CR LF or plain
+/// LF (Postfix, Dovecot's LDA and procmail write Maildir files with LF),
+/// looked for in the first 64 KiB only, so a 50 MB mail is keyed as fast
+/// as a short one. (Looking for CR LF alone, an LF mail was all headers
+/// and its text hashed empty: its key was its Message-ID and sender again,
+/// and a forger's copy of a Message-ID swallowed the real move.)
+fn headers_end(raw: &[u8]) -> usize {
+    let head = &raw[..raw.len().min(64 * 1024)];
+    for (i, _) in head.iter().enumerate().filter(|(_, b)| **b == b'\n') {
+        match (head.get(i + 1), head.get(i + 2)) {
+            (Some(b'\n'), _) => return i + 2,
+            (Some(b'\r'), Some(b'\n')) => return i + 3,
+            _ => {}
+        }
+    }
+    head.len()
+}
+
 /// Where a mail's headers end, its Message-ID and its sender (lower case).
 fn key_headers(raw: &[u8]) -> (usize, Option<String>, Option<String>) {
     // The headers only: a 50 MB mail is keyed as fast as a short one.
-    let end = raw
-        .windows(4)
-        .take(64 * 1024)
-        .position(|w| w == b"\r\n\r\n")
-        .map_or(raw.len().min(64 * 1024), |i| i + 4);
+    let end = headers_end(raw);
     let parsed = mail_parser::MessageParser::default().parse_headers(&raw[..end]);
     let id = parsed
         .as_ref()
@@ -197,11 +211,7 @@ fn key_headers(raw: &[u8]) -> (usize, Option<String>, Option<String>) {
 /// The sender of a raw mail, as the desk and the robot's decisions keep it
 /// ([`crate::mail::extract::sender_address`]), from its headers only.
 fn sender(raw: &[u8]) -> String {
-    let end = raw
-        .windows(4)
-        .take(64 * 1024)
-        .position(|w| w == b"\r\n\r\n")
-        .map_or(raw.len().min(64 * 1024), |i| i + 4);
+    let end = headers_end(raw);
     mail_parser::MessageParser::default()
         .parse_headers(&raw[..end])
         .as_ref()

@@ -33,8 +33,15 @@ pub fn escape(text: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
             // XML 1.0 forbids the control characters but tab, line feed
-            // and carriage return, even escaped.
+            // and carriage return, and the noncharacters U+FFFE and
+            // U+FFFF, even escaped: a picture with one opens in no XML
+            // reader.
             c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => out.push('\u{FFFD}'),
+            '\u{FFFE}' | '\u{FFFF}' => out.push('\u{FFFD}'),
+            // Bidirectional embeddings, overrides and isolates in someone
+            // else's text run on past it: an override left open at the end
+            // of a comment drew the result after it, `1-0`, as `0-1`.
+            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }

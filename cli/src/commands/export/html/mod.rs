@@ -223,7 +223,15 @@ impl Writer {
             _ => None,
         };
         let written = tree.as_ref().map(|tree| {
-            frames::encode(&mut self.book, tree, &entry.title()).map(|encoded| (tree, encoded))
+            // Every diagram is captioned with the title: at most 200
+            // characters of it, or a 1 MB GameId cost its length again for
+            // each ply of the game.
+            frames::encode(
+                &mut self.book,
+                tree,
+                &crate::mail::cards::clean_text(&entry.title()),
+            )
+            .map(|encoded| (tree, encoded))
         });
         let page = match written {
             Some(Err(e)) => {
