@@ -169,7 +169,7 @@ pub fn export(desk: &Desk, out: &Path, replace: bool) -> Result<usize, Error> {
         });
     }
     let count = files.len();
-    let text = write(&files).map_err(Error::usage)?;
+    let text = write(&files).map_err(|e| Error::usage(e.to_string()))?;
     let put = if replace {
         replace_private
     } else {
@@ -304,7 +304,7 @@ pub fn read(text: &str) -> Result<Vec<BundleFile>, BundleFault> {
 }
 
 /// The text of a version-2 bundle of `files` (what `export` writes).
-pub fn write(files: &[BundleFile]) -> Result<String, String> {
+pub fn write(files: &[BundleFile]) -> Result<String, serde_yaml_ng::Error> {
     let entries: Vec<Entry> = files
         .iter()
         .map(|f| Entry {
@@ -321,7 +321,6 @@ pub fn write(files: &[BundleFile]) -> Result<String, String> {
         files: entries,
         sha256: Some(sha256),
     })
-    .map_err(|e| e.to_string())
 }
 
 /// Restores the bundle `file` into the data directory `data`; returns how

@@ -785,7 +785,7 @@ impl Robot {
         }
         self.obey(&mut work, key, &incoming, &from, &parsed);
         if authenticated {
-            work.also_done = super::mail_keys(raw).1.filter(|k| k != key);
+            work.also_done = super::earlier_key(raw).filter(|k| k != key);
         }
         work
     }

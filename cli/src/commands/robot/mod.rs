@@ -156,7 +156,6 @@ pub struct Limits {
 /// sender alone), if it has both: a plan or a done marker an earlier build
 /// left is the same mail's. One reading of the headers for both.
 fn mail_keys(raw: &[u8]) -> (String, Option<String>) {
-    let short = |digest: &[u8]| hex::encode(digest)[..24].to_owned();
     let (end, id, from) = key_headers(raw);
     match (id, from) {
         (Some(id), Some(from)) => {
@@ -164,13 +163,28 @@ fn mail_keys(raw: &[u8]) -> (String, Option<String>) {
             let mut hasher = Sha256::new();
             hasher.update(format!("{named}\ntext ").as_bytes());
             hasher.update(&raw[end..]);
-            (
-                short(&hasher.finalize()),
-                Some(short(&Sha256::digest(named.as_bytes()))),
-            )
+            (short_key(&hasher.finalize()), Some(named_key(&named)))
         }
-        _ => (short(&Sha256::digest(raw)), None),
+        _ => (short_key(&Sha256::digest(raw)), None),
     }
+}
+
+/// A journal key: the first 24 hex digits of a digest.
+fn short_key(digest: &[u8]) -> String {
+    hex::encode(digest)[..24].to_owned()
+}
+
+/// The key of `named` (a mail's Message-ID and sender).
+fn named_key(named: &str) -> String {
+    short_key(&Sha256::digest(named.as_bytes()))
+}
+
+/// The key an earlier build gave a mail (its Message-ID and sender), from
+/// its headers alone: [`mail_keys`]' second key without hashing the text,
+/// for a check made on every mail of a look.
+fn earlier_key(raw: &[u8]) -> Option<String> {
+    let (_, id, from) = key_headers(raw);
+    Some(named_key(&format!("id {}\nfrom {}", id?, from?)))
 }
 
 /// Where a mail's headers end: after the first empty line, CR LF or plain
@@ -735,7 +749,7 @@ impl Runner {
         // the group makes it the same mail, found done; decided before
         // that, an authenticated challenge opened two games.
         if self.group.items.iter().any(|d| d.work.also_done.is_some())
-            && let (_, Some(earlier)) = mail_keys(raw)
+            && let Some(earlier) = earlier_key(raw)
             && self
                 .group
                 .items
