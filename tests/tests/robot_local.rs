@@ -4329,3 +4329,66 @@ fn a_forged_mail_that_copies_a_players_message_id_does_not_swallow_her_move_in_a
         "Ann's move, sent under a Message-ID a forger used first, is played (LF mail):\n{log}"
     );
 }
+
+#[test]
+fn a_resignation_that_crosses_a_move_is_settled_by_the_witness_as_by_the_desks() {
+    // Adversary: real life (mails crossing). The player who waits resigns
+    // while the mover's move is on its way; each desk copies its mail to
+    // the robot, which gets the two in either order (Ann's outbox is
+    // routed first: with Ann resigning the robot reads the resignation
+    // first, with Bo resigning the move). The robot settles the crossing
+    // as the desks do (docs/fair-play.md, 3.10): the move stands, the
+    // first resignation is void and kept, the one signed again ends the
+    // game, and all three copies are one record.
+    let mut orders = Vec::new();
+    for ann_resigns in [true, false] {
+        let mut t = Referee::new();
+        let game = "khan-crossing";
+        open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
+        play_refereed(&mut t, game, 2);
+        // The seats are drawn: one more turn when the wrong player moves.
+        if (t.ann.status(game) == "YOU") == ann_resigns {
+            play_refereed(&mut t, game, 1);
+        }
+        let ann_moves = t.ann.status(game) == "YOU";
+        assert_eq!(ann_moves, !ann_resigns);
+        {
+            let (resigner, mover) = if ann_moves {
+                (&t.bo, &t.ann)
+            } else {
+                (&t.ann, &t.bo)
+            };
+            resigner.yam(&["resign", game]);
+            mover.yam(&["move", game, "--auto", "random", "--seed", "7"]);
+        }
+        let log = t.robot();
+        assert!(log.contains("crossed the stored"), "{log}");
+        orders.push(log.contains("the stored game stands"));
+        assert!(!log.contains("refused"), "{log}");
+        for _ in 0..4 {
+            t.ann.read();
+            t.bo.read();
+            let log = t.robot();
+            assert!(!log.contains("refused"), "{log}");
+        }
+        assert_eq!(t.ann.status(game), "over");
+        assert_eq!(t.bo.status(game), "over");
+        assert_same_records(&t, game);
+        let kept: Vec<_> = std::fs::read_dir(t.local.root.join("data/games").join(game))
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("crossed-"))
+            .collect();
+        assert_eq!(kept.len(), 1, "the void history is kept once");
+        // The resigner lost: the move stood, then the resignation.
+        let record = t.robot_record(game);
+        let resigner = if ann_moves { "bo" } else { "ann" };
+        let result = if record.contains(&format!("[White \"{resigner}\"]")) {
+            "[Result \"0-1\"]"
+        } else {
+            "[Result \"1-0\"]"
+        };
+        assert!(record.contains(result), "{record}");
+    }
+    assert_eq!(orders, [false, true], "both orders reach the robot");
+}

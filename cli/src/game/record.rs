@@ -783,6 +783,54 @@ pub fn clean_prose(text: &str) -> String {
         .collect()
 }
 
+/// `record` without its events from position `from` on: the events of a
+/// branch that crossed the pen-holder's in the mail and is void
+/// (`docs/fair-play.md`, 3.10), which are signed without the pen and so
+/// carry no moves and no prose of their own (an event without moves is
+/// written into the comment before it, `append_events`): their `[%event]`
+/// commands in the main line are taken out (a comment they leave empty
+/// goes too), and the result, which a
+/// void resignation set, is unfinished again. Everything else the party
+/// wrote stays. `None` when a main-line move follows the first event taken
+/// out (then the record is not such a branch, and is left as it was).
+pub fn without_events_from(record: &Record<String>, from: usize) -> Option<Record<String>> {
+    use yam_notation::{CommentPart, GameResult, Node};
+    let mut out = record.clone();
+    let mut depth = 0usize;
+    let mut seen = 0usize;
+    let mut cutting = false;
+    let mut movetext = Vec::with_capacity(out.movetext.len());
+    for node in std::mem::take(&mut out.movetext) {
+        match &node {
+            Node::StartVariation => depth += 1,
+            Node::EndVariation => depth = depth.saturating_sub(1),
+            Node::Move(..) if depth == 0 && cutting => return None,
+            _ => {}
+        }
+        let Node::Comment(mut comment) = node else {
+            movetext.push(node);
+            continue;
+        };
+        if depth == 0 {
+            comment.parts.retain(|part| match part {
+                CommentPart::Command(cmd) if cmd.name == "event" => {
+                    seen += 1;
+                    seen <= from
+                }
+                _ => true,
+            });
+            cutting |= seen > from;
+            if comment.parts.is_empty() {
+                continue;
+            }
+        }
+        movetext.push(Node::Comment(comment));
+    }
+    out.movetext = movetext;
+    out.set_result(GameResult::Unfinished);
+    Some(out)
+}
+
 /// The record a party keeps when an incoming record continues it: its own
 /// text, every comment and tag of it as it wrote them, with only the new
 /// events appended, each with the prose the sender gave it (cleaned).

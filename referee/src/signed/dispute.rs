@@ -504,7 +504,24 @@ fn fork_verdict(fork: &Fork, a: &Log, b: &Log, names: &Names, reasons: &mut Vec<
             match (a.verified(), b.verified()) {
                 (true, false) => "crossing messages; branch B breaks the rules or the protocol, so branch A stands".to_owned(),
                 (false, true) => "crossing messages; branch A breaks the rules or the protocol, so branch B stands".to_owned(),
-                (true, true) => "crossing messages, both valid: the players must agree which one to continue from (the documented order puts the first author's first)".to_owned(),
+                (true, true) => match crate::signed::adoption::crossing(
+                    a.events.get(fork.seq..).unwrap_or_default(),
+                    b.events.get(fork.seq..).unwrap_or_default(),
+                ) {
+                    Some(branch) => {
+                        let (stands, void) = match branch {
+                            crate::signed::adoption::Branch::First => ("A", "B"),
+                            crate::signed::adoption::Branch::Second => ("B", "A"),
+                        };
+                        reasons.push(format!(
+                            "branch {void} holds only events signed without the pen (a resignation, a forfeit claim) that crossed branch {stands}'s step of the player the game waited for (docs/fair-play.md, 3.10)"
+                        ));
+                        format!(
+                            "crossing messages, both valid: by the crossing rule branch {stands} stands and branch {void}'s events after the fork are void (a resignation in it is signed again after the step; a forfeit claim is judged anew)"
+                        )
+                    }
+                    None => "crossing messages, both valid: the players must agree which one to continue from (the documented order puts the first author's first)".to_owned(),
+                },
                 (false, false) => "crossing messages, and neither log verifies".to_owned(),
             }
         }

@@ -3220,7 +3220,7 @@ fn the_forfeit_days_agreed_in_the_challenge_hold_on_the_invited_players_desk_too
 }
 
 #[test]
-#[ignore = "left open (docs/mail.md, \"The agreed days, and crossing mails\"): the event a party signs without the pen forks the game when it crosses the pen-holder's move; settling on the pen-holder's record is a protocol change not yet made"]
+
 fn a_forfeit_claim_that_crosses_the_opponents_move_in_the_mail_leaves_both_desks_on_one_record() {
     // Adversary: real life (a mail late on the way). Bo, to move, moves on
     // day 39, inside the agreed 40 days; his mail is slow. On day 41
@@ -3250,15 +3250,57 @@ fn a_forfeit_claim_that_crosses_the_opponents_move_in_the_mail_leaves_both_desks
         !said_ann.contains("forked history") && !said_bo.contains("forked history"),
         "a claim crossing a move forks the game for good:\nAnn: {said_ann}\nBo: {said_bo}"
     );
+    // Each desk says what became of the claim (docs/fair-play.md, 3.10).
+    assert!(
+        said_ann.contains("crossed this step in the mail")
+            && said_ann.contains("yam forfeit khan-1"),
+        "{said_ann}"
+    );
+    assert!(
+        said_bo.contains("crossed your step in the mail"),
+        "{said_bo}"
+    );
     ann.read();
     bo.read();
     assert_eq!(ann.record("khan-1"), bo.record("khan-1"));
     assert!(main_line(&ann.record("khan-1")).contains(&line[3]));
     assert_eq!(ann.status("khan-1"), "YOU", "the game goes on");
+    // The void claim is kept on both desks as evidence, signed as it was.
+    for desk in [&ann, &bo] {
+        let kept = desk
+            .dir()
+            .join("games")
+            .join("khan-1")
+            .join("crossed-5.yam");
+        let text = std::fs::read_to_string(&kept).unwrap();
+        assert!(!text.contains(&line[3]), "the void branch, not the game");
+        yam!().arg("verify").arg(&kept).assert().success();
+    }
+    // A director handed the void claim and the record that stands reads
+    // the same rule (`yam dispute`).
+    let game_dir = ann.dir().join("games").join("khan-1");
+    yam!()
+        .arg("dispute")
+        .arg(game_dir.join("crossed-5.yam"))
+        .arg(game_dir.join("record.yam"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "by the crossing rule branch B stands",
+        ));
+    // And the game plays on from the record that stands.
+    ann.yam(&["move", "khan-1", &line[4]]).success();
+    bo.read();
+    assert_eq!(ann.record("khan-1"), bo.record("khan-1"));
+    yam!()
+        .arg("verify")
+        .arg(bo.dir().join("games").join("khan-1").join("record.yam"))
+        .assert()
+        .success();
 }
 
 #[test]
-#[ignore = "left open (docs/mail.md, \"The agreed days, and crossing mails\"): the event a party signs without the pen forks the game when it crosses the pen-holder's move; settling on the pen-holder's record is a protocol change not yet made"]
+
 fn a_resignation_that_crosses_the_opponents_move_in_the_mail_ends_the_game_on_both_desks() {
     // Adversary: real life (mails crossing). Bo, to move, mails his move;
     // before it arrives Ann, seeing her position lost, resigns (a desk
@@ -3278,6 +3320,14 @@ fn a_resignation_that_crosses_the_opponents_move_in_the_mail_ends_the_game_on_bo
         !said_ann.contains("forked history") && !said_bo.contains("forked history"),
         "a resignation crossing a move forks the game for good:\nAnn: {said_ann}\nBo: {said_bo}"
     );
+    assert!(
+        said_ann.contains("signed again after the step it crossed"),
+        "{said_ann}"
+    );
+    assert!(
+        said_bo.contains("signs the resignation again after it"),
+        "{said_bo}"
+    );
     ann.read();
     bo.read();
     assert_eq!(ann.status("khan-1"), "over");
@@ -3287,6 +3337,26 @@ fn a_resignation_that_crosses_the_opponents_move_in_the_mail_ends_the_game_on_bo
         "Bo's desk agrees the game ended"
     );
     assert_eq!(ann.record("khan-1"), bo.record("khan-1"));
+    // Bo's move stands, then Ann's resignation: Bo wins.
+    let record = bo.record("khan-1");
+    assert!(main_line(&record).contains(&line[3]), "{record}");
+    assert!(record.contains("[Result \"0-1\"]") || record.contains("[Result \"1-0\"]"));
+    let verified = yam!()
+        .arg("verify")
+        .arg(bo.dir().join("games").join("khan-1").join("record.yam"))
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&verified.get_output().stdout).into_owned();
+    assert!(said.contains("resign"), "{said}");
+    // Ann's first resignation, void, is kept on both desks.
+    for desk in [&ann, &bo] {
+        let kept = desk
+            .dir()
+            .join("games")
+            .join("khan-1")
+            .join("crossed-5.yam");
+        yam!().arg("verify").arg(&kept).assert().success();
+    }
 }
 
 #[test]
@@ -3799,4 +3869,47 @@ fn a_turn_file_the_senders_desk_was_still_writing_into_the_maildir_is_read_once_
         second.contains("1 new event(s) from Ann"),
         "the whole turn file is never read:\nfirst look: {first}\nsecond look: {second}"
     );
+}
+
+#[test]
+fn a_crossing_read_in_the_other_order_or_read_again_settles_on_the_same_record() {
+    // The pen-holder's desk reads the crossing resignation before the
+    // resigner's desk reads the move (docs/fair-play.md, 3.10): the same
+    // record results. A copy of the void resignation delivered again
+    // later (a slow relay, a replay) changes nothing and is not refused.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 3);
+    bo.yam(&["move", "khan-1", &line[3]]).success();
+    ann.yam(&["resign", "khan-1"]).success();
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let void_mail = std::fs::read(&super::mail_files(&bo_inbox)[0]).unwrap();
+    let said_bo = bo.read();
+    assert!(
+        said_bo.contains("crossed your step in the mail"),
+        "{said_bo}"
+    );
+    assert_eq!(bo.status("khan-1"), "them", "Bo waits for Ann's step");
+    let said_ann = ann.read();
+    assert!(
+        said_ann.contains("signed again after the step it crossed"),
+        "{said_ann}"
+    );
+    bo.read();
+    assert_eq!(bo.status("khan-1"), "over");
+    assert_eq!(ann.status("khan-1"), "over");
+    let record = bo.record("khan-1");
+    assert_eq!(ann.record("khan-1"), record);
+    let again = root.path().join("again.eml");
+    std::fs::write(&again, &void_mail).unwrap();
+    bo.yam(&["read", "--eml", again.to_str().unwrap()])
+        .success();
+    assert_eq!(bo.record("khan-1"), record, "nothing changes");
+    let kept: Vec<_> = std::fs::read_dir(bo.dir().join("games").join("khan-1"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("crossed-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "the void record is kept once");
 }

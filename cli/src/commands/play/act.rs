@@ -382,6 +382,30 @@ pub fn advance(desk: &Desk, game: &mut Game) -> Result<Vec<String>, Error> {
     Ok(said)
 }
 
+/// My resignation signed again on the game as it now stands: the one I
+/// signed crossed my opponent's step in the mail and is void
+/// (`docs/fair-play.md`, 3.10), but I resigned, and a resignation may be
+/// signed at any point of a game not over. `None` when the game ended by
+/// the step that stands (nothing is left to resign).
+pub fn resign_again(desk: &Desk, game: &mut Game) -> Result<Option<String>, Error> {
+    if next_duty(&game.replay).is_none() {
+        return Ok(None);
+    }
+    let id = game_id_of(&game.replay)?;
+    let chain = my_chain(desk, &id)?;
+    let signer = Signer {
+        key: &desk.me.key,
+        chain: chain.as_ref(),
+    };
+    let mut replay = game.replay.clone();
+    let event = table::resign(&mut replay, &signer).map_err(table_refusal)?;
+    game.append(&[event], None, desk)?;
+    Ok(Some(format!(
+        "{} resigns (signed again after the step it crossed).",
+        desk.config.identity.name
+    )))
+}
+
 /// The game `id`, with my duty checked.
 fn my_game(desk: &Desk, id: &str) -> Result<Game, Error> {
     let game = open_mail_game(desk, id)?;

@@ -20,9 +20,9 @@ use crate::game::record::{
 };
 use crate::mail::cards::{Card, Remembered, is_card};
 use crate::mail::notice::{Notice, NoticeKind, is_notice};
-use yam_referee::fair_play::turn::SignedEvent;
+use yam_referee::fair_play::turn::{EventBody, SignedEvent};
 use yam_referee::signed::Known;
-use yam_referee::signed::adoption::{Adoption, adoption};
+use yam_referee::signed::adoption::{Adoption, Stands, adoption};
 use yam_referee::signed::prefix::PrefixDigest;
 use yam_referee::signed::tip::{After, Bounds, replay_after};
 use yam_referee::signed::write::{AppendedInPlace, append_each_verified_in_place};
@@ -1127,6 +1127,33 @@ fn continue_game(
     let received = replay.events().all();
     let new = match adoption(&stored, &received, sender) {
         Adoption::New(n) => n,
+        Adoption::Crossed {
+            common,
+            stands: Stands::Kept,
+        } => {
+            return crossing_kept(
+                desk,
+                kept,
+                id,
+                &record,
+                &received[common..],
+                common,
+                message_id,
+            );
+        }
+        Adoption::Crossed {
+            common,
+            stands: Stands::Received,
+        } => {
+            let arrival = Arrival {
+                stored: kept,
+                events: stored,
+                record,
+                signed,
+                replay,
+            };
+            return crossing_received(desk, arrival, id, common, sender, message_id);
+        }
         Adoption::Fork(common) => {
             return Outcome::Refused(format!(
                 "game {id}: a forked history: the mail's record and yours share their first {common} events and differ from event #{common} on (compare them with `yam dispute`)"
@@ -1166,6 +1193,205 @@ fn continue_game(
     debug_assert_eq!(new_events.len(), new);
     let game = Game::adopt(kept, merged, signed, replay);
     arrived(desk, game, id, (&new_events, &said), sender, message_id)
+}
+
+/// A mail whose events crossed mine in the mail and are void: they were
+/// signed without the pen (a resignation, a forfeit claim) while my step,
+/// on the same event, was on its way (`docs/fair-play.md`, 3.10). My
+/// record stands as it is; theirs is kept beside it as evidence, and the
+/// mail is dealt with: their desk takes my step when it reads my mail,
+/// and signs a resignation again after it.
+fn crossing_kept(
+    desk: &Desk,
+    mut kept: Stored,
+    id: &str,
+    record: &yam_notation::Record<String>,
+    void: &[SignedEvent],
+    common: usize,
+    message_id: Option<&str>,
+) -> Outcome {
+    let evidence = match keep_crossed(
+        &kept,
+        common,
+        yam_notation::record_to_string::<yam_notation::RawGrammar>(record).as_bytes(),
+    ) {
+        Ok(path) => path,
+        Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
+    };
+    if let Some(m) = message_id
+        && !kept.meta.thread.iter().any(|t| t == m)
+    {
+        crate::mail::thread::add(&mut kept.meta.thread, m);
+        // Threading is a courtesy: a failure here loses no game state.
+        let _ = kept.save_meta();
+    }
+    let who = void
+        .first()
+        .map(|e| desk.name_of(&e.event.author))
+        .unwrap_or_default();
+    Outcome::Applied {
+        game: id.to_owned(),
+        news: vec![format!(
+            "game {id}: {who}'s {} crossed your step in the mail (signed on event #{}, as your step was); by the crossing rule your step stands and theirs is void: their desk takes your step when it reads your mail{}. Their record is kept as evidence in {}",
+            void_events(void),
+            common.saturating_sub(1),
+            if void
+                .iter()
+                .any(|e| matches!(e.event.body, EventBody::Resignation))
+            {
+                ", and signs the resignation again after it"
+            } else {
+                ""
+            },
+            evidence.display()
+        )],
+    }
+}
+
+/// A mail whose events stand over mine, which crossed them in the mail
+/// and are void (`docs/fair-play.md`, 3.10): my record goes back to the
+/// events both share (everything else I wrote in it stays) and takes the
+/// mail's from there; mine are kept beside it as evidence. A resignation
+/// of mine is signed again after the step that stood, and mailed.
+fn crossing_received(
+    desk: &mut Desk,
+    arrival: Arrival,
+    id: &str,
+    common: usize,
+    sender: Option<yam_referee::fair_play::sign::PublicKey>,
+    message_id: Option<&str>,
+) -> Outcome {
+    let Arrival {
+        stored: mut kept,
+        events: stored,
+        record,
+        signed,
+        replay,
+    } = arrival;
+    let received = replay.events().all();
+    if let Some(foreign) = received[common..]
+        .iter()
+        .find(|e| Some(e.event.author) != sender)
+    {
+        return foreign_event(desk, id, foreign, &kept.meta.opponent);
+    }
+    let mine = match kept.record.take() {
+        Some(r) => r,
+        None => match std::str::from_utf8(&kept.text)
+            .ok()
+            .and_then(|t| yam_notation::parse_record::<yam_notation::RawGrammar>(t).ok())
+        {
+            Some(r) => r,
+            None => return Outcome::Refused(format!("game {id}: the stored record does not read")),
+        },
+    };
+    let Some(cut) = crate::game::record::without_events_from(&mine, common) else {
+        return Outcome::Refused(format!(
+            "game {id}: a forked history: the mail's record and yours share their first {common} events and differ from event #{common} on (compare them with `yam dispute`)"
+        ));
+    };
+    let evidence = match keep_crossed(&kept, common, &kept.text) {
+        Ok(path) => path,
+        Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
+    };
+    let cut_text = yam_notation::record_to_string::<yam_notation::RawGrammar>(&cut);
+    let place = kept.locked.dir().join("record.yam");
+    let (merged, said) = match continue_kept(
+        cut_text.as_bytes(),
+        Some(cut),
+        &record,
+        &replay,
+        common,
+        &place,
+    ) {
+        Ok(continued) => (continued.record, continued.said),
+        Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
+    };
+    let void = &stored[common..];
+    let resigned = void
+        .iter()
+        .any(|e| matches!(e.event.body, EventBody::Resignation));
+    let new_events: Vec<SignedEvent> = received[common..].to_vec();
+    let mut game = Game::adopt(kept, merged, signed, replay);
+    game.name_players(desk);
+    game.meta.changed_by(&new_events, &game.replay);
+    if let Some(m) = message_id {
+        crate::mail::thread::add(&mut game.meta.thread, m);
+    }
+    let mut news = vec![
+        format!(
+            "game {id}: {} new event(s) from {}",
+            new_events.len(),
+            desk.name_of(&sender.unwrap_or(desk.key()))
+        ),
+        format!(
+            "game {id}: your {} crossed this step in the mail (both signed on event #{}); by the crossing rule the step of the player the game waited for stands, and yours is void. Your record as it was is kept as evidence in {}",
+            void_events(void),
+            common.saturating_sub(1),
+            evidence.display()
+        ),
+    ];
+    news.extend(super::body::what_happened(desk, &new_events, &said));
+    let mut done = Vec::new();
+    if resigned {
+        match act::resign_again(desk, &mut game) {
+            Ok(Some(words)) => done.push(words),
+            Ok(None) => {}
+            // The step that stands is taken all the same: the player
+            // resigns by hand, told why.
+            Err(e) => news.push(format!(
+                "game {id}: your resignation could not be signed again ({e}); `yam resign {id}` resigns"
+            )),
+        }
+    } else {
+        news.push(format!(
+            "game {id}: a forfeit claim, if it still lies, is made again with `yam forfeit {id}`; if the step came after the agreed days, the kept record and this mail are for a director"
+        ));
+    }
+    finish_arrival_with(desk, game, id, news, done)
+}
+
+/// The void events of a crossing, in words.
+fn void_events(void: &[SignedEvent]) -> String {
+    let words: Vec<&str> = void
+        .iter()
+        .map(|e| match e.event.body {
+            EventBody::Resignation => "resignation",
+            _ => "forfeit claim",
+        })
+        .collect();
+    words.join(" and ")
+}
+
+/// Keeps `text`, a record of game `kept` whose events from `common` on are
+/// void by the crossing rule, beside the game as evidence:
+/// `crossed-COMMON.yam` (a second such record at the same place, say a
+/// claim crossed and then a resignation, gets `crossed-COMMON-2.yam`,
+/// and so on; the very same text is kept once).
+fn keep_crossed(kept: &Stored, common: usize, text: &[u8]) -> Result<std::path::PathBuf, Error> {
+    let dir = kept.locked.dir();
+    for n in 1..=100u32 {
+        let name = if n == 1 {
+            format!("crossed-{common}.yam")
+        } else {
+            format!("crossed-{common}-{n}.yam")
+        };
+        let path = dir.join(name);
+        match std::fs::read(&path) {
+            Ok(there) if there == text => return Ok(path),
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                crate::store::atomic::write(&path, text, true)
+                    .map_err(|e| Error::usage(format!("cannot keep {}: {e}", path.display())))?;
+                return Ok(path);
+            }
+            Err(e) => return Err(Error::usage(format!("cannot read {}: {e}", path.display()))),
+        }
+    }
+    Err(Error::usage(format!(
+        "{}: a hundred crossed records are kept already",
+        dir.display()
+    )))
 }
 
 /// The game a verified record is of, if the mail comes from the player
@@ -1224,9 +1450,21 @@ fn arrived(
 
 /// What follows reading a turn: the steps Yam takes by itself (a roll's
 /// answer), the game and its bookkeeping written, the answer sent.
-fn finish_arrival(desk: &mut Desk, mut game: Game, id: &str, mut news: Vec<String>) -> Outcome {
-    let automatic = match act::advance(desk, &mut game) {
-        Ok(said) => said,
+fn finish_arrival(desk: &mut Desk, game: Game, id: &str, news: Vec<String>) -> Outcome {
+    finish_arrival_with(desk, game, id, news, Vec::new())
+}
+
+/// [`finish_arrival`] after the steps `done` Yam already took by itself
+/// (in words): they go in the same mail.
+fn finish_arrival_with(
+    desk: &mut Desk,
+    mut game: Game,
+    id: &str,
+    mut news: Vec<String>,
+    mut automatic: Vec<String>,
+) -> Outcome {
+    match act::advance(desk, &mut game) {
+        Ok(said) => automatic.extend(said),
         Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
     };
     // The record and the bookkeeping (the answer already threaded in it)

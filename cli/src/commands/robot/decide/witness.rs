@@ -17,7 +17,7 @@ use super::{
 use crate::game::checkpoint;
 use crate::mail::cards::{Card, is_card};
 use crate::mail::extract::{Incoming, Turn};
-use yam_referee::signed::adoption::{Adoption, adoption};
+use yam_referee::signed::adoption::{Adoption, Stands, adoption};
 
 use super::super::auth;
 use super::super::hygiene::{self, RateLimit};
@@ -337,10 +337,45 @@ impl Robot {
         // sees every turn; it binds nobody. (Anyone who knows a member's
         // address can write under it, so a relay can do no more.)
         let mut missed = 0;
+        // Where the new events begin: after the stored ones, or after the
+        // events a crossing's two histories share.
+        let mut base = stored.len();
+        let mut crossed = None;
         let new = match adoption(&stored, &received, sender) {
             Adoption::New(n) => n,
+            // An event signed without the pen (a resignation, a forfeit
+            // claim) crossed the pen-holder's in the mail: the robot settles
+            // it as the desks do (docs/fair-play.md, 3.10). The void history
+            // is kept as evidence; the game is the one that stands (a game
+            // the void claim had closed is open again).
+            Adoption::Crossed {
+                common,
+                stands: Stands::Kept,
+            } => {
+                let path = format!("games/{id}/crossed-{common}.yam");
+                work.writes
+                    .insert(path.clone(), String::from_utf8_lossy(bytes).into_owned());
+                return Ok(Taken {
+                    log: format!(
+                        "{id}: the record from {from} crossed the stored one in the mail after event #{}: its events signed without the pen are void (docs/fair-play.md, 3.10) and it is kept in {path}; the stored game stands",
+                        common.saturating_sub(1)
+                    ),
+                });
+            }
+            Adoption::Crossed {
+                common,
+                stands: Stands::Received,
+            } => {
+                base = common;
+                missed = received[common..]
+                    .iter()
+                    .filter(|e| Some(e.event.author) != sender)
+                    .count();
+                crossed = Some(common);
+                received.len() - common
+            }
             Adoption::Foreign(_) => {
-                missed = received[stored.len()..]
+                missed = received[base..]
                     .iter()
                     .filter(|e| Some(e.event.author) != sender)
                     .count();
@@ -460,7 +495,7 @@ impl Robot {
             }
         };
         let opened = meta.stage == Stage::Pending && replay.opening_complete();
-        let claimed_forfeit = received[stored.len()..]
+        let claimed_forfeit = received[base..]
             .iter()
             .any(|e| matches!(e.event.body, EventBody::ForfeitClaim { .. }));
         meta.stage = if replay.ending().is_some() || claimed_forfeit {
@@ -470,7 +505,7 @@ impl Robot {
         } else {
             Stage::Pending
         };
-        meta.changed_by(&received[stored.len()..], &replay, self.now);
+        meta.changed_by(&received[base..], &replay, self.now);
         if let Some(m) = &incoming.message_id {
             crate::mail::thread::add(&mut meta.thread, m);
         }
@@ -508,6 +543,12 @@ impl Robot {
                 }
             }
         }
+        if let Some(common) = crossed
+            && let Some(void) = self.read(work, &record_path(&id))
+        {
+            work.writes
+                .insert(format!("games/{id}/crossed-{common}.yam"), void);
+        }
         // The mail's bytes, exactly: the witnessed copy is the players'
         // record byte for byte.
         work.writes.insert(record_path(&id), text);
@@ -518,7 +559,7 @@ impl Robot {
         self.put_meta(work, &meta);
         Ok(Taken {
             log: format!(
-                "witnessed {id}: {new} new event(s) {}{}{}",
+                "witnessed {id}: {new} new event(s) {}{}{}{}",
                 match sender {
                     Some(k) => format!("signed by {} from {from}", k.fingerprint()),
                     None => format!(
@@ -533,6 +574,13 @@ impl Robot {
                 match meta.stage {
                     Stage::Over => "; the game is over",
                     _ => "",
+                },
+                match crossed {
+                    Some(common) => format!(
+                        "; it crossed the stored record after event #{}: the stored events signed without the pen are void (docs/fair-play.md, 3.10), kept in games/{id}/crossed-{common}.yam",
+                        common.saturating_sub(1)
+                    ),
+                    None => String::new(),
                 }
             ),
         })
