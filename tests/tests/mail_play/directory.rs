@@ -3913,3 +3913,37 @@ fn a_crossing_read_in_the_other_order_or_read_again_settles_on_the_same_record()
         .collect();
     assert_eq!(kept.len(), 1, "the void record is kept once");
 }
+
+#[test]
+fn the_unsent_mail_of_a_void_claim_is_never_sent_with_the_record_that_stands() {
+    // Ann's claim is stored but its mail could not go out (Bo's inbox was
+    // away); Bo's move, made in time, crosses it. The outbox keeps only
+    // the claim's words, and a later `yam send` would have mailed them
+    // with the record that stands ("Ann claims a forfeit" over Bo's own
+    // move). The void event's mail is dropped, and Ann is told.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 3);
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    in_days(&bo, 39, &["move", "khan-1", &line[3]]).success();
+    let away = root.path().join("away");
+    std::fs::rename(&bo_inbox, &away).unwrap();
+    in_days(&ann, 41, &["forfeit", "khan-1"])
+        .code(2)
+        .stderr(predicate::str::contains("its mail could not be sent"));
+    // Still away while Ann reads Bo's move (`yam read` tries the waiting
+    // mail first, and fails again).
+    let said = ann.read();
+    assert!(
+        said.contains("the mail of your void forfeit claim, not sent yet, is not sent"),
+        "{said}"
+    );
+    std::fs::rename(&away, &bo_inbox).unwrap();
+    ann.yam(&["send"]).success();
+    assert!(
+        super::mail_files(&bo_inbox).is_empty(),
+        "nothing of the void claim reaches Bo"
+    );
+    assert_eq!(ann.status("khan-1"), "YOU");
+}

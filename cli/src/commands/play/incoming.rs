@@ -1332,6 +1332,15 @@ fn crossing_received(
         ),
     ];
     news.extend(super::body::what_happened(desk, &new_events, &said));
+    // The mail of my void event, if it never went out, must not: the
+    // outbox keeps only its words, and the record it would carry now is
+    // the one that stands, which the sender has.
+    if game.meta.outbox.take().is_some() {
+        news.push(format!(
+            "game {id}: the mail of your void {}, not sent yet, is not sent",
+            void_events(void)
+        ));
+    }
     let mut done = Vec::new();
     if resigned {
         match act::resign_again(desk, &mut game) {
