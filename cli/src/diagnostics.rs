@@ -124,7 +124,35 @@ fn decode(line: &[u8]) -> String {
     // A carriage return inside a line (a file with old Mac line endings) is
     // shown as the symbol for one, a character wide: left as it is, the
     // renderer would take it for a line break and number the lines wrong.
-    String::from_utf8_lossy(line).replace('\r', "\u{240d}")
+    visible(&String::from_utf8_lossy(line))
+}
+
+/// `text` safe to print on a terminal, one character for each: a control
+/// character other than a line break or a tab becomes its control picture
+/// (ESC `␛`, a CR inside a line `␍`, DEL `␡`), a C1 control or a character
+/// that reorders or hides text (bidirectional overrides and isolates,
+/// zero-width marks) U+FFFD. A record's comments may hold any of them,
+/// and a diagnostic echoes the record: raw, an escape sequence in a
+/// comment could clear the screen, retitle the window, or move the cursor
+/// and paint over the verdict
+/// (`cli_check::a_diagnostic_never_echoes_terminal_control_characters`,
+/// found by an attacker helper). One character for one keeps the frame's
+/// columns.
+pub fn visible(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\n' | '\t' => c,
+            '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{FFFD}'),
+            '\u{7f}' => '\u{2421}',
+            '\u{80}'..='\u{9f}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{FEFF}' => '\u{FFFD}',
+            c => c,
+        })
+        .collect()
 }
 
 /// The characters of `line` from `from` on, at most [`WIDTH`] of them,
@@ -227,7 +255,15 @@ pub fn render(
     help: Option<String>,
     frame: Option<&Frame>,
 ) -> String {
-    let header = format!("{}:{}:{}: {message}", path.display(), pos.line, pos.column);
+    // The message and the help quote the record too (the offending text,
+    // a game's id): made visible like the frame.
+    let header = visible(&format!(
+        "{}:{}:{}: {message}",
+        path.display(),
+        pos.line,
+        pos.column
+    ));
+    let help = help.map(|h| visible(&h));
     let Some(frame) = frame else {
         return match help {
             Some(h) => format!("{header}\n  help: {h}\n"),

@@ -337,10 +337,8 @@ impl<R: Read> Reader<R> {
         }
         let here = self.pos_at(self.pos);
         if count == 0 {
-            return Err(self.syntax_here(
-                ErrorKind::Expected("a tag pair such as [Game \"Khan\"] to begin a game".into()),
-                Resume::SkipGame,
-            ));
+            let kind = self.not_a_game_start();
+            return Err(self.syntax_here(kind, Resume::SkipGame));
         }
         let missing = missing_tags(state);
         if !missing.is_empty() {
@@ -1365,6 +1363,36 @@ impl<R: Read> Reader<R> {
         }
     }
 
+    /// What is wrong where a game should begin: a file in another
+    /// encoding is said to be one (an editor's "Unicode" is UTF-16, whose
+    /// byte-order mark or NUL bytes between ASCII letters would otherwise
+    /// read as a missing tag pair beside a line that visibly holds one);
+    /// anything else is a missing tag pair.
+    #[cold]
+    fn not_a_game_start(&mut self) -> ErrorKind {
+        let _ = self.peek_at(3);
+        let ahead = &self.buf[self.pos..self.end.min(self.pos + 4)];
+        if ahead.starts_with(&[0xFF, 0xFE]) || ahead.starts_with(&[0xFE, 0xFF]) {
+            return ErrorKind::Expected(
+                "UTF-8 text, not UTF-16: the file begins with a UTF-16 byte-order mark (save it as UTF-8)"
+                    .into(),
+            );
+        }
+        if ahead.iter().take(2).any(|&b| b == 0) {
+            return ErrorKind::Expected(
+                "UTF-8 text, not UTF-16: NUL bytes stand between the characters (save the file as UTF-8)"
+                    .into(),
+            );
+        }
+        if let Err(e) = std::str::from_utf8(ahead)
+            && e.valid_up_to() == 0
+            && e.error_len().is_some()
+        {
+            return ErrorKind::InvalidUtf8;
+        }
+        ErrorKind::Expected("a tag pair such as [Game \"Khan\"] to begin a game".into())
+    }
+
     // ----- buffer management -----
 
     fn available(&self) -> usize {
@@ -1374,8 +1402,12 @@ impl<R: Read> Reader<R> {
     /// Read more input, keeping everything from `pos` on. Grows the buffer
     /// when it is full, up to the element limit.
     fn fill(&mut self) -> Result<(), Fail> {
+        // What the game holds so far counts the element under way too (the
+        // bytes from `pos` to `end`, all of it, since more is asked for):
+        // counting the bytes consumed alone let one comment of up to the
+        // element limit pass the game limit whole.
         if let Some(from) = self.game_from
-            && self.bytes_read().saturating_sub(from) > self.max_game
+            && (self.base + self.end as u64).saturating_sub(from) > self.max_game
         {
             return Err(self.game_too_long());
         }

@@ -382,3 +382,88 @@ fn a_game_dealt_from_physical_cards_is_said_to_be_checked_from_its_recorded_deal
         )),
     );
 }
+
+/// Adversary: a reader whose editor saved a record as "Unicode" (UTF-16
+/// with a byte-order mark), or any file whose first bytes are not UTF-8.
+/// docs/notation.md (Encoding): UTF-8 only, "anything else is an error with
+/// its position", and section 9 lists "invalid UTF-8" among the errors;
+/// the same bytes in a comment are reported as `invalid UTF-8`. At the
+/// start of a file they are reported as `expected a tag pair such as [Game
+/// "Khan"]` beside a line that visibly holds `[ G a m e ...`, which sends
+/// the user looking for a missing tag instead of converting the file.
+#[test]
+fn a_utf16_record_is_said_to_be_not_utf8() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = vec![0xFF, 0xFE];
+    for unit in lesson().encode_utf16() {
+        bytes.extend_from_slice(&unit.to_le_bytes());
+    }
+    let path = dir.path().join("unicode.yam");
+    std::fs::write(&path, bytes).unwrap();
+    yam!()
+        .arg("check")
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("unicode.yam:1:1"))
+        .stderr(predicate::str::contains("UTF-8").or(predicate::str::contains("UTF-16")));
+}
+
+/// Adversary: whoever hands an archive to `yam show`, `export` or `fmt`
+/// (a tournament site's upload). docs/notation.md, section 10: "A game is
+/// at most 16 MiB ... the reader stops reading a game past 16 MiB of
+/// header and movetext, an error naming the limit ... a game fails within
+/// 64 KiB past it." Many comments adding up to 20 MB are refused so, and
+/// so is a giant tag, but one comment of 17 MiB (any size up to the 64 MiB
+/// element limit) is read whole and the game called valid: a 60 MB comment
+/// took 391 MB for `yam export --plain` (the 16 MiB bound exists to stop
+/// exactly this).
+#[test]
+fn one_giant_comment_does_not_pass_the_game_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = lesson().split("\n\n").next().unwrap().to_owned();
+    let comment = "x".repeat(17 << 20);
+    let path = dir.path().join("giant.yam");
+    std::fs::write(&path, format!("{header}\n\n1. Ng3-f3 {{{comment}}} *\n")).unwrap();
+    yam!()
+        .args(["check", "--quiet"])
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("1 invalid"));
+    yam!()
+        .arg("check")
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("16 MiB"));
+}
+
+/// Adversary: an opponent or an archive's contributor, whose record a
+/// director checks in a terminal. Attack: terminal control sequences in a
+/// comment on the line of an illegal move (`{ESC]2;...BEL ESC[2J}`), which
+/// the notation accepts as comment text. The diagnostic frames the line
+/// around the fault and copies those bytes raw to standard error, so the
+/// record can clear the screen, retitle the window or, with cursor moves,
+/// paint over the verdict (an `invalid` that reads as `valid`). Control
+/// characters in echoed record text must be shown escaped (or replaced).
+#[test]
+fn a_diagnostic_never_echoes_terminal_control_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = lesson().replacen(
+        "{The assassin slides one square; it may slide two.} Ae7-f6",
+        "{\u{1b}]2;PWNED\u{7}\u{1b}[2J\u{1b}[1A} Ae7-f4",
+        1,
+    );
+    assert_ne!(hostile, lesson());
+    let path = dir.path().join("hostile.yam");
+    std::fs::write(&path, hostile).unwrap();
+    let out = yam!().arg("check").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Ae7-f4"), "{stderr}");
+    assert!(
+        !out.stderr.iter().any(|&b| b == 0x1b || b == 0x07),
+        "control characters of the record reach the terminal raw: {stderr:?}"
+    );
+}

@@ -292,3 +292,36 @@ fn check_json_names_the_game_id_of_a_game_whose_header_was_read() {
         games[0]
     );
 }
+
+/// Adversary: the same tournament site, filing `yam verify --format json`
+/// by `game_id`. Attack: a record with one stray token (`1. $ Ng3-f3`) far
+/// below a header that reads fine. docs/json.md says verify's `game_id` is
+/// "as for `check`", and `check` names such a game by the `GameId` read
+/// before the fault (`check_json_names_the_game_id_of_a_game_whose_header_was_read`);
+/// `verify` empties it, so the two forms disagree on the same game and the
+/// site cannot say whose game failed verification.
+#[test]
+fn verify_json_names_the_game_id_of_a_game_whose_header_was_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let lesson =
+        std::fs::read_to_string(workspace().join("examples/khan/opening-lesson.yam")).unwrap();
+    let broken = write(
+        dir.path(),
+        "broken.yam",
+        &lesson.replacen("\n1. Ng3-f3", "\n1. $ Ng3-f3", 1),
+    );
+    let (check, _) = json_lines(&["check", "--format", "json", &broken]);
+    let (verify, code) = json_lines(&["verify", "--format", "json", &broken]);
+    assert_eq!(code, 1);
+    assert_valid(&validator("verify-1.json"), &verify);
+    let checked = of_type(&check, "game");
+    let verified = of_type(&verify, "game");
+    assert_eq!(verified.len(), 1);
+    assert_eq!(verified[0]["error"]["kind"], "syntax", "{}", verified[0]);
+    assert_eq!(
+        verified[0]["game_id"], checked[0]["game_id"],
+        "verify's game_id is check's: {} / {}",
+        verified[0], checked[0]
+    );
+    assert_eq!(verified[0]["game_id"], "example-khan-opening-lesson");
+}

@@ -295,3 +295,56 @@ fn fmt_copies_a_game_that_does_not_parse_as_written() {
     assert!(stderr.contains("bad.yam:"), "{stderr}");
     assert!(stderr.contains("1 copied as written"), "{stderr}");
 }
+
+/// A lesson with one move in a spelling that is not canonical, so that
+/// `fmt --in-place` rewrites it.
+fn uncanonical_lesson() -> String {
+    std::fs::read_to_string(workspace().join("examples/khan/opening-lesson.yam"))
+        .unwrap()
+        .replacen("1. Ng3-f3", "1. ng3-f3", 1)
+}
+
+/// Adversary: none but the user's own layout: an archive kept in one place
+/// and linked from another (`current.yam -> archive/2026.yam`). Attack:
+/// `yam fmt --in-place current.yam`. The rename that replaces the file
+/// replaces the link with a regular file: the archive the link named is
+/// left unformatted while fmt reports "1 reformatted", and the link the
+/// user made is gone.
+#[cfg(unix)]
+#[test]
+fn fmt_in_place_through_a_symbolic_link_rewrites_the_file_it_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = write(dir.path(), "real.yam", &uncanonical_lesson());
+    let link = dir.path().join("link.yam");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let (_, stderr, code) = run(&["fmt", "--in-place", link.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the user's link is kept"
+    );
+    let (_, stderr, code) = run(&["fmt", "--check", real.to_str().unwrap()]);
+    assert_eq!(code, 0, "the file the link names is formatted: {stderr}");
+}
+
+/// Adversary: anyone else on the machine. A user keeps a record readable by
+/// themself only (mode 0600: private annotations, a game in progress).
+/// `yam fmt --in-place` (and every command that replaces a record:
+/// `hotseat move` too) writes a new file with the default mode and renames
+/// it over the old one, so the record becomes 0644, readable by all.
+#[cfg(unix)]
+#[test]
+fn fmt_in_place_keeps_the_files_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "private.yam", &uncanonical_lesson());
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let (_, stderr, code) = run(&["fmt", "--in-place", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("1 reformatted"), "{stderr}");
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "a private record stays private, not {mode:o}");
+}

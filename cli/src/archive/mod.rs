@@ -408,6 +408,47 @@ pub(crate) fn shift_pos(piece: &Piece, pos: &mut Pos) {
     pos.line = pos.line.saturating_add(piece.line - 1);
 }
 
+/// The `GameId` a game's header gives in `text` (the game read up to a
+/// syntax error): a `[GameId "..."]` pair on a line of the header (tag
+/// names are read without case). For the JSON line, which docs/json.md
+/// promises names the game unless its header could not be read (`check` and
+/// `verify` alike): a stray
+/// token far below a header that read fine left it empty, and a site that
+/// files results by `game_id` could not say whose game failed.
+pub fn game_id_before(text: &[u8]) -> String {
+    let header = text
+        .windows(2)
+        .position(|w| w == b"\n\n")
+        .map_or(text, |end| &text[..end]);
+    let header = String::from_utf8_lossy(header);
+    for line in header.lines() {
+        let Some(rest) = line.trim_start().strip_prefix('[') else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let Some((name, rest)) = rest.split_at_checked(6) else {
+            continue;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix('"') else {
+            continue;
+        };
+        if !name.eq_ignore_ascii_case("GameId") {
+            continue;
+        }
+        let mut value = String::new();
+        let mut chars = rest.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => value.extend(chars.next()),
+                '"' => return value,
+                c => value.push(c),
+            }
+        }
+        return String::new();
+    }
+    String::new()
+}
+
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;

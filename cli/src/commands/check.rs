@@ -9,7 +9,8 @@ use yam_notation::{ParseError, Pos, ReadError, Reader};
 use yam_referee::check::{ChanceSource, Checker, GameReport, Verdict};
 
 use crate::archive::{
-    NoGame, expand, frame_in_piece, grand_total, open_input, shift_pos, stream_pieces,
+    NoGame, expand, frame_in_piece, game_id_before, grand_total, open_input, shift_pos,
+    stream_pieces,
 };
 use crate::diagnostics::{Frame, render_syntax, render_violation};
 use crate::error::{Error, Result, Status};
@@ -243,46 +244,6 @@ enum Checked {
     /// A game that does not read: why, its frame, and the `GameId` its
     /// header gave before the fault (empty when none did).
     Syntax(Box<ParseError>, Option<Box<Frame>>, String),
-}
-
-/// The `GameId` a game's header gives in `text` (the game read up to a
-/// syntax error): a `[GameId "..."]` pair on a line of the header (tag
-/// names are read without case). For the JSON line, which docs/json.md
-/// promises names the game unless its header could not be read: a stray
-/// token far below a header that read fine left it empty, and a site that
-/// files results by `game_id` could not say whose game failed.
-fn game_id_before(text: &[u8]) -> String {
-    let header = text
-        .windows(2)
-        .position(|w| w == b"\n\n")
-        .map_or(text, |end| &text[..end]);
-    let header = String::from_utf8_lossy(header);
-    for line in header.lines() {
-        let Some(rest) = line.trim_start().strip_prefix('[') else {
-            continue;
-        };
-        let rest = rest.trim_start();
-        let Some((name, rest)) = rest.split_at_checked(6) else {
-            continue;
-        };
-        let Some(rest) = rest.trim_start().strip_prefix('"') else {
-            continue;
-        };
-        if !name.eq_ignore_ascii_case("GameId") {
-            continue;
-        }
-        let mut value = String::new();
-        let mut chars = rest.chars();
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' => value.extend(chars.next()),
-                '"' => return value,
-                c => value.push(c),
-            }
-        }
-        return String::new();
-    }
-    String::new()
 }
 
 /// Check one piece of an archive on its own; with `frames`, keep the text

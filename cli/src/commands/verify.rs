@@ -15,7 +15,8 @@ use yam_referee::signed::text::{mode_guarantee, mode_name, practice_seed_text};
 use yam_referee::signed::{Collector, Verdict, Verified, verify_text};
 
 use crate::archive::{
-    NoGame, expand, frame_in_piece, grand_total, open_input, shift_pos, stream_pieces,
+    NoGame, expand, frame_in_piece, game_id_before, grand_total, open_input, shift_pos,
+    stream_pieces,
 };
 use crate::diagnostics::{Frame, render_failure, render_syntax, render_violation};
 use crate::error::{Error, Result, Status};
@@ -222,7 +223,10 @@ fn game_line(path: &Path, number: usize, item: &Checked, tally: &mut Tally) -> G
                 line.error = Some(Failure::rules(v));
             }
         }
-        Checked::Syntax(e, _) => line.error = Some(Failure::syntax(e)),
+        Checked::Syntax(e, _, id) => {
+            line.game_id = id.clone();
+            line.error = Some(Failure::syntax(e));
+        }
     }
     line
 }
@@ -297,7 +301,10 @@ enum Checked {
         report: Box<GameReport>,
         frame: Option<Box<Frame>>,
     },
-    Syntax(Box<ParseError>, Option<Box<Frame>>),
+    /// A game that does not read: why, its frame, and the `GameId` its
+    /// header gave before the fault (empty when none did), as `check`
+    /// names it.
+    Syntax(Box<ParseError>, Option<Box<Frame>>, String),
 }
 
 /// Verify one piece of an archive on its own; with `frames`, keep the text
@@ -337,10 +344,17 @@ fn verify_piece(path: &Path, piece: &Piece, frames: bool) -> Vec<Checked> {
                 out.push(Checked::Game { id, verdict, frame });
             }
             Err(ReadError::Syntax(mut e)) => {
+                // Offsets in the piece, before they are made the file's.
+                let game_id = usize::try_from(e.game_start.offset)
+                    .ok()
+                    .zip(usize::try_from(e.pos.offset).ok())
+                    .and_then(|(from, to)| piece.bytes.get(from..to))
+                    .map(game_id_before)
+                    .unwrap_or_default();
                 shift_pos(piece, &mut e.pos);
                 shift_pos(piece, &mut e.game_start);
                 let frame = frames.then(|| frame_in_piece(piece, e.pos));
-                out.push(Checked::Syntax(e, frame));
+                out.push(Checked::Syntax(e, frame, game_id));
             }
             // A slice cannot fail to read.
             Err(ReadError::Io(_)) => break,
@@ -635,7 +649,7 @@ fn report_game(path: &Path, number: usize, item: &Checked, quiet: bool, tally: &
             }
             return;
         }
-        Checked::Syntax(e, frame) => {
+        Checked::Syntax(e, frame, _) => {
             tally.failed += 1;
             if !quiet {
                 let mut e = e.clone();

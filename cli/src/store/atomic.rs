@@ -18,10 +18,8 @@ pub fn write(path: &Path, contents: &[u8], replace: bool) -> io::Result<()> {
             "the file exists (use --force to replace it)",
         ));
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let path = &replaced(path);
+    let dir = dir_of(path);
     replace_unsynced(path, dir, contents)?;
     // Make the rename itself durable.
     #[cfg(unix)]
@@ -244,12 +242,17 @@ impl Replacing {
                 "the file exists (use --force to replace it)",
             ));
         }
+        let path = &replaced(path);
         let temp = temp_path(path, dir_of(path));
         let file = OpenOptions::new()
             .write(true)
             .create(true)
             .truncate(true)
             .open(&temp)?;
+        if let Err(e) = keep_mode(&file, path) {
+            let _ = fs::remove_file(&temp);
+            return Err(e);
+        }
         Ok(Replacing {
             path: path.to_owned(),
             temp,
@@ -307,6 +310,41 @@ impl Drop for Replacing {
             let _ = fs::remove_file(&self.temp);
         }
     }
+}
+
+/// The file a write to `path` replaces: the file a symbolic link there
+/// names (its directory takes the temporary), so that the user's link
+/// stays a link and the file it names is the one written; `path` itself
+/// otherwise, or when the link names nothing that exists. Renamed over the
+/// link, a new file took the link's place and left the file it named as
+/// it was (`select_fmt::fmt_in_place_through_a_symbolic_link_rewrites_the_file_it_names`,
+/// found by an attacker helper).
+fn replaced(path: &Path) -> PathBuf {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            fs::canonicalize(path).unwrap_or_else(|_| path.to_owned())
+        }
+        _ => path.to_owned(),
+    }
+}
+
+/// Gives `temp`, the temporary that replaces `path`, the permissions of
+/// the file it replaces, if any: a record its owner made private (0600)
+/// stays private, where the new file took the default mode (0644)
+/// (`select_fmt::fmt_in_place_keeps_the_files_permissions`). A new file
+/// keeps the default.
+fn keep_mode(temp: &fs::File, path: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    if let Ok(old) = fs::metadata(path) {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = old.permissions().mode() & 0o7777;
+        if temp.metadata()?.permissions().mode() & 0o7777 != mode {
+            temp.set_permissions(fs::Permissions::from_mode(mode))?;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (temp, path);
+    Ok(())
 }
 
 /// The directory a file is written in.
@@ -424,6 +462,7 @@ fn replace_unsynced(path: &Path, dir: &Path, contents: &[u8]) -> io::Result<()> 
             .create(true)
             .truncate(true)
             .open(&temp)?;
+        keep_mode(&file, path)?;
         file.write_all(contents)?;
         file.sync_all()?;
         drop(file);
