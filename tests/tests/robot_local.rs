@@ -4392,3 +4392,53 @@ fn a_resignation_that_crosses_a_move_is_settled_by_the_witness_as_by_the_desks()
     }
     assert_eq!(orders, [false, true], "both orders reach the robot");
 }
+
+#[test]
+fn a_void_resignation_taken_back_by_a_move_is_not_witnessed_as_a_plain_turn() {
+    // Adversary: the resigner, with a backup of her desk from before she
+    // resigned. Ann resigns while Bo's move is on its way; the robot
+    // settles the crossing (docs/fair-play.md, 3.10): Bo's move stands,
+    // Ann's resignation is void and kept, and "a resignation is not taken
+    // back by crossing". Ann's backup desk, which never resigned, reads
+    // Bo's move and plays on. The witness, which holds Ann's signed
+    // resignation as evidence, must not take her move as a plain turn.
+    let mut t = Referee::new();
+    let game = "khan-retract";
+    open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
+    play_refereed(&mut t, game, 2);
+    if t.ann.status(game) == "YOU" {
+        play_refereed(&mut t, game, 1);
+    }
+    assert_eq!(t.bo.status(game), "YOU");
+    // Ann's backup, taken before she resigns.
+    let backup = t.local.root.join("ann-backup");
+    let copied = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(&t.ann.data)
+        .arg(&backup)
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    let hostile = Desk {
+        address: t.ann.address.clone(),
+        data: backup,
+        outbox: t.ann.outbox.clone(),
+        inbox: t.ann.inbox.clone(),
+    };
+    t.ann.yam(&["resign", game]);
+    t.bo.yam(&["move", game, "--auto", "random", "--seed", "7"]);
+    let log = t.robot();
+    assert!(log.contains("crossed the stored"), "{log}");
+    // The backup desk reads Bo's move (no resignation of its own to void)
+    // and plays on; Ann's real desk reads nothing.
+    hostile.read();
+    assert_eq!(hostile.status(game), "YOU");
+    hostile.yam(&["move", game, "--auto", "random", "--seed", "8"]);
+    let before = t.robot_record(game);
+    let log = t.robot();
+    let after = t.robot_record(game);
+    assert!(
+        after == before || log.contains("resign"),
+        "the witness takes a move of the player whose signed resignation it keeps as evidence, as a plain turn:\n{log}"
+    );
+}

@@ -133,6 +133,29 @@ pub fn crossing(first: &[SignedEvent], second: &[SignedEvent]) -> Option<Branch>
     }
 }
 
+/// The party who resigned in `void`, a branch the crossing rule made void
+/// (3.10), if it holds a resignation.
+pub fn void_resigner(void: &[SignedEvent]) -> Option<PublicKey> {
+    void.iter()
+        .find(|e| matches!(e.event.body, EventBody::Resignation))
+        .map(|e| e.event.author)
+}
+
+/// A resignation is not taken back by crossing (3.10): after her void
+/// resignation, `resigner`'s next event in the history that stands must be
+/// her resignation signed again. `after` holds that history's events from
+/// the crossing on; the first of `resigner`'s, when it is anything else
+/// (she played on instead), is returned: it takes the resignation back.
+pub fn resignation_taken_back<'a>(
+    resigner: &PublicKey,
+    after: &'a [SignedEvent],
+) -> Option<&'a SignedEvent> {
+    after
+        .iter()
+        .find(|e| e.event.author == *resigner)
+        .filter(|e| !matches!(e.event.body, EventBody::Resignation))
+}
+
 /// Whether `branch` is void against a branch whose first event is
 /// `other` (see [`crossing`]).
 fn yields(branch: &[SignedEvent], other: &SignedEvent) -> bool {
@@ -368,6 +391,33 @@ mod tests {
         assert_eq!(
             fork(&resigned_then_moved, &then(&base, &bob, turn())),
             Adoption::Fork(2)
+        );
+    }
+
+    #[test]
+    fn a_void_resignation_is_taken_back_only_by_another_event_of_the_resigner() {
+        let (alice, bob) = (key(1), key(2));
+        let base = opened(&alice, &bob);
+        let void = then(&base, &alice, EventBody::Resignation);
+        assert_eq!(void_resigner(&void[2..]), Some(alice.public_key()));
+        assert_eq!(void_resigner(&then(&base, &alice, claim(&bob))[2..]), None);
+        let moved = then(&base, &bob, turn());
+        // Signed again after Bob's move: not taken back.
+        let again = then(&moved, &alice, EventBody::Resignation);
+        assert_eq!(
+            resignation_taken_back(&alice.public_key(), &again[2..]),
+            None
+        );
+        // Nothing of hers yet: not taken back (yet).
+        assert_eq!(
+            resignation_taken_back(&alice.public_key(), &moved[2..]),
+            None
+        );
+        // A move of hers instead: taken back, by that event.
+        let played_on = then(&moved, &alice, turn());
+        assert_eq!(
+            resignation_taken_back(&alice.public_key(), &played_on[2..]),
+            Some(&played_on[3])
         );
     }
 }

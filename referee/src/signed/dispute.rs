@@ -509,16 +509,35 @@ fn fork_verdict(fork: &Fork, a: &Log, b: &Log, names: &Names, reasons: &mut Vec<
                     b.events.get(fork.seq..).unwrap_or_default(),
                 ) {
                     Some(branch) => {
-                        let (stands, void) = match branch {
-                            crate::signed::adoption::Branch::First => ("A", "B"),
-                            crate::signed::adoption::Branch::Second => ("B", "A"),
+                        let after = |log: &Log| log.events.get(fork.seq..).unwrap_or_default().to_vec();
+                        let (stands, void, standing, voided) = match branch {
+                            crate::signed::adoption::Branch::First => ("A", "B", after(a), after(b)),
+                            crate::signed::adoption::Branch::Second => ("B", "A", after(b), after(a)),
                         };
                         reasons.push(format!(
                             "branch {void} holds only events signed without the pen (a resignation, a forfeit claim) that crossed branch {stands}'s step of the player the game waited for (docs/fair-play.md, 3.10)"
                         ));
-                        format!(
-                            "crossing messages, both valid: by the crossing rule branch {stands} stands and branch {void}'s events after the fork are void (a resignation in it is signed again after the step; a forfeit claim is judged anew)"
-                        )
+                        let taken_back = crate::signed::adoption::void_resigner(&voided)
+                            .and_then(|who| {
+                                crate::signed::adoption::resignation_taken_back(&who, &standing)
+                                    .map(|e| (who, e.event.seq))
+                            });
+                        match taken_back {
+                            Some((who, seq)) => {
+                                reasons.push(format!(
+                                    "{} resigned in branch {void} and, instead of signing the resignation again after the step that stands, signed event #{seq} of branch {stands}: a resignation is not taken back by crossing (3.10)",
+                                    fp(&who)
+                                ));
+                                format!(
+                                    "crossing messages, both valid: by the crossing rule branch {stands} stands up to event #{}, but {} resigned (branch {void}) and did not sign the resignation again: not signed again, the resignation is not taken back, and the events from #{seq} on are for a director",
+                                    seq.saturating_sub(1),
+                                    fp(&who)
+                                )
+                            }
+                            None => format!(
+                                "crossing messages, both valid: by the crossing rule branch {stands} stands and branch {void}'s events after the fork are void (a resignation in it is signed again after the step; a forfeit claim is judged anew)"
+                            ),
+                        }
                     }
                     None => "crossing messages, both valid: the players must agree which one to continue from (the documented order puts the first author's first)".to_owned(),
                 },

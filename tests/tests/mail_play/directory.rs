@@ -3947,3 +3947,211 @@ fn the_unsent_mail_of_a_void_claim_is_never_sent_with_the_record_that_stands() {
     );
     assert_eq!(ann.status("khan-1"), "YOU");
 }
+
+#[test]
+fn a_resignation_that_crosses_a_roll_request_ends_the_game_on_both_desks() {
+    // Adversary: real life (mails crossing). In Castle Siege Bo, to move,
+    // declares a turn that needs dice (a roll request); before it arrives
+    // Ann resigns. The request stands, Ann's resignation is signed again
+    // after it, and both desks end on one record.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    let id = "siege-cross";
+    open_game(
+        &ann,
+        &bo,
+        id,
+        &[
+            "--game-type",
+            "castle-siege",
+            "--ruleset",
+            "standard",
+            "--seats",
+            "first",
+        ],
+    );
+    let mut seed = 11;
+    for _ in 0..60 {
+        if bo.status(id) == "YOU" && ann.record(id).contains("[%chance") {
+            break;
+        }
+        let (mover, other) = match (ann.status(id).as_str(), bo.status(id).as_str()) {
+            ("YOU", _) => (&ann, &bo),
+            (_, "YOU") => (&bo, &ann),
+            _ => {
+                ann.read();
+                bo.read();
+                continue;
+            }
+        };
+        seed += 1;
+        mover
+            .yam(&["move", id, "--auto", "eager", "--seed", &seed.to_string()])
+            .success();
+        other.read();
+        mover.read();
+    }
+    assert_eq!(bo.status(id), "YOU");
+    bo.yam(&["move", id, "--auto", "eager", "--seed", "5"])
+        .success();
+    ann.yam(&["resign", id]).success();
+    let said_ann = ann.read();
+    let said_bo = bo.read();
+    assert!(
+        !said_ann.contains("forked history") && !said_bo.contains("forked history"),
+        "Ann: {said_ann}\nBo: {said_bo}"
+    );
+    assert!(
+        said_ann.contains("signed again after the step it crossed"),
+        "{said_ann}"
+    );
+    for _ in 0..3 {
+        ann.read();
+        bo.read();
+    }
+    assert_eq!(ann.status(id), "over", "{said_ann}");
+    assert_eq!(bo.status(id), "over", "{said_bo}");
+    assert_eq!(ann.record(id), bo.record(id));
+}
+
+#[test]
+fn a_resignation_that_crosses_a_draw_offer_ends_the_game_on_both_desks() {
+    // Adversary: real life. Bo, to move, offers a draw (on his own move);
+    // Ann, meanwhile, resigns. The offer stands; Ann's resignation is
+    // signed again after it.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, _line) = khan_after(root.path(), 3);
+    bo.yam(&["draw", "offer", "khan-1"]).success();
+    ann.yam(&["resign", "khan-1"]).success();
+    let said_ann = ann.read();
+    let said_bo = bo.read();
+    assert!(
+        said_ann.contains("signed again after the step it crossed"),
+        "Ann: {said_ann}\nBo: {said_bo}"
+    );
+    ann.read();
+    bo.read();
+    assert_eq!(ann.status("khan-1"), "over");
+    assert_eq!(bo.status("khan-1"), "over");
+    assert_eq!(ann.record("khan-1"), bo.record("khan-1"));
+}
+
+#[test]
+fn a_void_resignation_is_not_taken_back_by_playing_on_after_the_crossed_step() {
+    // Adversary: the resigner (a hostile client). Bo, to move, mails his
+    // move; Ann resigns before it arrives, so her resignation crosses it
+    // and is void (docs/fair-play.md, 3.10). Bo's desk reads the void
+    // resignation first: his move stands, and he is told Ann's desk signs
+    // the resignation again after it ("a resignation is not taken back by
+    // crossing"). Ann's client instead plays a move on Bo's: the crossing
+    // would let a resigner take her signed resignation back. Bo's desk
+    // must not take that move as if she had never resigned.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 3);
+    let id = "khan-1";
+    bo.yam(&["move", id, &line[3]]).success();
+    ann.yam(&["resign", id]).success();
+    let said_bo = bo.read();
+    assert!(
+        said_bo.contains("signs the resignation again after it"),
+        "{said_bo}"
+    );
+    // Ann does not let her desk read Bo's move: her client signs a move on it.
+    let Inbox::Files { dir: ann_inbox, .. } = ann.inbox.clone() else {
+        unreachable!()
+    };
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let bo_mail = super::mail_files(&ann_inbox).pop().expect("Bo's move");
+    let mut log = Log::parse(&attached_record(&bo_mail));
+    let ann_secrets = Cheater::from_secrets(&ann.dir().join("secrets"), "ann", id);
+    let played_on = log.next(&ann_secrets, attacker::plain_turn(&[line[4].as_str()]));
+    log.append(&[line[4].as_str()], &played_on);
+    let events = u32::try_from(log.events().len()).unwrap();
+    std::fs::remove_file(&bo_mail).unwrap();
+    let mail = bo_inbox.join("played-on.eml");
+    std::fs::write(
+        &mail,
+        attacker::mail(&ann.address, &bo.address, id, events, &log.text()),
+    )
+    .unwrap();
+    let said = bo.read();
+    assert!(
+        bo.status(id) != "YOU" || said.contains("resign"),
+        "Ann's signed resignation, kept by Bo's desk as evidence, is taken back by a move: Bo's desk plays on without a word:\n{said}\nstatus: {}",
+        bo.status(id)
+    );
+}
+
+#[test]
+fn a_forfeit_claim_that_crosses_the_opponents_resignation_is_not_to_be_made_again() {
+    // Adversary: real life. Bo, to move, resigns on day 39; his mail is
+    // slow. On day 41 Ann claims a forfeit. Bo's resignation stands (3.10):
+    // the game is over, Ann won. Her desk must not tell her to claim
+    // again with `yam forfeit` (which refuses: the game is over), nor send
+    // her to a director over a step that came late.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, _line) = khan_after(root.path(), 3);
+    in_days(&bo, 39, &["resign", "khan-1"]).success();
+    in_days(&ann, 41, &["forfeit", "khan-1"])
+        .success()
+        .stdout(predicate::str::contains("claims a forfeit"));
+    let said_ann = ann.read();
+    let said_bo = bo.read();
+    ann.read();
+    bo.read();
+    assert_eq!(
+        ann.status("khan-1"),
+        "over",
+        "Ann: {said_ann}\nBo: {said_bo}"
+    );
+    assert_eq!(
+        bo.status("khan-1"),
+        "over",
+        "Ann: {said_ann}\nBo: {said_bo}"
+    );
+    assert_eq!(ann.record("khan-1"), bo.record("khan-1"));
+    in_days(&ann, 42, &["forfeit", "khan-1"]).failure();
+    assert!(
+        !said_ann.contains("yam forfeit khan-1"),
+        "Ann is told to claim again in a game her opponent resigned:\n{said_ann}"
+    );
+}
+
+#[test]
+fn yam_dispute_names_a_void_resignation_taken_back_by_a_move() {
+    // Adversary: the resigner (a hostile client), as in
+    // `a_void_resignation_is_not_taken_back_by_playing_on_after_the_crossed_step`:
+    // a director handed the void resignation and the record in which the
+    // resigner played on after the step it crossed must hear that the
+    // resignation was not signed again, not only that the other branch
+    // stands.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 3);
+    let id = "khan-1";
+    bo.yam(&["move", id, &line[3]]).success();
+    ann.yam(&["resign", id]).success();
+    bo.read();
+    let Inbox::Files { dir: ann_inbox, .. } = ann.inbox.clone() else {
+        unreachable!()
+    };
+    let bo_mail = super::mail_files(&ann_inbox).pop().expect("Bo's move");
+    let mut log = Log::parse(&attached_record(&bo_mail));
+    let ann_secrets = Cheater::from_secrets(&ann.dir().join("secrets"), "ann", id);
+    let played_on = log.next(&ann_secrets, attacker::plain_turn(&[line[4].as_str()]));
+    log.append(&[line[4].as_str()], &played_on);
+    let hostile = root.path().join("played-on.yam");
+    std::fs::write(&hostile, log.text()).unwrap();
+    let out = yam!()
+        .arg("dispute")
+        .arg(bo.dir().join("games").join(id).join("crossed-5.yam"))
+        .arg(&hostile)
+        .assert();
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        !said.contains("a resignation in it is signed again after the step")
+            || said.contains("not signed again"),
+        "yam dispute lets the resigner's move stand over her signed resignation without a word:\n{said}"
+    );
+}

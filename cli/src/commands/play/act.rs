@@ -249,6 +249,7 @@ pub fn challenge(
             outbox: None,
             closed: None,
             names,
+            resignation_owed: None,
         },
     )?;
     let news = format!(
@@ -1027,6 +1028,7 @@ pub fn store_challenge(
             outbox: None,
             closed: None,
             names: desk.names_of(&[challenger, desk.key()]),
+            resignation_owed: None,
         },
     )?;
     Ok(id.as_str().to_owned())

@@ -268,6 +268,22 @@ pub struct MailMeta {
     /// when the seats are settled.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub names: BTreeMap<String, String>,
+    /// The opponent's resignation that crossed my step in the mail and is
+    /// void (`docs/fair-play.md`, 3.10): her next event must be that
+    /// resignation signed again, since a resignation is not taken back by
+    /// crossing. Absent when none is owed (and in games of an earlier
+    /// build, which knew no crossing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resignation_owed: Option<ResignationOwed>,
+}
+
+/// A resignation owed again after a crossing ([`MailMeta::resignation_owed`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResignationOwed {
+    /// The resigner's key, in hex.
+    pub key: String,
+    /// The file beside the game that keeps her void resignation.
+    pub evidence: String,
 }
 
 /// A challenge declined or withdrawn.

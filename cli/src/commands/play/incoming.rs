@@ -12,7 +12,7 @@ use crate::mail::armor::ArmorError;
 use crate::mail::extract::{Incoming, Turn, read_mail, read_mail_attachments};
 
 use super::act::{self, ChallengeSettings};
-use super::desk::{Closed, Desk, Game, Outbound, Stored, now};
+use super::desk::{Closed, Desk, Game, Outbound, ResignationOwed, Stored, now};
 use crate::game::checkpoint;
 use crate::game::record::{
     RecordFault, claimed_id, clean_prose, continue_kept, prose_by_event, stored_events_and_record,
@@ -22,7 +22,9 @@ use crate::mail::cards::{Card, Remembered, is_card};
 use crate::mail::notice::{Notice, NoticeKind, is_notice};
 use yam_referee::fair_play::turn::{EventBody, SignedEvent};
 use yam_referee::signed::Known;
-use yam_referee::signed::adoption::{Adoption, Stands, adoption};
+use yam_referee::signed::adoption::{
+    Adoption, Stands, adoption, resignation_taken_back, void_resigner,
+};
 use yam_referee::signed::prefix::PrefixDigest;
 use yam_referee::signed::tip::{After, Bounds, replay_after};
 use yam_referee::signed::write::{AppendedInPlace, append_each_verified_in_place};
@@ -1136,7 +1138,7 @@ fn continue_game(
                 kept,
                 id,
                 &record,
-                &received[common..],
+                (&received[common..], &stored[common..]),
                 common,
                 message_id,
             );
@@ -1206,7 +1208,7 @@ fn crossing_kept(
     mut kept: Stored,
     id: &str,
     record: &yam_notation::Record<String>,
-    void: &[SignedEvent],
+    (void, standing): (&[SignedEvent], &[SignedEvent]),
     common: usize,
     message_id: Option<&str>,
 ) -> Outcome {
@@ -1218,10 +1220,32 @@ fn crossing_kept(
         Ok(path) => path,
         Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
     };
+    let mut changed = false;
     if let Some(m) = message_id
         && !kept.meta.thread.iter().any(|t| t == m)
     {
         crate::mail::thread::add(&mut kept.meta.thread, m);
+        changed = true;
+    }
+    // Her resignation is void, not taken back: her next event must be it,
+    // signed again after my step.
+    // (Not when she has signed after my step already: the resignation
+    // signed again, read before this late copy of the void one.)
+    if let Some(resigner) = void_resigner(void)
+        && kept.meta.resignation_owed.is_none()
+        && !standing.iter().any(|e| e.event.author == resigner)
+    {
+        kept.meta.resignation_owed = Some(ResignationOwed {
+            key: hex::encode(resigner.as_bytes()),
+            evidence: evidence
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        });
+        if let Err(e) = kept.save_meta() {
+            return Outcome::Refused(format!("game {id}: {e}"));
+        }
+    } else if changed {
         // Threading is a courtesy: a failure here loses no game state.
         let _ = kept.save_meta();
     }
@@ -1352,7 +1376,7 @@ fn crossing_received(
                 "game {id}: your resignation could not be signed again ({e}); `yam resign {id}` resigns"
             )),
         }
-    } else {
+    } else if next_duty(&game.replay).is_some() {
         news.push(format!(
             "game {id}: a forfeit claim, if it still lies, is made again with `yam forfeit {id}`; if the step came after the agreed days, the kept record and this mail are for a director"
         ));
@@ -1443,6 +1467,28 @@ fn arrived(
     // The events read may settle the seats (the other desk revealed the
     // draw): my record names the players then, as the sender's does, from
     // the names fixed at the challenge; a name I wrote stays.
+    if let Some(owed) = game.meta.resignation_owed.clone() {
+        let resigner = hex::decode(&owed.key)
+            .ok()
+            .and_then(|b| <[u8; 32]>::try_from(b).ok())
+            .and_then(|b| yam_referee::fair_play::sign::PublicKey::from_bytes(&b).ok());
+        if let Some(resigner) = resigner {
+            if let Some(instead) = resignation_taken_back(&resigner, new_events) {
+                return Outcome::Refused(format!(
+                    "game {id}: {who} resigned (the resignation crossed your step in the mail and is kept in {}); a resignation is not taken back by crossing (docs/fair-play.md, 3.10), and this mail's event #{} by {who} is not that resignation signed again: not taken. The game is for a director (`yam dispute` on {} and the mail's record)",
+                    owed.evidence,
+                    instead.event.seq,
+                    owed.evidence,
+                    who = desk.name_of(&resigner)
+                ));
+            }
+            if new_events.iter().any(|e| {
+                e.event.author == resigner && matches!(e.event.body, EventBody::Resignation)
+            }) {
+                game.meta.resignation_owed = None;
+            }
+        }
+    }
     game.name_players(desk);
     game.meta.changed_by(new_events, &game.replay);
     if let Some(m) = message_id {

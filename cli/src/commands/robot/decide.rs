@@ -143,6 +143,13 @@ pub struct GameMeta {
     /// game and reminds nobody of it (a director rules).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub equivocation: Option<Equivocation>,
+    /// In a witnessed game, the key (hex) whose resignation crossed the
+    /// other player's step in the mail and is void (`docs/fair-play.md`,
+    /// 3.10): its next event must be that resignation signed again (a
+    /// resignation is not taken back by crossing). Absent when none is
+    /// owed, and in games of an earlier build.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resignation_owed: Option<String>,
 }
 
 /// Two different events signed by one key at one place of a witnessed game.
@@ -1617,6 +1624,7 @@ impl Robot {
             reminders_sent: Vec::new(),
             reminders_since: None,
             equivocation: None,
+            resignation_owed: None,
             witness: false,
             bound: Vec::new(),
             silence: SilenceClock::default(),

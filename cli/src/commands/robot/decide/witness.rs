@@ -17,11 +17,23 @@ use super::{
 use crate::game::checkpoint;
 use crate::mail::cards::{Card, is_card};
 use crate::mail::extract::{Incoming, Turn};
-use yam_referee::signed::adoption::{Adoption, Stands, adoption};
+use yam_referee::signed::adoption::{
+    Adoption, Stands, adoption, resignation_taken_back, void_resigner,
+};
 
 use super::super::auth;
 use super::super::hygiene::{self, RateLimit};
 use crate::game::record::{RecordFault, claimed_id};
+
+/// The key (hex) that owes its resignation again once a crossing made
+/// `void` void against `standing` (3.10): the void history's resigner,
+/// unless she has signed in the standing one already (her resignation
+/// signed again, read before this late copy of the void one).
+fn owed_after_crossing(void: &[SignedEvent], standing: &[SignedEvent]) -> Option<String> {
+    void_resigner(void)
+        .filter(|k| !standing.iter().any(|e| e.event.author == *k))
+        .map(|k| hex_key(&k))
+}
 
 fn hex_key(key: &PublicKey) -> String {
     hex::encode(key.as_bytes())
@@ -73,6 +85,14 @@ enum NotTaken {
     },
     /// The histories part at an event signed by different keys.
     Forked { id: String, common: usize },
+    /// An event of a player whose void resignation (3.10) the robot keeps,
+    /// which is not that resignation signed again.
+    ResignationTakenBack {
+        id: String,
+        seq: u32,
+        /// The resigner's key fingerprint.
+        resigner: String,
+    },
     /// A first sight that does not name this robot as the referee.
     NotNamed { id: String, robot: String },
     /// Not UTF-8.
@@ -112,6 +132,10 @@ impl std::fmt::Display for NotTaken {
             NotTaken::Forked { id, common } => write!(
                 f,
                 "game {id}: a forked history: the mail's record and the robot's share their first {common} events and differ from event #{common} on"
+            ),
+            NotTaken::ResignationTakenBack { id, seq, resigner } => write!(
+                f,
+                "game {id}: the key {resigner} resigned (the resignation crossed the other player's step in the mail and is kept beside the game), and event #{seq} of this record is not that resignation signed again: a resignation is not taken back by crossing (docs/fair-play.md, 3.10); for a director"
             ),
             NotTaken::NotNamed { id, robot } => write!(
                 f,
@@ -341,6 +365,7 @@ impl Robot {
         // events a crossing's two histories share.
         let mut base = stored.len();
         let mut crossed = None;
+        let mut owed_now = None;
         let new = match adoption(&stored, &received, sender) {
             Adoption::New(n) => n,
             // An event signed without the pen (a resignation, a forfeit
@@ -355,6 +380,14 @@ impl Robot {
                 let path = format!("games/{id}/crossed-{common}.yam");
                 work.writes
                     .insert(path.clone(), String::from_utf8_lossy(bytes).into_owned());
+                if let (Some(k), Some(mut m)) = (
+                    owed_after_crossing(&received[common..], &stored[common..]),
+                    meta.clone(),
+                ) && m.resignation_owed.is_none()
+                {
+                    m.resignation_owed = Some(k);
+                    self.put_meta(work, &m);
+                }
                 return Ok(Taken {
                     log: format!(
                         "{id}: the record from {from} crossed the stored one in the mail after event #{}: its events signed without the pen are void (docs/fair-play.md, 3.10) and it is kept in {path}; the stored game stands",
@@ -367,6 +400,7 @@ impl Robot {
                 stands: Stands::Received,
             } => {
                 base = common;
+                owed_now = owed_after_crossing(&stored[common..], &received[common..]);
                 missed = received[common..]
                     .iter()
                     .filter(|e| Some(e.event.author) != sender)
@@ -484,6 +518,7 @@ impl Robot {
                     reminders_sent: Vec::new(),
                     reminders_since: None,
                     equivocation: None,
+                    resignation_owed: None,
                     witness: true,
                     bound: Vec::new(),
                     created: Some(self.now),
@@ -494,6 +529,25 @@ impl Robot {
                 }
             }
         };
+        // A resignation is not taken back by crossing (3.10): the resigner's
+        // next event must be it, signed again.
+        if owed_now.is_some() && meta.resignation_owed.is_none() {
+            meta.resignation_owed = owed_now;
+        }
+        if let Some(resigner) = meta.resignation_owed.as_deref().and_then(key_of) {
+            if let Some(instead) = resignation_taken_back(&resigner, &received[base..]) {
+                return Err(NotTaken::ResignationTakenBack {
+                    id,
+                    seq: instead.event.seq,
+                    resigner: resigner.fingerprint().to_string(),
+                });
+            }
+            if received[base..].iter().any(|e| {
+                e.event.author == resigner && matches!(e.event.body, EventBody::Resignation)
+            }) {
+                meta.resignation_owed = None;
+            }
+        }
         let opened = meta.stage == Stage::Pending && replay.opening_complete();
         let claimed_forfeit = received[base..]
             .iter()
