@@ -77,6 +77,9 @@ pub enum Error {
     /// The referee refused a step of a signed game.
     #[error("refused: {0}")]
     Table(#[from] yam_referee::signed::table::TableError),
+    /// A Castle Siege setup that cannot be sealed.
+    #[error(transparent)]
+    Setup(#[from] crate::game::setup::SetupRefusal),
 }
 
 impl Error {
@@ -108,7 +111,12 @@ pub fn exit_code(result: &Result<Status>) -> u8 {
     match result {
         Ok(status) => status_code(*status),
         Err(Error::Reported(status)) => status_code(*status),
-        Err(Error::Invalid(_) | Error::Table(_)) => EXIT_INVALID,
+        Err(
+            Error::Invalid(_)
+            | Error::Table(_)
+            | Error::Setup(crate::game::setup::SetupRefusal::WrongSide { .. }),
+        ) => EXIT_INVALID,
+        Err(Error::Setup(crate::game::setup::SetupRefusal::AnotherKept { .. })) => EXIT_USAGE,
         Err(
             Error::Usage(_)
             | Error::Io { .. }

@@ -4442,3 +4442,190 @@ fn a_void_resignation_taken_back_by_a_move_is_not_witnessed_as_a_plain_turn() {
         "the witness takes a move of the player whose signed resignation it keeps as evidence, as a plain turn:\n{log}"
     );
 }
+
+/// A mail whose only part is HTML, as `Local::deliver` writes a plain one.
+fn html_mail(from: &str, id: &str, subject: &str, html: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: robot@yam.test\r\nMessage-ID: <{id}>\r\nSubject: {subject}\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n{html}\r\n"
+    )
+    .into_bytes()
+}
+
+#[test]
+#[ignore = "being fixed in this session (attacker round, robot)"]
+fn a_robot_mail_quoted_in_an_html_reply_is_not_obeyed() {
+    // Ann's mail program writes HTML only, and quotes the robot's answer
+    // in a <blockquote>, its lines kept by <br>, as HTML mail programs
+    // do. She asks for the board; the quoted answer holds the placement
+    // the robot suggests (`  move GAME Defender:... #0`). A quoted line is
+    // not hers: it must not seal a setup she never chose, which can never
+    // be changed afterwards.
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let bo = local.register("bo@player.test");
+    local.says(
+        "ann@player.test",
+        &ann,
+        "challenge castle-siege bo@player.test",
+    );
+    let game = game_of(&local);
+    local.says("bo@player.test", &bo, &format!("join {game}"));
+    let begun = last_to(&local, "ann@player.test", "The game begins");
+    assert!(
+        begun.body.contains("Reply (a legal placement"),
+        "{}",
+        begun.body
+    );
+    let events = replay_of(&local, &game).events().len();
+    let quoted: String = begun
+        .body
+        .lines()
+        .map(|l| format!("{}<br>\r\n", l.replace('&', "&amp;").replace('<', "&lt;")))
+        .collect();
+    let html = format!(
+        "<html><body><p>show</p><p>token: {ann}</p><p>On Monday the Yam robot wrote:</p>\
+         <blockquote type=\"cite\">{quoted}</blockquote></body></html>"
+    );
+    local.deliver_raw(&html_mail(
+        "ann@player.test",
+        "html-reply@player.test",
+        "Re: [Yam] the board",
+        &html,
+    ));
+    local.run();
+    let answer = last_to(&local, "ann@player.test", "> show");
+    assert!(
+        !answer.body.contains("played Defender:sealed"),
+        "a quoted line sealed Ann's setup:\n{}",
+        answer.body
+    );
+    assert_eq!(
+        replay_of(&local, &game).events().len(),
+        events,
+        "the record took an event Ann did not write"
+    );
+}
+
+#[test]
+#[ignore = "being fixed in this session (attacker round, robot)"]
+fn an_html_only_mail_written_in_divs_is_read_line_by_line() {
+    // Webmail composers write each line of an HTML-only mail as a <div>.
+    // Ann's move and her token are two lines: read as one, her move is
+    // lost, she is told her mail "carries no token line" (it does), and
+    // her next tries that day get no answer at all, while her clock runs.
+    let mut local = Local::new();
+    let (game, ann, _) = ann_and_bo_at_khan(&mut local);
+    let html = format!("<div dir=\"ltr\"><div>move Ng3-f3 #0</div><div>token: {ann}</div></div>");
+    local.deliver_raw(&html_mail(
+        "ann@player.test",
+        "divs@player.test",
+        "my move",
+        &html,
+    ));
+    let out = local.run();
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        1,
+        "Ann's move was not played: {}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_mail_without_message_id_delivered_twice_is_obeyed_once() {
+    // A mail without a Message-ID is keyed by its bytes; the same mail
+    // delivered again by another route differs only in a trace header
+    // (`Received:`), and must still be the same mail: obeyed at most once.
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge genghis-khan",
+        &format!("token: {ann}\nseed: first words"),
+    );
+    local.run();
+    let game = game_of(&local);
+    local.says("ann@player.test", &ann, "move start #0");
+    assert_eq!(replay(&local.record(&game)).plies(), 0);
+    let mail = format!(
+        "From: ann@player.test\r\nTo: robot@yam.test\r\nSubject: move draw\r\nDate: Mon, 7 Dec 2026 02:00:00 +0000\r\n\r\ntoken: {ann}\r\nseed: once\r\n"
+    );
+    local.deliver_raw(mail.as_bytes());
+    local.run();
+    assert_eq!(replay(&local.record(&game)).plies(), 1);
+    local.deliver_raw(
+        format!("Received: from mx2.player.test by mx.yam.test; Mon, 7 Dec 2026 02:05:00 +0000\r\n{mail}")
+            .as_bytes(),
+    );
+    local.run();
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        1,
+        "the same mail, delivered again by another route, was obeyed twice"
+    );
+}
+
+#[test]
+fn a_second_castle_siege_setup_is_refused_without_naming_the_robots_files() {
+    // The refusal of a second setup must say why without mailing the
+    // player the store's paths or the name of her custodial key.
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let bo = local.register("bo@player.test");
+    local.says(
+        "ann@player.test",
+        &ann,
+        "challenge castle-siege bo@player.test",
+    );
+    let game = game_of(&local);
+    local.says("bo@player.test", &bo, &format!("join {game}"));
+    local.says(
+        "ann@player.test",
+        &ann,
+        &format!("move {game} Defender:CKAO/OACK/KCOA/AOKC #0"),
+    );
+    local.says(
+        "ann@player.test",
+        &ann,
+        &format!("move {game} Defender:KKAO/OACC/KCOA/AOKC"),
+    );
+    let refused = last_to(&local, "ann@player.test", "Defender:KKAO");
+    let root = local.root.display().to_string();
+    assert!(
+        refused.body.contains("Refused")
+            && !refused.body.contains(&root)
+            && !refused.body.contains("secrets"),
+        "{}",
+        refused.body
+    );
+}
+
+#[test]
+#[ignore = "being fixed in this session (attacker round, robot)"]
+fn a_registered_player_cannot_mail_a_stranger_more_than_one_invitation_a_day() {
+    // Who can do what: a registered abuser cannot "mail a stranger more
+    // than once a day". Vic never wrote to the robot; the first
+    // invitation registers her (its token goes to her), and from then on
+    // every invitation to her passes as one to a registered player: Ann
+    // mails her one after another, up to `invitations_per_day` a day, and
+    // every other registered player as many again.
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    for _ in 0..3 {
+        local.says(
+            "ann@player.test",
+            &ann,
+            "challenge khan basic vic@stranger.test",
+        );
+    }
+    let to_vic = local
+        .sent()
+        .into_iter()
+        .filter(|(to, _)| to.contains("vic@stranger.test"))
+        .count();
+    assert_eq!(
+        to_vic, 1,
+        "a stranger got {to_vic} mails from the robot in a day"
+    );
+    last_to(&local, "ann@player.test", "try again tomorrow");
+}

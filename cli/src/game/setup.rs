@@ -14,6 +14,55 @@ use yam_referee::signed::table::{self, Signer};
 use super::secrets::{Identity, SealedSetup, Secrets, random_32};
 use crate::error::{Error, Result};
 
+/// Why a setup cannot be sealed: the player's own mistake, said to a
+/// player who keeps the secrets (the hot-seat, the desk: her name and the
+/// secrets directory) by its `Display`, and to one who does not (the
+/// robot's player: no key's name, no path of the operator's disk) by
+/// [`SetupRefusal::to_player`].
+#[derive(Debug, thiserror::Error)]
+pub enum SetupRefusal {
+    /// A setup of the other side.
+    #[error("refused: {written} is a setup of the {sealed}, but {player} plays the {plays}")]
+    WrongSide {
+        /// The setup as written.
+        written: String,
+        /// The side it sets up.
+        sealed: String,
+        /// The player's name.
+        player: String,
+        /// The side the player plays.
+        plays: String,
+    },
+    /// Another setup of the player is sealed already (CS-07: it never
+    /// changes).
+    #[error("another setup of {player} for this game is already kept in {}; a setup never changes once chosen", dir.display())]
+    AnotherKept {
+        /// The player's name.
+        player: String,
+        /// The secrets directory that keeps it.
+        dir: std::path::PathBuf,
+    },
+}
+
+impl SetupRefusal {
+    /// The refusal in words for a player whose secrets the robot keeps:
+    /// naming neither the key's name in its store nor the store's path
+    /// (`a_second_castle_siege_setup_is_refused_without_naming_the_robots_files`).
+    pub fn to_player(&self) -> String {
+        match self {
+            SetupRefusal::WrongSide {
+                written,
+                sealed,
+                plays,
+                ..
+            } => format!("{written} is a setup of the {sealed}, but you play the {plays}"),
+            SetupRefusal::AnotherKept { .. } => {
+                "your setup is sealed already; a setup never changes once chosen (CS-07)".into()
+            }
+        }
+    }
+}
+
 /// Castle Siege: seals `written` for `identity`, whose secrets are in
 /// `secrets` (the hot-seat's and the mail player's shared half).
 pub fn seal_setup(
@@ -35,11 +84,13 @@ pub fn seal_setup(
     let setup =
         Setup::parse(written).map_err(|e| Error::invalid(format!("refused: {written}: {e}")))?;
     if setup.side() != side {
-        return Err(Error::invalid(format!(
-            "refused: {written} is a setup of the {}, but {} plays the {side}",
-            setup.side(),
-            identity.name
-        )));
+        return Err(SetupRefusal::WrongSide {
+            written: written.to_owned(),
+            sealed: setup.side().to_string(),
+            player: identity.name.clone(),
+            plays: side.to_string(),
+        }
+        .into());
     }
     let text = setup.placement().to_string();
     let game = game_id(replay)?;
@@ -49,11 +100,11 @@ pub fn seal_setup(
     {
         Some(kept) if kept.setup == text => kept.salt,
         Some(_) => {
-            return Err(Error::usage(format!(
-                "another setup of {} for this game is already kept in {}; a setup never changes once chosen",
-                identity.name,
-                secrets.dir().display()
-            )));
+            return Err(SetupRefusal::AnotherKept {
+                player: identity.name.clone(),
+                dir: secrets.dir().to_path_buf(),
+            }
+            .into());
         }
         None => random_32().map_err(|e| Error::usage(e.to_string()))?,
     };

@@ -503,7 +503,10 @@ fn siege_setup(
         let signer = keys.signer(me).ok_or("no key for you in this game")?;
         events.push(
             crate::game::setup::seal_setup(replay, secrets, identity, &signer, written, false)
-                .map_err(|e| e.to_string())?,
+                .map_err(|e| match e {
+                    crate::error::Error::Setup(refusal) => refusal.to_player(),
+                    e => e.to_string(),
+                })?,
         );
     }
     // At most two reveals; the bound only keeps a defect from looping.

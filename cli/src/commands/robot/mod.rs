@@ -165,8 +165,69 @@ fn mail_keys(raw: &[u8]) -> (String, Option<String>) {
             hasher.update(&raw[end..]);
             (short_key(&hasher.finalize()), Some(named_key(&named)))
         }
-        _ => (short_key(&Sha256::digest(raw)), None),
+        // Without a Message-ID (or a sender), the mail is its author's
+        // headers and its text: the trace headers a route adds (`Received`,
+        // `Delivered-To`, a filter's `X-` fields) are left out, so the same
+        // mail delivered again by another route is the same mail, obeyed
+        // once; keyed by all its bytes, a copy with one more `Received`
+        // line was a new mail and its move played twice
+        // (`a_mail_without_message_id_delivered_twice_is_obeyed_once`,
+        // found by an attacker helper). The key an earlier build gave it
+        // (all its bytes) is the second.
+        _ => (
+            authored_key(raw, end),
+            Some(short_key(&Sha256::digest(raw))),
+        ),
     }
+}
+
+/// The header fields a mail's author writes, which a route leaves as they
+/// are: a mail without a Message-ID is keyed by these and its text.
+const AUTHORED_FIELDS: &[&str] = &[
+    "from",
+    "sender",
+    "reply-to",
+    "to",
+    "cc",
+    "date",
+    "subject",
+    "in-reply-to",
+    "references",
+    "mime-version",
+    "content-type",
+    "content-transfer-encoding",
+];
+
+/// [`mail_keys`]' key of a mail without a Message-ID: its authored header
+/// fields (unfolded, in order) and its text after `end`.
+fn authored_key(raw: &[u8], end: usize) -> String {
+    let head = String::from_utf8_lossy(&raw[..end.min(raw.len())]);
+    let mut fields: Vec<String> = Vec::new();
+    for line in head.split('\n') {
+        let line = line.trim_end_matches('\r');
+        if line.starts_with([' ', '\t']) {
+            if let Some(last) = fields.last_mut() {
+                last.push(' ');
+                last.push_str(line.trim());
+            }
+            continue;
+        }
+        fields.push(line.to_owned());
+    }
+    let mut hasher = Sha256::new();
+    hasher.update(b"authored\n");
+    for field in &fields {
+        let Some((name, value)) = field.split_once(':') else {
+            continue;
+        };
+        let name = name.trim().to_ascii_lowercase();
+        if AUTHORED_FIELDS.contains(&name.as_str()) {
+            hasher.update(format!("{name}: {}\n", value.trim()).as_bytes());
+        }
+    }
+    hasher.update(b"text ");
+    hasher.update(raw.get(end..).unwrap_or_default());
+    short_key(&hasher.finalize())
 }
 
 /// A journal key: the first 24 hex digits of a digest.
