@@ -271,7 +271,7 @@ impl Secrets {
     }
 
     /// The names of the identities in the directory, sorted.
-    fn identity_names(&self) -> Result<Vec<String>, SecretError> {
+    pub fn identity_names(&self) -> Result<Vec<String>, SecretError> {
         let dir = self.identities();
         let entries = match fs::read_dir(&dir) {
             Ok(e) => e,

@@ -63,6 +63,28 @@ impl Desk {
         let store = Store::open(&data).map_err(|e| Error::usage(e.to_string()))?;
         let secrets =
             Secrets::open(&store.secrets_dir()).map_err(|e| Error::usage(e.to_string()))?;
+        // A key is drawn for the configuration's identity only when the
+        // secrets hold none yet (a desk's first use): a name they do not
+        // hold beside others is a mistake in the configuration (`key: Bo`
+        // for `bo`), and a key drawn silently for it signed nothing of the
+        // desk's games, which then looked as if they waited on a stranger,
+        // and went out on the desk's cards
+        // (`directory::a_key_name_the_secrets_do_not_hold_is_said_not_drawn_silently_over_a_desk_with_games`).
+        let held = secrets
+            .identity_names()
+            .map_err(|e| Error::usage(e.to_string()))?;
+        if !held.is_empty() && !held.contains(&config.identity.key) {
+            return Err(Error::usage(format!(
+                "{}: the identity key {:?} is not in the secrets directory {}, which holds {}: name one of them in `identity: key` (a new key is drawn only for a desk that has none yet)",
+                config_path.display(),
+                config.identity.key,
+                store.secrets_dir().display(),
+                held.iter()
+                    .map(|n| format!("{n:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
         let (me, new_identity) = secrets
             .identity(&config.identity.key)
             .map_err(|e| Error::usage(e.to_string()))?;
@@ -94,21 +116,52 @@ impl Desk {
 
     /// Moves every game whose opponent writes from `from` to `to` (the
     /// opponent's signed card moved them); the games moved.
-    pub fn move_opponent(&self, from: &str, to: &str) -> Result<Vec<String>, Error> {
+    ///
+    /// Only each game's bookkeeping is read and written (not its record),
+    /// and a game that cannot be is named in the second list and passed
+    /// over, not a reason to stop: stopping at a damaged game left the
+    /// games after it with the old address while the contact had moved,
+    /// and the card, read again once the game was mended, was "the key
+    /// known" and moved nothing, so every later turn from the new address
+    /// was refused
+    /// (`directory::a_move_card_refused_over_a_damaged_game_still_moves_the_games_once_it_is_mended`).
+    pub fn move_opponent(
+        &self,
+        from: &[String],
+        to: &str,
+    ) -> Result<(Vec<String>, Vec<String>), Error> {
         let mut moved = Vec::new();
+        let mut failed = Vec::new();
         for id in self
             .store
             .games()
             .map_err(|e| Error::usage(e.to_string()))?
         {
-            let mut stored = Stored::open(&self.store, &id)?;
-            if stored.meta.opponent.eq_ignore_ascii_case(from) {
-                stored.meta.opponent = to.to_owned();
-                stored.save_meta()?;
-                moved.push(id);
+            let moved_one = (|| -> Result<bool, Error> {
+                let locked = self
+                    .store
+                    .lock(&id)
+                    .map_err(|e| Error::usage(e.to_string()))?;
+                let mut meta = read_meta(&locked)?;
+                if !from.iter().any(|f| meta.opponent.eq_ignore_ascii_case(f)) {
+                    return Ok(false);
+                }
+                meta.opponent = to.to_owned();
+                let text =
+                    serde_yaml_ng::to_string(&meta).map_err(|e| Error::usage(e.to_string()))?;
+                crate::store::atomic::write(&locked.dir().join("mail.yaml"), text.as_bytes(), true)
+                    .map_err(|e| {
+                        Error::usage(format!("cannot write the game's bookkeeping: {e}"))
+                    })?;
+                Ok(true)
+            })();
+            match moved_one {
+                Ok(true) => moved.push(id),
+                Ok(false) => {}
+                Err(e) => failed.push(format!("{id} ({e})")),
             }
         }
-        Ok(moved)
+        Ok((moved, failed))
     }
 
     /// My key.

@@ -523,14 +523,44 @@ fn card(desk: &mut Desk, from: &str, bytes: &[u8], introduction: Option<&str>) -
             card.address,
             card.key.fingerprint()
         ),
-        Remembered::Known => format!("{} <{}>: the key is the one known", card.name, card.address),
+        Remembered::Known => {
+            let mut said = format!("{} <{}>: the key is the one known", card.name, card.address);
+            // A move half done before (a game that could not be moved
+            // then): the games still at a former address move now.
+            let former = desk
+                .contacts
+                .by_address(&card.address)
+                .map(|c| c.former.clone())
+                .unwrap_or_default();
+            if !former.is_empty() {
+                match desk.move_opponent(&former, &card.address) {
+                    Ok((games, failed)) => {
+                        if !games.is_empty() {
+                            said.push_str(&format!(
+                                "; games {} still went to a former address and now go to this one",
+                                games.join(", ")
+                            ));
+                        }
+                        if !failed.is_empty() {
+                            said.push_str(&format!(
+                                "; games that could not be looked at: {} (read this card again once they are mended)",
+                                failed.join(", ")
+                            ));
+                        }
+                    }
+                    Err(e) => return Outcome::Refused(e.to_string()),
+                }
+            }
+            said
+        }
         Remembered::Moved { from: former } => {
-            let games = match desk.move_opponent(&former, &card.address) {
-                Ok(games) => games,
-                Err(e) => return Outcome::Refused(e.to_string()),
-            };
+            let (games, failed) =
+                match desk.move_opponent(std::slice::from_ref(&former), &card.address) {
+                    Ok(games) => games,
+                    Err(e) => return Outcome::Refused(e.to_string()),
+                };
             format!(
-                "{} moved from {former} to {}: the card is signed with the key known for them (fingerprint {}); {}",
+                "{} moved from {former} to {}: the card is signed with the key known for them (fingerprint {}); {}{}",
                 card.name,
                 card.address,
                 card.key.fingerprint(),
@@ -538,6 +568,14 @@ fn card(desk: &mut Desk, from: &str, bytes: &[u8], introduction: Option<&str>) -
                     "no game of yours was with them".to_owned()
                 } else {
                     format!("games {} now go to the new address", games.join(", "))
+                },
+                if failed.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; games that could not be looked at: {} (read this card again once they are mended: the games still at the former address move then)",
+                        failed.join(", ")
+                    )
                 }
             )
         }
@@ -938,6 +976,17 @@ fn verified_record(
                 known.name,
                 known.address,
                 known.name,
+                desk.address()
+            ));
+        }
+        // The game's own opponent, whose contact is gone (`yam identity
+        // forget`): said so, with the way on, not "never read".
+        if stored
+            .as_ref()
+            .is_some_and(|(s, _)| s.meta.opponent == from)
+        {
+            return Outcome::Refused(format!(
+                "game {id}: the mail is from {from}, the game's opponent, whose card this desk no longer keeps (forgotten?): ask them to send it again (`yam identity send {}`), read it, and then this mail again",
                 desk.address()
             ));
         }

@@ -376,6 +376,14 @@ pub fn challenge(args: &ChallengeArgs) -> Result<Status> {
         referee: args.referee.as_deref().map(str::to_ascii_lowercase),
     };
     let address = args.address.to_ascii_lowercase();
+    // Oneself is no opponent: kept, the challenge waited for ever for a
+    // card that my own `yam read` passes over as my own mail
+    // (`directory::a_challenge_to_my_own_address_is_refused_not_kept_waiting_for_ever`).
+    if address.eq_ignore_ascii_case(&desk.address()) {
+        return Err(Error::usage(format!(
+            "{address} is your own address (the configuration's identity address): a challenge goes to your opponent's"
+        )));
+    }
     // Checked before anything is signed or stored: a bad referee address
     // would otherwise surface only when the first mail is sent.
     if let Some(referee) = &settings.referee
