@@ -4452,7 +4452,6 @@ fn html_mail(from: &str, id: &str, subject: &str, html: &str) -> Vec<u8> {
 }
 
 #[test]
-#[ignore = "being fixed in this session (attacker round, robot)"]
 fn a_robot_mail_quoted_in_an_html_reply_is_not_obeyed() {
     // Ann's mail program writes HTML only, and quotes the robot's answer
     // in a <blockquote>, its lines kept by <br>, as HTML mail programs
@@ -4507,7 +4506,6 @@ fn a_robot_mail_quoted_in_an_html_reply_is_not_obeyed() {
 }
 
 #[test]
-#[ignore = "being fixed in this session (attacker round, robot)"]
 fn an_html_only_mail_written_in_divs_is_read_line_by_line() {
     // Webmail composers write each line of an HTML-only mail as a <div>.
     // Ann's move and her token are two lines: read as one, her move is
@@ -4601,7 +4599,6 @@ fn a_second_castle_siege_setup_is_refused_without_naming_the_robots_files() {
 }
 
 #[test]
-#[ignore = "being fixed in this session (attacker round, robot)"]
 fn a_registered_player_cannot_mail_a_stranger_more_than_one_invitation_a_day() {
     // Who can do what: a registered abuser cannot "mail a stranger more
     // than once a day". Vic never wrote to the robot; the first

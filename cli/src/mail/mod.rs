@@ -6,6 +6,7 @@ pub mod armor;
 pub mod cards;
 pub mod compose;
 pub mod extract;
+pub mod html;
 pub mod imap;
 pub mod inbox;
 pub mod maildir;

@@ -42,6 +42,15 @@ pub struct Player {
     pub games: Vec<String>,
     /// When the robot first heard of the address (seconds since 1970).
     pub registered: u64,
+    /// Registered by another player's invitation and not heard from since
+    /// (no mail with its token yet): an invitation to it is a mail to a
+    /// stranger, one a day, as the first was; else a registered abuser
+    /// mailed a stranger once per challenge, since the first invitation
+    /// had registered her
+    /// (`a_registered_player_cannot_mail_a_stranger_more_than_one_invitation_a_day`).
+    /// Absent in an earlier build's file: heard from.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unheard: bool,
 }
 
 /// The robot's key for its players' tokens.
@@ -150,6 +159,7 @@ impl Player {
             identity: format!("p-{key}"),
             games: Vec::new(),
             registered: now,
+            unheard: false,
         }
     }
 

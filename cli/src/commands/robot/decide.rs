@@ -939,6 +939,11 @@ impl Robot {
             self.reply(work, key, incoming, from, body, None);
             return;
         }
+        // Heard from: invitations to her are no longer mails to a stranger.
+        if player.unheard {
+            player.unheard = false;
+            self.put_player(work, &player);
+        }
         let mut sections = Vec::new();
         let mut last_game = None;
         for bad in &parsed.errors {
@@ -1597,7 +1602,7 @@ impl Robot {
                     "you have sent {today} invitations today, the most a player may send in a day; expected a challenge without an address (anyone may join), or try again tomorrow"
                 ));
             }
-            if self.player(work, invited).is_none()
+            if self.player(work, invited).is_none_or(|p| p.unheard)
                 && !self.may_answer_unauthenticated(work, key, hygiene::Answer::Welcome, invited)
             {
                 return Err(format!(
@@ -1679,7 +1684,8 @@ impl Robot {
             // makes it that address's.
             match self.new_token(work, invited) {
                 Ok(token) => {
-                    let p = Player::new(invited, &token, self.now);
+                    let mut p = Player::new(invited, &token, self.now);
+                    p.unheard = true;
                     self.put_player(work, &p);
                     text.push_str(&format!(
                         "You are new to the robot: your token is  {token}\nKeep it to yourself; every mail you send the robot carries it.\n\n"
@@ -2126,11 +2132,23 @@ fn thread_game(incoming: &Incoming) -> Option<String> {
     })
 }
 
-/// The text of a mail's first text part (HTML-only mails as text).
+/// The text of a mail's first text part; an HTML-only mail's as its
+/// reader sees it, what it quotes marked quoted ([`crate::mail::html`]).
 fn body_text(raw: &[u8]) -> String {
-    mail_parser::MessageParser::default()
-        .parse(raw)
-        .and_then(|m| m.body_text(0).map(|t| t.into_owned()))
+    let Some(message) = mail_parser::MessageParser::default().parse(raw) else {
+        return String::new();
+    };
+    let html_only = message
+        .text_body
+        .first()
+        .and_then(|&i| message.part(i))
+        .is_some_and(|part| matches!(part.body, mail_parser::PartType::Html(_)));
+    if html_only && let Some(html) = message.body_html(0) {
+        return crate::mail::html::html_lines(&html);
+    }
+    message
+        .body_text(0)
+        .map(|t| t.into_owned())
         .unwrap_or_default()
 }
 
@@ -2515,6 +2533,7 @@ mod read_games_tests {
             identity: "p-ann".into(),
             games: vec!["g1".into()],
             registered: 1,
+            unheard: false,
         };
         let rel = player_path(&player.address);
         let path = dir.path().join(&rel);
