@@ -158,7 +158,12 @@ fn decode_entities(text: &str) -> String {
     while let Some(amp) = rest.find('&') {
         out.push_str(&rest[..amp]);
         rest = &rest[amp..];
-        let Some(semi) = rest[..rest.len().min(12)].find(';') else {
+        // Bytes, not a slice of the text: twelve bytes may end inside a
+        // character (found by the fuzz target).
+        let Some(semi) = rest.as_bytes()[..rest.len().min(12)]
+            .iter()
+            .position(|&b| b == b';')
+        else {
             out.push('&');
             rest = &rest[1..];
             continue;
@@ -217,6 +222,8 @@ mod tests {
             "a b c d AB &bogus; & e < f"
         );
         assert_eq!(html_lines("<p>unclosed <b"), "unclosed <b");
+        // A reference cut inside a character (the fuzz target's crash).
+        assert_eq!(html_lines("&aaaaaaaaaaé;"), "&aaaaaaaaaaé;");
         assert_eq!(html_lines(""), "");
     }
 }
