@@ -4626,3 +4626,137 @@ fn a_registered_player_cannot_mail_a_stranger_more_than_one_invitation_a_day() {
     );
     last_to(&local, "ann@player.test", "try again tomorrow");
 }
+
+#[test]
+fn an_html_only_mail_in_a_pre_block_keeps_its_lines() {
+    // A `<pre>` block (Thunderbird's "Preformat" paragraph style, a mail
+    // program's fixed-width text) shows its line breaks as they are: Ann's
+    // move and her token are two lines on her screen. Read with their
+    // newline collapsed into a space they are one line, her move is lost
+    // and she is told her mail carries no token line.
+    let mut local = Local::new();
+    let (game, ann, _) = ann_and_bo_at_khan(&mut local);
+    let html = format!("<html><body><pre>move Ng3-f3 #0\ntoken: {ann}\n</pre></body></html>");
+    local.deliver_raw(&html_mail(
+        "ann@player.test",
+        "pre@player.test",
+        "my move",
+        &html,
+    ));
+    let out = local.run();
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        1,
+        "Ann's move in a <pre> block was not played: {}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn two_mails_without_message_id_or_date_on_two_turns_are_both_obeyed() {
+    // A player's script mails the robot a bare message: no Message-ID, no
+    // Date (an MTA relaying it from a remote client adds neither). Each
+    // turn she sends the same words, "move draw" and her token: two
+    // mails, delivered an hour apart, each with its own Received line.
+    // Keyed by the authored headers and text alone they are one mail, and
+    // the second turn's move is swallowed as "a mail delivered twice",
+    // without a word, while her clock runs.
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge genghis-khan",
+        &format!("token: {ann}\nseed: first words"),
+    );
+    local.run();
+    let game = game_of(&local);
+    local.says("ann@player.test", &ann, "move start #0");
+    assert_eq!(replay(&local.record(&game)).plies(), 0);
+    let mail = format!(
+        "From: ann@player.test\r\nTo: robot@yam.test\r\nSubject: move draw\r\n\r\ntoken: {ann}\r\n"
+    );
+    local.deliver_raw(
+        format!("Received: from script.player.test by mx.yam.test; Mon, 7 Dec 2026 02:00:00 +0000\r\n{mail}")
+            .as_bytes(),
+    );
+    local.run();
+    assert_eq!(replay(&local.record(&game)).plies(), 1);
+    // The same move, a turn later, is legal again: with a Message-ID
+    // this second mail is played.
+    local.deliver_raw(
+        format!("Received: from script.player.test by mx.yam.test; Mon, 7 Dec 2026 03:00:00 +0000\r\n{mail}")
+            .as_bytes(),
+    );
+    let out = local.run();
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        2,
+        "the second turn's mail was swallowed as the first one delivered again: {}",
+        stderr(&out)
+    );
+}
+
+#[test]
+#[ignore = "left open (docs/robot.md, \"Who can do what\"): a copy whose route added a Message-ID is keyed by it; matching it to the copy without one would swallow two mails of the same words (see two_mails_without_message_id_or_date_on_two_turns_are_both_obeyed)"]
+fn a_mail_without_message_id_whose_second_route_adds_one_is_obeyed_once() {
+    // The same mail, without a Message-ID, comes by two routes; the
+    // second relays through an MTA that adds the Message-ID a mail lacks
+    // (sendmail does; Postfix and Exim do for the mail they submit). It is
+    // one mail, by the same author, with the same text: obeyed once.
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge genghis-khan",
+        &format!("token: {ann}\nseed: first words"),
+    );
+    local.run();
+    let game = game_of(&local);
+    local.says("ann@player.test", &ann, "move start #0");
+    assert_eq!(replay(&local.record(&game)).plies(), 0);
+    let mail = format!(
+        "From: ann@player.test\r\nTo: robot@yam.test\r\nSubject: move draw\r\nDate: Mon, 7 Dec 2026 02:00:00 +0000\r\n\r\ntoken: {ann}\r\nseed: once\r\n"
+    );
+    local.deliver_raw(mail.as_bytes());
+    local.run();
+    assert_eq!(replay(&local.record(&game)).plies(), 1);
+    local.deliver_raw(
+        format!("Received: from mx2.player.test by mx.yam.test; Mon, 7 Dec 2026 02:05:00 +0000\r\nMessage-ID: <20261207020500.1@mx2.player.test>\r\n{mail}")
+            .as_bytes(),
+    );
+    local.run();
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        1,
+        "the same mail, delivered again by a route that added a Message-ID, was obeyed twice"
+    );
+}
+
+#[test]
+fn an_html_only_mails_signature_is_not_read_as_commands() {
+    // A plain-text mail is read up to its signature separator (`-- `);
+    // Gmail writes the same separator in an HTML-only mail
+    // (`<span class="gmail_signature_prefix">-- </span>`), and Thunderbird
+    // in a `moz-signature` div. Ann's signature is not a command of hers,
+    // and her answer must not come back with it refused as one.
+    let mut local = Local::new();
+    let (game, ann, _) = ann_and_bo_at_khan(&mut local);
+    let html = format!(
+        "<div dir=\"ltr\"><div>show {game}</div><div>token: {ann}</div><br clear=\"all\"><br>\
+         <span class=\"gmail_signature_prefix\">-- </span><br><div dir=\"ltr\" class=\"gmail_signature\">\
+         <div>Play well,</div><div>Ann</div></div></div>"
+    );
+    local.deliver_raw(&html_mail(
+        "ann@player.test",
+        "sig@player.test",
+        "the board",
+        &html,
+    ));
+    local.run();
+    let answer = last_to(&local, "ann@player.test", "> show");
+    assert!(
+        !answer.body.contains("well,"),
+        "Ann's signature was read as a command:\n{}",
+        answer.body
+    );
+}

@@ -157,10 +157,16 @@ pub fn run(args: &DisputeArgs) -> Result<Status> {
             );
         }
     }
+    // The reasons and the verdict quote the logs (players' names, a
+    // claim's signed reason): shown safe for a terminal.
     for reason in &report.reasons {
-        let _ = writeln!(out, "  - {reason}");
+        let _ = writeln!(out, "  - {}", crate::diagnostics::visible(reason));
     }
-    let _ = writeln!(out, "verdict: {}", report.verdict);
+    let _ = writeln!(
+        out,
+        "verdict: {}",
+        crate::diagnostics::visible(&report.verdict)
+    );
     if let Relation::Fork(fork) = &report.relation
         && let Some(proof) = fork.proof()
     {
@@ -173,7 +179,7 @@ pub fn run(args: &DisputeArgs) -> Result<Status> {
         for event in [first, second] {
             let mut comment = Comment::default();
             comment.push_command(event_command(event));
-            let _ = writeln!(out, "  {}", describe(event));
+            let _ = writeln!(out, "  {}", crate::diagnostics::visible(&describe(event)));
             let _ = writeln!(out, "  {{{}}}", comment.words().join(" "));
         }
     }

@@ -14,7 +14,9 @@
 //!
 //! The rules, kept small on purpose (a reader of commands, not a browser):
 //! a block element (`p`, `div`, `br`, `li`, `tr`, `h1`..`h6`, `hr`, `pre`,
-//! `table`, `ul`, `ol`, `blockquote`) starts a line; every line inside a
+//! `table`, `ul`, `ol`, `blockquote`) starts a line, and so does a line
+//! break inside a `<pre>`; a line that is the signature separator keeps
+//! its space (`-- `); every line inside a
 //! `blockquote` (or a Gmail quote, `class="gmail_quote"`) is prefixed `> `
 //! once per level; `head`, `script`, `style` and `title` are dropped; tags
 //! and comments go; runs of white space are one space; the common entities
@@ -61,6 +63,8 @@ struct Lines {
     divs: Vec<bool>,
     /// Inside an element whose text is not shown (`head`, `script`, ...).
     hidden: usize,
+    /// Inside a `<pre>`, whose line breaks are lines.
+    pre: usize,
 }
 
 impl Lines {
@@ -69,7 +73,9 @@ impl Lines {
             return;
         }
         for c in decode_entities(raw).chars() {
-            if c.is_whitespace() && c != '\u{a0}' {
+            if c == '\n' && self.pre > 0 {
+                self.break_line();
+            } else if c.is_whitespace() && c != '\u{a0}' {
                 if !self.line.is_empty() && !self.line.ends_with(' ') {
                     self.line.push(' ');
                 }
@@ -121,8 +127,16 @@ impl Lines {
                     self.divs.push(quotes);
                 }
             }
-            "br" | "p" | "li" | "tr" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "hr" | "pre"
-            | "table" | "ul" | "ol" | "dd" | "dt" => self.break_line(),
+            "pre" => {
+                self.break_line();
+                if closing {
+                    self.pre = self.pre.saturating_sub(1);
+                } else {
+                    self.pre += 1;
+                }
+            }
+            "br" | "p" | "li" | "tr" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "hr" | "table"
+            | "ul" | "ol" | "dd" | "dt" => self.break_line(),
             "td" | "th" if !closing && !self.line.is_empty() => self.line.push(' '),
             _ => {}
         }
@@ -130,6 +144,11 @@ impl Lines {
 
     fn break_line(&mut self) {
         let line = self.line.trim();
+        // The signature separator keeps its space (`-- `), which the
+        // command reader stops at, as in a plain mail: Gmail writes it in
+        // a span of its own, and trimmed to `--` the signature's lines were
+        // read as commands.
+        let line = if line == "--" { "-- " } else { line };
         if !line.is_empty() {
             // A quote's depth is shown up to a few levels: what a reader of
             // commands needs is whether a line is quoted, and a thousand
@@ -185,7 +204,14 @@ fn decode_entities(text: &str) -> String {
         };
         match decoded {
             Some(c) => {
-                out.push(c);
+                // A control character written as a reference (`&#27;`)
+                // is no text of a reader's: kept as U+FFFD, not raw in the
+                // lines the robot quotes back.
+                out.push(if c.is_control() && c != '\n' && c != '\t' {
+                    '\u{FFFD}'
+                } else {
+                    c
+                });
                 rest = &rest[semi + 1..];
             }
             None => {
@@ -222,6 +248,9 @@ mod tests {
             "a b c d AB &bogus; & e < f"
         );
         assert_eq!(html_lines("<p>unclosed <b"), "unclosed <b");
+        assert_eq!(html_lines("<pre>a\n  b\n</pre>c"), "a\nb\nc");
+        assert_eq!(html_lines("x<br><span>-- </span><br>sig"), "x\n-- \nsig");
+        assert_eq!(html_lines("a&#27;b"), "a\u{FFFD}b");
         // A reference cut inside a character (the fuzz target's crash).
         assert_eq!(html_lines("&aaaaaaaaaaé;"), "&aaaaaaaaaaé;");
         assert_eq!(html_lines(""), "");

@@ -337,7 +337,9 @@ fn keep_mode(temp: &fs::File, path: &Path) -> io::Result<()> {
     #[cfg(unix)]
     if let Ok(old) = fs::metadata(path) {
         use std::os::unix::fs::PermissionsExt;
-        let mode = old.permissions().mode() & 0o7777;
+        // The permission bits only: a set-user-id bit is not carried to
+        // new contents, as a plain write by its owner would clear it.
+        let mode = old.permissions().mode() & 0o777;
         if temp.metadata()?.permissions().mode() & 0o7777 != mode {
             temp.set_permissions(fs::Permissions::from_mode(mode))?;
         }

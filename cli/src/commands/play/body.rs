@@ -138,9 +138,12 @@ pub fn what_happened(desk: &Desk, events: &[SignedEvent], said: &[(u32, String)]
                 "{who} {} the take-back",
                 if *accepted { "accepts" } else { "declines" }
             ),
-            EventBody::ForfeitClaim { reason, .. } => {
-                format!("{who} claims a forfeit: {reason}")
-            }
+            // The reason is the claimant's own signed words, any text:
+            // cleaned like every text of another's before it is printed.
+            EventBody::ForfeitClaim { reason, .. } => format!(
+                "{who} claims a forfeit: {}",
+                crate::mail::cards::clean_text(reason.as_str())
+            ),
             EventBody::Acceptance(_) => format!("{who} accepted the challenge"),
             EventBody::Challenge(_) => continue,
         };

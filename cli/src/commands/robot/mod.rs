@@ -216,14 +216,29 @@ fn authored_key(raw: &[u8], end: usize) -> String {
     }
     let mut hasher = Sha256::new();
     hasher.update(b"authored\n");
+    let mut dated = false;
+    // The first hop (the bottom-most `Received`), which copies that part
+    // later on the way share.
+    let mut first_hop = None;
     for field in &fields {
         let Some((name, value)) = field.split_once(':') else {
             continue;
         };
         let name = name.trim().to_ascii_lowercase();
+        dated |= name == "date";
+        if name == "received" {
+            first_hop = Some(value.trim());
+        }
         if AUTHORED_FIELDS.contains(&name.as_str()) {
             hasher.update(format!("{name}: {}\n", value.trim()).as_bytes());
         }
+    }
+    // Without a Date either, two mails of the same words (a script's
+    // `move draw`, a turn apart) had the same authored headers and text:
+    // the first hop tells them apart
+    // (`two_mails_without_message_id_or_date_on_two_turns_are_both_obeyed`).
+    if !dated && let Some(hop) = first_hop {
+        hasher.update(format!("first hop: {hop}\n").as_bytes());
     }
     hasher.update(b"text ");
     hasher.update(raw.get(end..).unwrap_or_default());
