@@ -30,8 +30,11 @@ fuzz_target!(|data: &[u8]| {
     );
     for line in out.lines() {
         assert!(!line.is_empty());
-        // The signature separator keeps its space.
-        assert!(line == "-- " || line == line.trim(), "{line:?}");
+        // The signature separator keeps its space, quoted or not.
+        assert!(
+            line.trim_start_matches("> ") == "-- " || line == line.trim(),
+            "{line:?}"
+        );
     }
     // Quoted as a whole: nothing of it reads as the sender's own line
     // (unless the input closes the quote itself).
