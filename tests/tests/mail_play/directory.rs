@@ -4320,3 +4320,31 @@ fn an_invited_desk_of_an_earlier_build_counts_the_days_the_challenge_agreed() {
     .unwrap();
     claims_forfeit(&bo, 11, "Ann");
 }
+
+#[test]
+fn a_challenge_waiting_for_a_card_is_listed_with_its_remedies() {
+    // Ann challenges Bo, whose card she has never read: the challenge
+    // waits for his card. Before, `yam games` said "no games yet" and
+    // showed it nowhere: a card lost on the way left it waiting unseen.
+    // Listed now, with what sends it and what drops it; gone once sent.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    challenge_bo(&ann, "khan-1").success();
+    let listed = ann.yam(&["games"]).success();
+    let text = String::from_utf8_lossy(&listed.get_output().stdout).into_owned();
+    assert!(!text.contains("no games yet"), "{text}");
+    assert!(
+        text.contains("card  khan-1  a challenge to bo@example.net")
+            && text.contains("`yam identity send bo@example.net`")
+            && text.contains("`yam withdraw khan-1`"),
+        "{text}"
+    );
+    assert_eq!(ann.status("khan-1"), "card");
+    // Bo's card comes: the challenge goes, and the game is listed instead.
+    bo.read();
+    ann.read();
+    assert_eq!(ann.status("khan-1"), "them");
+    let listed = ann.yam(&["games"]).success();
+    let text = String::from_utf8_lossy(&listed.get_output().stdout).into_owned();
+    assert!(!text.contains("waits for their card"), "{text}");
+}

@@ -728,6 +728,30 @@ pub fn keep_pending(desk: &Desk, address: &str, settings: &ChallengeSettings) ->
         .map_err(|e| Error::usage(format!("{}: {e}", path.display())))
 }
 
+/// Every challenge kept waiting for a card, by the address it waits for
+/// (as its file names it), with its settings or why they do not read:
+/// listed by `yam games`, which showed them nowhere, so a challenge whose
+/// card was lost waited unseen.
+pub fn waiting_challenges(desk: &Desk) -> Vec<(String, Result<ChallengeSettings, String>)> {
+    let dir = desk.store.root().join("pending");
+    let mut out: Vec<(String, Result<ChallengeSettings, String>)> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_str()?.strip_suffix(".yaml")?.to_owned();
+            let settings = std::fs::read_to_string(e.path())
+                .map_err(|e| e.to_string())
+                .and_then(|t| {
+                    serde_yaml_ng::from_str::<ChallengeSettings>(&t).map_err(|e| e.to_string())
+                });
+            Some((name, settings))
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
 fn waiting_challenge(desk: &Desk, address: &str) -> Result<Option<ChallengeSettings>, Error> {
     let path = pending_path(desk, address);
     // Only an absent file is "no challenge waits": one there that cannot

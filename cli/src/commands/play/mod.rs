@@ -563,13 +563,40 @@ pub fn games(args: &GamesArgs) -> Result<Status> {
         return games_json(&desk, ids);
     }
     let mut out = std::io::stdout().lock();
-    if ids.is_empty() {
+    let waiting = incoming::waiting_challenges(&desk);
+    if ids.is_empty() && waiting.is_empty() {
         let _ = writeln!(
             out,
             "no games yet: `yam challenge ADDRESS --game ... --ruleset ...`"
         );
     }
     let mut status = Status::Valid;
+    // Challenges that wait for the invited player's card: no game yet,
+    // but the player's to see (a lost card leaves one waiting).
+    for (address, settings) in &waiting {
+        let address = crate::mail::cards::clean_text(address);
+        match settings {
+            Ok(s) => {
+                let _ = writeln!(
+                    out,
+                    "card  {}  a challenge to {address} ({}, {} ruleset) waits for their card: it is sent when `yam read` reads it; `yam identity send {address}` sends my card again{}",
+                    s.id.as_deref().map_or("-", |id| id),
+                    s.game,
+                    s.ruleset,
+                    s.id.as_deref()
+                        .map(|id| format!(", `yam withdraw {id}` drops it"))
+                        .unwrap_or_default()
+                );
+            }
+            Err(e) => {
+                let _ = writeln!(
+                    out,
+                    "?     -  a challenge waiting for {address}'s card cannot be read: {e}"
+                );
+                status = Status::Invalid;
+            }
+        }
+    }
     for id in ids {
         match Game::open(&desk.store, &id) {
             Ok(game) => {
