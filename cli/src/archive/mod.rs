@@ -408,6 +408,19 @@ pub(crate) fn shift_pos(piece: &Piece, pos: &mut Pos) {
     pos.line = pos.line.saturating_add(piece.line - 1);
 }
 
+/// The `GameId` the header of the game a syntax error `e` (its positions
+/// still the piece's) stopped in gave before the fault ([`game_id_before`]
+/// over the piece's bytes from the game's start to the fault); empty when
+/// none did. For `check` and `verify` alike.
+pub fn game_id_of_fault(piece: &Piece, e: &yam_notation::ParseError) -> String {
+    usize::try_from(e.game_start.offset)
+        .ok()
+        .zip(usize::try_from(e.pos.offset).ok())
+        .and_then(|(from, to)| piece.bytes.get(from..to))
+        .map(game_id_before)
+        .unwrap_or_default()
+}
+
 /// The `GameId` a game's header gives in `text` (the game read up to a
 /// syntax error): a `[GameId "..."]` pair on a line of the header (tag
 /// names are read without case). For the JSON line, which docs/json.md

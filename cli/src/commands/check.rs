@@ -9,7 +9,7 @@ use yam_notation::{ParseError, Pos, ReadError, Reader};
 use yam_referee::check::{ChanceSource, Checker, GameReport, Verdict};
 
 use crate::archive::{
-    NoGame, expand, frame_in_piece, game_id_before, grand_total, open_input, shift_pos,
+    NoGame, expand, frame_in_piece, game_id_of_fault, grand_total, open_input, shift_pos,
     stream_pieces,
 };
 use crate::diagnostics::{Frame, render_syntax, render_violation};
@@ -318,12 +318,7 @@ fn check_piece_with(
             }
             Err(ReadError::Syntax(mut e)) => {
                 // Offsets in the piece, before they are made the file's.
-                let game_id = usize::try_from(e.game_start.offset)
-                    .ok()
-                    .zip(usize::try_from(e.pos.offset).ok())
-                    .and_then(|(from, to)| piece.bytes.get(from..to))
-                    .map(game_id_before)
-                    .unwrap_or_default();
+                let game_id = game_id_of_fault(piece, &e);
                 shift(&mut e.pos);
                 shift(&mut e.game_start);
                 let framed = frames.then(|| frame_in_piece(piece, e.pos));

@@ -15,7 +15,7 @@ use yam_referee::signed::text::{mode_guarantee, mode_name, practice_seed_text};
 use yam_referee::signed::{Collector, Verdict, Verified, verify_text};
 
 use crate::archive::{
-    NoGame, expand, frame_in_piece, game_id_before, grand_total, open_input, shift_pos,
+    NoGame, expand, frame_in_piece, game_id_of_fault, grand_total, open_input, shift_pos,
     stream_pieces,
 };
 use crate::diagnostics::{Frame, render_failure, render_syntax, render_violation};
@@ -345,12 +345,7 @@ fn verify_piece(path: &Path, piece: &Piece, frames: bool) -> Vec<Checked> {
             }
             Err(ReadError::Syntax(mut e)) => {
                 // Offsets in the piece, before they are made the file's.
-                let game_id = usize::try_from(e.game_start.offset)
-                    .ok()
-                    .zip(usize::try_from(e.pos.offset).ok())
-                    .and_then(|(from, to)| piece.bytes.get(from..to))
-                    .map(game_id_before)
-                    .unwrap_or_default();
+                let game_id = game_id_of_fault(piece, &e);
                 shift_pos(piece, &mut e.pos);
                 shift_pos(piece, &mut e.game_start);
                 let frame = frames.then(|| frame_in_piece(piece, e.pos));

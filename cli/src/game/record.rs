@@ -952,4 +952,18 @@ mod tests {
             assert_eq!(claim(text), None, "{text:?}");
         }
     }
+
+    #[test]
+    fn only_events_without_moves_at_the_end_are_cut() {
+        use yam_notation::{GameResult, RawGrammar, parse_record};
+        let text = include_str!("../../../examples/khan/signed/magician.yam");
+        let record = parse_record::<RawGrammar>(text).unwrap();
+        let events = super::stored_events(text.as_bytes()).unwrap().len();
+        // Nothing after the last event: the same movetext, the result open.
+        let kept = super::without_events_from(&record, events).unwrap();
+        assert_eq!(kept.movetext, record.movetext);
+        assert_eq!(kept.result, GameResult::Unfinished);
+        // Moves stand after the third event: no such cut.
+        assert!(super::without_events_from(&record, 2).is_none());
+    }
 }

@@ -328,8 +328,7 @@ fn is_zero(n: &u64) -> bool {
 impl Contact {
     /// The contact's public key.
     pub fn public_key(&self) -> Option<PublicKey> {
-        let bytes: [u8; 32] = hex::decode(&self.key).ok()?.try_into().ok()?;
-        PublicKey::from_bytes(&bytes).ok()
+        PublicKey::from_hex(&self.key)
     }
 }
 

@@ -76,6 +76,14 @@ pub struct SignatureFailure {
 pub struct PublicKey(ed25519_dalek::VerifyingKey);
 
 impl PublicKey {
+    /// The key whose 32 bytes `text` spells in hex, as the clients keep a
+    /// key in their files (contacts, bookkeeping); `None` when it spells
+    /// none or the bytes are no valid key ([`PublicKey::from_bytes`]).
+    pub fn from_hex(text: &str) -> Option<Self> {
+        let bytes: [u8; 32] = hex::decode(text).ok()?.try_into().ok()?;
+        PublicKey::from_bytes(&bytes).ok()
+    }
+
     /// Reads and checks a key.
     ///
     /// The checks are a function of the bytes alone, and the torsion check
@@ -529,6 +537,19 @@ pub(crate) mod tests {
             text.split(' ')
                 .all(|g| g.len() == 4 && g.bytes().all(|b| b.is_ascii_hexdigit()))
         );
+    }
+
+    #[test]
+    fn a_key_reads_from_its_hex_and_nothing_else_does() {
+        let public = key(1).public_key();
+        let text = hex::encode(public.as_bytes());
+        assert_eq!(PublicKey::from_hex(&text), Some(public));
+        assert_eq!(PublicKey::from_hex(&text[..62]), None, "31 bytes");
+        assert_eq!(PublicKey::from_hex("zz"), None, "not hex");
+        // 32 bytes that are no valid key (the identity point has small order).
+        let mut identity = [0u8; 32];
+        identity[0] = 1;
+        assert_eq!(PublicKey::from_hex(&hex::encode(identity)), None);
     }
 }
 

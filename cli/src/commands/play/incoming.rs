@@ -1410,25 +1410,23 @@ fn crossing_received(
         .any(|e| matches!(e.event.body, EventBody::Resignation));
     let new_events: Vec<SignedEvent> = received[common..].to_vec();
     let mut game = Game::adopt(kept, merged, signed, replay);
-    game.name_players(desk);
-    game.meta.changed_by(&new_events, &game.replay);
-    if let Some(m) = message_id {
-        crate::mail::thread::add(&mut game.meta.thread, m);
-    }
-    let mut news = vec![
-        format!(
-            "game {id}: {} new event(s) from {}",
-            new_events.len(),
-            desk.name_of(&sender.unwrap_or(desk.key()))
-        ),
+    let mut news = took(
+        desk,
+        &mut game,
+        id,
+        (&new_events, &said),
+        sender,
+        message_id,
+    );
+    news.insert(
+        1,
         format!(
             "game {id}: your {} crossed this step in the mail (both signed on event #{}); by the crossing rule the step of the player the game waited for stands, and yours is void. Your record as it was is kept as evidence in {}",
             void_events(void),
             common.saturating_sub(1),
             evidence.display()
         ),
-    ];
-    news.extend(super::body::what_happened(desk, &new_events, &said));
+    );
     // The mail of my void event, if it never went out, must not: the
     // outbox keeps only its words, and the record it would carry now is
     // the one that stands, which the sender has.
@@ -1537,31 +1535,45 @@ fn arrived(
     sender: Option<yam_referee::fair_play::sign::PublicKey>,
     message_id: Option<&str>,
 ) -> Outcome {
+    // A resignation owed again after a crossing (3.10): her next event
+    // must be it.
+    if let Some(owed) = game.meta.resignation_owed.clone()
+        && let Some(resigner) = yam_referee::fair_play::sign::PublicKey::from_hex(&owed.key)
+    {
+        if let Some(instead) = resignation_taken_back(&resigner, new_events) {
+            return Outcome::Refused(format!(
+                "game {id}: {who} resigned (the resignation crossed your step in the mail and is kept in {}); a resignation is not taken back by crossing (docs/fair-play.md, 3.10), and this mail's event #{} by {who} is not that resignation signed again: not taken. The game is for a director (`yam dispute` on {} and the mail's record)",
+                owed.evidence,
+                instead.event.seq,
+                owed.evidence,
+                who = desk.name_of(&resigner)
+            ));
+        }
+        if new_events
+            .iter()
+            .any(|e| e.event.author == resigner && matches!(e.event.body, EventBody::Resignation))
+        {
+            game.meta.resignation_owed = None;
+        }
+    }
+    let news = took(desk, &mut game, id, (new_events, said), sender, message_id);
+    finish_arrival(desk, game, id, news)
+}
+
+/// What taking a mail's new events into `game` writes in its bookkeeping
+/// (the players named, the clocks, the thread), and the news of them:
+/// every arrival's, a crossing's too.
+fn took(
+    desk: &Desk,
+    game: &mut Game,
+    id: &str,
+    (new_events, said): (&[SignedEvent], &[(u32, String)]),
+    sender: Option<yam_referee::fair_play::sign::PublicKey>,
+    message_id: Option<&str>,
+) -> Vec<String> {
     // The events read may settle the seats (the other desk revealed the
     // draw): my record names the players then, as the sender's does, from
     // the names fixed at the challenge; a name I wrote stays.
-    if let Some(owed) = game.meta.resignation_owed.clone() {
-        let resigner = hex::decode(&owed.key)
-            .ok()
-            .and_then(|b| <[u8; 32]>::try_from(b).ok())
-            .and_then(|b| yam_referee::fair_play::sign::PublicKey::from_bytes(&b).ok());
-        if let Some(resigner) = resigner {
-            if let Some(instead) = resignation_taken_back(&resigner, new_events) {
-                return Outcome::Refused(format!(
-                    "game {id}: {who} resigned (the resignation crossed your step in the mail and is kept in {}); a resignation is not taken back by crossing (docs/fair-play.md, 3.10), and this mail's event #{} by {who} is not that resignation signed again: not taken. The game is for a director (`yam dispute` on {} and the mail's record)",
-                    owed.evidence,
-                    instead.event.seq,
-                    owed.evidence,
-                    who = desk.name_of(&resigner)
-                ));
-            }
-            if new_events.iter().any(|e| {
-                e.event.author == resigner && matches!(e.event.body, EventBody::Resignation)
-            }) {
-                game.meta.resignation_owed = None;
-            }
-        }
-    }
     game.name_players(desk);
     game.meta.changed_by(new_events, &game.replay);
     if let Some(m) = message_id {
@@ -1573,7 +1585,7 @@ fn arrived(
         desk.name_of(&sender.unwrap_or(desk.key()))
     )];
     news.extend(super::body::what_happened(desk, new_events, said));
-    finish_arrival(desk, game, id, news)
+    news
 }
 
 /// What follows reading a turn: the steps Yam takes by itself (a roll's

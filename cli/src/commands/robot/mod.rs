@@ -199,38 +199,35 @@ const AUTHORED_FIELDS: &[&str] = &[
 ];
 
 /// [`mail_keys`]' key of a mail without a Message-ID: its authored header
-/// fields (unfolded, in order) and its text after `end`.
+/// fields (read by the mail parser, unfolded, in order) and its text after
+/// `end`.
 fn authored_key(raw: &[u8], end: usize) -> String {
-    let head = String::from_utf8_lossy(&raw[..end.min(raw.len())]);
-    let mut fields: Vec<String> = Vec::new();
-    for line in head.split('\n') {
-        let line = line.trim_end_matches('\r');
-        if line.starts_with([' ', '\t']) {
-            if let Some(last) = fields.last_mut() {
-                last.push(' ');
-                last.push_str(line.trim());
-            }
-            continue;
-        }
-        fields.push(line.to_owned());
-    }
+    let head = &raw[..end.min(raw.len())];
+    let parsed = mail_parser::MessageParser::default().parse_headers(head);
     let mut hasher = Sha256::new();
     hasher.update(b"authored\n");
     let mut dated = false;
     // The first hop (the bottom-most `Received`), which copies that part
     // later on the way share.
     let mut first_hop = None;
-    for field in &fields {
-        let Some((name, value)) = field.split_once(':') else {
-            continue;
-        };
-        let name = name.trim().to_ascii_lowercase();
+    for header in parsed.as_ref().map_or(&[][..], |m| m.headers()) {
+        let name = header.name.as_str().to_ascii_lowercase();
+        // The field's value as written, unfolded.
+        let value = head
+            .get(header.offset_start as usize..header.offset_end as usize)
+            .map(|v| {
+                String::from_utf8_lossy(v)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_default();
         dated |= name == "date";
         if name == "received" {
-            first_hop = Some(value.trim());
+            first_hop = Some(value.clone());
         }
         if AUTHORED_FIELDS.contains(&name.as_str()) {
-            hasher.update(format!("{name}: {}\n", value.trim()).as_bytes());
+            hasher.update(format!("{name}: {value}\n").as_bytes());
         }
     }
     // Without a Date either, two mails of the same words (a script's

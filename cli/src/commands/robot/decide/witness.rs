@@ -40,8 +40,7 @@ fn hex_key(key: &PublicKey) -> String {
 }
 
 fn key_of(hex_text: &str) -> Option<PublicKey> {
-    let bytes: [u8; 32] = hex::decode(hex_text).ok()?.try_into().ok()?;
-    PublicKey::from_bytes(&bytes).ok()
+    PublicKey::from_hex(hex_text)
 }
 
 /// How many addresses a key of a witnessed game may be claimed for (by
