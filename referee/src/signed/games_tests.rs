@@ -604,6 +604,76 @@ fn each_card_is_a_roll_of_its_own() {
 }
 
 #[test]
+fn a_horde_card_cannot_be_drawn_again_by_closing_its_roll_with_no_moves() {
+    // Attacker helper (fair play, 3.3 "No re-roll"): the player declares
+    // `draw`, the director answers, and the player, who can now compute
+    // the card, dislikes it. Instead of the turn that plays
+    // `draw:<card>` it signs a turn with no moves whose only evidence is
+    // the `Outcomes` of that roll with no values. The answered state takes
+    // only "a turn carrying the Outcomes of roll k ... whose moves are
+    // exactly the declared orders as the values resolved them" (3.3).
+    // Accepted, the roll is closed unplayed and the player draws again.
+    let mut g = Game::cards(Mode::Director);
+    let events = g.play(&[DRAW_ORDER.into()]);
+    assert_eq!(events.len(), 3);
+    let outcome = &events[2];
+    let EventBody::Turn(played) = &outcome.event.body else {
+        panic!("a turn")
+    };
+    let roll = played
+        .evidence
+        .iter()
+        .find_map(|e| match e {
+            Evidence::Outcomes { roll, .. } => Some(*roll),
+            _ => None,
+        })
+        .unwrap();
+    let mut event = outcome.event.clone();
+    event.body = EventBody::Turn(TurnBody {
+        moves: List::empty(),
+        evidence: List::new(vec![Evidence::Outcomes {
+            roll,
+            results: List::empty(),
+        }])
+        .unwrap(),
+    });
+    let player = g.party_of_seat(0);
+    let cheat = event.sign(&g.parties[player].key).unwrap();
+    let ruleset = Builtin
+        .load_ruleset(GameKind::GenghisKhan, "standard")
+        .unwrap();
+    let mut replay = SignedReplay::start(&Builtin, &ruleset).unwrap();
+    let all = g.replay.events().all();
+    for e in &all[..all.len() - 1] {
+        replay.push(e).unwrap();
+    }
+    match replay.push(&cheat) {
+        Err(err) => assert!(
+            matches!(
+                err.fault,
+                ReplayFault::OutcomesPlayNothing { roll: r } if r == roll
+            ),
+            "{err}"
+        ),
+        Ok(_) => {
+            let again = table::play(
+                &mut replay,
+                &[DRAW_ORDER.into()],
+                &g.parties[player].signer(),
+                &[g.parties[1 - player].signer()],
+            );
+            panic!(
+                "an empty outcome turn closed answered roll {roll} without drawing its card; \
+                 the player draws again: {:?}",
+                again.map(|e| e.len())
+            );
+        }
+    }
+    // The card is still owed: the honest outcome turn draws it.
+    replay.push(outcome).unwrap();
+}
+
+#[test]
 fn a_practice_card_game_is_unverified_and_checks_from_its_seed() {
     let seed = Blob::new(b"practice cards".to_vec()).unwrap();
     let mut g = Game::cards(Mode::Practice { seed });

@@ -126,6 +126,16 @@ pub enum ReplayFault {
     /// The rules asked for chance values other than the recorded ones.
     #[error("the rules and the recorded outcomes disagree: {0}")]
     Chance(ChanceError),
+    /// A turn with no moves carries a roll's outcomes: it would close the
+    /// answered roll unplayed, and its requester, who knows the outcome,
+    /// could roll again for a better one (fair-play 3.3, no re-roll).
+    #[error(
+        "roll {roll}'s outcomes come in a turn with no moves: an answered roll is played with its declared orders, never closed unplayed and rolled again (fair-play 3.3, no re-roll)"
+    )]
+    OutcomesPlayNothing {
+        /// The roll.
+        roll: u64,
+    },
     /// The turn plays other moves than the roll declared.
     #[error("roll {roll} was requested for {declared:?}, but the turn plays {played:?}")]
     UndeclaredMoves {
@@ -713,6 +723,12 @@ impl SignedReplay {
             check_setup_evidence(&SecretSetup::None, turn)?;
             // Values drawn for no move would be values the rules never
             // asked for.
+            // And outcomes with no values would close the roll unplayed:
+            // the requester, who knows the outcome once the roll is
+            // answered, would roll again until it liked one (3.3). No
+            // turn of Yam's is such: nothing changes between a request
+            // and its outcome turn, so the first declared order is always
+            // playable and the outcome turn always has moves.
             return match outcomes.first() {
                 Some((_, results)) if !results.is_empty() => {
                     Err(ReplayFault::Chance(ChanceError::Unused {
@@ -720,7 +736,8 @@ impl SignedReplay {
                         count: results.len(),
                     }))
                 }
-                _ => Ok(()),
+                Some((roll, _)) => Err(ReplayFault::OutcomesPlayNothing { roll: *roll }),
+                None => Ok(()),
             };
         }
         let Some(seats) = &self.seats else {

@@ -789,6 +789,66 @@ fn outcomes_used_for_undeclared_moves_are_refused() {
     );
 }
 
+#[test]
+fn an_answered_roll_cannot_be_closed_by_an_empty_outcome_turn_and_rolled_again() {
+    // Attacker helper (fair play, 3.3 "No re-roll"): Alice requests a roll
+    // for `Roll`, Bob answers, and Alice, who can now compute the face,
+    // dislikes it. Instead of the turn that plays `Roll` with it she signs
+    // a turn with no moves whose only evidence is `Outcomes` of roll 0 with
+    // no values. The answered state accepts "a turn carrying the Outcomes
+    // of roll k ... whose moves are exactly the declared orders as the
+    // values resolved them" (3.3): no moves are not the declared `Roll`.
+    // Accepted, it closes roll 0 unplayed, Alice is still to move, and she
+    // rolls again: best of N.
+    let mut t = Table::race(Mode::Peer);
+    let events = t.play(&["Roll"], None);
+    let outcome = &events[2];
+    let mut event = outcome.event.clone();
+    let EventBody::Turn(turn) = &mut event.body else {
+        panic!("a turn")
+    };
+    turn.moves = List::empty();
+    turn.evidence = List::new(vec![Evidence::Outcomes {
+        roll: 0,
+        results: List::empty(),
+    }])
+    .unwrap();
+    let cheat = event.sign(&t.alice.key).unwrap();
+    let mut replay = SignedReplay::start(
+        &Catalog,
+        &Catalog.load_ruleset(GameKind::CastleSiege, "race").unwrap(),
+    )
+    .unwrap();
+    for e in &t.replay.events().all()[..t.replay.events().len() - 1] {
+        replay.push(e).unwrap();
+    }
+    match replay.push(&cheat) {
+        Err(err) => assert!(
+            matches!(
+                err.fault,
+                super::replay::ReplayFault::OutcomesPlayNothing { roll: 0 }
+            ),
+            "{err}"
+        ),
+        Ok(_) => {
+            let open = replay.verifier().open_roll().map(|o| o.index());
+            let again = table::play(
+                &mut replay,
+                &["Roll".to_owned()],
+                &t.alice.signer(),
+                &[t.bob.signer()],
+            );
+            panic!(
+                "an empty outcome turn closed answered roll 0 without playing it \
+                 (open roll now: {open:?}); Alice rolls again: {:?}",
+                again.map(|e| e.len())
+            );
+        }
+    }
+    // The roll is still open, answered: the honest outcome turn plays on.
+    replay.push(outcome).unwrap();
+}
+
 // ----- disputes -----
 
 fn dispute_of(a: &str, b: &str) -> super::dispute::Dispute {

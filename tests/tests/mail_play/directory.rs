@@ -2655,6 +2655,27 @@ fn a_waiting_challenge_that_cannot_be_read_is_said_not_dropped() {
     let mut bytes = std::fs::read(&pending).expect("setup: the challenge waits in pending/");
     bytes.extend_from_slice(b"# caf\xe9 au lait first\n");
     std::fs::write(&pending, &bytes).unwrap();
+    // Listed as damaged, by the human listing and the JSON one alike
+    // (exit 1, the file and why, valid against the schema).
+    let listed = ann.yam(&["games"]).code(1);
+    let text = String::from_utf8_lossy(&listed.get_output().stdout).into_owned();
+    assert!(
+        text.contains("a challenge waiting for bo@example.net's card cannot be read"),
+        "{text}"
+    );
+    let json = ann.yam(&["games", "--format", "json"]).code(1);
+    let line: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&json.get_output().stdout).trim()).unwrap();
+    let schema_text =
+        std::fs::read_to_string(yam_tests::workspace().join("docs/schema/challenge-1.json"))
+            .unwrap();
+    let schema = jsonschema::validator_for(&serde_json::from_str(&schema_text).unwrap()).unwrap();
+    assert!(schema.is_valid(&line), "{line}");
+    assert_eq!(line["opponent"], "bo@example.net");
+    assert!(
+        line["error"].as_str().is_some_and(|e| !e.is_empty()),
+        "{line}"
+    );
     let bo_said = bo.read();
     assert!(bo_said.contains("new contact"), "setup: {bo_said}");
     let said = ann.read();
@@ -4340,6 +4361,23 @@ fn a_challenge_waiting_for_a_card_is_listed_with_its_remedies() {
         "{text}"
     );
     assert_eq!(ann.status("khan-1"), "card");
+    // Scripts see it too: a `yam-challenge/1` line before the games,
+    // valid against its published schema.
+    let json = ann.yam(&["games", "--format", "json"]).success();
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&json.get_output().stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let schema_text =
+        std::fs::read_to_string(yam_tests::workspace().join("docs/schema/challenge-1.json"))
+            .unwrap();
+    let schema = jsonschema::validator_for(&serde_json::from_str(&schema_text).unwrap()).unwrap();
+    assert!(schema.is_valid(&lines[0]), "{}", lines[0]);
+    assert_eq!(lines[0]["schema"], "yam-challenge/1");
+    assert_eq!(lines[0]["opponent"], "bo@example.net");
+    assert_eq!(lines[0]["game_id"], "khan-1");
+    assert_eq!(lines[0]["waiting_for"], "card");
     // Bo's card comes: the challenge goes, and the game is listed instead.
     bo.read();
     ann.read();
@@ -4347,4 +4385,7 @@ fn a_challenge_waiting_for_a_card_is_listed_with_its_remedies() {
     let listed = ann.yam(&["games"]).success();
     let text = String::from_utf8_lossy(&listed.get_output().stdout).into_owned();
     assert!(!text.contains("waits for their card"), "{text}");
+    let json = ann.yam(&["games", "--format", "json"]).success();
+    let text = String::from_utf8_lossy(&json.get_output().stdout).into_owned();
+    assert!(!text.contains("yam-challenge/1"), "{text}");
 }

@@ -283,8 +283,9 @@ pub struct PlaceArgs {
 pub struct GamesArgs {
     #[command(flatten)]
     pub place: Where,
-    /// How to print: `human`, or `json` for JSON Lines, one object a game
-    /// (schema `yam-games/1`, docs/json.md).
+    /// How to print: `human`, or `json` for JSON Lines: one object a
+    /// challenge waiting for a card (schema `yam-challenge/1`), then one
+    /// a game (schema `yam-games/1`), docs/json.md.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 }
@@ -319,6 +320,25 @@ struct GameLine {
     /// The day a forfeit may be claimed from, while the opponent is to play.
     forfeit_from: Option<String>,
     /// Why the game could not be opened (`unreadable` only).
+    error: Option<String>,
+}
+
+/// A challenge waiting for the invited player's card, as `yam games
+/// --format json` prints it before the games: no game yet, but the
+/// player's to see (a lost card leaves one waiting).
+#[derive(Debug, serde::Serialize)]
+struct ChallengeLine {
+    schema: &'static str,
+    /// The address whose card the challenge waits for.
+    opponent: String,
+    /// The game id chosen for it, if one was.
+    game_id: Option<String>,
+    /// The game as the challenge named it (`khan`, `castle-siege`).
+    game: Option<String>,
+    ruleset: Option<String>,
+    /// Always `card`: what the challenge waits for.
+    waiting_for: &'static str,
+    /// Why the waiting challenge's file could not be read.
     error: Option<String>,
 }
 
@@ -645,6 +665,29 @@ pub fn games(args: &GamesArgs) -> Result<Status> {
 /// `yam games --format json`: one line a game.
 fn games_json(desk: &Desk, ids: Vec<String>) -> Result<Status> {
     let mut status = Status::Valid;
+    for (address, settings) in incoming::waiting_challenges(desk) {
+        let mut line = ChallengeLine {
+            schema: "yam-challenge/1",
+            opponent: address,
+            game_id: None,
+            game: None,
+            ruleset: None,
+            waiting_for: "card",
+            error: None,
+        };
+        match settings {
+            Ok(s) => {
+                line.game_id = s.id;
+                line.game = Some(s.game);
+                line.ruleset = Some(s.ruleset);
+            }
+            Err(e) => {
+                line.error = Some(e);
+                status = Status::Invalid;
+            }
+        }
+        crate::json::emit(&line);
+    }
     for id in ids {
         let mut line = GameLine {
             schema: "yam-games/1",
