@@ -52,7 +52,15 @@ impl Comment {
 
     /// Append prose, normalising whitespace and merging with prose before it.
     pub fn push_text(&mut self, text: &str) {
-        let mut words = text.split_whitespace().peekable();
+        // The notation's whitespace only (section 3: space, tab, vertical
+        // tab, form feed, line ends), never every Unicode space: a
+        // no-break space (`10\u{a0}km`), French's narrow no-break space
+        // and the ideographic space are the text's own, and `yam fmt`
+        // changes nothing but the layout.
+        let mut words = text
+            .split(is_notation_space)
+            .filter(|w| !w.is_empty())
+            .peekable();
         if words.peek().is_none() {
             return;
         }
@@ -181,6 +189,11 @@ fn unescape_prose(raw: &str) -> String {
     out
 }
 
+/// The notation's whitespace (docs/notation.md, section 3).
+fn is_notation_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r')
+}
+
 fn is_bare_arg_char(c: char) -> bool {
     !c.is_whitespace() && !matches!(c, '[' | ']' | '{' | '}' | '"' | '\\')
 }
@@ -251,6 +264,10 @@ impl RawArg<'_> {
     pub fn value(&self) -> String {
         match self {
             RawArg::Bare(s) => (*s).to_owned(),
+            // A line end inside the quotes is a line end, CRLF or LF: the
+            // same record saved either way has the same values, and its
+            // canonical form (`yam fmt`) LF line ends only.
+            RawArg::Quoted(s) if s.contains('\r') => unescape_prose(s).replace("\r\n", "\n"),
             RawArg::Quoted(s) => unescape_prose(s),
         }
     }

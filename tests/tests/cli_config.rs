@@ -60,3 +60,117 @@ fn config_check_reads_the_data_directory_like_every_mail_command() {
         .code(2)
         .stderr(predicate::str::contains("config.yaml"));
 }
+
+/// A desk `name` under `root` with a Maildir and an outbox: its data
+/// directory.
+fn player(root: &std::path::Path, name: &str, address: &str) -> std::path::PathBuf {
+    let dir = root.join(name.to_ascii_lowercase());
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(dir.join("Maildir").join(sub)).unwrap();
+    }
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    std::fs::write(
+        dir.join("config.yaml"),
+        format!(
+            "identity: {{ name: {name}, address: {address}, key: {key} }}\noutgoing: {{ directory: {{ path: out }} }}\nincoming: {{ maildir: {{ path: Maildir }} }}\n",
+            key = name.to_ascii_lowercase()
+        ),
+    )
+    .unwrap();
+    dir
+}
+
+/// The card mail `from` sends to `to`: the one file it writes into its
+/// outbox.
+fn card_mail(from: &std::path::Path, to: &str) -> std::path::PathBuf {
+    yam!()
+        .args(["identity", "send", to, "--data-dir"])
+        .arg(from)
+        .assert()
+        .success();
+    let mut mails: Vec<_> = std::fs::read_dir(from.join("out"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+        .collect();
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    mails.pop().unwrap()
+}
+
+/// `yam read --watch` in a second terminal (docs/mail.md's quick start)
+/// while the first one reads a card: the watcher kept the contacts it read
+/// at its start and wrote them back whole with the next card it read, so
+/// the contact the other command had remembered meanwhile was gone (her
+/// key forgotten: her next card, under any key, is a new contact).
+#[test]
+fn a_watching_desk_keeps_the_contact_another_command_remembered_meanwhile() {
+    use std::io::BufRead;
+    let root = tempfile::tempdir().unwrap();
+    let ann = player(root.path(), "Ann", "ann@example.org");
+    let bo = player(root.path(), "Bo", "bo@example.net");
+    let cy = player(root.path(), "Cy", "cy@example.com");
+    let bo_card = card_mail(&bo, "ann@example.org");
+    let cy_card = card_mail(&cy, "ann@example.org");
+    // Ann's key is drawn before the watcher starts.
+    yam!()
+        .args(["identity", "show", "--data-dir"])
+        .arg(&ann)
+        .assert()
+        .success();
+    let mut watcher = std::process::Command::new(env!("CARGO_BIN_EXE_yam-e2e"))
+        .args([
+            "read",
+            "--watch",
+            "--every",
+            "1",
+            "--stop-after",
+            "60",
+            "--data-dir",
+        ])
+        .arg(&ann)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut said = std::io::BufReader::new(watcher.stdout.take().unwrap());
+    let mut first = String::new();
+    said.read_line(&mut first).unwrap();
+    assert!(first.starts_with("watching"), "{first}");
+    // The first terminal reads Bo's card from a file.
+    yam!()
+        .args(["read", "--eml"])
+        .arg(&bo_card)
+        .arg("--data-dir")
+        .arg(&ann)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("new contact Bo"));
+    // Cy's card lands in the Maildir the watcher reads.
+    std::fs::copy(&cy_card, ann.join("Maildir/new/cy-card.eml")).unwrap();
+    let contacts = ann.join("contacts.yaml");
+    let started = std::time::Instant::now();
+    while !std::fs::read_to_string(&contacts).is_ok_and(|t| t.contains("cy@example.com")) {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(50),
+            "the watcher never read Cy's card"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    watcher.kill().unwrap();
+    watcher.wait().unwrap();
+    let known = std::fs::read_to_string(&contacts).unwrap();
+    assert!(
+        known.contains("bo@example.net"),
+        "Bo, remembered by the other command, is still a contact:\n{known}"
+    );
+    yam!()
+        .args(["identity", "contacts", "--data-dir"])
+        .arg(&ann)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("bo@example.net")
+                .and(predicate::str::contains("cy@example.com")),
+        );
+}

@@ -698,3 +698,34 @@ fn a_store_of_an_earlier_build_is_made_private_once_and_left_temporaries_removed
     assert_eq!(local.plies(&game), 1);
     assert_private(&tree(&data), "after a move");
 }
+
+/// A data directory reached by a symbolic link (`data: /var/lib/yam-robot`,
+/// a link to a larger disk) is made private as the folder it is: 0700.
+/// The tightening at start read the link's own mode (0777, not a folder)
+/// and gave what it points to a file's 0600 through it: a folder its
+/// owner can no longer enter, so a robot not run as root fails on every
+/// file of its store from then on.
+#[test]
+fn a_data_directory_behind_a_symbolic_link_stays_a_folder_its_owner_can_enter() {
+    use std::os::unix::fs::PermissionsExt;
+    let mut local = Local::new();
+    let disk = local.root.join("disk").join("yam-robot");
+    std::fs::create_dir_all(&disk).unwrap();
+    std::fs::set_permissions(&disk, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::os::unix::fs::symlink(&disk, local.data()).unwrap();
+    let ann = local.register("ann@player.test");
+    let game = local.solo_game("ann@player.test", &ann);
+    assert!(local.record_path(&game).is_file(), "the robot went on");
+    let mode = std::fs::metadata(&disk).unwrap().permissions().mode() & 0o777;
+    assert_eq!(
+        mode, 0o700,
+        "the data directory behind the link is a folder its owner can enter (mode {mode:o})"
+    );
+    assert!(
+        std::fs::symlink_metadata(local.data())
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link stays a link"
+    );
+}

@@ -348,3 +348,62 @@ fn fmt_in_place_keeps_the_files_permissions() {
     let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "a private record stays private, not {mode:o}");
 }
+
+/// The header of a short Khan game, for the round-trip tests below.
+const SHORT_KHAN_HEADER: &str = "[Game \"Khan\"]\n[Variant \"Magician\"]\n[GameId \"roundtrip\"]\n\
+[Date \"2026.11.29\"]\n[White \"Ann\"]\n[Black \"Bo\"]\n[Result \"*\"]\n\
+[NotationVersion \"1\"]\n[Ruleset \"magician\"]\n\n";
+
+/// Adversary: none but an archivist's tools: the same annotated record
+/// saved once with LF and once with CRLF line ends (both valid,
+/// docs/notation.md "Encoding"), with a quoted command argument that spans
+/// a line. Attack: `yam fmt` both. The canonical form has "LF line ends"
+/// (docs/notation.md, section 8), so both should print the same bytes;
+/// the CRLF copy keeps a carriage return inside the quoted argument, so
+/// the two copies of one record format differently and the output is not
+/// LF-only.
+#[test]
+fn fmt_of_a_crlf_record_writes_lf_line_ends_even_inside_a_quoted_argument() {
+    let dir = tempfile::tempdir().unwrap();
+    let lf = format!(
+        "{SHORT_KHAN_HEADER}1. Ng3-f3 {{A note [%note \"first line\nsecond line\"]}} Ae7-f6 *\n"
+    );
+    let crlf = lf.replace('\n', "\r\n");
+    let lf_path = write(dir.path(), "lf.yam", &lf);
+    let crlf_path = write(dir.path(), "crlf.yam", &crlf);
+    let (from_lf, stderr, code) = run(&["fmt", lf_path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let (from_crlf, stderr, code) = run(&["fmt", crlf_path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        !from_crlf.contains('\r'),
+        "the canonical form has LF line ends only: {from_crlf:?}"
+    );
+    assert_eq!(
+        from_crlf, from_lf,
+        "one record, saved with LF or with CRLF, formats the same"
+    );
+}
+
+/// Adversary: none but an archivist's tools. Attack: a comment whose
+/// prose holds a no-break space (`10\u{a0}km`), an ideographic space and a
+/// narrow no-break space (French `Bien\u{202f}!`), all ordinary text in
+/// their languages; `yam fmt` it. The notation's whitespace is "space,
+/// tab, vertical tab, form feed, and line ends" (docs/notation.md,
+/// section 3) and only whitespace runs collapse in prose (section 6), and
+/// fmt "changes nothing but the layout" (README), yet the printer turns
+/// every Unicode space into an ASCII space (and may then break the line
+/// there), so the comment's text is altered and lost.
+#[test]
+fn fmt_keeps_unicode_no_break_and_ideographic_spaces_in_prose() {
+    let dir = tempfile::tempdir().unwrap();
+    let prose = "The march is 10\u{a0}km long. Bien\u{202f}! \u{6b21}\u{3000}\u{624b}";
+    let text = format!("{SHORT_KHAN_HEADER}1. Ng3-f3 {{{prose}}} Ae7-f6 *\n");
+    let path = write(dir.path(), "spaces.yam", &text);
+    let (formatted, stderr, code) = run(&["fmt", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        formatted.contains(prose),
+        "the comment's text is kept as written: {formatted:?}"
+    );
+}

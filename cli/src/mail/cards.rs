@@ -357,14 +357,7 @@ impl Contacts {
     /// The contacts of the data directory `data`.
     pub fn open(data: &Path) -> Result<Contacts, ContactsError> {
         let path = data.join("contacts.yaml");
-        let list = match std::fs::read_to_string(&path) {
-            Ok(text) => serde_yaml_ng::from_str(&text).map_err(|source| ContactsError::Yaml {
-                path: path.clone(),
-                source,
-            })?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-            Err(source) => return Err(ContactsError::Io { path, source }),
-        };
+        let list = read_list(&path)?;
         Ok(Contacts { path, list })
     }
 
@@ -385,79 +378,32 @@ impl Contacts {
     /// from a new address moves the contact there when the card is newer
     /// than the one that bound it.
     pub fn remember(&mut self, card: &Card) -> Result<Remembered, ContactsError> {
-        let hex = hex::encode(card.key.as_bytes());
-        if let Some(known) = self.by_address(&card.address) {
-            if known.key != hex {
-                return Err(ContactsError::KeyChanged {
-                    address: card.address.clone(),
-                    presented: card.key.fingerprint().to_string(),
-                    remembered: known.fingerprint.clone(),
-                });
-            }
-            if card.issued > known.issued {
-                let address = known.address.clone();
-                if let Some(known) = self.list.iter_mut().find(|c| c.address == address) {
-                    known.issued = card.issued;
-                }
-                self.save()?;
-            }
-            return Ok(Remembered::Known);
-        }
-        if let Some(known) = self.list.iter_mut().find(|c| c.key == hex) {
-            if card.issued == 0 || card.issued <= known.issued {
-                return Err(ContactsError::StaleMove {
-                    address: card.address.clone(),
-                    name: known.name.clone(),
-                    known: known.address.clone(),
-                    why: if card.issued == 0 {
-                        "it is undated, from an earlier Yam".to_owned()
-                    } else {
-                        "it is older".to_owned()
-                    },
-                });
-            }
-            let from = std::mem::replace(&mut known.address, card.address.clone());
-            known.former.retain(|a| *a != card.address);
-            known.former.push(from.clone());
-            known.name.clone_from(&card.name);
-            known.issued = card.issued;
-            self.save()?;
-            return Ok(Remembered::Moved { from });
-        }
-        self.list.push(Contact {
-            address: card.address.clone(),
-            name: card.name.clone(),
-            key: hex,
-            fingerprint: card.key.fingerprint().to_string(),
-            issued: card.issued,
-            former: Vec::new(),
-            answered: 0,
-        });
-        self.save()?;
-        Ok(Remembered::New)
+        self.update(|list| remember_in(list, card))
     }
 
     /// Forgets the contact at `address`; whether there was one.
     pub fn forget(&mut self, address: &str) -> Result<bool, ContactsError> {
         let address = address.to_ascii_lowercase();
-        let before = self.list.len();
-        self.list.retain(|c| c.address != address);
-        let changed = self.list.len() != before;
-        if changed {
-            self.save()?;
-        }
-        Ok(changed)
+        self.update(|list| {
+            let before = list.len();
+            list.retain(|c| c.address != address);
+            let changed = list.len() != before;
+            Ok((changed, changed))
+        })
     }
 
     /// Notes that my card was sent in answer to the contact at `address`
     /// at `now`.
     pub fn note_answered(&mut self, address: &str, now: u64) -> Result<(), ContactsError> {
         let address = address.to_ascii_lowercase();
-        if let Some(contact) = self.list.iter_mut().find(|c| c.address == address) {
-            contact.answered = now;
-            self.save()?;
-        }
-        Ok(())
+        self.update(|list| {
+            let known = list.iter_mut().find(|c| c.address == address);
+            let changed = known.is_some();
+            if let Some(contact) = known {
+                contact.answered = now;
+            }
+            Ok(((), changed))
+        })
     }
 
     /// Every contact.
@@ -465,16 +411,111 @@ impl Contacts {
         &self.list
     }
 
-    fn save(&self) -> Result<(), ContactsError> {
-        let text = serde_yaml_ng::to_string(&self.list).map_err(|source| ContactsError::Yaml {
-            path: self.path.clone(),
-            source,
-        })?;
-        atomic::write(&self.path, text.as_bytes(), true).map_err(|source| ContactsError::Io {
-            path: self.path.clone(),
-            source,
-        })
+    /// One change to the contacts, made to the file as it is now, under
+    /// its lock: read again, changed, written (when `change` says it
+    /// changed anything), and kept as this desk's list. A desk reads its
+    /// contacts once per command, and `yam read --watch` keeps one for
+    /// hours: written back whole from that list, a change lost every
+    /// contact another command (`yam read --eml`, `yam identity forget`)
+    /// had remembered or forgotten meanwhile, and a forgotten key is a
+    /// next card under any key taken for a new contact.
+    fn update<T>(
+        &mut self,
+        change: impl FnOnce(&mut Vec<Contact>) -> Result<(T, bool), ContactsError>,
+    ) -> Result<T, ContactsError> {
+        let lock_path = self.path.with_file_name(LOCK);
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| ContactsError::Io { path, source }
+        };
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(io(&lock_path))?;
+        lock.lock().map_err(io(&lock_path))?;
+        let mut list = read_list(&self.path)?;
+        let (out, changed) = change(&mut list)?;
+        if changed {
+            let text = serde_yaml_ng::to_string(&list).map_err(|source| ContactsError::Yaml {
+                path: self.path.clone(),
+                source,
+            })?;
+            atomic::write(&self.path, text.as_bytes(), true).map_err(io(&self.path))?;
+        }
+        self.list = list;
+        Ok(out)
     }
+}
+
+/// The lock file beside the contacts, held while they change.
+pub const LOCK: &str = ".contacts.lock";
+
+/// The contacts file's list; none when there is no file yet.
+fn read_list(path: &Path) -> Result<Vec<Contact>, ContactsError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => serde_yaml_ng::from_str(&text).map_err(|source| ContactsError::Yaml {
+            path: path.to_path_buf(),
+            source,
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(source) => Err(ContactsError::Io {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// Remembers `card` in `list` (see [`Contacts::remember`]); what it did,
+/// and whether the list changed.
+fn remember_in(list: &mut Vec<Contact>, card: &Card) -> Result<(Remembered, bool), ContactsError> {
+    let hex = hex::encode(card.key.as_bytes());
+    let address = card.address.to_ascii_lowercase();
+    if let Some(known) = list.iter_mut().find(|c| c.address == address) {
+        if known.key != hex {
+            return Err(ContactsError::KeyChanged {
+                address: card.address.clone(),
+                presented: card.key.fingerprint().to_string(),
+                remembered: known.fingerprint.clone(),
+            });
+        }
+        let newer = card.issued > known.issued;
+        if newer {
+            known.issued = card.issued;
+        }
+        return Ok((Remembered::Known, newer));
+    }
+    if let Some(known) = list.iter_mut().find(|c| c.key == hex) {
+        if card.issued == 0 || card.issued <= known.issued {
+            return Err(ContactsError::StaleMove {
+                address: card.address.clone(),
+                name: known.name.clone(),
+                known: known.address.clone(),
+                why: if card.issued == 0 {
+                    "it is undated, from an earlier Yam".to_owned()
+                } else {
+                    "it is older".to_owned()
+                },
+            });
+        }
+        let from = std::mem::replace(&mut known.address, card.address.clone());
+        known.former.retain(|a| *a != card.address);
+        known.former.push(from.clone());
+        known.name.clone_from(&card.name);
+        known.issued = card.issued;
+        return Ok((Remembered::Moved { from }, true));
+    }
+    list.push(Contact {
+        address: card.address.clone(),
+        name: card.name.clone(),
+        key: hex,
+        fingerprint: card.key.fingerprint().to_string(),
+        issued: card.issued,
+        former: Vec::new(),
+        answered: 0,
+    });
+    Ok((Remembered::New, true))
 }
 
 #[cfg(test)]

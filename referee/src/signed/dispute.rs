@@ -12,6 +12,7 @@ use crate::fair_play::turn::{
     classify_siblings,
 };
 use crate::replay::RulesCatalog;
+use yam_notation::GameResult;
 
 use super::collect::{Item, SignedText};
 use super::text::decode_event;
@@ -66,6 +67,14 @@ impl Log {
 
     fn verified(&self) -> bool {
         matches!(self.verdict, Verdict::Verified(_))
+    }
+
+    /// The result its record states, once it verifies.
+    fn result(&self) -> Option<GameResult> {
+        match &self.verdict {
+            Verdict::Verified(v) => Some(v.result),
+            _ => None,
+        }
     }
 }
 
@@ -324,11 +333,18 @@ pub fn dispute(a: &SignedText, b: &SignedText, catalog: &dyn RulesCatalog) -> Di
 /// own ruleset (two copies in two folders each name a ruleset file beside
 /// themselves).
 pub fn compare(a: Log, b: Log) -> Dispute {
+    // Events are compared by content, not by signature: a hash names
+    // content (3.8), and an author can sign its own event again with
+    // another nonce (Ed25519 signatures are one per message only by
+    // convention). Compared with their signatures, a log whose author
+    // signed one early event again parted from the other there, on one and
+    // the same event, and never reached the real fork: an equivocation
+    // further on was hidden behind "the logs agree".
     let common = a
         .events
         .iter()
         .zip(&b.events)
-        .take_while(|(x, y)| x == y)
+        .take_while(|(x, y)| x.event == y.event)
         .count();
     let mut reasons = Vec::new();
     let names = Names::of(
@@ -360,6 +376,24 @@ pub fn compare(a: Log, b: Log) -> Dispute {
     };
     reasons.push(describe_log("A", &a));
     reasons.push(describe_log("B", &b));
+    let signed_twice: Vec<String> = a
+        .events
+        .iter()
+        .zip(&b.events)
+        .take(common)
+        .enumerate()
+        .filter(|(_, (x, y))| x.signature != y.signature)
+        .map(|(seq, _)| format!("#{seq}"))
+        .collect();
+    if !signed_twice.is_empty() {
+        reasons.push(format!(
+            "event{} {} {} the same in both logs under two different signatures of {} author (each verifies on its own log): one event signed twice, not two events, so no conflict there",
+            if signed_twice.len() == 1 { "" } else { "s" },
+            signed_twice.join(", "),
+            if signed_twice.len() == 1 { "is" } else { "are" },
+            if signed_twice.len() == 1 { "its" } else { "their" },
+        ));
+    }
     for (name, log) in [("A", &a), ("B", &b)] {
         if let Some(cut) = &log.cut {
             reasons.push(format!(
@@ -379,10 +413,33 @@ pub fn compare(a: Log, b: Log) -> Dispute {
                 "the logs hold the same signed events, and neither verifies".to_owned()
             }
         };
+        // The same events, two finished results: the record allows both
+        // only where a result is a party's to state (a standing forfeit
+        // claim), and the director must see that the logs say different
+        // things. A log still reading `*` states nothing against the other.
+        let results = (a.result(), b.result());
+        let differ = match results {
+            (Some(x), Some(y)) if x != y => {
+                reasons.push(format!(
+                    "log A states the result {x}, log B {y}, on the same signed events"
+                ));
+                x.is_finished() && y.is_finished()
+            }
+            _ => false,
+        };
+        let verdict = if differ {
+            format!(
+                "the logs hold the same signed events, and both verify, but state different results ({} and {})",
+                results.0.map(|r| r.to_string()).unwrap_or_default(),
+                results.1.map(|r| r.to_string()).unwrap_or_default()
+            )
+        } else {
+            verdict
+        };
         (
             Relation::Identical { events: common },
             verdict,
-            !(a.verified() && b.verified()),
+            !(a.verified() && b.verified()) || differ,
         )
     } else if common == a.events.len() || common == b.events.len() {
         let a_is_shorter = common == a.events.len();
@@ -396,7 +453,27 @@ pub fn compare(a: Log, b: Log) -> Dispute {
             long_log.events.len() - common
         ));
         let short_log = if a_is_shorter { &a } else { &b };
+        // A shorter log that states a finished result the longer one does
+        // not: the game went on after the end it claims. The longer log
+        // verifies, so its continuation is the record, and the shorter
+        // log's result does not stand: a forfeit claim is withdrawn when
+        // its claimant plays on (3.8), so a claimant who played on and
+        // then hands over his log cut at the claim was told "no
+        // conflict" by a comparison of events alone.
+        let superseded = match (short_log.result(), long_log.result()) {
+            (Some(cut), Some(whole)) if cut.is_finished() && cut != whole => Some((cut, whole)),
+            _ => None,
+        };
+        if let Some((cut, whole)) = superseded {
+            reasons.push(format!(
+                "log {short} states the result {cut}, but the game went on after it in log {long} ({} more events, its result {whole}): a forfeit claim is withdrawn when its claimant plays on, and no other finished result has events after it",
+                long_log.events.len() - common
+            ));
+        }
         let verdict = match (long_log.verified(), short_log.verified()) {
+            (true, true) if superseded.is_some() => format!(
+                "log {long} stands: it is log {short} carried further and both verify, but log {short}'s result does not stand (the game went on after it)"
+            ),
             (true, true) => {
                 format!("no conflict: log {long} is log {short} carried further, and both verify")
             }
@@ -411,7 +488,7 @@ pub fn compare(a: Log, b: Log) -> Dispute {
                 common,
             },
             verdict,
-            !(long_log.verified() && short_log.verified()),
+            !(long_log.verified() && short_log.verified()) || superseded.is_some(),
         )
     } else {
         let fork = Fork {

@@ -2608,3 +2608,183 @@ fn random_offers_answers_and_takebacks_keep_every_reading_in_step() {
         "the exploration accepted only {accepted_takebacks} take-backs"
     );
 }
+
+// ----- attacks on `yam dispute` by a player handing the director a log -----
+
+/// The same event, signed again by its own author with another nonce: an
+/// Ed25519 signature is deterministic only by convention (RFC 8032 derives
+/// the nonce from the key), and any nonce `r` gives a signature that
+/// `verify_strict` accepts. Only the key's owner can do this, and the event
+/// (its canonical bytes, so its hash) is unchanged.
+fn signed_again(event: &SignedEvent, seed: u8, r: u64) -> SignedEvent {
+    use crate::fair_play::encoding::Canonical;
+    use curve25519_dalek::constants::ED25519_BASEPOINT_POINT;
+    use curve25519_dalek::scalar::Scalar;
+    use sha2::{Digest, Sha512};
+    let expanded = Sha512::digest([seed; 32]);
+    let mut a_bytes = [0u8; 32];
+    a_bytes.copy_from_slice(&expanded[..32]);
+    a_bytes[0] &= 248;
+    a_bytes[31] &= 127;
+    a_bytes[31] |= 64;
+    let a = Scalar::from_bytes_mod_order(a_bytes);
+    let message = event.event.to_canonical_bytes();
+    let r = Scalar::from(r);
+    let r_bytes = (ED25519_BASEPOINT_POINT * r).compress().to_bytes();
+    let k = Scalar::from_bytes_mod_order_wide(
+        &Sha512::new()
+            .chain_update(r_bytes)
+            .chain_update(event.event.author.as_bytes())
+            .chain_update(&message)
+            .finalize()
+            .into(),
+    );
+    let mut sig = [0u8; 64];
+    sig[..32].copy_from_slice(&r_bytes);
+    sig[32..].copy_from_slice(&(r + k * a).to_bytes());
+    let again = SignedEvent {
+        event: event.event.clone(),
+        signature: crate::fair_play::sign::Signature::from_bytes(sig),
+    };
+    assert_eq!(again.verify(), Ok(()), "the second signature verifies");
+    assert_ne!(again.signature, event.signature, "and it is another one");
+    assert_eq!(again.hash(), event.hash(), "of the very same event");
+    again
+}
+
+/// Adversary: the equivocator, handing the director his own log. White
+/// signed two different third moves (#6); Black answered only the one of
+/// log A. In his log B White also signs his own challenge (#0) once more,
+/// with another nonce: the same event, the same hash, so every link of his
+/// log still holds and it verifies. `yam dispute` compares the logs event
+/// by event *with their signatures*, so it finds them parting at #0 on two
+/// copies of one event ("the logs agree"), and never reaches #6: the fork
+/// point is named wrongly and the proof of equivocation is lost. Two copies
+/// of one event are one event (3.8: "a hash names content"); the fork is at
+/// #6, and White equivocated there.
+#[test]
+fn an_event_signed_again_with_another_nonce_does_not_hide_an_equivocation() {
+    let base = khan_game();
+    let fresh = || Table {
+        alice: Player::new(1, &GameId::new("test-magician").unwrap()),
+        bob: Player::new(2, &GameId::new("test-magician").unwrap()),
+        replay: base.replay.clone(),
+        record: base.record.clone(),
+    };
+    let (mut a, mut b) = (fresh(), fresh());
+    a.play(&["Wh3-f4"], None);
+    a.play(&["Kb7-c6"], None);
+    b.play(&["Ag4-f3"], None);
+    let challenge = b.replay.events().get(0).unwrap().clone();
+    assert_eq!(challenge.event.author, b.alice.key.public_key());
+    let again = signed_again(&challenge, 1, 4242);
+    let b_text = edit(&b.text(), |r| {
+        let mut commands = commands(r);
+        commands[0].args = super::text::event_command(&again).args;
+    });
+    assert!(
+        matches!(verdict(&b_text), Verdict::Verified(_)),
+        "White's log verifies: {:?}",
+        verdict(&b_text)
+    );
+    let d = dispute_of(&a.text(), &b_text);
+    let Relation::Fork(fork) = &d.relation else {
+        panic!("a fork: {}\n{:#?}", d.verdict, d.reasons)
+    };
+    assert_eq!(
+        fork.seq, 6,
+        "the logs part at White's two third moves, not at the challenge both hold: {}\n{:#?}",
+        d.verdict, d.reasons
+    );
+    assert_eq!(
+        fork.proof().map(|p| *p.culprit()),
+        Some(a.alice.key.public_key()),
+        "{}\n{:#?}",
+        d.verdict,
+        d.reasons
+    );
+    assert!(d.verdict.contains("equivocated"), "{}", d.verdict);
+}
+
+/// The same: two logs whose events are one and the same, one of them with
+/// an event signed again by its author with another nonce, are identical
+/// logs ("the logs are identical", no conflict), not a fork at that event
+/// that is "the logs agree" and a conflict at once (exit 1).
+#[test]
+fn a_log_differing_only_by_a_second_signature_of_an_event_is_the_same_log() {
+    let t = khan_game();
+    let text = t.text();
+    let again = signed_again(t.replay.events().get(2).unwrap(), 1, 777);
+    let other = edit(&text, |r| {
+        let mut commands = commands(r);
+        commands[2].args = super::text::event_command(&again).args;
+    });
+    assert!(matches!(verdict(&other), Verdict::Verified(_)));
+    let d = dispute_of(&text, &other);
+    assert!(
+        matches!(d.relation, Relation::Identical { events: 6 }),
+        "{:?}: {}\n{:#?}",
+        d.relation,
+        d.verdict,
+        d.reasons
+    );
+    assert!(!d.conflict, "{}", d.verdict);
+}
+
+/// Adversary: a claimant who played on. Black claims a forfeit (White to
+/// move), White moves, and Black plays on: by 3.8 the claim is withdrawn,
+/// and "the forfeit result is no longer among those the record allows".
+/// Black, losing later, hands the director his log cut at his claim, its
+/// result his forfeit win (that log verifies on its own); White hands the
+/// whole log. `yam dispute` says "no conflict: log B is log A carried
+/// further, and both verify" (exit 0) and never says that log A's result,
+/// Black's win, rests on a claim log B shows its claimant withdrew. The
+/// logs conflict on the result: the dispute must say so.
+#[test]
+fn a_log_cut_at_a_withdrawn_forfeit_claim_does_not_pass_for_no_conflict() {
+    let mut t = khan_game();
+    let (w, b) = khan_sides!(t);
+    let wk = w.public_key();
+    let before = t.replay.clone();
+    let claim = table::claim_forfeit(&mut t.replay, &b, wk, "no move in 15 days", None).unwrap();
+    append_events(&mut t.record, &before, &[claim], None).unwrap();
+    let black_wins = if t.replay.seats().unwrap()[0] == wk {
+        GameResult::SecondWinsByForfeit
+    } else {
+        GameResult::FirstWinsByForfeit
+    };
+    let cut = edit(&t.text(), |r| r.set_result(black_wins));
+    assert!(
+        matches!(verdict(&cut), Verdict::Verified(_)),
+        "Black's cut log verifies on its own: {:?}",
+        verdict(&cut)
+    );
+    // White moves; Black plays on, which withdraws his claim.
+    play_any(&mut t);
+    play_any(&mut t);
+    assert!(t.replay.claims().is_empty());
+    let whole = t.text();
+    assert!(matches!(verdict(&whole), Verdict::Verified(_)));
+    let d = dispute_of(&cut, &whole);
+    assert!(
+        matches!(
+            d.relation,
+            Relation::Prefix {
+                a_is_shorter: true,
+                ..
+            }
+        ),
+        "{:?}",
+        d.relation
+    );
+    assert!(
+        d.conflict,
+        "log A claims Black won by forfeit, log B shows Black withdrew the claim by playing on; yet: {}\n{:#?}",
+        d.verdict, d.reasons
+    );
+    assert!(
+        d.verdict.contains("log B stands") && d.verdict.contains("log A's result does not stand"),
+        "{}",
+        d.verdict
+    );
+}

@@ -106,7 +106,8 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> 
         // A temporary a killed write left (`.NAME.tmp-PID`, `atomic`):
         // half a file, never part of the desk.
         let temporary = crate::store::atomic::temporary_of(name).is_some();
-        if name == ".lock" || name.starts_with(".tmp") || temporary || cache {
+        let lock = name == ".lock" || name == crate::mail::cards::LOCK;
+        if lock || name.starts_with(".tmp") || temporary || cache {
             continue;
         }
         if path.is_dir() {

@@ -31,14 +31,24 @@ pub struct Tidied {
 
 /// At start, with the store's lock held (so no other robot writes in it):
 /// makes everything under `root` private, and removes the temporary files
-/// that atomic writes of killed runs left. Symbolic links are neither
-/// followed nor changed.
+/// that atomic writes of killed runs left. The data directory itself may
+/// be a symbolic link (a store put on a larger disk): what it points to is
+/// the store, a folder, made 0700. Links inside it are neither followed nor
+/// changed.
 pub fn tidy(root: &Path) -> io::Result<Tidied> {
     let mut done = Tidied::default();
     let mut folders = vec![root.to_path_buf()];
     let own = std::process::id();
     while let Some(folder) = folders.pop() {
-        tighten(&folder, &std::fs::symlink_metadata(&folder)?, &mut done)?;
+        // The root's own metadata through a link: the link's (0777, not a
+        // folder) gave the folder it points to a file's 0600, through the
+        // link, at every start: a store its owner could no longer enter.
+        let meta = if folder == root {
+            std::fs::metadata(&folder)?
+        } else {
+            std::fs::symlink_metadata(&folder)?
+        };
+        tighten(&folder, &meta, &mut done)?;
         for entry in std::fs::read_dir(&folder)? {
             let entry = entry?;
             let path = entry.path();
