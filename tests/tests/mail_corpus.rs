@@ -146,3 +146,69 @@ fn garbage_is_not_a_mail_and_huge_mail_is_refused_unread() {
         let _ = read_mail(junk);
     }
 }
+
+/// Adversary: real life, an HTML-only composer (a webmail's or a phone's)
+/// that writes each line as a `<div>`, as `docs/robot.md` already knows
+/// them (`robot_local::an_html_only_mail_written_in_divs_is_read_line_by_line`).
+/// A turn sent by hand (`yam turn GAME`, pasted into the composer) arrives
+/// so. The mail parser's text rendering breaks lines only at `<br>` and
+/// `</p>`, so the block's lines run into one ("Game: g1Ply: 5Checksum:
+/// ...") and the turn is refused as "no valid Ply header". docs/mail.md,
+/// "Reading a mail": "HTML-only mail | read through its text rendering".
+/// Found by an attacker helper (real mail clients and the hostile
+/// mailbox).
+#[test]
+fn html_only_mail_written_in_divs() {
+    let divs: String = block()
+        .lines()
+        .map(|l| {
+            if l.is_empty() {
+                "<div><br></div>".to_owned()
+            } else {
+                format!("<div>{l}</div>")
+            }
+        })
+        .collect();
+    let raw = format!(
+        "{}\r\n<html><body><div dir=\"ltr\"><div>My move:</div><div><br></div>{divs}</div></body></html>\r\n",
+        headers("text/html; charset=UTF-8", "")
+    );
+    let mail = read_mail(raw.as_bytes()).unwrap();
+    assert_eq!(mail.damaged, vec![]);
+    assert_eq!(mail.turns, vec![expected()]);
+}
+
+/// Adversary: real life, a player whose client signs her mail with inline
+/// OpenPGP (a clearsigned text: Mailvelope, Thunderbird's or Evolution's
+/// inline signing, `gpg --clearsign` on a turn sent by hand). RFC 4880
+/// (7.1) dash-escapes every line of the text that begins with `-`: the
+/// block's begin and end lines arrive as `- -----BEGIN YAM TURN-----` and
+/// `- -----END YAM TURN-----`. The begin line is still found, but the `-`
+/// that escapes the end line is read as a word of the payload, and the
+/// honest turn is refused as "damaged (not base64)", though not a byte of
+/// it changed. docs/mail.md: "nothing a mail client does to a message
+/// (quoting, re-wrapping, encoding, HTML, forwarding) can change a turn
+/// without Yam noticing"; "a signature or a disclaimer after the block:
+/// everything after the end line is ignored". Found by an attacker helper
+/// (real mail clients and the hostile mailbox).
+#[test]
+fn inline_pgp_clearsigned_mail() {
+    let dash_escaped: String = block()
+        .lines()
+        .map(|l| {
+            if l.starts_with('-') {
+                format!("- {l}\r\n")
+            } else {
+                format!("{l}\r\n")
+            }
+        })
+        .collect();
+    let raw = format!(
+        "{}\r\n-----BEGIN PGP SIGNED MESSAGE-----\r\nHash: SHA256\r\n\r\nMy move.\r\n\r\n{dash_escaped}\
+         -----BEGIN PGP SIGNATURE-----\r\n\r\niHUEARYKAB0WIQQ=\r\n=abcd\r\n-----END PGP SIGNATURE-----\r\n",
+        headers("text/plain; charset=UTF-8", "")
+    );
+    let mail = read_mail(raw.as_bytes()).unwrap();
+    assert_eq!(mail.damaged, vec![]);
+    assert_eq!(mail.turns, vec![expected()]);
+}

@@ -4760,3 +4760,100 @@ fn an_html_only_mails_signature_is_not_read_as_commands() {
         answer.body
     );
 }
+
+/// Found by an attacker helper (attack6): the invited address of a
+/// `challenge` is lower-cased in ASCII only, while a sender's address is
+/// lower-cased whole (`extract::sender_address`) and a player's file is
+/// named by the address lower-cased whole (`auth::address_key`). Ann
+/// invites `Ümit@player.test` as Ümit writes it: the robot registers Ümit
+/// (her file, `ümit@player.test`) and mails her the token, but her `join`
+/// from her own address, with that token, is refused as "a challenge to
+/// another player", since the challenge keeps `Ümit@...` and her From is
+/// `ümit@...`. The invited player can never take her seat.
+#[test]
+fn an_invited_address_with_a_capital_beyond_ascii_can_join_its_challenge() {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge khan basic Ümit@player.test",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let game = game_of(&local);
+    let invitation = local
+        .sent()
+        .into_iter()
+        .map(|(_, r)| r)
+        .find(|r| r.subject.contains("challenges you"))
+        .expect("the invitation is mailed");
+    let token = token_in(&invitation.body).expect("the invitation carries her token");
+    // Ümit answers from her own address (her mail program writes it in
+    // lower case, or in capitals: the robot lower-cases a From whole).
+    local.deliver(
+        "ümit@player.test",
+        &format!("join {game}"),
+        &format!("token: {token}"),
+    );
+    local.run();
+    let answer = local
+        .sent()
+        .into_iter()
+        .map(|(_, r)| r)
+        .find(|r| r.body.contains(&format!("> join {game}")))
+        .expect("her join is answered");
+    assert!(
+        answer.body.contains("The game begins"),
+        "the invited player could not join her own invitation:\n{}",
+        answer.body
+    );
+}
+
+/// Found by an attacker helper (attack6): a delivery status notification
+/// (`Content-Type: multipart/report`, RFC 3464) is answered when it comes
+/// without an empty `Return-Path` and from an address that is not
+/// `MAILER-DAEMON` or `postmaster` (a gateway's bounce address, a mailbox
+/// read where the final hop wrote no `Return-Path`). The mail reader
+/// already knows it for a delivery report (`Incoming::report`), which the
+/// desks never answer (`Incoming::automatic_not_yam`), but the robot's
+/// hygiene does not look at it: the robot welcomes the bounce address,
+/// registers it, and mails it a token. RFC 3834 (which docs/robot.md,
+/// "Mail hygiene", cites for never answering bounces) says no automatic
+/// response goes to a delivery report.
+#[test]
+fn a_delivery_report_is_never_answered_even_without_an_empty_return_path() {
+    let mut local = Local::new();
+    local.deliver_raw(
+        b"From: Mail Delivery System <bounces@gateway.test>\r\n\
+          To: robot@yam.test\r\n\
+          Message-ID: <dsn1@gateway.test>\r\n\
+          Subject: Undelivered Mail Returned to Sender\r\n\
+          MIME-Version: 1.0\r\n\
+          Content-Type: multipart/report; report-type=delivery-status; boundary=\"B\"\r\n\
+          \r\n\
+          --B\r\n\
+          Content-Type: text/plain\r\n\
+          \r\n\
+          Your message could not be delivered.\r\n\
+          help\r\n\
+          --B\r\n\
+          Content-Type: message/delivery-status\r\n\
+          \r\n\
+          Reporting-MTA: dns; gateway.test\r\n\
+          \r\n\
+          Final-Recipient: rfc822; someone@else.test\r\n\
+          Action: failed\r\n\
+          Status: 5.1.1\r\n\
+          --B--\r\n",
+    );
+    local.run();
+    assert_eq!(local.waiting(), 0);
+    let sent = local.sent();
+    assert!(
+        sent.is_empty(),
+        "the robot answered a delivery report: {:?}",
+        sent.iter()
+            .map(|(to, r)| (to, &r.subject))
+            .collect::<Vec<_>>()
+    );
+}

@@ -174,12 +174,17 @@ fn is_quoted(line_start: &str) -> bool {
 }
 
 /// The words of a block's inside, without the quote marks replies put in
-/// front of lines.
+/// front of lines, and without the `- ` an inline OpenPGP signature puts
+/// in front of every line that begins with a dash (RFC 4880, 7.1): the
+/// end line's, which falls inside the block. No word of a block is a lone
+/// dash (its headers are `Name: value`, its payload base64), so a
+/// clearsigned turn reads as the turn it is; taken for a payload word, the
+/// dash called it damaged.
 fn words_of(inside: &str) -> std::iter::Peekable<impl Iterator<Item = &str>> {
     inside
         .split_whitespace()
         .map(|w| w.trim_start_matches('>'))
-        .filter(|w| !w.is_empty())
+        .filter(|w| !w.is_empty() && *w != "-")
         .peekable()
 }
 

@@ -248,9 +248,29 @@ fn ids<'a>(value: &'a HeaderValue<'_>) -> impl Iterator<Item = String> + 'a {
 /// not copy it.
 fn each_text(message: &Message<'_>, mut visit: impl FnMut(&str)) {
     let mut any = false;
-    for text in (0..message.text_body_count()).filter_map(|i| message.body_text(i)) {
-        any = true;
-        visit(&text);
+    for i in 0..message.text_body_count() {
+        // An HTML part (an HTML-only mail) read as its reader sees it, one
+        // line a block (`<div>`, `<p>`, `<br>`) and what it quotes marked
+        // quoted, as the robot reads it (`crate::mail::html`): the mail
+        // parser's own rendering breaks lines only at `<br>` and `</p>`,
+        // so a block a webmail wrote in `<div>`s ran into one line and
+        // was refused.
+        let html = message
+            .text_body
+            .get(i)
+            .and_then(|&id| message.part(id))
+            .and_then(|part| match &part.body {
+                PartType::Html(html) => Some(super::html::html_lines(html)),
+                _ => None,
+            });
+        let text = match html {
+            Some(lines) => Some(std::borrow::Cow::Owned(lines)),
+            None => message.body_text(i),
+        };
+        if let Some(text) = text {
+            any = true;
+            visit(&text);
+        }
     }
     if !any && let Some(text) = message.body_text(0) {
         visit(&text);

@@ -4389,3 +4389,73 @@ fn a_challenge_waiting_for_a_card_is_listed_with_its_remedies() {
     let text = String::from_utf8_lossy(&json.get_output().stdout).into_owned();
     assert!(!text.contains("yam-challenge/1"), "{text}");
 }
+
+/// Adversary: real life, a shared inbox. Ann answers Bo's turn mail with a
+/// few personal words ("Nice move; dinner on Friday?") from her ordinary
+/// mail client, not from Yam: no `X-Yam-Game`, nothing new for the game.
+/// Her client carries Bo's turn along, as clients do: Outlook leaves the
+/// original below the reply unquoted, and an HTML-only client puts it in
+/// a `<blockquote>` (which the mail parser renders without `>`). Bo's desk
+/// finds Bo's own earlier record in it, "already known", counts the mail
+/// as Yam's and marks it read (or, with `file_into`, moves it out of the
+/// inbox): Ann's personal words are gone from Bo's sight before he saw
+/// them. docs/mail.md, "Living in a shared mailbox": "a mail that is not
+/// Yam's (personal mail, lists, auto-replies, bounces) is never changed:
+/// its flags stay as they were, it stays where it was"; a Gmail reply,
+/// which quotes with `>`, is left so already. Found by an attacker helper
+/// (real mail clients and the hostile mailbox).
+#[test]
+fn a_personal_reply_carrying_an_old_turn_is_left_unread_in_a_shared_maildir() {
+    use yam_cli::mail::armor::armor;
+    use yam_tests::shapes;
+    let root = tempfile::tempdir().unwrap();
+    let (_ann, bo, _line) = khan_after(root.path(), 2);
+    let bo_turn = armor("khan-1", 2, bo.record("khan-1").as_bytes());
+    let before = bo.record("khan-1");
+    let maildir = root.path().join("Maildir");
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    let words = "Nice move! I will answer tomorrow. Dinner on Friday?";
+    let outlook = format!(
+        "{}\r\n{words}\r\n\r\nAnn\r\n\r\n________________________________\r\nFrom: Bo <bo@example.net>\r\n\
+         Sent: Sunday, November 29, 2026 10:02\r\nTo: Ann <ann@example.org>\r\nSubject: [Yam] Khan khan-1 #2: Ann vs Bo\r\n\r\n\
+         Your move, Ann.\r\n\r\n{}",
+        shapes::headers(
+            "text/plain; charset=UTF-8",
+            "X-Mailer: Microsoft Outlook 16.0\r\n"
+        ),
+        bo_turn.replace('\n', "\r\n")
+    );
+    let html = format!(
+        "{}\r\n<html><body><div>{words}</div><div><br></div>\
+         <blockquote type=\"cite\">Your move, Ann.<br><br>{}</blockquote></body></html>\r\n",
+        shapes::headers("text/html; charset=UTF-8", "").replace("reply-1@", "reply-2@"),
+        bo_turn.replace('\n', "<br>\r\n")
+    );
+    let names = ["1764500000.M1P1.host", "1764500001.M2P2.host"];
+    for (name, mail) in names.iter().zip([outlook, html]) {
+        std::fs::write(maildir.join("new").join(name), mail).unwrap();
+    }
+    let out = bo.yam(&["read", "--maildir", maildir.to_str().unwrap()]);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.get_output().stdout),
+        String::from_utf8_lossy(&out.get_output().stderr)
+    );
+    assert!(bo.record("khan-1") == before, "nothing new for the game");
+    let mut new: Vec<String> = std::fs::read_dir(maildir.join("new"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    new.sort();
+    let cur: Vec<String> = std::fs::read_dir(maildir.join("cur"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        (new, cur),
+        (names.map(String::from).to_vec(), Vec::<String>::new()),
+        "Ann's personal replies stay unread in new/ (yam said: {said})"
+    );
+}

@@ -171,7 +171,17 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
         }
         return Outcome::Ignored(format!("from {from}: no Yam turn in it"));
     }
-    judged.verdict(&from, incoming.damaged.first())
+    match judged.verdict(&from, incoming.damaged.first()) {
+        // Nothing new, in a mail Yam did not write (no `X-Yam-Game`): a
+        // person's reply or forward that carries a turn already read
+        // (Outlook leaves the original unquoted below the reply). It is
+        // personal mail, left as it was: counted as Yam's, it was marked
+        // read, or filed out of the inbox, before its reader saw it.
+        Outcome::AlreadyKnown(_) if incoming.named_game().is_none() => Outcome::Ignored(format!(
+            "from {from}: not Yam's (a reply or a forward that carries a turn read before)"
+        )),
+        verdict => verdict,
+    }
 }
 
 /// An attached record applied: whether the mail's own text carries another

@@ -309,7 +309,13 @@ fn command(verb: &str, rest: &str) -> Result<Command, String> {
                     if invited.is_some() {
                         return Err(expected.into());
                     }
-                    invited = Some(lower.trim_matches(['<', '>']).to_owned());
+                    // Lower-cased whole, as a sender's address is
+                    // (`extract::sender_address`): in ASCII only, an
+                    // invited `Ümit@...` never matched the `ümit@...` her
+                    // join came from, and she could never take her seat.
+                    invited = Some(crate::mail::extract::sender_address(
+                        word.trim_matches(['<', '>']),
+                    ));
                 } else if lower == "second" || lower == "black" {
                     second = true;
                 } else if lower == "first" || lower == "white" {

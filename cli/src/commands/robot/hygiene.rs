@@ -44,6 +44,13 @@ pub fn ignore_reason(incoming: &Incoming, raw: &[u8], own_address: &str) -> Opti
     if incoming.bulk {
         return Some("bulk or list mail".into());
     }
+    // A delivery report (`multipart/report`, RFC 3464) is never answered
+    // (RFC 3834, 2), whatever its sender and Return-Path: a gateway's
+    // bounce address, or a mailbox whose last hop wrote no Return-Path,
+    // was welcomed, registered and sent a token.
+    if incoming.report {
+        return Some("a delivery report (multipart/report)".into());
+    }
     let headers = header_block(raw).to_ascii_lowercase();
     for (name, what) in [
         ("\nx-autoreply:", "an auto-reply (X-Autoreply)"),
