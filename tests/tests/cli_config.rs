@@ -174,3 +174,74 @@ fn a_watching_desk_keeps_the_contact_another_command_remembered_meanwhile() {
                 .and(predicate::str::contains("cy@example.com")),
         );
 }
+
+/// The quick start's desk keeps its Maildir and its outgoing directory
+/// inside the data directory. `yam identity export` walked the whole data
+/// directory, so the bundle of secrets carried every mail of the inbox, a
+/// player's personal mail with it (and a mailbox of gigabytes made a
+/// bundle of gigabytes). The configured mailboxes are mail, not the desk:
+/// left out, and said so; the desk itself moves whole.
+#[test]
+fn a_desk_bundle_leaves_the_configured_mailboxes_out() {
+    let root = tempfile::tempdir().unwrap();
+    let ann = player(root.path(), "Ann", "ann@example.org");
+    let bo = player(root.path(), "Bo", "bo@example.net");
+    let bo_card = card_mail(&bo, "ann@example.org");
+    yam!()
+        .args(["read", "--eml"])
+        .arg(&bo_card)
+        .arg("--data-dir")
+        .arg(&ann)
+        .assert()
+        .success();
+    std::fs::write(
+        ann.join("Maildir/new/1.personal"),
+        "From: Mum <mum@example.org>\r\nSubject: dinner\r\n\r\nSunday at noon, my secret recipe.\r\n",
+    )
+    .unwrap();
+    // Reading Bo's card answered it with Ann's: a mail in her outgoing
+    // directory.
+    assert!(std::fs::read_dir(ann.join("out")).unwrap().next().is_some());
+    let bundle = root.path().join("ann-desk.yaml");
+    let said = yam!()
+        .args(["identity", "export", "--out"])
+        .arg(&bundle)
+        .arg("--data-dir")
+        .arg(&ann)
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&said.get_output().stdout).into_owned();
+    assert!(
+        said.contains("left out: Maildir") && said.contains("left out: out"),
+        "{said}"
+    );
+    let text = std::fs::read_to_string(&bundle).unwrap();
+    assert!(
+        !text.contains("Maildir/") && !text.contains("out/"),
+        "the bundle carries the mailboxes:\n{text}"
+    );
+    assert!(text.contains("contacts.yaml") && text.contains("config.yaml"));
+    // The new machine gets the desk whole: its key and its contacts.
+    let new = root.path().join("new");
+    yam!()
+        .args(["identity", "import"])
+        .arg(&bundle)
+        .arg("--data-dir")
+        .arg(&new)
+        .assert()
+        .success();
+    let show = |dir: &std::path::Path| {
+        let out = yam!()
+            .args(["identity", "show", "--data-dir"])
+            .arg(dir)
+            .assert()
+            .success();
+        String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+    };
+    assert_eq!(show(&new), show(&ann));
+    assert!(
+        std::fs::read_to_string(new.join("contacts.yaml"))
+            .unwrap()
+            .contains("bo@example.net")
+    );
+}

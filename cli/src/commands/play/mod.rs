@@ -1205,11 +1205,18 @@ pub fn identity(command: &IdentityCommand) -> Result<Status> {
         }
         IdentityCommand::Export { out, force, place } => {
             let desk = open(place)?;
-            let n = secrets_bundle::export(&desk, out, *force)?;
+            let exported = secrets_bundle::export(&desk, out, *force)?;
             println!(
-                "{}: {n} file(s) of secrets and contacts written (mode 0600)",
-                out.display()
+                "{}: {} file(s) of secrets and contacts written (mode 0600)",
+                out.display(),
+                exported.files
             );
+            for mailbox in &exported.left_out {
+                println!(
+                    "left out: {} (a mailbox of the configuration: mail, not the desk; move it yourself if the new machine reads it)",
+                    mailbox.display()
+                );
+            }
             println!(
                 "Keep it safe: it holds your signing key. Play each game from ONE machine: a chain used from two copies would reveal its values twice, and the second use is refused as a fork."
             );

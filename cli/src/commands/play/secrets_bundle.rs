@@ -94,9 +94,20 @@ fn mode_of(path: &Path) -> Option<u32> {
     }
 }
 
-fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+fn walk(
+    root: &Path,
+    dir: &Path,
+    mailboxes: &[PathBuf],
+    out: &mut Vec<PathBuf>,
+) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
+        if mailboxes
+            .iter()
+            .any(|m| path.strip_prefix(root).is_ok_and(|p| p == m))
+        {
+            continue;
+        }
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
         // A verified checkpoint and a tip are caches, not part of the
         // desk: the new machine verifies each game whole once and keeps
@@ -111,7 +122,7 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> 
             continue;
         }
         if path.is_dir() {
-            walk(root, &path, out)?;
+            walk(root, &path, mailboxes, out)?;
         } else if path.is_file() {
             out.push(path.strip_prefix(root).unwrap_or(&path).to_path_buf());
         }
@@ -149,13 +160,57 @@ fn replace_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
+/// What an export wrote.
+#[derive(Debug)]
+pub struct Exported {
+    /// How many files the bundle holds.
+    pub files: usize,
+    /// The mailboxes inside the data directory it left out, relative to it.
+    pub left_out: Vec<PathBuf>,
+}
+
+/// The configured mailboxes (the incoming Maildir and the folder Yam files
+/// into, an mbox, the outgoing directory) that lie inside the data
+/// directory `root`, relative to it. They hold mail, not the desk: a
+/// Maildir inside the data directory (the quick start puts one there)
+/// went whole into the bundle, a player's personal mail with it, and a
+/// mailbox of gigabytes made a bundle of gigabytes.
+fn mailboxes_inside(desk: &Desk, root: &Path) -> Vec<PathBuf> {
+    use crate::config::{IncomingConfig, OutgoingConfig};
+    let mut paths: Vec<&Path> = Vec::new();
+    match &desk.config.incoming {
+        Some(IncomingConfig::Maildir { path, file_into }) => {
+            paths.push(path);
+            paths.extend(file_into.as_deref());
+        }
+        Some(IncomingConfig::Mbox { path }) => paths.push(path),
+        _ => {}
+    }
+    if let Some(OutgoingConfig::Directory { path }) = &desk.config.outgoing {
+        paths.push(path);
+    }
+    let Ok(root) = std::fs::canonicalize(root) else {
+        return Vec::new();
+    };
+    paths
+        .into_iter()
+        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .filter_map(|p| p.strip_prefix(&root).ok().map(Path::to_path_buf))
+        // The data directory itself is never left out.
+        .filter(|p| !p.as_os_str().is_empty())
+        .collect()
+}
+
 /// Writes the bundle of `desk` to `out` (replacing an existing `out` only
-/// with `replace`, `--force`); returns how many files it holds.
-pub fn export(desk: &Desk, out: &Path, replace: bool) -> Result<usize, Error> {
+/// with `replace`, `--force`); says how many files it holds and which
+/// mailboxes inside the data directory it left out.
+pub fn export(desk: &Desk, out: &Path, replace: bool) -> Result<Exported, Error> {
     let root = desk.store.root();
     let secrets = desk.store.secrets_dir();
     let mut paths = Vec::new();
-    walk(root, root, &mut paths).map_err(|e| Error::usage(format!("{}: {e}", root.display())))?;
+    let left_out = mailboxes_inside(desk, root);
+    walk(root, root, &left_out, &mut paths)
+        .map_err(|e| Error::usage(format!("{}: {e}", root.display())))?;
     paths.sort();
     let mut files = Vec::new();
     for relative in paths {
@@ -183,7 +238,10 @@ pub fn export(desk: &Desk, out: &Path, replace: bool) -> Result<usize, Error> {
         write_private
     };
     put(out, text.as_bytes()).map_err(|e| Error::usage(format!("{}: {e}", out.display())))?;
-    Ok(count)
+    Ok(Exported {
+        files: count,
+        left_out,
+    })
 }
 
 /// One file of a bundle, as read: checked, not yet written.
