@@ -194,8 +194,11 @@ fn is_notation_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r')
 }
 
+/// A bare argument holds no whitespace of the notation's (section 6): a
+/// no-break space is the argument's own, as it is a prose word's
+/// (`[%note 10\u{a0}km]` was refused as two arguments without a space).
 fn is_bare_arg_char(c: char) -> bool {
-    !c.is_whitespace() && !matches!(c, '[' | ']' | '{' | '}' | '"' | '\\')
+    !is_notation_space(c) && !matches!(c, '[' | ']' | '{' | '}' | '"' | '\\')
 }
 
 /// [`is_bare_arg_char`] for each ASCII byte; `false` for the bytes of
@@ -236,7 +239,9 @@ fn bare_len(rest: &str) -> usize {
 /// the quotes `"`, `\\`, `{` and `}` are escaped, so a quoted argument can
 /// never end its comment early.
 pub fn write_arg(arg: &str, out: &mut String) {
-    if !arg.is_empty() && bare_len(arg) == arg.len() {
+    // Any Unicode space is written inside quotes, though read bare: an
+    // earlier Yam ended a bare argument at one.
+    if !arg.is_empty() && bare_len(arg) == arg.len() && !arg.chars().any(char::is_whitespace) {
         out.push_str(arg);
         return;
     }
@@ -390,7 +395,12 @@ fn scan_command<'a>(
     let name = rest.get(2..i).unwrap_or_default();
     loop {
         let ws_start = i;
-        while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\r' | b'\n')) {
+        // The notation's whitespace (section 3), vertical tab and form
+        // feed included, as in prose.
+        while matches!(
+            bytes.get(i),
+            Some(b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c)
+        ) {
             i += 1;
         }
         match bytes.get(i) {
@@ -477,8 +487,11 @@ mod tests {
             );
         }
         assert_eq!(bare_len("abc=+/ d"), 6);
-        assert_eq!(bare_len("é\u{a0}x"), 2);
-        assert_eq!(bare_len("\u{85}x"), 0);
+        // Only the notation's whitespace ends a bare argument: a no-break
+        // space, or NEL, is the argument's own.
+        assert_eq!(bare_len("é\u{a0}x"), 5);
+        assert_eq!(bare_len("\u{85}x"), 3);
+        assert_eq!(bare_len("a\x0cb"), 1);
     }
     use nom::{
         IResult, Parser,

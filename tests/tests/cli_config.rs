@@ -245,3 +245,195 @@ fn a_desk_bundle_leaves_the_configured_mailboxes_out() {
             .contains("bo@example.net")
     );
 }
+
+/// A desk and a robot default to the same data directory (`$YAM_DATA_DIR`,
+/// else `~/.local/share/yam`). A robot started on a player's machine
+/// without `data:` took the desk's directory for its store: it made the
+/// desk's files its own, removed the temporary files of the desk's writes
+/// under way, and the two read each other's games. Each now refuses the
+/// other's directory, naming what shows whose it is, and changes nothing.
+#[test]
+fn a_robot_and_a_desk_never_share_a_data_directory() {
+    let root = tempfile::tempdir().unwrap();
+    let ann = player(root.path(), "Ann", "ann@example.org");
+    let bo = player(root.path(), "Bo", "bo@example.net");
+    let bo_card = card_mail(&bo, "ann@example.org");
+    yam!()
+        .args(["read", "--eml"])
+        .arg(&bo_card)
+        .arg("--data-dir")
+        .arg(&ann)
+        .assert()
+        .success();
+    for sub in ["in/new", "in/cur", "in/tmp", "robot-out"] {
+        std::fs::create_dir_all(root.path().join(sub)).unwrap();
+    }
+    let robot_config = |data: &std::path::Path| {
+        let path = root.path().join("robot.yaml");
+        std::fs::write(
+            &path,
+            format!(
+                "robot:\n  address: robot@yam.test\ndata: {}\noutgoing:\n  directory:\n    path: {}\nincoming:\n  maildir:\n    path: {}\n",
+                data.display(),
+                root.path().join("robot-out").display(),
+                root.path().join("in").display()
+            ),
+        )
+        .unwrap();
+        path
+    };
+    let listing = |dir: &std::path::Path| {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = listing(&ann);
+    yam!()
+        .args(["robot", "run", "--once", "--config"])
+        .arg(robot_config(&ann))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("a player's desk (contacts.yaml)"));
+    assert_eq!(
+        listing(&ann),
+        before,
+        "the robot changed nothing of the desk"
+    );
+    // The robot on a store of its own; then a desk pointed at that store.
+    let store = root.path().join("robot-data");
+    yam!()
+        .args(["robot", "run", "--once", "--config"])
+        .arg(robot_config(&store))
+        .assert()
+        .success();
+    assert!(store.join("robot").is_dir());
+    yam!()
+        .args(["games", "--config"])
+        .arg(ann.join("config.yaml"))
+        .arg("--data-dir")
+        .arg(&store)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("a referee robot's store"));
+}
+
+/// The `.eml` files in `dir`'s outbox.
+fn outbox(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut mails: Vec<_> = std::fs::read_dir(dir.join("out"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+        .collect();
+    mails.sort();
+    mails
+}
+
+/// Attacker tester: contacts are written under their lock and read again
+/// for each change, but a watching desk still decides with the list it
+/// read at its start. Ann forgets Bo's key in her first terminal (`yam
+/// identity forget`: "when they really have a new one", say his old key
+/// was stolen) while `yam read --watch` runs in the second; a challenge
+/// signed with the forgotten key then lands in her Maildir, and the
+/// watcher takes it as from a known contact ("Bo challenges you") and
+/// stores the game, where any other command refuses it (no card from
+/// that address is kept).
+#[test]
+fn a_watching_desk_does_not_trust_a_key_another_command_forgot_meanwhile() {
+    use std::io::BufRead;
+    let root = tempfile::tempdir().unwrap();
+    let ann = player(root.path(), "Ann", "ann@example.org");
+    let bo = player(root.path(), "Bo", "bo@example.net");
+    let ann_card = card_mail(&ann, "bo@example.net");
+    let bo_card = card_mail(&bo, "ann@example.org");
+    for (desk, card) in [(&bo, &ann_card), (&ann, &bo_card)] {
+        yam!()
+            .args(["read", "--eml"])
+            .arg(card)
+            .arg("--data-dir")
+            .arg(desk)
+            .assert()
+            .success();
+    }
+    let mut watcher = std::process::Command::new(env!("CARGO_BIN_EXE_yam-e2e"))
+        .args([
+            "read",
+            "--watch",
+            "--every",
+            "1",
+            "--stop-after",
+            "20",
+            "--data-dir",
+        ])
+        .arg(&ann)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut said = std::io::BufReader::new(watcher.stdout.take().unwrap());
+    let mut first = String::new();
+    said.read_line(&mut first).unwrap();
+    assert!(first.starts_with("watching"), "{first}");
+    // The first terminal forgets Bo.
+    yam!()
+        .args(["identity", "forget", "bo@example.net", "--data-dir"])
+        .arg(&ann)
+        .assert()
+        .success();
+    // Bo's challenge, signed with the key Ann forgot, lands in her Maildir.
+    let before = outbox(&bo);
+    yam!()
+        .args([
+            "challenge",
+            "ann@example.org",
+            "--id",
+            "khan-1",
+            "--game-type",
+            "khan",
+            "--ruleset",
+            "basic",
+            "--seats",
+            "first",
+            "--data-dir",
+        ])
+        .arg(&bo)
+        .assert()
+        .success();
+    let challenge: Vec<_> = outbox(&bo)
+        .into_iter()
+        .filter(|m| !before.contains(m))
+        .collect();
+    assert_eq!(
+        challenge.len(),
+        1,
+        "setup: one challenge mail {challenge:?}"
+    );
+    std::fs::copy(&challenge[0], ann.join("Maildir/new/challenge.eml")).unwrap();
+    // What the watcher says of it (it stops by itself after 20 s).
+    let mut verdict = String::new();
+    let mut line = String::new();
+    while said.read_line(&mut line).unwrap() > 0 {
+        if line.contains("khan-1") || line.contains("bo@example.net") {
+            verdict.push_str(&line);
+        }
+        line.clear();
+    }
+    watcher.wait().unwrap();
+    assert!(
+        !verdict.contains("challenges you"),
+        "the watcher took a challenge signed with a key forgotten meanwhile: {verdict}"
+    );
+    let games = yam!()
+        .args(["games", "--data-dir"])
+        .arg(&ann)
+        .assert()
+        .success();
+    let listed = String::from_utf8_lossy(&games.get_output().stdout).into_owned();
+    assert!(
+        !listed.contains("khan-1"),
+        "a game was stored from a forgotten contact's challenge:\n{listed}"
+    );
+}

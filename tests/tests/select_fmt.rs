@@ -407,3 +407,53 @@ fn fmt_keeps_unicode_no_break_and_ideographic_spaces_in_prose() {
         "the comment's text is kept as written: {formatted:?}"
     );
 }
+
+/// Attacker tester: prose now splits on the notation's whitespace only
+/// ("never every Unicode space", docs/notation.md, section 6), but a bare
+/// command argument still ends at any Unicode space. A bare argument is
+/// one with "no whitespace and none of `[ ] { } \" \\`" (section 6), and a
+/// no-break space is no whitespace of the notation's, so
+/// `[%note 10\u{a0}km]` is one argument, as the same text is one prose
+/// word; `yam check` refuses the record ("expected a space between
+/// command arguments") and `yam fmt` copies it as not parsing.
+#[test]
+fn a_bare_command_argument_keeps_a_no_break_space_as_prose_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("{SHORT_KHAN_HEADER}1. Ng3-f3 {{10\u{a0}km [%note 10\u{a0}km]}} Ae7-f6 *\n");
+    let path = write(dir.path(), "bare.yam", &text);
+    let (_, stderr, code) = run(&["check", path.to_str().unwrap()]);
+    assert_eq!(
+        code, 0,
+        "a no-break space is no separator of the notation's: {stderr}"
+    );
+    let (formatted, stderr, code) = run(&["fmt", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        formatted.contains("[%note 10\u{a0}km]") || formatted.contains("[%note \"10\u{a0}km\"]"),
+        "the argument is kept whole: {formatted:?}"
+    );
+}
+
+/// Attacker tester: the notation's whitespace is "space, tab, vertical
+/// tab, form feed, and line ends" (docs/notation.md, section 3) and a
+/// command's arguments are "separated by whitespace" (section 6); prose
+/// now splits on exactly those, but a command takes only space, tab and
+/// line ends between its arguments, so a record whose arguments a form
+/// feed or a vertical tab separates is refused by `yam check`.
+#[test]
+fn command_arguments_separated_by_a_form_feed_or_a_vertical_tab_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("{SHORT_KHAN_HEADER}1. Ng3-f3 {{[%note\x0cfirst\x0bsecond]}} Ae7-f6 *\n");
+    let path = write(dir.path(), "ff.yam", &text);
+    let (_, stderr, code) = run(&["check", path.to_str().unwrap()]);
+    assert_eq!(
+        code, 0,
+        "a form feed and a vertical tab are whitespace: {stderr}"
+    );
+    let (formatted, stderr, code) = run(&["fmt", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        formatted.contains("[%note first second]"),
+        "two arguments, printed with a space between: {formatted:?}"
+    );
+}

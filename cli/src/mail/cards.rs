@@ -337,6 +337,9 @@ impl Contact {
 pub struct Contacts {
     path: PathBuf,
     list: Vec<Contact>,
+    /// The file's modification time and length when `list` was read or
+    /// written: what [`Contacts::refresh`] compares.
+    stamp: Option<(std::time::SystemTime, u64)>,
 }
 
 /// What remembering a card did.
@@ -357,8 +360,24 @@ impl Contacts {
     /// The contacts of the data directory `data`.
     pub fn open(data: &Path) -> Result<Contacts, ContactsError> {
         let path = data.join("contacts.yaml");
+        let stamp = stamp_of(&path);
         let list = read_list(&path)?;
-        Ok(Contacts { path, list })
+        Ok(Contacts { path, list, stamp })
+    }
+
+    /// Reads the contacts again when another command changed the file
+    /// since (its modification time or length differ): a desk that keeps
+    /// reading (`yam read --watch`) decided with the contacts of its
+    /// start, and took a challenge signed with a key the player had
+    /// forgotten meanwhile (`yam identity forget` in another terminal)
+    /// as from a known contact. One `stat` a mail when nothing changed.
+    pub fn refresh(&mut self) -> Result<(), ContactsError> {
+        let now = stamp_of(&self.path);
+        if now != self.stamp {
+            self.list = read_list(&self.path)?;
+            self.stamp = now;
+        }
+        Ok(())
     }
 
     /// The contact at `address`.
@@ -445,8 +464,15 @@ impl Contacts {
             atomic::write(&self.path, text.as_bytes(), true).map_err(io(&self.path))?;
         }
         self.list = list;
+        self.stamp = stamp_of(&self.path);
         Ok(out)
     }
+}
+
+/// A file's modification time and length, if it is there.
+fn stamp_of(path: &Path) -> Option<(std::time::SystemTime, u64)> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
 }
 
 /// The lock file beside the contacts, held while they change.

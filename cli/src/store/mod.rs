@@ -31,6 +31,37 @@ pub fn default_data_dir() -> PathBuf {
     base.join("yam")
 }
 
+/// Whose data directory `root` already is, by what only that kind of
+/// store writes. A desk and a robot both default to the same directory
+/// (`$YAM_DATA_DIR`, else `~/.local/share/yam`): a robot started without
+/// `data:` on a player's machine took the desk's directory for its store,
+/// made its files its own and removed the temporary files of the desk's
+/// writes under way, and the two read each other's games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Owner {
+    /// A player's desk; the file that shows it.
+    Desk(&'static str),
+    /// A referee robot's store (its `robot/` folder).
+    Robot,
+}
+
+/// Whose data directory `root` is, if anyone's yet.
+pub fn owner(root: &Path) -> Option<Owner> {
+    if root.join("robot").is_dir() {
+        return Some(Owner::Robot);
+    }
+    for mark in ["contacts.yaml", "read.log", "pending"] {
+        if std::fs::symlink_metadata(root.join(mark)).is_ok() {
+            return Some(Owner::Desk(mark));
+        }
+    }
+    // A desk's configuration kept in its data directory (the default
+    // place), before it has read anything.
+    let desk_config = std::fs::read_to_string(root.join("config.yaml"))
+        .is_ok_and(|text| text.lines().any(|l| l.starts_with("identity:")));
+    desk_config.then_some(Owner::Desk("config.yaml"))
+}
+
 /// A data directory.
 #[derive(Debug, Clone)]
 pub struct Store {

@@ -76,6 +76,11 @@ impl Log {
             _ => None,
         }
     }
+
+    /// Whether its events allow `result` (once it verifies).
+    fn allows(&self, result: GameResult) -> bool {
+        matches!(&self.verdict, Verdict::Verified(v) if v.allowed_results.contains(&result))
+    }
 }
 
 /// The seat tags' values of a text, unknown ones (`?`, empty) left out.
@@ -453,20 +458,35 @@ pub fn compare(a: Log, b: Log) -> Dispute {
             long_log.events.len() - common
         ));
         let short_log = if a_is_shorter { &a } else { &b };
-        // A shorter log that states a finished result the longer one does
-        // not: the game went on after the end it claims. The longer log
-        // verifies, so its continuation is the record, and the shorter
-        // log's result does not stand: a forfeit claim is withdrawn when
-        // its claimant plays on (3.8), so a claimant who played on and
-        // then hands over his log cut at the claim was told "no
-        // conflict" by a comparison of events alone.
+        // A shorter log that states a finished result the longer one's
+        // events no longer allow: the game went on past the end it claims.
+        // The longer log verifies, so its continuation is the record, and
+        // the shorter log's result does not stand: a forfeit claim is
+        // withdrawn when its claimant plays on (3.8), so a claimant who
+        // played on and then hands over his log cut at the claim was told
+        // "no conflict" by a comparison of events alone. A claim the
+        // accused answered late still stands (only the claimant's own turn
+        // withdraws it): the longer log's events allow its result, and a
+        // longer log reading `*` states nothing against it.
         let superseded = match (short_log.result(), long_log.result()) {
-            (Some(cut), Some(whole)) if cut.is_finished() && cut != whole => Some((cut, whole)),
+            (Some(cut), Some(whole))
+                if cut.is_finished() && cut != whole && !long_log.allows(cut) =>
+            {
+                Some((cut, whole))
+            }
             _ => None,
         };
+        if let (None, Some(cut), Some(whole)) = (superseded, short_log.result(), long_log.result())
+            && cut.is_finished()
+            && cut != whole
+        {
+            reasons.push(format!(
+                "log {short} states the result {cut}; log {long}'s events allow it too (it states {whole}): a forfeit claim stands until its claimant plays on"
+            ));
+        }
         if let Some((cut, whole)) = superseded {
             reasons.push(format!(
-                "log {short} states the result {cut}, but the game went on after it in log {long} ({} more events, its result {whole}): a forfeit claim is withdrawn when its claimant plays on, and no other finished result has events after it",
+                "log {short} states the result {cut}, but the game went on after it in log {long} ({} more events, its result {whole}), whose events no longer allow it: a forfeit claim is withdrawn when its claimant plays on, and no other finished result has events after it",
                 long_log.events.len() - common
             ));
         }

@@ -2788,3 +2788,51 @@ fn a_log_cut_at_a_withdrawn_forfeit_claim_does_not_pass_for_no_conflict() {
         d.verdict
     );
 }
+
+#[test]
+fn a_forfeit_claim_the_accused_answered_late_still_stands_in_the_longer_log() {
+    // Attacker tester: only the claimant's own turn withdraws a forfeit
+    // claim (3.8, `plays_on`). Black claims White forfeited; White, the
+    // accused, then sends a late move. The claim still stands in White's
+    // longer log (its events allow Black's forfeit win), yet comparing
+    // Black's log, cut at his claim, with White's, which reads `*`, calls
+    // it a conflict and tells the director that Black's result "does not
+    // stand (the game went on after it)": the accused voids the claim
+    // against him just by moving late.
+    let mut t = khan_game();
+    let (w, b) = khan_sides!(t);
+    let wk = w.public_key();
+    let before = t.replay.clone();
+    let claim = table::claim_forfeit(&mut t.replay, &b, wk, "no move in 15 days", None).unwrap();
+    append_events(&mut t.record, &before, &[claim], None).unwrap();
+    let black_wins = if t.replay.seats().unwrap()[0] == wk {
+        GameResult::SecondWinsByForfeit
+    } else {
+        GameResult::FirstWinsByForfeit
+    };
+    let cut = edit(&t.text(), |r| r.set_result(black_wins));
+    assert!(matches!(verdict(&cut), Verdict::Verified(_)));
+    // White, the accused, moves late; Black has not played on.
+    play_any(&mut t);
+    assert_eq!(t.replay.claims().len(), 1, "Black's claim still stands");
+    let whole = t.text();
+    assert!(matches!(verdict(&whole), Verdict::Verified(_)));
+    // White's longer log allows Black's forfeit win itself.
+    let black_wins_too = edit(&whole, |r| r.set_result(black_wins));
+    assert!(
+        matches!(verdict(&black_wins_too), Verdict::Verified(_)),
+        "setup: the longer log's events allow Black's forfeit win"
+    );
+    let d = dispute_of(&cut, &whole);
+    assert!(
+        !d.verdict.contains("log A's result does not stand"),
+        "Black's claim stands in log B too (only his own turn withdraws it), yet: {}\n{:#?}",
+        d.verdict,
+        d.reasons
+    );
+    assert!(
+        !d.conflict,
+        "log B's events allow log A's result, and log B states nothing against it (`*`): {}\n{:#?}",
+        d.verdict, d.reasons
+    );
+}

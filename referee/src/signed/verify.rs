@@ -93,6 +93,9 @@ pub struct Verified {
     pub ending: Option<GameEnd>,
     /// Forfeit claims, in words.
     pub claims: Vec<String>,
+    /// Every result its events allow (the record's is one of them): a
+    /// dispute asks whether a shorter log's result still stands.
+    pub allowed_results: Vec<GameResult>,
     /// The events each accepted take-back undid
     /// ([`SignedReplay::taken_back`]): the main line holds moves the game
     /// no longer has, which a literal reading of it refuses.
@@ -213,6 +216,7 @@ pub fn report(replay: &SignedReplay, result: GameResult) -> Option<Verified> {
         result,
         ending: replay.ending(),
         claims,
+        allowed_results: replay.allowed_results().0,
         taken_back: replay.taken_back().to_vec(),
     })
 }

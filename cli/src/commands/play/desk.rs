@@ -60,6 +60,12 @@ impl Desk {
             )));
         }
         let config = Config::load(&config_path).map_err(|e| Error::usage(e.to_string()))?;
+        if crate::store::owner(&data) == Some(crate::store::Owner::Robot) {
+            return Err(Error::usage(format!(
+                "{}: this is a referee robot's store (robot/), not a desk: a desk needs a data directory of its own (--data-dir, $YAM_DATA_DIR)",
+                data.display()
+            )));
+        }
         let store = Store::open(&data).map_err(|e| Error::usage(e.to_string()))?;
         let secrets =
             Secrets::open(&store.secrets_dir()).map_err(|e| Error::usage(e.to_string()))?;

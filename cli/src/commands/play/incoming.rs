@@ -105,6 +105,11 @@ fn lost_turn(desk: &Desk, incoming: &Incoming, from: &str) -> Option<Outcome> {
 /// "already known" only when no candidate is new, and refused only when a
 /// candidate is refused and none is new.
 pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
+    // The contacts as they are now: another command may have remembered
+    // or forgotten one since this desk read them.
+    if let Err(e) = desk.contacts.refresh() {
+        return Outcome::Refused(format!("the contacts cannot be read: {e}"));
+    }
     // The attached records first, alone: one that applies decides, and the
     // turn blocks of the text (the same record once more) are then never
     // decoded.

@@ -414,6 +414,12 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
         .clone()
         .or_else(|| config.data.clone())
         .unwrap_or_else(crate::store::default_data_dir);
+    if let Some(crate::store::Owner::Desk(mark)) = crate::store::owner(&root) {
+        return Err(usage(format!(
+            "{}: this is a player's desk ({mark}), not a robot's store: the robot needs a data directory of its own (`data:` in its configuration, or --data-dir); on it the robot would make the desk's files its own and read its games",
+            root.display()
+        )));
+    }
     let store = Store::open(&root).map_err(usage)?;
     let mut settings = Settings::default();
     if let Some(d) = &config.deadlines {
