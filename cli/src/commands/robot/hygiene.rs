@@ -114,7 +114,12 @@ impl RateLimit {
             .unwrap_or_default()
             .lines()
             .filter_map(|l| l.trim().parse().ok())
-            .filter(|t: &u64| t + self.window > now && *t <= now)
+            // A count a little ahead of the clock (set back by less than
+            // the window: a step of NTP, a wrong zone corrected) still
+            // counts: dropped, a clock set back ten minutes gave every
+            // sender a fresh hour. One further ahead than a whole window
+            // is a clock that was wrong before, and no count of this one.
+            .filter(|t: &u64| t + self.window > now && *t <= now.saturating_add(self.window))
             .collect()
     }
 
@@ -300,5 +305,19 @@ mod tests {
         assert!(!limit.allow("ann@example.org", 1001));
         assert!(limit.allow("bo@example.org", 1001));
         assert!(limit.allow("ann@example.org", 1000 + 3600));
+    }
+
+    #[test]
+    fn a_clock_set_back_does_not_give_a_sender_a_fresh_hour() {
+        let dir = tempfile::tempdir().unwrap();
+        let limit = RateLimit::new(dir.path(), 3);
+        for _ in 0..3 {
+            assert!(limit.allow("ann@example.org", 10_000));
+        }
+        // The clock is set back ten minutes: the three still count.
+        assert!(!limit.allow("ann@example.org", 10_000 - 600));
+        // Set back by more than a whole window, the counts are of a clock
+        // that was wrong before: not held against her for ever.
+        assert!(limit.allow("ann@example.org", 10_000 - 3600 - 1));
     }
 }
