@@ -437,3 +437,48 @@ fn a_watching_desk_does_not_trust_a_key_another_command_forgot_meanwhile() {
         "a game was stored from a forgotten contact's challenge:\n{listed}"
     );
 }
+
+/// One robot per store, from its first step: the store's lock was taken
+/// only after the robot had drawn its key, so a second robot started
+/// beside the first on a new store wrote into it before it learnt another
+/// robot runs (two started together: one failed on a file the other had
+/// just made). With the lock held, a robot now writes nothing and says so.
+#[test]
+fn a_second_robot_writes_nothing_in_a_store_another_robot_holds() {
+    let root = tempfile::tempdir().unwrap();
+    for sub in ["in/new", "in/cur", "in/tmp", "out"] {
+        std::fs::create_dir_all(root.path().join(sub)).unwrap();
+    }
+    let data = root.path().join("data");
+    let config = root.path().join("robot.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "robot:\n  address: robot@yam.test\ndata: {}\noutgoing:\n  directory:\n    path: {}\nincoming:\n  maildir:\n    path: {}\n",
+            data.display(),
+            root.path().join("out").display(),
+            root.path().join("in").display()
+        ),
+    )
+    .unwrap();
+    std::fs::create_dir_all(data.join("robot")).unwrap();
+    let lock = std::fs::File::create(data.join("robot/robot.lock")).unwrap();
+    lock.lock().unwrap();
+    yam!()
+        .args(["robot", "run", "--once", "--config"])
+        .arg(&config)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("another robot runs on this store"));
+    assert!(
+        !data.join("secrets").exists(),
+        "the second robot drew a key in a store it does not hold"
+    );
+    drop(lock);
+    yam!()
+        .args(["robot", "run", "--once", "--config"])
+        .arg(&config)
+        .assert()
+        .success();
+    assert!(data.join("secrets").exists());
+}

@@ -457,3 +457,58 @@ fn command_arguments_separated_by_a_form_feed_or_a_vertical_tab_are_read() {
         "two arguments, printed with a space between: {formatted:?}"
     );
 }
+
+/// Adversary: an archive that holds, between two good games, a long run
+/// of text that is no game (a pasted log, a binary blob saved by
+/// mistake): 70 MB without a line that could begin a game. `yam fmt`
+/// promises that "a game that does not parse is copied as written", and
+/// says so in its summary (`1 copied as written`), but the piece cutter
+/// hands on only the first 64 MiB of a stretch without a game start (the
+/// reader's element limit) and passes over the rest without keeping it:
+/// 100,000,358 bytes in, 67,109,045 out (a 512 MB file of one line: 67.1
+/// MB out), and `yam fmt -o tidy.yam` leaves a copy that has silently
+/// lost the tail of what it claims to have copied. Whatever fmt copies as
+/// written should be there whole, or fmt should say it was not copied.
+#[test]
+fn fmt_copies_a_stretch_longer_than_the_element_limit_whole_or_says_it_did_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = |id: &str| {
+        format!(
+            "[Game \"Khan\"]\n[Variant \"Magician\"]\n[GameId \"{id}\"]\n[Event \"e\"]\n\
+             [Date \"2026.01.01\"]\n[White \"Ann\"]\n[Black \"Bo\"]\n[Result \"*\"]\n\
+             [NotationVersion \"1\"]\n[Ruleset \"magician\"]\n\n1. Ng3-f3 *\n"
+        )
+    };
+    let blob = "x".repeat(70 << 20);
+    let text = format!("{}\n{blob}\n\n{}", game("before"), game("after"));
+    let input = write(dir.path(), "blob.yam", &text);
+    let out = dir.path().join("tidy.yam");
+    let (_, stderr, code) = run(&[
+        "fmt",
+        "-q",
+        "-o",
+        out.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    let written = std::fs::read(&out).unwrap();
+    let kept = written.iter().filter(|&&b| b == b'x').count();
+    // Copied whole, or said plainly that it was not (how many bytes).
+    let lost = blob.len() - kept;
+    let said_lost: usize = stderr
+        .split(" bytes were not copied")
+        .next()
+        .and_then(|before| before.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    let says_copied = said_lost < lost;
+    assert!(
+        !says_copied || kept == blob.len(),
+        "fmt says it copied the stretch as written, but {kept} of its {} bytes are in the \
+         output ({} bytes in, {} out): {stderr}",
+        blob.len(),
+        text.len(),
+        written.len()
+    );
+    assert_eq!(ids(&String::from_utf8_lossy(&written)), ["before", "after"]);
+}

@@ -59,6 +59,16 @@ struct Tally {
     games: u64,
     changed: u64,
     unreadable: u64,
+    /// Bytes of the file that reached no piece: the rest of a stretch
+    /// without a game start longer than the reader's element limit (64
+    /// MiB), which the piece cutter skips (docs/notation.md, section 10).
+    not_copied: u64,
+}
+
+/// What the workers hand back: where each piece began, then its games.
+enum Unit {
+    Piece { offset: u64, len: u64 },
+    Game(Formatted),
 }
 
 /// Run `yam fmt`.
@@ -112,8 +122,24 @@ pub fn run(args: &FmtArgs) -> Result<Status> {
         if args.check && tally.changed > 0 {
             status = status.and(Status::Invalid);
         }
+        if tally.not_copied > 0 {
+            // Said, and never put in place: the formatted text lacks them.
+            eprintln!(
+                "{}: {} bytes were not copied: the rest of a stretch of more than {} bytes without a game start (the reader's element limit){}",
+                file.display(),
+                tally.not_copied,
+                yam_notation::reader::DEFAULT_MAX_ELEMENT,
+                if args.in_place {
+                    "; the file is left as it was"
+                } else {
+                    ""
+                }
+            );
+            status = status.and(Status::Invalid);
+        }
         if let Some(buffer) = own
             && tally.changed > 0
+            && tally.not_copied == 0
         {
             // The whole file is rewritten only when a game changed: the
             // canonical file keeps its bytes, its date and its links.
@@ -156,13 +182,40 @@ fn format_file(
     let (input, size) = archive::open(file).map_err(|e| Error::io(file, "cannot open", e))?;
     let mut tally = Tally::default();
     let mut write_error = None;
+    // Where the next piece should begin: a piece further on means bytes
+    // the cutter skipped, which would be lost from the output unsaid
+    // ("copied as written" of a 100 MB stretch wrote 67 MB).
+    let mut expected = None;
     stream_pieces_of(
         PIECE,
         input,
         jobs,
         size,
-        |piece| games_of(piece).into_iter().map(formatted).collect(),
-        |game: &Formatted, progress| {
+        |piece| {
+            let mut units = vec![Unit::Piece {
+                offset: piece.offset,
+                len: piece.bytes.len() as u64,
+            }];
+            units.extend(
+                games_of(piece)
+                    .into_iter()
+                    .map(|g| Unit::Game(formatted(g))),
+            );
+            units
+        },
+        |unit: &Unit, progress| {
+            let game = match unit {
+                Unit::Piece { offset, len } => {
+                    if let Some(at) = expected
+                        && *offset > at
+                    {
+                        tally.not_copied += offset - at;
+                    }
+                    expected = Some(offset + len);
+                    return;
+                }
+                Unit::Game(game) => game,
+            };
             tally.games += 1;
             if let Some((e, frame)) = &game.refused {
                 tally.unreadable += 1;
@@ -201,6 +254,12 @@ fn format_file(
         },
     )
     .map_err(|e| Error::io(file, "read error", e))?;
+    // A stretch skipped to the end of the file has no piece after it.
+    if let (Some(size), Some(at)) = (size, expected)
+        && size > at
+    {
+        tally.not_copied += size - at;
+    }
     if let Some(e) = write_error {
         return Err(Error::io(file, "cannot write", e));
     }

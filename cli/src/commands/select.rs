@@ -1,8 +1,9 @@
 //! `yam select`: the games of archives that match every criterion given,
 //! copied exactly as written (signed evidence and all), in the spirit of
 //! pgn-extract. Streams the archives one piece at a time: memory is one
-//! piece, plus, for `--unique` and `--duplicates`, sixteen bytes and the
-//! id of each distinct game seen.
+//! piece, plus, for `--unique` and `--duplicates`, two 16-byte hashes (of
+//! the id and of the main line) and where it was read, for each distinct
+//! game seen: an id can be a tag value of megabytes.
 //!
 //! A game that does not parse cannot be judged: it is reported as `yam
 //! check` reports it and left out, and the exit code is 1.
@@ -296,21 +297,29 @@ fn judge(criteria: &Criteria, file: &Path, game: GameText) -> Judged {
 /// id and each main line was first read.
 #[derive(Debug, Default)]
 struct Seen {
-    ids: HashMap<String, String>,
+    /// Each id by a hash of it, as each main line: an id is a tag value
+    /// of up to megabytes, and kept whole every distinct one held the
+    /// archive's ids (a megabyte a game of long ids).
+    ids: HashMap<[u8; 16], String>,
     moves: HashMap<[u8; 16], String>,
+}
+
+/// The first 16 bytes of `text`'s SHA-256.
+fn short_hash(text: &str) -> [u8; 16] {
+    let digest = Sha256::digest(text.as_bytes());
+    let mut short = [0u8; 16];
+    short.copy_from_slice(&digest[..16]);
+    short
 }
 
 impl Seen {
     /// The game `game` repeats, if it repeats one; it is remembered.
     fn repeats(&mut self, game: &Judged, here: &str) -> Option<(String, &'static str)> {
-        let by_id = (!game.id.is_empty())
-            .then(|| self.ids.get(&game.id).cloned())
-            .flatten();
+        let id = (!game.id.is_empty()).then(|| short_hash(&game.id));
+        let by_id = id.and_then(|id| self.ids.get(&id).cloned());
         let by_moves = game.moves.and_then(|m| self.moves.get(&m).cloned());
-        if !game.id.is_empty() {
-            self.ids
-                .entry(game.id.clone())
-                .or_insert_with(|| here.to_owned());
+        if let Some(id) = id {
+            self.ids.entry(id).or_insert_with(|| here.to_owned());
         }
         if let Some(m) = game.moves {
             self.moves.entry(m).or_insert_with(|| here.to_owned());

@@ -210,6 +210,9 @@ fn siege_timeline(record: &Record<String>, tokens: &[(&String, usize)], strict: 
 }
 
 /// The orders of a Castle Siege main line, from the state the setups give.
+/// The most tokens of one Castle Siege turn that are drawn.
+const MAX_TURN_TOKENS: usize = 256;
+
 fn siege_orders(
     mut positions: Vec<Shown>,
     mut start: castle_siege::State,
@@ -222,6 +225,25 @@ fn siege_orders(
             Ok(t) => t,
             Err(e) => return Timeline::failed(positions, refused(*line, token, e)),
         };
+        // Each position inside a turn is drawn with the turn so far, so a
+        // turn of k tokens costs k²/2: one that never ends (no `End`, the
+        // same order 4,000 times in 49 kB) took `yam export --html` 19 s
+        // and 769 MB, `yam show --svg` 669 MB, and 200 kB was out of reach
+        // of any machine. No legal turn comes near this many tokens (a
+        // side has about thirty units, each moving and attacking at most
+        // once, and a d6 of moves): what goes past it is not drawn.
+        if turn.len() >= MAX_TURN_TOKENS {
+            return Timeline::failed(
+                positions,
+                refused(
+                    *line,
+                    token,
+                    format!(
+                        "a turn longer than any legal turn ({MAX_TURN_TOKENS} orders without an End) is not drawn"
+                    ),
+                ),
+            );
+        }
         if start.outcome().is_some() {
             return Timeline::failed(positions, refused(*line, token, "the game is already over"));
         }
@@ -463,4 +485,59 @@ pub fn shown_of(snapshot: yam_referee::replay::Snapshot<'_>) -> Option<Shown> {
         Snapshot::Cards(state) => Shown::Cards(Box::new(state.clone())),
         Snapshot::None => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use yam_notation::{RawGrammar, parse_record};
+
+    /// Adversary: whoever hands a site or `yam show --svg` a Castle Siege
+    /// record. Attack: one turn that never ends, `Move@2` and then the
+    /// same order again and again (3,000 times, 36 kB of movetext). Each
+    /// position inside a turn is drawn with "the turn's orders so far", and
+    /// `siege_orders` keeps a fresh copy of them for every token (and
+    /// resolves the whole turn so far again for each), so the timeline
+    /// holds 1 + 2 + ... + k orders: 4,000 tokens took `yam export --html`
+    /// 19 s and 769 MB, `yam show --svg` 2.3 s and 669 MB (release; 1,000
+    /// tokens 1.2 s and 59 MB: 4x a doubling), and a 200 kB record is out
+    /// of reach of any machine. What a timeline holds should grow with the
+    /// record, not with the square of one turn's length.
+    #[test]
+    fn a_turn_that_never_ends_holds_its_orders_once_not_once_a_token() {
+        let k = 3_000;
+        let text = format!(
+            "[Game \"Castle Siege\"]\n[Variant \"Standard\"]\n[GameId \"long-turn\"]\n\
+             [Event \"e\"]\n[Date \"2026.01.01\"]\n[Defender \"D\"]\n[Attacker \"A\"]\n\
+             [Result \"*\"]\n[NotationVersion \"1\"]\n[Ruleset \"standard\"]\n\n\
+             Defender:sealed Attacker:sealed Defender:KAOO/CKOO/CKKC/ACAA\n\
+             Attacker:CTCTACAK/SK/KK/SK/RR/KT/RT/KKSARASC 1. Move@2 {}*\n",
+            "Cd3-c4/skip ".repeat(k)
+        );
+        let record = parse_record::<RawGrammar>(&text).expect("the record reads");
+        let timeline = timeline(Path::new("long-turn.yam"), &record, None);
+        // No legal turn is that long: it is drawn up to a bound, and the
+        // timeline says why it stops there.
+        assert!(
+            timeline
+                .error
+                .as_deref()
+                .is_some_and(|e| e.contains("longer than any legal turn")),
+            "{:?}",
+            timeline.error
+        );
+        assert!(timeline.positions.len() <= MAX_TURN_TOKENS + 8);
+        let held: usize = timeline
+            .positions
+            .iter()
+            .map(|shown| match shown {
+                Shown::Siege(_, Some(turn)) => turn.orders.len(),
+                _ => 0,
+            })
+            .sum();
+        assert!(
+            held <= 16 * k,
+            "a turn of {k} orders is held as {held} orders: each token copied the turn so far"
+        );
+    }
 }

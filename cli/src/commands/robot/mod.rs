@@ -21,7 +21,7 @@ pub mod journal;
 pub mod roll;
 
 use std::collections::{BTreeSet, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Subcommand;
@@ -370,6 +370,8 @@ fn usage(e: impl std::fmt::Display) -> Fail {
 
 /// Everything the loop needs.
 struct Runner {
+    /// The store's lock, held for as long as the robot runs.
+    _lock: std::fs::File,
     robot: Robot,
     mailbox: Mailbox,
     /// Unauthenticated mails handled in one cycle.
@@ -421,6 +423,11 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
         )));
     }
     let store = Store::open(&root).map_err(usage)?;
+    // One robot per store: a second would answer every mail twice. Taken
+    // before anything is written: two robots started together on a new
+    // store both drew the robot's key, and the second failed on a file
+    // the first had made, where it should say another robot runs.
+    let lock = lock_store(&root.join("robot"))?;
     let mut settings = Settings::default();
     if let Some(d) = &config.deadlines {
         settings.reminders.clone_from(&d.reminders);
@@ -482,6 +489,7 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
         .and_then(|l| l.journal_days)
         .unwrap_or(30);
     Ok(Runner {
+        _lock: lock,
         robot,
         mailbox,
         per_cycle,
@@ -496,12 +504,10 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
     })
 }
 
-fn run_loop(args: &RunArgs) -> Result<(), Fail> {
-    files::private_from_now();
-    let mut runner = setup(args)?;
-    // One robot per store: a second would answer every mail twice.
-    let lock_path = runner.robot.dir().join("robot.lock");
-    std::fs::create_dir_all(runner.robot.dir()).map_err(usage)?;
+/// The store's lock (`robot/robot.lock`), held by one robot at a time.
+fn lock_store(dir: &Path) -> Result<std::fs::File, Fail> {
+    let lock_path = dir.join("robot.lock");
+    std::fs::create_dir_all(dir).map_err(usage)?;
     let lock = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -514,6 +520,12 @@ fn run_loop(args: &RunArgs) -> Result<(), Fail> {
             lock_path.display()
         ))
     })?;
+    Ok(lock)
+}
+
+fn run_loop(args: &RunArgs) -> Result<(), Fail> {
+    files::private_from_now();
+    let mut runner = setup(args)?;
     match files::tidy(runner.robot.store.root()) {
         Ok(done) => {
             if done.tightened > 0 {
