@@ -155,6 +155,17 @@ pub fn visible(text: &str) -> String {
         .collect()
 }
 
+/// A path as a message may echo it to a terminal: every control
+/// character a picture, a line break and a tab too (a file name is not
+/// the user's choice when an archive comes by mail: one holding an escape
+/// sequence retitled the terminal, one holding a line break forged a
+/// second line of the message).
+pub fn visible_path(path: &Path) -> String {
+    visible(&path.display().to_string())
+        .replace('\n', "\u{240a}")
+        .replace('\t', "\u{2409}")
+}
+
 /// The characters of `line` from `from` on, at most [`WIDTH`] of them,
 /// with `…` where the line goes on beyond them; and whether the start was
 /// cut.
@@ -259,7 +270,7 @@ pub fn render(
     // a game's id): made visible like the frame.
     let header = visible(&format!(
         "{}:{}:{}: {message}",
-        path.display(),
+        visible_path(path),
         pos.line,
         pos.column
     ));
@@ -274,7 +285,7 @@ pub fn render(
         message: header,
         help,
         source: Framed {
-            name: path.display().to_string(),
+            name: visible_path(path),
             frame,
         },
         span: SourceSpan::new(frame.fault.into(), len.min(frame.room)),

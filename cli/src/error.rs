@@ -56,7 +56,7 @@ pub enum Error {
     #[error("")]
     Reported(Status),
     /// A file could not be read or written.
-    #[error("{}: {action}: {source}", path.display())]
+    #[error("{}: {action}: {source}", crate::diagnostics::visible_path(path))]
     Io {
         /// The file.
         path: PathBuf,

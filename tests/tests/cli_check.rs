@@ -467,3 +467,105 @@ fn a_diagnostic_never_echoes_terminal_control_characters() {
         "control characters of the record reach the terminal raw: {stderr:?}"
     );
 }
+
+/// The bytes that let a terminal be driven (ESC, BEL): none may reach it
+/// from a name the user did not choose (an archive unpacked from mail).
+fn raw_control(bytes: &[u8]) -> bool {
+    bytes.iter().any(|&b| b == 0x1b || b == 0x07)
+}
+
+#[test]
+fn a_file_name_with_an_escape_sequence_is_not_echoed_raw_in_the_frame() {
+    // docs/notation.md: what a diagnostic echoes is made safe for a
+    // terminal. The diagnostic's title shows the file name with control
+    // pictures (`esc␛]2;PWNED␇.yam:1:12`), but its frame label
+    // (`╭─[esc\x1b]2;PWNED\x07.yam:1:12]`) and the summary line print it
+    // raw: the escape retitles the window.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("esc\u{1b}]2;PWNED\u{7}.yam");
+    std::fs::write(&path, lesson().replacen("Ae7-f6", "Ae7-f4", 1)).unwrap();
+    for command in ["check", "verify", "show", "fmt", "select"] {
+        let out = yam!().arg(command).arg(&path).output().unwrap();
+        // `fmt` and `select` read the moves' syntax only: the illegal move
+        // is no fault of theirs, but their summaries name the file too.
+        if !matches!(command, "fmt" | "select") {
+            assert_eq!(out.status.code(), Some(1), "{command}");
+        }
+        // `verify` says what it found of an unsigned record on standard
+        // output; the others' diagnostics go to standard error.
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // (`select` names no file when all goes well.)
+        assert!(
+            command == "select" || said.contains("PWNED"),
+            "{command}: {said}"
+        );
+        assert!(
+            !raw_control(&out.stderr) && (command == "fmt" || !raw_control(&out.stdout)),
+            "{command}: the file name reaches the terminal raw: {said:?}"
+        );
+    }
+    let out = yam!().arg("check").arg(&path).output().unwrap();
+    assert!(
+        !raw_control(&out.stdout),
+        "check's summary prints the file name raw: {:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn warnings_and_io_errors_do_not_echo_control_characters_of_a_path() {
+    // A path that cannot be opened, and a file without a game: the
+    // message names the path, but with its escape sequence and line break
+    // made visible, not sent raw to the terminal (the diagnostics' rule,
+    // docs/notation.md, applies to every message that echoes a name).
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("gone\u{1b}[2J.yam");
+    let empty = dir.path().join("empty\u{1b}[2J\nwarning: all good.yam");
+    std::fs::write(&empty, "").unwrap();
+    for command in ["check", "verify", "show", "fmt", "select"] {
+        let out = yam!().arg(command).arg(&missing).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("gone"), "{command}: {stderr}");
+        assert!(
+            !raw_control(&out.stderr),
+            "{command}: an unopenable path is echoed raw: {stderr:?}"
+        );
+    }
+    for command in ["check", "verify"] {
+        let out = yam!().arg(command).arg(&empty).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !raw_control(&out.stderr) && !stderr.contains("\nwarning: all good"),
+            "{command}: the warning echoes the path raw (ESC, a forged line): {stderr:?}"
+        );
+    }
+}
+
+#[test]
+fn hotseat_status_of_invalid_utf8_is_invalid_input_with_its_place() {
+    // `check`, `show`, `dispute` call a record with bytes that are not
+    // UTF-8 invalid (exit 1) at `file:1:12`; `hotseat status` of the same
+    // file says "cannot read: stream did not contain valid UTF-8" and
+    // exits 2 as if the disk had failed, with no line or column, though a
+    // syntax error in the same command is exit 1 with its place
+    // (cli/src/error.rs: 1 for invalid input, 2 for usage or I/O).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.yam");
+    std::fs::write(&path, b"[Game \"Khan\xff\"]\n").unwrap();
+    let check = yam!().arg("check").arg(&path).output().unwrap();
+    assert_eq!(check.status.code(), Some(1));
+    let out = yam!()
+        .args(["hotseat", "status"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("bad.yam:1:12"), "{stderr}");
+}

@@ -325,3 +325,36 @@ fn verify_json_names_the_game_id_of_a_game_whose_header_was_read() {
     );
     assert_eq!(verified[0]["game_id"], "example-khan-opening-lesson");
 }
+
+#[test]
+fn check_and_verify_json_of_a_directory_without_records_is_valid_against_the_schema() {
+    // A directory that holds no `.yam` file: exit 2, said on standard
+    // error, and whatever is printed on standard output must still be
+    // valid against the schema (docs/json.md). Today a `total` with
+    // `"files": 0` is printed, which the schemas (`files` minimum 1) refuse.
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("nothing-here");
+    std::fs::create_dir(&empty).unwrap();
+    let e = empty.to_str().unwrap();
+    let (lines, code) = json_lines(&["check", "--format", "json", e]);
+    assert_eq!(code, 2);
+    assert_valid(&validator("check-1.json"), &lines);
+    let (lines, code) = json_lines(&["verify", "--format", "json", e]);
+    assert_eq!(code, 2);
+    assert_valid(&validator("verify-1.json"), &lines);
+}
+
+#[test]
+fn dispute_json_of_two_identical_unsigned_records_is_valid_against_the_schema() {
+    // Two copies of one unsigned record: "identical", and since neither
+    // verifies the command exits 1 with `"conflict": true`, a combination
+    // the schema forbids (`relation: identical` => `conflict: false`).
+    let lesson = workspace().join("examples/khan/opening-lesson.yam");
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(&lesson).unwrap();
+    let a = write(dir.path(), "a.yam", &text);
+    let b = write(dir.path(), "b.yam", &text);
+    let (lines, _) = json_lines(&["dispute", "--format", "json", &a, &b]);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_valid(&validator("dispute-1.json"), &lines);
+}

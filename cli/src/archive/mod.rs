@@ -37,7 +37,7 @@ pub struct Expansion {
 
 /// A directory named that holds no record file, with what it holds.
 #[derive(Debug, thiserror::Error)]
-#[error("{}: no .yam record below this directory{}", dir.display(), describe_skipped(.skipped, *.count))]
+#[error("{}: no .yam record below this directory{}", crate::diagnostics::visible_path(dir), describe_skipped(.skipped, *.count))]
 pub struct NoRecords {
     /// The directory.
     pub dir: PathBuf,
@@ -54,7 +54,10 @@ fn describe_skipped(skipped: &[PathBuf], count: usize) -> String {
     if count == 0 {
         return " (it holds no file)".to_owned();
     }
-    let names: Vec<String> = skipped.iter().map(|p| p.display().to_string()).collect();
+    let names: Vec<String> = skipped
+        .iter()
+        .map(|p| crate::diagnostics::visible_path(p).to_string())
+        .collect();
     let more = if count > names.len() {
         format!(" and {} more", count - names.len())
     } else {
@@ -171,7 +174,7 @@ fn first_visit(path: &Path, seen: &mut HashSet<PathBuf>) -> bool {
 
 /// A file named that holds no game.
 #[derive(Debug, thiserror::Error)]
-#[error("{}: no game in this file", .0.display())]
+#[error("{}: no game in this file", crate::diagnostics::visible_path(.0))]
 pub struct NoGame<'a>(pub &'a Path);
 
 /// Open a file to read as a stream (`-` is standard input), with its size

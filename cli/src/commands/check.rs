@@ -182,7 +182,10 @@ pub fn run(args: &CheckArgs) -> Result<Status> {
         let (input, size) = match open_input(path) {
             Ok(opened) => opened,
             Err(e) => {
-                eprintln!("{}: cannot open: {e}", path.display());
+                eprintln!(
+                    "{}: cannot open: {e}",
+                    crate::diagnostics::visible_path(path)
+                );
                 status = status.and(Status::Unreadable);
                 unreadable += 1;
                 continue;
@@ -202,7 +205,11 @@ pub fn run(args: &CheckArgs) -> Result<Status> {
                     emit(&tally.line("file", Some(path), size));
                     continue;
                 }
-                let mut line = format!("{}: {}", path.display(), tally.counts());
+                let mut line = format!(
+                    "{}: {}",
+                    crate::diagnostics::visible_path(path),
+                    tally.counts()
+                );
                 if let Some(bytes) = size {
                     let secs = started.elapsed().as_secs_f64().max(1e-6);
                     line.push_str(&format!(
@@ -214,14 +221,22 @@ pub fn run(args: &CheckArgs) -> Result<Status> {
                 let _ = writeln!(stdout.lock(), "{line}");
             }
             Err(e) => {
-                eprintln!("{}: read error: {e}", path.display());
+                eprintln!(
+                    "{}: read error: {e}",
+                    crate::diagnostics::visible_path(path)
+                );
                 status = status.and(Status::Unreadable);
                 unreadable += 1;
             }
         }
     }
     if expansion.several {
+        // No total of no files in JSON: the schema's `files` is at least
+        // one, and the warning on standard error says why nothing was read.
         if args.format == Format::Json {
+            if expansion.files.is_empty() {
+                return Ok(status);
+            }
             let mut line = total.line("total", None, None);
             line.files = Some(expansion.files.len());
             emit(&line);
@@ -444,7 +459,7 @@ fn record(
                         say(&|| {
                             format!(
                                 "{}: game {game}{}: {}\n",
-                                path.display(),
+                                crate::diagnostics::visible_path(path),
                                 id(),
                                 report.chance.wording()
                             )
@@ -456,7 +471,7 @@ fn record(
                     say(&|| {
                         format!(
                             "{}: game {game}{}: syntax checked; rules not checked: {why}\n",
-                            path.display(),
+                            crate::diagnostics::visible_path(path),
                             id()
                         )
                     });

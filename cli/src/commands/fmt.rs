@@ -126,7 +126,7 @@ pub fn run(args: &FmtArgs) -> Result<Status> {
             // Said, and never put in place: the formatted text lacks them.
             eprintln!(
                 "{}: {} bytes were not copied: the rest of a stretch of more than {} bytes without a game start (the reader's element limit){}",
-                file.display(),
+                crate::diagnostics::visible_path(file),
                 tally.not_copied,
                 yam_notation::reader::DEFAULT_MAX_ELEMENT,
                 if args.in_place {
@@ -151,7 +151,7 @@ pub fn run(args: &FmtArgs) -> Result<Status> {
         }
         eprintln!(
             "{}: {} game{}, {} {}, {} copied as written (they do not parse)",
-            file.display(),
+            crate::diagnostics::visible_path(file),
             tally.games,
             if tally.games == 1 { "" } else { "s" },
             tally.changed,
@@ -232,7 +232,7 @@ fn format_file(
                     progress.suspend(|| {
                         eprintln!(
                             "{}: game {}: not in canonical form",
-                            file.display(),
+                            crate::diagnostics::visible_path(file),
                             tally.games
                         )
                     });

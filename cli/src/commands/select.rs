@@ -350,7 +350,10 @@ pub fn run(args: &SelectArgs) -> Result<Status> {
         let (input, size) = match archive::open(file) {
             Ok(opened) => opened,
             Err(e) => {
-                eprintln!("{}: cannot open: {e}", file.display());
+                eprintln!(
+                    "{}: cannot open: {e}",
+                    crate::diagnostics::visible_path(file)
+                );
                 status = status.and(Status::Unreadable);
                 continue;
             }
@@ -383,7 +386,7 @@ pub fn run(args: &SelectArgs) -> Result<Status> {
                     }
                     return;
                 }
-                let here = format!("{} game {number}", file.display());
+                let here = format!("{} game {number}", crate::diagnostics::visible_path(file));
                 let repeats = if args.unique || args.duplicates {
                     seen.repeats(game, &here)
                 } else {
@@ -432,7 +435,10 @@ pub fn run(args: &SelectArgs) -> Result<Status> {
             },
         );
         if let Err(e) = streamed {
-            eprintln!("{}: read error: {e}", file.display());
+            eprintln!(
+                "{}: read error: {e}",
+                crate::diagnostics::visible_path(file)
+            );
             status = status.and(Status::Unreadable);
         }
     }

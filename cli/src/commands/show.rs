@@ -157,7 +157,7 @@ fn show_svg(args: &ShowArgs, record: &Record<String>, target: Option<usize>) -> 
     let Some(shown) = timeline.positions.last() else {
         return Err(Error::invalid(format!(
             "{}: {}",
-            args.file.display(),
+            crate::diagnostics::visible_path(&args.file),
             timeline.error.as_deref().unwrap_or("nothing to show")
         )));
     };
@@ -165,12 +165,15 @@ fn show_svg(args: &ShowArgs, record: &Record<String>, target: Option<usize>) -> 
     if let Some(error) = &timeline.error
         && target.is_none_or(|t| t > reached)
     {
-        return Err(Error::invalid(format!("{}: {error}", args.file.display())));
+        return Err(Error::invalid(format!(
+            "{}: {error}",
+            crate::diagnostics::visible_path(&args.file)
+        )));
     }
     if target.is_some_and(|t| t > reached) {
         return Err(Error::usage(format!(
             "{}: the main line has only {}",
-            args.file.display(),
+            crate::diagnostics::visible_path(&args.file),
             plies(reached)
         )));
     }
@@ -426,7 +429,7 @@ fn show_khan(
         if let Err(e) = ply {
             return Err(Error::invalid(format!(
                 "{}:{}:{}: {e}",
-                file.display(),
+                crate::diagnostics::visible_path(file),
                 e.span.start.line,
                 e.span.start.column
             )));

@@ -502,7 +502,10 @@ pub fn run(args: &VerifyArgs) -> Result<Status> {
         let (input, size) = match open_input(path) {
             Ok(opened) => opened,
             Err(e) => {
-                eprintln!("{}: cannot open: {e}", path.display());
+                eprintln!(
+                    "{}: cannot open: {e}",
+                    crate::diagnostics::visible_path(path)
+                );
                 status = status.and(Status::Unreadable);
                 unreadable += 1;
                 continue;
@@ -526,7 +529,10 @@ pub fn run(args: &VerifyArgs) -> Result<Status> {
             },
         );
         if let Err(e) = streamed {
-            eprintln!("{}: read error: {e}", path.display());
+            eprintln!(
+                "{}: read error: {e}",
+                crate::diagnostics::visible_path(path)
+            );
             status = status.and(Status::Unreadable);
             unreadable += 1;
             continue;
@@ -543,7 +549,11 @@ pub fn run(args: &VerifyArgs) -> Result<Status> {
             total.add(&tally);
             continue;
         }
-        let mut line = format!("{}: {}", path.display(), tally.counts());
+        let mut line = format!(
+            "{}: {}",
+            crate::diagnostics::visible_path(path),
+            tally.counts()
+        );
         if let Some(bytes) = size {
             let secs = started.elapsed().as_secs_f64().max(1e-6);
             line.push_str(&format!(
@@ -561,6 +571,10 @@ pub fn run(args: &VerifyArgs) -> Result<Status> {
         total.add(&tally);
     }
     if expansion.several && args.format == Format::Json {
+        // No total of no files (the schema's `files` is at least one).
+        if expansion.files.is_empty() {
+            return Ok(status);
+        }
         let mut line = total.line("total", None, None);
         line.files = Some(expansion.files.len());
         emit(&line);
@@ -587,7 +601,10 @@ fn report_dealt(
     tally: &mut Tally,
 ) {
     let mut out = io::stdout().lock();
-    let label = format!("{}: game {number} ({id})", path.display());
+    let label = format!(
+        "{}: game {number} ({id})",
+        crate::diagnostics::visible_path(path)
+    );
     match &report.verdict {
         CheckVerdict::Illegal(v) => {
             tally.failed += 1;
@@ -633,7 +650,7 @@ fn report_game(path: &Path, number: usize, item: &Checked, quiet: bool, tally: &
                     out,
                     "{}: game {number} ({id}): not verified: its signatures hold, but a move \
                      beside them breaks the rules: {}: {}",
-                    path.display(),
+                    crate::diagnostics::visible_path(path),
                     v.token,
                     v.reason
                 );
@@ -652,14 +669,17 @@ fn report_game(path: &Path, number: usize, item: &Checked, quiet: bool, tally: &
                 let _ = writeln!(
                     out,
                     "{}: game {number}: not verified: syntax error",
-                    path.display()
+                    crate::diagnostics::visible_path(path)
                 );
                 eprint!("{}", render_syntax(path, &e, frame.as_deref()));
             }
             return;
         }
     };
-    let label = format!("{}: game {number} ({id})", path.display());
+    let label = format!(
+        "{}: game {number} ({id})",
+        crate::diagnostics::visible_path(path)
+    );
     match verdict {
         Verdict::Verified(v) => {
             tally.plies += u64::from(v.plies);

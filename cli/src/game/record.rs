@@ -606,7 +606,27 @@ fn from_tip(
 }
 
 fn read_game_file(path: &Path) -> Result<String, crate::error::Error> {
-    std::fs::read_to_string(path).map_err(|e| crate::error::Error::io(path, "cannot read", e))
+    use crate::error::Error;
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, "cannot read", e))?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        // Bytes that are not UTF-8 are invalid input, said where, as every
+        // other command says it (the reader's fault, with its frame): read
+        // as text, they were an I/O error (exit 2) without a place.
+        Err(e) => {
+            let bytes = e.into_bytes();
+            let fault = read_signed_with_record(bytes.as_slice())
+                .ok()
+                .and_then(|games| games.into_iter().find_map(Result::err));
+            Err(Error::invalid(match fault {
+                Some(fault) => {
+                    let frame = crate::diagnostics::frame_in(&bytes, fault.pos);
+                    crate::diagnostics::render_syntax(path, &fault, Some(&frame))
+                }
+                None => format!("{}: not UTF-8 text", crate::diagnostics::visible_path(path)),
+            }))
+        }
+    }
 }
 
 /// Reads the one signed game of the file `path`, verified; a failure is
