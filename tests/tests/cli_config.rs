@@ -98,6 +98,33 @@ fn card_mail(from: &std::path::Path, to: &str) -> std::path::PathBuf {
     mails.pop().unwrap()
 }
 
+/// `yam read --watch` on the desk `dir`, looking every second and
+/// stopping after `seconds`: the process, and its output once it has said
+/// it watches.
+fn watching(
+    dir: &std::path::Path,
+    seconds: u32,
+) -> (
+    std::process::Child,
+    std::io::BufReader<std::process::ChildStdout>,
+) {
+    use std::io::BufRead;
+    let mut watcher = std::process::Command::new(env!("CARGO_BIN_EXE_yam-e2e"))
+        .args(["read", "--watch", "--every", "1", "--stop-after"])
+        .arg(seconds.to_string())
+        .arg("--data-dir")
+        .arg(dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut said = std::io::BufReader::new(watcher.stdout.take().unwrap());
+    let mut first = String::new();
+    said.read_line(&mut first).unwrap();
+    assert!(first.starts_with("watching"), "{first}");
+    (watcher, said)
+}
+
 /// `yam read --watch` in a second terminal (docs/mail.md's quick start)
 /// while the first one reads a card: the watcher kept the contacts it read
 /// at its start and wrote them back whole with the next card it read, so
@@ -105,7 +132,6 @@ fn card_mail(from: &std::path::Path, to: &str) -> std::path::PathBuf {
 /// key forgotten: her next card, under any key, is a new contact).
 #[test]
 fn a_watching_desk_keeps_the_contact_another_command_remembered_meanwhile() {
-    use std::io::BufRead;
     let root = tempfile::tempdir().unwrap();
     let ann = player(root.path(), "Ann", "ann@example.org");
     let bo = player(root.path(), "Bo", "bo@example.net");
@@ -118,25 +144,8 @@ fn a_watching_desk_keeps_the_contact_another_command_remembered_meanwhile() {
         .arg(&ann)
         .assert()
         .success();
-    let mut watcher = std::process::Command::new(env!("CARGO_BIN_EXE_yam-e2e"))
-        .args([
-            "read",
-            "--watch",
-            "--every",
-            "1",
-            "--stop-after",
-            "60",
-            "--data-dir",
-        ])
-        .arg(&ann)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut said = std::io::BufReader::new(watcher.stdout.take().unwrap());
-    let mut first = String::new();
-    said.read_line(&mut first).unwrap();
-    assert!(first.starts_with("watching"), "{first}");
+    // Its output is kept open (read or not) for as long as it runs.
+    let (mut watcher, _said) = watching(&ann, 60);
     // The first terminal reads Bo's card from a file.
     yam!()
         .args(["read", "--eml"])
@@ -358,25 +367,7 @@ fn a_watching_desk_does_not_trust_a_key_another_command_forgot_meanwhile() {
             .assert()
             .success();
     }
-    let mut watcher = std::process::Command::new(env!("CARGO_BIN_EXE_yam-e2e"))
-        .args([
-            "read",
-            "--watch",
-            "--every",
-            "1",
-            "--stop-after",
-            "20",
-            "--data-dir",
-        ])
-        .arg(&ann)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut said = std::io::BufReader::new(watcher.stdout.take().unwrap());
-    let mut first = String::new();
-    said.read_line(&mut first).unwrap();
-    assert!(first.starts_with("watching"), "{first}");
+    let (mut watcher, mut said) = watching(&ann, 20);
     // The first terminal forgets Bo.
     yam!()
         .args(["identity", "forget", "bo@example.net", "--data-dir"])
