@@ -39,12 +39,15 @@ pub enum Place {
     },
     /// A Maildir file: its path.
     File(PathBuf),
-    /// An mbox message: its byte offset in the file, and its length.
+    /// An mbox message: its byte offset in the file, its length, and a
+    /// digest of its bytes.
     Mbox {
         /// Where its `From ` line starts.
         offset: u64,
         /// Its length in bytes, to the next `From ` line or the end.
         size: u64,
+        /// The first 16 bytes of its BLAKE3 hash: what names it.
+        digest: [u8; 16],
     },
 }
 
@@ -64,11 +67,16 @@ impl Place {
                 let base = name.split_once(":2,").map_or(name.as_str(), |(b, _)| b);
                 format!("maildir:{base}")
             }
-            // The length too: an offset alone named a mail the MTA was
-            // still appending (read cut, remembered, the whole turn then
-            // passed over), and the next mail delivered where an old one
-            // had been once a mail client emptied the spool.
-            Place::Mbox { offset, size } => format!("mbox:{offset}:{size}"),
+            // By its bytes, not where they are: named by offset and
+            // length, a second mail of one length delivered where the
+            // first had been (a spool emptied by every read, Yam's own
+            // challenges all of one length) was passed over unread, and
+            // one old mail deleted moved every mail after it to a new
+            // offset, read again and remembered again. (Before that an
+            // offset alone named a mail the MTA was still appending.)
+            Place::Mbox { size, digest, .. } => {
+                format!("mbox:{size}:{}", hex::encode(digest))
+            }
         }
     }
 }
@@ -582,6 +590,7 @@ fn list_mbox(file: &Path) -> Result<Vec<Listed>, InboxError> {
                         place: Place::Mbox {
                             offset: line_start,
                             size: 0,
+                            digest: [0; 16],
                         },
                         size: 0,
                     });
@@ -598,13 +607,48 @@ fn list_mbox(file: &Path) -> Result<Vec<Listed>, InboxError> {
     if let Some(last) = listed.last_mut() {
         ends_at(last, offset);
     }
+    digest_messages(file, &mut listed).map_err(io)?;
     Ok(listed)
+}
+
+/// Each listed mbox message's digest, read in a second pass over the file
+/// (the messages lie one after the other; the first pass keeps no bytes):
+/// what names a message whatever its offset.
+fn digest_messages(file: &Path, listed: &mut [Listed]) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut input = std::fs::File::open(file)?;
+    let mut buf = vec![0u8; 64 << 10];
+    for message in listed {
+        let Place::Mbox {
+            offset,
+            size,
+            digest,
+        } = &mut message.place
+        else {
+            continue;
+        };
+        input.seek(SeekFrom::Start(*offset))?;
+        let mut hasher = blake3::Hasher::new();
+        let mut rest = *size;
+        while rest > 0 {
+            let want = usize::try_from(rest).unwrap_or(usize::MAX).min(buf.len());
+            let n = input.read(&mut buf[..want])?;
+            if n == 0 {
+                // Cut since the listing: named by what is there.
+                break;
+            }
+            hasher.update(&buf[..n]);
+            rest -= n as u64;
+        }
+        digest.copy_from_slice(&hasher.finalize().as_bytes()[..16]);
+    }
+    Ok(())
 }
 
 /// The mbox message `listed` ends at `end`: its size, in the listing and in
 /// its place.
 fn ends_at(listed: &mut Listed, end: u64) {
-    if let Place::Mbox { offset, size } = &mut listed.place {
+    if let Place::Mbox { offset, size, .. } = &mut listed.place {
         *size = end - *offset;
         listed.size = *size;
     }

@@ -818,10 +818,12 @@ mod tests {
             Place::Mbox {
                 offset: 100,
                 size: 10,
+                digest: [1; 16],
             },
             Place::Mbox {
                 offset: 101,
                 size: 10,
+                digest: [2; 16],
             },
         ];
         // A fixed sequence of pseudo-random logs (xorshift), each line

@@ -897,8 +897,12 @@ pub fn read(args: &ReadArgs) -> Result<Status> {
     let one = |desk: &mut Desk, memory: &mut Memory, raw: &[u8]| -> Result<Outcome> {
         let content = content_key(raw);
         let outcome = match memory.content(&content, raw) {
+            // Known, and remembered already: nothing to add (a mail filter
+            // that names the same mail again grew the memory each time).
             Some(known) if known != 'R' => {
-                Outcome::AlreadyKnown("read before; nothing changes".to_owned())
+                return Ok(Outcome::AlreadyKnown(
+                    "read before; nothing changes".to_owned(),
+                ));
             }
             _ => incoming::process(desk, raw),
         };
