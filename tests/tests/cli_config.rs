@@ -98,6 +98,22 @@ fn card_mail(from: &std::path::Path, to: &str) -> std::path::PathBuf {
     mails.pop().unwrap()
 }
 
+/// Ann's desk under `root`, having read Bo's card (and answered it with
+/// hers, a mail in her outgoing directory).
+fn ann_knowing_bo(root: &std::path::Path) -> std::path::PathBuf {
+    let ann = player(root, "Ann", "ann@example.org");
+    let bo = player(root, "Bo", "bo@example.net");
+    let bo_card = card_mail(&bo, "ann@example.org");
+    yam!()
+        .args(["read", "--eml"])
+        .arg(&bo_card)
+        .arg("--data-dir")
+        .arg(&ann)
+        .assert()
+        .success();
+    ann
+}
+
 /// `yam read --watch` on the desk `dir`, looking every second and
 /// stopping after `seconds`: the process, and its output once it has said
 /// it watches.
@@ -193,16 +209,7 @@ fn a_watching_desk_keeps_the_contact_another_command_remembered_meanwhile() {
 #[test]
 fn a_desk_bundle_leaves_the_configured_mailboxes_out() {
     let root = tempfile::tempdir().unwrap();
-    let ann = player(root.path(), "Ann", "ann@example.org");
-    let bo = player(root.path(), "Bo", "bo@example.net");
-    let bo_card = card_mail(&bo, "ann@example.org");
-    yam!()
-        .args(["read", "--eml"])
-        .arg(&bo_card)
-        .arg("--data-dir")
-        .arg(&ann)
-        .assert()
-        .success();
+    let ann = ann_knowing_bo(root.path());
     std::fs::write(
         ann.join("Maildir/new/1.personal"),
         "From: Mum <mum@example.org>\r\nSubject: dinner\r\n\r\nSunday at noon, my secret recipe.\r\n",
@@ -264,16 +271,7 @@ fn a_desk_bundle_leaves_the_configured_mailboxes_out() {
 #[test]
 fn a_robot_and_a_desk_never_share_a_data_directory() {
     let root = tempfile::tempdir().unwrap();
-    let ann = player(root.path(), "Ann", "ann@example.org");
-    let bo = player(root.path(), "Bo", "bo@example.net");
-    let bo_card = card_mail(&bo, "ann@example.org");
-    yam!()
-        .args(["read", "--eml"])
-        .arg(&bo_card)
-        .arg("--data-dir")
-        .arg(&ann)
-        .assert()
-        .success();
+    let ann = ann_knowing_bo(root.path());
     for sub in ["in/new", "in/cur", "in/tmp", "robot-out"] {
         std::fs::create_dir_all(root.path().join(sub)).unwrap();
     }

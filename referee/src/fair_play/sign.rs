@@ -351,6 +351,19 @@ pub(crate) mod tests {
         SigningKey::from_seed(&[byte; 32])
     }
 
+    /// The secret scalar of the seed `[byte; 32]` (RFC 8032, 5.1.5: the
+    /// first half of SHA-512 of the seed, clamped): what a test needs to
+    /// sign by hand, with a nonce of its own.
+    pub(crate) fn secret_scalar(byte: u8) -> Scalar {
+        let expanded = Sha512::digest([byte; 32]);
+        let mut a_bytes = [0u8; 32];
+        a_bytes.copy_from_slice(&expanded[..32]);
+        a_bytes[0] &= 248;
+        a_bytes[31] &= 127;
+        a_bytes[31] |= 64;
+        Scalar::from_bytes_mod_order(a_bytes)
+    }
+
     #[test]
     fn honest_signature_verifies_and_any_mutation_is_refused() {
         let signer = key(1);
@@ -399,14 +412,7 @@ pub(crate) mod tests {
     fn torsion_in_r_is_refused() {
         // The signer itself builds R' = rB + T with T of order 2 and a valid
         // s for R'. Lax or batch checks can accept this; strict never does.
-        let seed = [4u8; 32];
-        let expanded = Sha512::digest(seed);
-        let mut a_bytes = [0u8; 32];
-        a_bytes.copy_from_slice(&expanded[..32]);
-        a_bytes[0] &= 248;
-        a_bytes[31] &= 127;
-        a_bytes[31] |= 64;
-        let a = Scalar::from_bytes_mod_order(a_bytes);
+        let a = secret_scalar(4);
         let public = key(4).public_key();
         let r = Scalar::from(12345u64);
         let r_point = ED25519_BASEPOINT_POINT * r + EIGHT_TORSION[4];

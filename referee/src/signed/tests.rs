@@ -2621,13 +2621,7 @@ fn signed_again(event: &SignedEvent, seed: u8, r: u64) -> SignedEvent {
     use curve25519_dalek::constants::ED25519_BASEPOINT_POINT;
     use curve25519_dalek::scalar::Scalar;
     use sha2::{Digest, Sha512};
-    let expanded = Sha512::digest([seed; 32]);
-    let mut a_bytes = [0u8; 32];
-    a_bytes.copy_from_slice(&expanded[..32]);
-    a_bytes[0] &= 248;
-    a_bytes[31] &= 127;
-    a_bytes[31] |= 64;
-    let a = Scalar::from_bytes_mod_order(a_bytes);
+    let a = crate::fair_play::sign::tests::secret_scalar(seed);
     let message = event.event.to_canonical_bytes();
     let r = Scalar::from(r);
     let r_bytes = (ED25519_BASEPOINT_POINT * r).compress().to_bytes();
