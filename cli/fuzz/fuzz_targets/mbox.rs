@@ -4,8 +4,9 @@
 //! - Any bytes as the file: listing never panics; the listed mails start
 //!   each with a `From ` line at a line's start, in order, and together
 //!   cover the file from the first `From ` line to its end; each is keyed
-//!   by its offset and length; fetching one never returns more than its
-//!   listed size nor panics.
+//!   by its length and the digest of its bytes (BLAKE3, first 16 bytes),
+//!   whatever its offset; fetching one never returns more than its listed
+//!   size nor panics.
 
 #![no_main]
 
@@ -33,7 +34,12 @@ fuzz_target!(|data: &[u8]| {
     let listed = session.list(None).expect("a file that opened lists");
     let mut end = None;
     for mail in &listed {
-        let Place::Mbox { offset, size } = mail.place else {
+        let Place::Mbox {
+            offset,
+            size,
+            digest,
+        } = mail.place
+        else {
             panic!("an mbox lists mbox places: {:?}", mail.place);
         };
         assert_eq!(size, mail.size);
@@ -44,7 +50,12 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(previous_end, offset, "mails follow each other");
         }
         end = Some(offset + size);
-        assert_eq!(mail.place.key(), format!("mbox:{offset}:{size}"));
+        let bytes = &data[at..at + usize::try_from(size).unwrap()];
+        assert_eq!(digest[..], blake3::hash(bytes).as_bytes()[..16]);
+        assert_eq!(
+            mail.place.key(),
+            format!("mbox:{size}:{}", hex::encode(digest))
+        );
         if let Ok(raw) = session.fetch(mail) {
             assert!(raw.len() as u64 <= size + 1, "{} > {size}", raw.len());
         }
