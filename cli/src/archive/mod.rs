@@ -56,7 +56,7 @@ fn describe_skipped(skipped: &[PathBuf], count: usize) -> String {
     }
     let names: Vec<String> = skipped
         .iter()
-        .map(|p| crate::diagnostics::visible_path(p).to_string())
+        .map(|p| crate::diagnostics::visible_path(p))
         .collect();
     let more = if count > names.len() {
         format!(" and {} more", count - names.len())

@@ -265,12 +265,7 @@ fn judge(criteria: &Criteria, file: &Path, game: GameText) -> Judged {
                 hash.update(token.as_bytes());
                 hash.update(b"\n");
             }
-            let moves = any.then(|| {
-                let digest = hash.finalize();
-                let mut short = [0u8; 16];
-                short.copy_from_slice(&digest[..16]);
-                short
-            });
+            let moves = any.then(|| first_16(&hash.finalize()));
             let ruleset = record.tags.get("Ruleset").unwrap_or("");
             Judged {
                 ruleset_file: (ruleset.contains('/') || ruleset.ends_with(".yaml"))
@@ -306,7 +301,11 @@ struct Seen {
 
 /// The first 16 bytes of `text`'s SHA-256.
 fn short_hash(text: &str) -> [u8; 16] {
-    let digest = Sha256::digest(text.as_bytes());
+    first_16(&Sha256::digest(text.as_bytes()))
+}
+
+/// The first 16 bytes of a SHA-256 digest: what names an id or a main line.
+fn first_16(digest: &[u8]) -> [u8; 16] {
     let mut short = [0u8; 16];
     short.copy_from_slice(&digest[..16]);
     short
