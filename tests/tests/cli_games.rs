@@ -589,6 +589,65 @@ fn a_damaged_register_is_said_not_miscounted() {
     );
 }
 
+/// Adversary: a solo player against the director's register. The
+/// player opens one director game (registered once), copies its record
+/// and plays the copy to the end as a scout: the hot-seat director answers
+/// every roll of the copy, and since the chains were fixed in the opening
+/// and every Horde roll declares the same `draw`, the scout shows the
+/// whole Khan deck in the order the real game will deal it. The real
+/// record is then played with every card known before any choice (GK-P1:
+/// "not even their order exists before each one is needed"; the threat
+/// model: "foresee it before deciding"), and the scout, the attempt the
+/// register exists to show, is nowhere in it: "play many, report the
+/// best" with one registered game. The director must not answer a roll of
+/// a game a second time for another record (a second response at index k
+/// is the director's equivocation, 3.9); today it does, and the real game
+/// draws exactly the cards the scout revealed.
+#[test]
+fn a_director_game_cannot_be_scouted_on_a_copy_of_its_record() {
+    let s = Scratch::new();
+    let cards = [
+        "--game-type",
+        "genghis-khan",
+        "--ruleset",
+        "standard",
+        "--first",
+        "pat",
+        "--director",
+        "dora",
+    ];
+    s.new_game("real.yam", &cards)
+        .success()
+        .stdout(predicate::str::contains("lists 1 game started by pat"));
+    // The scout: the same record, under another name, played to its end.
+    s.write("scout.yam", &s.read("real.yam"));
+    s.hotseat("auto", "scout.yam", &["--to-end"]).success();
+    let scout = s.read("scout.yam");
+    let scouted: Vec<&str> = scout
+        .split_whitespace()
+        .filter(|w| w.starts_with("draw:"))
+        .collect();
+    assert_eq!(scouted.len(), 100, "the scout drew the whole Khan deck");
+    // The real game's first card: refused (the director answered roll 1
+    // of this game already, for the scout), or at least not the card the
+    // scout already showed the player.
+    let out = s.hotseat("move", "real.yam", &["draw"]);
+    let output = out.get_output();
+    let said = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    let first_code = scouted[0]
+        .trim_start_matches("draw:")
+        .split('/')
+        .next()
+        .unwrap();
+    assert!(
+        !(output.status.success() && said.contains(&format!("played draw:{first_code}/"))),
+        "the director answered roll 1 of the registered game a second time, for a copy of \
+         its record: the real game deals {first_code} as the scout foretold, and all 100 cards are \
+         known before the first choice: {said}"
+    );
+}
+
 /// Adversary: real life. A player's chain file
 /// (`SECRETS/games/GAME/NAME.chain`, docs/fair-play.md 9.8) is damaged on
 /// disk: one byte of a kept checkpoint value changed. The hot-seat must not
@@ -646,4 +705,335 @@ fn a_damaged_chain_file_is_named_as_the_fault_and_nothing_is_written() {
         stderr.contains("ann.chain"),
         "the error names the damaged chain file: {stderr}"
     );
+}
+
+/// A priority-list siege with both setups sealed and revealed: the
+/// Defender's next turn is roll 0.
+fn siege_at_its_first_roll(s: &Scratch) {
+    s.new_game(
+        "siege.yam",
+        &[
+            "--game-type",
+            "castle-siege",
+            "--ruleset",
+            "standard",
+            "--turn",
+            "priority-list",
+            "--first",
+            "ann",
+            "--second",
+            "bo",
+        ],
+    )
+    .success();
+    s.hotseat("move", "siege.yam", &[DEFENDER]).success();
+    s.hotseat("move", "siege.yam", &[ATTACKER, "--as", "bo"])
+        .success();
+    s.hotseat("move", "siege.yam", &["reveal", "--as", "ann"])
+        .success();
+    s.hotseat("move", "siege.yam", &["reveal", "--as", "bo"])
+        .success();
+}
+
+/// No re-roll by restarting (`docs/fair-play.md`, 1 and 3.3; a chain's
+/// values are never used twice, 3.2): the Defender keeps a copy of the
+/// record from before her roll, sees its dice, puts the copy back and
+/// declares something else. The hot-seat signed a second request at roll
+/// 0 and answered it with the Attacker's key, revealing the same chain
+/// values again: a second throw of the dice, and a record that verifies.
+/// (The same declaration again is the same events, byte for byte: a turn
+/// run again after a crash is no re-roll.)
+#[test]
+fn a_record_put_back_from_before_a_roll_does_not_throw_the_dice_again() {
+    let s = Scratch::new();
+    siege_at_its_first_roll(&s);
+    let before = s.read("siege.yam");
+    s.hotseat(
+        "move",
+        "siege.yam",
+        &["Move", "Kd6-c6", "Attack", "Cd4xKa1", "End"],
+    )
+    .success()
+    .stdout(predicate::str::contains("(roll 0: allowance: d6 "));
+    let rolled = s.read("siege.yam");
+    // The same turn again from the copy: the same record.
+    s.write("siege.yam", &before);
+    s.hotseat(
+        "move",
+        "siege.yam",
+        &["Move", "Kd6-c6", "Attack", "Cd4xKa1", "End"],
+    )
+    .success();
+    assert_eq!(
+        s.read("siege.yam"),
+        rolled,
+        "the same turn, the same events"
+    );
+    // Another declaration at the same roll: the dice are not thrown again.
+    s.write("siege.yam", &before);
+    let again = s
+        .hotseat("move", "siege.yam", &["Move", "Kd6-c6", "End"])
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        !again.status.success() && !stdout.contains("(roll 0:"),
+        "roll 0 was thrown a second time for another declaration, the same chain values revealed again:\n{stdout}"
+    );
+    assert_eq!(s.read("siege.yam"), before, "nothing is written");
+}
+
+/// A roll's values are shown only for a turn that is written: when the
+/// record cannot be replaced (a folder made read-only, a full disk, an
+/// immutable file), the hot-seat printed "played ... (roll 0: d6 ...)"
+/// and then failed, the record unchanged, so the mover had seen the dice
+/// of a turn the record does not hold and could declare another.
+#[cfg(unix)]
+#[test]
+fn a_turn_that_cannot_be_written_shows_no_dice() {
+    let s = Scratch::new();
+    siege_at_its_first_roll(&s);
+    let before = s.read("siege.yam");
+    let record = s.path("siege.yam");
+    // Unwritable even as root: immutable where chattr works, else a
+    // read-only folder.
+    let immutable = std::process::Command::new("chattr")
+        .arg("+i")
+        .arg(&record)
+        .status()
+        .is_ok_and(|st| st.success());
+    if !immutable {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(s.dir.path(), std::fs::Permissions::from_mode(0o500)).unwrap();
+    }
+    let probe = s.path(".probe");
+    let refused = std::fs::write(&probe, b"x")
+        .and_then(|()| std::fs::rename(&probe, &record))
+        .is_err();
+    let _ = std::fs::remove_file(&probe);
+    assert!(
+        refused,
+        "setup: cannot make {} unwritable here",
+        record.display()
+    );
+    let out = s
+        .hotseat(
+            "move",
+            "siege.yam",
+            &["Move", "Kd6-c6", "Attack", "Cd4xKa1", "End"],
+        )
+        .get_output()
+        .clone();
+    if immutable {
+        std::process::Command::new("chattr")
+            .arg("-i")
+            .arg(&record)
+            .status()
+            .unwrap();
+    } else {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(s.dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    assert!(!out.status.success(), "the record could not be written");
+    assert_eq!(s.read("siege.yam"), before, "nothing was written");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !stdout.contains("(roll 0:") && !stdout.contains("played Move@"),
+        "the dice of a turn that was not written were shown:\n{stdout}"
+    );
+}
+
+/// Real life: `hotseat new` of a director game whose record cannot be
+/// written (a folder not made yet, a full disk, a typo in `--out`) fails
+/// with "cannot write", and nothing else is said; but the game was put in
+/// the director's register first, so the game the player then starts is
+/// counted as her second ("lists 2 games started by pat"), and a ladder
+/// that reads the register sees a game started whose record never
+/// existed. A game that is not started is not registered.
+#[test]
+fn a_game_whose_record_cannot_be_written_is_not_registered() {
+    let s = Scratch::new();
+    let cards = [
+        "--game-type",
+        "genghis-khan",
+        "--ruleset",
+        "standard",
+        "--first",
+        "pat",
+        "--director",
+        "dora",
+    ];
+    s.new_game("no-such-folder/cards.yam", &cards)
+        .failure()
+        .stderr(predicate::str::contains("cannot write"));
+    assert!(!s.path("no-such-folder/cards.yam").exists());
+    s.new_game("cards.yam", &cards)
+        .success()
+        .stdout(predicate::str::contains("lists 1 game started by pat"));
+}
+
+/// Real life, as `a_damaged_chain_file_is_named_as_the_fault_and_nothing_is_written`
+/// but one kept value further up: the chain file's second checkpoint
+/// (`x_64`, from which positions 33 to 64 are hashed down) damaged on
+/// disk. The anchor is computed from the first kept value, so the file
+/// passes the anchor check, the game plays 32 rolls, and at roll 33 the
+/// player reads "refused: the event was refused: event #125: chain of
+/// ...: the value at position 33 does not extend the chain", as if a rule
+/// refused the move, with no word of the file (which could be mended from
+/// its own intact secret). A kept value is checked against the one below
+/// it before it is used, and a damaged one is named as the fault.
+#[test]
+fn a_chain_file_damaged_above_its_first_kept_value_is_named_as_the_fault() {
+    let s = Scratch::new();
+    s.new_game(
+        "siege.yam",
+        &[
+            "--game-type",
+            "castle-siege",
+            "--ruleset",
+            "standard",
+            "--first",
+            "ann",
+            "--second",
+            "bo",
+        ],
+    )
+    .success();
+    s.hotseat("auto", "siege.yam", &["--steps", "4"]).success();
+    let chain = s.secrets().join("games/e2e-siege.yam/ann.chain");
+    let text = std::fs::read_to_string(&chain).unwrap();
+    // The second kept checkpoint value, its first hex digit changed.
+    let mut seen = 0;
+    let damaged: String = text
+        .lines()
+        .map(|line| match line.strip_prefix("checkpoint ") {
+            Some(hex)
+                if {
+                    seen += 1;
+                    seen == 2
+                } =>
+            {
+                let digit = if hex.starts_with('0') { '1' } else { '0' };
+                format!("checkpoint {digit}{}\n", &hex[1..])
+            }
+            _ => format!("{line}\n"),
+        })
+        .collect();
+    assert_ne!(damaged, text);
+    std::fs::write(&chain, damaged).unwrap();
+    let out = s
+        .hotseat("auto", "siege.yam", &["--to-end"])
+        .failure()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("ann.chain"),
+        "the error names the damaged chain file: {stderr}"
+    );
+}
+
+/// Real life, as for a damaged chain file: a sealed setup kept in the
+/// secrets directory (`SECRETS/games/GAME/NAME.setup`) that no longer
+/// opens the commitment the record holds (its salt damaged on disk, or
+/// the two players' files swapped by a hand tidying the folder). The
+/// hot-seat signed the reveal and the replay refused it: "the revealed
+/// setup of 6fb8 ... does not match its commitment ...", as if the
+/// player had cheated, with no word of the file. The kept setup is
+/// checked against the record's commitment before it is revealed, and a
+/// file that does not open it is named as the fault.
+#[test]
+fn a_kept_setup_that_does_not_open_its_commitment_is_named_as_the_fault() {
+    let s = Scratch::new();
+    s.new_game(
+        "siege.yam",
+        &[
+            "--game-type",
+            "castle-siege",
+            "--ruleset",
+            "standard",
+            "--first",
+            "ann",
+            "--second",
+            "bo",
+        ],
+    )
+    .success();
+    s.hotseat("move", "siege.yam", &[DEFENDER]).success();
+    s.hotseat("move", "siege.yam", &[ATTACKER, "--as", "bo"])
+        .success();
+    let before = s.read("siege.yam");
+    let kept = s.secrets().join("games/e2e-siege.yam/ann.setup");
+    let text = std::fs::read_to_string(&kept).unwrap();
+    // The salt's first hex digit changed.
+    let damaged: String = text
+        .lines()
+        .map(|line| match line.strip_prefix("salt ") {
+            Some(hex) => {
+                let digit = if hex.starts_with('0') { '1' } else { '0' };
+                format!("salt {digit}{}\n", &hex[1..])
+            }
+            None => format!("{line}\n"),
+        })
+        .collect();
+    assert_ne!(damaged, text);
+    std::fs::write(&kept, damaged).unwrap();
+    let out = s
+        .hotseat("move", "siege.yam", &["reveal", "--as", "ann"])
+        .failure()
+        .get_output()
+        .clone();
+    assert_eq!(s.read("siege.yam"), before, "nothing is written");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("ann.setup"),
+        "the error names the kept setup's file: {stderr}"
+    );
+}
+
+/// A chain is never re-anchored, so "the opening sizes each chain for the
+/// whole game" (`docs/fair-play.md`, 3.2: a chain that runs out is a
+/// client's defect). At one table a siege is played faithfully (CS-P4),
+/// every allowance, breach and attack its own roll, and every roll takes
+/// a value of both chains: the self-play driver's games of the standard
+/// ruleset took 58 to 218 rolls (seeds 1 to 25), 193 of them in a game of
+/// 17 rounds and 208 in one of 13, and the round cap is 50. The hot-seat
+/// still drew chains of 256 values (its `--chain-length` default, for
+/// every game), where the desk draws at least 1,024, and eight a round of
+/// the cap (`commands/play/act.rs`, `chain_length`), for a game of the
+/// same rules: a siege at one table that lasts some 20 rounds stops,
+/// "exhausted", before its end, and cannot be finished.
+#[test]
+fn a_hot_seat_siege_draws_chains_for_its_whole_game() {
+    let s = Scratch::new();
+    s.new_game(
+        "siege.yam",
+        &[
+            "--game-type",
+            "castle-siege",
+            "--ruleset",
+            "standard",
+            "--first",
+            "ann",
+            "--second",
+            "bo",
+        ],
+    )
+    .success();
+    for name in ["ann", "bo"] {
+        let chain = s
+            .secrets()
+            .join(format!("games/e2e-siege.yam/{name}.chain"));
+        let text = std::fs::read_to_string(&chain).unwrap();
+        let length: u32 = text
+            .lines()
+            .find_map(|l| l.strip_prefix("length "))
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(
+            length >= 1024,
+            "{name}'s chain has {length} values for a faithful siege of up to 50 rounds"
+        );
+    }
 }

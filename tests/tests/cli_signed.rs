@@ -759,3 +759,45 @@ fn a_game_played_through_its_tip_is_the_game_played_whole() {
         s.verify(&file).success();
     }
 }
+
+/// Two hot-seat commands on one game at once (two players at two
+/// terminals of one account): `auto --to-end` reads the record once and
+/// writes every later turn over the file, so a resignation another
+/// command wrote meanwhile, and reported ("game over: 1-0"), was replaced
+/// without a word by `auto`'s next turn, and the game went on to another
+/// result. Whatever the order, a command that said it wrote a turn must
+/// find it in the record, or one of the two must refuse.
+#[test]
+fn a_turn_written_while_auto_plays_is_not_lost() {
+    let s = Scratch::new();
+    s.new_game("game.yam", &[]);
+    let start = s.read("game.yam");
+    let auto = std::process::Command::new(yam_tests::yam_bin!())
+        .args(["hotseat", "auto"])
+        .arg(s.path("game.yam"))
+        .arg("--to-end")
+        .arg("--secrets")
+        .arg(s.secrets())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Once `auto` has written its first turn, the player to move resigns.
+    while s.read("game.yam") == start {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let resigned = s.hotseat("resign", "game.yam", &[]).get_output().clone();
+    let auto = auto.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&resigned.stdout);
+    if resigned.status.success() {
+        let text = s.read("game.yam");
+        let verified = s.verify("game.yam").get_output().clone();
+        let verdict = String::from_utf8_lossy(&verified.stdout);
+        assert!(
+            verdict.contains("resigned"),
+            "resign said\n{said}\nand `auto` (exit {:?}) wrote over it; the record ends:\n{}\nverify: {verdict}",
+            auto.status.code(),
+            &text[text.len().saturating_sub(200)..]
+        );
+    }
+}

@@ -809,3 +809,233 @@ fn a_long_game_id_costs_the_same_whatever_the_games_length() {
         plies
     );
 }
+
+/// Adversary: the player who writes the last comment of a record an
+/// archivist publishes (or, in real life, an honest annotator who writes
+/// in Arabic). Attack: the comment before the result ends in Arabic text,
+/// or, invisibly, in an ARABIC LETTER MARK (U+061C), which the page's
+/// escaping keeps (it cleans U+202A to U+202E and U+2066 to U+2069 only).
+/// The move list is one paragraph of inline spans and nothing isolates a
+/// comment, so by the Unicode bidi algorithm the digits after it become
+/// Arabic numbers and the run `1-0` is laid out right to left: the page
+/// shows `0-1`, the loser as the winner, exactly what the fix for the
+/// override (`a_comment_cannot_reorder_the_result_shown_after_it`) was
+/// meant to rule out. The browser is asked where it draws each character
+/// of the result: read left to right it must still say `1-0`.
+#[test]
+fn an_arabic_comment_cannot_reorder_the_result_shown_after_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let archive = dir.path().join("arabic.yam");
+    let game = |id: &str, comment: &str| {
+        format!(
+            "[Game \"Khan\"]\n[Variant \"Magician\"]\n[GameId \"{id}\"]\n[Event \"e\"]\n\
+             [Date \"2026.01.01\"]\n[White \"Ann\"]\n[Black \"Mallory\"]\n[Result \"1-0\"]\n\
+             [NotationVersion \"1\"]\n[Ruleset \"magician\"]\n\n\
+             1. Ng3-f3 Ae7-f6 {{{comment}}} 1-0\n\n"
+        )
+    };
+    std::fs::write(
+        &archive,
+        game("arabic", "Black resigns. \u{627}\u{633}\u{62A}\u{633}\u{644}\u{645} \u{627}\u{644}\u{623}\u{633}\u{648}\u{62F}")
+            + &game("alm", "Black resigns.\u{061C}"),
+    )
+    .expect("write");
+    let (site, _code, stderr) = export(&[archive.to_str().expect("UTF-8 path")]);
+    let pages = pages(site.path());
+    assert_eq!(pages.len(), 2, "{stderr}");
+    let Some(chromium) = yam_tests::browser::chromium_or_skip() else {
+        return;
+    };
+    let profile = tempfile::tempdir().expect("profile dir");
+    // The result's characters, ordered as the browser lays them out.
+    let probe = "<script>(function () {\n\
+        var t = document.querySelector('#movetext .result').firstChild;\n\
+        var seen = [];\n\
+        for (var i = 0; i < t.length; i++) {\n\
+          var r = document.createRange(); r.setStart(t, i); r.setEnd(t, i + 1);\n\
+          seen.push([r.getBoundingClientRect().left, t.data[i]]);\n\
+        }\n\
+        seen.sort(function (a, b) { return a[0] - b[0]; });\n\
+        document.documentElement.setAttribute('data-result-seen', seen.map(function (s) { return s[1]; }).join(''));\n\
+        }());</script>\n</body>";
+    let mut seen = Vec::new();
+    for page in &pages {
+        let html = read(page).replace("</body>", probe);
+        let probed = page.with_file_name("probe.html");
+        std::fs::write(&probed, html).expect("write the probe");
+        let dom = browse(
+            &chromium,
+            profile.path(),
+            &["--dump-dom"],
+            &file_url(&probed),
+        );
+        let name = page
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("name")
+            .to_owned();
+        seen.push((name, attribute(&dom, "data-result-seen").map(str::to_owned)));
+    }
+    assert!(
+        seen.iter().all(|(_, s)| s.as_deref() == Some("1-0")),
+        "the result 1-0 after a comment, read left to right on the page: {seen:?}"
+    );
+}
+
+/// Adversary: whoever sends a reader a link into a published site, or
+/// just a reader who writes one by hand (`#text=100%`, a percent sign in
+/// a player's name) or a mail client that cuts a link after a `%`. Attack:
+/// a fragment that is not a valid percent-encoding. `site.js` decodes
+/// every fragment value with `decodeURIComponent`, which throws a
+/// `URIError` on a lone `%`; nothing catches it, so the script stops
+/// before it shows the search form (the front page has no search at all)
+/// or before it draws the first diagram (the game page shows an empty
+/// board). A link should never break the page: a value that does not
+/// decode can be taken as written, or ignored.
+#[test]
+fn a_link_with_a_stray_percent_sign_still_searches_and_draws() {
+    let (site, code, stderr) = export(&["examples/khan/opening-lesson.yam"]);
+    assert_eq!(code, 0, "{stderr}");
+    let Some(chromium) = yam_tests::browser::chromium_or_skip() else {
+        return;
+    };
+    let profile = tempfile::tempdir().expect("profile dir");
+    let index = browse(
+        &chromium,
+        profile.path(),
+        &["--dump-dom"],
+        &format!("{}#text=100%", file_url(&site.path().join("index.html"))),
+    );
+    let page = &pages(site.path())[0];
+    let game = browse(
+        &chromium,
+        profile.path(),
+        &["--dump-dom"],
+        &format!("{}#ply=%E2%86", file_url(page)),
+    );
+    let outcome = [
+        (
+            "index.html#text=100%",
+            attribute(&index, "data-errors"),
+            attribute(&index, "data-shown").is_some(),
+        ),
+        (
+            "game page #ply=%E2%86",
+            attribute(&game, "data-errors"),
+            drawn(&game),
+        ),
+    ];
+    assert!(
+        outcome
+            .iter()
+            .all(|(_, errors, worked)| *errors == Some("[]") && *worked),
+        "(link, script errors, searched or drew): {outcome:?}"
+    );
+}
+
+/// Adversary: none needed; a reader follows a link to a position
+/// (`#frame=K`, the `href` of a variation's move) made before the record
+/// was re-exported with fewer variations, or a link with a mistyped
+/// number. Attack: `#frame=` beyond the game's frames. `go()` returns
+/// without drawing anything, so the page opens with no diagram at all,
+/// no move marked and no word of why; `#ply=` past the end is clamped to
+/// the last position, `#frame=` should open somewhere too (the start, or
+/// the end of the main line).
+#[test]
+fn a_link_to_a_frame_that_does_not_exist_still_draws_the_board() {
+    let (site, code, stderr) = export(&["examples/khan/opening-lesson.yam"]);
+    assert_eq!(code, 0, "{stderr}");
+    let Some(chromium) = yam_tests::browser::chromium_or_skip() else {
+        return;
+    };
+    let profile = tempfile::tempdir().expect("profile dir");
+    let page = &pages(site.path())[0];
+    let dom = browse(
+        &chromium,
+        profile.path(),
+        &["--dump-dom"],
+        &format!("{}#frame=100000", file_url(page)),
+    );
+    assert_eq!(attribute(&dom, "data-errors"), Some("[]"), "script errors");
+    let figure = &dom[dom.find("id=\"picture\"").expect("the figure")..];
+    assert!(
+        drawn(&dom),
+        "#frame=100000 opened the page with no diagram: {}",
+        &figure[..figure.len().min(200)]
+    );
+}
+
+/// Whether a game page's dumped DOM has a diagram in its figure.
+fn drawn(dom: &str) -> bool {
+    dom.find("id=\"picture\"")
+        .and_then(|at| dom[at..].split("</figure>").next())
+        .is_some_and(|figure| figure.contains("<svg"))
+}
+
+/// Adversary: whoever sends a reader a link into a published site.
+/// Attack: `#selftest=N` with a huge N. The browser test's hook is live on
+/// every published page: it presses `→` N times, synchronously, while the
+/// page loads, whatever N is (past the end of the game each press does
+/// nothing, but it is still dispatched). `#selftest=2000000000` freezes
+/// the reader's tab (the page never finishes loading; the browser offers
+/// to kill it). A game has no more moves than its frames: stepping past
+/// them is wasted, and N should be bounded by them (or the hook kept out
+/// of published pages). The page must load in seconds.
+#[test]
+fn a_huge_selftest_number_in_a_link_does_not_freeze_the_page() {
+    let (site, code, stderr) = export(&["examples/khan/opening-lesson.yam"]);
+    assert_eq!(code, 0, "{stderr}");
+    let Some(chromium) = yam_tests::browser::chromium_or_skip() else {
+        return;
+    };
+    let profile = tempfile::tempdir().expect("profile dir");
+    let page = &pages(site.path())[0];
+    // A modest probe first: how long a page takes to load here.
+    let start = std::time::Instant::now();
+    let plain = browse(
+        &chromium,
+        profile.path(),
+        &["--dump-dom"],
+        &format!("{}#selftest=6", file_url(page)),
+    );
+    let normal = start.elapsed();
+    assert_eq!(attribute(&plain, "data-selftest"), Some("done"));
+    // The attack, given 20 seconds more than a normal load (browse() fails
+    // the test after a minute; a frozen page is killed here sooner).
+    let mut child = std::process::Command::new(&chromium)
+        .args([
+            "--headless=new",
+            "--disable-gpu",
+            "--no-sandbox",
+            "--no-first-run",
+            "--disable-extensions",
+            "--allow-file-access-from-files",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(format!("{}#selftest=2000000000", file_url(page)))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("chromium starts");
+    let deadline = std::time::Instant::now() + normal + std::time::Duration::from_secs(20);
+    let finished = loop {
+        if child.try_wait().expect("wait").is_some() {
+            break true;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(
+        finished,
+        "a page opened with #selftest=2000000000 had not loaded after {:?} (a normal load: {normal:?})",
+        normal + std::time::Duration::from_secs(20)
+    );
+}

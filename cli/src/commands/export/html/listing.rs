@@ -88,7 +88,11 @@ impl Row {
             file = escape(&self.file_name),
             title = escape(&self.title),
             variant = escape(&self.variant),
-            shown_players = players.join(" – "),
+            shown_players = players
+                .iter()
+                .map(|n| format!("<bdi>{n}</bdi>"))
+                .collect::<Vec<_>>()
+                .join(" – "),
             date = escape(&self.date),
             result = escape(&self.result),
             class = self.status_class,

@@ -28,7 +28,7 @@ pub(crate) fn game_page(
     if let Some(p) = prev {
         let _ = write!(
             html,
-            " · <a href=\"{}\" rel=\"prev\">previous: {}</a>",
+            " · <a href=\"{}\" rel=\"prev\">previous: <bdi>{}</bdi></a>",
             escape(&p.file_name),
             escape(&p.title())
         );
@@ -36,7 +36,7 @@ pub(crate) fn game_page(
     if let Some(n) = next {
         let _ = write!(
             html,
-            " · <a href=\"{}\" rel=\"next\">next: {}</a>",
+            " · <a href=\"{}\" rel=\"next\">next: <bdi>{}</bdi></a>",
             escape(&n.file_name),
             escape(&n.title())
         );
@@ -47,7 +47,7 @@ pub(crate) fn game_page(
     if !players.is_empty() {
         let names: Vec<String> = players
             .iter()
-            .map(|(side, name)| format!("{} ({})", escape(name), escape(side)))
+            .map(|(side, name)| format!("<bdi>{}</bdi> ({})", escape(name), escape(side)))
             .collect();
         let _ = writeln!(html, "<p class=\"players\">{}</p>", names.join(" vs "));
     }

@@ -16,7 +16,10 @@
 
   function hashValue(name) {
     var m = new RegExp('[#&]' + name + '=([^&]*)').exec(window.location.hash);
-    return m ? decodeURIComponent(m[1]) : null;
+    if (!m) { return null; }
+    // A link cut after a `%`, or one written by hand (`#text=100%`), does
+    // not decode: taken as written rather than stopping the script.
+    try { return decodeURIComponent(m[1]); } catch (e) { return m[1]; }
   }
   function hashNumber(name) {
     var v = hashValue(name);
@@ -177,12 +180,18 @@
     // variation's too): links can share a position.
     var ply = hashNumber('ply');
     var frame = hashNumber('frame');
+    // A frame the game does not have (a link made before a re-export, a
+    // mistyped number) opens as if it were not there.
+    if (frame !== null && frame >= frames.count) { frame = null; }
     go(frame !== null ? frame : ply !== null ? Math.min(ply, lastMain) : 0);
 
     // #selftest=N: step N moves with synthesised key presses and record
     // what was shown, for the browser test (tests/tests/html_export.rs).
     var steps = hashNumber('selftest');
     if (steps !== null) {
+      // No walk is longer than the game's frames: a link's huge number
+      // must not hold the page for ever.
+      steps = Math.min(steps, frames.count);
       document.body.setAttribute('data-picture-start', figure.innerHTML.length + ':' + current);
       document.body.setAttribute('data-svg-start', figure.innerHTML);
       for (var s = 0; s < steps; s++) {
