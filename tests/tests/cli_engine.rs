@@ -514,3 +514,61 @@ fn a_result_the_lines_cannot_carry_is_named() {
             "note: the result 1-0 is not carried: the engine's lines give the moves only, and `yam engine import` records *",
         ));
 }
+
+/// A position with siege state but no tower (a khan carried home, the gers)
+/// is a siege position: export must write its siege fields, or say it
+/// cannot. Written as the bare FEN, the import gives another game, whose
+/// khan is never carried, dropped off or released, and nothing is said.
+#[test]
+fn a_carried_khan_without_a_tower_survives_export_and_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("carried.yam");
+    let position = "1f6/8/8/8/8/8/1W6/6F1 w 0 1 gers=a1:w,h8:b carried=b2:wk";
+    std::fs::write(
+        &path,
+        format!(
+            "[Game \"Khan\"]\n[Variant \"Magician\"]\n[GameId \"carried\"]\n[Date \"????.??.??\"]\n\
+             [White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n[NotationVersion \"1\"]\n\
+             [Ruleset \"magician\"]\n[Position \"{position}\"]\n\n1. Wb2-a1 Fb8-c8 2. Wa1-c2 *\n"
+        ),
+    )
+    .unwrap();
+    yam!().arg("check").arg(&path).assert().success();
+    let out = yam!()
+        .args(["engine", "export"])
+        .arg(&path)
+        .assert()
+        .success();
+    let err = stderr_of(&out);
+    let lines = stdout_of(out);
+    let imported = yam!()
+        .args(["engine", "import"])
+        .write_stdin(lines.clone())
+        .assert();
+    let imported = stdout_of(imported);
+    assert!(
+        imported.contains(&format!("[Position \"{position}\"]")),
+        "export then import lost White's carried khan and the gers without a word:\n\
+         lines: {lines}stderr: {err:?}\nimported:\n{imported}"
+    );
+    // `--fen` after the drop-off: White's khan waits at a1.
+    let first = dir.path().join("first.yam");
+    std::fs::write(
+        &first,
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("1. Wb2-a1 Fb8-c8 2. Wa1-c2 *", "1. Wb2-a1 *"),
+    )
+    .unwrap();
+    let fen = stdout_of(
+        yam!()
+            .args(["engine", "export", "--fen"])
+            .arg(&first)
+            .assert()
+            .success(),
+    );
+    assert!(
+        fen.contains("waiting=a1:wk"),
+        "--fen dropped the khan waiting at a1: {fen}"
+    );
+}

@@ -239,3 +239,39 @@ fn a_record_cannot_name_a_ruleset_file_outside_its_directory() {
         .stderr(predicate::str::contains("contains . or .."));
     s.run(&["verify"], "games/hostile.yam").code(1);
 }
+
+/// A ruleset file in YAML's flow style (JSON, as a script writes it, is
+/// YAML too) whose start position breaks the rules is reported with the
+/// line and column, as the same fault in block style is (docs/rules/khan.md,
+/// "Rulesets": "reports the line and column: ... a captive carried on an
+/// empty square").
+#[test]
+fn a_bad_start_in_a_flow_style_ruleset_is_reported_with_its_line_and_column() {
+    let s = Scratch::new();
+    s.write(
+        "rulesets/flow.yaml",
+        "{\"name\": \"flow\", \"game\": \"rescue-khan\",\n\
+         \"start\": \"1f6/8/8/8/8/8/1W6/6F1 w 0 1\",\n\
+         \"camps\": {\"white\": [\"a7\", \"a8\", \"b7\", \"b8\"], \"black\": [\"g1\", \"g2\", \"h1\", \"h2\"]},\n\
+         \"siege\": {\"towers\": [{\"squares\": [\"h5\", \"h6\", \"h7\"], \"manned\": [\"h5\", \"h6\", \"h7\"]}],\n\
+         \"gers\": {\"white\": [\"a1\"], \"black\": [\"h8\"]},\n\
+         \"carried\": [{\"square\": \"c3\", \"captive\": \"white-khan\"}]}}\n",
+    );
+    s.write(
+        "flow.yam",
+        "[Game \"Khan\"]\n[Variant \"Rescue Khan\"]\n[GameId \"f\"]\n[Date \"2026.12.01\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n[NotationVersion \"1\"]\n[Ruleset \"rulesets/flow.yaml\"]\n\n1. Wb2-a1 *\n",
+    );
+    let out = s.run(&["check"], "flow.yam").code(1);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    // The report is wrapped to the terminal's width: read as words.
+    let words = err
+        .split_whitespace()
+        .filter(|w| *w != "│")
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(words.contains("carried on c3"), "{err}");
+    assert!(
+        err.contains("line ") && err.contains("column "),
+        "the fault is reported with no line or column: {err}"
+    );
+}

@@ -512,3 +512,35 @@ fn fmt_copies_a_stretch_longer_than_the_element_limit_whole_or_says_it_did_not()
     );
     assert_eq!(ids(&String::from_utf8_lossy(&written)), ["before", "after"]);
 }
+
+/// A game whose `Ruleset` tag names a ruleset file is selected with a
+/// warning to copy the file (README): every name the referee reads as a
+/// file's, `.yml` and upper-case endings too (`docs/notation.md`, "Rulesets
+/// of one's own").
+#[test]
+fn select_warns_of_every_ruleset_file_a_game_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let ruleset =
+        std::fs::read_to_string(workspace().join("examples/khan/rulesets/magician.yaml")).unwrap();
+    for name in ["lesson.yaml", "lesson.yml", "LESSON.YAML"] {
+        write(dir.path(), name, &ruleset);
+        let game = write(
+            dir.path(),
+            &format!("{name}.yam"),
+            &format!(
+                "[Game \"Khan\"]\n[Variant \"Magician\"]\n[GameId \"g\"]\n[Date \"????.??.??\"]\n\
+                 [White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n[NotationVersion \"1\"]\n\
+                 [Ruleset \"{name}\"]\n\n1. Ng3-f3 *\n"
+            ),
+        );
+        let game = game.to_str().unwrap();
+        let (_, stderr, code) = run(&["check", game]);
+        assert_eq!(code, 0, "{name}: {stderr}");
+        let (_, stderr, code) = run(&["select", game]);
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert!(
+            stderr.contains(&format!("names the ruleset file {name}")),
+            "{name}: no warning to copy the ruleset file: {stderr}"
+        );
+    }
+}

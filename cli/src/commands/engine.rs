@@ -384,7 +384,7 @@ fn export_record(args: &ExportArgs, record: &Record<String>) -> Result<Status> {
     // The standard start of a game type travels as its short FEN (the board
     // line names the game); any other start with siege state as the FEN and
     // Yam's siege fields, the engine's own long FEN being unknown.
-    let position = if start == standard.start_position() || start.tower_squares().is_empty() {
+    let position = if start == standard.start_position() || !start.has_siege_state() {
         yam_notation::khan::YamPosition::from_fen(start.to_engine_fen())
     } else {
         eprintln!(
@@ -471,7 +471,7 @@ fn export_record(args: &ExportArgs, record: &Record<String>) -> Result<Status> {
         );
     }
     if args.fen {
-        if pos.tower_squares().is_empty() {
+        if !pos.has_siege_state() {
             println!("{}", pos.to_engine_fen());
         } else {
             eprintln!(

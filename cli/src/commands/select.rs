@@ -268,7 +268,10 @@ fn judge(criteria: &Criteria, file: &Path, game: GameText) -> Judged {
             let moves = any.then(|| first_16(&hash.finalize()));
             let ruleset = record.tags.get("Ruleset").unwrap_or("");
             Judged {
-                ruleset_file: (ruleset.contains('/') || ruleset.ends_with(".yaml"))
+                // The referee's own rule of what names a file (`.yml` and
+                // any case too), so no game leaves its ruleset unsaid.
+                ruleset_file: yam_referee::ruleset_name::RulesetName::parse(ruleset)
+                    .is_ok_and(|name| name.is_file())
                     .then(|| ruleset.to_owned()),
                 text: game.text,
                 selected,

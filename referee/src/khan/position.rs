@@ -361,6 +361,15 @@ impl Position {
         yam
     }
 
+    /// Whether the position holds anything the engine's FEN cannot carry:
+    /// towers, manned squares, gers, captives carried or waiting, a khan
+    /// delivered. A position with gers and a khan carried home but no
+    /// tower left is a siege position too (written as the bare FEN, it
+    /// lost them, and `yam engine import` gave another game).
+    pub fn has_siege_state(&self) -> bool {
+        self.to_yam_text() != YamPosition::from_fen(self.to_engine_fen())
+    }
+
     /// The position in Yam's own format, siege state included (KR-P15);
     /// [`Position::from_yam`] reads it back exactly.
     pub fn to_yam(&self) -> String {

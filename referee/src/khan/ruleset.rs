@@ -428,12 +428,35 @@ impl TryFrom<RawTowerFields> for RawTower {
     }
 }
 
-/// The 1-based line and column of the top-level `key:` in a YAML text.
+/// The 1-based line and column of the top-level `key:` in a YAML text: in
+/// block style a line that begins with it; else (flow style, and JSON,
+/// which is YAML too) the first `key`, `"key"` or `'key'` that stands
+/// where a key can (at a line's start, or after `{` or `,`) and is followed
+/// by `:`. (Block style only, a bad start in a ruleset a script wrote as
+/// JSON was reported with no place at all.)
 fn key_location(text: &str, key: &str) -> Option<(usize, usize)> {
     let wanted = format!("{key}:");
-    text.lines()
-        .position(|l| l.starts_with(&wanted))
-        .map(|i| (i + 1, 1))
+    if let Some(i) = text.lines().position(|l| l.starts_with(&wanted)) {
+        return Some((i + 1, 1));
+    }
+    let forms = [format!("\"{key}\""), format!("'{key}'"), key.to_owned()];
+    for (i, line) in text.lines().enumerate() {
+        for form in &forms {
+            let mut from = 0;
+            while let Some(at) = line[from..].find(form.as_str()) {
+                let start = from + at;
+                let before = line[..start].trim_end();
+                let after = line[start + form.len()..].trim_start();
+                if (before.is_empty() || before.ends_with('{') || before.ends_with(','))
+                    && after.starts_with(':')
+                {
+                    return Some((i + 1, line[..start].chars().count() + 1));
+                }
+                from = start + form.len();
+            }
+        }
+    }
+    None
 }
 
 fn board(list: &[SquareText]) -> Bitboard {
