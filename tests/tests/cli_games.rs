@@ -601,8 +601,8 @@ fn a_damaged_register_is_said_not_miscounted() {
 /// register exists to show, is nowhere in it: "play many, report the
 /// best" with one registered game. The director must not answer a roll of
 /// a game a second time for another record (a second response at index k
-/// is the director's equivocation, 3.9); today it does, and the real game
-/// draws exactly the cards the scout revealed.
+/// is the director's equivocation, 3.9); it did, and the real game drew
+/// exactly the cards the scout revealed, whatever the player chose.
 #[test]
 fn a_director_game_cannot_be_scouted_on_a_copy_of_its_record() {
     let s = Scratch::new();
@@ -628,24 +628,33 @@ fn a_director_game_cannot_be_scouted_on_a_copy_of_its_record() {
         .filter(|w| w.starts_with("draw:"))
         .collect();
     assert_eq!(scouted.len(), 100, "the scout drew the whole Khan deck");
-    // The real game's first card: refused (the director answered roll 1
-    // of this game already, for the scout), or at least not the card the
-    // scout already showed the player.
-    let out = s.hotseat("move", "real.yam", &["draw"]);
-    let output = out.get_output();
-    let said = String::from_utf8_lossy(&output.stdout).into_owned()
-        + &String::from_utf8_lossy(&output.stderr);
-    let first_code = scouted[0]
-        .trim_start_matches("draw:")
-        .split('/')
-        .next()
-        .unwrap();
-    assert!(
-        !(output.status.success() && said.contains(&format!("played draw:{first_code}/"))),
-        "the director answered roll 1 of the registered game a second time, for a copy of \
-         its record: the real game deals {first_code} as the scout foretold, and all 100 cards are \
-         known before the first choice: {said}"
-    );
+    // The real game draws what the scout drew while it plays as the scout
+    // did (the same requests, the same answers: nothing the game would not
+    // draw anyway); the scout's first choice was an attack.
+    for _ in 0..5 {
+        s.hotseat("move", "real.yam", &["draw"]).success();
+    }
+    let real = s.read("real.yam");
+    let drawn: Vec<&str> = real
+        .split_whitespace()
+        .filter(|w| w.starts_with("draw:"))
+        .collect();
+    assert_eq!(drawn, scouted[..5], "the same five cards, the same answers");
+    assert!(scout.contains("attack:M"), "the scout attacked");
+    // Knowing the cards to come, the player passes instead: the next card
+    // is roll 6, which the director answered for the scout. Answered
+    // again for this record, the scout would have shown the player every
+    // card before each choice (play many, report the best, with one
+    // registered game): the director refuses, and nothing is written.
+    s.hotseat("move", "real.yam", &["pass"]).success();
+    let before = s.read("real.yam");
+    s.hotseat("move", "real.yam", &["draw"])
+        .code(1)
+        .stderr(predicate::str::contains(
+            "roll 6 of this game was answered before, for another record",
+        ))
+        .stdout(predicate::str::contains("played draw").not());
+    assert_eq!(s.read("real.yam"), before, "nothing is written");
 }
 
 /// Adversary: real life. A player's chain file

@@ -177,14 +177,15 @@ fn an_illegal_move_is_refused_and_nothing_is_written() {
 
 /// Every secret file's bytes, raw (a game's verified checkpoint and its
 /// tip, kept beside its chains, are no secrets: hashes of what the record
-/// holds, and its replay).
+/// holds, and its replay; nor are its lock and the rolls it answered).
 fn secrets_in(dir: &Path) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     for entry in walk(dir) {
-        if entry
-            .file_name()
-            .is_some_and(|n| n == "checkpoint" || n == "tip")
-        {
+        if entry.file_name().is_some_and(|n| {
+            ["checkpoint", "tip", "lock", "answered"]
+                .iter()
+                .any(|k| n == *k)
+        }) {
             continue;
         }
         let text = std::fs::read_to_string(&entry).unwrap();

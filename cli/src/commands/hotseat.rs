@@ -16,6 +16,7 @@ use yam_notation::{GameKind, RawGrammar, ReadError, Record, record_to_string};
 use yam_referee::autoplay::{self, Intent};
 use yam_referee::fair_play::encoding::Blob;
 use yam_referee::fair_play::game_id::GameId;
+use yam_referee::fair_play::hash::Hash32;
 use yam_referee::fair_play::sign::PublicKey;
 use yam_referee::fair_play::turn::{EventBody, Evidence, Mode, SignedEvent};
 use yam_referee::replay::{LoadedRuleset, RulesCatalog};
@@ -26,15 +27,16 @@ use yam_referee::signed::table::{self, Opening, Seating, Signer, TableError};
 use yam_referee::signed::text::chance_item;
 use yam_referee::signed::write::append_events;
 
+use crate::diagnostics::visible_path;
 use crate::error::{Error, Result, Status};
 use crate::game::checkpoint;
 use crate::game::header::{Header, today};
-use crate::game::keys::Keys;
+use crate::game::keys::{Keys, chain_length, game_of};
 use crate::game::record::{
     Loaded, append_turn, check_written, load, load_checkpointed, read_signed,
 };
 use crate::game::rulesets::{RecordRulesets, tag_for};
-use crate::game::secrets::{Identity, Secrets, random_32};
+use crate::game::secrets::{Identity, Remembered, Secrets, random_32};
 use crate::game::setup::{reveal_setup, seal_setup, written_intent};
 use crate::json::Format;
 use crate::store::atomic;
@@ -222,9 +224,11 @@ struct NewArgs {
     /// The Event tag.
     #[arg(long)]
     event: Option<String>,
-    /// Rolls each player's chain covers.
-    #[arg(long, default_value_t = 256, value_name = "N")]
-    chain_length: u32,
+    /// Rolls each player's chain covers (default: enough for the whole
+    /// game, 1,024 at the least; a faithful Castle Siege 80 a round of its
+    /// round cap).
+    #[arg(long, value_name = "N")]
+    chain_length: Option<u32>,
     /// The record file to create.
     #[arg(short, long, value_name = "FILE")]
     out: PathBuf,
@@ -472,6 +476,12 @@ fn new_game(args: &NewArgs) -> Step<()> {
             args.out.display()
         )));
     }
+    // The record's file is opened before anything is drawn or registered:
+    // a folder that does not exist (a typo in --out), or one that cannot
+    // be written, fails here, and no chain, no register entry is left for
+    // a game that never started.
+    let mut output = atomic::Replacing::create(&args.out, args.force)
+        .map_err(|e| usage(format!("{}: cannot write: {e}", visible_path(&args.out))))?;
     let mode = match mode_arg {
         ModeArg::Peer => Mode::Peer,
         ModeArg::Director => Mode::Director,
@@ -480,6 +490,9 @@ fn new_game(args: &NewArgs) -> Step<()> {
                 .map_err(|e| usage(format!("--seed: {e}")))?,
         },
     };
+    let length = args
+        .chain_length
+        .unwrap_or_else(|| chain_length(ruleset.game, &ruleset));
     let chains = if mode_arg == ModeArg::Practice {
         None
     } else {
@@ -487,10 +500,10 @@ fn new_game(args: &NewArgs) -> Step<()> {
         // cannot know an outcome before the player's request.
         Some((
             secrets
-                .new_chain(&id, &first, args.chain_length)
+                .new_chain(&id, &first, length)
                 .map_err(|e| usage(e.to_string()))?,
             secrets
-                .new_chain(&id, &second, args.chain_length)
+                .new_chain(&id, &second, length)
                 .map_err(|e| usage(e.to_string()))?,
         ))
     };
@@ -573,8 +586,19 @@ fn new_game(args: &NewArgs) -> Step<()> {
     } else {
         None
     };
-    atomic::write(&args.out, text.as_bytes(), args.force)
-        .map_err(|e| usage(format!("{}: cannot write: {e}", args.out.display())))?;
+    output
+        .write_all(text.as_bytes())
+        .and_then(|()| output.commit())
+        .map_err(|e| {
+            usage(match register {
+                Some(_) => format!(
+                    "{}: cannot write: {e} (the game is in the director's register, {}, as started)",
+                    visible_path(&args.out),
+                    visible_path(&secrets.register_path())
+                ),
+                None => format!("{}: cannot write: {e}", visible_path(&args.out)),
+            })
+        })?;
     let mut out = std::io::stdout().lock();
     for (identity, created) in [(&first, first_new), (&second, second_new)] {
         if created {
@@ -871,15 +895,22 @@ fn commit(
     played: &SignedReplay,
     events: &[SignedEvent],
     prose: Option<&str>,
-    dry_run: bool,
-    names: &Names,
+    how: Commit<'_>,
 ) -> Step<SignedReplay> {
+    let Commit {
+        dry_run,
+        names,
+        secrets,
+    } = how;
+    // What this command read (or last wrote): the file must still hold it
+    // when the next text replaces it.
+    let read = (!dry_run).then(|| loaded.text.clone());
     // The loaded text now holds the events (the caller keeps the replay),
     // so that the next turn continues from here.
     let after = append_turn(loaded, played, prose, path).map_err(|e| invalid(e.to_string()))?;
-    let mut out = std::io::stdout().lock();
     // A dry run says what would be signed, not what was.
     let verb = |done: &'static str, would: &'static str| if dry_run { would } else { done };
+    let mut lines = Vec::with_capacity(events.len());
     for event in events {
         let e = &event.event;
         let actor = who(&after, names, &e.author);
@@ -915,17 +946,80 @@ fn commit(
                 describe(event)
             ),
         };
+        lines.push(line);
+    }
+    if let Some(read) = read {
+        write_turn(path, &read, &loaded.text, events, &after, secrets)?;
+    }
+    // Only now is anything said: a turn's dice are shown once its record
+    // is written (shown for a turn that could not be written, they could
+    // steer another declaration, 3.3).
+    let mut out = std::io::stdout().lock();
+    for line in &lines {
         let _ = writeln!(out, "{line}");
     }
     if dry_run {
         let _ = writeln!(out, "dry run: {} not changed", path.display());
         return Ok(after);
     }
-    atomic::write(path, loaded.text.as_bytes(), true)
-        .map_err(|e| usage(format!("{}: cannot write: {e}", path.display())))?;
     checkpoint::warn_unkept(loaded.keep_checkpoint(&after));
     print_next(&mut out, &after, names);
     Ok(after)
+}
+
+/// How [`commit`] writes.
+#[derive(Clone, Copy)]
+struct Commit<'a> {
+    /// Show what would be signed, write nothing.
+    dry_run: bool,
+    /// The parties' names.
+    names: &'a Names,
+    /// The secrets directory (the game's lock and its answered rolls).
+    secrets: &'a Path,
+}
+
+/// Writes `text` over the record `path`, which must still hold `read` (the
+/// text this command read or last wrote), under the game's lock, the rolls
+/// answered in `events` remembered first (`Secrets::remember_answers`).
+fn write_turn(
+    path: &Path,
+    read: &str,
+    text: &str,
+    events: &[SignedEvent],
+    after: &SignedReplay,
+    secrets: &Path,
+) -> Step<()> {
+    let secrets = Secrets::open(secrets)?;
+    let game = game_of(after).ok_or_else(|| invalid("the record has no opening"))?;
+    let _lock = secrets.lock_game(&game)?;
+    let now = std::fs::read(path).map_err(|e| Error::io(path, "cannot read", e))?;
+    if now != read.as_bytes() {
+        return Err(invalid(format!(
+            "{}: the record changed since this command read it (another command wrote a turn meanwhile?): nothing was written; run the command again",
+            visible_path(path)
+        )));
+    }
+    let answers: Vec<(u64, Hash32)> = events
+        .iter()
+        .flat_map(|e| match &e.event.body {
+            EventBody::Turn(turn) => turn.evidence.iter().collect::<Vec<_>>(),
+            _ => Vec::new(),
+        })
+        .filter_map(|evidence| match evidence {
+            Evidence::RollResponse(r) => Some((r.response.index, r.response.request_hash)),
+            _ => None,
+        })
+        .collect();
+    if let Remembered::AnsweredBefore { roll, path: kept } =
+        secrets.remember_answers(&game, &answers)?
+    {
+        return Err(invalid(format!(
+            "refused: roll {roll} of this game was answered before, for another record ({} remembers it): a copy of the game, or a record put back from before that roll, cannot throw the dice again (docs/fair-play.md, 9.8); nothing was written",
+            visible_path(&kept)
+        )));
+    }
+    atomic::write(path, text.as_bytes(), true)
+        .map_err(|e| usage(format!("{}: cannot write: {e}", visible_path(path))))
 }
 
 /// The game file, verified through the checkpoint the secrets directory
@@ -1055,7 +1149,12 @@ fn take_turn(
                 TableError::Rules(r) => {
                     invalid(format!("refused: {}\n  position: {}", r.reason, r.position))
                 }
-                other => table_error(other),
+                // A reveal refused may be a chain file damaged on disk:
+                // then the file is the fault, and is named.
+                other => Secrets::open(how.secrets)
+                    .ok()
+                    .and_then(|secrets| keys.damaged_chain(&secrets, &loaded.replay))
+                    .map_or_else(|| table_error(other), |damaged| usage(damaged.to_string())),
             })?
         }
         Intent::Seal(written) => vec![seal(&mut replay, keys, &signer, &written, how)?],
@@ -1077,8 +1176,11 @@ fn take_turn(
         &replay,
         &events,
         prose.as_deref(),
-        how.dry_run,
-        &names,
+        Commit {
+            dry_run: how.dry_run,
+            names: &names,
+            secrets: how.secrets,
+        },
     )
 }
 
@@ -1221,8 +1323,11 @@ fn act(args: &ActArgs, action: Act) -> Step<()> {
         &replay,
         &[event],
         None,
-        args.dry_run,
-        &names,
+        Commit {
+            dry_run: args.dry_run,
+            names: &names,
+            secrets: &args.secrets,
+        },
     )
     .map(drop)
 }

@@ -2,9 +2,11 @@
 //! and chain, as a secrets directory holds them. The hot-seat harness holds
 //! some or all of a game's parties; the robot holds all of its games'.
 
+use yam_notation::GameKind;
 use yam_referee::fair_play::chain::HashChain;
 use yam_referee::fair_play::game_id::GameId;
 use yam_referee::fair_play::sign::PublicKey;
+use yam_referee::replay::LoadedRuleset;
 use yam_referee::signed::SignedReplay;
 use yam_referee::signed::table::Signer;
 
@@ -47,6 +49,21 @@ impl Keys {
             }
         }
         Ok(Keys { parties })
+    }
+
+    /// The first party whose chain file is damaged above its lowest kept
+    /// value (which still gives the published anchor), said of its file:
+    /// asked once a reveal was refused, since it hashes the whole chain.
+    pub fn damaged_chain(&self, secrets: &Secrets, replay: &SignedReplay) -> Option<SecretError> {
+        let game = game_of(replay)?;
+        self.parties.iter().find_map(|(identity, chain)| {
+            let at = chain.as_ref()?.damaged_at()?;
+            Some(SecretError(format!(
+                "{}: this chain file is damaged (its kept value for position {at} does not hash down to the one below it), so {}'s rolls from there cannot be revealed; restore it from a backup (nothing was written)",
+                secrets.chain_path(&game, identity).display(),
+                identity.name
+            )))
+        })
     }
 
     /// Whether every party of `replay` is at hand.
@@ -111,4 +128,44 @@ impl Keys {
 /// The game id of a replay, from its opening.
 pub fn game_of(replay: &SignedReplay) -> Option<GameId> {
     replay.events().first().map(|e| e.event.game.clone())
+}
+
+/// How long a new chain is, at the least: more rolls than a game of Khan or
+/// Genghis Khan can need (Genghis Khan's Foe layout and its 100 cards are
+/// 101 rolls; Khan rolls only to draw seats). A chain is never anchored
+/// again (`docs/fair-play.md`, 3.2), so the opening sizes it for the whole
+/// game.
+pub const CHAIN_LENGTH: u32 = 1024;
+
+/// Rolls a Castle Siege round can ask for in the faithful turn (CS-P4),
+/// where each allowance, breach and attack is a roll of its own: the
+/// Attacker's turn an allowance, and a breach and an attack for each of its
+/// 28 units at the most (CS-08), the Defender's an allowance and an attack
+/// for each of its 16: 74, rounded up.
+const FAITHFUL_ROLLS_A_ROUND: u32 = 80;
+
+/// The chain length for a game of `ruleset`: [`CHAIN_LENGTH`], or more for
+/// a Castle Siege ruleset whose round cap could need more: eight values a
+/// round under the priority list (CS-P1: a turn is one roll, so twice what
+/// the rules can use), [`FAITHFUL_ROLLS_A_ROUND`] in the faithful turn. The
+/// hot-seat drew 256 for every game, and a faithful siege at one table of
+/// some twenty rounds (the self-play driver's took 11 to 16 rolls a round)
+/// would have run out before its end; the robot drew 512.
+pub fn chain_length(kind: GameKind, ruleset: &LoadedRuleset) -> u32 {
+    use yam_referee::castle_siege::{Ruleset, TurnMode};
+    if kind != GameKind::CastleSiege {
+        return CHAIN_LENGTH;
+    }
+    Ruleset::from_yaml(&ruleset.text)
+        .map(|r| {
+            let a_round = match r.rules.turn {
+                TurnMode::PriorityList => 8,
+                TurnMode::Faithful => FAITHFUL_ROLLS_A_ROUND,
+            };
+            r.rules.round_cap.saturating_mul(a_round).clamp(
+                CHAIN_LENGTH,
+                yam_referee::fair_play::chain::MAX_CHAIN_LENGTH,
+            )
+        })
+        .unwrap_or(CHAIN_LENGTH)
 }

@@ -48,6 +48,24 @@ impl std::fmt::Display for SecretError {
 
 impl std::error::Error for SecretError {}
 
+/// The first line of a game's `answered` file.
+const ANSWERED_HEADER: &str = "yam-answered 1";
+
+/// What [`Secrets::remember_answers`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Remembered {
+    /// Every answer is remembered (new, or the same as before).
+    Kept,
+    /// Roll `roll` was answered before, for another request: nothing is
+    /// remembered, and the answer must not be given.
+    AnsweredBefore {
+        /// The roll's index.
+        roll: u64,
+        /// The file that remembers it.
+        path: PathBuf,
+    },
+}
+
 fn err(path: &Path, what: &str, e: impl std::fmt::Display) -> SecretError {
     SecretError(format!("{}: {what}: {e}", path.display()))
 }
@@ -144,6 +162,19 @@ fn write_new_secret(path: &Path, contents: &str) -> io::Result<()> {
     let mut file = options.open(path)?;
     file.write_all(contents.as_bytes())?;
     file.sync_all()
+}
+
+/// Opens `path` to write, made if there is none, readable by its owner
+/// only (as everything in the secrets directory is); never truncated.
+fn open_private(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options.open(path)
 }
 
 /// Reads a secret file, refusing one that others may read.
@@ -469,7 +500,7 @@ impl std::fmt::Debug for SealedSetup {
 }
 
 impl Secrets {
-    fn setup_path(&self, game: &GameId, identity: &Identity) -> PathBuf {
+    pub fn setup_path(&self, game: &GameId, identity: &Identity) -> PathBuf {
         self.game_dir(game).join(format!("{}.setup", identity.name))
     }
 
@@ -576,6 +607,106 @@ impl Secrets {
         Ok(self.setup(&earlier, identity)?.map(|kept| kept.salt))
     }
 
+    /// Takes `game`'s lock (`games/GAME/lock`), held while the returned
+    /// file is: the hot-seat holds it from checking that the record is
+    /// still the text it read until the next one is written, so two
+    /// commands on one game (two terminals of one account) take turns, and
+    /// the second finds that the first wrote meanwhile instead of writing
+    /// over its turn.
+    pub fn lock_game(&self, game: &GameId) -> Result<File, SecretError> {
+        let dir = self.game_dir(game);
+        fs::create_dir_all(&dir).map_err(|e| err(&dir, "cannot create", e))?;
+        private_dir(&dir).map_err(|e| err(&dir, "cannot create", e))?;
+        let path = dir.join("lock");
+        let lock = open_private(&path).map_err(|e| err(&path, "cannot open the game's lock", e))?;
+        lock.lock()
+            .map_err(|e| err(&path, "cannot lock the game", e))?;
+        Ok(lock)
+    }
+
+    /// Where the rolls of `game` this directory's parties answered are
+    /// remembered (`games/GAME/answered`).
+    pub fn answered_path(&self, game: &GameId) -> PathBuf {
+        self.game_dir(game).join("answered")
+    }
+
+    /// Remembers that this directory answered each roll of `answers` (its
+    /// index, and `H(request)` of the request answered), durably (synced)
+    /// before the caller writes the record that holds the answers; refuses,
+    /// writing nothing, an answer to a roll it answered before for another
+    /// request. A chain's value is revealed once: answered again for a
+    /// copy of the record, or for a record put back from before the roll,
+    /// another declaration would get the same dice, a re-roll, and a copy
+    /// played ahead would show the values the game is yet to draw
+    /// (`docs/fair-play.md`, 9.8). The same request again (a turn run
+    /// again after a crash: signatures are deterministic) is the same
+    /// answer, and passes. A last line cut short (a crash during its
+    /// writing, before the record was written) is no answer.
+    pub fn remember_answers(
+        &self,
+        game: &GameId,
+        answers: &[(u64, Hash32)],
+    ) -> Result<Remembered, SecretError> {
+        if answers.is_empty() {
+            return Ok(Remembered::Kept);
+        }
+        let path = self.answered_path(game);
+        let text = match fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(err(&path, "cannot read the answered rolls", e)),
+        };
+        let complete = text.rfind('\n').map_or("", |end| &text[..end]);
+        let mut known: Vec<(u64, Hash32)> = Vec::new();
+        for (n, line) in complete.lines().enumerate() {
+            if n == 0 {
+                if line != ANSWERED_HEADER {
+                    return Err(err(&path, "not a file of answered rolls", line));
+                }
+                continue;
+            }
+            let parsed = line.split_once(' ').and_then(|(index, hash)| {
+                Some((index.parse::<u64>().ok()?, Hash32::from_hex(hash).ok()?))
+            });
+            let Some(entry) = parsed else {
+                return Err(err(
+                    &path,
+                    "damaged (restore it from a backup; without it a roll could be answered twice)",
+                    format!("line {}: {line}", n + 1),
+                ));
+            };
+            known.push(entry);
+        }
+        let mut new = Vec::new();
+        for &(index, request) in answers {
+            match known.iter().find(|(k, _)| *k == index) {
+                Some((_, h)) if *h == request => {}
+                Some(_) => return Ok(Remembered::AnsweredBefore { roll: index, path }),
+                None => new.push((index, request)),
+            }
+        }
+        if new.is_empty() {
+            return Ok(Remembered::Kept);
+        }
+        // The file is rewritten whole (a cut last line dropped), atomically.
+        let mut whole = if complete.is_empty() {
+            format!("{ANSWERED_HEADER}\n")
+        } else {
+            format!("{complete}\n")
+        };
+        for (index, request) in &new {
+            whole.push_str(&format!("{index} {}\n", request.to_hex()));
+        }
+        if let Some(dir) = path.parent() {
+            fs::create_dir_all(dir).map_err(|e| err(dir, "cannot create", e))?;
+        }
+        // Made private first: the atomic write keeps the mode it finds.
+        open_private(&path).map_err(|e| err(&path, "cannot create", e))?;
+        crate::store::atomic::write(&path, whole.as_bytes(), true)
+            .map_err(|e| err(&path, "cannot write the answered rolls", e))?;
+        Ok(Remembered::Kept)
+    }
+
     /// The director's register: every game a director started, one signed
     /// opening per game (`director/register.yam`).
     pub fn register_path(&self) -> PathBuf {
@@ -635,6 +766,62 @@ impl Secrets {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A roll is answered once a game: the same request again passes (a
+    /// turn run again after a crash), another request for the same roll
+    /// is refused with nothing written, a last line cut by a crash is no
+    /// answer, and a damaged line is said, never read as no answer.
+    #[test]
+    fn a_roll_is_answered_once_for_one_request() {
+        let dir = tempfile::tempdir().unwrap();
+        let secrets = Secrets::open(&dir.path().join("s")).unwrap();
+        let game = GameId::new("g-1".to_owned()).unwrap();
+        let (a, b) = (Hash32::of(b"request a"), Hash32::of(b"request b"));
+        assert_eq!(
+            secrets.remember_answers(&game, &[(0, a)]).unwrap(),
+            Remembered::Kept
+        );
+        assert_eq!(
+            secrets.remember_answers(&game, &[(0, a)]).unwrap(),
+            Remembered::Kept,
+            "the same request, the same answer"
+        );
+        let path = secrets.answered_path(&game);
+        let before = fs::read(&path).unwrap();
+        assert_eq!(
+            secrets.remember_answers(&game, &[(1, b), (0, b)]).unwrap(),
+            Remembered::AnsweredBefore {
+                roll: 0,
+                path: path.clone()
+            }
+        );
+        assert_eq!(fs::read(&path).unwrap(), before, "nothing remembered");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600);
+        }
+        // A crash while the line of roll 1 was written: roll 1 is free.
+        let mut cut = before.clone();
+        cut.extend_from_slice(b"1 0123");
+        fs::write(&path, &cut).unwrap();
+        assert_eq!(
+            secrets.remember_answers(&game, &[(1, b)]).unwrap(),
+            Remembered::Kept
+        );
+        assert_eq!(
+            secrets.remember_answers(&game, &[(1, a)]).unwrap(),
+            Remembered::AnsweredBefore {
+                roll: 1,
+                path: path.clone()
+            }
+        );
+        // A damaged line is said.
+        fs::write(&path, b"yam-answered 1\n0 not-hex\n").unwrap();
+        let said = secrets.remember_answers(&game, &[(2, a)]).unwrap_err();
+        assert!(said.to_string().contains("damaged"), "{said}");
+    }
 
     /// A seat draw's salt is kept among its game's own secrets, apart from
     /// any setup, and one an earlier Yam kept as the setup of

@@ -7,7 +7,7 @@ use yam_referee::autoplay::{self, Intent};
 use yam_referee::castle_siege::game_replay::side_of;
 use yam_referee::fair_play::encoding::Blob;
 use yam_referee::fair_play::game_id::GameId;
-use yam_referee::fair_play::turn::{Evidence, SignedEvent};
+use yam_referee::fair_play::turn::{EventBody, Evidence, SignedEvent};
 use yam_referee::signed::SignedReplay;
 use yam_referee::signed::table::{self, Signer};
 
@@ -137,7 +137,7 @@ pub fn reveal_setup(
     written: Option<String>,
 ) -> Result<SignedEvent> {
     use yam_referee::castle_siege::Setup;
-    use yam_referee::fair_play::commit::{Salt, SetupOpening};
+    use yam_referee::fair_play::commit::{Commitment, Salt, SetupOpening};
     let game = game_id(replay)?;
     let kept = secrets
         .setup(&game, identity)
@@ -164,6 +164,31 @@ pub fn reveal_setup(
         setup: Blob::new(kept.setup.clone().into_bytes())
             .map_err(|e| Error::invalid(e.to_string()))?,
     };
+    // The kept setup must open the commitment the record holds: one that
+    // does not (its salt damaged on disk, two players' files swapped) is
+    // the file's fault, said of the file, not signed and refused by the
+    // replay as if the player had revealed another setup.
+    let player = signer.public_key();
+    let committed = replay
+        .events()
+        .iter()
+        .rev()
+        .find_map(|e| match &e.event.body {
+            EventBody::Turn(turn) if e.event.author == player => {
+                turn.evidence.iter().find_map(|evidence| match evidence {
+                    Evidence::SetupCommitment(c) => Some(c),
+                    _ => None,
+                })
+            }
+            _ => None,
+        });
+    if committed.is_some_and(|c| *c != Commitment::new(&game, &player, &opening)) {
+        return Err(Error::usage(format!(
+            "{}: this kept setup does not open the commitment {} sealed in the record: the file is damaged or another player's; restore it from a backup (nothing was written)",
+            secrets.setup_path(&game, identity).display(),
+            identity.name
+        )));
+    }
     table::play_with(
         replay,
         &[kept.setup],

@@ -322,6 +322,52 @@ impl HashChain {
         })
     }
 
+    /// The first position at which the kept values do not hash down to
+    /// the ones below them, if any: a secrets file damaged on disk above
+    /// its lowest kept value still gives the anchor, and its values above
+    /// the damage would be refused one roll at a time ("does not extend
+    /// the chain") as if a rule had refused them. Costs a hash a value of
+    /// the chain, so a client asks only once a reveal was refused.
+    pub fn damaged_at(&self) -> Option<u32> {
+        let mut below = self.anchor.value;
+        let mut at_below = 0u32;
+        let kept: Vec<(u32, ChainValue)> = match &self.values {
+            Values::All(values) => values
+                .iter()
+                .zip(0u32..)
+                .skip(1)
+                .map(|(v, i)| (i, *v))
+                .collect(),
+            Values::Every(every, values) => {
+                let top = values.len() - 1;
+                values
+                    .iter()
+                    .enumerate()
+                    .map(|(k, v)| {
+                        let at = if k == top {
+                            self.anchor.length
+                        } else {
+                            (k as u32 + 1) * every
+                        };
+                        (at, *v)
+                    })
+                    .collect()
+            }
+        };
+        for (at, value) in kept {
+            let mut down = value;
+            for _ in at_below..at {
+                down = chain_step(&self.anchor.game, &self.anchor.owner, &down);
+            }
+            if down != below {
+                return Some(at);
+            }
+            below = value;
+            at_below = at;
+        }
+        None
+    }
+
     /// `x_i`, for `i` in `0..=N`.
     fn value(&self, i: u32) -> Option<ChainValue> {
         if i > self.anchor.length {
@@ -515,6 +561,41 @@ mod tests {
             value: ChainValue([0; 32]),
         };
         assert_eq!(v.accept(&beyond), Err(ChainError::Exhausted { length: 3 }));
+    }
+
+    /// A kept value damaged above the lowest one still gives the anchor;
+    /// `damaged_at` finds it (a whole chain, and every sound one, none).
+    #[test]
+    fn a_damaged_kept_value_is_found_where_it_lies() {
+        for (length, every) in [(1, 32), (5, 2), (100, 32), (1024, 32)] {
+            let full = chain(9, length);
+            assert_eq!(full.damaged_at(), None);
+            let kept = full.checkpoints(every);
+            let sound = HashChain::from_checkpoints(
+                &ChainSecret::from_bytes([9; 32]),
+                game(),
+                key(1).public_key(),
+                length,
+                every,
+                &kept,
+            )
+            .unwrap();
+            assert_eq!(sound.damaged_at(), None, "{length} {every}");
+        }
+        let full = chain(9, 1024);
+        let mut kept = full.checkpoints(32);
+        kept[1].0[0] ^= 1;
+        let damaged = HashChain::from_checkpoints(
+            &ChainSecret::from_bytes([9; 32]),
+            game(),
+            key(1).public_key(),
+            1024,
+            32,
+            &kept,
+        )
+        .unwrap();
+        assert_eq!(damaged.anchor(), full.anchor(), "the anchor still holds");
+        assert_eq!(damaged.damaged_at(), Some(64));
     }
 
     #[test]

@@ -21,6 +21,7 @@ use yam_referee::signed::table::{
 use yam_referee::signed::write::append_events;
 
 use crate::game::autoplay::{self, Intent};
+use crate::game::keys::{CHAIN_LENGTH, chain_length};
 use crate::game::rulesets::RecordRulesets;
 use crate::game::secrets::random_32;
 use crate::game::setup::{reveal_setup, seal_setup, written_intent};
@@ -28,25 +29,6 @@ use crate::game::setup::{reveal_setup, seal_setup, written_intent};
 use super::desk::{Closed, Desk, Game, MailMeta, Stored, now, set_player_tags};
 use crate::mail::cards::Contact;
 use crate::mail::notice::{Notice, NoticeKind};
-
-/// How long a new chain is, at the least: more rolls than a game of the
-/// standard rules can need (Castle Siege is the only game of the three that
-/// rolls between two players; its round cap of 50 times a few rolls a side
-/// a round is far below). Every read of a turn rebuilds the chain from its
-/// secret, one hash per value, so it is not longer than it must be.
-pub const CHAIN_LENGTH: u32 = 1024;
-
-/// The chain length for a game of `ruleset`: [`CHAIN_LENGTH`], or more for
-/// a Castle Siege ruleset whose round cap could need more (eight values a
-/// round, twice what the rules can use).
-fn chain_length(kind: GameKind, ruleset: &yam_referee::replay::LoadedRuleset) -> u32 {
-    if kind != GameKind::CastleSiege {
-        return CHAIN_LENGTH;
-    }
-    yam_referee::castle_siege::Ruleset::from_yaml(&ruleset.text)
-        .map(|r| r.rules.round_cap.saturating_mul(8).max(CHAIN_LENGTH))
-        .unwrap_or(CHAIN_LENGTH)
-}
 
 /// A challenge's settings.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]

@@ -25,6 +25,7 @@ use super::command::{self, Command, Offer, Parsed};
 use super::hygiene;
 use super::roll;
 use crate::game::checkpoint;
+use crate::game::keys::chain_length;
 use crate::game::record::read_signed_with_record;
 use crate::game::rulesets::RecordRulesets;
 use crate::game::secrets::{Identity, Secrets, random_32};
@@ -403,9 +404,6 @@ pub struct Unreadable {
 
 /// The robot's own identity in its secrets directory.
 pub const ROBOT_IDENTITY: &str = "robot";
-
-/// Rolls a robot game's chains cover.
-const CHAIN_LENGTH: u32 = 512;
 
 /// Legal moves shown in an answer, at most.
 const HINTS: usize = 40;
@@ -1800,7 +1798,7 @@ impl Robot {
                 Some(c) => Ok(c),
                 None => self
                     .secrets
-                    .new_chain(&game, i, CHAIN_LENGTH)
+                    .new_chain(&game, i, chain_length(kind, ruleset))
                     .map_err(|e| self.secret_fault(e).to_string()),
             }
         };
