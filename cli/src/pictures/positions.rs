@@ -349,6 +349,9 @@ pub struct Tree {
     pub moves: Vec<Option<usize>>,
     /// Why the main line's replay stopped before its end.
     pub error: Option<String>,
+    /// Whether variation moves past [`VARIATION_DRAWING`] were left
+    /// without diagrams.
+    pub variations_cut: bool,
 }
 
 /// A line's tokens from the start, each with its line in the file.
@@ -358,6 +361,17 @@ type TokenLine<'a> = Vec<(&'a String, usize)>;
 /// all (each variation move replays its line from the start): past it,
 /// the remaining variation moves are listed without diagrams.
 const SIEGE_VARIATION_DRAWING: usize = 200_000;
+
+/// Variation positions one game draws at the most: past it, the remaining
+/// variation moves are listed without diagrams, and the page says why. A
+/// main line is bounded by the rules (Khan's hundred plies without a
+/// capture, Castle Siege's round cap, Genghis Khan's deck), variations
+/// only by the game's size: a game of a million sibling variations
+/// (`(1. Ng3-f3)` a million times, 12 MB, under the reader's 16 MiB
+/// limit) held a position and its drawing for each, 1.97 GB for
+/// `yam export --html`. Annotated games hold hundreds; ten thousand is
+/// room for any of them.
+pub const VARIATION_DRAWING: usize = 10_000;
 
 /// The [`Tree`] of `record`; `file` is its path, for Khan rulesets.
 pub fn tree(file: &Path, record: &Record<String>) -> Tree {
@@ -397,6 +411,7 @@ pub fn tree(file: &Path, record: &Record<String>) -> Tree {
         Option<(&'a String, usize)>,
     );
     let mut suspended: Vec<Resume<'_>> = Vec::new();
+    let mut variations_cut = false;
     for node in &record.movetext {
         match node {
             Node::Move(token, span) if suspended.is_empty() => {
@@ -409,6 +424,11 @@ pub fn tree(file: &Path, record: &Record<String>) -> Tree {
             }
             Node::Move(token, span) => {
                 line.push((token, span.start.line as usize));
+                let drawn_so_far = frames.len() - main_frames;
+                if current.is_some() && drawn_so_far >= VARIATION_DRAWING {
+                    variations_cut = true;
+                    current = None;
+                }
                 let shown = match (current, game) {
                     (Some(from), Some(GameKind::Khan)) => khan_step(&frames[from].shown, token),
                     (Some(_), Some(GameKind::CastleSiege)) if budget >= line.len() => {
@@ -458,6 +478,7 @@ pub fn tree(file: &Path, record: &Record<String>) -> Tree {
         main_frames,
         moves,
         error: timeline.error,
+        variations_cut,
     }
 }
 
@@ -539,5 +560,57 @@ mod tests {
             held <= 16 * k,
             "a turn of {k} orders is held as {held} orders: each token copied the turn so far"
         );
+    }
+    /// A game of more sibling variations than [`VARIATION_DRAWING`] (an
+    /// attacker's: `(1. Ng3-f3)` a million times is 12 MB, under the
+    /// reader's limit) draws that many of their positions and lists the
+    /// rest without diagrams, saying so; the main line is drawn whole, and
+    /// a variation within the budget as ever.
+    #[test]
+    fn a_game_of_countless_variations_draws_a_bounded_number_of_them() {
+        let n = VARIATION_DRAWING + 50;
+        let text = format!(
+            "[Game \"Khan\"]\n[Variant \"Magician\"]\n[GameId \"siblings\"]\n\
+             [Event \"e\"]\n[Date \"2026.01.01\"]\n[White \"A\"]\n[Black \"B\"]\n\
+             [Result \"*\"]\n[NotationVersion \"1\"]\n[Ruleset \"magician\"]\n\n\
+             1. Ng3-f3 {}Ae7-f6 *\n",
+            "(1. Ng3-f3) ".repeat(n)
+        );
+        let record = parse_record::<RawGrammar>(&text).expect("the record reads");
+        let tree = tree(Path::new("siblings.yam"), &record);
+        assert_eq!(tree.main_frames, 3, "the main line, drawn whole");
+        assert_eq!(
+            tree.frames.len() - tree.main_frames,
+            VARIATION_DRAWING,
+            "variation positions drawn"
+        );
+        assert!(tree.variations_cut);
+        // In reading order: the main line's first move, the variations
+        // on it (the first ones drawn, the others listed without a frame),
+        // the main line's second move.
+        assert_eq!(tree.moves.len(), 2 + n);
+        assert!(
+            tree.moves[..1 + VARIATION_DRAWING]
+                .iter()
+                .all(Option::is_some)
+        );
+        assert!(
+            tree.moves[1 + VARIATION_DRAWING..1 + n]
+                .iter()
+                .all(Option::is_none)
+        );
+        assert_eq!(tree.moves[1 + n], Some(2));
+        // Within the budget, nothing is cut.
+        let few = parse_record::<RawGrammar>(&text.replacen(
+            &"(1. Ng3-f3) ".repeat(n),
+            "(1. Ng3-f3) ",
+            1,
+        ))
+        .expect("the record reads");
+        assert!(!tree_of(&few).variations_cut);
+    }
+
+    fn tree_of(record: &Record<String>) -> Tree {
+        tree(Path::new("few.yam"), record)
     }
 }

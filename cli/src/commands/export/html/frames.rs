@@ -121,6 +121,15 @@ pub(crate) struct Encoded {
 /// Encode `tree`'s frames, each captioned `caption`, numbering their lines
 /// in `book`.
 pub(crate) fn encode(book: &mut LineBook, tree: &Tree, caption: &str) -> io::Result<Encoded> {
+    // A frame's lines are kept only while a later frame may be drawn
+    // against them: a frame no other names as its parent (a variation's
+    // last position, each of a game's sibling variations) keeps none.
+    let mut is_parent = vec![false; tree.frames.len()];
+    for frame in &tree.frames {
+        if let Some(p) = frame.parent {
+            is_parent[p] = true;
+        }
+    }
     let mut ids: Vec<Vec<u32>> = Vec::with_capacity(tree.frames.len());
     let mut json = String::with_capacity(64 * tree.frames.len());
     let mut chunks: Vec<u32> = Vec::new();
@@ -165,7 +174,7 @@ pub(crate) fn encode(book: &mut LineBook, tree: &Tree, caption: &str) -> io::Res
             }
         }
         json.push(']');
-        ids.push(lines);
+        ids.push(if is_parent[k] { lines } else { Vec::new() });
     }
     json.push_str("]}");
     Ok(Encoded { json, chunks })

@@ -156,7 +156,15 @@ fn diagrams(html: &mut String, tree: &Tree, encoded: &Encoded, record: &Record<S
             escape(error)
         );
     }
-    if tree.moves.iter().skip(plies).any(Option::is_none)
+    if tree.variations_cut {
+        let _ = writeln!(
+            html,
+            "<p class=\"hint\">This game's variations reach more than {} positions: the \
+             variation moves after those are listed without diagrams; <code>yam check</code> \
+             holds them to the rules.</p>",
+            crate::pictures::positions::VARIATION_DRAWING
+        );
+    } else if tree.moves.iter().skip(plies).any(Option::is_none)
         && record.game() != Some(yam_notation::GameKind::Khan)
     {
         html.push_str(
