@@ -787,6 +787,108 @@ fn a_castle_siege_game_between_two_addresses_is_refereed_to_its_end() {
     );
 }
 
+/// Adversary: the Attacker of a Castle Siege the robot referees, who wants
+/// the Defender's face-down setup before it is revealed. Attack: none but
+/// reading the robot's mails. While the setups are sealed, every answer and
+/// notice ends with "a legal placement drawn at random" to copy, for the
+/// side that is to seal; but it is drawn from the count of the record's
+/// events, which anyone can count, and the status that carries it goes to
+/// both players. A Defender who copies the robot's suggestion, as the
+/// answer invites, seals a setup her opponent was mailed before either
+/// setup was revealed (CS-07: both sides place in secret; robot.md: "your
+/// opponent sees only `Defender:sealed`"). The robot must show a player no
+/// placement it suggests to the other, and draw it so that nobody can
+/// compute it.
+#[test]
+fn the_setup_the_robot_suggests_is_neither_mailed_to_the_opponent_nor_computable() {
+    use yam_referee::castle_siege::{Side, choose_setup};
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let bo = local.register("bo@player.test");
+    local.deliver(
+        "ann@player.test",
+        "challenge castle-siege standard bo@player.test",
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let game = game_of(&local);
+    local.deliver(
+        "bo@player.test",
+        &format!("join {game}"),
+        &format!("token: {bo}"),
+    );
+    local.run();
+    let record = local.record(&game);
+    let ann_defends = record
+        .lines()
+        .find(|l| l.starts_with("[Defender "))
+        .unwrap()
+        .contains("ann");
+    let ((defender, dtoken), (attacker, atoken)) = if ann_defends {
+        (("ann@player.test", ann), ("bo@player.test", bo))
+    } else {
+        (("bo@player.test", bo), ("ann@player.test", ann))
+    };
+    // Both look at the board before sealing anything.
+    local.deliver(
+        defender,
+        &format!("show {game}"),
+        &format!("token: {dtoken}"),
+    );
+    local.run();
+    local.deliver(
+        attacker,
+        &format!("show {game}"),
+        &format!("token: {atoken}"),
+    );
+    local.run();
+    // The Defender seals the placement the robot suggested to her.
+    let answer = last_to(&local, defender, "a legal placement drawn at random");
+    let prefix = format!("move {game} Defender:");
+    let placement = answer
+        .body
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with(&prefix))
+        .and_then(|l| l.split_whitespace().nth(2))
+        .unwrap_or_else(|| panic!("setup: no placement suggested:\n{}", answer.body))
+        .to_owned();
+    local.deliver(
+        defender,
+        &format!("move {game} {placement}"),
+        &format!("token: {dtoken}"),
+    );
+    local.run();
+    let record = local.record(&game);
+    assert!(
+        record.contains("Defender:sealed") && !record.contains("Attacker:sealed"),
+        "setup: {record}"
+    );
+    assert!(!record.contains(&placement), "setup: {record}");
+    // Before the Attacker has sealed anything, no mail to him names the
+    // Defender's sealed setup...
+    if let Some((_, mail)) = local
+        .sent()
+        .into_iter()
+        .find(|(to, r)| to.contains(attacker) && r.body.contains(&placement))
+    {
+        panic!(
+            "the Attacker was mailed the Defender's sealed setup {placement} before sealing his own:\n{}",
+            mail.body
+        );
+    }
+    // ...and nobody can compute it from what the record shows.
+    let events = replay(&record).events().len() as u64;
+    assert!(
+        !(0..=events).any(|n| choose_setup(Side::Defender, n)
+            .unwrap()
+            .placement()
+            .to_string()
+            == placement),
+        "the robot's suggestion {placement} is choose_setup(Defender, events in the record): anyone can compute it"
+    );
+}
+
 /// CS-P4: a Castle Siege challenge that names no ruleset is played as the
 /// rules say: one order per mail, each answered at once with its die, the
 /// allowance first. The record names `standard-faithful`, refuses a step
@@ -2383,10 +2485,22 @@ fn castle_siege_answers_give_the_setup_format_and_a_whole_turn_that_is_accepted(
         "Defender:CKAO/OACK/KCOA/AOKC",
         "Attacker:KKRTTRKK/AA/SS/CC/CC/SS/AA/KKRTTRKK",
         "c6-f6 / c5-f5 / c4-f4 / c3-f3",
-        "Reply (a legal placement",
     ] {
         assert!(joined.body.contains(needed), "{needed}: {}", joined.body);
     }
+    // A placement to copy goes to the side to seal alone: the Defender,
+    // told that Bo joined; never to her opponent.
+    let told = last_to(&local, "ann@player.test", "joined");
+    assert!(
+        told.body.contains("Reply (a legal placement"),
+        "{}",
+        told.body
+    );
+    assert!(
+        !joined.body.contains("Reply (a legal placement"),
+        "{}",
+        joined.body
+    );
     let tokens = [("ann@player.test", ann), ("bo@player.test", bo)];
     // Each player to move asks for the board and sends back the reply the
     // robot suggests, as it stands.

@@ -2449,17 +2449,57 @@ fn a_solo_player_cannot_win_by_forfeit_against_its_director() {
     );
 }
 
+/// CS-P5: while both sides may seal, and then reveal (CS-07), the game
+/// waits for the one it names, the Defender first, as every client makes
+/// the Attacker wait: the Attacker may claim against a Defender who never
+/// seals, or never reveals, and the Defender may not claim against the
+/// Attacker it goes before. (Owed by both, such a Defender could never be
+/// claimed against: an attacker helper's finding, thirty-eighth session.)
+#[test]
+fn a_defender_silent_before_her_seal_or_her_reveal_may_be_claimed_against() {
+    let claim = |g: &Game, by: usize, against: usize| {
+        table::claim_forfeit(
+            &mut g.replay.clone(),
+            &g.parties[by].signer(),
+            g.parties[against].key.public_key(),
+            "silent",
+            None,
+        )
+    };
+    let mut g = Game::siege("standard");
+    let (d, a) = (g.party_of_seat(0), g.party_of_seat(1));
+    assert!(
+        claim(&g, a, d).is_ok(),
+        "neither sealed: the Attacker claims"
+    );
+    assert!(claim(&g, d, a).is_err(), "the Defender goes first");
+    let defender = g.seal(0, 1);
+    assert!(claim(&g, d, a).is_ok(), "the Defender sealed: she claims");
+    assert!(claim(&g, a, d).is_err());
+    let attacker = g.seal(1, 2);
+    assert!(
+        claim(&g, a, d).is_ok(),
+        "both sealed: the Defender reveals first"
+    );
+    assert!(claim(&g, d, a).is_err());
+    g.reveal(0, defender);
+    assert!(claim(&g, d, a).is_ok(), "the Defender revealed: she claims");
+    g.reveal(1, attacker);
+    verified(&g.text());
+}
+
 #[test]
 fn siege_setups_with_takeback_offers_keep_one_writer_owed() {
-    // Castle Siege's setups, where both seats owe, combined with take-back
+    // Castle Siege's setups, where both seats may play (CS-07) but the
+    // game waits for the Defender first (CS-P5), combined with take-back
     // offers that undo nothing (the only ones the setup rule leaves): at
     // each step the clients' one writer is a party owing() names, the
     // offer's answer is owed by its author's opponent alone, and a seal
     // (a turn) ends the offer. The record verifies.
     let mut g = Game::siege("standard");
-    super::tests::assert_duty_is_owed(&g.replay, "both seats to seal");
-    assert_eq!(g.replay.owing().len(), 2);
     let (d, a) = (g.party_of_seat(0), g.party_of_seat(1));
+    super::tests::assert_duty_is_owed(&g.replay, "both seats to seal");
+    assert_eq!(g.replay.owing(), vec![g.parties[d].key.public_key()]);
     let back_to = g.replay.events().len() as u32 - 1;
     let before = g.replay.clone();
     let offer = table::offer_takeback(&mut g.replay, &g.parties[a].signer(), back_to).unwrap();

@@ -993,12 +993,27 @@ impl SignedReplay {
         if let Some(offer) = self.first_open_offer() {
             return self.offer_made_to(&offer.author);
         }
-        seats
+        let waiting: Vec<PublicKey> = seats
             .iter()
             .enumerate()
             .filter(|(seat, _)| self.game.may_play(*seat))
             .map(|(_, key)| *key)
-            .collect()
+            .collect();
+        // Where the rules let several seats act at once (Castle Siege's
+        // setups: either side may seal, then reveal, first, CS-07), the
+        // game waits for the seat it names to move (the Defender, then the
+        // Attacker), as every client keeps it (`table::next_duty`): the
+        // side it makes wait may claim against a silent one. Owed by both,
+        // a Defender who never sealed, or never revealed, could not be
+        // claimed against at all, and the game never ended but by the
+        // Attacker's resignation (CS-P5).
+        if waiting.len() > 1
+            && let Some(named) = self.to_move_key()
+            && waiting.contains(&named)
+        {
+            return vec![named];
+        }
+        waiting
     }
 
     /// The event before `who`'s last move in the game as it stands (its

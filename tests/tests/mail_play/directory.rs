@@ -2148,6 +2148,159 @@ fn a_faithful_siege_by_mail_one_roll_per_order() {
     yam!().arg("check").arg(&file).assert().success();
 }
 
+/// Adversary: the opponent of a player who lets Yam place her units
+/// (`yam move GAME --auto random`, "a quick game against a friend's
+/// patience"). Attack: none but running Yam's own choice on the record he
+/// holds. `--auto` seals a setup drawn from `--seed` (0 unless given) and
+/// the count of the record's events, both known to the opponent, so he
+/// computes her face-down setup the moment she seals it, and plays his own
+/// placement against it (CS-07: both sides place in secret; the setup is
+/// kept in her secrets, the record shows only `Defender:sealed`). A setup
+/// Yam chooses for a player must be drawn from a secret, as her salt is.
+#[test]
+fn a_setup_sealed_by_auto_cannot_be_computed_by_the_opponent() {
+    use yam_cli::game::autoplay::{Intent, choose};
+    use yam_referee::castle_siege::Policy;
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    let id = "siege-auto-setup";
+    open_game(
+        &ann,
+        &bo,
+        id,
+        &[
+            "--game-type",
+            "castle-siege",
+            "--ruleset",
+            "standard",
+            "--seats",
+            "first",
+        ],
+    );
+    // Bo's copy of the record, before Ann (the Defender) seals.
+    let before = bo.record(id);
+    ann.yam(&["move", id, "--auto", "random"]).success();
+    bo.read();
+    assert!(bo.record(id).contains("Defender:sealed"), "setup");
+    // What Bo computes from his copy alone, before he seals.
+    let replay = yam_cli::game::record::verified_replay(
+        before.as_bytes(),
+        &bo.dir().join("games").join(id).join("record.yam"),
+        yam_referee::signed::Known::Nothing,
+    )
+    .unwrap();
+    let predicted = match choose(&replay, 0, Policy::Random, 0).unwrap() {
+        Intent::Seal(setup) => setup,
+        other => panic!("setup: {other:?}"),
+    };
+    // Bo seals, and both setups are revealed.
+    bo.yam(&["move", id, "Attacker:KKRTTRKK/AA/SS/CC/CC/SS/AA/KKRTTRKK"])
+        .success();
+    ann.read();
+    bo.read();
+    ann.read();
+    let revealed = main_line(&bo.record(id))
+        .into_iter()
+        .find(|t| t.starts_with("Defender:") && !t.ends_with(":sealed"))
+        .expect("setup: Ann's setup is revealed");
+    assert_ne!(
+        revealed, predicted,
+        "Bo computed Ann's sealed setup from the public record before sealing his own"
+    );
+}
+
+/// Adversary: a Defender who never seals her setup (real life: a player
+/// who walks away; or one who stalls a lost siege before it begins).
+/// Attack: Ann (the Defender) does nothing more after the opening and
+/// never seals. Bo's desk tells him it is Ann's move and refuses his own
+/// seal ("it is not your move"), so he waits, as told. After the agreed
+/// 40 days he claims a forfeit, as docs/mail.md ("Deadlines") and
+/// fair-play 3.8 promise against a silent party; but while neither setup
+/// is sealed the verifier counts both seats as owing (CS-07: either may
+/// seal first), and a party that owes may not claim: the claim is
+/// refused, and Bo can neither play nor claim, for ever. The party the
+/// desk makes wait must be able to claim against the one it waits for
+/// (or seal his own setup meanwhile).
+#[test]
+fn a_defender_who_never_seals_can_be_claimed_against_by_the_attacker_her_desk_made_wait() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    let id = "siege-silent";
+    open_game(
+        &ann,
+        &bo,
+        id,
+        &[
+            "--game-type",
+            "castle-siege",
+            "--ruleset",
+            "standard",
+            "--seats",
+            "first",
+        ],
+    );
+    assert_eq!(bo.status(id), "them", "setup: Bo waits for Ann's seal");
+    // Bo tries to seal first (today his desk refuses: "it is not your
+    // move"); sealed or not, he then waits for Ann.
+    bo.yam(&["move", id, "Attacker:KKRTTRKK/AA/SS/CC/CC/SS/AA/KKRTTRKK"]);
+    // 41 days of Ann's silence.
+    let games = in_days(&bo, 41, &["games"]).success();
+    let listed = String::from_utf8_lossy(&games.get_output().stdout).into_owned();
+    let out = in_days(&bo, 41, &["forfeit", id]);
+    let output = out.get_output();
+    assert!(
+        output.status.success(),
+        "after 41 days of Ann's silence before her seal, Bo, whom his desk made wait, cannot claim a forfeit: {}\n(yam games: {listed})",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Adversary: a Defender who stops reading once both setups are sealed
+/// (real life: she goes away; or she stalls a siege she expects to lose).
+/// Attack: Ann seals, Bo seals; Ann's desk would reveal her setup when
+/// she reads Bo's seal, but she never runs `yam read`. Bo's desk says it
+/// is Ann's move (her reveal comes first) and does not reveal his; after
+/// the agreed 40 days `yam games` tells him a forfeit may be claimed, but
+/// the verifier counts both unrevealed seats as owing, and a party that
+/// owes may not claim: `yam forfeit` is refused, and the game can never
+/// end but by Bo's resignation.
+#[test]
+fn a_defender_who_never_reveals_can_be_claimed_against_by_the_attacker_her_desk_made_wait() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    let id = "siege-unrevealed";
+    open_game(
+        &ann,
+        &bo,
+        id,
+        &[
+            "--game-type",
+            "castle-siege",
+            "--ruleset",
+            "standard",
+            "--seats",
+            "first",
+        ],
+    );
+    ann.yam(&["move", id, "Defender:CKAO/OACK/KCOA/AOKC"])
+        .success();
+    bo.read();
+    bo.yam(&["move", id, "Attacker:KKRTTRKK/AA/SS/CC/CC/SS/AA/KKRTTRKK"])
+        .success();
+    assert!(bo.record(id).contains("Attacker:sealed"), "setup");
+    assert_eq!(bo.status(id), "them", "setup: Bo waits for Ann's reveal");
+    // Ann never reads Bo's seal: 41 days of silence.
+    let games = in_days(&bo, 41, &["games"]).success();
+    let listed = String::from_utf8_lossy(&games.get_output().stdout).into_owned();
+    let out = in_days(&bo, 41, &["forfeit", id]);
+    let output = out.get_output();
+    assert!(
+        output.status.success(),
+        "after 41 days without Ann's reveal, Bo, whom his desk made wait, cannot claim a forfeit: {}\n(yam games: {listed})",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// `yam games` and `yam board` for scripts: JSON valid against their
 /// published schemas (docs/json.md), saying what the human form says.
 #[test]

@@ -638,8 +638,27 @@ pub fn play(desk: &Desk, id: &str, request: &MoveRequest) -> Result<Done, Error>
             let seat = replay
                 .seat_of(&me)
                 .ok_or_else(|| Error::invalid("refused: you have no seat"))?;
-            autoplay::choose(&replay, seat, policy, seed)
+            match autoplay::choose(&replay, seat, policy, seed)
                 .map_err(|e| Error::invalid(format!("refused: {e}")))?
+            {
+                // A face-down setup Yam places for a player is drawn from
+                // the operating system's randomness, as its salt is: drawn
+                // from `--seed` and the count of the record's events, both
+                // the opponent's to know, it was the opponent's to compute
+                // the moment it was sealed (CS-07;
+                // `directory::a_setup_sealed_by_auto_cannot_be_computed_by_the_opponent`).
+                Intent::Seal(_) => {
+                    let secret = random_32().map_err(|e| Error::usage(e.to_string()))?;
+                    let mut bytes = [0u8; 8];
+                    bytes.copy_from_slice(&secret[..8]);
+                    let side = yam_referee::castle_siege::game_replay::side_of(seat);
+                    let setup =
+                        yam_referee::castle_siege::choose_setup(side, u64::from_le_bytes(bytes))
+                            .map_err(|e| Error::invalid(format!("refused: {e}")))?;
+                    Intent::Seal(setup.placement().to_string())
+                }
+                other => other,
+            }
         }
         None => written_intent(&replay, &request.moves)?,
     };

@@ -1097,7 +1097,7 @@ impl Robot {
                 }
                 let loaded = self.load(work, &id)?;
                 Ok(Answer {
-                    text: self.status(&loaded),
+                    text: self.status(&loaded, Some(from)),
                     game: Some(id),
                 })
             }
@@ -1342,7 +1342,7 @@ impl Robot {
             Ok(e) => e,
             Err(e) => {
                 return Ok(Answer {
-                    text: format!("Refused: {e}\n\n{}", self.status(&loaded)),
+                    text: format!("Refused: {e}\n\n{}", self.status(&loaded, Some(from))),
                     game: Some(id.to_owned()),
                 });
             }
@@ -1356,16 +1356,18 @@ impl Robot {
         let summary = events_text(&loaded.replay, &loaded.meta.seats, &events);
         self.put_meta(work, &loaded.meta);
         work.log.push(format!("{key}: {id}: {}", summary.trim()));
-        let status = self.status(&loaded);
         self.notify_others(
             work,
             key,
             from,
             &loaded.meta,
-            &format!("{summary}\n{status}"),
+            &format!(
+                "{summary}\n{}",
+                self.status(&loaded, only_other(&loaded.meta, from))
+            ),
         );
         Ok(Answer {
-            text: format!("{summary}\n{status}"),
+            text: format!("{summary}\n{}", self.status(&loaded, Some(from))),
             game: Some(id.to_owned()),
         })
     }
@@ -1465,8 +1467,10 @@ impl Robot {
         out
     }
 
-    /// The board, whose turn, and the legal moves.
-    fn status(&self, loaded: &Loaded) -> String {
+    /// The board, whose turn, and the legal moves; `reader` is the address
+    /// it goes to (none: every player of the game), for what is the
+    /// reader's alone ([`siege_hint`]).
+    fn status(&self, loaded: &Loaded, reader: Option<&str>) -> String {
         let replay = &loaded.replay;
         let mut out = format!(
             "{} {} ({} ruleset), {}, ply {}\n\n",
@@ -1512,7 +1516,7 @@ impl Robot {
             ));
         } else if !loaded.meta.witness
             && replay.ending().is_none()
-            && let Some(text) = siege_hint(loaded)
+            && let Some(text) = siege_hint(loaded, reader)
         {
             out.push_str(&text);
         } else if !loaded.meta.witness
@@ -1647,7 +1651,7 @@ impl Robot {
                     "New {} game {id}, against the robot; every card is drawn through the robot's chain and yours,\n\
                      with your seed. The record attached verifies with `yam verify {id}.yam`.\n\n{}",
                     meta.game,
-                    self.status(&loaded)
+                    self.status(&loaded, Some(from))
                 ),
                 game: Some(id),
             });
@@ -1743,17 +1747,22 @@ impl Robot {
         self.put_player(work, player);
         self.start(work, &mut meta, &ruleset)?;
         let loaded = self.load(work, id)?;
-        let status = self.status(&loaded);
         work.log.push(format!("{key}: {from} joined {id}"));
         self.notify_others(
             work,
             key,
             from,
             &loaded.meta,
-            &format!("{from} joined {id}. The game begins.\n\n{status}"),
+            &format!(
+                "{from} joined {id}. The game begins.\n\n{}",
+                self.status(&loaded, only_other(&loaded.meta, from))
+            ),
         );
         Ok(Answer {
-            text: format!("You joined {id}. The game begins.\n\n{status}"),
+            text: format!(
+                "You joined {id}. The game begins.\n\n{}",
+                self.status(&loaded, Some(from))
+            ),
             game: Some(id.to_owned()),
         })
     }
@@ -2037,7 +2046,7 @@ impl Robot {
                 let text = format!(
                     "Reminder: {owed} for {day} days. After {} days of silence the game is lost.\n\n{}",
                     self.settings.forfeit,
-                    self.status(&loaded)
+                    self.status(&loaded, Some(silent_address.as_str()))
                 );
                 self.mail_to(work, key, &loaded.meta, vec![silent_address.clone()], text);
                 work.log
@@ -2233,7 +2242,14 @@ The robot seals it for you: your opponent sees only `Defender:sealed` (or
 /// format and a placement to copy; in play, a whole turn in one mail
 /// (`Move ... Breach ... Attack ... End`), checked before it is suggested,
 /// or under the faithful turn (CS-P4) the next single order.
-fn siege_hint(loaded: &Loaded) -> Option<String> {
+///
+/// `reader` is the address the text goes to: a placement to copy is given
+/// only to the player who is to seal it, drawn from the operating
+/// system's randomness. Drawn from the count of the record's events and
+/// put in the status every player was mailed, it told the Attacker the
+/// very setup the robot offered the Defender, and anyone could compute it
+/// (`robot_local::the_setup_the_robot_suggests_is_neither_mailed_to_the_opponent_nor_computable`).
+fn siege_hint(loaded: &Loaded, reader: Option<&str>) -> Option<String> {
     use yam_referee::castle_siege::game_replay::SetupStage;
     use yam_referee::castle_siege::{Policy, choose_declaration, choose_setup};
     let replay = &loaded.replay;
@@ -2245,12 +2261,23 @@ fn siege_hint(loaded: &Loaded) -> Option<String> {
     let seed = replay.events().len() as u64;
     match siege.setup_stage() {
         Some(SetupStage::Sealing) => {
-            let example = choose_setup(side, seed).ok()?;
-            Some(format!(
-                "{SIEGE_SETUP_FORMAT}Reply (a legal placement drawn at random; rearrange the letters as you like):\n  move {id} {} #{}\n",
-                example.placement(),
-                replay.plies()
-            ))
+            let sealer = loaded.meta.seats.get(seat);
+            let secret = random_32().ok();
+            match (reader, sealer, secret) {
+                (Some(reader), Some(sealer), Some(secret))
+                    if reader.eq_ignore_ascii_case(sealer) =>
+                {
+                    let mut bytes = [0u8; 8];
+                    bytes.copy_from_slice(&secret[..8]);
+                    let example = choose_setup(side, u64::from_le_bytes(bytes)).ok()?;
+                    Some(format!(
+                        "{SIEGE_SETUP_FORMAT}Reply (a legal placement drawn at random for you alone; rearrange the letters as you like):\n  move {id} {} #{}\n",
+                        example.placement(),
+                        replay.plies()
+                    ))
+                }
+                _ => Some(SIEGE_SETUP_FORMAT.to_owned()),
+            }
         }
         // Revealed by the robot itself, as soon as both are sealed.
         Some(SetupStage::Revealing) => None,
@@ -2307,6 +2334,16 @@ fn legal_orders_text(replay: &SignedReplay) -> String {
 
 /// A party by the name players know: its role and its address (never a
 /// bare key fingerprint); the robot by its role.
+/// The one player a mail about `from`'s step goes to (`notify_others`):
+/// the other seat of a two-player game, for what is that reader's alone.
+fn only_other<'m>(meta: &'m GameMeta, from: &str) -> Option<&'m str> {
+    let mut others = meta.seats.iter().filter(|s| *s != from);
+    match (others.next(), others.next()) {
+        (Some(one), None) => Some(one.as_str()),
+        _ => None,
+    }
+}
+
 fn seat_name(replay: &SignedReplay, seats: &[String], key: &PublicKey) -> String {
     match replay.seat_of(key) {
         Some(seat) => {

@@ -943,7 +943,10 @@ impl Robot {
                 };
                 let text = format!(
                     "Reminder: game {id} has waited for you for {day} days ({}). After {} days of silence your opponent may claim a forfeit.\n\nPlay with your Yam: `yam board {id}`, then `yam move {id} ...` (or `yam read`, which takes the automatic steps).\n",
-                    self.status(&loaded).lines().next().unwrap_or_default(),
+                    self.status(&loaded, None)
+                        .lines()
+                        .next()
+                        .unwrap_or_default(),
                     self.settings.forfeit
                 );
                 self.mail_to(work, key, &loaded.meta, vec![to], text);
