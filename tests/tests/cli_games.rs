@@ -852,6 +852,75 @@ fn a_turn_that_cannot_be_written_shows_no_dice() {
     );
 }
 
+/// Real life: a turn whose record cannot be written (a full disk, a
+/// read-only or immutable file) shows no dice, and the hot-seat says
+/// "cannot write"; the player frees the disk and, having seen nothing,
+/// declares another turn. But the answer to roll 0 was remembered in
+/// `SECRETS/games/GAME/answered` before the write failed, so every other
+/// declaration is refused for good ("answered before, for another record
+/// ... a copy of the game, or a record put back"): no record holds roll 0
+/// and no dice were shown, yet the game can go on only with the exact
+/// declaration that failed, which the player must remember word for word.
+/// A write that fails must not leave its answers remembered.
+#[cfg(unix)]
+#[test]
+fn a_turn_that_could_not_be_written_does_not_bind_the_next_declaration() {
+    let s = Scratch::new();
+    siege_at_its_first_roll(&s);
+    let before = s.read("siege.yam");
+    let record = s.path("siege.yam");
+    let immutable = std::process::Command::new("chattr")
+        .arg("+i")
+        .arg(&record)
+        .status()
+        .is_ok_and(|st| st.success());
+    if !immutable {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(s.dir.path(), std::fs::Permissions::from_mode(0o500)).unwrap();
+    }
+    let probe = s.path(".probe");
+    let refused = std::fs::write(&probe, b"x")
+        .and_then(|()| std::fs::rename(&probe, &record))
+        .is_err();
+    let _ = std::fs::remove_file(&probe);
+    let failed = s
+        .hotseat(
+            "move",
+            "siege.yam",
+            &["Move", "Kd6-c6", "Attack", "Cd4xKa1", "End"],
+        )
+        .get_output()
+        .clone();
+    if immutable {
+        std::process::Command::new("chattr")
+            .arg("-i")
+            .arg(&record)
+            .status()
+            .unwrap();
+    } else {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(s.dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    assert!(
+        refused,
+        "setup: cannot make {} unwritable here",
+        record.display()
+    );
+    assert!(!failed.status.success(), "the record could not be written");
+    assert_eq!(s.read("siege.yam"), before, "nothing was written");
+    // The disk is free again; the Defender, who saw no dice, declares
+    // another turn.
+    let next = s
+        .hotseat("move", "siege.yam", &["Move", "Kd6-c6", "End"])
+        .get_output()
+        .clone();
+    assert!(
+        next.status.success(),
+        "a declaration after a turn that was never written (no dice shown, no record holds roll 0) is refused for good:\n{}",
+        String::from_utf8_lossy(&next.stderr)
+    );
+}
+
 /// Real life: `hotseat new` of a director game whose record cannot be
 /// written (a folder not made yet, a full disk, a typo in `--out`) fails
 /// with "cannot write", and nothing else is said; but the game was put in
@@ -879,6 +948,90 @@ fn a_game_whose_record_cannot_be_written_is_not_registered() {
     s.new_game("cards.yam", &cards)
         .success()
         .stdout(predicate::str::contains("lists 1 game started by pat"));
+}
+
+/// Real life, as `a_game_whose_record_cannot_be_written_is_not_registered`
+/// with players new to the secrets directory: the record's folder does not
+/// exist, `new` fails with "cannot write", and the game leaves no chain
+/// and no register entry; but both identities were made (their signing
+/// seeds drawn and written) before the record's file was opened, without a
+/// word, so the game the player then starts never says "new identity pat
+/// with key fingerprint ...": the one line that tells her a key was made
+/// for her, and its fingerprint, is lost. A game that is not started
+/// leaves nothing (`docs/fair-play.md`, 9.8).
+#[test]
+fn a_game_that_could_not_be_written_makes_no_identity_unsaid() {
+    let s = Scratch::new();
+    let cards = [
+        "--game-type",
+        "genghis-khan",
+        "--ruleset",
+        "standard",
+        "--first",
+        "pat",
+        "--director",
+        "dora",
+    ];
+    s.new_game("no-such-folder/cards.yam", &cards)
+        .failure()
+        .stderr(predicate::str::contains("cannot write"));
+    let out = s
+        .new_game("cards.yam", &cards)
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("new identity pat with key fingerprint")
+            && stdout.contains("new identity dora with key fingerprint"),
+        "the identities made by a game that never started were never announced:\n{stdout}"
+    );
+}
+
+/// Real life: a club gives its final the id `club-final`, and the player
+/// who opens it mistypes the date (`--date 2026.12.32`). The date is
+/// checked only once the record is printed, after both chains were drawn
+/// into `SECRETS/games/club-final/`: the command says "internal error: the
+/// new record: the record does not parse", and the same command with the
+/// date put right is refused for good ("a chain for this game already
+/// exists; ... choose another game id"), though no record, no anchor of
+/// those chains, was ever written. A game that is not started leaves
+/// nothing (`docs/fair-play.md`, 9.8): its own flags are checked before
+/// anything is drawn, and a typo is the user's, said as such.
+#[test]
+fn a_mistyped_date_does_not_burn_the_game_id() {
+    let s = Scratch::new();
+    let new = |date: &str| {
+        yam!()
+            .args([
+                "hotseat",
+                "new",
+                "--game-type",
+                "khan",
+                "--ruleset",
+                "magician",
+            ])
+            .args(["--first", "alice", "--second", "bob", "--id", "club-final"])
+            .args(["--date", date, "--out"])
+            .arg(s.path("final.yam"))
+            .arg("--secrets")
+            .arg(s.secrets())
+            .assert()
+    };
+    let typo = new("2026.12.32").failure().get_output().clone();
+    assert!(!s.path("final.yam").exists());
+    let again = new("2026.12.31").get_output().clone();
+    assert!(
+        again.status.success(),
+        "the game id is burnt by a date typo in a game that never started:\n{}\n(the typo was said as: {})",
+        String::from_utf8_lossy(&again.stderr),
+        String::from_utf8_lossy(&typo.stderr).trim()
+    );
+    assert!(
+        !String::from_utf8_lossy(&typo.stderr).contains("internal error"),
+        "a mistyped --date is said as an internal error: {}",
+        String::from_utf8_lossy(&typo.stderr)
+    );
 }
 
 /// Real life, as `a_damaged_chain_file_is_named_as_the_fault_and_nothing_is_written`

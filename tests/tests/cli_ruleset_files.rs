@@ -275,3 +275,41 @@ fn a_bad_start_in_a_flow_style_ruleset_is_reported_with_its_line_and_column() {
         "the fault is reported with no line or column: {err}"
     );
 }
+
+/// As `a_bad_start_in_a_flow_style_ruleset_is_reported_with_its_line_and_column`,
+/// with a description whose prose holds the key's name after a comma ("A
+/// rescue lesson, siege: ..."): the flow-style locator took the words
+/// inside the string for the key and placed the fault at line 1, column
+/// 74, inside the description, where the `siege` section is line 4,
+/// column 1 (docs/rules/khan.md, "Rulesets": the fault "is placed at its
+/// section's key ... at the key written `siege`, `\"siege\"` or `'siege'`
+/// where a key stands"; a quoted string is no place a key stands).
+#[test]
+fn a_key_named_inside_a_flow_style_string_does_not_misplace_the_fault() {
+    let s = Scratch::new();
+    s.write(
+        "rulesets/flow.yaml",
+        "{\"name\": \"flow\", \"game\": \"rescue-khan\", \"description\": \"A rescue lesson, siege: a khan carried home\",\n\
+         \"start\": \"1f6/8/8/8/8/8/1W6/6F1 w 0 1\",\n\
+         \"camps\": {\"white\": [\"a7\", \"a8\", \"b7\", \"b8\"], \"black\": [\"g1\", \"g2\", \"h1\", \"h2\"]},\n\
+         \"siege\": {\"towers\": [{\"squares\": [\"h5\", \"h6\", \"h7\"], \"manned\": [\"h5\", \"h6\", \"h7\"]}],\n\
+         \"gers\": {\"white\": [\"a1\"], \"black\": [\"h8\"]},\n\
+         \"carried\": [{\"square\": \"c3\", \"captive\": \"white-khan\"}]}}\n",
+    );
+    s.write(
+        "flow.yam",
+        "[Game \"Khan\"]\n[Variant \"Rescue Khan\"]\n[GameId \"f\"]\n[Date \"2026.12.01\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n[NotationVersion \"1\"]\n[Ruleset \"rulesets/flow.yaml\"]\n\n1. Wb2-a1 *\n",
+    );
+    let out = s.run(&["check"], "flow.yam").code(1);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let words = err
+        .split_whitespace()
+        .filter(|w| *w != "│")
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(words.contains("carried on c3"), "{err}");
+    assert!(
+        words.contains("line 4, column 1:"),
+        "the fault is placed inside the description string, not at the siege key (line 4, column 1): {err}"
+    );
+}

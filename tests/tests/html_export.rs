@@ -1039,3 +1039,79 @@ fn a_huge_selftest_number_in_a_link_does_not_freeze_the_page() {
         normal + std::time::Duration::from_secs(20)
     );
 }
+
+/// Adversary: a player who enters a tournament under a right-to-left
+/// name, against another. The fix that made record text a bidi isolate
+/// (`an_arabic_comment_cannot_reorder_the_result_shown_after_it`) put each
+/// player's name in the index's listing in a `<bdi>` (docs/export.md:
+/// "players' names ... are `<bdi>` elements"), but the index's search
+/// results, drawn by `site.js` from the same rows, join the names as plain
+/// text (`White – Black`): two Arabic names and the dash between them are
+/// one right-to-left run, so the search shows Black's name where the
+/// listing shows White's, the seats swapped for whoever reads the page
+/// left to right. The browser is asked where it draws each name: White's
+/// must come first in the search results as in the listing.
+#[test]
+fn a_search_result_does_not_swap_right_to_left_players() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let archive = dir.path().join("rtl.yam");
+    let white = "\u{623}\u{62D}\u{645}\u{62F}";
+    let black = "\u{633}\u{639}\u{64A}\u{62F}";
+    std::fs::write(
+        &archive,
+        format!(
+            "[Game \"Khan\"]\n[Variant \"Magician\"]\n[GameId \"rtl\"]\n[Event \"e\"]\n\
+             [Date \"2026.01.01\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"1-0\"]\n\
+             [NotationVersion \"1\"]\n[Ruleset \"magician\"]\n\n1. Ng3-f3 1-0\n\n"
+        ),
+    )
+    .expect("write");
+    let (site, code, stderr) = export(&[archive.to_str().expect("UTF-8 path")]);
+    assert_eq!(code, 0, "{stderr}");
+    let Some(chromium) = yam_tests::browser::chromium_or_skip() else {
+        return;
+    };
+    let profile = tempfile::tempdir().expect("profile dir");
+    // Which name the browser draws further left, in the players cell of
+    // the first row shown (the search results when a search is made).
+    let probe = format!(
+        "<script>window.addEventListener('load', function () {{\n\
+         var shown = document.getElementById('results').hidden ? 'listing' : 'results';\n\
+         var td = document.querySelector('#' + shown + ' td.players');\n\
+         var walk = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);\n\
+         var at = 0, white = [], black = [], n;\n\
+         while ((n = walk.nextNode())) {{\n\
+           for (var i = 0; i < n.length; i++, at++) {{\n\
+             var r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);\n\
+             var x = r.getBoundingClientRect().left;\n\
+             if (at < {w}) {{ white.push(x); }} else if (at >= {w} + 3) {{ black.push(x); }}\n\
+           }}\n\
+         }}\n\
+         document.documentElement.setAttribute('data-first-drawn', shown + ':' +\n\
+           (Math.max.apply(null, white) < Math.min.apply(null, black) ? 'white' : 'black'));\n\
+         }});</script>\n</body>",
+        w = white.chars().count()
+    );
+    let index = site.path().join("index.html");
+    let html = read(&index).replace("</body>", &probe);
+    let probed = site.path().join("probe.html");
+    std::fs::write(&probed, html).expect("write the probe");
+    let mut seen = Vec::new();
+    for fragment in ["", "#text=2026"] {
+        let dom = browse(
+            &chromium,
+            profile.path(),
+            &["--dump-dom"],
+            &format!("{}{fragment}", file_url(&probed)),
+        );
+        seen.push(attribute(&dom, "data-first-drawn").map(str::to_owned));
+    }
+    assert_eq!(
+        seen,
+        [
+            Some("listing:white".to_owned()),
+            Some("results:white".to_owned())
+        ],
+        "which player's name is drawn first (left), in the listing and in the search results"
+    );
+}

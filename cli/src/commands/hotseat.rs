@@ -463,6 +463,38 @@ fn new_game(args: &NewArgs) -> Step<()> {
         }
     };
     let id = GameId::new(id_text.clone()).map_err(|e| usage(format!("--id: {e}")))?;
+    // The header's own values (a mistyped --date, an --event holding a
+    // line break) are checked before anything is drawn: found once the
+    // record was printed, after the chains, they were said as an internal
+    // error and the game id was spent (a chain is never drawn twice).
+    let names = [args.first.clone(), other_name.clone()];
+    let header = Header {
+        game,
+        ruleset: &ruleset,
+        ruleset_tag: &ruleset.name,
+        id: id.as_str(),
+        date: &date,
+        event: args.event.as_deref(),
+        site: None,
+        players: &names,
+    }
+    .tags();
+    yam_notation::parse_record::<RawGrammar>(&record_to_string::<RawGrammar>(
+        &Record::<String>::new(header),
+    ))
+    .map_err(|e| usage(format!("the record's header (--date, --event): {}", e.kind)))?;
+    if !args.force && args.out.exists() {
+        return Err(usage(format!(
+            "{}: the file exists (use --force to replace it)",
+            args.out.display()
+        )));
+    }
+    // The record's file is opened before anything is made, drawn or
+    // registered: a folder that does not exist (a typo in --out), or one
+    // that cannot be written, fails here, and no identity, no chain, no
+    // register entry is left for a game that never started.
+    let mut output = atomic::Replacing::create(&args.out, args.force)
+        .map_err(|e| usage(format!("{}: cannot write: {e}", visible_path(&args.out))))?;
     let secrets = Secrets::open(&args.secrets).map_err(|e| usage(e.to_string()))?;
     let (first, first_new) = secrets
         .identity(&args.first)
@@ -470,18 +502,6 @@ fn new_game(args: &NewArgs) -> Step<()> {
     let (second, second_new) = secrets
         .identity(other_name)
         .map_err(|e| usage(e.to_string()))?;
-    if !args.force && args.out.exists() {
-        return Err(usage(format!(
-            "{}: the file exists (use --force to replace it)",
-            args.out.display()
-        )));
-    }
-    // The record's file is opened before anything is drawn or registered:
-    // a folder that does not exist (a typo in --out), or one that cannot
-    // be written, fails here, and no chain, no register entry is left for
-    // a game that never started.
-    let mut output = atomic::Replacing::create(&args.out, args.force)
-        .map_err(|e| usage(format!("{}: cannot write: {e}", visible_path(&args.out))))?;
     let mode = match mode_arg {
         ModeArg::Peer => Mode::Peer,
         ModeArg::Director => Mode::Director,
@@ -1010,6 +1030,9 @@ fn write_turn(
             _ => None,
         })
         .collect();
+    // What was remembered before this turn: put back if its record cannot
+    // be written.
+    let remembered_before = std::fs::read(secrets.answered_path(&game)).ok();
     if let Remembered::AnsweredBefore { roll, path: kept } =
         secrets.remember_answers(&game, &answers)?
     {
@@ -1018,8 +1041,16 @@ fn write_turn(
             visible_path(&kept)
         )));
     }
-    atomic::write(path, text.as_bytes(), true)
-        .map_err(|e| usage(format!("{}: cannot write: {e}", visible_path(path))))
+    atomic::write(path, text.as_bytes(), true).map_err(|e| {
+        // A turn that was not written showed nothing and binds nothing:
+        // its answers are forgotten, so the player may declare another
+        // turn. Only while the file still holds what was read: a write
+        // that failed after its rename (syncing the folder) holds them.
+        if std::fs::read(path).is_ok_and(|now| now == read.as_bytes()) {
+            let _ = secrets.restore_answers(&game, remembered_before.as_deref());
+        }
+        usage(format!("{}: cannot write: {e}", visible_path(path)))
+    })
 }
 
 /// The game file, verified through the checkpoint the secrets directory

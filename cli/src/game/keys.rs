@@ -137,32 +137,28 @@ pub fn game_of(replay: &SignedReplay) -> Option<GameId> {
 /// game.
 pub const CHAIN_LENGTH: u32 = 1024;
 
-/// Rolls a Castle Siege round can ask for in the faithful turn (CS-P4),
-/// where each allowance, breach and attack is a roll of its own: the
-/// Attacker's turn an allowance, and a breach and an attack for each of its
-/// 28 units at the most (CS-08), the Defender's an allowance and an attack
-/// for each of its 16: 74, rounded up.
-const FAITHFUL_ROLLS_A_ROUND: u32 = 80;
+/// Rolls a Castle Siege round can ask for: each allowance, breach and
+/// attack may be a roll of its own (the faithful turn, CS-P4, and a
+/// priority-list turn declared one order at a time, CS-P2): the
+/// Attacker's turn an allowance, and a breach and an attack for each of
+/// its 28 units at the most (CS-08), the Defender's an allowance and an
+/// attack for each of its 16: 74, rounded up.
+const ROLLS_A_ROUND: u32 = 80;
 
 /// The chain length for a game of `ruleset`: [`CHAIN_LENGTH`], or more for
-/// a Castle Siege ruleset whose round cap could need more: eight values a
-/// round under the priority list (CS-P1: a turn is one roll, so twice what
-/// the rules can use), [`FAITHFUL_ROLLS_A_ROUND`] in the faithful turn. The
-/// hot-seat drew 256 for every game, and a faithful siege at one table of
-/// some twenty rounds (the self-play driver's took 11 to 16 rolls a round)
-/// would have run out before its end; the robot drew 512.
+/// a Castle Siege ruleset whose round cap could need more
+/// ([`ROLLS_A_ROUND`] a round). The hot-seat drew 256 for every game, and a
+/// faithful siege at one table of some twenty rounds (the self-play
+/// driver's took 11 to 16 rolls a round) would have run out before its
+/// end; the robot drew 512; the desk eight a round, which a priority-list
+/// turn declared order by order passes too.
 pub fn chain_length(kind: GameKind, ruleset: &LoadedRuleset) -> u32 {
-    use yam_referee::castle_siege::{Ruleset, TurnMode};
     if kind != GameKind::CastleSiege {
         return CHAIN_LENGTH;
     }
-    Ruleset::from_yaml(&ruleset.text)
+    yam_referee::castle_siege::Ruleset::from_yaml(&ruleset.text)
         .map(|r| {
-            let a_round = match r.rules.turn {
-                TurnMode::PriorityList => 8,
-                TurnMode::Faithful => FAITHFUL_ROLLS_A_ROUND,
-            };
-            r.rules.round_cap.saturating_mul(a_round).clamp(
+            r.rules.round_cap.saturating_mul(ROLLS_A_ROUND).clamp(
                 CHAIN_LENGTH,
                 yam_referee::fair_play::chain::MAX_CHAIN_LENGTH,
             )

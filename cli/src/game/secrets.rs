@@ -707,6 +707,28 @@ impl Secrets {
         Ok(Remembered::Kept)
     }
 
+    /// Puts `game`'s answered rolls back as they were (`previous`, none:
+    /// no file), after a turn whose record could not be written: no record
+    /// holds its answers and nothing of them was shown.
+    pub fn restore_answers(
+        &self,
+        game: &GameId,
+        previous: Option<&[u8]>,
+    ) -> Result<(), SecretError> {
+        let path = self.answered_path(game);
+        match previous {
+            Some(bytes) => crate::store::atomic::write(&path, bytes, true),
+            None => fs::remove_file(&path).or_else(|e| {
+                if e.kind() == io::ErrorKind::NotFound {
+                    Ok(())
+                } else {
+                    Err(e)
+                }
+            }),
+        }
+        .map_err(|e| err(&path, "cannot put the answered rolls back", e))
+    }
+
     /// The director's register: every game a director started, one signed
     /// opening per game (`director/register.yam`).
     pub fn register_path(&self) -> PathBuf {

@@ -431,29 +431,54 @@ impl TryFrom<RawTowerFields> for RawTower {
 /// The 1-based line and column of the top-level `key:` in a YAML text: in
 /// block style a line that begins with it; else (flow style, and JSON,
 /// which is YAML too) the first `key`, `"key"` or `'key'` that stands
-/// where a key can (at a line's start, or after `{` or `,`) and is followed
-/// by `:`. (Block style only, a bad start in a ruleset a script wrote as
-/// JSON was reported with no place at all.)
+/// where a key can (at a line's start, or after `{` or `,`, outside every
+/// quoted string and comment) and is followed by `:`. (Block style only, a
+/// bad start in a ruleset a script wrote as JSON was reported with no place
+/// at all; a key's name in a quoted description is no key.)
 fn key_location(text: &str, key: &str) -> Option<(usize, usize)> {
     let wanted = format!("{key}:");
     if let Some(i) = text.lines().position(|l| l.starts_with(&wanted)) {
         return Some((i + 1, 1));
     }
     let forms = [format!("\"{key}\""), format!("'{key}'"), key.to_owned()];
+    let mut quote: Option<char> = None;
     for (i, line) in text.lines().enumerate() {
-        for form in &forms {
-            let mut from = 0;
-            while let Some(at) = line[from..].find(form.as_str()) {
-                let start = from + at;
-                let before = line[..start].trim_end();
-                let after = line[start + form.len()..].trim_start();
-                if (before.is_empty() || before.ends_with('{') || before.ends_with(','))
-                    && after.starts_with(':')
-                {
-                    return Some((i + 1, line[..start].chars().count() + 1));
+        let chars: Vec<(usize, char)> = line.char_indices().collect();
+        let mut before: Option<char> = None;
+        let mut j = 0;
+        while j < chars.len() {
+            let (at, c) = chars[j];
+            if let Some(q) = quote {
+                if q == '"' && c == '\\' {
+                    j += 2;
+                    continue;
                 }
-                from = start + form.len();
+                if c == q {
+                    if q == '\'' && chars.get(j + 1).is_some_and(|&(_, n)| n == '\'') {
+                        j += 2;
+                        continue;
+                    }
+                    quote = None;
+                    before = Some(c);
+                }
+                j += 1;
+                continue;
             }
+            if c == '#' && (j == 0 || chars[j - 1].1.is_whitespace()) {
+                break;
+            }
+            if matches!(before, None | Some('{') | Some(','))
+                && let Some(form) = forms.iter().find(|f| line[at..].starts_with(f.as_str()))
+                && line[at + form.len()..].trim_start().starts_with(':')
+            {
+                return Some((i + 1, j + 1));
+            }
+            if c == '"' || c == '\'' {
+                quote = Some(c);
+            } else if !c.is_whitespace() {
+                before = Some(c);
+            }
+            j += 1;
         }
     }
     None

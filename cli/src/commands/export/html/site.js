@@ -263,7 +263,15 @@
       a.textContent = r[3];
       cell(tr, null).appendChild(a);
       cell(tr, r[4]);
-      cell(tr, r[5].join(' – '), 'players');
+      // Each name its own <bdi>, as in the listing: two right-to-left
+      // names and the dash between them were one run, the seats swapped.
+      var players = cell(tr, null, 'players');
+      r[5].forEach(function (name, i) {
+        if (i > 0) { players.appendChild(document.createTextNode(' – ')); }
+        var bdi = document.createElement('bdi');
+        bdi.textContent = name;
+        players.appendChild(bdi);
+      });
       cell(tr, r[6]);
       cell(tr, r[7]);
       var span = document.createElement('span');
