@@ -4971,3 +4971,188 @@ fn a_delivery_report_is_never_answered_even_without_an_empty_return_path() {
             .collect::<Vec<_>>()
     );
 }
+
+/// Every `.eml` in `outbox` delivered to the robot alone, then moved
+/// aside (so the next call delivers only newer mail); how many.
+fn deliver_outbox_to_robot(t: &mut Referee, outbox: &std::path::Path) -> usize {
+    let sent = outbox.join("sent");
+    std::fs::create_dir_all(&sent).unwrap();
+    let mut n = 0;
+    for e in std::fs::read_dir(outbox).unwrap().flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "eml") {
+            t.local.deliver_raw(&std::fs::read(&p).unwrap());
+            std::fs::rename(&p, sent.join(p.file_name().unwrap())).unwrap();
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Attack (a player with his own key, the equivocator of
+/// `a_turn_signed_twice_by_the_mover_does_not_let_the_robot_call_his_opponent_silent`):
+/// he signs two turns at one place, mails one to the robot alone and plays
+/// the other with his opponent. The robot notes the equivocation and
+/// reminds nobody; but its copy still follows his hidden branch, on which
+/// the honest player never moves (her turns are on the other one, and are
+/// refused). Forty-one days on, his backup desk signs a forfeit claim
+/// against her on that hidden branch and mails it to the robot alone: the
+/// robot takes it as any new event and closes its copy "over", a forfeit
+/// against a player whose signed turns of those very days it refused. The
+/// harm the earlier fix named ("his claim on the hidden turn closes its
+/// copy: the witness's record says she was forfeited in a game she never
+/// stopped playing") is still there, by his own claim instead of the
+/// robot's notice.
+#[test]
+fn an_equivocators_forfeit_claim_on_his_hidden_branch_does_not_close_the_witnessed_game() {
+    let mut t = Referee::new();
+    let game = "khan-ref-twice-claim";
+    open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
+    play_refereed(&mut t, game, 2);
+    let bo_moves = t.bo.status(game) == "YOU";
+    let root = t.local.root.clone();
+    let cheat = if bo_moves { &t.bo } else { &t.ann };
+    // The hidden turn, from a copy of his desk, mailed to the robot alone.
+    let second = desk_copy(cheat, &root, "cheat-claim");
+    second.yam(&["move", game, "--auto", "random", "--seed", "101"]);
+    let hidden = second.record(game);
+    assert!(deliver_outbox_to_robot(&mut t, &second.outbox) > 0);
+    let log = stderr(&t.local.run());
+    assert!(log.contains(&format!("witnessed {game}: ")), "{log}");
+    // The turn he plays with his opponent; they play on.
+    let cheat = if bo_moves { &t.bo } else { &t.ann };
+    cheat.yam(&["move", game, "--auto", "random", "--seed", "102"]);
+    let mut logs = vec![t.robot()];
+    t.ann.read();
+    t.bo.read();
+    for n in 0..4 {
+        let mover = if t.ann.status(game) == "YOU" {
+            &t.ann
+        } else if t.bo.status(game) == "YOU" {
+            &t.bo
+        } else {
+            logs.push(t.robot());
+            t.ann.read();
+            t.bo.read();
+            continue;
+        };
+        mover.yam(&[
+            "move",
+            game,
+            "--auto",
+            "random",
+            "--seed",
+            &(200 + n).to_string(),
+        ]);
+        logs.push(t.robot());
+        t.ann.read();
+        t.bo.read();
+    }
+    let logs = logs.join("\n");
+    assert!(
+        logs.contains("signed twice"),
+        "the equivocation is noted: {logs}"
+    );
+    assert_eq!(t.robot_record(game), hidden);
+    // Forty-one days on, his backup desk claims a forfeit on the hidden
+    // branch, mailed to the robot alone.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let at = (now + 41 * 86_400).to_string();
+    let claim = yam_tests::yam!()
+        .args(["forfeit", game, "--data-dir"])
+        .arg(&second.data)
+        .env("YAM_NOW", &at)
+        .output()
+        .unwrap();
+    assert!(
+        claim.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&claim.stdout),
+        String::from_utf8_lossy(&claim.stderr)
+    );
+    assert!(deliver_outbox_to_robot(&mut t, &second.outbox) > 0);
+    let out = robot_once(&t.local.config, &[("YAM_ROBOT_NOW", &at)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let late = stderr(&out);
+    let meta = witnessed_meta(&t, game);
+    assert!(
+        t.robot_record(game) == hidden && !meta.contains("stage: over"),
+        "the robot closed its copy on the equivocator's forfeit claim against the player whose turns it refused:\n{late}\n{meta}"
+    );
+}
+
+/// Attack (the silent player of a witnessed game, who lost by forfeit):
+/// after forty-one days the waiting player claims a forfeit, and the claim
+/// closes the robot's copy (docs/robot.md, "Deadlines"). The silent player
+/// then reads the claim and signs a late move after it. A claim the
+/// accused answered with a late move still stands (docs/fair-play.md, 9.7:
+/// only the claimant's own turn withdraws it), yet the witness takes the
+/// move as any turn, finds no claim among the new events and no ending in
+/// the replay, and opens its copy again: its clock now runs against the
+/// claimant, who won, and forty days on it tells the forfeited player that
+/// he may claim a forfeit against her.
+#[test]
+fn a_late_move_after_a_standing_forfeit_claim_does_not_reopen_the_witnessed_game() {
+    let mut t = Referee::new();
+    let game = "khan-ref-late";
+    open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
+    let ann_moves = t.ann.status(game) == "YOU";
+    let (silent, waiting) = if ann_moves {
+        (&t.ann, &t.bo)
+    } else {
+        (&t.bo, &t.ann)
+    };
+    let (silent_address, waiting_address) = (silent.address.clone(), waiting.address.clone());
+    let waiting_data = waiting.data.clone();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let at = move |days: u64| (now + days * 86_400).to_string();
+    let run_at = |t: &Referee, days: u64| {
+        let out = robot_once(&t.local.config, &[("YAM_ROBOT_NOW", &at(days))]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stderr(&out)
+    };
+    let claim = yam_tests::yam!()
+        .args(["forfeit", game, "--data-dir"])
+        .arg(&waiting_data)
+        .env("YAM_NOW", at(41))
+        .output()
+        .unwrap();
+    assert!(
+        claim.status.success(),
+        "{}",
+        String::from_utf8_lossy(&claim.stderr)
+    );
+    t.route();
+    let log = run_at(&t, 41);
+    assert!(log.contains("the game is over"), "{log}");
+    // The forfeited player reads the claim and moves after it.
+    let silent = if ann_moves { &t.ann } else { &t.bo };
+    let said = silent.read();
+    assert!(said.contains("forfeit"), "{said}");
+    silent.yam(&["move", game, "--auto", "random", "--seed", "5"]);
+    t.route();
+    let late = run_at(&t, 42);
+    assert!(late.contains(&format!("witnessed {game}")), "{late}");
+    let meta = witnessed_meta(&t, game);
+    let later = run_at(&t, 90);
+    let told: Vec<String> = t
+        .local
+        .sent()
+        .into_iter()
+        .filter(|(to, r)| {
+            (to.contains(&silent_address) && r.body.contains(&format!("yam forfeit {game}")))
+                || (to.contains(&waiting_address) && r.body.contains("Reminder"))
+        })
+        .map(|(to, r)| format!("{to}: {}", r.body))
+        .collect();
+    assert!(
+        meta.contains("stage: over") && told.is_empty(),
+        "a late move after the standing claim reopened the witnessed game:\n{meta}\n{told:?}\n{late}\n{later}"
+    );
+}

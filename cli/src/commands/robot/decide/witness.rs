@@ -84,6 +84,15 @@ enum NotTaken {
     },
     /// The histories part at an event signed by different keys.
     Forked { id: String, common: usize },
+    /// New events of a game one key signed two histories of: for a
+    /// director, kept as evidence, not taken.
+    AfterEquivocation {
+        id: String,
+        /// The event signed twice.
+        at: u32,
+        /// Where the record is kept, in the robot's data directory.
+        kept: String,
+    },
     /// An event of a player whose void resignation (3.10) the robot keeps,
     /// which is not that resignation signed again.
     ResignationTakenBack {
@@ -127,6 +136,10 @@ impl std::fmt::Display for NotTaken {
             NotTaken::SignedTwice { id, at, signer } => write!(
                 f,
                 "game {id}: a forked history: the robot holds another event #{at}, also signed by the key {signer}; two different events signed at one place are for a director to rule on (`yam dispute` with both records), and the robot reminds nobody of this game any more"
+            ),
+            NotTaken::AfterEquivocation { id, at, kept } => write!(
+                f,
+                "game {id}: event #{at} of this game was signed twice; the game is for a director (`yam dispute` with both records), and the robot takes nothing more into its copy: this record is kept as evidence ({kept})"
             ),
             NotTaken::Forked { id, common } => write!(
                 f,
@@ -486,6 +499,23 @@ impl Robot {
                 log: format!("{id}: read before from {from}; nothing changes"),
             });
         }
+        // A game one key signed two histories of is a director's: the copy
+        // the robot keeps follows one of them, on which only their author
+        // plays on (the other player's turns are on the other history, and
+        // refused), so whatever continues it is that author's word alone.
+        // Kept as evidence beside the game, never taken: his forfeit claim
+        // there closed the witnessed game against a player whose turns of
+        // those same days the robot refused.
+        if let Some(twice) = meta.as_ref().and_then(|m| m.equivocation.as_ref()) {
+            let kept = format!("games/{id}/after-equivocation-{}.yam", received.len());
+            work.writes
+                .insert(kept.clone(), String::from_utf8_lossy(bytes).into_owned());
+            return Err(NotTaken::AfterEquivocation {
+                id,
+                at: twice.event,
+                kept,
+            });
+        }
         let mut meta = match meta {
             Some(m) => m,
             None => {
@@ -548,9 +578,11 @@ impl Robot {
             }
         }
         let opened = meta.stage == Stage::Pending && replay.opening_complete();
-        let claimed_forfeit = received[base..]
-            .iter()
-            .any(|e| matches!(e.event.body, EventBody::ForfeitClaim { .. }));
+        // A claim that stands closes the copy, whatever came after it: a
+        // late move of the accused does not withdraw it (only the
+        // claimant's own turn does, 9.7), and taking that move as a turn
+        // reopened the game and ran the clock against the winner.
+        let claimed_forfeit = !replay.claims().is_empty();
         meta.stage = if replay.ending().is_some() || claimed_forfeit {
             Stage::Over
         } else if replay.opening_complete() {
