@@ -467,20 +467,22 @@ fn new_game(args: &NewArgs) -> Step<()> {
     // line break) are checked before anything is drawn: found once the
     // record was printed, after the chains, they were said as an internal
     // error and the game id was spent (a chain is never drawn twice).
+    let header = |players: &[String]| {
+        Header {
+            game,
+            ruleset: &ruleset,
+            ruleset_tag: &ruleset.name,
+            id: id.as_str(),
+            date: &date,
+            event: args.event.as_deref(),
+            site: None,
+            players,
+        }
+        .tags()
+    };
     let names = [args.first.clone(), other_name.clone()];
-    let header = Header {
-        game,
-        ruleset: &ruleset,
-        ruleset_tag: &ruleset.name,
-        id: id.as_str(),
-        date: &date,
-        event: args.event.as_deref(),
-        site: None,
-        players: &names,
-    }
-    .tags();
     yam_notation::parse_record::<RawGrammar>(&record_to_string::<RawGrammar>(
-        &Record::<String>::new(header),
+        &Record::<String>::new(header(&names)),
     ))
     .map_err(|e| usage(format!("the record's header (--date, --event): {}", e.kind)))?;
     if !args.force && args.out.exists() {
@@ -576,18 +578,7 @@ fn new_game(args: &NewArgs) -> Step<()> {
                 .to_owned()
         })
         .collect();
-    let tags = Header {
-        game,
-        ruleset: &ruleset,
-        ruleset_tag: &ruleset.name,
-        id: id.as_str(),
-        date: &date,
-        event: args.event.as_deref(),
-        site: None,
-        players: &players,
-    }
-    .tags();
-    let mut record: Record<String> = Record::new(tags);
+    let mut record: Record<String> = Record::new(header(&players));
     append_events(&mut record, &before, &events, args.comment.as_deref())
         .map_err(|e| invalid(e.to_string()))?;
     let text = record_to_string::<RawGrammar>(&record);
