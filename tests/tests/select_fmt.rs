@@ -513,6 +513,56 @@ fn fmt_copies_a_stretch_longer_than_the_element_limit_whole_or_says_it_did_not()
     assert_eq!(ids(&String::from_utf8_lossy(&written)), ["before", "after"]);
 }
 
+/// As `fmt_copies_a_stretch_longer_than_the_element_limit_whole_or_says_it_did_not`,
+/// with the stretch running to the end of the file (a log pasted after the
+/// last game): the bytes the cutter passes over are counted from the
+/// file's size there, and said exactly; the game before it is kept, and
+/// `--in-place` leaves such a file as it was.
+#[test]
+fn fmt_says_exactly_what_a_stretch_to_the_end_of_the_file_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = "[Game \"Khan\"]\n[Variant \"Magician\"]\n[GameId \"before\"]\n[Event \"e\"]\n\
+                [Date \"2026.01.01\"]\n[White \"Ann\"]\n[Black \"Bo\"]\n[Result \"*\"]\n\
+                [NotationVersion \"1\"]\n[Ruleset \"magician\"]\n\n1. Ng3-f3 *\n";
+    let blob = "x".repeat(70 << 20);
+    let text = format!("{game}\n{blob}\n");
+    let input = write(dir.path(), "tail.yam", &text);
+    let out = dir.path().join("tidy.yam");
+    let (_, stderr, code) = run(&[
+        "fmt",
+        "-q",
+        "-o",
+        out.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    let written = std::fs::read(&out).unwrap();
+    let kept = written.iter().filter(|&&b| b == b'x').count();
+    assert!(kept < blob.len(), "setup: the stretch passes the limit");
+    let said_lost: usize = stderr
+        .split(" bytes were not copied")
+        .next()
+        .and_then(|before| before.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("fmt does not say what it did not copy: {stderr}"));
+    let out_len = written.len();
+    assert!(
+        said_lost + kept >= blob.len() && said_lost <= text.len() - out_len + kept,
+        "fmt says {said_lost} bytes were not copied; {kept} of the stretch's {} are in the output \
+         ({} bytes in, {out_len} out): {stderr}",
+        blob.len(),
+        text.len()
+    );
+    assert_eq!(ids(&String::from_utf8_lossy(&written)), ["before"]);
+    let (_, stderr, code) = run(&["fmt", "-q", "--in-place", input.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&input).unwrap(),
+        text,
+        "left as it was"
+    );
+}
+
 /// A game whose `Ruleset` tag names a ruleset file is selected with a
 /// warning to copy the file (README): every name the referee reads as a
 /// file's, `.yml` and upper-case endings too (`docs/notation.md`, "Rulesets
