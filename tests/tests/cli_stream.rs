@@ -325,3 +325,52 @@ fn bad_games_in_later_pieces_are_numbered_and_placed_as_check_places_them() {
         assert!(!plain.contains("\n\n\n"));
     }
 }
+
+/// `-` is standard input for `show`, `engine export` and `dispute` as for
+/// `check` and `export --plain` (`docs/notation.md`, "Rulesets of one's
+/// own"): `yam select ... | yam show - --game 2` shows what `show FILE`
+/// shows; before, each said "-: cannot open".
+#[test]
+fn show_engine_export_and_dispute_read_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = generate("3", "5");
+    let file = write(dir.path(), "three.yam", &text);
+    let file = file.to_str().unwrap();
+    for args in [
+        vec!["show", "--game", "2", "--move", "4"],
+        vec!["engine", "export", "--game", "3"],
+    ] {
+        let from_file = yam!().args(&args).arg(file).output().unwrap();
+        assert!(from_file.status.success(), "{args:?}");
+        let piped = yam!()
+            .args(&args)
+            .arg("-")
+            .write_stdin(text.clone())
+            .output()
+            .unwrap();
+        assert!(
+            piped.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&piped.stderr)
+        );
+        let (a, b) = (
+            String::from_utf8_lossy(&from_file.stdout).into_owned(),
+            String::from_utf8_lossy(&piped.stdout).into_owned(),
+        );
+        // The game's title line may name the file; the rest is the same.
+        assert_eq!(
+            a.lines().skip(1).collect::<Vec<_>>(),
+            b.lines().skip(1).collect::<Vec<_>>(),
+            "{args:?}"
+        );
+    }
+    let signed = yam_tests::workspace().join("examples/khan/signed/rescue-general.yam");
+    let record = std::fs::read_to_string(&signed).unwrap();
+    yam!()
+        .args(["dispute", "-"])
+        .arg(&signed)
+        .write_stdin(record)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("no dispute"));
+}

@@ -5,7 +5,6 @@
 //! `yam check` counts it (the reader's own recovery, so the numbers are
 //! `check`'s).
 
-use std::fs::File;
 use std::io;
 use std::path::Path;
 
@@ -171,7 +170,8 @@ impl Visitor for Pass {
     fn end_game(&mut self) {}
 }
 
-/// Game `number` (1 is the first) of the archive at `path`, read into
+/// Game `number` (1 is the first) of the archive at `path` (`-`: standard
+/// input, as every command that reads an archive takes it), read into
 /// `visitor`. A progress bar runs on a terminal while a large archive is
 /// passed through.
 pub(crate) fn nth_game<V: Visitor>(
@@ -179,8 +179,7 @@ pub(crate) fn nth_game<V: Visitor>(
     number: u64,
     visitor: &mut V,
 ) -> Result<Nth<V::Output>, ArchiveError> {
-    let file = File::open(path).map_err(ArchiveError::Open)?;
-    let size = file.metadata().ok().map(|m| m.len());
+    let (file, size) = super::open_input(path).map_err(ArchiveError::Open)?;
     let progress = bytes_bar(size);
     let found = nth_of(file, number, visitor, |bytes| progress.set_position(bytes));
     progress.finish_and_clear();

@@ -1,6 +1,5 @@
 //! `yam dispute`: two logs of one game, compared.
 
-use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -60,7 +59,9 @@ struct Equivocation {
 /// when the reader stops in it (a log cut short in the middle of an event,
 /// or before its result), what was read before, with where it stopped.
 fn load(path: &Path, game: usize) -> Result<(SignedText, Option<String>)> {
-    let file = File::open(path).map_err(|e| Error::io(path, "cannot open", e))?;
+    // `-`: standard input, as every command that reads a record takes it.
+    let (file, _) =
+        crate::archive::open_input(path).map_err(|e| Error::io(path, "cannot open", e))?;
     let mut reader = Reader::new(file);
     let mut collector = Collector::new();
     for n in 1.. {
