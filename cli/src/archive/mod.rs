@@ -112,17 +112,6 @@ pub fn expand(paths: &[PathBuf]) -> Result<Expansion, (PathBuf, io::Error)> {
     Ok(out)
 }
 
-/// An archive to stream: the file at `path`, or standard input for `-`,
-/// with its size when known (for a progress bar).
-pub(crate) fn open(path: &Path) -> io::Result<(Box<dyn Read + Send>, Option<u64>)> {
-    if path.as_os_str() == "-" {
-        return Ok((Box::new(io::stdin()), None));
-    }
-    let file = File::open(path)?;
-    let size = file.metadata().ok().map(|m| m.len());
-    Ok((Box::new(file), size))
-}
-
 fn collect_records(
     dir: &Path,
     out: &mut Vec<PathBuf>,
@@ -177,8 +166,9 @@ fn first_visit(path: &Path, seen: &mut HashSet<PathBuf>) -> bool {
 #[error("{}: no game in this file", crate::diagnostics::visible_path(.0))]
 pub struct NoGame<'a>(pub &'a Path);
 
-/// Open a file to read as a stream (`-` is standard input), with its size
-/// when it has one.
+/// An archive to stream: the file at `path`, or standard input for `-`,
+/// with its size when known (for a progress bar). Every command that reads
+/// records opens them here, so each takes `-` alike.
 pub fn open_input(path: &Path) -> io::Result<(Box<dyn Read + Send>, Option<u64>)> {
     if path.as_os_str() == "-" {
         return Ok((Box::new(io::stdin()), None));

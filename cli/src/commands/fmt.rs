@@ -179,7 +179,7 @@ fn format_file(
     check: bool,
     mut write: impl FnMut(&[u8]) -> std::io::Result<()>,
 ) -> Result<Tally> {
-    let (input, size) = archive::open(file).map_err(|e| Error::io(file, "cannot open", e))?;
+    let (input, size) = archive::open_input(file).map_err(|e| Error::io(file, "cannot open", e))?;
     let mut tally = Tally::default();
     let mut write_error = None;
     // Where the next piece should begin: a piece further on means bytes

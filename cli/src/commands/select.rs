@@ -349,7 +349,7 @@ pub fn run(args: &SelectArgs) -> Result<Status> {
     let (mut read, mut selected, mut refused) = (0u64, 0u64, 0u64);
     let mut write_error = None;
     for file in &expansion.files {
-        let (input, size) = match archive::open(file) {
+        let (input, size) = match archive::open_input(file) {
             Ok(opened) => opened,
             Err(e) => {
                 eprintln!(

@@ -150,7 +150,7 @@ struct Tally {
 /// does not parse is reported as `yam check` reports it and skipped. Memory stays bounded by the
 /// largest game, whatever the archive's size.
 fn run_plain(args: &ExportArgs, file: &Path) -> Result<Status> {
-    let (input, size) = archive::open(file).map_err(|e| Error::io(file, "cannot open", e))?;
+    let (input, size) = archive::open_input(file).map_err(|e| Error::io(file, "cannot open", e))?;
     // One worker unless asked: see `--jobs`.
     let jobs = args.jobs.unwrap_or(1);
     let target = args.out.as_deref().unwrap_or(Path::new("standard output"));

@@ -300,7 +300,7 @@ pub fn export(files: &[PathBuf], out: &Path) -> Result<error::Status> {
     };
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
     for path in &files {
-        let (input, size) = match crate::archive::open(path) {
+        let (input, size) = match crate::archive::open_input(path) {
             Ok(opened) => opened,
             Err(e) => {
                 let problem = format!("{}: cannot read: {e}", path.display());
