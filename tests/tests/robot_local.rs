@@ -5082,6 +5082,20 @@ fn an_equivocators_forfeit_claim_on_his_hidden_branch_does_not_close_the_witness
         t.robot_record(game) == hidden && !meta.contains("stage: over"),
         "the robot closed its copy on the equivocator's forfeit claim against the player whose turns it refused:\n{late}\n{meta}"
     );
+    // The claim is kept as evidence, in one file beside the game.
+    let kept = t.local.root.join("data/games").join(game);
+    let evidence: Vec<_> = std::fs::read_dir(&kept)
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("after-equivocation")
+        })
+        .collect();
+    assert_eq!(evidence.len(), 1, "{late}");
+    let text = std::fs::read_to_string(evidence[0].path()).unwrap();
+    assert!(text.contains("[%event"), "{text}");
 }
 
 /// Attack (the silent player of a witnessed game, who lost by forfeit):

@@ -488,7 +488,7 @@ fn new_game(args: &NewArgs) -> Step<()> {
     if !args.force && args.out.exists() {
         return Err(usage(format!(
             "{}: the file exists (use --force to replace it)",
-            args.out.display()
+            visible_path(&args.out)
         )));
     }
     // The record's file is opened before anything is made, drawn or
@@ -970,7 +970,7 @@ fn commit(
         let _ = writeln!(out, "{line}");
     }
     if dry_run {
-        let _ = writeln!(out, "dry run: {} not changed", path.display());
+        let _ = writeln!(out, "dry run: {} not changed", visible_path(path));
         return Ok(after);
     }
     checkpoint::warn_unkept(loaded.keep_checkpoint(&after));
@@ -1012,33 +1012,35 @@ fn write_turn(
     }
     let answers: Vec<(u64, Hash32)> = events
         .iter()
-        .flat_map(|e| match &e.event.body {
-            EventBody::Turn(turn) => turn.evidence.iter().collect::<Vec<_>>(),
-            _ => Vec::new(),
+        .filter_map(|e| match &e.event.body {
+            EventBody::Turn(turn) => Some(turn),
+            _ => None,
         })
+        .flat_map(|turn| turn.evidence.iter())
         .filter_map(|evidence| match evidence {
             Evidence::RollResponse(r) => Some((r.response.index, r.response.request_hash)),
             _ => None,
         })
         .collect();
-    // What was remembered before this turn: put back if its record cannot
-    // be written.
-    let remembered_before = std::fs::read(secrets.answered_path(&game)).ok();
-    if let Remembered::AnsweredBefore { roll, path: kept } =
-        secrets.remember_answers(&game, &answers)?
-    {
-        return Err(invalid(format!(
-            "refused: roll {roll} of this game was answered before, for another record ({} remembers it): a copy of the game, or a record put back from before that roll, cannot throw the dice again (docs/fair-play.md, 9.8); nothing was written",
-            visible_path(&kept)
-        )));
-    }
+    let previous = match secrets.remember_answers(&game, &answers)? {
+        Remembered::AnsweredBefore { roll, path: kept } => {
+            return Err(invalid(format!(
+                "refused: roll {roll} of this game was answered before, for another record ({} remembers it): a copy of the game, or a record put back from before that roll, cannot throw the dice again (docs/fair-play.md, 9.8); nothing was written",
+                visible_path(&kept)
+            )));
+        }
+        Remembered::Added { previous } => Some(previous),
+        Remembered::Unchanged => None,
+    };
     atomic::write(path, text.as_bytes(), true).map_err(|e| {
         // A turn that was not written showed nothing and binds nothing:
         // its answers are forgotten, so the player may declare another
         // turn. Only while the file still holds what was read: a write
         // that failed after its rename (syncing the folder) holds them.
-        if std::fs::read(path).is_ok_and(|now| now == read.as_bytes()) {
-            let _ = secrets.restore_answers(&game, remembered_before.as_deref());
+        if let Some(previous) = &previous
+            && std::fs::read(path).is_ok_and(|now| now == read.as_bytes())
+        {
+            let _ = secrets.restore_answers(&game, previous.as_deref());
         }
         usage(format!("{}: cannot write: {e}", visible_path(path)))
     })

@@ -60,7 +60,7 @@ impl Keys {
             let at = chain.as_ref()?.damaged_at()?;
             Some(SecretError(format!(
                 "{}: this chain file is damaged (its kept value for position {at} does not hash down to the one below it), so {}'s rolls from there cannot be revealed; restore it from a backup (nothing was written)",
-                secrets.chain_path(&game, identity).display(),
+                crate::diagnostics::visible_path(&secrets.chain_path(&game, identity)),
                 identity.name
             )))
         })

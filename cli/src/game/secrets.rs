@@ -54,8 +54,15 @@ const ANSWERED_HEADER: &str = "yam-answered 1";
 /// What [`Secrets::remember_answers`] found.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Remembered {
-    /// Every answer is remembered (new, or the same as before).
-    Kept,
+    /// New answers are remembered; `previous` is the file as it was (none:
+    /// there was none), for [`Secrets::restore_answers`] should the turn
+    /// that holds them not be written.
+    Added {
+        /// The answered rolls before.
+        previous: Option<String>,
+    },
+    /// Every answer was remembered already (the same requests again).
+    Unchanged,
     /// Roll `roll` was answered before, for another request: nothing is
     /// remembered, and the answer must not be given.
     AnsweredBefore {
@@ -615,7 +622,6 @@ impl Secrets {
     /// over its turn.
     pub fn lock_game(&self, game: &GameId) -> Result<File, SecretError> {
         let dir = self.game_dir(game);
-        fs::create_dir_all(&dir).map_err(|e| err(&dir, "cannot create", e))?;
         private_dir(&dir).map_err(|e| err(&dir, "cannot create", e))?;
         let path = dir.join("lock");
         let lock = open_private(&path).map_err(|e| err(&path, "cannot open the game's lock", e))?;
@@ -648,14 +654,15 @@ impl Secrets {
         answers: &[(u64, Hash32)],
     ) -> Result<Remembered, SecretError> {
         if answers.is_empty() {
-            return Ok(Remembered::Kept);
+            return Ok(Remembered::Unchanged);
         }
         let path = self.answered_path(game);
-        let text = match fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+        let previous = match fs::read_to_string(&path) {
+            Ok(t) => Some(t),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
             Err(e) => return Err(err(&path, "cannot read the answered rolls", e)),
         };
+        let text = previous.as_deref().unwrap_or("");
         let complete = text.rfind('\n').map_or("", |end| &text[..end]);
         let mut known: Vec<(u64, Hash32)> = Vec::new();
         for (n, line) in complete.lines().enumerate() {
@@ -686,7 +693,7 @@ impl Secrets {
             }
         }
         if new.is_empty() {
-            return Ok(Remembered::Kept);
+            return Ok(Remembered::Unchanged);
         }
         // The file is rewritten whole (a cut last line dropped), atomically.
         let mut whole = if complete.is_empty() {
@@ -697,14 +704,13 @@ impl Secrets {
         for (index, request) in &new {
             whole.push_str(&format!("{index} {}\n", request.to_hex()));
         }
-        if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir).map_err(|e| err(dir, "cannot create", e))?;
-        }
+        let dir = self.game_dir(game);
+        private_dir(&dir).map_err(|e| err(&dir, "cannot create", e))?;
         // Made private first: the atomic write keeps the mode it finds.
         open_private(&path).map_err(|e| err(&path, "cannot create", e))?;
         crate::store::atomic::write(&path, whole.as_bytes(), true)
             .map_err(|e| err(&path, "cannot write the answered rolls", e))?;
-        Ok(Remembered::Kept)
+        Ok(Remembered::Added { previous })
     }
 
     /// Puts `game`'s answered rolls back as they were (`previous`, none:
@@ -713,11 +719,11 @@ impl Secrets {
     pub fn restore_answers(
         &self,
         game: &GameId,
-        previous: Option<&[u8]>,
+        previous: Option<&str>,
     ) -> Result<(), SecretError> {
         let path = self.answered_path(game);
         match previous {
-            Some(bytes) => crate::store::atomic::write(&path, bytes, true),
+            Some(text) => crate::store::atomic::write(&path, text.as_bytes(), true),
             None => fs::remove_file(&path).or_else(|e| {
                 if e.kind() == io::ErrorKind::NotFound {
                     Ok(())
@@ -801,11 +807,11 @@ mod tests {
         let (a, b) = (Hash32::of(b"request a"), Hash32::of(b"request b"));
         assert_eq!(
             secrets.remember_answers(&game, &[(0, a)]).unwrap(),
-            Remembered::Kept
+            Remembered::Added { previous: None }
         );
         assert_eq!(
             secrets.remember_answers(&game, &[(0, a)]).unwrap(),
-            Remembered::Kept,
+            Remembered::Unchanged,
             "the same request, the same answer"
         );
         let path = secrets.answered_path(&game);
@@ -830,7 +836,9 @@ mod tests {
         fs::write(&path, &cut).unwrap();
         assert_eq!(
             secrets.remember_answers(&game, &[(1, b)]).unwrap(),
-            Remembered::Kept
+            Remembered::Added {
+                previous: Some(String::from_utf8(cut.clone()).unwrap())
+            }
         );
         assert_eq!(
             secrets.remember_answers(&game, &[(1, a)]).unwrap(),

@@ -7,7 +7,7 @@ use yam_referee::autoplay::{self, Intent};
 use yam_referee::castle_siege::game_replay::side_of;
 use yam_referee::fair_play::encoding::Blob;
 use yam_referee::fair_play::game_id::GameId;
-use yam_referee::fair_play::turn::{EventBody, Evidence, SignedEvent};
+use yam_referee::fair_play::turn::{Evidence, SignedEvent};
 use yam_referee::signed::SignedReplay;
 use yam_referee::signed::table::{self, Signer};
 
@@ -169,23 +169,13 @@ pub fn reveal_setup(
     // the file's fault, said of the file, not signed and refused by the
     // replay as if the player had revealed another setup.
     let player = signer.public_key();
-    let committed = replay
-        .events()
-        .iter()
-        .rev()
-        .find_map(|e| match &e.event.body {
-            EventBody::Turn(turn) if e.event.author == player => {
-                turn.evidence.iter().find_map(|evidence| match evidence {
-                    Evidence::SetupCommitment(c) => Some(c),
-                    _ => None,
-                })
-            }
-            _ => None,
-        });
-    if committed.is_some_and(|c| *c != Commitment::new(&game, &player, &opening)) {
+    if replay
+        .commitment_of(&player)
+        .is_some_and(|c| *c != Commitment::new(&game, &player, &opening))
+    {
         return Err(Error::usage(format!(
             "{}: this kept setup does not open the commitment {} sealed in the record: the file is damaged or another player's; restore it from a backup (nothing was written)",
-            secrets.setup_path(&game, identity).display(),
+            crate::diagnostics::visible_path(&secrets.setup_path(&game, identity)),
             identity.name
         )));
     }
@@ -234,4 +224,18 @@ pub fn game_id(replay: &SignedReplay) -> Result<GameId> {
         .first()
         .map(|e| e.event.game.clone())
         .ok_or_else(|| Error::invalid("the record has no opening"))
+}
+
+/// A legal placement of `side`'s units for a player to seal, or to copy,
+/// drawn from the operating system's randomness, as a setup's salt is: one
+/// drawn from anything the record shows (a seed, the count of its events)
+/// is the opponent's to compute the moment it is sealed (CS-07). The desk's
+/// `--auto` seals one; the robot suggests one to the player who is to seal.
+pub fn secret_placement(side: yam_referee::castle_siege::Side) -> Result<String> {
+    let secret = random_32().map_err(|e| Error::usage(e.to_string()))?;
+    let mut seed = [0u8; 8];
+    seed.copy_from_slice(&secret[..8]);
+    yam_referee::castle_siege::choose_setup(side, u64::from_le_bytes(seed))
+        .map(|setup| setup.placement().to_string())
+        .map_err(|e| Error::invalid(format!("refused: {e}")))
 }

@@ -1282,7 +1282,7 @@ impl SignedReplay {
                 .into_iter()
                 .zip(seats.iter())
             {
-                if let Some((_, c)) = self.commitments.iter().find(|(k, _)| k == key) {
+                if let Some(c) = self.commitment_of(key) {
                     tags.push((name, c.hash().to_hex()));
                 }
             }
@@ -1291,6 +1291,15 @@ impl SignedReplay {
             tags.push(("PracticeSeed", practice_seed_text(seed)));
         }
         tags
+    }
+
+    /// The setup commitment `key` made (Castle Siege's sealed setup,
+    /// CS-07), once it has made one.
+    pub fn commitment_of(&self, key: &PublicKey) -> Option<&Commitment> {
+        self.commitments
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, c)| c)
     }
 
     fn party(&self, key: &PublicKey) -> Option<&Party> {

@@ -24,7 +24,7 @@ use crate::game::autoplay::{self, Intent};
 use crate::game::keys::{CHAIN_LENGTH, chain_length};
 use crate::game::rulesets::RecordRulesets;
 use crate::game::secrets::random_32;
-use crate::game::setup::{reveal_setup, seal_setup, written_intent};
+use crate::game::setup::{reveal_setup, seal_setup, secret_placement, written_intent};
 
 use super::desk::{Closed, Desk, Game, MailMeta, Stored, now, set_player_tags};
 use crate::mail::cards::Contact;
@@ -647,16 +647,9 @@ pub fn play(desk: &Desk, id: &str, request: &MoveRequest) -> Result<Done, Error>
                 // the opponent's to know, it was the opponent's to compute
                 // the moment it was sealed (CS-07;
                 // `directory::a_setup_sealed_by_auto_cannot_be_computed_by_the_opponent`).
-                Intent::Seal(_) => {
-                    let secret = random_32().map_err(|e| Error::usage(e.to_string()))?;
-                    let mut bytes = [0u8; 8];
-                    bytes.copy_from_slice(&secret[..8]);
-                    let side = yam_referee::castle_siege::game_replay::side_of(seat);
-                    let setup =
-                        yam_referee::castle_siege::choose_setup(side, u64::from_le_bytes(bytes))
-                            .map_err(|e| Error::invalid(format!("refused: {e}")))?;
-                    Intent::Seal(setup.placement().to_string())
-                }
+                Intent::Seal(_) => Intent::Seal(secret_placement(
+                    yam_referee::castle_siege::game_replay::side_of(seat),
+                )?),
                 other => other,
             }
         }

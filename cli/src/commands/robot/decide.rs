@@ -29,6 +29,7 @@ use crate::game::keys::chain_length;
 use crate::game::record::read_signed_with_record;
 use crate::game::rulesets::RecordRulesets;
 use crate::game::secrets::{Identity, Secrets, random_32};
+use crate::game::setup::secret_placement;
 use crate::mail::extract::{Incoming, read_mail};
 use crate::store::Store;
 
@@ -2251,7 +2252,7 @@ The robot seals it for you: your opponent sees only `Defender:sealed` (or
 /// (`robot_local::the_setup_the_robot_suggests_is_neither_mailed_to_the_opponent_nor_computable`).
 fn siege_hint(loaded: &Loaded, reader: Option<&str>) -> Option<String> {
     use yam_referee::castle_siege::game_replay::SetupStage;
-    use yam_referee::castle_siege::{Policy, choose_declaration, choose_setup};
+    use yam_referee::castle_siege::{Policy, choose_declaration};
     let replay = &loaded.replay;
     let siege = crate::game::autoplay::siege(replay)?;
     let to_move = replay.to_move_key()?;
@@ -2262,21 +2263,18 @@ fn siege_hint(loaded: &Loaded, reader: Option<&str>) -> Option<String> {
     match siege.setup_stage() {
         Some(SetupStage::Sealing) => {
             let sealer = loaded.meta.seats.get(seat);
-            let secret = random_32().ok();
-            match (reader, sealer, secret) {
-                (Some(reader), Some(sealer), Some(secret))
-                    if reader.eq_ignore_ascii_case(sealer) =>
-                {
-                    let mut bytes = [0u8; 8];
-                    bytes.copy_from_slice(&secret[..8]);
-                    let example = choose_setup(side, u64::from_le_bytes(bytes)).ok()?;
-                    Some(format!(
-                        "{SIEGE_SETUP_FORMAT}Reply (a legal placement drawn at random for you alone; rearrange the letters as you like):\n  move {id} {} #{}\n",
-                        example.placement(),
-                        replay.plies()
-                    ))
-                }
-                _ => Some(SIEGE_SETUP_FORMAT.to_owned()),
+            let for_the_sealer = reader
+                .zip(sealer)
+                .is_some_and(|(reader, sealer)| reader.eq_ignore_ascii_case(sealer));
+            match for_the_sealer
+                .then(|| secret_placement(side).ok())
+                .flatten()
+            {
+                Some(placement) => Some(format!(
+                    "{SIEGE_SETUP_FORMAT}Reply (a legal placement drawn at random for you alone; rearrange the letters as you like):\n  move {id} {placement} #{}\n",
+                    replay.plies()
+                )),
+                None => Some(SIEGE_SETUP_FORMAT.to_owned()),
             }
         }
         // Revealed by the robot itself, as soon as both are sealed.
@@ -2332,8 +2330,6 @@ fn legal_orders_text(replay: &SignedReplay) -> String {
     )
 }
 
-/// A party by the name players know: its role and its address (never a
-/// bare key fingerprint); the robot by its role.
 /// The one player a mail about `from`'s step goes to (`notify_others`):
 /// the other seat of a two-player game, for what is that reader's alone.
 fn only_other<'m>(meta: &'m GameMeta, from: &str) -> Option<&'m str> {
@@ -2344,6 +2340,8 @@ fn only_other<'m>(meta: &'m GameMeta, from: &str) -> Option<&'m str> {
     }
 }
 
+/// A party by the name players know: its role and its address (never a
+/// bare key fingerprint); the robot by its role.
 fn seat_name(replay: &SignedReplay, seats: &[String], key: &PublicKey) -> String {
     match replay.seat_of(key) {
         Some(seat) => {

@@ -506,10 +506,18 @@ impl Robot {
         // Kept as evidence beside the game, never taken: his forfeit claim
         // there closed the witnessed game against a player whose turns of
         // those same days the robot refused.
+        // One file, the longest such record: a file a length, the one who
+        // signed twice could fill the store with a copy of the game for
+        // every event he adds (a player's own mail is never limited).
         if let Some(twice) = meta.as_ref().and_then(|m| m.equivocation.as_ref()) {
-            let kept = format!("games/{id}/after-equivocation-{}.yam", received.len());
-            work.writes
-                .insert(kept.clone(), String::from_utf8_lossy(bytes).into_owned());
+            let kept = format!("games/{id}/after-equivocation.yam");
+            if self
+                .read(work, &kept)
+                .is_none_or(|before| before.len() < bytes.len())
+            {
+                work.writes
+                    .insert(kept.clone(), String::from_utf8_lossy(bytes).into_owned());
+            }
             return Err(NotTaken::AfterEquivocation {
                 id,
                 at: twice.event,
