@@ -670,6 +670,31 @@ fn a_director_game_cannot_be_scouted_on_a_copy_of_its_record() {
 #[test]
 fn a_damaged_chain_file_is_named_as_the_fault_and_nothing_is_written() {
     let s = Scratch::new();
+    new_siege(&s);
+    // Both setups sealed and revealed: the Defender's first turn is a roll.
+    s.hotseat("auto", "siege.yam", &["--steps", "4"]).success();
+    let before = s.read("siege.yam");
+    let chain = s.secrets().join("games/e2e-siege.yam/ann.chain");
+    let text = std::fs::read_to_string(&chain).unwrap();
+    // The first kept checkpoint value, its first hex digit changed.
+    let damaged = damage_hex(&text, "checkpoint ", 1);
+    assert_ne!(damaged, text);
+    std::fs::write(&chain, damaged).unwrap();
+    let out = s
+        .hotseat("auto", "siege.yam", &["--steps", "1"])
+        .failure()
+        .get_output()
+        .clone();
+    assert_eq!(s.read("siege.yam"), before, "nothing is written");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("ann.chain"),
+        "the error names the damaged chain file: {stderr}"
+    );
+}
+
+/// A faithful standard siege between ann (first) and bo, in `siege.yam`.
+fn new_siege(s: &Scratch) {
     s.new_game(
         "siege.yam",
         &[
@@ -684,36 +709,26 @@ fn a_damaged_chain_file_is_named_as_the_fault_and_nothing_is_written() {
         ],
     )
     .success();
-    // Both setups sealed and revealed: the Defender's first turn is a roll.
-    s.hotseat("auto", "siege.yam", &["--steps", "4"]).success();
-    let before = s.read("siege.yam");
-    let chain = s.secrets().join("games/e2e-siege.yam/ann.chain");
-    let text = std::fs::read_to_string(&chain).unwrap();
-    // The first kept checkpoint value, its first hex digit changed.
-    let mut first = true;
-    let damaged: String = text
-        .lines()
-        .map(|line| match line.strip_prefix("checkpoint ") {
-            Some(hex) if std::mem::take(&mut first) => {
+}
+
+/// `text` with the first hex digit after `prefix` changed on its `nth`
+/// line (from 1) that begins with it: a secret file damaged on disk.
+fn damage_hex(text: &str, prefix: &str, nth: usize) -> String {
+    let mut seen = 0;
+    text.lines()
+        .map(|line| match line.strip_prefix(prefix) {
+            Some(hex)
+                if {
+                    seen += 1;
+                    seen == nth
+                } =>
+            {
                 let digit = if hex.starts_with('0') { '1' } else { '0' };
-                format!("checkpoint {digit}{}\n", &hex[1..])
+                format!("{prefix}{digit}{}\n", &hex[1..])
             }
             _ => format!("{line}\n"),
         })
-        .collect();
-    assert_ne!(damaged, text);
-    std::fs::write(&chain, damaged).unwrap();
-    let out = s
-        .hotseat("auto", "siege.yam", &["--steps", "1"])
-        .failure()
-        .get_output()
-        .clone();
-    assert_eq!(s.read("siege.yam"), before, "nothing is written");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("ann.chain"),
-        "the error names the damaged chain file: {stderr}"
-    );
+        .collect()
 }
 
 /// A priority-list siege with both setups sealed and revealed: the
@@ -792,6 +807,38 @@ fn a_record_put_back_from_before_a_roll_does_not_throw_the_dice_again() {
     assert_eq!(s.read("siege.yam"), before, "nothing is written");
 }
 
+/// What `run` gives while `siege.yam` cannot be replaced (a full disk, a
+/// read-only folder): immutable where `chattr` works, even as root, else
+/// its folder made read-only; made writable again before returning.
+#[cfg(unix)]
+fn with_the_record_unwritable<T>(s: &Scratch, run: impl FnOnce(&Scratch) -> T) -> T {
+    use std::os::unix::fs::PermissionsExt;
+    let record = s.path("siege.yam");
+    let chattr = |flag: &str| {
+        std::process::Command::new("chattr")
+            .arg(flag)
+            .arg(&record)
+            .status()
+            .is_ok_and(|st| st.success())
+    };
+    let immutable = chattr("+i");
+    if !immutable {
+        std::fs::set_permissions(s.dir.path(), std::fs::Permissions::from_mode(0o500)).unwrap();
+    }
+    let probe = s.path(".probe");
+    let refused = std::fs::write(&probe, b"x")
+        .and_then(|()| std::fs::rename(&probe, &record))
+        .is_err();
+    let _ = std::fs::remove_file(&probe);
+    let out = refused.then(|| run(s));
+    if immutable {
+        assert!(chattr("-i"));
+    } else {
+        std::fs::set_permissions(s.dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    out.unwrap_or_else(|| panic!("setup: cannot make {} unwritable here", record.display()))
+}
+
 /// A roll's values are shown only for a turn that is written: when the
 /// record cannot be replaced (a folder made read-only, a full disk, an
 /// immutable file), the hot-seat printed "played ... (roll 0: d6 ...)"
@@ -803,46 +850,15 @@ fn a_turn_that_cannot_be_written_shows_no_dice() {
     let s = Scratch::new();
     siege_at_its_first_roll(&s);
     let before = s.read("siege.yam");
-    let record = s.path("siege.yam");
-    // Unwritable even as root: immutable where chattr works, else a
-    // read-only folder.
-    let immutable = std::process::Command::new("chattr")
-        .arg("+i")
-        .arg(&record)
-        .status()
-        .is_ok_and(|st| st.success());
-    if !immutable {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(s.dir.path(), std::fs::Permissions::from_mode(0o500)).unwrap();
-    }
-    let probe = s.path(".probe");
-    let refused = std::fs::write(&probe, b"x")
-        .and_then(|()| std::fs::rename(&probe, &record))
-        .is_err();
-    let _ = std::fs::remove_file(&probe);
-    assert!(
-        refused,
-        "setup: cannot make {} unwritable here",
-        record.display()
-    );
-    let out = s
-        .hotseat(
+    let out = with_the_record_unwritable(&s, |s| {
+        s.hotseat(
             "move",
             "siege.yam",
             &["Move", "Kd6-c6", "Attack", "Cd4xKa1", "End"],
         )
         .get_output()
-        .clone();
-    if immutable {
-        std::process::Command::new("chattr")
-            .arg("-i")
-            .arg(&record)
-            .status()
-            .unwrap();
-    } else {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(s.dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
-    }
+        .clone()
+    });
     assert!(!out.status.success(), "the record could not be written");
     assert_eq!(s.read("siege.yam"), before, "nothing was written");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -868,44 +884,15 @@ fn a_turn_that_could_not_be_written_does_not_bind_the_next_declaration() {
     let s = Scratch::new();
     siege_at_its_first_roll(&s);
     let before = s.read("siege.yam");
-    let record = s.path("siege.yam");
-    let immutable = std::process::Command::new("chattr")
-        .arg("+i")
-        .arg(&record)
-        .status()
-        .is_ok_and(|st| st.success());
-    if !immutable {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(s.dir.path(), std::fs::Permissions::from_mode(0o500)).unwrap();
-    }
-    let probe = s.path(".probe");
-    let refused = std::fs::write(&probe, b"x")
-        .and_then(|()| std::fs::rename(&probe, &record))
-        .is_err();
-    let _ = std::fs::remove_file(&probe);
-    let failed = s
-        .hotseat(
+    let failed = with_the_record_unwritable(&s, |s| {
+        s.hotseat(
             "move",
             "siege.yam",
             &["Move", "Kd6-c6", "Attack", "Cd4xKa1", "End"],
         )
         .get_output()
-        .clone();
-    if immutable {
-        std::process::Command::new("chattr")
-            .arg("-i")
-            .arg(&record)
-            .status()
-            .unwrap();
-    } else {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(s.dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
-    }
-    assert!(
-        refused,
-        "setup: cannot make {} unwritable here",
-        record.display()
-    );
+        .clone()
+    });
     assert!(!failed.status.success(), "the record could not be written");
     assert_eq!(s.read("siege.yam"), before, "nothing was written");
     // The disk is free again; the Defender, who saw no dice, declares
@@ -1047,40 +1034,12 @@ fn a_mistyped_date_does_not_burn_the_game_id() {
 #[test]
 fn a_chain_file_damaged_above_its_first_kept_value_is_named_as_the_fault() {
     let s = Scratch::new();
-    s.new_game(
-        "siege.yam",
-        &[
-            "--game-type",
-            "castle-siege",
-            "--ruleset",
-            "standard",
-            "--first",
-            "ann",
-            "--second",
-            "bo",
-        ],
-    )
-    .success();
+    new_siege(&s);
     s.hotseat("auto", "siege.yam", &["--steps", "4"]).success();
     let chain = s.secrets().join("games/e2e-siege.yam/ann.chain");
     let text = std::fs::read_to_string(&chain).unwrap();
     // The second kept checkpoint value, its first hex digit changed.
-    let mut seen = 0;
-    let damaged: String = text
-        .lines()
-        .map(|line| match line.strip_prefix("checkpoint ") {
-            Some(hex)
-                if {
-                    seen += 1;
-                    seen == 2
-                } =>
-            {
-                let digit = if hex.starts_with('0') { '1' } else { '0' };
-                format!("checkpoint {digit}{}\n", &hex[1..])
-            }
-            _ => format!("{line}\n"),
-        })
-        .collect();
+    let damaged = damage_hex(&text, "checkpoint ", 2);
     assert_ne!(damaged, text);
     std::fs::write(&chain, damaged).unwrap();
     let out = s
@@ -1107,20 +1066,7 @@ fn a_chain_file_damaged_above_its_first_kept_value_is_named_as_the_fault() {
 #[test]
 fn a_kept_setup_that_does_not_open_its_commitment_is_named_as_the_fault() {
     let s = Scratch::new();
-    s.new_game(
-        "siege.yam",
-        &[
-            "--game-type",
-            "castle-siege",
-            "--ruleset",
-            "standard",
-            "--first",
-            "ann",
-            "--second",
-            "bo",
-        ],
-    )
-    .success();
+    new_siege(&s);
     s.hotseat("move", "siege.yam", &[DEFENDER]).success();
     s.hotseat("move", "siege.yam", &[ATTACKER, "--as", "bo"])
         .success();
@@ -1128,16 +1074,7 @@ fn a_kept_setup_that_does_not_open_its_commitment_is_named_as_the_fault() {
     let kept = s.secrets().join("games/e2e-siege.yam/ann.setup");
     let text = std::fs::read_to_string(&kept).unwrap();
     // The salt's first hex digit changed.
-    let damaged: String = text
-        .lines()
-        .map(|line| match line.strip_prefix("salt ") {
-            Some(hex) => {
-                let digit = if hex.starts_with('0') { '1' } else { '0' };
-                format!("salt {digit}{}\n", &hex[1..])
-            }
-            None => format!("{line}\n"),
-        })
-        .collect();
+    let damaged = damage_hex(&text, "salt ", 1);
     assert_ne!(damaged, text);
     std::fs::write(&kept, damaged).unwrap();
     let out = s
@@ -1168,20 +1105,7 @@ fn a_kept_setup_that_does_not_open_its_commitment_is_named_as_the_fault() {
 #[test]
 fn a_hot_seat_siege_draws_chains_for_its_whole_game() {
     let s = Scratch::new();
-    s.new_game(
-        "siege.yam",
-        &[
-            "--game-type",
-            "castle-siege",
-            "--ruleset",
-            "standard",
-            "--first",
-            "ann",
-            "--second",
-            "bo",
-        ],
-    )
-    .success();
+    new_siege(&s);
     for name in ["ann", "bo"] {
         let chain = s
             .secrets()

@@ -240,22 +240,22 @@ fn a_record_cannot_name_a_ruleset_file_outside_its_directory() {
     s.run(&["verify"], "games/hostile.yam").code(1);
 }
 
-/// A ruleset file in YAML's flow style (JSON, as a script writes it, is
-/// YAML too) whose start position breaks the rules is reported with the
-/// line and column, as the same fault in block style is (docs/rules/khan.md,
-/// "Rulesets": "reports the line and column: ... a captive carried on an
-/// empty square").
-#[test]
-fn a_bad_start_in_a_flow_style_ruleset_is_reported_with_its_line_and_column() {
+/// `yam check`'s report, as words (it is wrapped to the terminal's width),
+/// of a Rescue Khan record under a JSON ruleset whose first line carries
+/// `first_line_more` and whose start carries White's khan on an empty c3;
+/// and the report as printed.
+fn flow_style_fault(first_line_more: &str) -> (String, String) {
     let s = Scratch::new();
     s.write(
         "rulesets/flow.yaml",
-        "{\"name\": \"flow\", \"game\": \"rescue-khan\",\n\
-         \"start\": \"1f6/8/8/8/8/8/1W6/6F1 w 0 1\",\n\
-         \"camps\": {\"white\": [\"a7\", \"a8\", \"b7\", \"b8\"], \"black\": [\"g1\", \"g2\", \"h1\", \"h2\"]},\n\
-         \"siege\": {\"towers\": [{\"squares\": [\"h5\", \"h6\", \"h7\"], \"manned\": [\"h5\", \"h6\", \"h7\"]}],\n\
-         \"gers\": {\"white\": [\"a1\"], \"black\": [\"h8\"]},\n\
-         \"carried\": [{\"square\": \"c3\", \"captive\": \"white-khan\"}]}}\n",
+        &format!(
+            "{{\"name\": \"flow\", \"game\": \"rescue-khan\"{first_line_more},\n\
+             \"start\": \"1f6/8/8/8/8/8/1W6/6F1 w 0 1\",\n\
+             \"camps\": {{\"white\": [\"a7\", \"a8\", \"b7\", \"b8\"], \"black\": [\"g1\", \"g2\", \"h1\", \"h2\"]}},\n\
+             \"siege\": {{\"towers\": [{{\"squares\": [\"h5\", \"h6\", \"h7\"], \"manned\": [\"h5\", \"h6\", \"h7\"]}}],\n\
+             \"gers\": {{\"white\": [\"a1\"], \"black\": [\"h8\"]}},\n\
+             \"carried\": [{{\"square\": \"c3\", \"captive\": \"white-khan\"}}]}}}}\n"
+        ),
     );
     s.write(
         "flow.yam",
@@ -263,12 +263,22 @@ fn a_bad_start_in_a_flow_style_ruleset_is_reported_with_its_line_and_column() {
     );
     let out = s.run(&["check"], "flow.yam").code(1);
     let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    // The report is wrapped to the terminal's width: read as words.
     let words = err
         .split_whitespace()
         .filter(|w| *w != "│")
         .collect::<Vec<_>>()
         .join(" ");
+    (words, err)
+}
+
+/// A ruleset file in YAML's flow style (JSON, as a script writes it, is
+/// YAML too) whose start position breaks the rules is reported with the
+/// line and column, as the same fault in block style is (docs/rules/khan.md,
+/// "Rulesets": "reports the line and column: ... a captive carried on an
+/// empty square").
+#[test]
+fn a_bad_start_in_a_flow_style_ruleset_is_reported_with_its_line_and_column() {
+    let (words, err) = flow_style_fault("");
     assert!(words.contains("carried on c3"), "{err}");
     assert!(
         err.contains("line ") && err.contains("column "),
@@ -286,27 +296,8 @@ fn a_bad_start_in_a_flow_style_ruleset_is_reported_with_its_line_and_column() {
 /// where a key stands"; a quoted string is no place a key stands).
 #[test]
 fn a_key_named_inside_a_flow_style_string_does_not_misplace_the_fault() {
-    let s = Scratch::new();
-    s.write(
-        "rulesets/flow.yaml",
-        "{\"name\": \"flow\", \"game\": \"rescue-khan\", \"description\": \"A rescue lesson, siege: a khan carried home\",\n\
-         \"start\": \"1f6/8/8/8/8/8/1W6/6F1 w 0 1\",\n\
-         \"camps\": {\"white\": [\"a7\", \"a8\", \"b7\", \"b8\"], \"black\": [\"g1\", \"g2\", \"h1\", \"h2\"]},\n\
-         \"siege\": {\"towers\": [{\"squares\": [\"h5\", \"h6\", \"h7\"], \"manned\": [\"h5\", \"h6\", \"h7\"]}],\n\
-         \"gers\": {\"white\": [\"a1\"], \"black\": [\"h8\"]},\n\
-         \"carried\": [{\"square\": \"c3\", \"captive\": \"white-khan\"}]}}\n",
-    );
-    s.write(
-        "flow.yam",
-        "[Game \"Khan\"]\n[Variant \"Rescue Khan\"]\n[GameId \"f\"]\n[Date \"2026.12.01\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n[NotationVersion \"1\"]\n[Ruleset \"rulesets/flow.yaml\"]\n\n1. Wb2-a1 *\n",
-    );
-    let out = s.run(&["check"], "flow.yam").code(1);
-    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    let words = err
-        .split_whitespace()
-        .filter(|w| *w != "│")
-        .collect::<Vec<_>>()
-        .join(" ");
+    let (words, err) =
+        flow_style_fault(", \"description\": \"A rescue lesson, siege: a khan carried home\"");
     assert!(words.contains("carried on c3"), "{err}");
     assert!(
         words.contains("line 4, column 1:"),
