@@ -695,21 +695,37 @@ impl Secrets {
         if new.is_empty() {
             return Ok(Remembered::Unchanged);
         }
-        // The file is rewritten whole (a cut last line dropped), atomically.
-        let mut whole = if complete.is_empty() {
-            format!("{ANSWERED_HEADER}\n")
+        let lines: String = new
+            .iter()
+            .map(|(index, request)| format!("{index} {}\n", request.to_hex()))
+            .collect();
+        if !complete.is_empty() && complete.len() + 1 == text.len() {
+            // Whole lines so far: the new ones appended and synced, so a
+            // turn late in a long game writes its own lines, not the file
+            // again (a crash cuts at most the last line, which is no
+            // answer, above).
+            let mut file = OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .map_err(|e| err(&path, "cannot open the answered rolls", e))?;
+            file.write_all(lines.as_bytes())
+                .and_then(|()| file.sync_all())
+                .map_err(|e| err(&path, "cannot write the answered rolls", e))?;
         } else {
-            format!("{complete}\n")
-        };
-        for (index, request) in &new {
-            whole.push_str(&format!("{index} {}\n", request.to_hex()));
+            // New, or a last line cut by a crash: written whole, the cut
+            // line dropped, atomically.
+            let whole = if complete.is_empty() {
+                format!("{ANSWERED_HEADER}\n{lines}")
+            } else {
+                format!("{complete}\n{lines}")
+            };
+            let dir = self.game_dir(game);
+            private_dir(&dir).map_err(|e| err(&dir, "cannot create", e))?;
+            // Made private first: the atomic write keeps the mode it finds.
+            open_private(&path).map_err(|e| err(&path, "cannot create", e))?;
+            crate::store::atomic::write(&path, whole.as_bytes(), true)
+                .map_err(|e| err(&path, "cannot write the answered rolls", e))?;
         }
-        let dir = self.game_dir(game);
-        private_dir(&dir).map_err(|e| err(&dir, "cannot create", e))?;
-        // Made private first: the atomic write keeps the mode it finds.
-        open_private(&path).map_err(|e| err(&path, "cannot create", e))?;
-        crate::store::atomic::write(&path, whole.as_bytes(), true)
-            .map_err(|e| err(&path, "cannot write the answered rolls", e))?;
         Ok(Remembered::Added { previous })
     }
 
@@ -824,6 +840,21 @@ mod tests {
             }
         );
         assert_eq!(fs::read(&path).unwrap(), before, "nothing remembered");
+        // A later roll is appended to the whole lines there.
+        assert_eq!(
+            secrets.remember_answers(&game, &[(2, b)]).unwrap(),
+            Remembered::Added {
+                previous: Some(String::from_utf8(before.clone()).unwrap())
+            }
+        );
+        let grown = fs::read_to_string(&path).unwrap();
+        assert_eq!(grown.lines().count(), 3, "{grown}");
+        assert!(grown.starts_with(ANSWERED_HEADER), "{grown}");
+        assert!(matches!(
+            secrets.remember_answers(&game, &[(2, a)]).unwrap(),
+            Remembered::AnsweredBefore { roll: 2, .. }
+        ));
+        let before = fs::read(&path).unwrap();
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
