@@ -552,97 +552,172 @@ fn list_maildir(dir: &Path, pass_over: impl Fn(&Path) -> bool) -> Result<Vec<Lis
     Ok(listed)
 }
 
-/// The messages of an mbox file: each one's offset (at its `From ` line)
-/// and size, read line by line, so memory holds a line, not the file.
+/// The messages of an mbox file: each one's offset (at its `From ` line),
+/// size and digest, in one pass a buffer at a time, so memory holds a
+/// buffer, not the file.
 fn list_mbox(file: &Path) -> Result<Vec<Listed>, InboxError> {
     let io = |source| InboxError::Io {
         path: file.to_path_buf(),
         source,
     };
-    // Scanned a buffer at a time, keeping only the first five bytes of
-    // each line: read a line at a time, one line of a body without line
-    // breaks (8-bit or binary, any size the MTA took) was held whole just
-    // to find the next `From ` line.
-    let mut reader = std::io::BufReader::new(std::fs::File::open(file).map_err(io)?);
-    let mut listed: Vec<Listed> = Vec::new();
-    let mut offset = 0u64;
-    let mut at_start = true;
-    let mut line_start = 0u64;
-    let mut prefix: Vec<u8> = Vec::with_capacity(5);
+    // Scanned a buffer at a time, keeping only the first bytes of each
+    // line: read a line at a time, one line of a body without line breaks
+    // (8-bit or binary, any size the MTA took) was held whole just to find
+    // the next `From ` line. Each message is hashed as it is scanned: a
+    // second pass over the file for the digests read every byte twice.
+    let mut reader =
+        std::io::BufReader::with_capacity(64 << 10, std::fs::File::open(file).map_err(io)?);
+    let mut scan = MboxScan::new();
     loop {
         let buf = reader.fill_buf().map_err(io)?;
         if buf.is_empty() {
             break;
         }
-        for (i, &byte) in buf.iter().enumerate() {
-            if at_start {
-                line_start = offset + i as u64;
-                prefix.clear();
-                at_start = false;
-            }
-            if prefix.len() < 5 {
-                prefix.push(byte);
-                if prefix == b"From " {
-                    if let Some(last) = listed.last_mut() {
-                        ends_at(last, line_start);
-                    }
-                    listed.push(Listed {
-                        place: Place::Mbox {
-                            offset: line_start,
-                            size: 0,
-                            digest: [0; 16],
-                        },
-                        size: 0,
-                    });
-                }
-            }
-            if byte == b'\n' {
-                at_start = true;
-            }
-        }
         let n = buf.len();
+        scan.buffer(buf);
         reader.consume(n);
-        offset += n as u64;
     }
-    if let Some(last) = listed.last_mut() {
-        ends_at(last, offset);
-    }
-    digest_messages(file, &mut listed).map_err(io)?;
-    Ok(listed)
+    Ok(scan.finish())
 }
 
-/// Each listed mbox message's digest, read in a second pass over the file
-/// (the messages lie one after the other; the first pass keeps no bytes):
-/// what names a message whatever its offset.
-fn digest_messages(file: &Path, listed: &mut [Listed]) -> std::io::Result<()> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut input = std::fs::File::open(file)?;
-    let mut buf = vec![0u8; 64 << 10];
-    for message in listed {
-        let Place::Mbox {
-            offset,
-            size,
-            digest,
-        } = &mut message.place
-        else {
-            continue;
-        };
-        input.seek(SeekFrom::Start(*offset))?;
-        let mut hasher = blake3::Hasher::new();
-        let mut rest = *size;
-        while rest > 0 {
-            let want = usize::try_from(rest).unwrap_or(usize::MAX).min(buf.len());
-            let n = input.read(&mut buf[..want])?;
-            if n == 0 {
-                // Cut since the listing: named by what is there.
-                break;
-            }
-            hasher.update(&buf[..n]);
-            rest -= n as u64;
+/// The state of [`list_mbox`]'s pass: the messages found so far, the hash
+/// of the one being read, and a line's head cut off by the end of a buffer
+/// (its bytes, held back until the next buffer shows whether the line is
+/// a `From ` line, which starts a message, or belongs to the message
+/// before).
+struct MboxScan {
+    listed: Vec<Listed>,
+    hasher: Option<blake3::Hasher>,
+    /// Where the file's bytes so far end.
+    offset: u64,
+    /// The next byte starts a line (the file's first does).
+    at_line_start: bool,
+    /// Where the held-back line starts, and its bytes so far (shorter
+    /// than `From ` and a prefix of it), when a buffer ended in a line's
+    /// head.
+    held: Option<u64>,
+    head: Vec<u8>,
+}
+
+/// What starts a message of an mbox, at a line's start.
+const FROM_LINE: &[u8] = b"From ";
+
+impl MboxScan {
+    fn new() -> MboxScan {
+        MboxScan {
+            listed: Vec::new(),
+            hasher: None,
+            offset: 0,
+            at_line_start: true,
+            held: None,
+            head: Vec::with_capacity(FROM_LINE.len()),
         }
-        digest.copy_from_slice(&hasher.finalize().as_bytes()[..16]);
     }
-    Ok(())
+
+    /// The next bytes of the file. A line is looked at by its head and
+    /// passed over to its line break (`memchr`); the message's bytes are
+    /// hashed in runs, not a line at a time.
+    fn buffer(&mut self, buf: &[u8]) {
+        let mut i = 0;
+        if let Some(line_start) = self.held {
+            while i < buf.len() && self.undecided() {
+                self.head.push(buf[i]);
+                i += 1;
+            }
+            if self.undecided() {
+                self.offset += buf.len() as u64;
+                return;
+            }
+            self.held = None;
+            let head = std::mem::take(&mut self.head);
+            if head == FROM_LINE {
+                self.start_message(line_start);
+            }
+            self.feed(&head);
+            self.at_line_start = head.last() == Some(&b'\n');
+            self.head = head;
+        }
+        // `buf[fed..]` is what is still to be hashed into the message read.
+        let mut fed = i;
+        while i < buf.len() {
+            if self.at_line_start {
+                self.at_line_start = false;
+                let rest = &buf[i..];
+                if rest.len() < FROM_LINE.len() && FROM_LINE.starts_with(rest) {
+                    self.feed(&buf[fed..i]);
+                    fed = buf.len();
+                    self.held = Some(self.offset + i as u64);
+                    self.head.clear();
+                    self.head.extend_from_slice(rest);
+                    break;
+                }
+                if rest.starts_with(FROM_LINE) {
+                    self.feed(&buf[fed..i]);
+                    fed = i;
+                    self.start_message(self.offset + i as u64);
+                }
+            }
+            match memchr::memchr(b'\n', &buf[i..]) {
+                Some(k) => {
+                    i += k + 1;
+                    self.at_line_start = true;
+                }
+                None => i = buf.len(),
+            }
+        }
+        self.feed(&buf[fed..]);
+        self.offset += buf.len() as u64;
+    }
+
+    /// The held-back head could still become `From `.
+    fn undecided(&self) -> bool {
+        self.head.len() < FROM_LINE.len() && FROM_LINE.starts_with(&self.head)
+    }
+
+    /// A `From ` line at `offset`: the message before ends there.
+    fn start_message(&mut self, offset: u64) {
+        self.end_message(offset);
+        self.hasher = Some(blake3::Hasher::new());
+        self.listed.push(Listed {
+            place: Place::Mbox {
+                offset,
+                size: 0,
+                digest: [0; 16],
+            },
+            size: 0,
+        });
+    }
+
+    /// Bytes of the message being read (none before the first `From `).
+    fn feed(&mut self, bytes: &[u8]) {
+        if let Some(hasher) = &mut self.hasher {
+            hasher.update(bytes);
+        }
+    }
+
+    /// The message being read, if any, ends at `end`: its size and digest.
+    fn end_message(&mut self, end: u64) {
+        let Some(hasher) = self.hasher.take() else {
+            return;
+        };
+        if let Some(last) = self.listed.last_mut() {
+            ends_at(last, end);
+            if let Place::Mbox { digest, .. } = &mut last.place {
+                digest.copy_from_slice(&hasher.finalize().as_bytes()[..16]);
+            }
+        }
+    }
+
+    /// The messages, once the whole file is read (a last line held back,
+    /// shorter than `From `, is the last message's).
+    fn finish(mut self) -> Vec<Listed> {
+        if self.held.take().is_some() {
+            let head = std::mem::take(&mut self.head);
+            self.feed(&head);
+        }
+        self.end_message(self.offset);
+        self.listed
+    }
 }
 
 /// The mbox message `listed` ends at `end`: its size, in the listing and in
@@ -773,6 +848,83 @@ mod tests {
         let known = listed[0].place.clone();
         let new = session.list_new(None, |place| *place == known).unwrap();
         assert_eq!(new, listed[1..]);
+    }
+
+    /// The listing's one pass against the plainest reading of an mbox: a
+    /// message starts at each line that starts with `From `, and is named
+    /// by the BLAKE3 hash of its bytes to the next one; over mailboxes of
+    /// every shape the pass must meet (`From ` lines and lines that only
+    /// start like one, CRLF, a last line without its line break, bytes
+    /// before the first message), cut into buffers at every place, so a
+    /// `From ` split between two buffers is found and hashed whole.
+    #[test]
+    fn an_mbox_listing_in_one_pass_names_each_message_as_a_plain_reading_does() {
+        fn plain(bytes: &[u8]) -> Vec<(u64, u64, [u8; 16])> {
+            let mut starts: Vec<usize> = Vec::new();
+            let mut line = 0;
+            while line < bytes.len() {
+                if bytes[line..].starts_with(b"From ") {
+                    starts.push(line);
+                }
+                line = match bytes[line..].iter().position(|&b| b == b'\n') {
+                    Some(k) => line + k + 1,
+                    None => bytes.len(),
+                };
+            }
+            let ends = starts.iter().skip(1).copied().chain([bytes.len()]);
+            starts
+                .iter()
+                .zip(ends)
+                .map(|(&start, end)| {
+                    let mut digest = [0u8; 16];
+                    digest.copy_from_slice(&blake3::hash(&bytes[start..end]).as_bytes()[..16]);
+                    (start as u64, (end - start) as u64, digest)
+                })
+                .collect()
+        }
+        fn scanned(bytes: &[u8], cut: usize) -> Vec<(u64, u64, [u8; 16])> {
+            let mut scan = MboxScan::new();
+            for piece in bytes.chunks(cut) {
+                scan.buffer(piece);
+            }
+            scan.finish()
+                .into_iter()
+                .map(|listed| match listed.place {
+                    Place::Mbox {
+                        offset,
+                        size,
+                        digest,
+                    } => {
+                        assert_eq!(size, listed.size);
+                        (offset, size, digest)
+                    }
+                    other => panic!("{other:?}"),
+                })
+                .collect()
+        }
+        let boxes: [&[u8]; 8] = [
+            b"",
+            b"From ",
+            b"From a@x\nFro",
+            b"preamble\nFrom a@x Mon\nSubject: one\n\n>From here\nFromage\nFrom\n\nFrom b@x\r\nSubject: two\r\n\r\nbody",
+            b"From a@x\n\nFrom b@x\n\nFrom c@x\n",
+            b"From a@x\nx\nFrom\tb\n From c\nFrom  d\nFrom b@x\nlast line without a break",
+            b"\n\n\nFr\nFrom a\n",
+            b"From a\nFrom b\nFrom c\nFrom d",
+        ];
+        for bytes in boxes {
+            let expected = plain(bytes);
+            for cut in 1..=bytes.len().max(1) + 1 {
+                assert_eq!(
+                    scanned(bytes, cut),
+                    expected,
+                    "{:?} cut every {cut} bytes",
+                    String::from_utf8_lossy(bytes)
+                );
+            }
+        }
+        assert_eq!(plain(boxes[3]).len(), 2);
+        assert_eq!(plain(boxes[5]).len(), 3);
     }
 
     /// The peak resident memory of this process since the last reset, in
