@@ -110,9 +110,37 @@ pub struct IdentityConfig {
     /// My name, as players see it.
     pub name: String,
     /// My mail address.
+    #[serde(deserialize_with = "mail_address")]
     pub address: String,
     /// The signing identity's name in the secrets directory.
+    #[serde(deserialize_with = "key_name")]
     pub key: String,
+}
+
+/// A mail address a mail can carry (`name@domain`), checked as the
+/// configuration is read, so its error names the file, line and column:
+/// taken as written, a mistyped address was refused only by the first
+/// mail, naming no file.
+fn mail_address<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let address = String::deserialize(d)?;
+    match address.parse::<lettre::Address>() {
+        Ok(_) => Ok(address),
+        Err(e) => Err(serde::de::Error::custom(format!(
+            "{address:?} is not a mail address ({e}); write it as name@domain"
+        ))),
+    }
+}
+
+/// A signing identity's name as the secrets directory keeps it.
+fn key_name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let key = String::deserialize(d)?;
+    if crate::game::secrets::valid_name(&key) {
+        Ok(key)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "{key:?} cannot name a key (letters, digits, '_', '-' and '.', at most 32, starting with a letter or digit)"
+        )))
+    }
 }
 
 /// How mail leaves.
@@ -291,7 +319,18 @@ impl Config {
     /// Read a configuration from text; `name` names it in errors.
     pub fn parse(text: &str, name: &str) -> Result<Config, ConfigError> {
         serde_yaml_ng::from_str(text).map_err(|e| {
-            let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+            let (mut line, mut column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+            // The YAML reader names a key written twice at the start of
+            // its mapping: named where it is written the second time.
+            if let Some(key) = e
+                .to_string()
+                .split_once("duplicate field `")
+                .and_then(|(_, rest)| rest.split_once('`'))
+                .map(|(key, _)| key.to_owned())
+                && let Some(place) = second_key(text, &key, line, column)
+            {
+                (line, column) = place;
+            }
             ConfigError::Syntax {
                 path: name.to_owned(),
                 line,
@@ -300,6 +339,26 @@ impl Config {
             }
         })
     }
+}
+
+/// Where `key` is written the second time in the block mapping that
+/// starts at `line` and `column` (1-based): the line and column of the
+/// second line, from there on, that holds the key at the mapping's
+/// indentation.
+fn second_key(text: &str, key: &str, line: usize, column: usize) -> Option<(usize, usize)> {
+    let indent = column.saturating_sub(1);
+    text.lines()
+        .enumerate()
+        .skip(line.saturating_sub(1))
+        .filter(|(_, l)| {
+            l.len() > indent
+                && l.as_bytes()[..indent].iter().all(|&b| b == b' ')
+                && l[indent..]
+                    .strip_prefix(key)
+                    .is_some_and(|rest| rest.trim_end() == ":" || rest.starts_with(": "))
+        })
+        .nth(1)
+        .map(|(n, _)| (n + 1, column))
 }
 
 /// `path` relative to `base` (`~/` to the home directory); an absolute
@@ -401,6 +460,19 @@ impl ImapConfig {
 
 #[cfg(test)]
 mod tests {
+
+    /// A key written twice is named where it is written again, past lines
+    /// of any script (a name in Greek before it).
+    #[test]
+    fn a_key_written_twice_is_named_at_its_second_line() {
+        let text =
+            "identity:\n  name: Σωκράτης\n  address: s@example.org\n  key: s\n  name: again\n";
+        let Err(ConfigError::Syntax { line, column, .. }) = Config::parse(text, "c.yaml") else {
+            panic!("a duplicate name is refused");
+        };
+        assert_eq!((line, column), (5, 3));
+        assert_eq!(second_key("  é: x\né\n", "é", 1, 1), None);
+    }
     use super::*;
 
     #[test]

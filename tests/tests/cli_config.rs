@@ -61,6 +61,42 @@ fn config_check_reads_the_data_directory_like_every_mail_command() {
         .stderr(predicate::str::contains("config.yaml"));
 }
 
+/// Adversary: real life, a user who edits config.yaml by hand. `yam config
+/// check` is there to "say what is wrong, before a turn depends on it";
+/// an identity address mistyped (`ann at example.org`, a space for the
+/// `@`) was reported as a configuration with every account ok (exit 0),
+/// and the first mail the desk made was then refused ("My address "ann
+/// at example.org": Invalid input", naming no file). The check must say
+/// the address is wrong, and fail.
+#[test]
+fn config_check_says_an_identity_address_no_mail_can_carry() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = player(dir.path(), "Ann", "ann at example.org");
+    yam!()
+        .args(["identity", "send", "bo@example.net", "--data-dir"])
+        .arg(&data)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("ann at example.org"));
+    let out = yam!()
+        .args(["config", "check", "--data-dir"])
+        .arg(&data)
+        .env_remove("YAM_CONFIG")
+        .assert();
+    let output = out.get_output();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_ne!(
+        output.status.code(),
+        Some(0),
+        "config check passed an address no mail can carry:\n{said}"
+    );
+    assert!(said.contains("address"), "{said}");
+}
+
 /// A desk `name` under `root` with a Maildir and an outbox: its data
 /// directory.
 fn player(root: &std::path::Path, name: &str, address: &str) -> std::path::PathBuf {
@@ -262,6 +298,39 @@ fn a_desk_bundle_leaves_the_configured_mailboxes_out() {
     );
 }
 
+/// Adversary: real life, a nightly backup. A player keeps her backup
+/// beside her desk (`cd ~/.local/share/yam; yam identity export -o
+/// backup.yaml --force`, from cron). The export walks the whole data
+/// directory, so each bundle carries the one before it, in base64: a third
+/// larger every night (465, 1,144, 2,052, 3,260 bytes for an empty desk;
+/// a desk of 1 MB of games makes a bundle of 300 MB after twenty nights),
+/// and the import writes every old bundle back onto the new machine. A
+/// bundle is never part of the desk: the one being written, and any
+/// earlier one, must be left out.
+#[test]
+fn a_desk_bundle_written_into_the_data_directory_does_not_carry_the_one_before() {
+    let root = tempfile::tempdir().unwrap();
+    let ann = ann_knowing_bo(root.path());
+    let bundle = ann.join("backup.yaml");
+    let mut sizes = Vec::new();
+    for _ in 0..3 {
+        yam!()
+            .args(["identity", "export", "--force", "--out"])
+            .arg(&bundle)
+            .arg("--data-dir")
+            .arg(&ann)
+            .assert()
+            .success();
+        sizes.push(std::fs::metadata(&bundle).unwrap().len());
+    }
+    let text = std::fs::read_to_string(&bundle).unwrap();
+    assert!(
+        !text.contains("path: backup.yaml"),
+        "the bundle carries the bundle before it (sizes {sizes:?})"
+    );
+    assert_eq!(sizes[0], sizes[2], "the bundle grows at every export");
+}
+
 /// A desk and a robot default to the same data directory (`$YAM_DATA_DIR`,
 /// else `~/.local/share/yam`). A robot started on a player's machine
 /// without `data:` took the desk's directory for its store: it made the
@@ -325,6 +394,159 @@ fn a_robot_and_a_desk_never_share_a_data_directory() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("a referee robot's store"));
+}
+
+/// Adversary: real life, the same default as above. On a server where a
+/// referee robot runs without `data:` (its store is the default data
+/// directory), its operator moves her own desk there with `yam identity
+/// import desk.yaml`, which writes into the same default directory. Every
+/// desk command refuses a robot's store, and the robot refuses a desk's,
+/// "each saying why and changing nothing" (docs/mail.md); but the import
+/// asks nothing: it wrote the desk's configuration and signing key into
+/// the robot's store, said "restored", and the robot went on running on a
+/// store holding the player's key and games, while her desk was nowhere.
+/// The import must refuse a robot's store, naming it, and write nothing.
+#[test]
+fn a_desk_bundle_is_not_imported_into_a_robots_store() {
+    let root = tempfile::tempdir().unwrap();
+    let ann = ann_knowing_bo(root.path());
+    let bundle = root.path().join("ann-desk.yaml");
+    yam!()
+        .args(["identity", "export", "--out"])
+        .arg(&bundle)
+        .arg("--data-dir")
+        .arg(&ann)
+        .assert()
+        .success();
+    for sub in ["in/new", "in/cur", "in/tmp", "robot-out"] {
+        std::fs::create_dir_all(root.path().join(sub)).unwrap();
+    }
+    let store = root.path().join("robot-data");
+    let robot_config = root.path().join("robot.yaml");
+    std::fs::write(
+        &robot_config,
+        format!(
+            "robot:\n  address: robot@yam.test\ndata: {}\noutgoing:\n  directory:\n    path: {}\nincoming:\n  maildir:\n    path: {}\n",
+            store.display(),
+            root.path().join("robot-out").display(),
+            root.path().join("in").display()
+        ),
+    )
+    .unwrap();
+    yam!()
+        .args(["robot", "run", "--once", "--config"])
+        .arg(&robot_config)
+        .assert()
+        .success();
+    assert!(store.join("robot").is_dir());
+    let said = yam!()
+        .args(["identity", "import"])
+        .arg(&bundle)
+        .arg("--data-dir")
+        .arg(&store)
+        .assert();
+    let output = said.get_output();
+    assert!(
+        !store.join("config.yaml").exists() && !store.join("secrets/identities/ann.seed").exists(),
+        "the desk's configuration and signing key were written into the robot's store (exit {:?}): {}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout)
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("robot"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Adversary: real life, a configuration written with an editor that
+/// starts the file with a byte order mark (Windows Notepad, some web
+/// editors). Every desk command reads such a `config.yaml` (the YAML
+/// reader skips the mark), but the robot's test of "a desk's
+/// `config.yaml` with its `identity:`" looks for a line that starts with
+/// `identity:`, and the first line starts with U+FEFF: a robot started
+/// without `data:` on a desk that has not read mail yet took the desk's
+/// directory for its store, drew its key among the desk's secrets and
+/// made `robot/`, after which every desk command refuses the directory as
+/// a robot's store. The robot must refuse the desk's directory and change
+/// nothing.
+#[test]
+fn a_robot_refuses_a_desk_whose_configuration_starts_with_a_byte_order_mark() {
+    let root = tempfile::tempdir().unwrap();
+    let ann = root.path().join("ann");
+    std::fs::create_dir_all(&ann).unwrap();
+    std::fs::write(
+        ann.join("config.yaml"),
+        "\u{feff}identity:\n  name: Ann\n  address: ann@example.org\n  key: ann\n",
+    )
+    .unwrap();
+    // The desk reads it, and makes its key.
+    yam!()
+        .args(["identity", "show", "--data-dir"])
+        .arg(&ann)
+        .env_remove("YAM_CONFIG")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Ann <ann@example.org>"));
+    for sub in ["in/new", "in/cur", "in/tmp", "robot-out"] {
+        std::fs::create_dir_all(root.path().join(sub)).unwrap();
+    }
+    let robot_config = root.path().join("robot.yaml");
+    std::fs::write(
+        &robot_config,
+        format!(
+            "robot:\n  address: robot@yam.test\ndata: {}\noutgoing:\n  directory:\n    path: {}\nincoming:\n  maildir:\n    path: {}\n",
+            ann.display(),
+            root.path().join("robot-out").display(),
+            root.path().join("in").display()
+        ),
+    )
+    .unwrap();
+    let out = yam!()
+        .args(["robot", "run", "--once", "--config"])
+        .arg(&robot_config)
+        .assert();
+    let output = out.get_output();
+    assert!(
+        !ann.join("robot").exists(),
+        "the robot took the desk's directory for its store (exit {:?})",
+        output.status.code()
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("a player's desk"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Adversary: real life, a user who edits config.yaml by hand and pastes a
+/// second `outgoing:` section at the end (meaning to replace the first).
+/// The configuration is refused, rightly, but the error says
+/// "config.yaml:1:1: duplicate field `outgoing`": the line and column
+/// name the start of the file, not the key written twice, where every
+/// other fault of the file is named at its own line (docs/mail.md: "an
+/// error names the line and column"). It must point at the second key.
+#[test]
+fn a_key_written_twice_in_the_configuration_is_named_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    desk(dir.path());
+    std::fs::create_dir_all(dir.path().join("out")).unwrap();
+    std::fs::write(
+        dir.path().join("config.yaml"),
+        "identity:\n  name: Ann\n  address: ann@example.org\n  key: ann\noutgoing:\n  directory:\n    path: out\nincoming:\n  maildir:\n    path: Maildir\noutgoing:\n  sendmail:\n    program: /usr/sbin/sendmail\n",
+    )
+    .unwrap();
+    let out = yam!()
+        .args(["config", "check", "--data-dir"])
+        .arg(dir.path())
+        .env_remove("YAM_CONFIG")
+        .assert()
+        .code(2);
+    let said = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(said.contains("duplicate field `outgoing`"), "{said}");
+    assert!(said.contains("config.yaml:11:"), "{said}");
 }
 
 /// The `.eml` files in `dir`'s outbox.

@@ -1123,3 +1123,95 @@ fn a_hot_seat_siege_draws_chains_for_its_whole_game() {
         );
     }
 }
+
+/// Real life: a player starts a siege at one table with `--chain-length 0`
+/// (or a length past 2^20, a typo of an extra digit). The command fails,
+/// "cannot build the chain", but only after it made both identities
+/// (`SECRETS/identities/ann.seed`, `bo.seed`) without a word. The same
+/// command put right then plays under those keys and never says "new
+/// identity ... with key fingerprint": the players never learn the
+/// fingerprints their opponents are to check. A game that is not started
+/// leaves nothing, "no identity made without its new identity line"
+/// (`docs/fair-play.md`, 9.8): the length is one of `new`'s own flags, and
+/// can be checked with the date and the event, before anything is made.
+#[test]
+fn a_chain_length_out_of_range_makes_no_identity_unsaid() {
+    let s = Scratch::new();
+    let siege = |file: &str, extra: &[&str]| {
+        let mut args = vec![
+            "--game-type",
+            "castle-siege",
+            "--ruleset",
+            "standard",
+            "--first",
+            "ann",
+            "--second",
+            "bo",
+        ];
+        args.extend_from_slice(extra);
+        s.new_game(file, &args)
+    };
+    siege("bad.yam", &["--chain-length", "0"])
+        .failure()
+        .stderr(predicate::str::contains("chain length"));
+    assert!(!s.path("bad.yam").exists());
+    let out = siege("siege.yam", &[]).success().get_output().clone();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("new identity ann with key fingerprint")
+            && stdout.contains("new identity bo with key fingerprint"),
+        "the identities made by a game that never started were never announced:\n{stdout}"
+    );
+}
+
+/// A hot-seat siege whose chains run out (`--chain-length` chosen too
+/// short: "`--chain-length N` still chooses", `docs/fair-play.md` 9.8) stops
+/// at the next roll with "refused: the chain is exhausted: all 3 values
+/// have been revealed": not whose chain, not that it was the length chosen
+/// at `new`, not what the players can still do. No roll can ever be made
+/// again in this game (a chain is never re-anchored, 3.2), yet the game is
+/// not over: the players can still end it by `resign` or a draw by
+/// agreement (they can; it works), and declarations that draw no die.
+/// An error that ends what a game can do must say what ran out and what
+/// is left to do.
+#[test]
+fn a_chain_that_runs_out_names_whose_it_is_and_what_is_left() {
+    let s = Scratch::new();
+    s.new_game(
+        "siege.yam",
+        &[
+            "--game-type",
+            "castle-siege",
+            "--ruleset",
+            "standard-faithful",
+            "--first",
+            "ann",
+            "--second",
+            "bo",
+            "--chain-length",
+            "3",
+        ],
+    )
+    .success();
+    let out = s
+        .hotseat("auto", "siege.yam", &["--to-end"])
+        .failure()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("exhausted"),
+        "the chains of 3 values run out before the end: {stderr}"
+    );
+    let named = stderr
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|word| word == "ann" || word == "bo");
+    assert!(
+        named && stderr.contains("--chain-length") && stderr.contains("resign"),
+        "the error names whose chain ran out, the length chosen for it and \
+         what the players can still do (resign, offer a draw):\n{stderr}"
+    );
+    // What the error leaves out is true: the game can still be ended.
+    s.hotseat("resign", "siege.yam", &[]).success();
+    s.verify("siege.yam").success();
+}

@@ -802,3 +802,64 @@ fn a_turn_written_while_auto_plays_is_not_lost() {
         );
     }
 }
+
+/// Real life (a half-copied backup, a sync tool that cut the file): a
+/// chain file that lost its last kept value. The chain's `length 1024` is
+/// right; the file is short. The hot-seat said "a chain length must be 1
+/// to 1048576, not 1024", which is false on its face and says nothing of
+/// the file being damaged or what to do, where a damaged chain elsewhere is
+/// named as such ("restore it from a backup").
+#[test]
+fn a_chain_file_cut_short_is_said_damaged_not_of_a_bad_length() {
+    let s = Scratch::new();
+    s.new_game("game.yam", &[]);
+    s.play("game.yam", &MOVES[..3]);
+    let before = s.read("game.yam");
+    let chain = s.secrets().join("games/test-game.yam/bob.chain");
+    let text = std::fs::read_to_string(&chain).unwrap();
+    // The last line (a kept value) lost.
+    let cut = &text[..text[..text.len() - 1].rfind('\n').unwrap() + 1];
+    assert!(cut.len() < text.len() && cut.starts_with("yam chain 1\nlength "));
+    std::fs::write(&chain, cut).unwrap();
+    let out = s
+        .hotseat("move", "game.yam", &[MOVES[3]])
+        .failure()
+        .get_output()
+        .clone();
+    assert_eq!(s.read("game.yam"), before, "nothing is written");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("bob.chain"), "the file named: {stderr}");
+    assert!(
+        !stderr.contains("must be 1 to 1048576") && stderr.contains("damaged"),
+        "the chain file is said to be damaged, not its length out of range: {stderr}"
+    );
+}
+
+/// Real life (a sync tool or a hand that made a folder of the name): a
+/// directory where the hot-seat keeps its tip. The cache cannot be kept,
+/// and every turn warns; the warning must say which file is in the way,
+/// since it is the one thing the player can mend. It said "cannot keep the
+/// verified checkpoint (Is a directory ...)", naming neither the tip nor
+/// its path, while the checkpoint itself was kept.
+#[test]
+fn a_tip_that_cannot_be_kept_is_named_in_the_warning() {
+    let s = Scratch::new();
+    s.new_game("game.yam", &[]);
+    s.play("game.yam", &MOVES[..2]);
+    let tip = s.secrets().join("games/test-game.yam/tip");
+    std::fs::remove_file(&tip).unwrap();
+    std::fs::create_dir(&tip).unwrap();
+    let out = s
+        .hotseat("move", "game.yam", &[MOVES[2]])
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("warning"), "{stderr}");
+    assert!(
+        stderr.contains(&tip.display().to_string()),
+        "the warning names the file in the way ({}): {stderr}",
+        tip.display()
+    );
+    s.verify("game.yam").success();
+}

@@ -5170,3 +5170,40 @@ fn a_late_move_after_a_standing_forfeit_claim_does_not_reopen_the_witnessed_game
         "a late move after the standing claim reopened the witnessed game:\n{meta}\n{told:?}\n{late}\n{later}"
     );
 }
+
+#[test]
+fn a_move_taken_while_the_robots_clock_was_behind_forfeits_nobody_once_it_is_right() {
+    // Real life: the robot runs on a small machine with no battery-backed
+    // clock; after a power cut it boots with the time it last saved, 60
+    // days behind, and reads Ann's move before NTP sets the clock right.
+    // The robot had seen the game's last activity at the right time, so
+    // it can tell the clock went back, yet it starts Bo's silence 60 days
+    // ago: on the next look, a minute later by the right clock, it signs
+    // a forfeit claim against Bo, with its own timestamp, and stops the
+    // game ("At the forfeit day it signs a ForfeitClaim against the
+    // silent player", docs/robot.md, Deadlines). Bo had the move for a
+    // minute.
+    let mut local = Local::new();
+    let (game, ann, _) = ann_and_bo_at_khan(&mut local);
+    let last = last_activity(&local, &game);
+    local.deliver(
+        "ann@player.test",
+        "move Ng3-f3 #0",
+        &format!("token: {ann}"),
+    );
+    let behind = (last - 60 * 86_400).to_string();
+    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &behind)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        1,
+        "setup: Ann's move is taken"
+    );
+    let right = (last + 60).to_string();
+    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &right)]);
+    assert!(
+        replay(&local.record(&game)).claims().is_empty(),
+        "the robot claimed a forfeit against Bo a minute after Ann's move reached him: {}",
+        stderr(&out)
+    );
+}

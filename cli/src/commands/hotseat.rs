@@ -226,7 +226,7 @@ struct NewArgs {
     event: Option<String>,
     /// Rolls each player's chain covers (default: enough for the whole
     /// game, 1,024 at the least; a faithful Castle Siege 80 a round of its
-    /// round cap).
+    /// round cap), 1 to 1,048,576: checked before anything is made.
     #[arg(long, value_name = "N")]
     chain_length: Option<u32>,
     /// The record file to create.
@@ -485,6 +485,17 @@ fn new_game(args: &NewArgs) -> Step<()> {
         &Record::<String>::new(header(&names)),
     ))
     .map_err(|e| usage(format!("the record's header (--date, --event): {}", e.kind)))?;
+    // Checked with the header, before anything is made: a length out of
+    // range failed only once both identities were made, unannounced.
+    let length = args
+        .chain_length
+        .unwrap_or_else(|| chain_length(ruleset.game, &ruleset));
+    if !(1..=yam_referee::fair_play::chain::MAX_CHAIN_LENGTH).contains(&length) {
+        return Err(usage(format!(
+            "--chain-length: a chain length must be 1 to {}, not {length}",
+            yam_referee::fair_play::chain::MAX_CHAIN_LENGTH
+        )));
+    }
     if !args.force && args.out.exists() {
         return Err(usage(format!(
             "{}: the file exists (use --force to replace it)",
@@ -512,9 +523,6 @@ fn new_game(args: &NewArgs) -> Step<()> {
                 .map_err(|e| usage(format!("--seed: {e}")))?,
         },
     };
-    let length = args
-        .chain_length
-        .unwrap_or_else(|| chain_length(ruleset.game, &ruleset));
     let chains = if mode_arg == ModeArg::Practice {
         None
     } else {
@@ -895,6 +903,12 @@ fn by_name<'k>(keys: &'k Keys, name: &str) -> Step<Signer<'k>> {
 }
 
 fn table_error(e: TableError) -> Error {
+    if let TableError::ChainExhausted { .. } = e {
+        // Where the length came from, for the next game.
+        return invalid(format!(
+            "refused: {e} (its length was chosen at `yam hotseat new`: `--chain-length N`, or enough for the whole game by default)"
+        ));
+    }
     invalid(format!("refused: {e}"))
 }
 
@@ -1172,6 +1186,16 @@ fn take_turn(
             table::play(&mut replay, &moves, &signer, &keys.others(mover)).map_err(|e| match e {
                 TableError::Rules(r) => {
                     invalid(format!("refused: {}\n  position: {}", r.reason, r.position))
+                }
+                // Named as the players know the identity.
+                TableError::ChainExhausted { who, owner, length } => {
+                    table_error(TableError::ChainExhausted {
+                        who: keys
+                            .identity(&owner)
+                            .map_or_else(|| who.clone(), |i| format!("{} ({who})", i.name)),
+                        owner,
+                        length,
+                    })
                 }
                 // A reveal refused may be a chain file damaged on disk:
                 // then the file is the fault, and is named.

@@ -28,8 +28,33 @@ const MAGIC: &str = "yam-checkpoint 1";
 /// The checkpoint kept at `path`, if there is a readable one of this
 /// version; anything else is no checkpoint (the record is verified whole).
 pub fn read(path: &Path) -> Option<Checkpoint> {
-    let text = std::fs::read_to_string(path).ok()?;
-    parse(&text)
+    use crate::store::read::{ReadUpTo, read_up_to};
+    // A checkpoint is a few lines; a larger file is none (a link to
+    // /dev/zero was read until memory ran out).
+    const LIMIT: u64 = 64 << 10;
+    let mut file = open_cache_file(path)?;
+    let size = file.metadata().ok()?.len();
+    match read_up_to(&mut file, Some(size), LIMIT).ok()? {
+        ReadUpTo::Whole(bytes) => parse(std::str::from_utf8(&bytes).ok()?),
+        ReadUpTo::Larger => None,
+    }
+}
+
+/// A cache file opened to be read, if it is one: a regular file, not
+/// followed through a link, and never waited on (a pipe in its place was
+/// opened until a writer came, which never did: every command hung).
+fn open_cache_file(path: &Path) -> Option<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(
+            (rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOFOLLOW).bits() as i32,
+        );
+    }
+    let file = options.open(path).ok()?;
+    file.metadata().ok()?.is_file().then_some(file)
 }
 
 /// The checkpoint a file's text holds, if it is a readable one of this
@@ -73,10 +98,19 @@ pub fn known(checkpoint: Option<&Checkpoint>) -> Known<'_> {
 /// matches no record ([`Checkpoint::matches`] recomputes its seal) and
 /// costs one whole verification, nothing more.
 pub fn write(path: &Path, checkpoint: &Checkpoint) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    atomic::write_cache(path, render(checkpoint).as_bytes())
+    (|| {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        atomic::write_cache(path, render(checkpoint).as_bytes())
+    })()
+    .map_err(|e| at(path, e))
+}
+
+/// `e`, naming the cache file it is about: the warning of a cache that
+/// could not be kept says which file is in the way.
+fn at(path: &Path, e: std::io::Error) -> std::io::Error {
+    std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }
 
 /// Writes the checkpoint of what `replay` verified at `path`, unless
@@ -99,7 +133,7 @@ pub fn keep(
 pub fn warn_unkept<T>(kept: std::io::Result<T>) {
     if let Err(e) = kept {
         eprintln!(
-            "warning: cannot keep the verified checkpoint ({e}): the next reading verifies the whole record"
+            "warning: cannot keep a cache of the verified game ({e}): the next reading verifies the whole record"
         );
     }
 }
@@ -124,7 +158,7 @@ pub fn tip_path(checkpoint: &Path) -> std::path::PathBuf {
 pub fn read_tip(path: &Path, text_len: usize) -> Option<crate::store::read::FileBytes> {
     use crate::store::read::{ReadUpTo, read_up_to};
     let limit = text_len.saturating_mul(8).saturating_add(1 << 20);
-    let mut file = std::fs::File::open(path).ok()?;
+    let mut file = open_cache_file(path)?;
     let size = file.metadata().ok()?.len();
     if size > limit as u64 {
         return None;
@@ -145,6 +179,16 @@ pub fn read_tip(path: &Path, text_len: usize) -> Option<crate::store::read::File
 /// bytes again if they are still the same); the new tip's is returned,
 /// for the next.
 pub fn keep_tip(
+    path: &Path,
+    replay: &yam_referee::signed::SignedReplay,
+    text: &str,
+    bounds: Option<yam_referee::signed::tip::Bounds>,
+    prior: Option<&yam_referee::signed::prefix::PrefixDigest>,
+) -> std::io::Result<Option<yam_referee::signed::prefix::PrefixDigest>> {
+    keep_tip_unnamed(path, replay, text, bounds, prior).map_err(|e| at(path, e))
+}
+
+fn keep_tip_unnamed(
     path: &Path,
     replay: &yam_referee::signed::SignedReplay,
     text: &str,
@@ -223,5 +267,52 @@ mod tests {
         assert_eq!(read(&path), None);
         write(&path, &checkpoint).unwrap();
         assert_eq!(read(&path), Some(checkpoint));
+    }
+
+    /// A pipe where the tip or the checkpoint is kept (made by a sync tool
+    /// or a hand; `atomic::write_cache` already removes one rather than
+    /// wait on it) is no cache: reading it must not wait for a writer that
+    /// never comes. `yam hotseat move`, `status` and the desk's commands
+    /// hung for ever on a tip that is a pipe, before the write that would
+    /// have removed it.
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_in_a_caches_place_is_no_cache_and_is_not_waited_on() {
+        use std::os::unix::fs::OpenOptionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["tip", "checkpoint"] {
+            let path = dir.path().join(name);
+            rustix::fs::mknodat(
+                rustix::fs::CWD,
+                &path,
+                rustix::fs::FileType::Fifo,
+                rustix::fs::Mode::from_bits_truncate(0o600),
+                0,
+            )
+            .unwrap();
+            let (done, answer) = std::sync::mpsc::channel();
+            let reading = path.clone();
+            std::thread::spawn(move || {
+                let found = if name == "tip" {
+                    read_tip(&reading, 100).is_some()
+                } else {
+                    read(&reading).is_some()
+                };
+                let _ = done.send(found);
+            });
+            let found = answer.recv_timeout(std::time::Duration::from_secs(5));
+            if found.is_err() {
+                // Let the reader go (a writer comes, and leaves).
+                let _ = std::fs::OpenOptions::new()
+                    .write(true)
+                    .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+                    .open(&path);
+            }
+            assert_eq!(
+                found,
+                Ok(false),
+                "a pipe at {name} is no cache, found at once (not waited on for 5 s)"
+            );
+        }
     }
 }

@@ -103,6 +103,14 @@ pub fn today() -> String {
     date_tag(secs)
 }
 
+/// The first whole day (UTC) at whose start `secs` has passed: the day
+/// from which something due at `secs` (a forfeit claim, a reminder) is
+/// accepted all day long, where the day of `secs` itself would be refused
+/// in its morning.
+pub fn first_whole_day_from(secs: u64) -> String {
+    date_tag(secs.div_ceil(86_400).saturating_mul(86_400))
+}
+
 /// `YYYY.MM.DD` of a time in seconds since 1970 (UTC), for the `Date` tag.
 pub fn date_tag(secs: u64) -> String {
     let days = i64::try_from(secs / 86_400).unwrap_or(0);

@@ -483,9 +483,13 @@ impl Secrets {
             // Written before checkpoints were kept.
             Err(_) => HashChain::new(&secret, game.clone(), owner, length),
         };
-        built
-            .map(Some)
-            .map_err(|e| SecretError(format!("{}: {e}", path.display())))
+        built.map(Some).map_err(|e| match e {
+            yam_referee::fair_play::chain::ChainError::KeptValues { .. } => SecretError(format!(
+                "{}: damaged: {e} (restore it from a backup; nothing was written)",
+                path.display()
+            )),
+            _ => SecretError(format!("{}: {e}", path.display())),
+        })
     }
 }
 
@@ -663,6 +667,27 @@ impl Secrets {
             Err(e) => return Err(err(&path, "cannot read the answered rolls", e)),
         };
         let text = previous.as_deref().unwrap_or("");
+        // The file is made whole (empty at first, then the header and its
+        // lines written atomically) and only appended to after: anything
+        // else before the header's line break is damage (zeros from a disk
+        // or a file system's crash), said, never read as "nothing
+        // answered", which would answer every roll again.
+        if !text.is_empty() && !text.starts_with(&format!("{ANSWERED_HEADER}\n")) {
+            let first = text.lines().next().unwrap_or_default();
+            return Err(err(
+                &path,
+                "damaged (restore it from a backup; without it a roll could be answered twice)",
+                format!(
+                    "line 1: {}",
+                    first
+                        .escape_debug()
+                        .to_string()
+                        .chars()
+                        .take(80)
+                        .collect::<String>()
+                ),
+            ));
+        }
         let complete = text.rfind('\n').map_or("", |end| &text[..end]);
         let mut known: Vec<(u64, Hash32)> = Vec::new();
         for (n, line) in complete.lines().enumerate() {
@@ -882,6 +907,28 @@ mod tests {
         fs::write(&path, b"yam-answered 1\n0 not-hex\n").unwrap();
         let said = secrets.remember_answers(&game, &[(2, a)]).unwrap_err();
         assert!(said.to_string().contains("damaged"), "{said}");
+    }
+
+    /// An answered-rolls file zero-filled by a disk error or a crash of
+    /// the file system (its length kept, every byte NUL) still held the
+    /// answers: it is damaged, said, and never read as "nothing answered",
+    /// which would answer roll 0 again for another request.
+    #[test]
+    fn a_zero_filled_answered_file_is_said_not_read_as_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        let secrets = Secrets::open(&dir.path().join("s")).unwrap();
+        let game = GameId::new("g-1".to_owned()).unwrap();
+        let (a, b) = (Hash32::of(b"request a"), Hash32::of(b"request b"));
+        secrets.remember_answers(&game, &[(0, a)]).unwrap();
+        let path = secrets.answered_path(&game);
+        let len = fs::metadata(&path).unwrap().len() as usize;
+        fs::write(&path, vec![0u8; len]).unwrap();
+        let again = secrets.remember_answers(&game, &[(0, b)]);
+        assert!(
+            !matches!(again, Ok(Remembered::Added { .. })),
+            "roll 0, answered for request a, answered again for request b from a zero-filled file: {again:?}; the file is now {:?}",
+            fs::read_to_string(&path).unwrap()
+        );
     }
 
     /// A seat draw's salt is kept among its game's own secrets, apart from

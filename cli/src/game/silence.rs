@@ -80,6 +80,8 @@ impl SilenceClock {
         now: u64,
         last_change: u64,
     ) {
+        // Time never runs back within a game (see the callers).
+        let now = now.max(last_change);
         let new_position = events.iter().any(|e| {
             matches!(
                 e.event.body,

@@ -58,8 +58,21 @@ pub fn owner(root: &Path) -> Option<Owner> {
     // A desk's configuration kept in its data directory (the default
     // place), before it has read anything.
     let desk_config = std::fs::read_to_string(root.join("config.yaml"))
-        .is_ok_and(|text| text.lines().any(|l| l.starts_with("identity:")));
+        .is_ok_and(|text| names_an_identity(&text));
     desk_config.then_some(Owner::Desk("config.yaml"))
+}
+
+/// Whether a configuration's text has a top-level `identity:`, as a desk's
+/// does: read as YAML (quoted or flow-style keys, a byte order mark an
+/// editor wrote, all of which a desk reads), or, for a text that is not
+/// YAML, line by line.
+fn names_an_identity(text: &str) -> bool {
+    let text = text.trim_start_matches('\u{feff}');
+    match serde_yaml_ng::from_str::<serde_yaml_ng::Value>(text) {
+        Ok(serde_yaml_ng::Value::Mapping(map)) => map.contains_key("identity"),
+        Ok(_) => false,
+        Err(_) => text.lines().any(|l| l.starts_with("identity:")),
+    }
 }
 
 /// A data directory.

@@ -158,6 +158,20 @@ pub enum ChainError {
         /// The length asked for.
         length: u32,
     },
+    /// A chain kept by its values every `every` positions whose kept
+    /// values are not as many as its length needs (a file cut short or
+    /// altered): damage, not a length out of range.
+    #[error(
+        "the chain's kept values do not fit its length {length} (one every {every} positions): {found} kept"
+    )]
+    KeptValues {
+        /// The chain's length.
+        length: u32,
+        /// Every how many positions a value is kept.
+        every: u32,
+        /// How many kept values there are.
+        found: usize,
+    },
     /// Every value of the chain has been revealed.
     #[error("the chain is exhausted: all {length} values have been revealed")]
     Exhausted {
@@ -291,11 +305,17 @@ impl HashChain {
         every: u32,
         checkpoints: &[ChainValue],
     ) -> Result<Self, ChainError> {
-        if length == 0 || length > MAX_CHAIN_LENGTH || every == 0 {
+        if length == 0 || length > MAX_CHAIN_LENGTH {
             return Err(ChainError::InvalidLength { length });
         }
-        if checkpoints.len() as u64 != u64::from(length).div_ceil(u64::from(every)) - 1 {
-            return Err(ChainError::InvalidLength { length });
+        if every == 0
+            || checkpoints.len() as u64 != u64::from(length).div_ceil(u64::from(every)) - 1
+        {
+            return Err(ChainError::KeptValues {
+                length,
+                every,
+                found: checkpoints.len(),
+            });
         }
         let top = ChainValue(secret.0);
         let mut values: Vec<ChainValue> = checkpoints

@@ -28,13 +28,13 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::fair_play::chain::HashChain;
+use crate::fair_play::chain::{ChainError, HashChain};
 use crate::fair_play::chance::RecordingChance;
 use crate::fair_play::commit::{Commitment, Salt, SetupOpening};
 use crate::fair_play::encoding::{Blob, List, Text};
 use crate::fair_play::game_id::GameId;
 use crate::fair_play::hash::Hash32;
-use crate::fair_play::roll::{Declaration, RollRequest, SignedRollRequest};
+use crate::fair_play::roll::{Declaration, RollError, RollRequest, SignedRollRequest};
 use crate::fair_play::sign::{PublicKey, SigningKey};
 use crate::fair_play::turn::{
     Acceptance, Challenge, Event, EventBody, Evidence, Mode, MoveToken, Party, RoleChoice,
@@ -130,6 +130,20 @@ pub enum TableError {
     /// The rules refused the move.
     #[error("{}", .0.reason)]
     Rules(RulesError),
+    /// A party's hash chain has no value left: no die can be rolled nor
+    /// card drawn again in this game (a chain is never drawn anew,
+    /// `docs/fair-play.md` 3.2), but the game can still be ended.
+    #[error(
+        "{who}'s chain is exhausted: all {length} of its values have been revealed, so no more dice can be rolled or cards drawn in this game (a chain is drawn once, with the game); the game can still be ended: resign, or offer a draw"
+    )]
+    ChainExhausted {
+        /// Whose chain, by name.
+        who: String,
+        /// Whose chain, by key.
+        owner: Box<PublicKey>,
+        /// Its length.
+        length: u32,
+    },
     /// A party whose secrets the harness lacks had to act.
     #[error("the secrets of {0} are needed to answer the roll")]
     MissingSecret(String),
@@ -738,13 +752,16 @@ pub fn request_roll(
     let index = book.next_index();
     let reveal = match (book.next_reveal_position(&me), mover.chain) {
         (Some(position), Some(chain)) => {
-            let position = u32::try_from(position)
-                .map_err(|_| TableError::Value("the chain is exhausted".into()))?;
-            Some(
-                chain
-                    .reveal(position)
-                    .map_err(|e| TableError::Value(e.to_string()))?,
-            )
+            let exhausted = || TableError::ChainExhausted {
+                who: replay.name_of(&me),
+                owner: Box::new(me),
+                length: chain.anchor().length,
+            };
+            let position = u32::try_from(position).map_err(|_| exhausted())?;
+            Some(chain.reveal(position).map_err(|e| match e {
+                ChainError::Exhausted { .. } => exhausted(),
+                e => TableError::Value(e.to_string()),
+            })?)
         }
         (Some(_), None) => return Err(TableError::MissingSecret(replay.name_of(&me))),
         (None, _) => None,
@@ -820,7 +837,17 @@ pub fn respond(
         .ok_or_else(|| TableError::Start("the game has no roll book".into()))?;
     let answer = book
         .answer(&request, responder.key, chain)
-        .map_err(|e| TableError::Value(format!("the roll was not answered: {e}")))?;
+        .map_err(|e| match e {
+            RollError::Chain {
+                source: ChainError::Exhausted { length },
+                ..
+            } => TableError::ChainExhausted {
+                who: replay.name_of(&me),
+                owner: Box::new(me),
+                length,
+            },
+            e => TableError::Value(format!("the roll was not answered: {e}")),
+        })?;
     let body = EventBody::Turn(TurnBody {
         moves: List::empty(),
         evidence: one_list(Evidence::RollResponse(answer.response))?,

@@ -3875,6 +3875,50 @@ fn a_bundle_of_aliases_is_refused_without_exhausting_memory() {
     assert!(walkdir(new.path()).into_iter().all(|p| !p.is_file()));
 }
 
+/// Adversary: the same as above, whoever hands Ann a "backup" to import.
+/// Attack: the same bundle of one 1 MB anchor and 4,000 aliases of it,
+/// written in YAML's flow style (`- {path: a1, secret: false, base64:
+/// *a}`), which is as much YAML as the block style. The guard against
+/// aliases looks only at a line's value after its first `: `, here
+/// `a1, secret: ...`, so it lets the bundle through: the import parses it
+/// into 4 GB of copies and dies on the allocation under a 2 GB limit
+/// (without one it took 3.9 GB and wrote 4,000 files of 750 kB, 3 GB of
+/// disk). It must be the same clear refusal, with nothing written.
+#[cfg(unix)]
+#[test]
+fn a_bundle_of_aliases_in_flow_style_is_refused_without_exhausting_memory() {
+    let root = tempfile::tempdir().unwrap();
+    let mut text = String::from("format: yam-desk-1\nfiles:\n");
+    text.push_str("- {path: a0, secret: false, base64: &a ");
+    text.push_str(&"QUFB".repeat(250_000));
+    text.push_str("}\n");
+    for i in 1..4_000 {
+        text.push_str(&format!("- {{path: a{i}, secret: false, base64: *a}}\n"));
+    }
+    let bundle = root.path().join("help.yaml");
+    std::fs::write(&bundle, text).unwrap();
+    let new = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2000000; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_yam-e2e"))
+        .args(["identity", "import"])
+        .arg(&bundle)
+        .arg("--data-dir")
+        .arg(new.path())
+        .current_dir(yam_tests::workspace())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a bundle of aliases in flow style is a clear refusal, not a crash: {}",
+        said.lines().next().unwrap_or_default()
+    );
+    assert!(walkdir(new.path()).into_iter().all(|p| !p.is_file()));
+}
+
 /// The output of `yam read --mbox FILE` on Bo's desk (stdout and stderr).
 fn read_mbox(bo: &Player, mbox: &Path) -> String {
     let out = bo.yam(&["read", "--mbox", mbox.to_str().unwrap()]);
@@ -4734,5 +4778,299 @@ fn a_personal_reply_carrying_an_old_turn_is_left_unread_in_a_shared_maildir() {
         (new, cur),
         (names.map(String::from).to_vec(), Vec::<String>::new()),
         "Ann's personal replies stay unread in new/ (yam said: {said})"
+    );
+}
+
+/// Real life (a disk error, a sync tool that rewrote a byte): one byte of
+/// the desk's `read.log` (a file of some 20,000 lines after a few years)
+/// is no longer UTF-8. Every `yam read` then stops with "read.log: cannot
+/// read: stream did not contain valid UTF-8": no line named among the
+/// thousands, and no word of what to do, while no mail can be read until
+/// the player finds the byte alone. The error names the line.
+#[test]
+fn a_read_log_with_a_damaged_byte_names_the_line() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, _bo) = pair(root.path());
+    let log = ann.dir().join("read.log");
+    let mut bytes = Vec::new();
+    for n in 0..3 {
+        bytes.extend_from_slice(format!("maildir:{n} b3:{:064x} I\n", n).as_bytes());
+    }
+    bytes.extend_from_slice(b"maildir:\xe93 - I\n");
+    std::fs::write(&log, &bytes).unwrap();
+    let out = yam!()
+        .args(["read", "--stdin", "--data-dir"])
+        .arg(ann.dir())
+        .write_stdin("Subject: hello\n\nnot a turn\n")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(std::fs::read(&log).unwrap(), bytes, "the log as it was");
+    assert!(
+        out.status.success() || stderr.contains("line 4"),
+        "the damaged line is named: {stderr}"
+    );
+}
+
+/// The output of `yam ARGS` run by `player` with the desk's clock at
+/// `secs` seconds since 1970 (`YAM_NOW`), stdout then stderr, and whether
+/// it succeeded.
+fn at_time(player: &Player, secs: u64, args: &[&str]) -> (bool, String) {
+    let mut cmd = yam!();
+    cmd.args(args)
+        .arg("--data-dir")
+        .arg(player.dir())
+        .env("YAM_NOW", secs.to_string());
+    let out = cmd.output().unwrap();
+    (
+        out.status.success(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+#[test]
+fn a_move_mailed_late_is_not_counted_against_the_opponent_from_before_it_went() {
+    // Real life (or a cheat: an SMTP setting broken on purpose): Ann
+    // moves on day 0, but her mail cannot be sent and waits in her
+    // outbox. Her server is back on day 30: `yam send` mails the move,
+    // and Bo reads it that day. Bo has owed the move for 11 days on day
+    // 41, yet Ann's desk counts his silence from when she signed the
+    // move, not from when its mail went out, and signs and mails a
+    // forfeit claim "Bo has not answered in 41 days" (docs/mail.md,
+    // Deadlines: the silence of a move is counted from the turn; Bo
+    // could not answer a turn that was still in Ann's outbox).
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let away = root.path().join("away");
+    std::fs::rename(&bo_inbox, &away).unwrap();
+    ann.yam(&["move", "khan-1", &line[2]])
+        .code(2)
+        .stderr(predicate::str::contains("its mail could not be sent"));
+    std::fs::rename(&away, &bo_inbox).unwrap();
+    in_days(&ann, 30, &["send"]).success();
+    read_in_days(&bo, 30);
+    assert_eq!(bo.status("khan-1"), "YOU", "setup: Bo has Ann's move");
+    let out = in_days(&ann, 41, &["forfeit", "khan-1"]);
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+        + &String::from_utf8_lossy(&out.get_output().stderr);
+    assert!(
+        !out.get_output().status.success(),
+        "Ann's desk claimed a forfeit 11 days after her move reached Bo (it sat 30 days in her outbox): {said}"
+    );
+}
+
+#[test]
+fn no_forfeit_is_claimed_against_a_move_still_waiting_in_the_claimants_outbox() {
+    // As above, but Ann never sends the waiting mail: on day 41 her desk
+    // signs a forfeit claim against Bo for a move he has never received,
+    // and mails the move and the claim together.
+    let root = tempfile::tempdir().unwrap();
+    let ann = ann_move_left_unsent(root.path());
+    let out = in_days(&ann, 41, &["forfeit", "khan-1"]);
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+        + &String::from_utf8_lossy(&out.get_output().stderr);
+    assert!(
+        !out.get_output().status.success(),
+        "Ann's desk claimed a forfeit against Bo for a move that never left her outbox: {said}"
+    );
+}
+
+#[test]
+fn a_challenge_with_zero_forfeit_days_leaves_both_desks_on_the_same_days() {
+    // Adversary: a challenger who wants to win on time. `yam challenge
+    // --forfeit-days 0` is taken, and Ann's desk keeps 0: she may claim a
+    // forfeit the moment Bo owes a move. Bo's desk reads the tag
+    // `ForfeitDays: 0`, drops it as no number of days
+    // (`agreed_forfeit_days` keeps only days > 0) and counts the default
+    // 40. The two desks name different forfeit days for one game, which
+    // docs/mail.md ("The agreed days, and crossing mails") says the tag
+    // was made to end. Either 0 is refused by `yam challenge`, or both
+    // desks count the same days.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    let out = ann.yam(&[
+        "challenge",
+        "bo@example.net",
+        "--id",
+        "khan-1",
+        "--game-type",
+        "khan",
+        "--ruleset",
+        "rescue-khan",
+        "--seats",
+        "first",
+        "--forfeit-days",
+        "0",
+    ]);
+    if !out.get_output().status.success() {
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr);
+        assert!(stderr.contains("forfeit"), "{stderr}");
+        return;
+    }
+    bo.read();
+    ann.read();
+    assert!(bo.read().contains("challenges you"), "setup");
+    bo.yam(&["accept", "khan-1"]).success();
+    ann.read();
+    bo.read();
+    let days = |p: &Player| {
+        std::fs::read_to_string(p.dir().join("games/khan-1/mail.yaml"))
+            .unwrap()
+            .lines()
+            .find_map(|l| l.strip_prefix("forfeit_days: ").map(str::to_owned))
+            .unwrap()
+    };
+    assert_eq!(
+        days(&ann),
+        days(&bo),
+        "Ann's desk and Bo's count different forfeit days for one game"
+    );
+}
+
+#[test]
+fn the_invited_player_is_shown_the_agreed_forfeit_days_before_accepting() {
+    // Adversary: a challenger who wants to win on time. Ann challenges
+    // with `--forfeit-days 3`; Bo's desk counts the 3 days too, and Ann's
+    // claim after 3 days of his silence stands. docs/mail.md says the tag
+    // need not be signed because "the invited player reads the days
+    // before accepting", but nothing Bo's desk shows him names them:
+    // not `yam read` ("Ann challenges you: game khan-1. Accept with ..."),
+    // not `yam board khan-1`, not `yam games`, not the challenge mail's
+    // text. He accepts a 3-day game believing it is the usual 40.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    ann.yam(&[
+        "challenge",
+        "bo@example.net",
+        "--id",
+        "khan-1",
+        "--game-type",
+        "khan",
+        "--ruleset",
+        "rescue-khan",
+        "--seats",
+        "first",
+        "--forfeit-days",
+        "3",
+    ])
+    .success();
+    bo.read();
+    ann.read();
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let mails: String = super::mail_files(&bo_inbox)
+        .iter()
+        .map(|m| std::fs::read_to_string(m).unwrap())
+        .collect();
+    let said = bo.read();
+    assert!(said.contains("challenges you"), "setup: {said}");
+    let board = bo.yam(&["board", "khan-1"]).success();
+    let games = bo.yam(&["games"]).success();
+    let shown = format!(
+        "{said}\n{}\n{}",
+        String::from_utf8_lossy(&board.get_output().stdout),
+        String::from_utf8_lossy(&games.get_output().stdout)
+    );
+    let told = |text: &str| {
+        text.lines().any(|l| {
+            let l = l.to_ascii_lowercase();
+            l.contains("forfeit") && (l.contains("3 day") || l.contains("3 days"))
+        })
+    };
+    assert!(
+        told(&shown) || told(&mails),
+        "Bo is never told the challenge's 3 forfeit days before he accepts:\n{shown}"
+    );
+}
+
+#[test]
+fn a_move_signed_while_the_desks_clock_was_a_year_behind_does_not_open_a_forfeit_the_next_day() {
+    // Real life: Ann's laptop boots with its clock a year behind (a dead
+    // RTC battery, a virtual machine restored from a snapshot) and she
+    // moves before it is set right. Her desk read Bo's last move at the
+    // right time, so it knows the clock went back, yet it starts Bo's
+    // silence a year ago: the next day, with the clock right again,
+    // `yam games` says Bo has waited 366 days and `yam forfeit` signs
+    // and mails a claim "Bo has not answered in 366 days" against a
+    // move he received yesterday.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let (moved, said) = at_time(&ann, now - 365 * 86_400, &["move", "khan-1", &line[2]]);
+    assert!(moved, "setup: {said}");
+    bo.read();
+    assert_eq!(bo.status("khan-1"), "YOU", "setup: Bo has Ann's move");
+    let (claimed, said) = in_days_output(&ann, 1, &["forfeit", "khan-1"]);
+    assert!(
+        !claimed,
+        "a day after her move, Ann's desk claims a forfeit against Bo: {said}"
+    );
+}
+
+/// [`in_days`], its output (stdout then stderr) and whether it succeeded.
+fn in_days_output(player: &Player, days: u64, args: &[&str]) -> (bool, String) {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    at_time(player, now + days * 86_400, args)
+}
+
+#[test]
+fn on_the_day_yam_games_names_for_a_forfeit_the_claim_is_not_refused() {
+    // Real life: Ann moves at 18:00 UTC. `yam games` tells her "a forfeit
+    // may be claimed from" a date, 40 days on (docs/mail.md: `yam games`
+    // says "when a forfeit may be claimed"). On that date, in the
+    // morning, `yam forfeit` refuses: "Bo has been silent 39 day(s)". The
+    // date named is the day the 40 days end, not the first day a claim
+    // lies (and it is a UTC date, though nothing says so).
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    // 18:00 UTC, two days on.
+    let moved_at = (now / 86_400 + 2) * 86_400 + 18 * 3600;
+    let (moved, said) = at_time(&ann, moved_at, &["move", "khan-1", &line[2]]);
+    assert!(moved, "setup: {said}");
+    bo.read();
+    let (_, listed) = at_time(&ann, moved_at, &["games"]);
+    let mut named = listed
+        .split("a forfeit may be claimed from ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("setup: {listed}"))
+        .split_whitespace();
+    let date = named.next().unwrap().to_owned();
+    let ymd: Vec<i64> = date.split('.').map(|p| p.parse().unwrap()).collect();
+    let [y, m, d] = ymd[..] else { panic!("{date}") };
+    // Days from 1970-01-01 of the named (UTC) date.
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * ((m + 9) % 12) + 2) / 5 + d - 1;
+    let days = era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468;
+    // An hour into the named day, or at the time named with it, if any.
+    let mut at = u64::try_from(days).unwrap() * 86_400 + 3600;
+    if let Some((h, mi)) = named.next().and_then(|t| t.split_once(':'))
+        && let (Ok(h), Ok(mi)) = (h.parse::<u64>(), mi.parse::<u64>())
+    {
+        at = u64::try_from(days).unwrap() * 86_400 + h * 3600 + mi * 60;
+    }
+    let (ok, said) = at_time(&ann, at, &["forfeit", "khan-1"]);
+    assert!(
+        ok,
+        "`yam games` said a forfeit may be claimed from {date}; then: {said}"
     );
 }

@@ -842,6 +842,7 @@ pub fn act(desk: &Desk, id: &str, act: Act) -> Result<Done, Error> {
                     desk.name_of(&duty.who())
                 )));
             }
+            refuse_while_unsent(&game, "a forfeit claim")?;
             let silent = now().saturating_sub(game.silent_since()) / 86_400;
             if silent < u64::from(game.meta.forfeit_days) {
                 return Err(Error::invalid(format!(
@@ -867,6 +868,19 @@ pub fn act(desk: &Desk, id: &str, act: Act) -> Result<Done, Error> {
     commit(desk, &mut game, &[event], None, news, false)
 }
 
+/// Refuses `what` (a forfeit claim, a reminder) while this desk's own last
+/// step waits in its outbox: the opponent has not been sent the turn whose
+/// silence would be counted (the silence starts when that mail goes out,
+/// [`crate::commands::play::desk::Game::flush`]).
+fn refuse_while_unsent(game: &Game, what: &str) -> Result<(), Error> {
+    if game.meta.outbox.is_some() {
+        return Err(Error::invalid(format!(
+            "refused: your last mail of this game has not been sent, so your opponent does not have it yet; `yam send` sends it, and {what} counts their silence from then"
+        )));
+    }
+    Ok(())
+}
+
 /// Sends a reminder to the opponent when the game waits for them.
 pub fn remind(desk: &Desk, id: &str) -> Result<Done, Error> {
     let mut game = my_game(desk, id)?;
@@ -878,14 +892,15 @@ pub fn remind(desk: &Desk, id: &str) -> Result<Done, Error> {
             "refused: the game waits for you, not for your opponent",
         ));
     }
+    refuse_while_unsent(&game, "a reminder")?;
     let since = game.silent_since();
     let silent = now().saturating_sub(since) / 86_400;
     let after = desk.config.remind_after_days();
     if silent < u64::from(after) {
         return Err(Error::invalid(format!(
-            "refused: the game has waited for {} for {silent} day(s); a reminder may be sent after {after} (on {})",
+            "refused: the game has waited for {} for {silent} day(s); a reminder may be sent after {after} (from {}, UTC)",
             desk.name_of(&duty.who()),
-            crate::game::header::date_tag(since + u64::from(after) * 86_400)
+            crate::game::header::first_whole_day_from(since + u64::from(after) * 86_400)
         )));
     }
     game.meta.reminders += 1;

@@ -397,10 +397,36 @@ pub struct Outbox {
 impl MailMeta {
     /// The game changed now, by `events`, into `after`.
     pub fn changed_by(&mut self, events: &[SignedEvent], after: &SignedReplay) {
-        let now = now();
+        // Never before the change before: a clock set back (a laptop
+        // booted a year behind, a virtual machine restored) would start
+        // the opponent's silence in a past the game never had, and the
+        // next day a forfeit would be claimed for a move a day old.
+        let now = now().max(self.changed);
         self.silence.step(events, after, now, self.changed);
         self.changed = now;
         self.reminders = 0;
+    }
+}
+
+impl MailMeta {
+    /// The mail of the last change went out only now, from the outbox (a
+    /// send that failed and was tried again): the silence that change
+    /// started for the opponent starts now, since they could not answer a
+    /// turn still in this desk's outbox.
+    pub fn sent_late(&mut self, now: u64) {
+        let changed = self.changed;
+        if now <= changed {
+            return;
+        }
+        for since in [
+            &mut self.silence.move_due_since,
+            &mut self.silence.answer_due_since,
+        ] {
+            if *since == Some(changed) {
+                *since = Some(now);
+            }
+        }
+        self.changed = now;
     }
 }
 
@@ -1017,6 +1043,7 @@ impl Game {
         };
         self.mail(desk, &outbox.news, automatic)?;
         self.meta.outbox = None;
+        self.meta.sent_late(now());
         self.save_meta()?;
         Ok(true)
     }

@@ -45,6 +45,9 @@ pub enum Outcome {
         game: String,
         /// Who challenges.
         by: String,
+        /// The days of silence after which a forfeit may be claimed, as
+        /// the challenge proposes them (what the invited player accepts).
+        forfeit_days: u32,
     },
     /// A card was read (and perhaps answered, or a waiting challenge sent).
     Card(String),
@@ -1097,6 +1100,8 @@ fn verified_record(
                 }
                 Outcome::Challenged {
                     game,
+                    forfeit_days: act::agreed_forfeit_days(bytes)
+                        .unwrap_or(super::DEFAULT_FORFEIT_DAYS),
                     by: format!(
                         "{} <{}> (key fingerprint {}){}",
                         sender.name,

@@ -336,8 +336,18 @@ impl Memory {
     /// yet).
     pub fn open(data: &Path) -> std::io::Result<Memory> {
         let path = data.join("read.log");
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
+        let text = match std::fs::read(&path) {
+            Ok(bytes) => String::from_utf8(bytes).map_err(|e| {
+                // Named by its line: a memory of years holds thousands.
+                let bad = e.utf8_error().valid_up_to();
+                let line = 1 + e.as_bytes()[..bad].iter().filter(|&&b| b == b'\n').count();
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!(
+                        "line {line} is damaged (not UTF-8): mend or delete that line; a mail it named is at worst read again and found as before"
+                    ),
+                )
+            })?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(e),
         };

@@ -77,8 +77,8 @@ pub struct ChallengeArgs {
     #[arg(long)]
     pub id: Option<String>,
     /// Days of silence after which a forfeit may be claimed (correspondence
-    /// chess: 40).
-    #[arg(long, default_value_t = DEFAULT_FORFEIT_DAYS)]
+    /// chess: 40). At least 1: the invited desk reads 0 as no days agreed.
+    #[arg(long, default_value_t = DEFAULT_FORFEIT_DAYS, value_parser = clap::value_parser!(u32).range(1..))]
     pub forfeit_days: u32,
     /// A comment for the opening.
     #[arg(long)]
@@ -350,6 +350,9 @@ struct BoardLine {
     game_type: Option<&'static str>,
     players: Vec<String>,
     referee: Option<String>,
+    /// Days of silence after which a forfeit may be claimed, as agreed at
+    /// the challenge.
+    forfeit_days: u32,
     last_move: Option<String>,
     whose_turn: String,
     /// Whether it is my move.
@@ -638,8 +641,8 @@ pub fn games(args: &GamesArgs) -> Result<Status> {
                         "  waiting {days} day(s) for the acceptance (`yam withdraw {id}` takes the challenge back)"
                     ),
                     Some(_) => format!(
-                        "  waiting {days} day(s); a forfeit may be claimed from {}",
-                        crate::game::header::date_tag(
+                        "  waiting {days} day(s); a forfeit may be claimed from {} (UTC)",
+                        crate::game::header::first_whole_day_from(
                             since + u64::from(game.meta.forfeit_days) * 86_400
                         )
                     ),
@@ -719,7 +722,7 @@ fn games_json(desk: &Desk, ids: Vec<String>) -> Result<Status> {
                         Some(desk::now().saturating_sub(game.silent_since()) / 86_400);
                 }
                 if line.turn == "them" {
-                    line.forfeit_from = Some(crate::game::header::date_tag(
+                    line.forfeit_from = Some(crate::game::header::first_whole_day_from(
                         game.silent_since() + u64::from(game.meta.forfeit_days) * 86_400,
                     ));
                 }
@@ -746,6 +749,7 @@ pub fn board(args: &BoardArgs) -> Result<Status> {
             game_type: game.record.game().map(|g| g.name()),
             players: game.players(),
             referee: game.meta.referee.clone(),
+            forfeit_days: game.meta.forfeit_days,
             last_move: body::last_move(&game, &desk),
             whose_turn: body::whose_turn(&game, &desk),
             my_move,
@@ -776,6 +780,11 @@ pub fn board(args: &BoardArgs) -> Result<Status> {
             "refereed by {referee} (a copy of every mail goes to it)"
         );
     }
+    let _ = writeln!(
+        out,
+        "a forfeit may be claimed after {} days of silence",
+        game.meta.forfeit_days
+    );
     if let Some(last) = body::last_move(&game, &desk) {
         let _ = writeln!(out, "last move: {last}");
     }
@@ -837,8 +846,12 @@ impl Tally {
         }
         let line = match outcome {
             Outcome::Applied { news, .. } => news.join("\n  "),
-            Outcome::Challenged { game, by } => format!(
-                "{by} challenges you: game {game}. Accept with `yam accept {game}` or decline with `yam decline {game}` (`yam board {game}` shows it)"
+            Outcome::Challenged {
+                game,
+                by,
+                forfeit_days,
+            } => format!(
+                "{by} challenges you: game {game}, a forfeit may be claimed after {forfeit_days} days of silence. Accept with `yam accept {game}` or decline with `yam decline {game}` (`yam board {game}` shows it)"
             ),
             Outcome::Card(s) => s.clone(),
             Outcome::AlreadyKnown(s) => s.clone(),
@@ -1219,6 +1232,12 @@ pub fn identity(command: &IdentityCommand) -> Result<Status> {
                 println!(
                     "left out: {} (a mailbox of the configuration: mail, not the desk; move it yourself if the new machine reads it)",
                     mailbox.display()
+                );
+            }
+            for bundle in &exported.bundles {
+                println!(
+                    "left out: {} (a bundle like this one, not part of the desk)",
+                    bundle.display()
                 );
             }
             println!(

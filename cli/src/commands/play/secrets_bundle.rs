@@ -38,8 +38,10 @@ struct Bundle {
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Entry {
+    #[serde(deserialize_with = "within_budget")]
     path: String,
     secret: bool,
+    #[serde(deserialize_with = "within_budget")]
     base64: String,
     /// The file's permission bits (version 2, Unix): a file kept private
     /// (a configuration with a mail password) stays private on the new
@@ -77,6 +79,34 @@ fn has_aliases(text: &str) -> bool {
         value.starts_with('&') || value.starts_with('*')
     })
 }
+
+thread_local! {
+    /// The bytes [`read`]'s strings may still add up to: the bundle's own
+    /// length. Strings written out once each never pass it; an alias
+    /// hands the deserializer its anchor's string again, and the aliases
+    /// [`has_aliases`] cannot see (flow style, `{path: a, base64: *x}`)
+    /// would copy a large value thousands of times.
+    static BUDGET: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+}
+
+/// A string of a bundle entry, counted against [`BUDGET`].
+fn within_budget<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let value = String::deserialize(d)?;
+    let left = BUDGET.with(std::cell::Cell::get);
+    match left.checked_sub(value.len()) {
+        Some(rest) => {
+            BUDGET.with(|b| b.set(rest));
+            Ok(value)
+        }
+        None => Err(serde::de::Error::custom(ALIASES)),
+    }
+}
+
+/// Why a bundle whose values add up to more than its text is refused.
+const ALIASES: &str = "the bundle uses YAML anchors or aliases, which Yam never writes";
+
+/// How every bundle's text starts (`format: yam-desk-1`, `-2`, ...).
+const FORMAT_LINE_START: &str = "format: yam-desk-";
 
 /// The permission bits of `path`, on Unix.
 fn mode_of(path: &Path) -> Option<u32> {
@@ -167,6 +197,9 @@ pub struct Exported {
     pub files: usize,
     /// The mailboxes inside the data directory it left out, relative to it.
     pub left_out: Vec<PathBuf>,
+    /// The bundles kept inside the data directory it left out (an earlier
+    /// backup, the file being replaced), relative to it.
+    pub bundles: Vec<PathBuf>,
 }
 
 /// The configured mailboxes (the incoming Maildir and the folder Yam files
@@ -209,6 +242,7 @@ pub fn export(desk: &Desk, out: &Path, replace: bool) -> Result<Exported, Error>
     let secrets = desk.store.secrets_dir();
     let mut paths = Vec::new();
     let left_out = mailboxes_inside(desk, root);
+    let mut bundles = Vec::new();
     walk(root, root, &left_out, &mut paths)
         .map_err(|e| Error::usage(format!("{}: {e}", root.display())))?;
     paths.sort();
@@ -217,6 +251,14 @@ pub fn export(desk: &Desk, out: &Path, replace: bool) -> Result<Exported, Error>
         let full = root.join(&relative);
         let bytes =
             std::fs::read(&full).map_err(|e| Error::usage(format!("{}: {e}", full.display())))?;
+        // A bundle kept beside the desk (a nightly `export -o backup.yaml`
+        // there) is no part of it: carried, each bundle would hold every
+        // one before it, a third larger a night, and an import would
+        // write them all back.
+        if bytes.starts_with(FORMAT_LINE_START.as_bytes()) {
+            bundles.push(relative);
+            continue;
+        }
         files.push(BundleFile {
             secret: full.starts_with(&secrets),
             mode: mode_of(&full),
@@ -241,6 +283,7 @@ pub fn export(desk: &Desk, out: &Path, replace: bool) -> Result<Exported, Error>
     Ok(Exported {
         files: count,
         left_out,
+        bundles,
     })
 }
 
@@ -317,8 +360,16 @@ pub fn read(text: &str) -> Result<Vec<BundleFile>, BundleFault> {
     if has_aliases(text) {
         return Err(BundleFault::Aliases);
     }
-    let bundle: Bundle =
-        serde_yaml_ng::from_str(text).map_err(|e| BundleFault::Yaml(e.to_string()))?;
+    BUDGET.with(|b| b.set(text.len()));
+    let parsed = serde_yaml_ng::from_str::<Bundle>(text);
+    BUDGET.with(|b| b.set(usize::MAX));
+    let bundle = parsed.map_err(|e| {
+        if e.to_string().contains(ALIASES) {
+            BundleFault::Aliases
+        } else {
+            BundleFault::Yaml(e.to_string())
+        }
+    })?;
     match bundle.format.as_str() {
         FORMAT => {
             let whole = bundle.count == Some(bundle.files.len())
@@ -390,6 +441,15 @@ pub fn write(files: &[BundleFile]) -> Result<String, serde_yaml_ng::Error> {
 /// that found one drew a new key, and the import run again was refused on
 /// it), and run again it finishes.
 pub fn import(data: &Path, file: &Path) -> Result<usize, Error> {
+    // A desk never lands in a robot's store (the two default to one
+    // directory): every desk command would refuse it after, and the robot
+    // would run on a store holding a player's key.
+    if crate::store::owner(data) == Some(crate::store::Owner::Robot) {
+        return Err(Error::usage(format!(
+            "{}: this is a referee robot's store (robot/), not a desk: import the desk into a data directory of its own (--data-dir, $YAM_DATA_DIR); nothing was imported",
+            data.display()
+        )));
+    }
     let text = std::fs::read_to_string(file)
         .map_err(|e| Error::usage(format!("{}: {e}", file.display())))?;
     let files = read(&text).map_err(|fault| {

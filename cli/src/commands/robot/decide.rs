@@ -197,6 +197,11 @@ impl GameMeta {
             // A list of an earlier build is the current silence's.
             self.reminders_since = Some(self.silent_since());
         }
+        // A clock set back (a machine booted without its time) never
+        // dates a change before the one before: counted from a past the
+        // game never had, a silence begun a minute ago would look months
+        // old and the robot would claim a forfeit for it.
+        let now = now.max(self.last_activity);
         self.silence.step(events, after, now, self.last_activity);
         self.last_activity = now;
     }
