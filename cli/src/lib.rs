@@ -10,6 +10,25 @@
 //! surface is small: [`main`] and [`run`], the exit codes, and the two
 //! services other programs (the tests, the fuzz targets) drive directly.
 
+/// A line to standard output that a closed pipe (`yam identity show |
+/// head -1`) does not turn into a panic: `println!` panicked with a
+/// backtrace once the reader had gone; what it did not read is no fault
+/// of the command's.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// [`outln`] without the line break.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 mod archive;
 mod commands;
 mod config;
@@ -40,6 +59,7 @@ pub mod fuzzing {
     pub use crate::commands::robot::command::{
         BadLine, Command, MAX_COMMANDS, MAX_SEED, Offer, Parsed, parse, unquoted,
     };
+    pub use crate::config::{Config, ConfigError};
     pub use crate::mail::html::{MAX_QUOTE_MARKS, html_lines};
 }
 

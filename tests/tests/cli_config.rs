@@ -693,3 +693,27 @@ fn a_second_robot_writes_nothing_in_a_store_another_robot_holds() {
         .success();
     assert!(data.join("secrets").exists());
 }
+
+/// Real life: `yam identity show | head -1`, or any listing piped into a
+/// reader that stops early. The commands that printed with `println!`
+/// panicked with a backtrace once the reader had gone ("failed printing
+/// to stdout: Broken pipe"), exit 101: what the reader did not read is no
+/// fault of the command's.
+#[test]
+fn a_reader_that_stops_early_is_no_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = player(dir.path(), "Ann", "ann@example.org");
+    // A pipe whose reader has gone before the command writes.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_yam-e2e"))
+        .args(["identity", "show", "--data-dir"])
+        .arg(&data)
+        .env_remove("YAM_CONFIG")
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!said.contains("panicked"), "{said}");
+    assert_ne!(out.status.code(), Some(101), "{said}");
+}

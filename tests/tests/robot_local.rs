@@ -5207,3 +5207,114 @@ fn a_move_taken_while_the_robots_clock_was_behind_forfeits_nobody_once_it_is_rig
         stderr(&out)
     );
 }
+/// A witnessed game's mails carry the whole record twice (the turn block's
+/// base64 and the attached lines, `docs/mail.md`), so they grow with the
+/// game, up to a record of 16 MiB that every desk and `yam verify` take.
+/// The robot downloads no mail over `max_mail_bytes`, 1 MiB by default
+/// ("no command or record is that large", `robot/mod.rs`): once a game's
+/// record passes some 450 kB (a long faithful siege; a Khan game of some
+/// 1,500 plies, which KR-6.5 allows a side that captures every 99 plies;
+/// or, as here, a player's long comments), every later mail of the game
+/// is dropped unread, logged only as "ignored a mail of N bytes". The
+/// players are told nothing; the witnessed copy ("byte for byte the
+/// players' record", `docs/mail.md`) stops for good, and the robot's
+/// clock then reminds the player who did move, and tells the other that a
+/// forfeit may be claimed. Either the robot reads a game's mail up to
+/// what a record may be, or the players (and the operator) are told, at
+/// the turn it happens, that the referee no longer sees their game.
+#[test]
+fn a_witnessed_game_whose_record_grows_past_a_megabyte_is_still_witnessed() {
+    let mut t = Referee::new();
+    let game = "khan-long";
+    open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
+    // A comment of 100 kB a turn: well under any limit of the notation
+    // (16 MiB a game) and of the desk (16 MiB a mail).
+    let comment = "a long note on the position ".repeat(3_700);
+    let mut logs = String::new();
+    let mut played = 0;
+    for _ in 0..40 {
+        if played == 6 {
+            break;
+        }
+        let mover = match (t.ann.status(game).as_str(), t.bo.status(game).as_str()) {
+            ("YOU", _) => &t.ann,
+            (_, "YOU") => &t.bo,
+            _ => {
+                logs.push_str(&t.robot());
+                t.ann.read();
+                t.bo.read();
+                continue;
+            }
+        };
+        let out = mover.yam(&[
+            "move",
+            game,
+            "--auto",
+            "random",
+            "--seed",
+            &played.to_string(),
+            "--comment",
+            &comment,
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        played += 1;
+        logs.push_str(&t.robot());
+        t.ann.read();
+        t.bo.read();
+    }
+    assert_eq!(played, 6);
+    let record = t.ann.record(game);
+    assert_eq!(record, t.bo.record(game), "the desks agree");
+    assert!(record.len() > 500_000, "a record of {} bytes", record.len());
+    assert!(
+        !logs.contains("ignored a mail"),
+        "a mail of the witnessed game was dropped unread:\n{}",
+        logs.lines()
+            .filter(|l| l.contains("ignored") || l.contains("witnessed"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(
+        t.robot_record(game) == record,
+        "the robot's witnessed copy ({} bytes) is the players' record ({} bytes)",
+        t.robot_record(game).len(),
+        record.len()
+    );
+}
+
+/// The other side of the larger limit for a witnessed game's mail: only a
+/// mail Yam wrote about the game (`X-Yam-Game`) from one of its players
+/// is read past `max_mail_bytes`. A stranger's 2 MB mail naming the game,
+/// and a player's 2 MB mail that names none, are never downloaded, as
+/// before: the witness's limit is no way round the robot's.
+#[test]
+fn a_large_mail_is_read_only_when_a_player_of_a_witnessed_game_wrote_it_about_the_game() {
+    let mut t = Referee::new();
+    let game = "khan-large";
+    open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
+    let padding = "x".repeat(76);
+    let body: String = std::iter::repeat_n(padding.as_str(), 28_000)
+        .collect::<Vec<_>>()
+        .join("\r\n");
+    for (from, header) in [
+        (
+            "mallory@elsewhere.test",
+            format!("X-Yam-Game: {game} 1\r\n"),
+        ),
+        ("ann@player.test", String::new()),
+    ] {
+        t.local.deliver_raw(
+            format!(
+                "From: {from}\r\nTo: robot@yam.test\r\nMessage-ID: <large.{}@elsewhere.test>\r\n{header}Subject: {game}\r\n\r\n{body}\r\n",
+                from.len()
+            )
+            .as_bytes(),
+        );
+    }
+    let logs = t.robot();
+    assert_eq!(
+        logs.matches("ignored a mail of").count(),
+        2,
+        "both large mails are left unread:\n{logs}"
+    );
+}

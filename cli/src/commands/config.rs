@@ -54,7 +54,7 @@ pub fn run(command: &ConfigCommand) -> Result<Status> {
 
 fn check(path: &Path) -> Result<Status> {
     let config = Config::load(path)?;
-    println!(
+    outln!(
         "{}: identity {} <{}> (key {})",
         path.display(),
         config.identity.name,
@@ -63,10 +63,10 @@ fn check(path: &Path) -> Result<Status> {
     );
     let mut ok = true;
     let mut report = |what: &str, result: Result<String, String>| match result {
-        Ok(fine) => println!("  ok      {what}: {fine}"),
+        Ok(fine) => outln!("  ok      {what}: {fine}"),
         Err(wrong) => {
             ok = false;
-            println!("  FAILED  {what}: {wrong}");
+            outln!("  FAILED  {what}: {wrong}");
         }
     };
     match &config.outgoing {

@@ -336,7 +336,7 @@ fn import(args: &ImportArgs) -> Result<Status> {
         .and_then(|o| o.result().parse().ok())
         .unwrap_or(yam_notation::GameResult::Unfinished);
     record.set_result(result);
-    print!("{}", record_to_string::<KhanGrammar>(&record));
+    out!("{}", record_to_string::<KhanGrammar>(&record));
     Ok(Status::Valid)
 }
 
@@ -472,17 +472,17 @@ fn export_record(args: &ExportArgs, record: &Record<String>) -> Result<Status> {
     }
     if args.fen {
         if !pos.has_siege_state() {
-            println!("{}", pos.to_engine_fen());
+            outln!("{}", pos.to_engine_fen());
         } else {
             eprintln!(
                 "note: a siege position is printed with Yam's siege fields after the FEN; the \
                  innersky engine's own long FEN is not documented"
             );
-            println!("{}", pos.to_yam());
+            outln!("{}", pos.to_yam());
         }
     } else {
-        println!("{new_game}");
-        println!("{line}");
+        outln!("{new_game}");
+        outln!("{line}");
     }
     Ok(Status::Valid)
 }

@@ -24,6 +24,10 @@ pub struct Incoming {
     pub replies_to: Vec<String>,
     /// Its subject.
     pub subject: String,
+    /// When it says it was sent (its `Date`, seconds since 1970), if it
+    /// says so readably: the sender's clock, so only a bound within what
+    /// the reader knows (`MailMeta::owed_since_sent`).
+    pub sent_at: Option<u64>,
     /// The `Auto-Submitted` header, if any other than `no` (RFC 3834).
     pub auto_submitted: Option<String>,
     /// Whether it is bulk or list mail (`Precedence: bulk/list/junk`, `List-Id`).
@@ -168,6 +172,10 @@ fn read_mail_with(raw: &[u8], own_text: bool) -> Result<Incoming, MailError> {
             all
         },
         subject: message.subject().unwrap_or_default().to_owned(),
+        sent_at: message
+            .date()
+            .filter(|d| d.is_valid())
+            .and_then(|d| u64::try_from(d.to_timestamp()).ok()),
         auto_submitted: message
             .header_raw("Auto-Submitted")
             .map(|v| v.trim().to_ascii_lowercase())

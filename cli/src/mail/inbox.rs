@@ -257,6 +257,32 @@ impl Session {
         }
     }
 
+    /// The first `limit` bytes of a listed mail at most (IMAP: of its
+    /// header, `BODY.PEEK[HEADER]<0.limit>`), to decide by its header
+    /// whether to read it whole.
+    pub fn fetch_head(&mut self, listed: &Listed, limit: u64) -> Result<Vec<u8>, InboxError> {
+        let cut = listed.size.min(limit);
+        match (&listed.place, self.imap.as_mut()) {
+            (Place::Imap { uid, .. }, Some(imap)) => Ok(imap.fetch_head(*uid, limit)?),
+            (Place::File(path), _) => {
+                read_listed_file(path, cut).map_err(|source| InboxError::Io {
+                    path: path.clone(),
+                    source,
+                })
+            }
+            (Place::Mbox { offset, .. }, _) => {
+                let Mailbox::Mbox(file) = &self.mailbox else {
+                    return Ok(Vec::new());
+                };
+                read_mbox_message(file, *offset, cut).map_err(|source| InboxError::Io {
+                    path: file.clone(),
+                    source,
+                })
+            }
+            (Place::Imap { .. }, None) => Ok(Vec::new()),
+        }
+    }
+
     /// Marks Yam's own mails as read where they are, in one go (IMAP: one
     /// `UID STORE`; Maildir: each file to `cur/` with the Seen flag, as a
     /// mail client does; mbox: nothing, the file is never written). Mails
@@ -440,6 +466,29 @@ impl ImapSession {
                 }
             }
             Ok(raw)
+        })
+    }
+
+    fn fetch_head(&mut self, uid: u32, limit: u64) -> Result<Vec<u8>, ImapError> {
+        let session = &mut self.session;
+        self.runtime.block_on(async {
+            let mut stream = session
+                .uid_fetch(
+                    uid.to_string(),
+                    format!("(UID BODY.PEEK[HEADER]<0.{limit}>)"),
+                )
+                .await
+                .map_err(super::imap::protocol)?;
+            let mut head = Vec::new();
+            while let Some(item) = stream.next().await {
+                let item = item.map_err(super::imap::protocol)?;
+                if item.uid == Some(uid)
+                    && let Some(header) = item.header()
+                {
+                    head = header.to_vec();
+                }
+            }
+            Ok(head)
         })
     }
 

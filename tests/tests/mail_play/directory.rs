@@ -5074,3 +5074,28 @@ fn on_the_day_yam_games_names_for_a_forfeit_the_claim_is_not_refused() {
         "`yam games` said a forfeit may be claimed from {date}; then: {said}"
     );
 }
+#[test]
+fn a_turn_read_a_month_after_it_came_is_not_shown_as_waiting_zero_days() {
+    // Real life: Bo's laptop sleeps for a month (a holiday). Ann moved on
+    // day 0; her desk counts Bo's silence from then and offers her the
+    // forfeit on day 40. Bo reads the move on day 30, and `yam games`
+    // (docs/mail.md: "how long each has waited and when a forfeit may be
+    // claimed") tells him the game has waited for him 0 days: his desk
+    // counts from its own reading, though the mail's Date says day 0, so
+    // he believes he has 40 days left when Ann may claim in 10.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    ann.yam(&["move", "khan-1", &line[2]]).success();
+    read_in_days(&bo, 30);
+    let (_, listed) = in_days_output(&bo, 30, &["games"]);
+    let game = listed
+        .lines()
+        .find(|l| l.contains("khan-1"))
+        .unwrap_or_default()
+        .to_owned();
+    assert!(game.starts_with("YOU"), "setup: {listed}");
+    assert!(
+        !game.contains("waiting for you 0 day(s)"),
+        "a move that came 30 days ago is listed as waiting 0 days: {game}"
+    );
+}

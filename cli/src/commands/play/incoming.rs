@@ -388,7 +388,10 @@ fn read_turn(
         desk,
         from,
         bytes,
-        incoming.message_id.as_deref(),
+        Envelope {
+            message_id: incoming.message_id.as_deref(),
+            sent_at: incoming.sent_at,
+        },
         incoming.referee.as_deref(),
     ) {
         Ok((outcome, checksum)) => return (Candidate::Judged(outcome), checksum),
@@ -800,7 +803,7 @@ fn record(
     desk: &mut Desk,
     from: &str,
     bytes: &[u8],
-    message_id: Option<&str>,
+    envelope: Envelope<'_>,
     referee: Option<&str>,
 ) -> Result<(Outcome, Option<String>), RecordFault> {
     let place = desk.store.root().join("games").join("incoming.yam");
@@ -838,7 +841,7 @@ fn record(
             Err(refused) => return Ok((refused, None)),
         },
     };
-    let outcome = verified_record(desk, from, bytes, message_id, referee, verified);
+    let outcome = verified_record(desk, from, bytes, envelope, referee, verified);
     Ok((outcome, checksum))
 }
 
@@ -996,7 +999,7 @@ fn verified_record(
     desk: &mut Desk,
     from: &str,
     bytes: &[u8],
-    message_id: Option<&str>,
+    envelope: Envelope<'_>,
     referee: Option<&str>,
     verified: Verified,
 ) -> Outcome {
@@ -1069,10 +1072,10 @@ fn verified_record(
                 replay,
             },
             StoredAs::Tip(tip) => {
-                return continue_from_tip(desk, stored, *tip, replay, from, sender_key, message_id);
+                return continue_from_tip(desk, stored, *tip, replay, from, sender_key, envelope);
             }
         };
-        return continue_game(desk, arrival, from, sender_key, message_id);
+        return continue_game(desk, arrival, from, sender_key, envelope);
     }
     // A game not stored: only a fresh challenge to me starts one.
     let me = desk.key();
@@ -1095,7 +1098,7 @@ fn verified_record(
         return match act::store_challenge(desk, bytes, &replay, &sender, referee.map(str::to_owned))
         {
             Ok(game) => {
-                if let Some(message_id) = message_id {
+                if let Some(message_id) = envelope.message_id {
                     thread(desk, &game, message_id);
                 }
                 Outcome::Challenged {
@@ -1143,7 +1146,7 @@ fn continue_from_tip(
     replay: SignedReplay,
     from: &str,
     sender: Option<yam_referee::fair_play::sign::PublicKey>,
-    message_id: Option<&str>,
+    envelope: Envelope<'_>,
 ) -> Outcome {
     let id = match arriving_game(&kept, &replay, from) {
         Ok(id) => id,
@@ -1171,7 +1174,7 @@ fn continue_from_tip(
         Ok(game) => game,
         Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
     };
-    arrived(desk, game, id, (&new_events, &said), sender, message_id)
+    arrived(desk, game, id, (&new_events, &said), sender, envelope)
 }
 
 /// The prose the sender gave each event from position `known` on, cleaned,
@@ -1205,7 +1208,7 @@ fn continue_game(
     arrival: Arrival,
     from: &str,
     sender: Option<yam_referee::fair_play::sign::PublicKey>,
-    message_id: Option<&str>,
+    envelope: Envelope<'_>,
 ) -> Outcome {
     let Arrival {
         stored: mut kept,
@@ -1233,7 +1236,7 @@ fn continue_game(
                 &record,
                 (&received[common..], &stored[common..]),
                 common,
-                message_id,
+                envelope,
             );
         }
         Adoption::Crossed {
@@ -1247,7 +1250,7 @@ fn continue_game(
                 signed,
                 replay,
             };
-            return crossing_received(desk, arrival, id, common, sender, message_id);
+            return crossing_received(desk, arrival, id, common, sender, envelope);
         }
         Adoption::Fork(common) => {
             return Outcome::Refused(format!(
@@ -1287,7 +1290,7 @@ fn continue_game(
     let new_events: Vec<SignedEvent> = received[stored.len()..].to_vec();
     debug_assert_eq!(new_events.len(), new);
     let game = Game::adopt(kept, merged, signed, replay);
-    arrived(desk, game, id, (&new_events, &said), sender, message_id)
+    arrived(desk, game, id, (&new_events, &said), sender, envelope)
 }
 
 /// A mail whose events crossed mine in the mail and are void: they were
@@ -1303,7 +1306,7 @@ fn crossing_kept(
     record: &yam_notation::Record<String>,
     (void, standing): (&[SignedEvent], &[SignedEvent]),
     common: usize,
-    message_id: Option<&str>,
+    envelope: Envelope<'_>,
 ) -> Outcome {
     let evidence = match keep_crossed(
         &kept,
@@ -1314,7 +1317,7 @@ fn crossing_kept(
         Err(e) => return Outcome::Refused(format!("game {id}: {e}")),
     };
     let mut changed = false;
-    if let Some(m) = message_id
+    if let Some(m) = envelope.message_id
         && !kept.meta.thread.iter().any(|t| t == m)
     {
         crate::mail::thread::add(&mut kept.meta.thread, m);
@@ -1376,7 +1379,7 @@ fn crossing_received(
     id: &str,
     common: usize,
     sender: Option<yam_referee::fair_play::sign::PublicKey>,
-    message_id: Option<&str>,
+    envelope: Envelope<'_>,
 ) -> Outcome {
     let Arrival {
         stored: mut kept,
@@ -1430,14 +1433,7 @@ fn crossing_received(
         .any(|e| matches!(e.event.body, EventBody::Resignation));
     let new_events: Vec<SignedEvent> = received[common..].to_vec();
     let mut game = Game::adopt(kept, merged, signed, replay);
-    let mut news = took(
-        desk,
-        &mut game,
-        id,
-        (&new_events, &said),
-        sender,
-        message_id,
-    );
+    let mut news = took(desk, &mut game, id, (&new_events, &said), sender, envelope);
     news.insert(
         1,
         format!(
@@ -1553,7 +1549,7 @@ fn arrived(
     id: &str,
     (new_events, said): (&[SignedEvent], &[(u32, String)]),
     sender: Option<yam_referee::fair_play::sign::PublicKey>,
-    message_id: Option<&str>,
+    envelope: Envelope<'_>,
 ) -> Outcome {
     // A resignation owed again after a crossing (3.10): her next event
     // must be it.
@@ -1576,8 +1572,16 @@ fn arrived(
             game.meta.resignation_owed = None;
         }
     }
-    let news = took(desk, &mut game, id, (new_events, said), sender, message_id);
+    let news = took(desk, &mut game, id, (new_events, said), sender, envelope);
     finish_arrival(desk, game, id, news)
+}
+
+/// What a mail says of itself that a game's bookkeeping keeps: its
+/// Message-ID (the thread) and when it says it was sent (its `Date`).
+#[derive(Debug, Clone, Copy, Default)]
+struct Envelope<'a> {
+    message_id: Option<&'a str>,
+    sent_at: Option<u64>,
 }
 
 /// What taking a mail's new events into `game` writes in its bookkeeping
@@ -1589,14 +1593,18 @@ fn took(
     id: &str,
     (new_events, said): (&[SignedEvent], &[(u32, String)]),
     sender: Option<yam_referee::fair_play::sign::PublicKey>,
-    message_id: Option<&str>,
+    envelope: Envelope<'_>,
 ) -> Vec<String> {
     // The events read may settle the seats (the other desk revealed the
     // draw): my record names the players then, as the sender's does, from
     // the names fixed at the challenge; a name I wrote stays.
     game.name_players(desk);
+    let before = game.meta.changed;
     game.meta.changed_by(new_events, &game.replay);
-    if let Some(m) = message_id {
+    if let Some(sent_at) = envelope.sent_at {
+        game.meta.owed_since_sent(before, sent_at);
+    }
+    if let Some(m) = envelope.message_id {
         crate::mail::thread::add(&mut game.meta.thread, m);
     }
     let mut news = vec![format!(

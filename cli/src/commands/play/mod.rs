@@ -522,11 +522,11 @@ pub fn turn(args: &TurnArgs) -> Result<Status> {
         crate::flags::deprecated("turn", &format!("--eml {old}"), &format!("--out {old}"));
     }
     match args.out.as_ref().or(args.old_eml.as_ref()) {
-        None => print!("{block}"),
+        None => out!("{block}"),
         Some(path) => {
             crate::store::atomic::write(path, &mail, args.force)
                 .map_err(|e| Error::io(path, "cannot write", e))?;
-            println!(
+            outln!(
                 "{}: the turn mail to {}, ready to send",
                 path.display(),
                 game.meta.opponent
@@ -636,7 +636,15 @@ pub fn games(args: &GamesArgs) -> Result<Status> {
                 let waiting = match next_duty(&game.replay) {
                     _ if game.meta.closed.is_some() => String::new(),
                     None => String::new(),
-                    Some(d) if d.who() == desk.key() => format!("  waiting for you {days} day(s)"),
+                    Some(d) if d.who() == desk.key() && !game.replay.opening_complete() => {
+                        format!("  waiting for you {days} day(s)")
+                    }
+                    Some(d) if d.who() == desk.key() => format!(
+                        "  waiting for you {days} day(s); a forfeit may be claimed against you from {} (UTC)",
+                        crate::game::header::first_whole_day_from(
+                            since + u64::from(game.meta.forfeit_days) * 86_400
+                        )
+                    ),
                     Some(_) if !game.replay.opening_complete() => format!(
                         "  waiting {days} day(s) for the acceptance (`yam withdraw {id}` takes the challenge back)"
                     ),
@@ -1175,14 +1183,14 @@ pub fn identity(command: &IdentityCommand) -> Result<Status> {
             let desk = open(&args.place)?;
             let card = desk.card();
             if desk.new_identity {
-                println!(
+                outln!(
                     "a new signing key was made for {}",
                     desk.config.identity.key
                 );
             }
-            println!("{} <{}>", card.name, card.address);
-            println!("key fingerprint: {}", card.key.fingerprint());
-            println!("public key: {}", hex::encode(card.key.as_bytes()));
+            outln!("{} <{}>", card.name, card.address);
+            outln!("key fingerprint: {}", card.key.fingerprint());
+            outln!("public key: {}", hex::encode(card.key.as_bytes()));
             Ok(Status::Valid)
         }
         IdentityCommand::Send { address, place } => {
@@ -1203,7 +1211,7 @@ pub fn identity(command: &IdentityCommand) -> Result<Status> {
                 } else {
                     format!("  (formerly {})", c.former.join(", "))
                 };
-                println!("{} <{}>  {}{former}", c.name, c.address, c.fingerprint);
+                outln!("{} <{}>  {}{former}", c.name, c.address, c.fingerprint);
             }
             Ok(Status::Valid)
         }
@@ -1214,7 +1222,7 @@ pub fn identity(command: &IdentityCommand) -> Result<Status> {
                 .forget(address)
                 .map_err(|e| Error::usage(e.to_string()))?
             {
-                println!("{address} forgotten: the next card from it is trusted on first use");
+                outln!("{address} forgotten: the next card from it is trusted on first use");
                 Ok(Status::Valid)
             } else {
                 Err(Error::usage(format!("{address} is not a contact")))
@@ -1223,24 +1231,24 @@ pub fn identity(command: &IdentityCommand) -> Result<Status> {
         IdentityCommand::Export { out, force, place } => {
             let desk = open(place)?;
             let exported = secrets_bundle::export(&desk, out, *force)?;
-            println!(
+            outln!(
                 "{}: {} file(s) of secrets and contacts written (mode 0600)",
                 out.display(),
                 exported.files
             );
             for mailbox in &exported.left_out {
-                println!(
+                outln!(
                     "left out: {} (a mailbox of the configuration: mail, not the desk; move it yourself if the new machine reads it)",
                     mailbox.display()
                 );
             }
             for bundle in &exported.bundles {
-                println!(
+                outln!(
                     "left out: {} (a bundle like this one, not part of the desk)",
                     bundle.display()
                 );
             }
-            println!(
+            outln!(
                 "Keep it safe: it holds your signing key. Play each game from ONE machine: a chain used from two copies would reveal its values twice, and the second use is refused as a fork."
             );
             Ok(Status::Valid)
@@ -1248,10 +1256,8 @@ pub fn identity(command: &IdentityCommand) -> Result<Status> {
         IdentityCommand::Import { file, place } => {
             let data = place.data_dir();
             let n = secrets_bundle::import(&data, file)?;
-            println!("{n} file(s) restored into {}", data.display());
-            println!(
-                "Do not go on playing from the old machine: a chain must never be used twice."
-            );
+            outln!("{n} file(s) restored into {}", data.display());
+            outln!("Do not go on playing from the old machine: a chain must never be used twice.");
             Ok(Status::Valid)
         }
     }

@@ -46,6 +46,10 @@ pub struct Settings {
     pub forfeit: u32,
     /// The largest mail read, in bytes.
     pub max_mail: usize,
+    /// The largest mail read of a game the robot witnesses, from one of
+    /// its players (named so by its headers, read first): such a mail
+    /// carries the game's whole record twice and grows with it.
+    pub max_game_mail: usize,
     /// Unauthenticated mails read per sender per hour (authenticated
     /// mail is never counted).
     pub per_hour: u32,
@@ -67,6 +71,7 @@ impl Default for Settings {
             reminders: vec![14, 28, 35],
             forfeit: 40,
             max_mail: 1 << 20,
+            max_game_mail: crate::mail::extract::MAX_MAIL,
             per_hour: 10,
             unauthenticated_per_hour: 200,
             answers_per_hour: 60,
@@ -734,12 +739,14 @@ impl Robot {
     /// and in the Message-IDs of the answers.
     pub fn handle(&self, key: &str, raw: &[u8]) -> Work {
         let mut work = Work::default();
-        if raw.len() > self.settings.max_mail {
+        let too_large = |work: &mut Work, max: usize| {
             work.log.push(format!(
-                "ignored {key}: {} bytes, more than the {} read",
-                raw.len(),
-                self.settings.max_mail
+                "ignored {key}: {} bytes, more than the {max} read",
+                raw.len()
             ));
+        };
+        if raw.len() > self.settings.max_mail.max(self.settings.max_game_mail) {
+            too_large(&mut work, self.settings.max_mail);
             return work;
         }
         let incoming = match read_mail(raw) {
@@ -765,6 +772,11 @@ impl Robot {
         // A signed record is judged by its signatures before any header:
         // a member's automatic step carries Auto-Submitted.
         if self.witness(&mut work, key, &incoming, raw) {
+            return work;
+        }
+        // Larger than a command: only a witnessed game's record is read.
+        if raw.len() > self.settings.max_mail {
+            too_large(&mut work, self.settings.max_mail);
             return work;
         }
         if let Some(why) = hygiene::ignore_reason(&incoming, raw, &self.address) {
@@ -808,7 +820,7 @@ impl Robot {
     /// token, or a signed record (judged by its signatures later). Read
     /// only; the loop reads authenticated mail first.
     pub fn authenticated(&self, raw: &[u8]) -> bool {
-        if raw.len() > self.settings.max_mail {
+        if raw.len() > self.settings.max_mail.max(self.settings.max_game_mail) {
             return false;
         }
         let Ok(incoming) = read_mail(raw) else {
@@ -817,6 +829,9 @@ impl Robot {
         if !incoming.turns.is_empty() {
             return true;
         }
+        if raw.len() > self.settings.max_mail {
+            return false;
+        }
         let Some(from) = incoming.from.as_deref() else {
             return false;
         };
@@ -824,6 +839,36 @@ impl Robot {
         let parsed = command::parse(&incoming.subject, &body);
         self.player(&Work::default(), from)
             .is_some_and(|p| p.accepts(parsed.token.as_deref()))
+    }
+
+    /// Whether a mail larger than `max_mail` is to be read, by its first
+    /// bytes `head` (its header): a mail Yam wrote (`X-Yam-Game`) about a
+    /// game the robot witnesses, from an address bound to one of its keys.
+    /// A witnessed game's mails carry its record twice and grow with it:
+    /// a record past some 450 kB made every later mail of the game larger
+    /// than a command may be, dropped unread, and the witness stopped for
+    /// good without a word. Anyone else's large mail is never downloaded.
+    pub fn reads_large(&self, head: &[u8]) -> bool {
+        let Some(message) = mail_parser::MessageParser::default().parse_headers(head) else {
+            return false;
+        };
+        let Some(game) = message
+            .header_raw("X-Yam-Game")
+            .and_then(|value| value.split_whitespace().next())
+            .filter(|g| valid_id(g))
+        else {
+            return false;
+        };
+        let Some(from) = message
+            .from()
+            .and_then(|f| f.first())
+            .and_then(|a| a.address())
+            .map(crate::mail::extract::sender_address)
+        else {
+            return false;
+        };
+        self.meta(&Work::default(), game)
+            .is_some_and(|m| m.witness && m.bound.iter().any(|b| b.address == from))
     }
 
     /// Whether an answer to unauthenticated mail may go to `to` now (one

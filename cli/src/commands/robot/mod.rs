@@ -126,6 +126,9 @@ pub struct Deadlines {
 pub struct Limits {
     /// The largest mail read, bytes.
     pub max_mail_bytes: Option<usize>,
+    /// The largest mail read of a game the robot witnesses, from one of
+    /// its players, bytes (the desk's own limit by default, 16 MiB).
+    pub max_game_mail_bytes: Option<usize>,
     /// Unauthenticated mails read per sender per hour (a player's mail
     /// with her token is never counted).
     pub per_sender_per_hour: Option<u32>,
@@ -435,6 +438,7 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
     }
     if let Some(l) = &config.limits {
         settings.max_mail = l.max_mail_bytes.unwrap_or(settings.max_mail);
+        settings.max_game_mail = l.max_game_mail_bytes.unwrap_or(settings.max_game_mail);
         settings.per_hour = l.per_sender_per_hour.unwrap_or(settings.per_hour);
         settings.unauthenticated_per_hour = l
             .unauthenticated_per_hour
@@ -593,6 +597,10 @@ struct Decided {
     from: Option<String>,
 }
 
+/// How much of a mail over `max_mail_bytes` is read to learn whether it
+/// is a witnessed game's ([`Robot::reads_large`]): its header, bounded.
+const HEAD_BYTES: u64 = 64 << 10;
+
 /// The most decisions a group holds: the answers of a burst go out by
 /// groups, and a group's plans are held in memory until then.
 const GROUP_MAILS: usize = 64;
@@ -740,8 +748,15 @@ impl Runner {
             if self.group.due() {
                 self.flush(session, look);
             }
-            if mail.size > max {
-                // Never downloaded: no command or record is that large.
+            if mail.size > max
+                && !(mail.size <= self.robot.settings.max_game_mail as u64
+                    && session
+                        .fetch_head(&mail, HEAD_BYTES)
+                        .is_ok_and(|head| self.robot.reads_large(&head)))
+            {
+                // Never downloaded: no command is that large, and a
+                // record that is comes from a witnessed game's player
+                // (its header read first, `Robot::reads_large`).
                 log(&format!(
                     "ignored a mail of {} bytes, more than the {max} read",
                     mail.size

@@ -353,7 +353,7 @@ pub fn export(files: &[PathBuf], out: &Path) -> Result<error::Status> {
     site.book.flush().map_err(cannot_write)?;
     let summary = site.listing.finish(&problems).map_err(cannot_write)?;
     let failed = summary.failed;
-    println!(
+    outln!(
         "{}: {} game{} from {} archive{}, {} with a failure; open {}",
         out.display(),
         summary.games,
