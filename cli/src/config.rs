@@ -460,6 +460,7 @@ impl ImapConfig {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     /// A key written twice is named where it is written again, past lines
     /// of any script (a name in Greek before it).
@@ -473,7 +474,6 @@ mod tests {
         assert_eq!((line, column), (5, 3));
         assert_eq!(second_key("  é: x\né\n", "é", 1, 1), None);
     }
-    use super::*;
 
     #[test]
     fn a_full_config_reads() {

@@ -5099,3 +5099,50 @@ fn a_turn_read_a_month_after_it_came_is_not_shown_as_waiting_zero_days() {
         "a move that came 30 days ago is listed as waiting 0 days: {game}"
     );
 }
+
+#[test]
+fn a_draw_offer_dated_back_does_not_wipe_the_silence_of_the_move_it_was_made_on() {
+    // Attack: Bo owes a move from day 0 and stays silent. On day 39, one
+    // day before Ann may claim, he offers a draw on his move from a desk
+    // whose mail says it was sent in 2001 (a `Date` is the sender's
+    // word). Ann reads it and declines it that same day. Her desk takes
+    // the offer's answer as owed from the `Date` (bounded by her own last
+    // change, day 0), so the decline credits Bo with 39 days of
+    // "waiting for an answer" and restarts his move's silence on day 39:
+    // on day 41 Ann's claim is refused ("silent 2 days"), and an offer
+    // every 39 days stalls the forfeit for ever. docs/mail.md, Deadlines:
+    // offers and answers never start a move's silence again, and a false
+    // `Date` "only makes the reader's own wait look longer".
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, _) = khan_after(root.path(), 3);
+    in_days(&bo, 39, &["draw", "offer", "khan-1"]).success();
+    let Inbox::Files { dir, .. } = ann.inbox.clone() else {
+        unreachable!()
+    };
+    for file in super::mail_files(&dir) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let forged: String = text
+            .split_inclusive('\n')
+            .map(|line| {
+                if line.starts_with("Date:") {
+                    let end = if line.ends_with("\r\n") { "\r\n" } else { "\n" };
+                    format!("Date: Mon, 01 Jan 2001 00:00:00 +0000{end}")
+                } else {
+                    line.to_owned()
+                }
+            })
+            .collect();
+        assert_ne!(forged, text, "setup: the mail has a Date");
+        std::fs::write(&file, forged).unwrap();
+    }
+    read_in_days(&ann, 39);
+    in_days(&ann, 39, &["draw", "decline", "khan-1"]).success();
+    read_in_days(&bo, 39);
+    let out = in_days(&ann, 41, &["forfeit", "khan-1"]);
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+        + &String::from_utf8_lossy(&out.get_output().stderr);
+    assert!(
+        out.get_output().status.success() && said.contains("claims a forfeit"),
+        "Bo, silent on his move 39 days, reset his clock with one draw offer whose Date was set back: {said}"
+    );
+}

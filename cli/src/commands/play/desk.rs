@@ -432,26 +432,26 @@ impl MailMeta {
 
 impl MailMeta {
     /// The mail whose events were just taken says it was sent at
-    /// `sent_at`: a silence those events started (a move or an answer now
-    /// owed by this desk's player) runs from then, not from the reading,
+    /// `sent_at`: a move those events made this desk's player owe is owed
+    /// from then, not from the reading,
     /// bounded by the change before (`before`) and the reading: a turn
     /// read a month late (a laptop asleep on a holiday) was shown as
     /// "waiting for you 0 day(s)" while the sender's desk counted 30.
     /// The `Date` is the sender's clock: bounded so, a false one can only
     /// make the reader's own wait look longer, never the sender's.
+    ///
+    /// Only a move owed by the reader is moved so: an answer's start moves
+    /// the mover's credit for the days it waited (`SilenceClock::step`),
+    /// and an offer dated early would have bought its sender days off his
+    /// own move's silence on the reader's desk.
     pub fn owed_since_sent(&mut self, before: u64, sent_at: u64) {
         let changed = self.changed;
         let at = sent_at.clamp(before.min(changed), changed);
-        if at == changed {
-            return;
-        }
-        for since in [
-            &mut self.silence.move_due_since,
-            &mut self.silence.answer_due_since,
-        ] {
-            if *since == Some(changed) {
-                *since = Some(at);
-            }
+        if at < changed
+            && self.silence.answer_due_since.is_none()
+            && self.silence.move_due_since == Some(changed)
+        {
+            self.silence.move_due_since = Some(at);
         }
     }
 }

@@ -1601,7 +1601,9 @@ fn took(
     game.name_players(desk);
     let before = game.meta.changed;
     game.meta.changed_by(new_events, &game.replay);
-    if let Some(sent_at) = envelope.sent_at {
+    if let Some(sent_at) = envelope.sent_at
+        && next_duty(&game.replay) == Some(Duty::Move(desk.key()))
+    {
         game.meta.owed_since_sent(before, sent_at);
     }
     if let Some(m) = envelope.message_id {
