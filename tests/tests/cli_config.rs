@@ -331,6 +331,27 @@ fn a_desk_bundle_written_into_the_data_directory_does_not_carry_the_one_before()
     assert_eq!(sizes[0], sizes[2], "the bundle grows at every export");
 }
 
+/// A referee robot's configuration under `root` (`root/robot.yaml`): its
+/// store at `data`, a local Maildir `root/in` to read and a directory
+/// `root/robot-out` to write its mail into, both made.
+fn local_robot_config(root: &std::path::Path, data: &std::path::Path) -> std::path::PathBuf {
+    for sub in ["in/new", "in/cur", "in/tmp", "robot-out"] {
+        std::fs::create_dir_all(root.join(sub)).unwrap();
+    }
+    let path = root.join("robot.yaml");
+    std::fs::write(
+        &path,
+        format!(
+            "robot:\n  address: robot@yam.test\ndata: {}\noutgoing:\n  directory:\n    path: {}\nincoming:\n  maildir:\n    path: {}\n",
+            data.display(),
+            root.join("robot-out").display(),
+            root.join("in").display()
+        ),
+    )
+    .unwrap();
+    path
+}
+
 /// A desk and a robot default to the same data directory (`$YAM_DATA_DIR`,
 /// else `~/.local/share/yam`). A robot started on a player's machine
 /// without `data:` took the desk's directory for its store: it made the
@@ -341,23 +362,7 @@ fn a_desk_bundle_written_into_the_data_directory_does_not_carry_the_one_before()
 fn a_robot_and_a_desk_never_share_a_data_directory() {
     let root = tempfile::tempdir().unwrap();
     let ann = ann_knowing_bo(root.path());
-    for sub in ["in/new", "in/cur", "in/tmp", "robot-out"] {
-        std::fs::create_dir_all(root.path().join(sub)).unwrap();
-    }
-    let robot_config = |data: &std::path::Path| {
-        let path = root.path().join("robot.yaml");
-        std::fs::write(
-            &path,
-            format!(
-                "robot:\n  address: robot@yam.test\ndata: {}\noutgoing:\n  directory:\n    path: {}\nincoming:\n  maildir:\n    path: {}\n",
-                data.display(),
-                root.path().join("robot-out").display(),
-                root.path().join("in").display()
-            ),
-        )
-        .unwrap();
-        path
-    };
+    let robot_config = |data: &std::path::Path| local_robot_config(root.path(), data);
     let listing = |dir: &std::path::Path| {
         let mut names: Vec<String> = std::fs::read_dir(dir)
             .unwrap()
@@ -418,21 +423,8 @@ fn a_desk_bundle_is_not_imported_into_a_robots_store() {
         .arg(&ann)
         .assert()
         .success();
-    for sub in ["in/new", "in/cur", "in/tmp", "robot-out"] {
-        std::fs::create_dir_all(root.path().join(sub)).unwrap();
-    }
     let store = root.path().join("robot-data");
-    let robot_config = root.path().join("robot.yaml");
-    std::fs::write(
-        &robot_config,
-        format!(
-            "robot:\n  address: robot@yam.test\ndata: {}\noutgoing:\n  directory:\n    path: {}\nincoming:\n  maildir:\n    path: {}\n",
-            store.display(),
-            root.path().join("robot-out").display(),
-            root.path().join("in").display()
-        ),
-    )
-    .unwrap();
+    let robot_config = local_robot_config(root.path(), &store);
     yam!()
         .args(["robot", "run", "--once", "--config"])
         .arg(&robot_config)
@@ -489,20 +481,7 @@ fn a_robot_refuses_a_desk_whose_configuration_starts_with_a_byte_order_mark() {
         .assert()
         .success()
         .stdout(predicate::str::contains("Ann <ann@example.org>"));
-    for sub in ["in/new", "in/cur", "in/tmp", "robot-out"] {
-        std::fs::create_dir_all(root.path().join(sub)).unwrap();
-    }
-    let robot_config = root.path().join("robot.yaml");
-    std::fs::write(
-        &robot_config,
-        format!(
-            "robot:\n  address: robot@yam.test\ndata: {}\noutgoing:\n  directory:\n    path: {}\nincoming:\n  maildir:\n    path: {}\n",
-            ann.display(),
-            root.path().join("robot-out").display(),
-            root.path().join("in").display()
-        ),
-    )
-    .unwrap();
+    let robot_config = local_robot_config(root.path(), &ann);
     let out = yam!()
         .args(["robot", "run", "--once", "--config"])
         .arg(&robot_config)
