@@ -347,7 +347,7 @@ impl Config {
 /// indentation.
 fn second_key(text: &str, key: &str, line: usize, column: usize) -> Option<(usize, usize)> {
     let indent = column.saturating_sub(1);
-    text.lines()
+    yaml_lines(text)
         .enumerate()
         .skip(line.saturating_sub(1))
         .filter(|(_, l)| {
@@ -359,6 +359,33 @@ fn second_key(text: &str, key: &str, line: usize, column: usize) -> Option<(usiz
         })
         .nth(1)
         .map(|(n, _)| (n + 1, column))
+}
+
+/// The lines of `text` as the YAML reader counts them (its line numbers
+/// are these): broken by LF, CR LF, a CR alone, NEL, LS and PS.
+pub fn yaml_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let now = rest?;
+        match now
+            .char_indices()
+            .find(|&(_, c)| matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'))
+        {
+            Some((at, c)) => {
+                let after = if now[at..].starts_with("\r\n") {
+                    at + 2
+                } else {
+                    at + c.len_utf8()
+                };
+                rest = (after < now.len()).then(|| &now[after..]);
+                Some(&now[..at])
+            }
+            None => {
+                rest = None;
+                (!now.is_empty()).then_some(now)
+            }
+        }
+    })
 }
 
 /// `path` relative to `base` (`~/` to the home directory); an absolute
@@ -473,6 +500,10 @@ mod tests {
         };
         assert_eq!((line, column), (5, 3));
         assert_eq!(second_key("  é: x\né\n", "é", 1, 1), None);
+        // A CR alone breaks a line for the YAML reader: so here.
+        assert_eq!(second_key("a: 1\rb: 2\ra: 3\n", "a", 1, 1), Some((3, 1)));
+        let lines: Vec<&str> = yaml_lines("a\r\nb\rc\u{2028}d\n\ne").collect();
+        assert_eq!(lines, ["a", "b", "c", "d", "", "e"]);
     }
 
     #[test]

@@ -59,7 +59,7 @@ pub mod fuzzing {
     pub use crate::commands::robot::command::{
         BadLine, Command, MAX_COMMANDS, MAX_SEED, Offer, Parsed, parse, unquoted,
     };
-    pub use crate::config::{Config, ConfigError};
+    pub use crate::config::{Config, ConfigError, yaml_lines};
     pub use crate::mail::html::{MAX_QUOTE_MARKS, html_lines};
 }
 
