@@ -75,6 +75,44 @@ fn names_an_identity(text: &str) -> bool {
     }
 }
 
+/// The folder, among the games, that indexes the games with mail waiting
+/// to be sent (no game's folder starts with '.').
+const WAITING: &str = ".waiting";
+
+/// In [`WAITING`]: the index is complete (written once every game was
+/// looked at; a store of an earlier build has no index yet).
+const INDEXED: &str = ".indexed";
+
+/// Notes in the index of games with mail waiting whether the game whose
+/// folder is `game_dir` has some. A marker made is made durable (the index
+/// must never miss a waiting mail after a crash); one removed is not (a
+/// stale marker costs a look).
+pub fn note_waiting(game_dir: &Path, waiting: bool) -> io::Result<()> {
+    let (Some(games), Some(name)) = (game_dir.parent(), game_dir.file_name()) else {
+        return Ok(());
+    };
+    let dir = games.join(WAITING);
+    let marker = dir.join(name);
+    if !waiting {
+        return match std::fs::remove_file(&marker) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        };
+    }
+    if std::fs::symlink_metadata(&marker).is_ok() {
+        return Ok(());
+    }
+    if std::fs::symlink_metadata(&dir).is_err() {
+        std::fs::create_dir_all(&dir)?;
+        #[cfg(unix)]
+        File::open(games)?.sync_all()?;
+    }
+    File::create(&marker)?;
+    #[cfg(unix)]
+    File::open(&dir)?.sync_all()?;
+    Ok(())
+}
+
 /// A data directory.
 #[derive(Debug, Clone)]
 pub struct Store {
@@ -165,6 +203,43 @@ impl Store {
     }
 
     /// Whether a game `id` is stored (its record there, readable or not).
+    /// The games with a mail waiting to be sent, by the index the desk
+    /// keeps of them (`games/.waiting/`, an empty file a game, see
+    /// [`note_waiting`]); none when the index is not yet complete (a store
+    /// of an earlier build, or one whose index was lost): then the caller
+    /// looks at every game and completes it ([`Store::index_waiting`]).
+    pub fn waiting(&self) -> Result<Option<Vec<String>>, StoreError> {
+        let dir = self.root.join("games").join(WAITING);
+        if std::fs::symlink_metadata(dir.join(INDEXED)).is_err() {
+            return Ok(None);
+        }
+        let io = |e| StoreError::Io(dir.display().to_string(), e);
+        let mut ids = Vec::new();
+        for entry in std::fs::read_dir(&dir).map_err(io)? {
+            let entry = entry.map_err(io)?;
+            if let Some(name) = entry.file_name().to_str()
+                && !name.starts_with('.')
+            {
+                ids.push(name.to_owned());
+            }
+        }
+        ids.sort();
+        Ok(Some(ids))
+    }
+
+    /// Completes the index of games with mail waiting after a look at
+    /// every game found `waiting` (each marked, then the index said
+    /// complete).
+    pub fn index_waiting(&self, waiting: &[String]) -> Result<(), StoreError> {
+        let dir = self.root.join("games").join(WAITING);
+        let io = |e| StoreError::Io(dir.display().to_string(), e);
+        for id in waiting {
+            note_waiting(&self.root.join("games").join(id), true).map_err(io)?;
+        }
+        std::fs::create_dir_all(&dir).map_err(io)?;
+        atomic::write(&dir.join(INDEXED), b"", true).map_err(io)
+    }
+
     pub fn holds(&self, id: &str) -> bool {
         self.game_dir(id)
             .is_ok_and(|dir| std::fs::symlink_metadata(dir.join("record.yam")).is_ok())

@@ -5134,3 +5134,101 @@ fn a_draw_offer_dated_back_does_not_wipe_the_silence_of_the_move_it_was_made_on(
         "Bo, silent on his move 39 days, reset his clock with one draw offer whose Date was set back: {said}"
     );
 }
+
+/// The read(2) calls one `yam ARGS --data-dir DIR` makes, from the
+/// kernel's accounting of the shell that ran it and waited for it (a
+/// reaped child's reads are added to its parent's `/proc/PID/io`): a
+/// count the machine's load does not move. The run must succeed.
+#[cfg(target_os = "linux")]
+fn read_calls(dir: &Path, args: &[&str]) -> u64 {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#""$0" "$@" >/dev/null 2>&1 || echo failed; grep '^syscr:' /proc/$$/io"#)
+        .arg(yam_tests::yam_bin!())
+        .args(args)
+        .arg("--data-dir")
+        .arg(dir)
+        .current_dir(yam_tests::workspace())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("failed"), "yam {args:?} failed");
+    text.trim()
+        .strip_prefix("syscr:")
+        .unwrap_or_else(|| panic!("no syscr in {text:?}"))
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+/// A desk of a player who has played for years keeps hundreds of games;
+/// one turn mail for one of them is read with the same work whatever the
+/// other games: `yam read` looked for mail waiting to be sent by opening,
+/// locking and parsing the bookkeeping of every game the desk keeps (and
+/// listed every game's folder to tell whether the mail's game is kept),
+/// so a turn's read grew by two read(2) calls, a lock and a YAML parse a
+/// game: at 301 games 642 read calls and 302 locks against 42 and 2 at
+/// one game. `yam send` the same.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_turn_mail_is_read_without_reading_every_other_game_of_the_desk() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 2);
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    // Ann's third move, kept aside: Bo reads it at the end, once with one
+    // game on his desk and once with seven.
+    ann.yam(&["move", "khan-1", &line[2]]).success();
+    let mail = super::mail_files(&bo_inbox).pop().unwrap();
+    let turn = root.path().join("turn.eml");
+    std::fs::rename(&mail, &turn).unwrap();
+    let turn = turn.to_str().unwrap().to_owned();
+    let reads_on_a_copy = |args: &[&str]| {
+        let copy = tempfile::tempdir().unwrap();
+        copy_dir(bo.dir(), copy.path());
+        read_calls(copy.path(), args)
+    };
+    let one_game = reads_on_a_copy(&["read", "--eml", &turn]);
+    let send_one_game = reads_on_a_copy(&["send"]);
+
+    // Six other games between the same two, each opened and one move in.
+    for n in 0..6 {
+        let id = format!("other-{n}");
+        ann.yam(&[
+            "challenge",
+            bo.address.as_str(),
+            "--id",
+            &id,
+            "--game-type",
+            "khan",
+            "--ruleset",
+            "rescue-khan",
+            "--seats",
+            "first",
+        ])
+        .success();
+        bo.read();
+        bo.yam(&["accept", &id]).success();
+        ann.read();
+        bo.read();
+        ann.yam(&["move", &id, &line[0]]).success();
+        bo.read();
+    }
+    assert_eq!(
+        std::fs::read_dir(bo.dir().join("games"))
+            .unwrap()
+            .flatten()
+            .filter(|e| e.path().join("record.yam").exists())
+            .count(),
+        7
+    );
+    let seven_games = reads_on_a_copy(&["read", "--eml", &turn]);
+    let send_seven_games = reads_on_a_copy(&["send"]);
+    // A few calls of slack (the read log is longer by the other games'
+    // mails); a game's bookkeeping alone is two.
+    assert!(
+        seven_games <= one_game + 3 && send_seven_games <= send_one_game + 3,
+        "one turn mail's `yam read` made {one_game} read calls with one game on the desk and {seven_games} with six other games beside it; `yam send` with nothing waiting {send_one_game} and {send_seven_games}"
+    );
+}

@@ -416,7 +416,7 @@ fn open_mail_game(desk: &Desk, id: &str) -> Result<Game, Error> {
 /// signed notice is stored with the game, then mailed; a challenge still
 /// waiting for the opponent's card is simply dropped.
 pub fn close(desk: &Desk, id: &str, kind: NoticeKind, reason: &str) -> Result<Done, Error> {
-    if kind == NoticeKind::Withdraw && !desk.store.games()?.iter().any(|g| g == id) {
+    if kind == NoticeKind::Withdraw && !desk.store.holds(id) {
         return drop_pending(desk, id);
     }
     let mut game = my_game(desk, id)?;
@@ -923,18 +923,44 @@ pub fn send_waiting(desk: &Desk) -> (Vec<String>, Vec<Error>) {
     // A game that cannot be read is said, never skipped: its mail may be
     // the one waiting, and "no mail is waiting" would tell the player her
     // move went when it never did.
-    let ids = match desk.store.games() {
-        Ok(ids) => ids,
+    // The index of games with mail waiting; a store without one (of an
+    // earlier build) has every game looked at once, and the index made.
+    let (ids, indexed) = match desk.store.waiting() {
+        Ok(Some(ids)) => (ids, true),
+        Ok(None) => match desk.store.games() {
+            Ok(ids) => (ids, false),
+            Err(e) => {
+                failed.push(Error::usage(e.to_string()));
+                return (sent, failed);
+            }
+        },
         Err(e) => {
             failed.push(Error::usage(e.to_string()));
             return (sent, failed);
         }
     };
+    let mut waiting = Vec::new();
     for id in ids {
+        if indexed && !desk.store.holds(&id) {
+            // A marker of a game since removed.
+            let _ = crate::store::note_waiting(&desk.store.root().join("games").join(&id), false);
+            continue;
+        }
         match Stored::mail_waits(&desk.store, &id) {
-            Ok(true) => {}
-            Ok(false) => continue,
+            Ok(true) => waiting.push(id.clone()),
+            Ok(false) => {
+                if indexed {
+                    // A marker a crash left: the mail went.
+                    let _ = crate::store::note_waiting(
+                        &desk.store.root().join("games").join(&id),
+                        false,
+                    );
+                }
+                continue;
+            }
             Err(e) => {
+                // Unreadable: kept in the index, said at every look.
+                waiting.push(id.clone());
                 failed.push(e);
                 continue;
             }
@@ -968,6 +994,9 @@ pub fn send_waiting(desk: &Desk) -> (Vec<String>, Vec<Error>) {
             Ok(false) => {}
             Err(e) => failed.push(unsent(&game, &e)),
         }
+    }
+    if !indexed && let Err(e) = desk.store.index_waiting(&waiting) {
+        failed.push(Error::usage(e.to_string()));
     }
     (sent, failed)
 }

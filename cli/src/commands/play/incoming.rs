@@ -431,7 +431,7 @@ fn notice(desk: &mut Desk, from: &str, bytes: &[u8]) -> Outcome {
             "a notice from {from} signed by another key than theirs"
         ));
     }
-    if !desk.store.games().is_ok_and(|g| g.contains(&id)) {
+    if !desk.store.holds(&id) {
         return Outcome::Ignored(format!(
             "from {from}: a notice for {id}, not a game of yours"
         ));
@@ -810,7 +810,7 @@ fn record(
     // The stored game it continues, if any: the events its checkpoint
     // vouches for were verified, so only the mail's new events have their
     // signatures checked (without a matching checkpoint, all of them).
-    let claimed = claimed_id(bytes).filter(|id| desk.store.games().is_ok_and(|g| g.contains(id)));
+    let claimed = claimed_id(bytes).filter(|id| desk.store.holds(id));
     let opened = match claimed {
         Some(id) => match Stored::open(&desk.store, &id) {
             Ok(s) => Some(s),

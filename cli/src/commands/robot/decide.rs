@@ -423,6 +423,33 @@ fn meta_path(id: &str) -> String {
     format!("games/{id}/robot.yaml")
 }
 
+/// Makes the index of live games of a store of an earlier build: a marker
+/// for each of `ids`, made durable, then the index said complete.
+fn make_live_index(live: &Path, ids: &[String]) -> std::io::Result<()> {
+    std::fs::create_dir_all(live)?;
+    for id in ids {
+        std::fs::File::create(live.join(id))?;
+    }
+    // The markers durable before the index says it is complete.
+    #[cfg(unix)]
+    std::fs::File::open(live)?.sync_all()?;
+    crate::store::atomic::write(&live.join(LIVE_INDEXED), b"", true)
+}
+
+/// The index of games that may still owe something (a reminder, a
+/// forfeit, an expiry): a marker a game, beside the games. Games over are
+/// never read by the deadlines again: a robot of years kept thousands,
+/// each read and parsed at every look.
+const LIVE: &str = "live";
+
+/// In [`LIVE`]: the index is complete (a store of an earlier build has
+/// none, and its games are looked at once to make it).
+const LIVE_INDEXED: &str = ".indexed";
+
+fn live_path(id: &str) -> String {
+    format!("{LIVE}/{id}")
+}
+
 fn record_path(id: &str) -> String {
     format!("games/{id}/record.yam")
 }
@@ -707,6 +734,12 @@ impl Robot {
     fn put_meta(&self, work: &mut Work, meta: &GameMeta) {
         if let Ok(text) = serde_yaml_ng::to_string(meta) {
             work.writes.insert(meta_path(&meta.id), text);
+            // A game that may still owe something is in the index the
+            // deadlines read, written in the same step as its bookkeeping
+            // (a marker left on a game since over costs one look).
+            if meta.stage != Stage::Over {
+                work.writes.insert(live_path(&meta.id), String::new());
+            }
         }
     }
 
@@ -1946,27 +1979,57 @@ impl Robot {
     /// forfeit is claimed against them this time.
     pub fn deadlines(&self, waiting: &std::collections::HashSet<String>) -> Vec<(String, Work)> {
         let mut out = Vec::new();
-        // Every game the robot keeps: a challenge not yet joined has its
-        // bookkeeping and no record.
-        let dir = self.store.root().join("games");
+        let live = self.store.root().join(LIVE);
+        let indexed = live.join(LIVE_INDEXED).is_file();
+        // The games that may owe something, by the index; without one,
+        // every game the robot keeps (a challenge not yet joined has its
+        // bookkeeping and no record), once, to make it.
+        let dir = if indexed {
+            live.clone()
+        } else {
+            self.store.root().join("games")
+        };
         let mut ids: Vec<String> = std::fs::read_dir(&dir)
             .map(|entries| {
                 entries
                     .flatten()
-                    .filter(|e| e.path().join("robot.yaml").is_file())
+                    .filter(|e| indexed || e.path().join("robot.yaml").is_file())
                     .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+                    .filter(|name| !name.starts_with('.'))
                     .collect()
             })
             .unwrap_or_default();
         ids.sort();
+        let mut still_live = Vec::new();
         for id in ids {
             let noted = self.unreadable.borrow().len();
+            match self.meta(&Work::default(), &id) {
+                Some(meta) if meta.stage == Stage::Over => {
+                    // Over since its marker was made: out of the index.
+                    if indexed {
+                        let _ = std::fs::remove_file(live.join(&id));
+                    }
+                    continue;
+                }
+                Some(_) => still_live.push(id.clone()),
+                // Unreadable (said by the runner) or gone: kept for now.
+                None => {
+                    if !indexed || self.store.root().join(meta_path(&id)).exists() {
+                        still_live.push(id.clone());
+                    } else {
+                        let _ = std::fs::remove_file(live.join(&id));
+                    }
+                }
+            }
             let due = self.deadline(&id, waiting);
             // Nothing is decided on a game whose files are damaged; the
             // runner takes the faults and says so.
             if self.unreadable.borrow().len() == noted {
                 out.extend(due);
             }
+        }
+        if !indexed {
+            let _ = make_live_index(&live, &still_live);
         }
         out
     }
