@@ -672,6 +672,8 @@ fn a_store_of_an_earlier_build_is_made_private_once_and_left_temporaries_removed
         let mode = if contents.is_some() { 0o600 } else { 0o700 };
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
     }
+    // An earlier build kept no note that its last run ended cleanly.
+    std::fs::remove_file(data.join("robot/ended")).unwrap();
     let out = local.run();
     let log = stderr(&out);
     assert!(
@@ -697,6 +699,37 @@ fn a_store_of_an_earlier_build_is_made_private_once_and_left_temporaries_removed
     assert!(!stderr(&out).contains("temporary"), "{}", stderr(&out));
     assert_eq!(local.plies(&game), 1);
     assert_private(&tree(&data), "after a move");
+}
+
+/// A robot of years started by cron (`--once` a minute) walked its whole
+/// store at every start, to tighten what an earlier build left readable
+/// and remove the temporary files of killed runs: a run that ended
+/// cleanly leaves neither, so the next start walks nothing; a run killed
+/// (no note that it ended) has the next start walk the store again.
+#[test]
+fn a_store_is_walked_at_a_start_only_after_a_run_that_did_not_end_cleanly() {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let game = local.solo_game("ann@player.test", &ann);
+    let data = local.data();
+    let temporary = data
+        .join("games")
+        .join(&game)
+        .join(".record.yam.tmp-4000001");
+    std::fs::write(&temporary, b"half a file").unwrap();
+    // The run before ended cleanly: nothing of a killed run can be there,
+    // and this one is not looked for.
+    local.run();
+    assert!(temporary.exists(), "walked after a clean end");
+    // A run killed: it left no note, and the next start walks the store.
+    std::fs::remove_file(data.join("robot/ended")).unwrap();
+    let out = local.run();
+    assert!(
+        stderr(&out).contains("1 temporary file(s) left by a killed run removed"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!temporary.exists());
 }
 
 /// A data directory reached by a symbolic link (`data: /var/lib/yam-robot`,

@@ -10,7 +10,7 @@
 //! at start, and the log says so.
 
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::store::atomic;
 
@@ -27,6 +27,42 @@ pub struct Tidied {
     pub tightened: usize,
     /// Temporary files of killed runs, removed.
     pub temporaries: usize,
+}
+
+/// The robot's note that its last run ended cleanly (`robot/ended`):
+/// present, the next start need not walk the store ([`tidy`]).
+#[derive(Debug)]
+pub struct EndedCleanly {
+    path: PathBuf,
+}
+
+impl EndedCleanly {
+    /// The note of the store at `root`.
+    pub fn of(root: &Path) -> EndedCleanly {
+        EndedCleanly {
+            path: root.join("robot").join("ended"),
+        }
+    }
+
+    /// Whether the last run ended cleanly; the note is taken away, durably
+    /// (a run killed from now on leaves none, and the next start walks the
+    /// store).
+    pub fn take(&self) -> bool {
+        if std::fs::remove_file(&self.path).is_err() {
+            return false;
+        }
+        let synced = self
+            .path
+            .parent()
+            .is_some_and(|dir| std::fs::File::open(dir).and_then(|d| d.sync_all()).is_ok());
+        // Not durable: as if it had not been there.
+        synced
+    }
+
+    /// This run ends cleanly (not synced: lost, it costs one walk).
+    pub fn mark(&self) {
+        let _ = std::fs::File::create(&self.path);
+    }
 }
 
 /// At start, with the store's lock held (so no other robot writes in it):
