@@ -105,3 +105,29 @@ pub fn mail_servers() -> MailServers {
         imap_password: mail_env("YAM_MAILTEST_IMAP_PASSWORD"),
     }
 }
+
+/// The read(2) calls `yam ARGS` makes (the binary `yam`, from
+/// [`yam_bin!`]), with `env` set, run from the workspace: from the kernel's
+/// accounting of the shell that ran it and waited for it (a reaped child's
+/// reads are added to its parent's `/proc/PID/io`), a count the machine's
+/// load does not move. The run must succeed.
+#[cfg(target_os = "linux")]
+pub fn read_calls(yam: &std::ffi::OsStr, args: &[&std::ffi::OsStr], env: &[(&str, &str)]) -> u64 {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#""$0" "$@" >/dev/null 2>&1 || echo failed; grep '^syscr:' /proc/$$/io"#)
+        .arg(yam)
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(workspace())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("failed"), "yam {args:?} failed");
+    text.trim()
+        .strip_prefix("syscr:")
+        .unwrap_or_else(|| panic!("no syscr in {text:?}"))
+        .trim()
+        .parse()
+        .unwrap()
+}

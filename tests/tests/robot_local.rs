@@ -5325,22 +5325,18 @@ fn a_large_mail_is_read_only_when_a_player_of_a_witnessed_game_wrote_it_about_th
 /// `/proc/PID/io`): a count the machine's load does not move.
 #[cfg(target_os = "linux")]
 fn robot_read_calls(local: &Local, now: u64) -> u64 {
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(r#""$0" robot run --once --config "$1" >/dev/null 2>&1 || echo failed; grep '^syscr:' /proc/$$/io"#)
-        .arg(yam_tests::yam_bin!())
-        .arg(&local.config)
-        .env("YAM_ROBOT_NOW", now.to_string())
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(!text.contains("failed"), "the robot failed");
-    text.trim()
-        .strip_prefix("syscr:")
-        .unwrap_or_else(|| panic!("no syscr in {text:?}"))
-        .trim()
-        .parse()
-        .unwrap()
+    let now = now.to_string();
+    yam_tests::read_calls(
+        yam_tests::yam_bin!().as_ref(),
+        &[
+            "robot".as_ref(),
+            "run".as_ref(),
+            "--once".as_ref(),
+            "--config".as_ref(),
+            local.config.as_os_str(),
+        ],
+        &[("YAM_ROBOT_NOW", &now)],
+    )
 }
 
 /// A robot that has run for years keeps every game it ever refereed; a

@@ -5141,24 +5141,9 @@ fn a_draw_offer_dated_back_does_not_wipe_the_silence_of_the_move_it_was_made_on(
 /// count the machine's load does not move. The run must succeed.
 #[cfg(target_os = "linux")]
 fn read_calls(dir: &Path, args: &[&str]) -> u64 {
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(r#""$0" "$@" >/dev/null 2>&1 || echo failed; grep '^syscr:' /proc/$$/io"#)
-        .arg(yam_tests::yam_bin!())
-        .args(args)
-        .arg("--data-dir")
-        .arg(dir)
-        .current_dir(yam_tests::workspace())
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(!text.contains("failed"), "yam {args:?} failed");
-    text.trim()
-        .strip_prefix("syscr:")
-        .unwrap_or_else(|| panic!("no syscr in {text:?}"))
-        .trim()
-        .parse()
-        .unwrap()
+    let mut all: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+    all.extend(["--data-dir".as_ref(), dir.as_os_str()]);
+    yam_tests::read_calls(yam_tests::yam_bin!().as_ref(), &all, &[])
 }
 
 /// A desk of a player who has played for years keeps hundreds of games;
