@@ -5402,3 +5402,47 @@ fn an_empty_look_reads_no_game_that_is_over() {
         "an empty look made {one_over} read calls with one game over in the store and {five_over} with five"
     );
 }
+
+/// The robot holds one identity for each player it ever started a game
+/// for; the keys of a game's two parties were found by opening and
+/// deriving every player's seed (2,021 read calls at 1,000 players, paid
+/// by the first move of every process: every `--once` from cron). The
+/// seated players' identities are looked at first.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_move_opens_the_seeds_of_its_own_players_only() {
+    let mut local = Local::new();
+    let (game, ann, bo) = ann_and_bo_at_khan(&mut local);
+    let now = wall_clock();
+    local.deliver(
+        "ann@player.test",
+        "move Ng3-f3 #0",
+        &format!("token: {ann}"),
+    );
+    let few = robot_read_calls(&local, now);
+    assert_eq!(replay(&local.record(&game)).plies(), 1);
+    // Other players' identities, as games with them would have left.
+    let identities = local.root.join("data/secrets/identities");
+    assert_eq!(
+        std::fs::read_dir(&identities).unwrap().count(),
+        3,
+        "the robot's, Ann's and Bo's identities in {}",
+        identities.display()
+    );
+    for n in 0..60 {
+        let path = identities.join(format!("p-{n:03}.seed"));
+        std::fs::write(&path, format!("{:064x}\n", n + 1)).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        }
+    }
+    local.deliver("bo@player.test", "move Ae7-f6 #1", &format!("token: {bo}"));
+    let many = robot_read_calls(&local, now + 60);
+    assert_eq!(replay(&local.record(&game)).plies(), 2);
+    assert!(
+        many <= few + 3,
+        "a move made {few} read calls with the two players' seeds in the store and {many} with sixty more"
+    );
+}

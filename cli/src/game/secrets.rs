@@ -330,6 +330,46 @@ impl Secrets {
         Ok(names)
     }
 
+    /// The identity `name` if its seed exists: never created (a seed
+    /// removed is no identity).
+    fn existing_identity(&self, name: &str) -> Result<Option<Identity>, SecretError> {
+        let path = self.identity_path(name);
+        let text = match read_secret(&path) {
+            Ok(text) => text,
+            Err(_) if !valid_name(name) || !path.exists() => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let seed = parse_hex32(&path, &text)?;
+        Ok(Some(Identity {
+            name: name.to_owned(),
+            key: self.signing_key(name, &seed),
+        }))
+    }
+
+    /// The identity holding `key`, looked for first among `names` (those
+    /// the caller expects it under: the robot's players of one game), so
+    /// that a store of a thousand players' seeds opens the few it needs;
+    /// any other identity holding it is found as [`Secrets::identity_for`]
+    /// finds it.
+    pub fn identity_among(
+        &self,
+        names: &[&str],
+        key: &PublicKey,
+    ) -> Result<Option<Identity>, SecretError> {
+        for name in names {
+            if let Some(identity) = self.existing_identity(name)?
+                && identity.key.public_key() == *key
+            {
+                self.keys
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(identity.name.clone(), *key);
+                return Ok(Some(identity));
+            }
+        }
+        self.identity_for(key)
+    }
+
     /// The identity holding `key`.
     pub fn identity_for(&self, key: &PublicKey) -> Result<Option<Identity>, SecretError> {
         let known = |keys: &std::collections::HashMap<String, PublicKey>| {
@@ -341,11 +381,10 @@ impl Secrets {
         if let Some(name) = cached {
             // Read again (never created: a seed removed since is no
             // identity), and the key checked against the one derived.
-            if self.identity_path(&name).exists() {
-                let identity = self.identity(&name)?.0;
-                if identity.key.public_key() == *key {
-                    return Ok(Some(identity));
-                }
+            if let Some(identity) = self.existing_identity(&name)?
+                && identity.key.public_key() == *key
+            {
+                return Ok(Some(identity));
             }
             self.keys
                 .lock()
@@ -1038,5 +1077,37 @@ mod tests {
         let stranger = SigningKey::from_seed(&[9; 32]).public_key();
         assert_eq!(found(&stranger), None);
         assert_eq!(found(&ann.key.public_key()).as_deref(), Some("ann"));
+    }
+
+    #[test]
+    fn an_identity_is_looked_for_among_names_first_then_everywhere() {
+        let dir = tempfile::tempdir().unwrap();
+        let secrets = Secrets::open(&dir.path().join("s")).unwrap();
+        let (ann, _) = secrets.identity("ann").unwrap();
+        let (bo, _) = secrets.identity("bo").unwrap();
+        let among = |names: &[&str], key: &PublicKey| {
+            secrets.identity_among(names, key).unwrap().map(|i| i.name)
+        };
+        assert_eq!(among(&["bo"], &bo.key.public_key()).as_deref(), Some("bo"));
+        // Under another name than expected: still found.
+        assert_eq!(
+            among(&["bo"], &ann.key.public_key()).as_deref(),
+            Some("ann")
+        );
+        // A name with no seed is not created, nor one that is no name.
+        assert_eq!(
+            among(&["dee", "../x"], &ann.key.public_key()).as_deref(),
+            Some("ann")
+        );
+        assert!(!secrets.identity_path("dee").exists());
+        let stranger = SigningKey::from_seed(&[9; 32]).public_key();
+        assert_eq!(among(&["ann", "bo"], &stranger), None);
+        // A damaged seed under an expected name is said, not passed over.
+        fs::write(secrets.identity_path("bo"), "not hex\n").unwrap();
+        assert!(
+            secrets
+                .identity_among(&["bo"], &bo.key.public_key())
+                .is_err()
+        );
     }
 }

@@ -1370,18 +1370,32 @@ impl Robot {
         })
     }
 
-    fn keys(&self, loaded: &Loaded) -> Result<Keys, String> {
+    fn keys(&self, work: &Work, loaded: &Loaded) -> Result<Keys, String> {
         let game = loaded
             .replay
             .events()
             .first()
             .map(|e| e.event.game.clone())
             .ok_or("no opening")?;
+        // The identities the parties' keys are held under: the seated
+        // players' and the robot's own (a solo game's other side), so the
+        // seeds of the store's other players stay closed.
+        let players: Vec<Player> = loaded
+            .meta
+            .seats
+            .iter()
+            .filter_map(|address| self.player(work, address))
+            .collect();
+        let names: Vec<&str> = players
+            .iter()
+            .map(|p| p.identity.as_str())
+            .chain([ROBOT_IDENTITY])
+            .collect();
         let mut parties = Vec::new();
         for party in loaded.replay.parties() {
             let identity = self
                 .secrets
-                .identity_for(&party.key)
+                .identity_among(&names, &party.key)
                 .map_err(|e| self.secret_fault(e).to_string())?
                 .ok_or_else(|| {
                     self.secret_fault("a party's key of this game is not in the robot's secrets")
@@ -1420,7 +1434,7 @@ impl Robot {
             .0
             .key
             .public_key();
-        let keys = self.keys(&loaded)?;
+        let keys = self.keys(work, &loaded)?;
         let mut replay = SignedReplay::clone(&loaded.replay);
         let events = match f(&mut replay, &keys, &me) {
             Ok(e) => e,
@@ -2169,7 +2183,7 @@ impl Robot {
             self.put_meta(work, &loaded.meta);
             return Ok(());
         }
-        let keys = self.keys(&loaded)?;
+        let keys = self.keys(work, &loaded)?;
         // The claim is signed by the side that waited (in a solo game, the
         // robot), with the robot's timestamp.
         let claimant = loaded
