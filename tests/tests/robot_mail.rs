@@ -449,6 +449,104 @@ fn two_players_with_their_own_keys_play_through_the_robot_as_referee() {
     verify_offline(&witnessed, store.as_path(), "witnessed.yam");
 }
 
+/// A witnessed game's mails carry its record twice and outgrow the
+/// robot's `max_mail_bytes`; such a mail is read when its header, fetched
+/// alone (IMAP `BODY.PEEK[HEADER]<0.N>`), names a witnessed game and comes
+/// from one of its bound players. The local tests read a Maildir's file;
+/// here Dovecot answers the partial fetch (`BODY[HEADER]<0> {n}`), and a
+/// header read as empty (the test fails so when `fetch_head` returns
+/// nothing) ignores every later mail, the witnessed copy frozen.
+#[test]
+fn a_witnessed_game_outgrowing_the_mail_limit_is_still_witnessed_over_imap() {
+    let s = servers();
+    let robot = Robot::new(&s);
+    let (ann, bo) = (Desk::new(&s, "lann"), Desk::new(&s, "lbo"));
+    let game = format!("khan-{}", fresh_user("large"));
+    ann.yam(&[
+        "challenge",
+        &bo.address,
+        "--game-type",
+        "khan",
+        "--ruleset",
+        "basic",
+        "--id",
+        &game,
+        "--referee",
+        &robot.address,
+    ]);
+    assert!(bo.yam(&["read"]).contains("my card is sent in answer"));
+    ann.yam(&["read"]);
+    let log = robot.run();
+    assert!(
+        log.contains(&format!("witnessed {game}: 1 new event")),
+        "{log}"
+    );
+    bo.yam(&["read"]);
+    bo.yam(&["accept", &game]);
+    // From here on the turn mails outgrow what a command may be: the
+    // acceptance's own mail (which binds Bo's key to his address), and a
+    // kilobyte, is the limit.
+    let last_sent = |desk: &Desk| {
+        std::fs::metadata(
+            desk.data
+                .path()
+                .join("games")
+                .join(&game)
+                .join("last-sent.eml"),
+        )
+        .unwrap()
+        .len()
+    };
+    let limit = last_sent(&bo) + 1024;
+    let config = std::fs::read_to_string(&robot.config).unwrap();
+    std::fs::write(
+        &robot.config,
+        config.replace(
+            "limits:\n",
+            &format!("limits:\n  max_mail_bytes: {limit}\n"),
+        ),
+    )
+    .unwrap();
+    let mut played = 0;
+    let mut logs = String::new();
+    for _ in 0..60 {
+        let log = robot.run();
+        assert!(!log.contains("refused"), "{log}");
+        logs.push_str(&log);
+        ann.yam(&["read"]);
+        bo.yam(&["read"]);
+        if played == 4 {
+            break;
+        }
+        let mover = match (ann.status(&game).as_str(), bo.status(&game).as_str()) {
+            ("YOU", _) => &ann,
+            (_, "YOU") => &bo,
+            _ => continue,
+        };
+        mover.yam(&[
+            "move",
+            &game,
+            "--auto",
+            "random",
+            "--seed",
+            &played.to_string(),
+        ]);
+        played += 1;
+    }
+    assert_eq!(played, 4);
+    logs.push_str(&robot.run());
+    assert!(
+        last_sent(&ann) > limit && last_sent(&bo) > limit,
+        "both players' last turn mails are over the limit of {limit} bytes"
+    );
+    assert!(!logs.contains("ignored a mail of"), "{logs}");
+    let store = robot.config.parent().unwrap().join("store");
+    let witnessed =
+        std::fs::read_to_string(store.join("games").join(&game).join("record.yam")).unwrap();
+    assert_eq!(witnessed, ann.record(&game), "byte for byte");
+    assert_eq!(witnessed, bo.record(&game), "byte for byte");
+}
+
 /// Kills the watching robot when the test ends, passed or failed.
 struct Watching(std::process::Child);
 
