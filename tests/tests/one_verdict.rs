@@ -499,3 +499,51 @@ fn a_genghis_khan_variation_gets_one_verdict_from_every_command() {
     let (code, text) = run(&["check"], &off_stream);
     assert_eq!(code, 1, "a draw that is not the stream's next card: {text}");
 }
+
+/// Adversary: real life, an archivist's plain copy of a hand-written game.
+/// docs/export.md, "The reader's text copy": an unsigned game that breaks
+/// the rules is "exported all the same, with '; it breaks the rules at
+/// line L: move: why' added to its `Evidence` tag, so that an archivist
+/// loses nothing and no reader mistakes it for a good game". A wrong
+/// move number (`7...` for Black's first move, which the referee refuses:
+/// docs/notation.md, section 3) was dropped from the plain copy as a
+/// "redundant" `N...` whatever its number: the copy read `1. Ng3-f3
+/// Ae7-f6`, lost what the record said, and `yam check` called it valid
+/// while its own `Evidence` tag said it broke the rules.
+#[test]
+fn a_plain_copy_keeps_a_wrong_move_number_and_stays_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let lesson = example("examples/khan/opening-lesson.yam");
+    let wrong = lesson.replacen(
+        "Ng3-f3 {The assassin",
+        "Ng3-f3 7... Ae7-f6 {The assassin",
+        1,
+    );
+    let wrong = wrong.replacen("} Ae7-f6 2. Nf3-e3!", "} 2. Nf3-e3!", 1);
+    assert_ne!(wrong, lesson);
+    let original = write(dir.path(), "wrong.yam", &wrong);
+    let (code, text) = run(&["check"], &original);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("numbered wrongly"), "{text}");
+
+    let out = yam!()
+        .args(["export", "--plain"])
+        .arg(&original)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let plain = String::from_utf8(out.stdout).unwrap();
+    assert!(plain.contains("it breaks the rules at line"), "{plain}");
+    // The copy holds the move number the record holds ...
+    assert!(
+        plain.contains("7... Ae7-f6"),
+        "the wrong number was dropped:\n{plain}"
+    );
+    // ... so that the copy, read on its own, is not a good game.
+    let copy = write(dir.path(), "plain.yam", &plain);
+    let (code, text) = run(&["check"], &copy);
+    assert_eq!(
+        code, 1,
+        "the plain copy of a refused game checks valid: {text}"
+    );
+}

@@ -545,13 +545,21 @@ impl TakenBack {
 /// comments gone it says nothing (`1. Ag4-g5 1... Ab5-c5` reads `1. Ag4-g5
 /// Ab5-c5`), as PGN writes it; one after a comment or a variation stays.
 /// (Castle Siege keeps its `N...`: a turn of many tokens needs its start
-/// marked.)
+/// marked.) Only the number of the `N.` before it is redundant: any other
+/// (`1. Ng3-f3 7... Ae7-f6`, a number the referee refuses) is what the
+/// record says, kept so that the copy is refused as the record is.
 fn drop_redundant_numbers(movetext: &mut Vec<Node<String>>) {
     let mut after_move = false;
+    let mut last_number = None;
     movetext.retain(|node| match node {
-        Node::MoveNumber(_, Dots::Three) if after_move => false,
+        Node::MoveNumber(n, Dots::Three) if after_move && last_number == Some(*n) => false,
         Node::Move(..) | Node::Nag(_) => {
             after_move = true;
+            true
+        }
+        Node::MoveNumber(n, Dots::One) => {
+            last_number = Some(*n);
+            after_move = false;
             true
         }
         _ => {
