@@ -19,6 +19,7 @@ use crate::lex::{self, CommentLexError, LexError, LexFailure, Numeric};
 use crate::nag::Nag;
 use crate::pos::{Pos, Span};
 use crate::result::GameResult;
+use crate::split::{BOM, TAG_LINE_HEAD, tag_line_start};
 use crate::tags::{self, GameKind, KNOWN_TAGS, NOTATION_VERSION, REQUIRED_TAGS};
 use crate::visitor::{Dots, PlainToken, RawComment, RawTagValue, Visitor};
 
@@ -226,32 +227,41 @@ impl<R: Read> Reader<R> {
         visitor: &mut V,
     ) -> Result<Option<V::Output>, ReadError> {
         if self.base == 0 && self.pos == 0 {
+            // The file's own mark, before its first line.
             self.skip_bom()?;
         }
-        if let Err(fail) = self.skip_whitespace() {
-            return Err(match fail {
-                Fail::Io(e) => ReadError::Io(e),
-                // A lone CR between games: reported as the next game's
-                // fault (it stands where that game would begin), and
-                // stepped over, so reading goes on at the next game.
-                Fail::Syntax {
-                    pos, kind, found, ..
-                } => {
-                    self.games += 1;
-                    self.pos = (self.pos + 1).min(self.end);
-                    self.skip_to_next_game()?;
-                    ReadError::Syntax(Box::new(ParseError {
-                        pos,
-                        kind,
-                        found,
-                        game: self.games,
-                        game_start: pos,
-                    }))
-                }
-            });
-        }
-        if self.available() == 0 {
-            return Ok(None);
+        // A byte-order mark where a game begins, at the start of its line
+        // (records saved with one and joined with `cat`: docs/notation.md,
+        // section 7), is stepped over with the whitespace around it.
+        loop {
+            if let Err(fail) = self.skip_whitespace() {
+                return Err(match fail {
+                    Fail::Io(e) => ReadError::Io(e),
+                    // A lone CR between games: reported as the next game's
+                    // fault (it stands where that game would begin), and
+                    // stepped over, so reading goes on at the next game.
+                    Fail::Syntax {
+                        pos, kind, found, ..
+                    } => {
+                        self.games += 1;
+                        self.pos = (self.pos + 1).min(self.end);
+                        self.skip_to_next_game()?;
+                        ReadError::Syntax(Box::new(ParseError {
+                            pos,
+                            kind,
+                            found,
+                            game: self.games,
+                            game_start: pos,
+                        }))
+                    }
+                });
+            }
+            if self.available() == 0 {
+                return Ok(None);
+            }
+            if !(self.line_start == self.base + self.pos as u64 && self.skip_bom()?) {
+                break;
+            }
         }
         self.games += 1;
         let game_start = self.pos_here();
@@ -1335,12 +1345,11 @@ impl<R: Read> Reader<R> {
             };
             self.advance(i + 1);
             // Is the new line a tag line?
-            while self.available() < 2 && !self.eof {
+            while self.available() < TAG_LINE_HEAD && !self.eof {
                 self.fill_unbounded()?;
             }
-            let is_tag = self.available() >= 2
-                && self.buf[self.pos] == b'['
-                && self.buf[self.pos + 1].is_ascii_alphabetic();
+            let head = &self.buf[self.pos..self.end.min(self.pos + TAG_LINE_HEAD)];
+            let is_tag = tag_line_start(head) == Some(true);
             if is_tag && !prev_line_is_tag {
                 return Ok(());
             }
@@ -1355,9 +1364,9 @@ impl<R: Read> Reader<R> {
         match self.line_start.checked_sub(self.base) {
             Some(start) => {
                 let start = start as usize;
-                start + 1 < self.end
-                    && self.buf[start] == b'['
-                    && self.buf[start + 1].is_ascii_alphabetic()
+                start < self.end
+                    && tag_line_start(&self.buf[start..self.end.min(start + TAG_LINE_HEAD)])
+                        == Some(true)
             }
             None => false,
         }
@@ -1375,6 +1384,12 @@ impl<R: Read> Reader<R> {
         if ahead.starts_with(&[0xFF, 0xFE]) || ahead.starts_with(&[0xFE, 0xFF]) {
             return ErrorKind::Expected(
                 "UTF-8 text, not UTF-16: the file begins with a UTF-16 byte-order mark (save it as UTF-8)"
+                    .into(),
+            );
+        }
+        if ahead.starts_with(&BOM) {
+            return ErrorKind::Expected(
+                "a tag pair such as [Game \"Khan\"] to begin a game, not a byte-order mark in the middle of a line (a record joined to the line before it?)"
                     .into(),
             );
         }
@@ -1535,15 +1550,18 @@ impl<R: Read> Reader<R> {
         pos
     }
 
-    fn skip_bom(&mut self) -> Result<(), ReadError> {
-        while self.available() < 3 && !self.eof {
+    /// Steps over a byte-order mark at `pos`, if one stands there, and
+    /// counts the line's columns from after it; says whether it did.
+    fn skip_bom(&mut self) -> Result<bool, ReadError> {
+        while self.available() < BOM.len() && !self.eof {
             self.fill_unbounded()?;
         }
-        if self.buf[self.pos..self.end].starts_with(&[0xef, 0xbb, 0xbf]) {
-            self.pos += 3;
-            self.line_start = 3;
+        if !self.buf[self.pos..self.end].starts_with(&BOM) {
+            return Ok(false);
         }
-        Ok(())
+        self.pos += BOM.len();
+        self.line_start = self.base + self.pos as u64;
+        Ok(true)
     }
 
     fn skip_whitespace(&mut self) -> Result<(), Fail> {

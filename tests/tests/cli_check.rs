@@ -409,6 +409,32 @@ fn a_utf16_record_is_said_to_be_not_utf8() {
         .stderr(predicate::str::contains("UTF-8").or(predicate::str::contains("UTF-16")));
 }
 
+/// Adversary: real life over decades. docs/notation.md: "Encoding: UTF-8,
+/// with or without a byte-order mark", and section 7: "An archive is games
+/// one after another". Editors on Windows save each record with a BOM, and
+/// an archive is made the usual way, `cat a.yam b.yam > archive.yam`: the
+/// second record's BOM then stands where its game begins. Every game after
+/// the first was refused ("expected a tag pair such as [Game ...]" beside
+/// a line that visibly holds one), and the resumed reading counted a third
+/// game, "missing required tags: Game", out of the second's header.
+#[test]
+fn an_archive_of_records_saved_with_a_byte_order_mark_reads_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = format!("\u{feff}{}", lesson());
+    let second = format!(
+        "\u{feff}{}",
+        lesson().replacen("example-khan-opening-lesson", "second-lesson", 1)
+    );
+    let path = dir.path().join("archive.yam");
+    std::fs::write(&path, format!("{first}{second}")).unwrap();
+    yam!()
+        .arg("check")
+        .arg(&path)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("2 games, 2 valid"));
+}
+
 /// Adversary: whoever hands an archive to `yam show`, `export` or `fmt`
 /// (a tournament site's upload). docs/notation.md, section 10: "A game is
 /// at most 16 MiB ... the reader stops reading a game past 16 MiB of
