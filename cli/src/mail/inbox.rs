@@ -135,6 +135,17 @@ pub enum InboxError {
     Imap(#[from] ImapError),
 }
 
+impl InboxError {
+    /// Whether a listed mail's file is no longer where the listing saw it:
+    /// a mail client moved it (from `new/` to `cur/`, marked seen), or
+    /// another reader filed it. It is listed at its new place by the next
+    /// look (a Maildir mail's place is its unique name, whatever its
+    /// flags), so the mail is passed over, not the read failed.
+    pub fn is_moved_away(&self) -> bool {
+        matches!(self, InboxError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound)
+    }
+}
+
 /// A mailbox opened for one round of reading: one IMAP session, or the
 /// local files.
 pub struct Session {
@@ -588,7 +599,13 @@ fn list_maildir(dir: &Path, pass_over: impl Fn(&Path) -> bool) -> Result<Vec<Lis
             if pass_over(&path) {
                 continue;
             }
-            let meta = entry.metadata().map_err(io)?;
+            let meta = match entry.metadata() {
+                Ok(meta) => meta,
+                // Moved since the directory was read (a mail client
+                // marked it seen): listed at its new place next time.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(io(e)),
+            };
             if meta.is_file() {
                 listed.push(Listed {
                     place: Place::File(path),

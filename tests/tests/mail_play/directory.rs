@@ -4855,6 +4855,45 @@ fn a_move_mailed_late_is_not_counted_against_the_opponent_from_before_it_went() 
 }
 
 #[test]
+fn a_decline_mailed_late_does_not_count_the_movers_silence_from_before_it_went() {
+    // Real life (or a cheat: an SMTP setting broken on purpose), as the
+    // late move above, with an answer: Bo, to move, offers a draw on day
+    // 10, and waits for Ann's answer (docs/mail.md: the mover waits, he
+    // is not silent). Ann declines on day 11, but her mail cannot be sent
+    // and waits in her outbox until day 41, when `yam send` mails it and
+    // Bo reads it. Bo could not move on before he had her answer: on day
+    // 45 he has been silent 10 days before the offer and 4 since the
+    // decline reached him. Ann's desk counts his silence as if the decline
+    // had gone on day 11 (44 days) and signs and mails a forfeit claim
+    // ("a silence starts when its mail goes out": `MailMeta::sent_late`
+    // moves only a silence that starts at the last change, and the
+    // mover's resumes from an earlier start).
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, _) = khan_after(root.path(), 3);
+    in_days(&bo, 10, &["draw", "offer", "khan-1"]).success();
+    read_in_days(&ann, 10);
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let away = root.path().join("away");
+    std::fs::rename(&bo_inbox, &away).unwrap();
+    in_days(&ann, 11, &["draw", "decline", "khan-1"])
+        .code(2)
+        .stderr(predicate::str::contains("its mail could not be sent"));
+    std::fs::rename(&away, &bo_inbox).unwrap();
+    in_days(&ann, 41, &["send"]).success();
+    read_in_days(&bo, 41);
+    assert_eq!(bo.status("khan-1"), "YOU", "setup: Bo has Ann's decline");
+    let out = in_days(&ann, 45, &["forfeit", "khan-1"]);
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+        + &String::from_utf8_lossy(&out.get_output().stderr);
+    assert!(
+        !out.get_output().status.success(),
+        "Ann's desk claimed a forfeit 4 days after her decline reached Bo (it sat 30 days in her outbox; Bo was silent 10 days before his offer): {said}"
+    );
+}
+
+#[test]
 fn no_forfeit_is_claimed_against_a_move_still_waiting_in_the_claimants_outbox() {
     // As above, but Ann never sends the waiting mail: on day 41 her desk
     // signs a forfeit claim against Bo for a move he has never received,
@@ -5215,5 +5254,362 @@ fn a_turn_mail_is_read_without_reading_every_other_game_of_the_desk() {
     assert!(
         seven_games <= one_game + 3 && send_seven_games <= send_one_game + 3,
         "one turn mail's `yam read` made {one_game} read calls with one game on the desk and {seven_games} with six other games beside it; `yam send` with nothing waiting {send_one_game} and {send_seven_games}"
+    );
+}
+
+/// Real life: a cron job runs `yam read` every five minutes while the
+/// player, who has just seen Bo's card come in, types `yam read` in a
+/// terminal (or `yam read --watch` runs beside the cron job, as
+/// docs/mail.md allows: "Other commands may run beside a watching desk").
+/// Ann challenged Bo, a new contact, without `--id`: the challenge waits in
+/// `pending/` for his card. Both reads take the card; each finds the
+/// waiting challenge and signs it under an id drawn at random, so Bo
+/// receives two challenges from one `yam challenge`, two games and two
+/// chains are made, and the second read then says the waiting file is
+/// gone ("remove it by hand, or it is sent again"). The two reads are
+/// lined up deterministically: the test holds the contacts' lock
+/// (`.contacts.lock`, taken while a card is remembered) while both start,
+/// then lets them go; the first signs the challenge (a chain drawn and
+/// written, a record and its bookkeeping written durably, the mail
+/// written) while the second only reads that the contact is known and
+/// looks at `pending/`. One waiting challenge must be sent once, whoever
+/// reads the card.
+#[test]
+fn two_reads_of_the_card_a_challenge_waits_for_send_the_challenge_once() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    ann.yam(&[
+        "challenge",
+        "bo@example.net",
+        "--game-type",
+        "khan",
+        "--ruleset",
+        "rescue-khan",
+        "--seats",
+        "first",
+    ])
+    .success()
+    .stdout(predicate::str::contains("the challenge follows by itself"));
+    let said = bo.read();
+    assert!(said.contains("my card is sent in answer"), "setup: {said}");
+    let Inbox::Files { dir: ann_inbox, .. } = ann.inbox.clone() else {
+        unreachable!()
+    };
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let card = super::mail_files(&ann_inbox)
+        .pop()
+        .expect("setup: Bo's card");
+    assert!(
+        super::mail_files(&bo_inbox).is_empty(),
+        "setup: Bo has read everything"
+    );
+    // Both reads start while a card is being remembered elsewhere (the
+    // contacts' lock held), then run together.
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(ann.dir().join(".contacts.lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    let reads: Vec<std::process::Child> = (0..2)
+        .map(|_| {
+            std::process::Command::new(yam_tests::yam_bin!())
+                .args(["read", "--eml"])
+                .arg(&card)
+                .arg("--data-dir")
+                .arg(ann.dir())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    drop(lock);
+    let said: Vec<String> = reads
+        .into_iter()
+        .map(|r| {
+            let out = r.wait_with_output().unwrap();
+            format!(
+                "exit {:?}\n{}{}",
+                out.status.code(),
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })
+        .collect();
+    let games: Vec<String> = std::fs::read_dir(ann.dir().join("games"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().join("record.yam").exists())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let challenges = super::mail_files(&bo_inbox).len();
+    assert!(
+        games.len() == 1 && challenges == 1,
+        "one `yam challenge` made {} games ({games:?}) and mailed Bo {challenges} challenge(s); the two reads said:\n{}\n---\n{}",
+        games.len(),
+        said[0],
+        said[1]
+    );
+}
+
+/// Real life: the player's mail client has the Maildir open while `yam
+/// read` (cron, or a watching desk) reads it; the client moves every mail
+/// it shows from `new/` to `cur/` (marking it seen), as Maildir clients
+/// do, and docs/mail.md says a turn mail the player already opened in a
+/// mail client is still read. A second `yam read` filing what it read
+/// (`file_into`, or its own mark as seen) moves mails the same way. Here
+/// `yam read` lists two mails, Bo's turn and a personal mail after it;
+/// while it applies the turn (held up on the game's lock, as it would be
+/// behind a `yam move` in another terminal) the client marks the personal
+/// mail seen. The read applied Bo's turn, then failed whole on the mail
+/// that was no longer where the listing saw it ("No such file or
+/// directory", exit 2): every later mail of the listing is left for the
+/// next run, the turn it applied is not marked read, and cron mails the
+/// player an error for a mailbox that is fine. A mail moved away since
+/// the listing is found at its new place at the next look: it must be
+/// passed over, not fail the read.
+#[test]
+fn a_mail_moved_by_a_mail_client_during_a_read_does_not_fail_the_read() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo, line) = khan_after(root.path(), 1);
+    bo.yam(&["move", "khan-1", &line[1]]).success();
+    let Inbox::Files { dir: ann_inbox, .. } = ann.inbox.clone() else {
+        unreachable!()
+    };
+    let turn = super::mail_files(&ann_inbox)
+        .pop()
+        .expect("setup: Bo's turn");
+    let maildir = root.path().join("Maildir");
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    std::fs::rename(&turn, maildir.join("new/1764500000.M1P1.host")).unwrap();
+    let personal = maildir.join("new/1764500001.M2P2.host");
+    std::fs::write(
+        &personal,
+        "From: Carol <carol@example.com>\nTo: ann@example.org\nSubject: lunch\nMessage-ID: <lunch-42@example.com>\nDate: Mon, 30 Nov 2026 12:00:00 +0000\n\nLunch on Friday?\n",
+    )
+    .unwrap();
+    // Another command holds the game while the read starts.
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(ann.dir().join("games/khan-1/.lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    let read = std::process::Command::new(yam_tests::yam_bin!())
+        .args(["read", "--maildir"])
+        .arg(&maildir)
+        .arg("--data-dir")
+        .arg(ann.dir())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // The mail client shows the personal mail: seen, in `cur/`.
+    std::fs::rename(&personal, maildir.join("cur/1764500001.M2P2.host:2,S")).unwrap();
+    drop(lock);
+    let out = read.wait_with_output().unwrap();
+    let said = format!(
+        "exit {:?}\n{}{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        ann.record("khan-1").contains(&line[1]),
+        "setup: Bo's turn is applied: {said}"
+    );
+    assert!(
+        out.status.success() && !said.contains("No such file"),
+        "a mail moved since the listing failed the read:\n{said}"
+    );
+}
+
+/// Real life: docs/mail.md has a mail filter hand each incoming mail to
+/// `yam read --stdin` (a procmail, maildrop or Sieve `pipe` rule); a
+/// challenge addressed to Bo and to a list or alias he is on arrives
+/// twice, and the filter runs one `yam read --stdin` for each copy at the
+/// same moment (procmail runs a pipe per delivery, unlocked unless the
+/// recipe asks). Read one after the other, the second copy is "read
+/// before", exit 0
+/// (`an_auto_reply_quoting_a_turn_and_a_duplicate_delivery_are_silent`).
+/// Read together, both find no game of that id, both verify the
+/// challenge, and the one that comes second to store it is told "the game
+/// ... exists already": it says the challenge was refused and exits 1
+/// (which a filter with procmail's `w` flag takes for a failed delivery),
+/// and the read log remembers the mail as refused. The reads are lined
+/// up deterministically: the test holds the new game's lock while both
+/// start, as the first reader holds it while it writes the record.
+#[test]
+fn a_challenge_delivered_twice_and_read_by_two_filters_at_once_is_not_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    challenge_bo(&ann, "khan-twice")
+        .success()
+        .stdout(predicate::str::contains("the challenge follows by itself"));
+    let said = bo.read();
+    assert!(said.contains("my card is sent in answer"), "setup: {said}");
+    let said = ann.read();
+    assert!(
+        said.contains("the waiting challenge khan-twice is sent"),
+        "setup: {said}"
+    );
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let challenge = super::mail_files(&bo_inbox)
+        .pop()
+        .expect("setup: the challenge");
+    let raw = std::fs::read(&challenge).unwrap();
+    // The first reader to store it holds the new game while it writes.
+    let game = bo.dir().join("games/khan-twice");
+    std::fs::create_dir_all(&game).unwrap();
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(game.join(".lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    let reads: Vec<std::process::Child> = (0..2)
+        .map(|_| {
+            let mut child = std::process::Command::new(yam_tests::yam_bin!())
+                .args(["read", "--stdin", "--data-dir"])
+                .arg(bo.dir())
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(&raw).unwrap();
+            child
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    drop(lock);
+    let outs: Vec<std::process::Output> = reads
+        .into_iter()
+        .map(|r| r.wait_with_output().unwrap())
+        .collect();
+    let said: Vec<String> = outs
+        .iter()
+        .map(|o| {
+            format!(
+                "exit {:?}\n{}{}",
+                o.status.code(),
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            )
+        })
+        .collect();
+    assert!(
+        bo.record("khan-twice").contains("khan-twice"),
+        "setup: the challenge is stored: {said:?}"
+    );
+    assert!(
+        outs.iter().all(|o| o.status.success()) && !said.iter().any(|s| s.contains("refused")),
+        "one copy of the challenge was refused because the other was being stored:\n{}\n---\n{}",
+        said[0],
+        said[1]
+    );
+}
+
+/// Real life: a cron job's `yam read` takes Bo's card while Ann, in a
+/// terminal, changes her mind and withdraws the challenge that waited
+/// for it. The read has taken the waiting challenge out of `pending/`
+/// and is signing it (a chain drawn, the game created, the mail
+/// composed); `yam withdraw` finds no game of that id yet, removes the
+/// waiting file and tells Ann "was never sent: it is dropped", exit 0.
+/// Then the read sends it: Bo holds a challenge Ann was told was never
+/// sent, which he may accept, and a game Ann believes she dropped runs
+/// its forfeit clock against her. The read's window (here stretched by
+/// the test holding the new game's lock, as the read takes it to store
+/// the game) is real: `pending/` is read, signed and removed under no
+/// lock that `yam withdraw` takes. A withdrawal must either drop the
+/// challenge before it goes, or say that it went (and withdraw the
+/// game).
+#[test]
+fn a_challenge_withdrawn_while_a_read_sends_it_is_not_said_dropped_and_sent() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    challenge_bo(&ann, "khan-late")
+        .success()
+        .stdout(predicate::str::contains("the challenge follows by itself"));
+    let said = bo.read();
+    assert!(said.contains("my card is sent in answer"), "setup: {said}");
+    let Inbox::Files { dir: ann_inbox, .. } = ann.inbox.clone() else {
+        unreachable!()
+    };
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    let card = super::mail_files(&ann_inbox)
+        .pop()
+        .expect("setup: Bo's card");
+    let game = ann.dir().join("games/khan-late");
+    std::fs::create_dir_all(&game).unwrap();
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(game.join(".lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    let read = std::process::Command::new(yam_tests::yam_bin!())
+        .args(["read", "--eml"])
+        .arg(&card)
+        .arg("--data-dir")
+        .arg(ann.dir())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // The withdrawal may wait for the read (it does, once the two share a
+    // lock), so it runs beside it too, and the game is let go.
+    let withdraw = std::process::Command::new(yam_tests::yam_bin!())
+        .args(["withdraw", "khan-late", "--data-dir"])
+        .arg(ann.dir())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    drop(lock);
+    let withdrawn = withdraw.wait_with_output().unwrap();
+    let read = read.wait_with_output().unwrap();
+    let withdraw_said = format!(
+        "exit {:?}\n{}{}",
+        withdrawn.status.code(),
+        String::from_utf8_lossy(&withdrawn.stdout),
+        String::from_utf8_lossy(&withdrawn.stderr)
+    );
+    let read_said = format!(
+        "exit {:?}\n{}{}",
+        read.status.code(),
+        String::from_utf8_lossy(&read.stdout),
+        String::from_utf8_lossy(&read.stderr)
+    );
+    let sent = super::mail_files(&bo_inbox)
+        .iter()
+        .any(|m| std::fs::read_to_string(m).is_ok_and(|t| t.contains("khan-late")));
+    assert!(
+        !(withdraw_said.contains("never sent") && sent),
+        "`yam withdraw` said the challenge was dropped, never sent, and the read sent it to Bo:\nwithdraw: {withdraw_said}\nread: {read_said}"
+    );
+    // Sent, it is withdrawn as a challenge sent: Bo is told.
+    assert!(sent, "read: {read_said}");
+    assert!(
+        withdrawn.status.success() && withdraw_said.contains("is told by mail"),
+        "withdraw: {withdraw_said}"
     );
 }

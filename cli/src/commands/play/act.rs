@@ -225,6 +225,7 @@ pub fn challenge(
             thread: Vec::new(),
             changed: now(),
             silence: Default::default(),
+            stepped_from: None,
             forfeit_days: settings.forfeit_days,
             reminders: 0,
             referee: settings.referee.clone(),
@@ -417,7 +418,14 @@ fn open_mail_game(desk: &Desk, id: &str) -> Result<Game, Error> {
 /// waiting for the opponent's card is simply dropped.
 pub fn close(desk: &Desk, id: &str, kind: NoticeKind, reason: &str) -> Result<Done, Error> {
     if kind == NoticeKind::Withdraw && !desk.store.holds(id) {
-        return drop_pending(desk, id);
+        // Looked at again under the lock of the waiting challenges: a read
+        // that took the card may have been sending this one, and then it
+        // is withdrawn as a challenge sent, not said "never sent".
+        let pending = super::incoming::lock_pending(desk, false)?;
+        if !desk.store.holds(id) {
+            return drop_pending(desk, id);
+        }
+        drop(pending);
     }
     let mut game = my_game(desk, id)?;
     let me = desk.key();
@@ -499,6 +507,9 @@ fn drop_pending(desk: &Desk, id: &str) -> Result<Done, Error> {
     let mut unreadable = Vec::new();
     for entry in entries.flatten() {
         let path = entry.path();
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
         let settings = std::fs::read_to_string(&path)
             .map_err(|e| e.to_string())
             .and_then(|text| {
@@ -1060,6 +1071,7 @@ pub fn store_challenge(
             thread: Vec::new(),
             changed: now(),
             silence: Default::default(),
+            stepped_from: None,
             forfeit_days: agreed_forfeit_days(text).unwrap_or(super::DEFAULT_FORFEIT_DAYS),
             reminders: 0,
             referee,

@@ -300,6 +300,10 @@ pub struct MailMeta {
     /// restart a move's silence ([`SilenceClock`]).
     #[serde(flatten)]
     pub silence: SilenceClock,
+    /// The silence clock as it stood before this process's last change
+    /// ([`MailMeta::changed_by`]), for the outbox to keep: not written.
+    #[serde(skip)]
+    pub stepped_from: Option<SilenceClock>,
     /// Days of silence after which a forfeit may be claimed.
     #[serde(default = "default_days")]
     pub forfeit_days: u32,
@@ -392,6 +396,13 @@ pub struct Outbox {
     /// Whether Yam sent it by itself (an automatic step).
     #[serde(default)]
     pub automatic: bool,
+    /// The silence clock before the step (of the first step whose mail
+    /// waits, when several do): a late mail moves on only the clocks its
+    /// step started or resumed ([`MailMeta::sent_late`]). Absent in an
+    /// outbox of an earlier build: then only a clock the step started is
+    /// moved, as that build moved it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub silence_before: Option<SilenceClock>,
 }
 
 impl MailMeta {
@@ -402,6 +413,7 @@ impl MailMeta {
         // the opponent's silence in a past the game never had, and the
         // next day a forfeit would be claimed for a move a day old.
         let now = now().max(self.changed);
+        self.stepped_from = Some(self.silence);
         self.silence.step(events, after, now, self.changed);
         self.changed = now;
         self.reminders = 0;
@@ -410,20 +422,37 @@ impl MailMeta {
 
 impl MailMeta {
     /// The mail of the last change went out only now, from the outbox (a
-    /// send that failed and was tried again): the silence that change
-    /// started for the opponent starts now, since they could not answer a
-    /// turn still in this desk's outbox.
-    pub fn sent_late(&mut self, now: u64) {
+    /// send that failed and was tried again), and the step's clock was
+    /// `before` the step: the silence that change started for the opponent
+    /// starts now, since they could not answer a turn still in this desk's
+    /// outbox; and a silence the change resumed (an answer to the mover's
+    /// offer, which ends the days he waited and gives him back his move's
+    /// clock) resumes later by as much, since the mover could not move on
+    /// before he had the answer. A clock the step left as it was (the
+    /// mover's, when the step was an offer made to him: he could move all
+    /// the same) is not moved.
+    pub fn sent_late(&mut self, now: u64, before: Option<&SilenceClock>) {
         let changed = self.changed;
         if now <= changed {
             return;
         }
-        for since in [
-            &mut self.silence.move_due_since,
-            &mut self.silence.answer_due_since,
+        let late = now - changed;
+        for (since, was) in [
+            (
+                &mut self.silence.move_due_since,
+                before.map(|b| b.move_due_since),
+            ),
+            (
+                &mut self.silence.answer_due_since,
+                before.map(|b| b.answer_due_since),
+            ),
         ] {
-            if *since == Some(changed) {
-                *since = Some(now);
+            match *since {
+                Some(start) if start == changed => *since = Some(now),
+                Some(start) if was.is_some_and(|was| was != Some(start)) => {
+                    *since = Some(start.saturating_add(late).min(now));
+                }
+                _ => {}
             }
         }
         self.changed = now;
@@ -1081,9 +1110,14 @@ impl Game {
     /// if sending fails now.
     pub fn queue_mail(&mut self, desk: &Desk, news: &str, automatic: Automatic) {
         self.thread_next_mail(desk);
+        let silence_before = match &self.meta.outbox {
+            Some(waiting) => waiting.silence_before,
+            None => self.meta.stepped_from,
+        };
         self.meta.outbox = Some(Outbox {
             news: news.to_owned(),
             automatic: automatic != Automatic::No,
+            silence_before,
         });
     }
 
@@ -1100,7 +1134,7 @@ impl Game {
         };
         self.mail(desk, &outbox.news, automatic)?;
         self.meta.outbox = None;
-        self.meta.sent_late(now());
+        self.meta.sent_late(now(), outbox.silence_before.as_ref());
         self.save_meta()?;
         Ok(true)
     }

@@ -601,6 +601,12 @@ fn card(desk: &mut Desk, from: &str, bytes: &[u8], introduction: Option<&str>) -
             )
         }
     };
+    // Held until the waiting challenge is sent and dropped: a second read
+    // of the card waits, then finds none waiting.
+    let _pending = match lock_pending(desk, false) {
+        Ok(lock) => lock,
+        Err(e) => return Outcome::Refused(e.to_string()),
+    };
     match waiting_challenge(desk, &card.address) {
         Ok(Some(settings)) => {
             let Some(contact) = desk.contacts.by_address(&card.address).cloned() else {
@@ -708,11 +714,42 @@ fn pending_path(desk: &Desk, address: &str) -> std::path::PathBuf {
         .join(format!("{}.yaml", address.replace(['/', '\\'], "_")))
 }
 
-/// Keeps a challenge until the invited player's card arrives.
+/// The lock every look at and change of the challenges waiting for a card
+/// (`pending/`) is made under: the read that takes a card and sends the
+/// challenge waiting for it, `yam challenge` keeping one, `yam withdraw`
+/// dropping one. Without it two reads of one card (a cron job's and the
+/// player's) each sent the waiting challenge, under two ids drawn at
+/// random, and a withdrawal said "never sent: it is dropped" of a
+/// challenge a read was sending. `None` when no challenge ever waited
+/// (no `pending/`) and `create` is false: then none waits to be taken.
+pub fn lock_pending(desk: &Desk, create: bool) -> Result<Option<std::fs::File>, Error> {
+    let dir = desk.store.root().join("pending");
+    if create {
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, "cannot create", e))?;
+    } else if !dir.is_dir() {
+        return Ok(None);
+    }
+    let path = dir.join(PENDING_LOCK);
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| Error::io(&path, "cannot open", e))?;
+    lock.lock()
+        .map_err(|e| Error::io(&path, "cannot lock", e))?;
+    Ok(Some(lock))
+}
+
+/// The lock file of `pending/` ([`lock_pending`]): a dot file, which no
+/// listing of the waiting challenges takes for one.
+pub const PENDING_LOCK: &str = ".lock";
+
 /// A challenge kept until `address`'s card comes. One waits at a time: a
 /// second one written over the first lost it without a word (both
 /// commands said it would follow by itself).
 pub fn keep_pending(desk: &Desk, address: &str, settings: &ChallengeSettings) -> Result<(), Error> {
+    let _pending = lock_pending(desk, true)?;
     let path = pending_path(desk, address);
     match std::fs::symlink_metadata(&path) {
         Ok(_) => {
@@ -761,6 +798,9 @@ pub fn waiting_challenges(desk: &Desk) -> Vec<(String, Result<ChallengeSettings,
         .flatten()
         .filter_map(|e| {
             let name = e.file_name().to_str()?.strip_suffix(".yaml")?.to_owned();
+            if name.starts_with('.') {
+                return None;
+            }
             let settings = std::fs::read_to_string(e.path())
                 .map_err(|e| e.to_string())
                 .and_then(|t| {
@@ -800,6 +840,30 @@ fn drop_waiting(desk: &Desk, address: &str) -> Result<(), Error> {
 
 /// A record: a new challenge, or the continuation of a stored game.
 fn record(
+    desk: &mut Desk,
+    from: &str,
+    bytes: &[u8],
+    envelope: Envelope<'_>,
+    referee: Option<&str>,
+) -> Result<(Outcome, Option<String>), RecordFault> {
+    let held_before = claimed_id(bytes).is_some_and(|id| desk.store.holds(&id));
+    let (outcome, checksum) = record_once(desk, from, bytes, envelope, referee)?;
+    // A game none held, refused, and held now: another read stored it
+    // meanwhile (one challenge delivered twice, each copy piped to its own
+    // `yam read --stdin` by a mail filter). Read again against the game
+    // stored: a copy of the same challenge is "read before", where it was
+    // refused because the game "exists already" (exit 1, a failed
+    // delivery to the filter).
+    if let Outcome::Refused(_) = outcome
+        && !held_before
+        && claimed_id(bytes).is_some_and(|id| desk.store.holds(&id))
+    {
+        return record_once(desk, from, bytes, envelope, referee);
+    }
+    Ok((outcome, checksum))
+}
+
+fn record_once(
     desk: &mut Desk,
     from: &str,
     bytes: &[u8],
