@@ -2175,6 +2175,55 @@ fn a_flood_in_a_players_name_neither_delays_nor_drops_her_move_and_no_forfeit_fo
 }
 
 #[test]
+fn a_move_the_robot_could_not_mail_for_a_month_is_not_a_forfeit_ten_days_after_it_went() {
+    // Real life: the robot's mail relay is down for a month (a lapsed
+    // account, a relay that refuses it). Ann moves on day 0; the robot
+    // applies the move, but its mail to Bo cannot go out, and the plan is
+    // carried on at every look until the relay is back on day 30, when
+    // Bo gets the move. On day 41 Bo has had it for 11 days, yet the
+    // robot counts his silence from the move it took on day 0 and signs a
+    // forfeit claim against him. The desks were mended for this in the
+    // thirty-ninth step (docs/mail.md: "A silence starts when its mail
+    // goes out": the opponent cannot answer a turn he has not been sent);
+    // the robot, which relays every move of its games, was not.
+    let mut local = Local::new();
+    let (ann, _bo, game) = khan_between_ann_and_bo(&mut local);
+    let start = last_activity(&local, &game);
+    let at = |days: u64| (start + days * 86_400 + 60).to_string();
+    let out_dir = local.root.join("out");
+    let away = local.root.join("out-away");
+    std::fs::rename(&out_dir, &away).unwrap();
+    local.deliver(
+        "ann@player.test",
+        &format!("move {game} Ng3-f3 #0"),
+        &format!("token: {ann}"),
+    );
+    let first = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(0))]);
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        1,
+        "setup: the move is taken: {}",
+        stderr(&first)
+    );
+    std::fs::rename(&away, &out_dir).unwrap();
+    let back = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(30))]);
+    assert!(
+        local
+            .sent()
+            .iter()
+            .any(|(to, r)| to.contains("bo@") && r.body.contains("Ng3-f3")),
+        "setup: Bo gets Ann's move on day 30: {}",
+        stderr(&back)
+    );
+    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(41))]);
+    let log = stderr(&out);
+    assert!(
+        !log.contains("forfeit claimed against bo@player.test"),
+        "Bo got Ann's move on day 30 (the robot's mail could not go out before); on day 41 the robot claimed a forfeit against him:\n{log}"
+    );
+}
+
+#[test]
 fn forged_newcomers_get_a_bounded_number_of_welcomes() {
     let mut local = Local::new();
     local.limits("  max_mail_bytes: 1048576\n  answers_per_hour: 20\n");

@@ -2048,6 +2048,62 @@ impl Robot {
         out
     }
 
+    /// The plans that bring the games of `work`, a plan whose mails went
+    /// out only now (it was blocked: the robot's relay refused them, for a
+    /// day or a month), their silences counted from now: a player cannot
+    /// answer a move the robot has not mailed him, and counted from the
+    /// decision the robot claimed a forfeit against a player eleven days
+    /// after the move reached him (docs/mail.md, "A silence starts when
+    /// its mail goes out", which the desks keep too). Only a game whose
+    /// bookkeeping is still as the plan wrote it (nothing decided on it
+    /// since, as nothing is while a plan holds it) of a game the robot
+    /// plays out itself (a witnessed game's moves go between the players);
+    /// a silence the plan started is moved, not one it resumed.
+    pub fn mailed_late(&self, key: &str, work: &Work) -> Vec<(String, Work)> {
+        let mut out = Vec::new();
+        if work.mails.is_empty() {
+            return out;
+        }
+        for (rel, text) in &work.writes {
+            let Some(id) = rel
+                .strip_prefix("games/")
+                .and_then(|r| r.strip_suffix("/robot.yaml"))
+            else {
+                continue;
+            };
+            if self.read(&Work::default(), rel).as_deref() != Some(text.as_str()) {
+                continue;
+            }
+            let Ok(decided) = serde_yaml_ng::from_str::<GameMeta>(text) else {
+                continue;
+            };
+            let then = decided.last_activity;
+            if decided.witness || decided.stage == Stage::Over || self.now <= then {
+                continue;
+            }
+            let mut meta = decided.clone();
+            for since in [
+                &mut meta.silence.move_due_since,
+                &mut meta.silence.answer_due_since,
+                &mut meta.reminders_since,
+            ] {
+                if *since == Some(then) {
+                    *since = Some(self.now);
+                }
+            }
+            meta.last_activity = self.now;
+            let late_key = format!("late-{id}-{then}-{}", self.now);
+            let mut late = Work::default();
+            self.put_meta(&mut late, &meta);
+            late.log.push(format!(
+                "{id}: the mails of {key} went out {} day(s) late: the silence they started counts from now",
+                (self.now - then) / 86_400
+            ));
+            out.push((late_key, late));
+        }
+        out
+    }
+
     /// The reminder, forfeit or expiry game `id` owes now, if any.
     fn deadline(
         &self,

@@ -273,6 +273,11 @@ impl Plan {
         self.state
     }
 
+    /// What it writes and sends.
+    pub fn work(&self) -> &Work {
+        &self.work
+    }
+
     /// Why its last step failed, if it did.
     pub fn blocked(&self) -> Option<&str> {
         self.blocked.as_deref()

@@ -688,13 +688,43 @@ impl Runner {
     fn cycle(&mut self) -> usize {
         let mut look = Look::default();
         self.prune_journal();
+        let mut late = Vec::new();
         for mut plan in self.journal.pending() {
+            let was_blocked = plan.blocked().is_some();
             if look.blocks.holders(&plan.claims()).is_empty() && self.advance(&mut plan) {
+                if was_blocked {
+                    late.push(plan);
+                }
                 continue;
             }
             look.blocks.hold(&plan);
             look.failures += 1;
         }
+        // Mails that went out only now: the silences they started count
+        // from now (`Robot::mailed_late`), decided on the store as the
+        // plans left it.
+        self.robot.touched();
+        for plan in late {
+            for (key, work) in self.robot.mailed_late(plan.key(), plan.work()) {
+                self.robot.touched();
+                if self.journal.progress(&key) != Progress::New {
+                    continue;
+                }
+                match self.journal.commit(&key, work) {
+                    Ok(mut plan) => {
+                        if !self.advance(&mut plan) {
+                            look.blocks.hold(&plan);
+                            look.failures += 1;
+                        }
+                    }
+                    Err(e) => {
+                        log(&format!("{key}: cannot write its plan: {e}"));
+                        look.failures += 1;
+                    }
+                }
+            }
+        }
+        self.robot.touched();
         match self.mailbox.open() {
             Ok(mut session) => {
                 self.read_mail(&mut session, &mut look);
@@ -760,12 +790,26 @@ impl Runner {
             if self.group.due() {
                 self.flush(session, look);
             }
-            if mail.size > max
-                && !(mail.size <= self.robot.settings.max_game_mail as u64
-                    && session
-                        .fetch_head(&mail, HEAD_BYTES)
-                        .is_ok_and(|head| self.robot.reads_large(&head)))
-            {
+            // Over the limit: read when its header, fetched alone, names a
+            // witnessed game its sender plays (`Robot::reads_large`).
+            let large = mail.size > max
+                && match (mail.size <= self.robot.settings.max_game_mail as u64)
+                    .then(|| session.fetch_head(&mail, HEAD_BYTES))
+                {
+                    None => true,
+                    Some(Ok(head)) => !self.robot.reads_large(&head),
+                    // A header that could not be fetched now (the server
+                    // or the link failing for a moment) says nothing of
+                    // the mail: it stays unread and is looked at again
+                    // next time. Taken for "too large", a witnessed game's
+                    // mail was marked seen and never read.
+                    Some(Err(e)) => {
+                        log(&format!("cannot fetch a mail's header: {e}"));
+                        look.failures += 1;
+                        continue;
+                    }
+                };
+            if large {
                 // Never downloaded: no command is that large, and a
                 // record that is comes from a witnessed game's player
                 // (its header read first, `Robot::reads_large`).
