@@ -1019,6 +1019,14 @@ fn read_mailbox(
 ) -> Result<()> {
     let log = desk.store.root().join("read.log");
     let written = |e| Error::io(&log, "cannot write", e);
+    // A Maildir's or an mbox's mails are known by their places, which the
+    // summary of the log's first lines does not keep (an IMAP mailbox is
+    // listed above the highest UID handled, which it does).
+    if !matches!(mailbox, Mailbox::Imap(_)) {
+        memory
+            .read_whole()
+            .map_err(|e| Error::io(&log, "cannot read", e))?;
+    }
     let mut session = mailbox.open().map_err(|e| Error::usage(e.to_string()))?;
     // Handled before: known from the listing alone (a Maildir's by name),
     // never fetched again.
