@@ -460,6 +460,8 @@ pub(crate) struct CommentSpan {
     pub len: usize,
 }
 
+use crate::split::{TAG_LINE_HEAD, tag_line_start};
+
 /// A comment `{...}`; fails if a tag-pair line starts inside it, which
 /// means the comment was never closed and the next game has begun.
 pub(crate) fn comment(window: &[u8], eof: bool) -> Result<CommentSpan, CommentLexError> {
@@ -485,13 +487,12 @@ pub(crate) fn comment(window: &[u8], eof: bool) -> Result<CommentSpan, CommentLe
             _ => {
                 // A line inside a comment that starts like a tag pair ends
                 // the comment's game: the `}` is missing.
-                match (window.get(at + 1), window.get(at + 2)) {
-                    (Some(b'['), Some(c)) if c.is_ascii_alphabetic() => {
-                        return Err(CommentLexError::TagLineInside(at + 1));
-                    }
-                    (None, _) | (Some(b'['), None) if !eof => {
-                        return Err(CommentLexError::Incomplete);
-                    }
+                // (After a byte-order mark too: a record joined with
+                // `cat`, docs/notation.md section 7.)
+                let head = &window[at + 1..window.len().min(at + 1 + TAG_LINE_HEAD)];
+                match tag_line_start(head) {
+                    Some(true) => return Err(CommentLexError::TagLineInside(at + 1)),
+                    None if !eof => return Err(CommentLexError::Incomplete),
                     _ => i = at + 1,
                 }
             }

@@ -686,17 +686,18 @@ impl<R: Read> Reader<R> {
                         return Ok((result, span));
                     }
                 },
+                // The next game's header where this one has not ended: at
+                // a line's start, `[` and a letter, after a byte-order
+                // mark or not (docs/notation.md, section 7).
+                b'[' | 0xef if self.header_begins_here()? => {
+                    let kind = if depth > 0 {
+                        ErrorKind::UnterminatedVariation
+                    } else {
+                        ErrorKind::MissingResult
+                    };
+                    return Err(self.syntax_here(kind, Resume::Here));
+                }
                 b'[' => {
-                    if self.at_line_start()
-                        && self.peek_at(1)?.is_some_and(|c| c.is_ascii_alphabetic())
-                    {
-                        let kind = if depth > 0 {
-                            ErrorKind::UnterminatedVariation
-                        } else {
-                            ErrorKind::MissingResult
-                        };
-                        return Err(self.syntax_here(kind, Resume::Here));
-                    }
                     return Err(self.syntax_here(
                         ErrorKind::Expected(
                             "a move, comment, NAG, variation or result (embedded commands [%...] go inside comments)"
@@ -1172,8 +1173,20 @@ impl<R: Read> Reader<R> {
                             visitor.nag(nag, Span::new(self.pos_here(), i - start));
                         }
                     }
-                    // Results, and what cannot start an element.
-                    b'*' | b'+' | b'-' | b'[' | b']' | b'}' | b';' | b'%' | 0..=0x1f | 0x7f => {
+                    // Results, and what cannot start an element; a
+                    // byte-order mark's first byte, which may begin the
+                    // next game's header (the slow path decides).
+                    b'*'
+                    | b'+'
+                    | b'-'
+                    | b'['
+                    | b']'
+                    | b'}'
+                    | b';'
+                    | b'%'
+                    | 0..=0x1f
+                    | 0x7f
+                    | 0xef => {
                         return Ok(());
                     }
                     _ => {
@@ -1506,6 +1519,17 @@ impl<R: Read> Reader<R> {
 
     fn at_line_start(&self) -> bool {
         self.base + self.pos as u64 == self.line_start
+    }
+
+    /// Whether a tag line (a game's header) begins at `pos`: the line's
+    /// start, then `[` and a letter, after a byte-order mark or not.
+    fn header_begins_here(&mut self) -> Result<bool, Fail> {
+        if !self.at_line_start() {
+            return Ok(false);
+        }
+        let _ = self.peek_at(TAG_LINE_HEAD - 1)?;
+        let head = &self.buf[self.pos..self.end.min(self.pos + TAG_LINE_HEAD)];
+        Ok(tag_line_start(head) == Some(true))
     }
 
     /// Consume `len` bytes, keeping the line count.

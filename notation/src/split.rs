@@ -457,6 +457,52 @@ mod tests {
         }
     }
 
+    /// A game cut short (no result, a comment or a variation left open)
+    /// before a header saved with a mark: the header is where reading
+    /// resumes, read whole or in pieces.
+    #[test]
+    fn a_header_with_a_mark_ends_a_game_left_open() {
+        let next = format!("\u{feff}{}", game(2));
+        let header = "[Game \"Khan\"]\n[Variant \"Basic\"]\n[GameId \"1\"]\n[Date \"2026.12.07\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n[NotationVersion \"1\"]\n[Ruleset \"basic\"]\n\n";
+        for open in [
+            "1. Ng3-f3\n",
+            "1. Ng3-f3 {never closed\n",
+            "1. Ng3-f3 (1. Ng3-f2\n",
+        ] {
+            let text = format!("{header}{open}{next}");
+            let games =
+                crate::record::read_all::<crate::raw::RawGrammar, _>(text.as_bytes()).unwrap();
+            assert_eq!(games.len(), 2, "{text:?}: {games:#?}");
+            let second = games[1]
+                .as_ref()
+                .map_or_else(|e| format!("{:?}", e.kind), |_| String::new());
+            assert!(second.starts_with("MissingTags"), "{text:?}: {games:#?}");
+            let first = games[0]
+                .as_ref()
+                .map_or_else(|e| format!("{:?}", e.kind), |_| String::new());
+            assert!(
+                [
+                    "MissingResult",
+                    "UnterminatedComment",
+                    "UnterminatedVariation"
+                ]
+                .iter()
+                .any(|k| first.starts_with(k)),
+                "{text:?}: {first}"
+            );
+            for target in [1, 5, 20] {
+                let by_pieces: usize = Splitter::new(text.as_bytes(), target)
+                    .map(|p| {
+                        crate::record::read_all::<crate::raw::RawGrammar, _>(&p.unwrap().bytes[..])
+                            .unwrap()
+                            .len()
+                    })
+                    .sum();
+                assert_eq!(by_pieces, 2, "{text:?} target {target}");
+            }
+        }
+    }
+
     #[test]
     fn the_game_start_rule_reads_a_mark_before_the_tag() {
         let mark = "\u{feff}";

@@ -435,6 +435,44 @@ fn an_archive_of_records_saved_with_a_byte_order_mark_reads_every_game() {
         .stdout(predicate::str::contains("2 games, 2 valid"));
 }
 
+/// Adversary: real life, as above: a record cut short (a mail client that
+/// dropped its last line, an editor that crashed) joined with `cat` to a
+/// record saved with a byte-order mark. docs/notation.md, section 7: a
+/// line that begins with a mark then `[` and a letter is a tag line, and
+/// "when the error is that a game's header began before the previous game
+/// ended (missing result, unterminated comment or variation), that header
+/// is where reading resumes, so the next game is read normally". The
+/// movetext reader looks for `[` and a letter at the line's start only:
+/// the mark is read as a bad move, reading resumes after the next game's
+/// header (its first line counts as a tag line, so the lines after it
+/// are not a game start), and the second game is never reported at all:
+/// `yam check` says "1 game" of an archive of two (and names the mark "not
+/// a valid move"), while the splitter's rule (`tag_line_start`) takes the
+/// line for a game start, so a parallel reading cut there finds both.
+#[test]
+fn a_game_with_a_byte_order_mark_after_a_game_missing_its_result_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = lesson().replacen("Nb6-c6 *\n", "Nb6-c6\n", 1);
+    assert_ne!(first, lesson());
+    let second = format!(
+        "\u{feff}{}",
+        lesson().replacen("example-khan-opening-lesson", "second-lesson", 1)
+    );
+    let path = dir.path().join("archive.yam");
+    std::fs::write(&path, format!("{first}\n{second}")).unwrap();
+    let out = yam!()
+        .args(["check", "--jobs", "1"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("2 games, 1 valid"),
+        "the second game, after a game missing its result, is lost:\n{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Adversary: whoever hands an archive to `yam show`, `export` or `fmt`
 /// (a tournament site's upload). docs/notation.md, section 10: "A game is
 /// at most 16 MiB ... the reader stops reading a game past 16 MiB of

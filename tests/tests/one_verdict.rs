@@ -547,3 +547,42 @@ fn a_plain_copy_keeps_a_wrong_move_number_and_stays_refused() {
         "the plain copy of a refused game checks valid: {text}"
     );
 }
+
+/// As above, with the right number in the wrong place: `3... Ag4-f3`
+/// where White's move 4 stands (after Black's `Kb7-d5`, which the
+/// referee refuses as "numbered wrongly: it is White's move 4."). The
+/// number is the one of the `3.` before it, so `drop_redundant_numbers`
+/// takes it for the redundant `N...` of Black's move and drops it,
+/// although two moves, not one, stand between them: the copy reads
+/// `3. Wh3-f4 ... Kb7-d5 $6 Ag4-f3`, and `yam check` calls the copy of a
+/// refused game valid (docs/export.md: only "a `N...` right after its
+/// move", "when N is the number of the `N.` before it", is left out).
+#[test]
+fn a_plain_copy_keeps_a_black_number_before_a_white_move_and_stays_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let lesson = example("examples/khan/opening-lesson.yam");
+    let wrong = lesson.replacen(
+        "Kb7-d5 $6 {The khan steps out\nearly.} 4. Ag4-f3",
+        "Kb7-d5 $6 3... Ag4-f3",
+        1,
+    );
+    assert_ne!(wrong, lesson);
+    let original = write(dir.path(), "wrong.yam", &wrong);
+    let (code, text) = run(&["check"], &original);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("numbered wrongly"), "{text}");
+
+    let out = yam!()
+        .args(["export", "--plain"])
+        .arg(&original)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let plain = String::from_utf8(out.stdout).unwrap();
+    let copy = write(dir.path(), "plain.yam", &plain);
+    let (code, text) = run(&["check"], &copy);
+    assert_eq!(
+        code, 1,
+        "the plain copy of a refused game checks valid (the `3...` before White's move 4 was dropped): {text}\n{plain}"
+    );
+}

@@ -2224,6 +2224,60 @@ fn a_move_the_robot_could_not_mail_for_a_month_is_not_a_forfeit_ten_days_after_i
 }
 
 #[test]
+fn a_reminder_the_robot_could_not_mail_for_a_day_does_not_restart_the_silence() {
+    // Real life (the robot's relay down for a day), or a silent player
+    // whose mail server refuses the robot's reminder for a while: Ann,
+    // to move, has been silent since day 0. The day-14 reminder cannot
+    // go out on day 14; the relay is back on day 15 and it goes. Its plan
+    // wrote only the reminder's bookkeeping (`last_activity` stays the
+    // day Ann's silence began), so `Robot::mailed_late` takes Ann's move
+    // clock, which starts at `last_activity`, for a silence the reminder
+    // "started", and restarts it on day 15: the reminders of days 28 and
+    // 35 and the forfeit of day 40 slide by fifteen days, and Bo waits
+    // 55 days for a claim the rules give him at 40. docs/robot.md: only
+    // a silence the late plan started (a move, an offer) counts from when
+    // its mail went; a reminder starts none.
+    let mut local = Local::new();
+    let (game, _, _) = ann_and_bo_at_khan(&mut local);
+    let at = days_after_last_activity(&local, &game);
+    let out_dir = local.root.join("out");
+    let away = local.root.join("out-away");
+    std::fs::rename(&out_dir, &away).unwrap();
+    let blocked = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(14))]);
+    std::fs::rename(&away, &out_dir).unwrap();
+    let reminded = |local: &Local| {
+        local
+            .sent()
+            .into_iter()
+            .filter(|(to, r)| to.contains("ann") && r.body.starts_with("Reminder"))
+            .count()
+    };
+    assert_eq!(
+        reminded(&local),
+        0,
+        "setup: the day-14 reminder cannot go out: {}",
+        stderr(&blocked)
+    );
+    let back = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(15))]);
+    assert_eq!(
+        reminded(&local),
+        1,
+        "setup: the day-14 reminder goes on day 15: {}",
+        stderr(&back)
+    );
+    let mut log = stderr(&back);
+    for day in [28, 35, 40] {
+        log += &stderr(&robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(day))]));
+    }
+    assert!(
+        log.contains("forfeit claimed against ann@player.test"),
+        "Ann has been silent 40 days (her day-14 reminder went a day late), yet no forfeit is claimed:\n{log}\n{}",
+        std::fs::read_to_string(local.root.join("data/games").join(&game).join("robot.yaml"))
+            .unwrap()
+    );
+}
+
+#[test]
 fn forged_newcomers_get_a_bounded_number_of_welcomes() {
     let mut local = Local::new();
     local.limits("  max_mail_bytes: 1048576\n  answers_per_hour: 20\n");

@@ -545,25 +545,28 @@ impl TakenBack {
 /// comments gone it says nothing (`1. Ag4-g5 1... Ab5-c5` reads `1. Ag4-g5
 /// Ab5-c5`), as PGN writes it; one after a comment or a variation stays.
 /// (Castle Siege keeps its `N...`: a turn of many tokens needs its start
-/// marked.) Only the number of the `N.` before it is redundant: any other
-/// (`1. Ng3-f3 7... Ae7-f6`, a number the referee refuses) is what the
-/// record says, kept so that the copy is refused as the record is.
+/// marked.) Only a number that is redundant goes: the `N...` right after
+/// the one move of its own `N.`. Any other (`1. Ng3-f3 7... Ae7-f6`, or
+/// `3... Ag4-f3` two moves after `3.`, numbers the referee refuses) is what
+/// the record says, kept so that the copy is refused as the record is.
 fn drop_redundant_numbers(movetext: &mut Vec<Node<String>>) {
-    let mut after_move = false;
-    let mut last_number = None;
+    // The number of the last `N.` and how many moves followed it, while
+    // nothing else (a comment, a variation) came between.
+    let mut since: Option<(u32, usize)> = None;
     movetext.retain(|node| match node {
-        Node::MoveNumber(n, Dots::Three) if after_move && last_number == Some(*n) => false,
-        Node::Move(..) | Node::Nag(_) => {
-            after_move = true;
-            true
-        }
+        Node::MoveNumber(n, Dots::Three) if since == Some((*n, 1)) => false,
         Node::MoveNumber(n, Dots::One) => {
-            last_number = Some(*n);
-            after_move = false;
+            since = Some((*n, 0));
             true
         }
+        Node::Move(..) => {
+            since = since.map(|(n, moves)| (n, moves + 1));
+            true
+        }
+        // A move's glyph or NAG belongs to it.
+        Node::Nag(_) => true,
         _ => {
-            after_move = false;
+            since = None;
             true
         }
     });

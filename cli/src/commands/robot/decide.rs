@@ -264,6 +264,12 @@ pub struct Work {
     /// (docs/robot.md, "Crash safety").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub also_done: Option<String>,
+    /// When it was decided (seconds since 1970), as the robot's clock
+    /// read: the silences it started start then, and go on from when its
+    /// mails went out should they go late (`Robot::mailed_late`). Absent
+    /// in plans of an earlier build.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided_at: Option<u64>,
 }
 
 /// The robot: its store, its keys, its address and the time.
@@ -2054,14 +2060,18 @@ impl Robot {
     /// answer a move the robot has not mailed him, and counted from the
     /// decision the robot claimed a forfeit against a player eleven days
     /// after the move reached him (docs/mail.md, "A silence starts when
-    /// its mail goes out", which the desks keep too). Only a game whose
-    /// bookkeeping is still as the plan wrote it (nothing decided on it
-    /// since, as nothing is while a plan holds it) of a game the robot
-    /// plays out itself (a witnessed game's moves go between the players);
-    /// a silence the plan started is moved, not one it resumed.
+    /// its mail goes out", which the desks keep too). Only the silences
+    /// the plan started (those that start when it was decided,
+    /// `Work::decided_at`: a move, an offer; a reminder starts none), of a
+    /// game whose bookkeeping is still as the plan wrote it (nothing is
+    /// decided on a game while a plan holds it), that the robot plays out
+    /// itself (a witnessed game's moves go between the players).
     pub fn mailed_late(&self, key: &str, work: &Work) -> Vec<(String, Work)> {
         let mut out = Vec::new();
-        if work.mails.is_empty() {
+        let Some(decided) = work.decided_at else {
+            return out;
+        };
+        if work.mails.is_empty() || self.now <= decided {
             return out;
         }
         for (rel, text) in &work.writes {
@@ -2074,30 +2084,35 @@ impl Robot {
             if self.read(&Work::default(), rel).as_deref() != Some(text.as_str()) {
                 continue;
             }
-            let Ok(decided) = serde_yaml_ng::from_str::<GameMeta>(text) else {
+            let Ok(mut meta) = serde_yaml_ng::from_str::<GameMeta>(text) else {
                 continue;
             };
-            let then = decided.last_activity;
-            if decided.witness || decided.stage == Stage::Over || self.now <= then {
+            if meta.witness || meta.stage == Stage::Over {
                 continue;
             }
-            let mut meta = decided.clone();
+            let mut moved = false;
             for since in [
                 &mut meta.silence.move_due_since,
                 &mut meta.silence.answer_due_since,
                 &mut meta.reminders_since,
             ] {
-                if *since == Some(then) {
+                if *since == Some(decided) {
                     *since = Some(self.now);
+                    moved = true;
                 }
             }
-            meta.last_activity = self.now;
-            let late_key = format!("late-{id}-{then}-{}", self.now);
+            if !moved {
+                continue;
+            }
+            if meta.last_activity == decided {
+                meta.last_activity = self.now;
+            }
+            let late_key = format!("late-{id}-{decided}-{}", self.now);
             let mut late = Work::default();
             self.put_meta(&mut late, &meta);
             late.log.push(format!(
                 "{id}: the mails of {key} went out {} day(s) late: the silence they started counts from now",
-                (self.now - then) / 86_400
+                (self.now - decided) / 86_400
             ));
             out.push((late_key, late));
         }

@@ -36,7 +36,7 @@ use crate::mail::compose::{AutoSubmitted, YamGame};
 use crate::mail::inbox::{Listed, Mailbox, Place, Session};
 use crate::mail::transport::{Outgoing, send};
 use crate::store::Store;
-use decide::{OutMail, Robot, Settings};
+use decide::{OutMail, Robot, Settings, Work};
 use journal::{Blocks, Journal, Plan, Progress, kill_point};
 
 /// `yam robot ...`
@@ -602,7 +602,7 @@ struct Group {
 #[derive(Debug)]
 struct Decided {
     key: String,
-    work: decide::Work,
+    work: Work,
     place: Place,
     /// Its sender, when the mail could be a step of a game (see
     /// [`Look::fail`]).
@@ -755,6 +755,10 @@ impl Runner {
             if !look.blocks.holders(&journal::claims(&work)).is_empty() {
                 continue;
             }
+            let work = Work {
+                decided_at: Some(self.robot.now),
+                ..work
+            };
             match self.journal.commit(&key, work) {
                 Ok(mut plan) => {
                     if !self.advance(&mut plan) {
@@ -1009,7 +1013,7 @@ impl Runner {
         &self,
         key: &str,
         raw: &[u8],
-    ) -> (decide::Work, BTreeSet<String>, Vec<decide::Unreadable>) {
+    ) -> (Work, BTreeSet<String>, Vec<decide::Unreadable>) {
         self.robot.touched();
         let work = self.robot.handle(key, raw);
         let unreadable = self.robot.unreadable();
@@ -1039,7 +1043,11 @@ impl Runner {
             let mut works = Vec::new();
             for d in group.items {
                 owners.push((d.place, d.from));
-                works.push((d.key, d.work));
+                let work = Work {
+                    decided_at: Some(self.robot.now),
+                    ..d.work
+                };
+                works.push((d.key, work));
             }
             let mut plans = Vec::new();
             let mut kept = Vec::new();
