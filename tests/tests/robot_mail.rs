@@ -387,6 +387,40 @@ impl Desk {
     }
 }
 
+/// `moves` random moves of `game` between two desks the robot witnesses,
+/// each desk reading after every look of the robot; the robot's logs,
+/// which refuse nothing.
+fn witness_moves(robot: &Robot, (ann, bo): (&Desk, &Desk), game: &str, moves: usize) -> String {
+    let mut played = 0;
+    let mut logs = String::new();
+    for _ in 0..60 {
+        let log = robot.run();
+        assert!(!log.contains("refused"), "{log}");
+        logs.push_str(&log);
+        ann.yam(&["read"]);
+        bo.yam(&["read"]);
+        if played == moves {
+            break;
+        }
+        let mover = match (ann.status(game).as_str(), bo.status(game).as_str()) {
+            ("YOU", _) => ann,
+            (_, "YOU") => bo,
+            _ => continue,
+        };
+        mover.yam(&[
+            "move",
+            game,
+            "--auto",
+            "random",
+            "--seed",
+            &played.to_string(),
+        ]);
+        played += 1;
+    }
+    assert_eq!(played, moves);
+    logs
+}
+
 #[test]
 fn two_players_with_their_own_keys_play_through_the_robot_as_referee() {
     let s = servers();
@@ -414,31 +448,7 @@ fn two_players_with_their_own_keys_play_through_the_robot_as_referee() {
     );
     assert!(bo.yam(&["read"]).contains("refereed by"));
     bo.yam(&["accept", &game]);
-    let mut played = 0;
-    for _ in 0..60 {
-        let log = robot.run();
-        assert!(!log.contains("refused"), "{log}");
-        ann.yam(&["read"]);
-        bo.yam(&["read"]);
-        if played == 6 {
-            break;
-        }
-        let mover = match (ann.status(&game).as_str(), bo.status(&game).as_str()) {
-            ("YOU", _) => &ann,
-            (_, "YOU") => &bo,
-            _ => continue,
-        };
-        mover.yam(&[
-            "move",
-            &game,
-            "--auto",
-            "random",
-            "--seed",
-            &played.to_string(),
-        ]);
-        played += 1;
-    }
-    assert_eq!(played, 6);
+    witness_moves(&robot, (&ann, &bo), &game, 6);
     let log = robot.run();
     assert!(!log.contains("refused"), "{log}");
     let store = robot.config.parent().unwrap().join("store");
@@ -507,33 +517,7 @@ fn a_witnessed_game_outgrowing_the_mail_limit_is_still_witnessed_over_imap() {
         ),
     )
     .unwrap();
-    let mut played = 0;
-    let mut logs = String::new();
-    for _ in 0..60 {
-        let log = robot.run();
-        assert!(!log.contains("refused"), "{log}");
-        logs.push_str(&log);
-        ann.yam(&["read"]);
-        bo.yam(&["read"]);
-        if played == 4 {
-            break;
-        }
-        let mover = match (ann.status(&game).as_str(), bo.status(&game).as_str()) {
-            ("YOU", _) => &ann,
-            (_, "YOU") => &bo,
-            _ => continue,
-        };
-        mover.yam(&[
-            "move",
-            &game,
-            "--auto",
-            "random",
-            "--seed",
-            &played.to_string(),
-        ]);
-        played += 1;
-    }
-    assert_eq!(played, 4);
+    let mut logs = witness_moves(&robot, (&ann, &bo), &game, 4);
     logs.push_str(&robot.run());
     assert!(
         last_sent(&ann) > limit && last_sent(&bo) > limit,

@@ -5257,6 +5257,52 @@ fn a_turn_mail_is_read_without_reading_every_other_game_of_the_desk() {
     );
 }
 
+/// Holds the lock file `path` (created if need be) while the value lives,
+/// as the command that takes it would: the races below are lined up on it.
+fn hold_lock(path: &Path) -> std::fs::File {
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .unwrap();
+    lock.lock().unwrap();
+    lock
+}
+
+/// `yam ARGS --data-dir DIR` started, its output piped (and its standard
+/// input, given `stdin`, written and closed).
+fn spawn_yam(dir: &Path, args: &[&std::ffi::OsStr], stdin: Option<&[u8]>) -> std::process::Child {
+    let mut child = std::process::Command::new(yam_tests::yam_bin!())
+        .args(args)
+        .arg("--data-dir")
+        .arg(dir)
+        .stdin(if stdin.is_some() {
+            std::process::Stdio::piped()
+        } else {
+            std::process::Stdio::null()
+        })
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(bytes) = stdin {
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(bytes).unwrap();
+    }
+    child
+}
+
+/// What a finished command said: its exit code, then its output.
+fn said_by(out: &std::process::Output) -> String {
+    format!(
+        "exit {:?}\n{}{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
 /// Real life: a cron job runs `yam read` every five minutes while the
 /// player, who has just seen Bo's card come in, types `yam read` in a
 /// terminal (or `yam read --watch` runs beside the cron job, as
@@ -5307,39 +5353,21 @@ fn two_reads_of_the_card_a_challenge_waits_for_send_the_challenge_once() {
     );
     // Both reads start while a card is being remembered elsewhere (the
     // contacts' lock held), then run together.
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(ann.dir().join(".contacts.lock"))
-        .unwrap();
-    lock.lock().unwrap();
+    let lock = hold_lock(&ann.dir().join(".contacts.lock"));
     let reads: Vec<std::process::Child> = (0..2)
         .map(|_| {
-            std::process::Command::new(yam_tests::yam_bin!())
-                .args(["read", "--eml"])
-                .arg(&card)
-                .arg("--data-dir")
-                .arg(ann.dir())
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .unwrap()
+            spawn_yam(
+                ann.dir(),
+                &["read".as_ref(), "--eml".as_ref(), card.as_os_str()],
+                None,
+            )
         })
         .collect();
     std::thread::sleep(std::time::Duration::from_millis(1500));
     drop(lock);
     let said: Vec<String> = reads
         .into_iter()
-        .map(|r| {
-            let out = r.wait_with_output().unwrap();
-            format!(
-                "exit {:?}\n{}{}",
-                out.status.code(),
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            )
-        })
+        .map(|r| said_by(&r.wait_with_output().unwrap()))
         .collect();
     let games: Vec<String> = std::fs::read_dir(ann.dir().join("games"))
         .unwrap()
@@ -5396,33 +5424,18 @@ fn a_mail_moved_by_a_mail_client_during_a_read_does_not_fail_the_read() {
     )
     .unwrap();
     // Another command holds the game while the read starts.
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(ann.dir().join("games/khan-1/.lock"))
-        .unwrap();
-    lock.lock().unwrap();
-    let read = std::process::Command::new(yam_tests::yam_bin!())
-        .args(["read", "--maildir"])
-        .arg(&maildir)
-        .arg("--data-dir")
-        .arg(ann.dir())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let lock = hold_lock(&ann.dir().join("games/khan-1/.lock"));
+    let read = spawn_yam(
+        ann.dir(),
+        &["read".as_ref(), "--maildir".as_ref(), maildir.as_os_str()],
+        None,
+    );
     std::thread::sleep(std::time::Duration::from_millis(1500));
     // The mail client shows the personal mail: seen, in `cur/`.
     std::fs::rename(&personal, maildir.join("cur/1764500001.M2P2.host:2,S")).unwrap();
     drop(lock);
     let out = read.wait_with_output().unwrap();
-    let said = format!(
-        "exit {:?}\n{}{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let said = said_by(&out);
     assert!(
         ann.record("khan-1").contains(&line[1]),
         "setup: Bo's turn is applied: {said}"
@@ -5472,27 +5485,9 @@ fn a_challenge_delivered_twice_and_read_by_two_filters_at_once_is_not_refused() 
     // The first reader to store it holds the new game while it writes.
     let game = bo.dir().join("games/khan-twice");
     std::fs::create_dir_all(&game).unwrap();
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(game.join(".lock"))
-        .unwrap();
-    lock.lock().unwrap();
+    let lock = hold_lock(&game.join(".lock"));
     let reads: Vec<std::process::Child> = (0..2)
-        .map(|_| {
-            let mut child = std::process::Command::new(yam_tests::yam_bin!())
-                .args(["read", "--stdin", "--data-dir"])
-                .arg(bo.dir())
-                .stdin(std::process::Stdio::piped())
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .unwrap();
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(&raw).unwrap();
-            child
-        })
+        .map(|_| spawn_yam(bo.dir(), &["read".as_ref(), "--stdin".as_ref()], Some(&raw)))
         .collect();
     std::thread::sleep(std::time::Duration::from_millis(1500));
     drop(lock);
@@ -5500,17 +5495,7 @@ fn a_challenge_delivered_twice_and_read_by_two_filters_at_once_is_not_refused() 
         .into_iter()
         .map(|r| r.wait_with_output().unwrap())
         .collect();
-    let said: Vec<String> = outs
-        .iter()
-        .map(|o| {
-            format!(
-                "exit {:?}\n{}{}",
-                o.status.code(),
-                String::from_utf8_lossy(&o.stdout),
-                String::from_utf8_lossy(&o.stderr)
-            )
-        })
-        .collect();
+    let said: Vec<String> = outs.iter().map(said_by).collect();
     assert!(
         bo.record("khan-twice").contains("khan-twice"),
         "setup: the challenge is stored: {said:?}"
@@ -5557,48 +5542,26 @@ fn a_challenge_withdrawn_while_a_read_sends_it_is_not_said_dropped_and_sent() {
         .expect("setup: Bo's card");
     let game = ann.dir().join("games/khan-late");
     std::fs::create_dir_all(&game).unwrap();
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(game.join(".lock"))
-        .unwrap();
-    lock.lock().unwrap();
-    let read = std::process::Command::new(yam_tests::yam_bin!())
-        .args(["read", "--eml"])
-        .arg(&card)
-        .arg("--data-dir")
-        .arg(ann.dir())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let lock = hold_lock(&game.join(".lock"));
+    let read = spawn_yam(
+        ann.dir(),
+        &["read".as_ref(), "--eml".as_ref(), card.as_os_str()],
+        None,
+    );
     std::thread::sleep(std::time::Duration::from_millis(1500));
     // The withdrawal may wait for the read (it does, once the two share a
     // lock), so it runs beside it too, and the game is let go.
-    let withdraw = std::process::Command::new(yam_tests::yam_bin!())
-        .args(["withdraw", "khan-late", "--data-dir"])
-        .arg(ann.dir())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let withdraw = spawn_yam(
+        ann.dir(),
+        &["withdraw".as_ref(), "khan-late".as_ref()],
+        None,
+    );
     std::thread::sleep(std::time::Duration::from_millis(1500));
     drop(lock);
     let withdrawn = withdraw.wait_with_output().unwrap();
     let read = read.wait_with_output().unwrap();
-    let withdraw_said = format!(
-        "exit {:?}\n{}{}",
-        withdrawn.status.code(),
-        String::from_utf8_lossy(&withdrawn.stdout),
-        String::from_utf8_lossy(&withdrawn.stderr)
-    );
-    let read_said = format!(
-        "exit {:?}\n{}{}",
-        read.status.code(),
-        String::from_utf8_lossy(&read.stdout),
-        String::from_utf8_lossy(&read.stderr)
-    );
+    let withdraw_said = said_by(&withdrawn);
+    let read_said = said_by(&read);
     let sent = super::mail_files(&bo_inbox)
         .iter()
         .any(|m| std::fs::read_to_string(m).is_ok_and(|t| t.contains("khan-late")));

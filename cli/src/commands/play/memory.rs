@@ -870,6 +870,17 @@ mod tests {
         assert_eq!(memory.content("ghi", b""), Some('K'));
     }
 
+    /// A number below `n` at each call, from a xorshift generator seeded
+    /// with `seed`: the random logs of these tests, the same every run.
+    fn xorshift(mut state: u64) -> impl FnMut(usize) -> usize {
+        move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        }
+    }
+
     /// The memory as it was held before the twenty-seventh step (every
     /// line's place and content as strings of their own), kept as the
     /// oracle of what a log means.
@@ -1006,13 +1017,7 @@ mod tests {
         // A fixed sequence of pseudo-random logs (xorshift), each line
         // drawn from the words above, some joined by two spaces, some
         // with CR LF, some cut.
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15_u64);
         for _ in 0..300 {
             let mut text = String::new();
             for _ in 0..next(25) {
@@ -1230,13 +1235,7 @@ mod tests {
                 digest: [1; 16],
             },
         ];
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d_u64);
         for round in 0..150 {
             let mut first = String::new();
             for _ in 0..=next(30) {
@@ -1355,13 +1354,7 @@ mod tests {
         // answer than the log's. A changed key or letter inside the tables
         // would pass (the file is a cache, not a proof: docs/performance.md).
         let tables = made.len() - 200 * 33;
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15_u64);
         for _ in 0..500 {
             let mut damaged = made.clone();
             match next(3) {

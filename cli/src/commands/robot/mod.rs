@@ -710,18 +710,7 @@ impl Runner {
                 if self.journal.progress(&key) != Progress::New {
                     continue;
                 }
-                match self.journal.commit(&key, work) {
-                    Ok(mut plan) => {
-                        if !self.advance(&mut plan) {
-                            look.blocks.hold(&plan);
-                            look.failures += 1;
-                        }
-                    }
-                    Err(e) => {
-                        log(&format!("{key}: cannot write its plan: {e}"));
-                        look.failures += 1;
-                    }
-                }
+                self.carry_out_alone(&key, work, &mut look);
             }
         }
         self.robot.touched();
@@ -755,25 +744,31 @@ impl Runner {
             if !look.blocks.holders(&journal::claims(&work)).is_empty() {
                 continue;
             }
-            let work = Work {
-                decided_at: Some(self.robot.now),
-                ..work
-            };
-            match self.journal.commit(&key, work) {
-                Ok(mut plan) => {
-                    if !self.advance(&mut plan) {
-                        look.blocks.hold(&plan);
-                        look.failures += 1;
-                    }
-                }
-                Err(e) => {
-                    log(&format!("{key}: cannot write its plan: {e}"));
-                    look.failures += 1;
-                }
-            }
+            self.carry_out_alone(&key, work, &mut look);
         }
         self.journal.settle();
         look.failures
+    }
+
+    /// Commits one decision, dated now, as a plan of its own and carries
+    /// it out; one that stops holds back what it writes.
+    fn carry_out_alone(&mut self, key: &str, work: Work, look: &mut Look) {
+        let work = Work {
+            decided_at: Some(self.robot.now),
+            ..work
+        };
+        match self.journal.commit(key, work) {
+            Ok(mut plan) => {
+                if !self.advance(&mut plan) {
+                    look.blocks.hold(&plan);
+                    look.failures += 1;
+                }
+            }
+            Err(e) => {
+                log(&format!("{key}: cannot write its plan: {e}"));
+                look.failures += 1;
+            }
+        }
     }
 
     /// Reads the mailbox once (see `cycle`); notes in the look the
