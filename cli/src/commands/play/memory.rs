@@ -362,10 +362,9 @@ fn log_text(bytes: Vec<u8>, first_line: u64) -> std::io::Result<String> {
 }
 
 impl Said {
-    /// What the lines of `text` say of content keys and mailboxes; `None`
-    /// when a line holds a content word that is no key (no build writes
-    /// one; such a log is not summarized).
-    fn of(text: &str) -> Option<Said> {
+    /// What the lines of `text` say of content keys and mailboxes (a
+    /// content word that is no key left out, and said to be).
+    fn of(text: &str) -> Said {
         let mut said = Said::default();
         let mut marks = Marks::default();
         for (place, content, outcome) in lines(text) {
@@ -376,7 +375,10 @@ impl Said {
             let known = match ContentSlot::of(content) {
                 ContentSlot::Blake3(key) => said.blake3.entry(key),
                 ContentSlot::Sha256(key) => said.sha256.entry(key),
-                ContentSlot::Other(_) => return None,
+                ContentSlot::Other(_) => {
+                    said.others = true;
+                    continue;
+                }
             };
             known
                 .and_modify(|known| settle(known, outcome))
@@ -384,7 +386,7 @@ impl Said {
         }
         said.imap_high = marks.imap_high;
         said.legacy = marks.legacy;
-        Some(said)
+        said
     }
 }
 
@@ -448,15 +450,13 @@ impl Memory {
         let covered = whole.rfind('\n').map_or(0, |i| i + 1);
         let said = Said::of(&whole[..covered]);
         let lines = whole[..covered].matches('\n').count() as u64;
-        let written = match &said {
-            Some(said) if covered > 0 => Summary::write(
+        let written = covered > 0
+            && Summary::write(
                 &data.join(summary::FILE),
                 &whole.as_bytes()[..covered],
                 lines,
-                said,
-            )?,
-            _ => false,
-        };
+                &said,
+            )?;
         let mut file = std::fs::File::open(&self.path)?;
         let len = file.metadata()?.len();
         let summary = written
@@ -601,6 +601,7 @@ impl Memory {
         let said = match ContentSlot::of(word) {
             ContentSlot::Blake3(key) => summary.outcome(Table::Blake3, &key),
             ContentSlot::Sha256(key) => summary.outcome(Table::Sha256, &key),
+            ContentSlot::Other(word) if summary.others => self.covered_outcome_of(word),
             ContentSlot::Other(_) => None,
         };
         // The lines after the summary settle what it says, as they would
@@ -610,6 +611,24 @@ impl Memory {
             Some('R') => after.or(Some('R')),
             said => said,
         }
+    }
+
+    /// The outcome the lines the summary covers settle for a content word
+    /// that is no key, read from the file: no run asks about such a word
+    /// (a run asks about the keys it computes), so this costs nothing in
+    /// use; it keeps every answer the lines' own. A file that cannot be
+    /// read again says nothing.
+    fn covered_outcome_of(&self, word: &str) -> Option<char> {
+        let covered = self.summary.as_ref()?.covered;
+        let mut bytes = vec![0; usize::try_from(covered).ok()?];
+        let mut file = std::fs::File::open(&self.path).ok()?;
+        file.read_exact(&mut bytes).ok()?;
+        let text = String::from_utf8(bytes).ok()?;
+        let mut index = Index::default();
+        for (place, content, outcome) in lines(&text) {
+            index.note(place, content, outcome);
+        }
+        index.outcome_of(word)
     }
 
     /// [`Memory::outcome_of`] in the lines held (all of them, or those
@@ -1215,6 +1234,9 @@ mod tests {
         let mut contents: Vec<String> = mails.iter().map(|m| content_key(m)).collect();
         contents.extend(mails.iter().take(3).map(|m| sha256_content_key(m)));
         contents.push("-".into());
+        // Words no build writes.
+        contents.push("abc".into());
+        contents.push("xyz".into());
         let places = [
             Place::Imap {
                 validity: 7,
@@ -1248,7 +1270,7 @@ mod tests {
                 let outcome = ['A', 'R', 'S', 'I', 'K'][next(5)];
                 first.push_str(&format!("{place} {content} {outcome}\n"));
             }
-            // A word no build writes: never summarized, read whole.
+            // A word no build writes, asked about below.
             let other = round % 10 == 9;
             if other {
                 first.push_str("- abc A\n");
@@ -1256,7 +1278,9 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             std::fs::write(dir.path().join("read.log"), &first).unwrap();
             drop(Memory::open_summarizing_after(dir.path(), 1).unwrap());
-            assert_eq!(dir.path().join(summary::FILE).exists(), !other, "{first:?}");
+            // Summarized, a word no build writes with the rest (left out
+            // of the tables, and said to be).
+            assert!(dir.path().join(summary::FILE).exists(), "{first:?}");
             let mut memory = Memory::open_summarizing_after(dir.path(), u64::MAX).unwrap();
             for _ in 0..next(8) {
                 let place = (next(2) == 0).then(|| &places[next(places.len())]);

@@ -10,9 +10,11 @@
 //! (its length, and a hash of its first and of its last
 //! [`CHECKED_ENDS`] covered bytes): a log restored from a backup, cut, or
 //! replaced is read whole again, and summarized anew. Deleting it costs
-//! one reading of the whole log. A log whose lines hold anything no build
-//! writes (a content word that is no key, an outcome that is not one
-//! ASCII letter) is never summarized.
+//! one reading of the whole log. A line whose content word is no key (no
+//! build writes one: a hand edit, a damaged byte) is left out of the
+//! tables and the summary says some line was (`others`): a question about
+//! such a word, which no run asks, reads the covered lines. A log whose
+//! outcomes are not all one ASCII letter is never summarized.
 //!
 //! The layout, every number little-endian:
 //!
@@ -22,7 +24,8 @@
 //! u64 covered_lines                      lines in them
 //! [u8; 32] head                          BLAKE3 of the first min(4096, covered) bytes
 //! [u8; 32] tail                          BLAKE3 of the last min(4096, covered) covered bytes
-//! u8 legacy                              1 if a line holds an earlier build's SHA-256 key
+//! u8 flags                               1: a line holds an earlier build's SHA-256 key;
+//!                                        2: a line's content word is no key
 //! u32 n_imap, then n_imap × (u32 validity, u32 highest UID handled)
 //! u64 n_blake3, u64 n_sha256
 //! n_blake3 × ([u8; 32] key, u8 outcome)  sorted by key
@@ -64,6 +67,8 @@ pub struct Said {
     pub imap_high: HashMap<u32, u32>,
     /// Whether a line holds a SHA-256 key.
     pub legacy: bool,
+    /// Whether a line's content word is no key (left out of the tables).
+    pub others: bool,
 }
 
 /// An open summary that matches its log.
@@ -75,6 +80,9 @@ pub struct Summary {
     pub covered_lines: u64,
     /// Whether a covered line holds a SHA-256 key.
     pub legacy: bool,
+    /// Whether a covered line's content word is no key: such a word is
+    /// not in the tables, and is looked for in the covered lines.
+    pub others: bool,
     /// The highest IMAP UID handled, by UIDVALIDITY.
     pub imap_high: HashMap<u32, u32>,
     file: RefCell<File>,
@@ -142,11 +150,11 @@ impl Summary {
         let covered_lines = u64_of(take(8));
         let head: [u8; 32] = take(32).try_into().ok()?;
         let tail: [u8; 32] = take(32).try_into().ok()?;
-        let legacy = match take(1)[0] {
-            0 => false,
-            1 => true,
-            _ => return None,
-        };
+        let flags = take(1)[0];
+        if flags > 3 {
+            return None;
+        }
+        let (legacy, others) = (flags & 1 != 0, flags & 2 != 0);
         let n_imap = u32::from_le_bytes(take(4).try_into().ok()?);
         if covered == 0 || covered > len || u64::from(n_imap) * 8 > size {
             return None;
@@ -178,6 +186,7 @@ impl Summary {
             covered,
             covered_lines,
             legacy,
+            others,
             imap_high,
             file: RefCell::new(file),
             blake3: (tables, n_blake3),
@@ -228,7 +237,7 @@ impl Summary {
         out.extend_from_slice(&lines.to_le_bytes());
         out.extend_from_slice(&head);
         out.extend_from_slice(&tail);
-        out.push(u8::from(said.legacy));
+        out.push(u8::from(said.legacy) | (u8::from(said.others) << 1));
         let mut imap: Vec<(u32, u32)> = said.imap_high.iter().map(|(v, u)| (*v, *u)).collect();
         imap.sort_unstable();
         out.extend_from_slice(&u32::try_from(imap.len()).unwrap_or(u32::MAX).to_le_bytes());
