@@ -13,8 +13,9 @@
 //! one reading of the whole log. A line whose content word is no key (no
 //! build writes one: a hand edit, a damaged byte) is left out of the
 //! tables and the summary says some line was (`others`): a question about
-//! such a word, which no run asks, reads the covered lines. A log whose
-//! outcomes are not all one ASCII letter is never summarized.
+//! such a word, which no run asks, reads the covered lines; so does a
+//! question about a key whose outcome is no ASCII letter (kept as
+//! `0xff`).
 //!
 //! The layout, every number little-endian:
 //!
@@ -54,6 +55,11 @@ const MAGIC: &[u8] = b"yam read.log summary 1\n";
 
 /// One entry: a key and its outcome letter.
 const ENTRY: u64 = 33;
+
+/// The outcome byte of a key whose settled outcome is no ASCII letter (a
+/// hand-edited line; no build writes one): its outcome is read from the
+/// covered lines when asked ([`Said::NOT_ASCII`]).
+const NOT_ASCII: u8 = 0xff;
 
 /// What the summary says of the content keys and mailboxes of the lines
 /// it covers (every line's outcome settled as the lines settle it).
@@ -124,6 +130,12 @@ fn ends_of(log: &mut File, covered: u64) -> std::io::Result<([u8; 32], [u8; 32])
         *blake3::hash(&head).as_bytes(),
         *blake3::hash(&tail).as_bytes(),
     ))
+}
+
+impl Said {
+    /// What [`Summary::outcome`] says of a key whose outcome is no ASCII
+    /// letter: ask the covered lines.
+    pub const NOT_ASCII: char = '\u{fffd}';
 }
 
 impl Summary {
@@ -212,7 +224,12 @@ impl Summary {
             match entry[..32].cmp(&key[..]) {
                 std::cmp::Ordering::Less => low = mid + 1,
                 std::cmp::Ordering::Greater => high = mid,
-                std::cmp::Ordering::Equal => return Some(char::from(entry[32])),
+                std::cmp::Ordering::Equal => {
+                    return Some(match entry[32] {
+                        NOT_ASCII => Said::NOT_ASCII,
+                        letter => char::from(letter),
+                    });
+                }
             }
         }
         None
@@ -221,13 +238,8 @@ impl Summary {
     /// Writes the summary of `covered`, the first bytes of the log (whole
     /// lines, `lines` of them), which say `said`, to `path`: a new file
     /// renamed over the old, not made durable (a summary lost is made
-    /// again). `false` when `said` holds what the layout cannot (an
-    /// outcome that is not one ASCII letter).
-    pub fn write(path: &Path, covered: &[u8], lines: u64, said: &Said) -> std::io::Result<bool> {
-        let ascii = |c: &char| c.is_ascii();
-        if !said.blake3.values().all(ascii) || !said.sha256.values().all(ascii) {
-            return Ok(false);
-        }
+    /// again).
+    pub fn write(path: &Path, covered: &[u8], lines: u64, said: &Said) -> std::io::Result<()> {
         let (head, tail) = ends(covered);
         let mut out = Vec::with_capacity(
             MAGIC.len() + 128 + (said.blake3.len() + said.sha256.len()) * ENTRY as usize,
@@ -252,10 +264,13 @@ impl Summary {
             entries.sort_unstable();
             for (key, outcome) in entries {
                 out.extend_from_slice(key);
-                out.push(*outcome as u8);
+                out.push(if outcome.is_ascii() {
+                    *outcome as u8
+                } else {
+                    NOT_ASCII
+                });
             }
         }
-        crate::store::atomic::write(path, &out, false)?;
-        Ok(true)
+        crate::store::atomic::write(path, &out, false)
     }
 }
