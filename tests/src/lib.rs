@@ -106,6 +106,35 @@ pub fn mail_servers() -> MailServers {
     }
 }
 
+/// The CPU time `yam ARGS` takes (user and system, in the kernel's clock
+/// ticks, 100 a second), from the accounting of the shell that ran it and
+/// waited for it (a reaped child's times are added to its parent's
+/// `cutime` and `cstime`, `/proc/PID/stat`): a measure the machine's load
+/// moves far less than the time on the clock, for the tests that hold a
+/// cost to its growth (docs/performance.md: speed itself is measured in
+/// benchmarks). Whatever its exit status: the caller looks at what it made.
+#[cfg(target_os = "linux")]
+pub fn cpu_ticks(yam: &std::ffi::OsStr, args: &[&std::ffi::OsStr]) -> u64 {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#""$0" "$@" >/dev/null 2>&1; cat /proc/$$/stat"#)
+        .arg(yam)
+        .args(args)
+        .current_dir(workspace())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    // The fields after the command's name, which is in parentheses:
+    // cutime and cstime are the 16th and 17th of the line.
+    let after = text.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<u64> = after
+        .split_whitespace()
+        .skip(1)
+        .map(|f| f.parse().unwrap_or(0))
+        .collect();
+    fields[12] + fields[13]
+}
+
 /// The read(2) calls `yam ARGS` makes (the binary `yam`, from
 /// [`yam_bin!`]), with `env` set, run from the workspace: from the kernel's
 /// accounting of the shell that ran it and waited for it (a reaped child's

@@ -2224,6 +2224,61 @@ fn a_move_the_robot_could_not_mail_for_a_month_is_not_a_forfeit_ten_days_after_i
 }
 
 #[test]
+fn a_move_decided_with_the_clock_behind_and_mailed_late_is_not_a_forfeit() {
+    // Real life: the small machine of the clock test below
+    // (`a_move_taken_while_the_robots_clock_was_behind_forfeits_nobody_once_it_is_right`)
+    // boots after a power cut 60 days behind, with its relay unreachable
+    // (the network it needs is the one that is down, or the relay
+    // account lapsed meanwhile). It takes Ann's move: the game's clock
+    // never goes back, so Bo's silence starts at the game's last
+    // activity, while the plan's `decided_at` is the clock's reading, 60
+    // days earlier. When the relay is back on day 30 and Bo gets the
+    // move, `Robot::mailed_late` looks for silences that start at
+    // `decided_at`, finds none, and leaves Bo's starting on day 0: on day
+    // 41 the robot claims a forfeit against a player who has had the move
+    // for eleven days (docs/robot.md: "when its mails go out at last, the
+    // silences the plan started ... are counted from then").
+    let mut local = Local::new();
+    let (ann, _bo, game) = khan_between_ann_and_bo(&mut local);
+    let start = last_activity(&local, &game);
+    let at = |days: u64| (start + days * 86_400 + 60).to_string();
+    let out_dir = local.root.join("out");
+    let away = local.root.join("out-away");
+    std::fs::rename(&out_dir, &away).unwrap();
+    local.deliver(
+        "ann@player.test",
+        &format!("move {game} Ng3-f3 #0"),
+        &format!("token: {ann}"),
+    );
+    let behind = (start - 60 * 86_400).to_string();
+    let first = robot_once(&local.config, &[("YAM_ROBOT_NOW", &behind)]);
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        1,
+        "setup: the move is taken: {}",
+        stderr(&first)
+    );
+    // The clock is right again; the relay is still down.
+    robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(1))]);
+    std::fs::rename(&away, &out_dir).unwrap();
+    let back = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(30))]);
+    assert!(
+        local
+            .sent()
+            .iter()
+            .any(|(to, r)| to.contains("bo@") && r.body.contains("Ng3-f3")),
+        "setup: Bo gets Ann's move on day 30: {}",
+        stderr(&back)
+    );
+    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(41))]);
+    let log = stderr(&out);
+    assert!(
+        !log.contains("forfeit claimed against bo@player.test"),
+        "Bo got Ann's move on day 30 (decided while the robot's clock was behind, mailed late); on day 41 the robot claimed a forfeit against him:\n{log}"
+    );
+}
+
+#[test]
 fn a_reminder_the_robot_could_not_mail_for_a_day_does_not_restart_the_silence() {
     // Real life (the robot's relay down for a day), or a silent player
     // whose mail server refuses the robot's reminder for a while: Ann,
@@ -5547,5 +5602,239 @@ fn a_move_opens_the_seeds_of_its_own_players_only() {
     assert!(
         many <= few + 3,
         "a move made {few} read calls with the two players' seeds in the store and {many} with sixty more"
+    );
+}
+
+/// A forger who knows only Ann's address, with keys of his own, mails the
+/// robot three cards naming her address under her `From:` (what anyone
+/// may sign). The robot mails her three confirmations, which she rightly
+/// ignores (docs/robot.md: "If you know nothing of this, ignore this
+/// mail"). The next day Ann, with the program, mails her own card: her
+/// key must still get its confirmation, else the forger's three mails a
+/// month keep her key from ever being known (no register, no reminders,
+/// no forfeit notice for her witnessed games), which "What they cannot"
+/// in docs/robot.md, "Whose game it is", does not concede.
+#[test]
+fn a_forgers_cards_in_her_name_do_not_keep_her_own_key_from_being_confirmed() {
+    let mut t = Referee::new();
+    let now = wall_clock();
+    let eml = |desk: &Desk| -> Vec<PathBuf> {
+        std::fs::read_dir(&desk.outbox)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+            .collect()
+    };
+    let mut log = String::new();
+    for i in 0..3 {
+        // Eve's desks, each with a key of her own, configured with Ann's
+        // address: their cards name it and their mails say `From: ann`.
+        let eve = Desk::new(&t.local.root, &format!("eve{i}"), "ann@player.test");
+        eve.yam(&["identity", "send", "robot@yam.test"]);
+        for mail in eml(&eve) {
+            t.local.deliver_raw(&std::fs::read(mail).unwrap());
+        }
+        let at = (now + i * 60).to_string();
+        log.push_str(&stderr(&robot_once(
+            &t.local.config,
+            &[("YAM_ROBOT_NOW", &at)],
+        )));
+    }
+    assert_eq!(
+        log.matches("a confirmation is mailed to ann@player.test")
+            .count(),
+        3,
+        "setup: the forger's three keys each had a confirmation mailed to Ann:\n{log}"
+    );
+    for e in std::fs::read_dir(t.local.root.join("out"))
+        .unwrap()
+        .flatten()
+    {
+        std::fs::remove_file(e.path()).unwrap();
+    }
+    // Two days later Ann sends her own card, from her own address.
+    t.ann.yam(&["identity", "send", "robot@yam.test"]);
+    for mail in eml(&t.ann) {
+        t.local.deliver_raw(&std::fs::read(mail).unwrap());
+    }
+    let later = (now + 2 * 86_400).to_string();
+    let log = stderr(&robot_once(&t.local.config, &[("YAM_ROBOT_NOW", &later)]));
+    let seed = std::fs::read_dir(t.ann.data.join("secrets/identities"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "seed"))
+        .expect("Ann's seed");
+    let bytes: [u8; 32] = hex::decode(std::fs::read_to_string(seed).unwrap().trim())
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let mine = yam_referee::fair_play::sign::SigningKey::from_seed(&bytes)
+        .public_key()
+        .fingerprint()
+        .to_string();
+    let sent = t.local.sent();
+    assert!(
+        sent.iter().any(|(to, r)| to.contains("ann@player.test")
+            && r.body.contains("confirm ")
+            && r.body.contains(&mine)),
+        "Ann's own card (key {mine}) got no confirmation: the forger's three waiting codes for her address block it for 30 days, renewable.\nrobot log:\n{log}\nsent: {sent:?}"
+    );
+}
+
+/// A forger who knows Ann's address writes under subaddresses of it
+/// (`ann+1@`, `ann+2@`, ...: RFC 5233, delivered to Ann's own mailbox by
+/// Gmail, Fastmail, Outlook.com and Postfix's `recipient_delimiter`).
+/// Each is "a new address" to the robot, so each is registered and
+/// welcomed: Ann's mailbox gets a welcome for every forged mail, up to the
+/// whole hour's `answers_per_hour`, where docs/robot.md ("Who can do
+/// what") lets a forger who knows a player's address have her "told once
+/// a day that someone wrote in her name".
+#[test]
+fn a_forger_cannot_flood_a_players_mailbox_with_welcomes_through_her_subaddresses() {
+    let mut local = Local::new();
+    for i in 0..10 {
+        local.deliver(&format!("ann+{i}@player.test"), "help", "help");
+    }
+    let log = stderr(&local.run());
+    let to_ann: Vec<String> = local
+        .sent()
+        .into_iter()
+        .map(|(to, _)| to)
+        .filter(|to| to.contains("ann@player.test") || to.contains("ann+"))
+        .collect();
+    assert!(
+        to_ann.len() <= 1,
+        "{} welcomes went to Ann's one mailbox in one look, one per forged subaddress: {to_ann:?}\n{log}",
+        to_ann.len()
+    );
+}
+
+/// A player whose configured address has a capital beyond ASCII
+/// (`Ümit@...`, an internationalized address, RFC 6531) mails the robot
+/// her card: the card names the address as her desk lower-cases it (ASCII
+/// only: `Ümit@...`), but the robot keeps her `From` lower-cased whole
+/// (`ümit@...`, docs/robot.md, "Mail hygiene"), so her own card is taken
+/// for "a card for another address", and her key can never be confirmed
+/// nor bound by card in a witnessed game.
+#[test]
+#[ignore = "open (issue #22, fortieth step): a desk lower-cases its own address in ASCII only, the robot a From in full; one normal form for addresses, keeping cards signed before, is the fix"]
+fn a_card_from_an_address_with_a_capital_beyond_ascii_names_its_sender() {
+    let mut t = Referee::new();
+    let umit = Desk::new(&t.local.root, "umit", "Ümit@player.test");
+    umit.yam(&["identity", "send", "robot@yam.test"]);
+    let mails: Vec<PathBuf> = std::fs::read_dir(&umit.outbox)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+        .collect();
+    assert_eq!(mails.len(), 1);
+    t.local.deliver_raw(&std::fs::read(&mails[0]).unwrap());
+    let log = stderr(&t.local.run());
+    let sent = t.local.sent();
+    assert!(
+        sent.iter()
+            .any(|(to, r)| to.to_lowercase().contains("mit@player.test")
+                && r.body.contains("confirm ")),
+        "Ümit's own card from her own address got no confirmation:\n{log}"
+    );
+}
+
+/// Ann, who has the program, mails the robot her card and, in the same
+/// look, her first plain mail (`help`). Her card's confirmation writes her
+/// key book, which the welcome reads (the witnessed games of her keys), so
+/// the welcome is decided again once the group is committed; but the first
+/// decision had already counted the day's one welcome to her address
+/// (`robot/rate/welcomed`, written as it decides, not by the plan), and the
+/// second finds it spent: she is not registered, gets no token and no word,
+/// and her mail is marked seen. docs/robot.md, "Authentication": "The first
+/// mail from an address registers it: the robot draws a random 64-bit
+/// token ... and mails the token to that address."
+#[test]
+#[ignore = "open (issue #22, fortieth step): the rate counts are written while a mail is decided, so a decision thrown away and made again in one look spends them twice; the fix is to count into the plan"]
+fn a_newcomers_first_mail_decided_again_in_a_look_is_still_welcomed() {
+    let mut t = Referee::new();
+    t.ann.yam(&["identity", "send", "robot@yam.test"]);
+    let mails: Vec<PathBuf> = std::fs::read_dir(&t.ann.outbox)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+        .collect();
+    assert_eq!(mails.len(), 1);
+    t.local.deliver_raw(&std::fs::read(&mails[0]).unwrap());
+    t.local.deliver("ann@player.test", "help", "help");
+    let log = stderr(&t.local.run());
+    assert!(
+        log.contains("a confirmation is mailed to ann@player.test"),
+        "setup: her card's confirmation: {log}"
+    );
+    let welcomed = t
+        .local
+        .sent()
+        .into_iter()
+        .any(|(to, r)| to.contains("ann@player.test") && token_in(&r.body).is_some());
+    assert!(
+        welcomed,
+        "Ann's first mail got no welcome and no token, and is marked seen ({} waiting):\n{log}",
+        t.local.waiting()
+    );
+}
+
+/// The hour's answers to unauthenticated mail are spent (a flooder's
+/// forged newcomers, or only a busy hour) when Ann and Bo open a witnessed
+/// game: their cards bind them, but the confirmations are not mailed. The
+/// binding is kept, so none of their later mails of the game, each with its
+/// card, ever brings the confirmation: their keys are never known, and the
+/// robot never reminds them nor tells the waiting one that a forfeit may be
+/// claimed (docs/robot.md, "Whose game it is", 4), with no word to them.
+/// A confirmation held back by a limit must go with a later mail.
+#[test]
+fn a_confirmation_the_hours_limit_held_back_is_mailed_with_a_later_mail_of_the_game() {
+    let mut t = Referee::new();
+    t.local
+        .limits("  per_sender_per_hour: 1000\n  max_mail_bytes: 1048576\n  answers_per_hour: 1\n");
+    t.local.deliver("stranger@flood.test", "help", "help");
+    t.local.run();
+    let game = "khan-ref-held";
+    open_refereed_unconfirmed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
+    let confirmations = |t: &Referee| {
+        t.local
+            .sent()
+            .into_iter()
+            .filter(|(_, r)| r.body.contains("confirm "))
+            .map(|(to, _)| to)
+            .collect::<Vec<String>>()
+    };
+    assert!(
+        confirmations(&t).is_empty(),
+        "setup: the hour's one answer was spent"
+    );
+    // Hours later, each plays a turn, an hour apart (the hour allows one
+    // answer); each turn mail carries its card.
+    let mut log = String::new();
+    for n in 0..2 {
+        let later = (wall_clock() + (3 + n) * 3600).to_string();
+        let mover = if t.ann.status(game) == "YOU" {
+            &t.ann
+        } else {
+            &t.bo
+        };
+        mover.yam(&["move", game, "--auto", "random", "--seed", &n.to_string()]);
+        t.route();
+        log.push_str(&stderr(&robot_once(
+            &t.local.config,
+            &[("YAM_ROBOT_NOW", &later)],
+        )));
+        t.ann.read();
+        t.bo.read();
+    }
+    assert!(log.contains(&format!("witnessed {game}")), "{log}");
+    let sent = confirmations(&t);
+    assert!(
+        sent.iter().any(|to| to.contains("ann@player.test"))
+            && sent.iter().any(|to| to.contains("bo@player.test")),
+        "no confirmation ever reaches the players after the one held back: {sent:?}\n{log}"
     );
 }

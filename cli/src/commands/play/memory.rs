@@ -439,43 +439,42 @@ impl Memory {
     }
 
     /// Writes the summary of the whole log as it stands, and holds it and
-    /// no line.
+    /// no line. On any error the memory stays as it was (every line it
+    /// held, or its summary and the lines after it).
     fn summarize(&mut self, data: &Path) -> std::io::Result<()> {
-        let whole = match &self.summary {
-            Some(_) => log_text(std::fs::read(&self.path)?, 1)?,
-            None => std::mem::take(&mut self.text),
+        let read;
+        let whole: &str = match &self.summary {
+            Some(_) => {
+                read = log_text(std::fs::read(&self.path)?, 1)?;
+                &read
+            }
+            None => &self.text,
         };
         // Whole lines only: a line another reader is appending is left
         // for the next summary.
         let covered = whole.rfind('\n').map_or(0, |i| i + 1);
+        if covered == 0 {
+            return Ok(());
+        }
         let said = Said::of(&whole[..covered]);
         let lines = whole[..covered].matches('\n').count() as u64;
-        let written = covered > 0;
-        if written {
-            Summary::write(
-                &data.join(summary::FILE),
-                &whole.as_bytes()[..covered],
-                lines,
-                &said,
-            )?;
-        }
+        Summary::write(
+            &data.join(summary::FILE),
+            &whole.as_bytes()[..covered],
+            lines,
+            &said,
+        )?;
         let mut file = std::fs::File::open(&self.path)?;
         let len = file.metadata()?.len();
-        let summary = written
-            .then(|| Summary::open(&data.join(summary::FILE), &mut file, len))
-            .flatten();
-        match summary {
-            Some(summary) if summary.covered == covered as u64 => {
-                self.text = whole[covered..].to_owned();
-                self.summary = Some(summary);
-            }
-            // Not written (a word no build writes), or the log changed
-            // meanwhile: every line held.
-            _ => {
-                self.text = whole;
-                self.summary = None;
-            }
-        }
+        // The summary as written, if the log still starts with what it
+        // covers; else every line held, as before.
+        let Some(summary) = Summary::open(&data.join(summary::FILE), &mut file, len)
+            .filter(|s| s.covered == covered as u64)
+        else {
+            return Ok(());
+        };
+        self.text = whole[covered..].to_owned();
+        self.summary = Some(summary);
         self.marks = OnceCell::new();
         self.index = OnceCell::new();
         self.searches.set(0);
@@ -486,13 +485,18 @@ impl Memory {
     /// an mbox is listed, whose every mail is known by its place, which
     /// the summary does not keep.
     pub fn read_whole(&mut self) -> std::io::Result<()> {
-        if self.summary.take().is_none() {
+        if self.summary.is_none() {
             return Ok(());
         }
-        self.text = log_text(std::fs::read(&self.path)?, 1)?;
-        if is_cut(&self.text) {
-            self.text.push('\n');
+        // Read and checked before anything is let go: a line that is not
+        // UTF-8 stops this listing and every later one (a watching desk's
+        // next round went on with the lines after the summary alone).
+        let mut text = log_text(std::fs::read(&self.path)?, 1)?;
+        if is_cut(&text) {
+            text.push('\n');
         }
+        self.summary = None;
+        self.text = text;
         self.marks = OnceCell::new();
         self.index = OnceCell::new();
         self.searches.set(0);
@@ -1407,6 +1411,123 @@ mod tests {
                 "{damaged:?}"
             );
         }
+    }
+
+    /// A summary left by another log (the log restored from a backup of
+    /// an earlier day, here its first 150 lines) is passed over and the
+    /// log "read whole and summarized anew" (docs/mail.md): the run that
+    /// summarizes still answers from every line, and the new summary is
+    /// the log's.
+    #[test]
+    fn a_log_restored_from_a_backup_is_summarized_anew_and_still_known() {
+        let key = |i: u8| format!("b3:{}", hex::encode([i; 32]));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("read.log");
+        let line = |i: u8| format!("imap:7:{} {} A\n", 100 + u32::from(i), key(i));
+        let log: String = (0..200u8).map(line).collect();
+        std::fs::write(&path, &log).unwrap();
+        drop(Memory::open_summarizing_after(dir.path(), 1).unwrap());
+        assert!(dir.path().join(summary::FILE).exists());
+        let restored: String = (0..150u8).map(line).collect();
+        std::fs::write(&path, &restored).unwrap();
+        let memory = Memory::open_summarizing_after(dir.path(), 1).unwrap();
+        assert_eq!(
+            memory.content(&key(100), b""),
+            Some('A'),
+            "a mail the restored log remembers is unknown to the run"
+        );
+        assert_eq!(memory.imap_after(Some(7)), Some(249));
+        drop(memory);
+        let memory = Memory::open_summarizing_after(dir.path(), u64::MAX).unwrap();
+        assert_eq!(
+            memory.summary.as_ref().map(|s| s.covered),
+            Some(restored.len() as u64),
+            "the summary left is not the restored log's"
+        );
+    }
+
+    /// Once more than the threshold of lines stands past a summary, a run
+    /// writes a new one (docs/mail.md: "Once more than 256 kB of lines
+    /// stand past the summary, a run writes a new one"): the next run
+    /// holds none of the lines summarized.
+    #[test]
+    fn a_second_summary_replaces_the_first() {
+        let key = |i: u8| format!("b3:{}", hex::encode([i; 32]));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("read.log");
+        let first: String = (0..100u8).map(|i| format!("- {} A\n", key(i))).collect();
+        std::fs::write(&path, &first).unwrap();
+        drop(Memory::open_summarizing_after(dir.path(), 1).unwrap());
+        let mut memory = Memory::open_summarizing_after(dir.path(), u64::MAX).unwrap();
+        assert_eq!(
+            memory.summary.as_ref().map(|s| s.covered),
+            Some(first.len() as u64)
+        );
+        for i in 100..200u8 {
+            memory.remember(None, Some(&key(i)), 'I').unwrap();
+        }
+        drop(memory);
+        // Past the threshold (here 1 byte): summarized again.
+        let memory = Memory::open_summarizing_after(dir.path(), 1).unwrap();
+        let len = std::fs::metadata(&path).unwrap().len();
+        assert_eq!(memory.content(&key(150), b""), Some('I'));
+        assert_eq!(
+            memory.summary.as_ref().map(|s| s.covered),
+            Some(len),
+            "the run that summarized holds the old summary and every later line"
+        );
+        drop(memory);
+        let memory = Memory::open_summarizing_after(dir.path(), u64::MAX).unwrap();
+        assert_eq!(
+            memory.text.len(),
+            0,
+            "read.idx was not renewed: every later run reads and parses the lines past it again"
+        );
+    }
+
+    /// A byte of a summarized line damaged (a disk error, a sync tool;
+    /// the summary still matches: its head and tail are intact) stops a
+    /// Maildir listing, which reads the whole log, and stops it again at
+    /// the next round of `yam read --watch` (docs/mail.md: "A memory with
+    /// a byte that is not UTF-8 ... stops every read"): the first failed
+    /// `read_whole` dropped the summary, so the second found nothing to
+    /// read, said Ok, and the listing went on knowing none of the
+    /// summarized mails (every one read again and remembered again).
+    #[test]
+    fn a_damaged_summarized_line_stops_every_listing_not_only_the_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("read.log");
+        let place = |i: u32| Place::File(format!("/m/cur/17{i:04}.M1P2.host:2,S").into());
+        let lines: String = (0..300u32)
+            .map(|i| {
+                format!(
+                    "{} b3:{} I\n",
+                    place(i).key(),
+                    hex::encode([(i % 251) as u8; 32])
+                )
+            })
+            .collect();
+        std::fs::write(&path, &lines).unwrap();
+        drop(Memory::open_summarizing_after(dir.path(), 1).unwrap());
+        // A byte in the middle of the summarized lines goes bad.
+        let mut bytes = lines.into_bytes();
+        let middle = bytes.len() / 2;
+        let at = middle + bytes[middle..].iter().position(|&b| b == b':').unwrap() + 1;
+        bytes[at] = 0xff;
+        std::fs::write(&path, &bytes).unwrap();
+        let mut memory = Memory::open_summarizing_after(dir.path(), u64::MAX).unwrap();
+        assert!(memory.summary.is_some(), "setup: the summary still matches");
+        assert!(
+            memory.read_whole().is_err(),
+            "setup: the first listing stops"
+        );
+        // The watcher's next round.
+        let again = memory.read_whole();
+        assert!(
+            again.is_err() || memory.knows_place(&place(0)),
+            "the second listing goes on without the summarized lines: {again:?}, place 0 known: {}",
+            memory.knows_place(&place(0))
+        );
     }
 
     /// A line that is not UTF-8 after the summary is named by its line in

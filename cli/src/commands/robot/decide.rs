@@ -2090,13 +2090,22 @@ impl Robot {
             if meta.witness || meta.stage == Stage::Over {
                 continue;
             }
+            // The date the plan gave a change of the game: its decision's,
+            // or the game's last activity when the clock was behind it (a
+            // change is never dated before the one before:
+            // `GameMeta::changed_by`). A plan that changed nothing (a
+            // reminder) left `last_activity` before its decision.
+            let dated = decided.max(meta.last_activity);
+            if self.now <= dated {
+                continue;
+            }
             let mut moved = false;
             for since in [
                 &mut meta.silence.move_due_since,
                 &mut meta.silence.answer_due_since,
                 &mut meta.reminders_since,
             ] {
-                if *since == Some(decided) {
+                if *since == Some(dated) {
                     *since = Some(self.now);
                     moved = true;
                 }
@@ -2104,15 +2113,15 @@ impl Robot {
             if !moved {
                 continue;
             }
-            if meta.last_activity == decided {
+            if meta.last_activity == dated {
                 meta.last_activity = self.now;
             }
-            let late_key = format!("late-{id}-{decided}-{}", self.now);
+            let late_key = format!("late-{id}-{dated}-{}", self.now);
             let mut late = Work::default();
             self.put_meta(&mut late, &meta);
             late.log.push(format!(
                 "{id}: the mails of {key} went out {} day(s) late: the silence they started counts from now",
-                (self.now - decided) / 86_400
+                (self.now - dated) / 86_400
             ));
             out.push((late_key, late));
         }

@@ -206,6 +206,7 @@ impl Limits {
     /// `recipient`; false when it must not be sent (one of each kind a day
     /// to an address, and the hour's total).
     pub fn answer_unauthenticated(&self, kind: Answer, recipient: &str, now: u64) -> bool {
+        let recipient = &mailbox_of(recipient);
         let per_recipient = match kind {
             Answer::Welcome => &self.welcomes_per_recipient,
             Answer::Refusal => &self.refusals_per_recipient,
@@ -217,6 +218,22 @@ impl Limits {
             return false;
         }
         per_recipient.allow(recipient, now) && self.answers_total.allow(EVERYONE, now)
+    }
+}
+
+/// The mailbox an address reaches, as the answers to it are counted:
+/// its local part cut at the first `+` (RFC 5233 subaddresses, which
+/// Gmail, Fastmail, Outlook.com and Postfix's `recipient_delimiter`
+/// deliver to one mailbox). Counted per address, a forger who knew
+/// `ann@` had her sent a welcome for each of `ann+1@`, `ann+2@`, ... up
+/// to the hour's whole allowance.
+pub fn mailbox_of(address: &str) -> String {
+    match address.rsplit_once('@') {
+        Some((local, domain)) => match local.split_once('+') {
+            Some((mailbox, _)) if !mailbox.is_empty() => format!("{mailbox}@{domain}"),
+            _ => address.to_owned(),
+        },
+        None => address.to_owned(),
     }
 }
 

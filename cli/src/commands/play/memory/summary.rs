@@ -237,8 +237,7 @@ impl Summary {
 
     /// Writes the summary of `covered`, the first bytes of the log (whole
     /// lines, `lines` of them), which say `said`, to `path`: a new file
-    /// renamed over the old, not made durable (a summary lost is made
-    /// again).
+    /// renamed over the old.
     pub fn write(path: &Path, covered: &[u8], lines: u64, said: &Said) -> std::io::Result<()> {
         let (head, tail) = ends(covered);
         let mut out = Vec::with_capacity(
@@ -271,6 +270,10 @@ impl Summary {
                 });
             }
         }
-        crate::store::atomic::write(path, &out, false)
+        // Written over the summary before: a log restored, or lines past
+        // the threshold, are summarized anew. (Refused as "exists", every
+        // later summary failed, the memory was left empty by the run that
+        // tried, and every run paid for summarizing.)
+        crate::store::atomic::write(path, &out, true)
     }
 }

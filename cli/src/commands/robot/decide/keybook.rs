@@ -21,8 +21,10 @@
 //! - A key known for one address is never a candidate for another from a
 //!   game's mail (a key speaks for one address).
 //! - At most [`MAX_PENDING`] codes wait per address, each mailed once and
-//!   good for [`PENDING_DAYS`] days: a forger cannot make the robot mail an
-//!   address without end.
+//!   good for [`PENDING_DAYS`] days, the oldest giving way to a new one;
+//!   what is mailed to an address is bounded by the day's confirmations to
+//!   it: a forger cannot make the robot mail an address without end, nor
+//!   keep the owner's own key from its confirmation.
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -194,18 +196,24 @@ impl Robot {
             }
         }
         book.pending.retain(|p| live(p));
-        if book.pending.len() >= MAX_PENDING {
-            work.log.push(format!(
-                "{what}key {fp} claims {address}, which has {MAX_PENDING} confirmations waiting: none mailed"
-            ));
-            return;
-        }
         // A mail to an address a signed mail named, which anyone with a key
         // may write: limited like every answer to mail nobody
         // authenticated (a few a day to an address, the hour's total).
         if !self.may_answer_unauthenticated(work, mail_key, hygiene::Answer::Confirmation, address)
         {
             return;
+        }
+        // Full: the oldest code gives way. Refused instead, three cards a
+        // forger signed in her name kept the owner's own key from ever
+        // being confirmed (three mails a month renewed the block); the
+        // day's limit above bounds what is mailed to her either way.
+        if book.pending.len() >= MAX_PENDING {
+            book.pending.sort_by_key(|p| p.since);
+            let gone = book.pending.remove(0);
+            work.log.push(format!(
+                "{what}key {fp} claims {address}, which had {MAX_PENDING} confirmations waiting: the oldest (key {}) gives way",
+                fingerprint(&gone.key)
+            ));
         }
         // Sealed like a token: the plan that mails it never holds it.
         let code = match self.new_token(work, address) {

@@ -364,6 +364,19 @@ impl Robot {
             }
             claims < MAX_CLAIMS_PER_KEY
         });
+        // A key bound here already, not yet confirmed for the address: its
+        // confirmation may have been held back by a limit when it was bound
+        // (the hour's answers spent by a flood); asked again with this
+        // mail, within the same limits, and a code still waiting covers it
+        // (nothing is mailed twice). Bound once, the key's later mails
+        // never asked again, and the players were never told why no
+        // reminder came.
+        if let Some(k) = proof
+            && binding.is_none()
+            && here.contains(&hex_key(&k))
+        {
+            self.vouch(work, mail_key, from, &hex_key(&k), Source::Game(&id));
+        }
         let sender = confirmed_here
             .or(proof)
             .or_else(|| here.first().and_then(|k| key_of(k)));
