@@ -5752,7 +5752,6 @@ fn a_card_from_an_address_with_a_capital_beyond_ascii_names_its_sender() {
 /// mail from an address registers it: the robot draws a random 64-bit
 /// token ... and mails the token to that address."
 #[test]
-#[ignore = "open (issue #22, fortieth step): the rate counts are written while a mail is decided, so a decision thrown away and made again in one look spends them twice; the fix is to count into the plan"]
 fn a_newcomers_first_mail_decided_again_in_a_look_is_still_welcomed() {
     let mut t = Referee::new();
     t.ann.yam(&["identity", "send", "robot@yam.test"]);

@@ -305,6 +305,9 @@ pub struct Robot {
     unreadable: std::cell::RefCell<Vec<Unreadable>>,
     /// Games read or written in this run, by id (see [`ReadGames`]).
     read_games: std::cell::RefCell<ReadGames>,
+    /// The rate counts the decision under way made, to be taken back if it
+    /// is thrown away ([`hygiene::Counted`]).
+    pub counted: hygiene::Counted,
 }
 
 /// Games the robot read or wrote in this run, each with the exact text of
@@ -599,6 +602,7 @@ impl Robot {
             parsed_players: Default::default(),
             unreadable: Default::default(),
             read_games: Default::default(),
+            counted: Default::default(),
         })
     }
 
@@ -840,7 +844,7 @@ impl Robot {
             return work;
         }
         if !authenticated {
-            let limits = hygiene::Limits::new(&self.dir(), &self.settings);
+            let limits = hygiene::Limits::new(&self.dir(), &self.settings, &self.counted);
             if let Err(why) = limits.read_unauthenticated(&from, self.now) {
                 work.log.push(format!(
                     "ignored {key} from {from}: no valid token, and {why}"
@@ -919,7 +923,7 @@ impl Robot {
         kind: hygiene::Answer,
         to: &str,
     ) -> bool {
-        let limits = hygiene::Limits::new(&self.dir(), &self.settings);
+        let limits = hygiene::Limits::new(&self.dir(), &self.settings, &self.counted);
         if limits.answer_unauthenticated(kind, to, self.now) {
             return true;
         }

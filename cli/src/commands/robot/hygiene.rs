@@ -81,6 +81,46 @@ fn header_block(raw: &[u8]) -> String {
     text
 }
 
+/// The counts a decision made, each file as it was before: a decision
+/// thrown away (made on a store its group then changed, and made again
+/// once the group is committed; or one that waits, or is not carried out)
+/// takes them back, so that it spends nothing. The counts are written as
+/// the mail is decided, not by its plan: a newcomer's first mail decided
+/// twice in one look found the day's one welcome spent by the first
+/// decision, and was never welcomed
+/// (`robot_local::a_newcomers_first_mail_decided_again_in_a_look_is_still_welcomed`).
+#[derive(Debug, Clone, Default)]
+pub struct Counted(std::rc::Rc<std::cell::RefCell<Vec<CountedFile>>>);
+
+/// A count file and what it held before the decision's first count.
+type CountedFile = (PathBuf, Option<String>);
+
+impl Counted {
+    fn note(&self, path: &Path) {
+        let mut noted = self.0.borrow_mut();
+        if !noted.iter().any(|(p, _)| p == path) {
+            noted.push((path.to_path_buf(), std::fs::read_to_string(path).ok()));
+        }
+    }
+
+    /// A new decision begins: the counts before it stand.
+    pub fn forget(&self) {
+        self.0.borrow_mut().clear();
+    }
+
+    /// Takes back every count made since [`Counted::forget`].
+    pub fn take_back(&self) {
+        for (path, before) in self.0.borrow_mut().drain(..).rev() {
+            // As in `RateLimit::allow`, a count that cannot be written is
+            // not a reason to stop the robot.
+            let _ = match before {
+                Some(text) => crate::store::atomic::write(&path, text.as_bytes(), true),
+                None => std::fs::remove_file(&path),
+            };
+        }
+    }
+}
+
 /// At most `limit` events per name in any `window` seconds, remembered on
 /// disk so a restart does not reset it.
 #[derive(Debug, Clone)]
@@ -88,6 +128,7 @@ pub struct RateLimit {
     dir: PathBuf,
     limit: u32,
     window: u64,
+    counted: Option<Counted>,
 }
 
 impl RateLimit {
@@ -102,6 +143,15 @@ impl RateLimit {
             dir: dir.to_path_buf(),
             limit,
             window,
+            counted: None,
+        }
+    }
+
+    /// The same limit, its counts noted in `counted` to be taken back.
+    pub fn counting(self, counted: &Counted) -> RateLimit {
+        RateLimit {
+            counted: Some(counted.clone()),
+            ..self
         }
     }
 
@@ -138,6 +188,9 @@ impl RateLimit {
             times.push(now);
         }
         let text: String = times.iter().map(|t| format!("{t}\n")).collect();
+        if let Some(counted) = &self.counted {
+            counted.note(&self.path(name));
+        }
         // A count that cannot be written is not a reason to stop the robot.
         let _ = std::fs::create_dir_all(&self.dir);
         let _ = crate::store::atomic::write(&self.path(name), text.as_bytes(), true);
@@ -173,19 +226,20 @@ pub const EVERYONE: &str = "*";
 
 impl Limits {
     /// The limits of the robot whose data directory is `dir`.
-    pub fn new(dir: &Path, settings: &super::decide::Settings) -> Limits {
+    /// Counts noted in `counted`, to be taken back with a decision thrown
+    /// away.
+    pub fn new(dir: &Path, settings: &super::decide::Settings, counted: &Counted) -> Limits {
         let rate = dir.join("rate");
+        let limit = |name: &str, limit: u32, window: u64| {
+            RateLimit::per(&rate.join(name), limit, window).counting(counted)
+        };
         Limits {
-            per_sender: RateLimit::new(&rate.join("sender"), settings.per_hour),
-            total: RateLimit::new(&rate.join("total"), settings.unauthenticated_per_hour),
-            welcomes_per_recipient: RateLimit::per(&rate.join("welcomed"), 1, 86_400),
-            refusals_per_recipient: RateLimit::per(&rate.join("refused"), 1, 86_400),
-            confirmations_per_recipient: RateLimit::per(
-                &rate.join("confirmations"),
-                CONFIRMATIONS_PER_DAY,
-                86_400,
-            ),
-            answers_total: RateLimit::new(&rate.join("answers"), settings.answers_per_hour),
+            per_sender: limit("sender", settings.per_hour, 3600),
+            total: limit("total", settings.unauthenticated_per_hour, 3600),
+            welcomes_per_recipient: limit("welcomed", 1, 86_400),
+            refusals_per_recipient: limit("refused", 1, 86_400),
+            confirmations_per_recipient: limit("confirmations", CONFIRMATIONS_PER_DAY, 86_400),
+            answers_total: limit("answers", settings.answers_per_hour, 3600),
         }
     }
 
@@ -300,7 +354,7 @@ mod tests {
             answers_per_hour: 2,
             ..Default::default()
         };
-        let limits = Limits::new(dir.path(), &settings);
+        let limits = Limits::new(dir.path(), &settings, &Counted::default());
         let refuse = |to: &str, at: u64| limits.answer_unauthenticated(Answer::Refusal, to, at);
         assert!(refuse("vic@example.org", 1000));
         assert!(!refuse("vic@example.org", 2000));

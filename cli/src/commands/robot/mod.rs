@@ -953,7 +953,9 @@ impl Runner {
         let (mut work, mut read, mut unreadable) = self.decide_on_store(key, raw);
         if self.group.conflicts(&read) {
             // Decided on a store the group changes: decided again, once
-            // the group is committed, on the store it makes.
+            // the group is committed, on the store it makes (the counts the
+            // first decision made taken back).
+            self.robot.counted.take_back();
             self.flush(session, look);
             (work, read, unreadable) = self.decide_on_store(key, raw);
         }
@@ -961,11 +963,14 @@ impl Runner {
             // Decided on a store that is not what it seems (a player taken
             // for a newcomer, a game for none): not carried out. The mail
             // waits unread until the operator mends the files.
+            self.robot.counted.take_back();
             self.tell_unreadable(key, unreadable);
             return look.fail(from);
         }
         let holders = look.blocks.holders(&read);
         if !holders.is_empty() {
+            // Not carried out: decided again when the plans are done.
+            self.robot.counted.take_back();
             if self.journal.wait(key, &holders) {
                 let games: Vec<String> = holders
                     .iter()
@@ -1010,6 +1015,7 @@ impl Runner {
         raw: &[u8],
     ) -> (Work, BTreeSet<String>, Vec<decide::Unreadable>) {
         self.robot.touched();
+        self.robot.counted.forget();
         let work = self.robot.handle(key, raw);
         let unreadable = self.robot.unreadable();
         let mut read = self.robot.touched();

@@ -203,7 +203,8 @@ impl Robot {
         if meta.as_ref().is_some_and(|m| !m.witness) {
             return false;
         }
-        let limit = RateLimit::new(&self.dir().join("rate"), self.settings.per_hour);
+        let limit = RateLimit::new(&self.dir().join("rate"), self.settings.per_hour)
+            .counting(&self.counted);
         // Verifying costs more than reading a command: an address that does
         // not speak for a key of the game is counted before it, against the
         // same allowances as unauthenticated command mail (its sender's and
@@ -214,7 +215,7 @@ impl Robot {
         // strangers had twenty records verified where an hour allowed five.)
         let member = meta.is_some_and(|m| m.bound.iter().any(|b| b.address == from));
         if !member
-            && let Err(why) = hygiene::Limits::new(&self.dir(), &self.settings)
+            && let Err(why) = hygiene::Limits::new(&self.dir(), &self.settings, &self.counted)
                 .read_unauthenticated(&from, self.now)
         {
             work.log.push(format!("ignored {key} from {from}: {why}"));
@@ -898,8 +899,8 @@ impl Robot {
         };
         // A card may bring a mail to its address: counted like a stranger's
         // record, so a flood of cards is cut off like a flood of commands.
-        if let Err(why) =
-            hygiene::Limits::new(&self.dir(), &self.settings).read_unauthenticated(from, self.now)
+        if let Err(why) = hygiene::Limits::new(&self.dir(), &self.settings, &self.counted)
+            .read_unauthenticated(from, self.now)
         {
             work.log.push(format!("ignored {key} from {from}: {why}"));
             return true;
