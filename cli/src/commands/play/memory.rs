@@ -47,6 +47,10 @@ use std::path::{Path, PathBuf};
 
 use summary::{Said, Summary, Table};
 
+/// The file name of the read log's summary, beside `read.log`: a cache,
+/// left out of a desk's bundle as the games' checkpoints and tips are.
+pub const SUMMARY: &str = summary::FILE;
+
 use sha2::{Digest, Sha256};
 
 use super::incoming::Outcome;

@@ -140,10 +140,13 @@ fn walk(
         }
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
         // A verified checkpoint and a tip are caches, not part of the
-        // desk: the new machine verifies each game whole once and keeps
+        // desk (so is the read log's summary, `read.idx`): the new machine verifies each game whole once and keeps
         // its own (and two differing caches must never be a clash on
         // import). Files only: a game may be named so.
-        let cache = path.is_file() && (name == "checkpoint" || name == "tip");
+        let cache = path.is_file()
+            && (name == "checkpoint"
+                || name == "tip"
+                || (name == super::memory::SUMMARY && dir == root));
         // A temporary a killed write left (`.NAME.tmp-PID`, `atomic`):
         // half a file, never part of the desk.
         let temporary = crate::store::atomic::temporary_of(name).is_some();
