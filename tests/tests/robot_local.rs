@@ -2067,6 +2067,17 @@ fn a_refereed_game_whose_copy_was_lost_catches_up_with_the_next_mail() {
 }
 
 impl Local {
+    /// The robot's relay goes down: its outgoing directory is moved away
+    /// until [`Local::relay_up`], so no mail of its can go out.
+    fn relay_down(&self) {
+        std::fs::rename(self.root.join("out"), self.root.join("out-away")).unwrap();
+    }
+
+    /// The relay [`Local::relay_down`] took down is back.
+    fn relay_up(&self) {
+        std::fs::rename(self.root.join("out-away"), self.root.join("out")).unwrap();
+    }
+
     /// The limits block of the configuration replaced by `limits` (YAML
     /// lines under `limits:`, indented by two).
     fn limits(&self, limits: &str) {
@@ -2074,6 +2085,32 @@ impl Local {
         let at = text.find("limits:\n").unwrap();
         std::fs::write(&self.config, format!("{}limits:\n{limits}", &text[..at])).unwrap();
     }
+}
+
+/// The relay back on day 30 (`at` gives a day's clock reading), Bo gets
+/// Ann's move `Ng3-f3`; the robot's look on day 41 claims no forfeit
+/// against him (`why`: how the move came to be mailed late).
+fn bo_gets_the_move_on_day_30_and_no_forfeit_on_day_41(
+    local: &Local,
+    at: impl Fn(u64) -> String,
+    why: &str,
+) {
+    local.relay_up();
+    let back = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(30))]);
+    assert!(
+        local
+            .sent()
+            .iter()
+            .any(|(to, r)| to.contains("bo@") && r.body.contains("Ng3-f3")),
+        "setup: Bo gets Ann's move on day 30: {}",
+        stderr(&back)
+    );
+    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(41))]);
+    let log = stderr(&out);
+    assert!(
+        !log.contains("forfeit claimed against bo@player.test"),
+        "Bo got Ann's move on day 30 ({why}); on day 41 the robot claimed a forfeit against him:\n{log}"
+    );
 }
 
 /// Ann (white, to move) and Bo in a Khan game; their tokens and the game.
@@ -2190,9 +2227,7 @@ fn a_move_the_robot_could_not_mail_for_a_month_is_not_a_forfeit_ten_days_after_i
     let (ann, _bo, game) = khan_between_ann_and_bo(&mut local);
     let start = last_activity(&local, &game);
     let at = |days: u64| (start + days * 86_400 + 60).to_string();
-    let out_dir = local.root.join("out");
-    let away = local.root.join("out-away");
-    std::fs::rename(&out_dir, &away).unwrap();
+    local.relay_down();
     local.deliver(
         "ann@player.test",
         &format!("move {game} Ng3-f3 #0"),
@@ -2205,21 +2240,10 @@ fn a_move_the_robot_could_not_mail_for_a_month_is_not_a_forfeit_ten_days_after_i
         "setup: the move is taken: {}",
         stderr(&first)
     );
-    std::fs::rename(&away, &out_dir).unwrap();
-    let back = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(30))]);
-    assert!(
-        local
-            .sent()
-            .iter()
-            .any(|(to, r)| to.contains("bo@") && r.body.contains("Ng3-f3")),
-        "setup: Bo gets Ann's move on day 30: {}",
-        stderr(&back)
-    );
-    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(41))]);
-    let log = stderr(&out);
-    assert!(
-        !log.contains("forfeit claimed against bo@player.test"),
-        "Bo got Ann's move on day 30 (the robot's mail could not go out before); on day 41 the robot claimed a forfeit against him:\n{log}"
+    bo_gets_the_move_on_day_30_and_no_forfeit_on_day_41(
+        &local,
+        at,
+        "the robot's mail could not go out before",
     );
 }
 
@@ -2242,9 +2266,7 @@ fn a_move_decided_with_the_clock_behind_and_mailed_late_is_not_a_forfeit() {
     let (ann, _bo, game) = khan_between_ann_and_bo(&mut local);
     let start = last_activity(&local, &game);
     let at = |days: u64| (start + days * 86_400 + 60).to_string();
-    let out_dir = local.root.join("out");
-    let away = local.root.join("out-away");
-    std::fs::rename(&out_dir, &away).unwrap();
+    local.relay_down();
     local.deliver(
         "ann@player.test",
         &format!("move {game} Ng3-f3 #0"),
@@ -2260,21 +2282,10 @@ fn a_move_decided_with_the_clock_behind_and_mailed_late_is_not_a_forfeit() {
     );
     // The clock is right again; the relay is still down.
     robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(1))]);
-    std::fs::rename(&away, &out_dir).unwrap();
-    let back = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(30))]);
-    assert!(
-        local
-            .sent()
-            .iter()
-            .any(|(to, r)| to.contains("bo@") && r.body.contains("Ng3-f3")),
-        "setup: Bo gets Ann's move on day 30: {}",
-        stderr(&back)
-    );
-    let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(41))]);
-    let log = stderr(&out);
-    assert!(
-        !log.contains("forfeit claimed against bo@player.test"),
-        "Bo got Ann's move on day 30 (decided while the robot's clock was behind, mailed late); on day 41 the robot claimed a forfeit against him:\n{log}"
+    bo_gets_the_move_on_day_30_and_no_forfeit_on_day_41(
+        &local,
+        at,
+        "decided while the robot's clock was behind, mailed late",
     );
 }
 
@@ -2295,11 +2306,9 @@ fn a_reminder_the_robot_could_not_mail_for_a_day_does_not_restart_the_silence() 
     let mut local = Local::new();
     let (game, _, _) = ann_and_bo_at_khan(&mut local);
     let at = days_after_last_activity(&local, &game);
-    let out_dir = local.root.join("out");
-    let away = local.root.join("out-away");
-    std::fs::rename(&out_dir, &away).unwrap();
+    local.relay_down();
     let blocked = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(14))]);
-    std::fs::rename(&away, &out_dir).unwrap();
+    local.relay_up();
     let reminded = |local: &Local| {
         local
             .sent()
@@ -5718,7 +5727,6 @@ fn a_forger_cannot_flood_a_players_mailbox_with_welcomes_through_her_subaddresse
 /// for "a card for another address", and her key can never be confirmed
 /// nor bound by card in a witnessed game.
 #[test]
-#[ignore = "open (issue #22, fortieth step): a desk lower-cases its own address in ASCII only, the robot a From in full; one normal form for addresses, keeping cards signed before, is the fix"]
 fn a_card_from_an_address_with_a_capital_beyond_ascii_names_its_sender() {
     let mut t = Referee::new();
     let umit = Desk::new(&t.local.root, "umit", "Ümit@player.test");

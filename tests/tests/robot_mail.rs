@@ -421,12 +421,10 @@ fn witness_moves(robot: &Robot, (ann, bo): (&Desk, &Desk), game: &str, moves: us
     logs
 }
 
-#[test]
-fn two_players_with_their_own_keys_play_through_the_robot_as_referee() {
-    let s = servers();
-    let robot = Robot::new(&s);
-    let (ann, bo) = (Desk::new(&s, "ann"), Desk::new(&s, "bo"));
-    let game = format!("khan-{}", fresh_user("ref"));
+/// Ann, new to Bo, challenges him to basic Khan game `game` with the
+/// robot as referee: the cards go both ways, the challenge follows, the
+/// robot witnesses it (one event), and Bo reads it; what Bo's read said.
+fn challenge_refereed_by(robot: &Robot, (ann, bo): (&Desk, &Desk), game: &str) -> String {
     ann.yam(&[
         "challenge",
         &bo.address,
@@ -435,18 +433,29 @@ fn two_players_with_their_own_keys_play_through_the_robot_as_referee() {
         "--ruleset",
         "basic",
         "--id",
-        &game,
+        game,
         "--referee",
         &robot.address,
     ]);
     assert!(bo.yam(&["read"]).contains("my card is sent in answer"));
-    assert!(ann.yam(&["read"]).contains("the waiting challenge"));
+    let said = ann.yam(&["read"]);
+    assert!(said.contains("the waiting challenge"), "{said}");
     let log = robot.run();
     assert!(
         log.contains(&format!("witnessed {game}: 1 new event")),
         "{log}"
     );
-    assert!(bo.yam(&["read"]).contains("refereed by"));
+    bo.yam(&["read"])
+}
+
+#[test]
+fn two_players_with_their_own_keys_play_through_the_robot_as_referee() {
+    let s = servers();
+    let robot = Robot::new(&s);
+    let (ann, bo) = (Desk::new(&s, "ann"), Desk::new(&s, "bo"));
+    let game = format!("khan-{}", fresh_user("ref"));
+    let said = challenge_refereed_by(&robot, (&ann, &bo), &game);
+    assert!(said.contains("refereed by"), "{said}");
     bo.yam(&["accept", &game]);
     witness_moves(&robot, (&ann, &bo), &game, 6);
     let log = robot.run();
@@ -472,26 +481,7 @@ fn a_witnessed_game_outgrowing_the_mail_limit_is_still_witnessed_over_imap() {
     let robot = Robot::new(&s);
     let (ann, bo) = (Desk::new(&s, "lann"), Desk::new(&s, "lbo"));
     let game = format!("khan-{}", fresh_user("large"));
-    ann.yam(&[
-        "challenge",
-        &bo.address,
-        "--game-type",
-        "khan",
-        "--ruleset",
-        "basic",
-        "--id",
-        &game,
-        "--referee",
-        &robot.address,
-    ]);
-    assert!(bo.yam(&["read"]).contains("my card is sent in answer"));
-    ann.yam(&["read"]);
-    let log = robot.run();
-    assert!(
-        log.contains(&format!("witnessed {game}: 1 new event")),
-        "{log}"
-    );
-    bo.yam(&["read"]);
+    challenge_refereed_by(&robot, (&ann, &bo), &game);
     bo.yam(&["accept", &game]);
     // From here on the turn mails outgrow what a command may be: the
     // acceptance's own mail (which binds Bo's key to his address), and a

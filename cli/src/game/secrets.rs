@@ -840,13 +840,7 @@ impl Secrets {
             .map_or_else(|| self.dir.clone(), Path::to_path_buf);
         private_dir(&dir).map_err(|e| err(&dir, "cannot create", e))?;
         let lock_path = dir.join("register.lock");
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| err(&lock_path, "cannot open the register's lock", e))?;
-        lock.lock()
+        let lock = crate::store::lock_file(&lock_path)
             .map_err(|e| err(&lock_path, "cannot lock the register", e))?;
         let mut text = match fs::read_to_string(&path) {
             Ok(t) => t,

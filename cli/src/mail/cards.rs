@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use yam_referee::fair_play::sign::{PublicKey, Signature, SigningKey};
 
+use super::address::normal;
 use crate::store::atomic;
 
 /// The first line of a card's text.
@@ -114,14 +115,14 @@ impl Card {
                 })
         };
         let name = field("name")?;
-        let address = field("address")?.to_ascii_lowercase();
+        let written = field("address")?;
         // The address is printed and stored as it stands (it must equal
         // the mail's sender): no white space, no control character, which
         // no mail address has and which a terminal would obey.
-        if address.contains(|c: char| c.is_whitespace() || c.is_control()) {
+        if written.contains(|c: char| c.is_whitespace() || c.is_control()) {
             return Err(CardError::BadLine {
                 name: "address",
-                found: address,
+                found: written.to_ascii_lowercase(),
             });
         }
         let key_hex = field("key")?;
@@ -136,8 +137,20 @@ impl Card {
             .and_then(|b| b.try_into().ok())
             .ok_or(CardError::SignatureNotHex)?;
         let signature = Signature::from_bytes(signature_bytes);
-        key.verify(&signed_bytes(&name, &address, &key), &signature)
-            .map_err(|_| CardError::Signature)?;
+        // The signature covers the address as its desk wrote it: in the
+        // normal form (`address::normal`) since the forty-first step, in
+        // ASCII lower case before, and a card's text whose ASCII letters
+        // were raised since (a hand copy) was read against its lower-cased
+        // form, so both are still read. Everything after compares the
+        // normal form.
+        let signed = [written.clone(), written.to_ascii_lowercase()]
+            .into_iter()
+            .find(|a| {
+                key.verify(&signed_bytes(&name, a, &key), &signature)
+                    .is_ok()
+            })
+            .ok_or(CardError::Signature)?;
+        let address = normal(&written);
         if name.trim().is_empty() || !address.contains('@') {
             return Err(CardError::Incomplete);
         }
@@ -161,7 +174,7 @@ impl Card {
                     .and_then(|b| b.try_into().ok())
                     .ok_or(CardError::SignatureNotHex)?;
                 key.verify(
-                    &issued_bytes(&name, &address, &key, issued),
+                    &issued_bytes(&name, &signed, &key, issued),
                     &Signature::from_bytes(dated),
                 )
                 .map_err(|_| CardError::Signature)?;
@@ -298,7 +311,9 @@ pub enum ContactsError {
 /// A player met before.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Contact {
-    /// The mail address, lower case.
+    /// The mail address, in its normal form (`address::normal`; an
+    /// earlier build wrote it in ASCII lower case, put in the normal form
+    /// as the file is read).
     pub address: String,
     /// The name from the card.
     pub name: String,
@@ -382,7 +397,7 @@ impl Contacts {
 
     /// The contact at `address`.
     pub fn by_address(&self, address: &str) -> Option<&Contact> {
-        let address = address.to_ascii_lowercase();
+        let address = normal(address);
         self.list.iter().find(|c| c.address == address)
     }
 
@@ -402,7 +417,7 @@ impl Contacts {
 
     /// Forgets the contact at `address`; whether there was one.
     pub fn forget(&mut self, address: &str) -> Result<bool, ContactsError> {
-        let address = address.to_ascii_lowercase();
+        let address = normal(address);
         self.update(|list| {
             let before = list.len();
             list.retain(|c| c.address != address);
@@ -414,7 +429,7 @@ impl Contacts {
     /// Notes that my card was sent in answer to the contact at `address`
     /// at `now`.
     pub fn note_answered(&mut self, address: &str, now: u64) -> Result<(), ContactsError> {
-        let address = address.to_ascii_lowercase();
+        let address = normal(address);
         self.update(|list| {
             let known = list.iter_mut().find(|c| c.address == address);
             let changed = known.is_some();
@@ -447,13 +462,7 @@ impl Contacts {
             let path = path.to_path_buf();
             move |source| ContactsError::Io { path, source }
         };
-        let lock = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(io(&lock_path))?;
-        lock.lock().map_err(io(&lock_path))?;
+        let _lock = crate::store::lock_file(&lock_path).map_err(io(&lock_path))?;
         let mut list = read_list(&self.path)?;
         let (out, changed) = change(&mut list)?;
         if changed {
@@ -481,10 +490,23 @@ pub const LOCK: &str = ".contacts.lock";
 /// The contacts file's list; none when there is no file yet.
 fn read_list(path: &Path) -> Result<Vec<Contact>, ContactsError> {
     match std::fs::read_to_string(path) {
-        Ok(text) => serde_yaml_ng::from_str(&text).map_err(|source| ContactsError::Yaml {
-            path: path.to_path_buf(),
-            source,
-        }),
+        Ok(text) => {
+            let mut list: Vec<Contact> =
+                serde_yaml_ng::from_str(&text).map_err(|source| ContactsError::Yaml {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+            // An earlier build lower-cased ASCII only: its `Ümit@...` is
+            // the `ümit@...` every comparison now uses, and is written so
+            // with the file's next change.
+            for contact in &mut list {
+                contact.address = normal(&contact.address);
+                for former in &mut contact.former {
+                    *former = normal(former);
+                }
+            }
+            Ok(list)
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
         Err(source) => Err(ContactsError::Io {
             path: path.to_path_buf(),
@@ -497,7 +519,7 @@ fn read_list(path: &Path) -> Result<Vec<Contact>, ContactsError> {
 /// and whether the list changed.
 fn remember_in(list: &mut Vec<Contact>, card: &Card) -> Result<(Remembered, bool), ContactsError> {
     let hex = hex::encode(card.key.as_bytes());
-    let address = card.address.to_ascii_lowercase();
+    let address = normal(&card.address);
     if let Some(known) = list.iter_mut().find(|c| c.address == address) {
         if known.key != hex {
             return Err(ContactsError::KeyChanged {
@@ -693,5 +715,52 @@ mod tests {
         let reopened = Contacts::open(dir.path()).unwrap();
         assert_eq!(reopened.by_address("ANN@example.org").unwrap().name, "Ann");
         assert!(reopened.by_key(&ann.key).is_some());
+    }
+
+    /// Cards and contacts an earlier build wrote for an address with a
+    /// capital beyond ASCII (`Ümit`, which it lower-cased in ASCII only)
+    /// read as they are and compare in the normal form: the card's
+    /// signature still holds over the address as written, a card whose
+    /// ASCII letters were raised since is read against their lower case
+    /// as before, and a contact filed under `Ümit@...` is the one a mail
+    /// from `ümit@...` finds, written in the normal form with the next
+    /// change.
+    #[test]
+    fn cards_and_contacts_of_an_earlier_build_read_in_the_normal_form() {
+        let (old, key) = dated(3, "Ümit@player.test", 100);
+        let read = Card::read(old.signed_text(&key).as_bytes()).unwrap();
+        assert_eq!(read.address, "ümit@player.test");
+        assert_eq!(read.issued, 100);
+        let (ann, ann_key) = dated(4, "ann@player.test", 100);
+        let raised = ann
+            .signed_text(&ann_key)
+            .replace("address: ann@", "address: Ann@");
+        assert_eq!(
+            Card::read(raised.as_bytes()).unwrap().address,
+            "ann@player.test"
+        );
+        // A changed address is still a forgery, in either case.
+        let moved = ann
+            .signed_text(&ann_key)
+            .replace("address: ann@", "address: anne@");
+        assert_eq!(
+            Card::read(moved.as_bytes()).unwrap_err(),
+            CardError::Signature
+        );
+
+        let dir = tempfile::tempdir().unwrap();
+        let earlier = format!(
+            "- address: Ümit@player.test\n  name: Ümit\n  key: {}\n  fingerprint: x\n  former:\n  - Ümit@old.test\n",
+            hex::encode(old.key.as_bytes())
+        );
+        std::fs::write(dir.path().join("contacts.yaml"), earlier).unwrap();
+        let mut contacts = Contacts::open(dir.path()).unwrap();
+        let found = contacts.by_address("ümit@player.test").unwrap();
+        assert_eq!(found.former, vec!["ümit@old.test".to_owned()]);
+        assert_eq!(contacts.remember(&read).unwrap(), Remembered::Known);
+        contacts.note_answered("ÜMIT@player.test", 5).unwrap();
+        let written = std::fs::read_to_string(dir.path().join("contacts.yaml")).unwrap();
+        assert!(written.contains("address: ümit@player.test"), "{written}");
+        assert!(!written.contains("Ümit@"), "{written}");
     }
 }

@@ -232,8 +232,8 @@ pub fn sender_address(address: &str) -> String {
         .chars()
         .take(MAX_ADDRESS)
         .map(|c| if is_unprintable(c) { '\u{FFFD}' } else { c })
-        .collect::<String>()
-        .to_lowercase();
+        .collect::<String>();
+    kept = super::address::normal(&kept);
     if address.chars().nth(MAX_ADDRESS).is_some() {
         kept.push('…');
     }

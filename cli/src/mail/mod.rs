@@ -2,6 +2,7 @@
 //!
 //! `docs/mail.md` describes the mail format and what is checked, and why.
 
+pub mod address;
 pub mod armor;
 pub mod cards;
 pub mod compose;

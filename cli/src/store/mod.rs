@@ -271,15 +271,23 @@ impl Store {
 
 fn lock(dir: PathBuf) -> Result<LockedGame, StoreError> {
     let path = dir.join(".lock");
+    let file = lock_file(&path).map_err(|e| StoreError::Io(path.display().to_string(), e))?;
+    Ok(LockedGame { dir, _lock: file })
+}
+
+/// Opens the lock file at `path` (made when missing, never truncated) and
+/// takes its exclusive OS lock, waiting while another process holds it;
+/// the lock is held while the returned file is. Every lock of a desk
+/// (a game, the contacts, the challenges waiting in `pending/`) is taken
+/// here, so they are all taken the same way.
+pub fn lock_file(path: &Path) -> io::Result<File> {
     let file = OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(&path)
-        .map_err(|e| StoreError::Io(path.display().to_string(), e))?;
-    file.lock()
-        .map_err(|e| StoreError::Io(path.display().to_string(), e))?;
-    Ok(LockedGame { dir, _lock: file })
+        .open(path)?;
+    file.lock()?;
+    Ok(file)
 }
 
 impl LockedGame {

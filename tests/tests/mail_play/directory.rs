@@ -12,6 +12,11 @@ use super::{Inbox, Player, main_line, open_game};
 
 /// Ann and Bo, each mailing into the other's inbox folder.
 fn pair(root: &Path) -> (Player, Player) {
+    pair_with(root, "bo@example.net")
+}
+
+/// [`pair`], Bo writing from `bo_address`.
+fn pair_with(root: &Path, bo_address: &str) -> (Player, Player) {
     let inbox = |who: &str| root.join(format!("{who}-inbox"));
     let archive = |who: &str| root.join(format!("{who}-read"));
     for who in ["ann", "bo"] {
@@ -34,7 +39,7 @@ fn pair(root: &Path) -> (Player, Player) {
     );
     let bo = Player::new(
         "Bo",
-        "bo@example.net",
+        bo_address,
         Inbox::Files {
             dir: inbox("bo"),
             archive: archive("bo"),
@@ -50,24 +55,32 @@ fn khan_after(root: &Path, moves: usize) -> (Player, Player, Vec<String>) {
     khan_after_with(root, moves, &[])
 }
 
-/// [`khan_after`], Ann's challenge taking `more` options too.
-fn khan_after_with(root: &Path, moves: usize, more: &[&str]) -> (Player, Player, Vec<String>) {
-    let (ann, bo) = pair(root);
-    let mut args = vec![
-        "--game-type",
-        "khan",
-        "--ruleset",
-        "rescue-khan",
-        "--seats",
-        "first",
-    ];
-    args.extend_from_slice(more);
-    open_game(&ann, &bo, "khan-1", &args);
+/// A challenge's options for Rescue Khan, the challenger seated first.
+const RESCUE_KHAN_FIRST: [&str; 6] = [
+    "--game-type",
+    "khan",
+    "--ruleset",
+    "rescue-khan",
+    "--seats",
+    "first",
+];
+
+/// The main line of the example Rescue Khan game.
+fn example_line() -> Vec<String> {
     let example = std::fs::read_to_string(
         yam_tests::workspace().join("examples/khan/signed/rescue-khan.yam"),
     )
     .unwrap();
-    let line = main_line(&example);
+    main_line(&example)
+}
+
+/// [`khan_after`], Ann's challenge taking `more` options too.
+fn khan_after_with(root: &Path, moves: usize, more: &[&str]) -> (Player, Player, Vec<String>) {
+    let (ann, bo) = pair(root);
+    let mut args = RESCUE_KHAN_FIRST.to_vec();
+    args.extend_from_slice(more);
+    open_game(&ann, &bo, "khan-1", &args);
+    let line = example_line();
     for (i, mv) in line.iter().take(moves).enumerate() {
         let (mover, other) = if i % 2 == 0 { (&ann, &bo) } else { (&bo, &ann) };
         mover.yam(&["move", "khan-1", mv]).success();
@@ -1860,19 +1873,7 @@ fn a_player_who_moves_sends_a_signed_card_and_the_game_follows() {
 /// Ann challenges Bo to game `id` (cards exchanged first if new); Bo has
 /// read the challenge and not answered it.
 fn challenged(ann: &Player, bo: &Player, id: &str) {
-    ann.yam(&[
-        "challenge",
-        "bo@example.net",
-        "--id",
-        id,
-        "--game-type",
-        "khan",
-        "--ruleset",
-        "rescue-khan",
-        "--seats",
-        "first",
-    ])
-    .success();
+    challenge_rescue(ann, "bo@example.net", id).success();
     for _ in 0..2 {
         bo.read();
         ann.read();
@@ -2730,18 +2731,14 @@ fn the_first_mover_cannot_reset_her_clock_by_an_offer_before_her_first_move() {
 
 /// `yam challenge bo@example.net --id ID` for Rescue Khan, Ann first.
 fn challenge_bo(ann: &Player, id: &str) -> assert_cmd::assert::Assert {
-    ann.yam(&[
-        "challenge",
-        "bo@example.net",
-        "--id",
-        id,
-        "--game-type",
-        "khan",
-        "--ruleset",
-        "rescue-khan",
-        "--seats",
-        "first",
-    ])
+    challenge_rescue(ann, "bo@example.net", id)
+}
+
+/// `challenger` challenges `to` to Rescue Khan game `id`, seated first.
+fn challenge_rescue(challenger: &Player, to: &str, id: &str) -> assert_cmd::assert::Assert {
+    let mut args = vec!["challenge", to, "--id", id];
+    args.extend_from_slice(&RESCUE_KHAN_FIRST);
+    challenger.yam(&args)
 }
 
 #[test]
@@ -3126,20 +3123,7 @@ fn waiting_challenge_whose_id_is_taken(root: &Path) -> (Player, String, String) 
         .success()
         .stdout(predicate::str::contains("the challenge follows by itself"));
     // Carol challenges Ann under the same id; Ann's desk reads it.
-    carol
-        .yam(&[
-            "challenge",
-            "ann@example.org",
-            "--id",
-            "try-1",
-            "--game-type",
-            "khan",
-            "--ruleset",
-            "rescue-khan",
-            "--seats",
-            "first",
-        ])
-        .success();
+    challenge_rescue(&carol, "ann@example.org", "try-1").success();
     let said = ann.read();
     assert!(said.contains("challenges you: game try-1"), "setup: {said}");
     assert!(
@@ -5579,4 +5563,60 @@ fn a_challenge_withdrawn_while_a_read_sends_it_is_not_said_dropped_and_sent() {
         withdrawn.status.success() && withdraw_said.contains("is told by mail"),
         "withdraw: {withdraw_said}"
     );
+}
+
+/// Real life: Bo's address begins with a capital beyond ASCII
+/// (`Öd@example.net`, as his configuration and Ann's challenge write it).
+/// The desk lower-cased addresses in ASCII only (its own, a card's, a
+/// contact's, the name of a challenge waiting for a card) while the mail
+/// reader lower-cases a `From` whole: Bo's card named `Öd@...`, his mail
+/// came from `öd@...`, and the card was refused as naming another
+/// address, so the challenge never went. One normal form for addresses
+/// (`mail::address`) mends it; a challenge an earlier build kept under
+/// its ASCII-only name is still sent when his card comes.
+#[test]
+fn a_new_contact_whose_address_has_a_capital_beyond_ascii_gets_the_challenge_and_plays() {
+    for earlier_build in [false, true] {
+        let root = tempfile::tempdir().unwrap();
+        let (ann, bo) = pair_with(root.path(), "Öd@example.net");
+        let args = RESCUE_KHAN_FIRST;
+        if earlier_build {
+            challenge_rescue(&ann, "Öd@example.net", "khan-1").success();
+            let pending = ann.dir().join("pending");
+            std::fs::rename(
+                pending.join("öd@example.net.yaml"),
+                pending.join("Öd@example.net.yaml"),
+            )
+            .expect("setup: the challenge waits under the normal form");
+            assert!(bo.read().contains("my card is sent in answer"));
+            let said = ann.read();
+            assert!(
+                said.contains("the waiting challenge khan-1 is sent"),
+                "earlier build: {said}"
+            );
+            assert!(bo.read().contains("challenges you"));
+            bo.yam(&["accept", "khan-1"]).success();
+            ann.read();
+            bo.read();
+        } else {
+            open_game(&ann, &bo, "khan-1", &args);
+        }
+        assert_eq!(
+            ann.status("khan-1"),
+            "YOU",
+            "earlier build: {earlier_build}"
+        );
+        assert_eq!(
+            bo.status("khan-1"),
+            "them",
+            "earlier build: {earlier_build}"
+        );
+        let line = example_line();
+        ann.yam(&["move", "khan-1", &line[0]]).success();
+        let said = bo.read();
+        assert_eq!(bo.status("khan-1"), "YOU", "{said}");
+        bo.yam(&["move", "khan-1", &line[1]]).success();
+        let said = ann.read();
+        assert_eq!(ann.status("khan-1"), "YOU", "{said}");
+    }
 }

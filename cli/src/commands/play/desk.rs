@@ -105,9 +105,10 @@ impl Desk {
         })
     }
 
-    /// My address, lower case.
+    /// My address, in its normal form (what my card says and what a
+    /// mail from me is compared with).
     pub fn address(&self) -> String {
-        self.config.identity.address.to_ascii_lowercase()
+        crate::mail::address::normal(&self.config.identity.address)
     }
 
     /// My card.
@@ -149,7 +150,10 @@ impl Desk {
                     .lock(&id)
                     .map_err(|e| Error::usage(e.to_string()))?;
                 let mut meta = read_meta(&locked)?;
-                if !from.iter().any(|f| meta.opponent.eq_ignore_ascii_case(f)) {
+                if !from
+                    .iter()
+                    .any(|f| crate::mail::address::same(&meta.opponent, f))
+                {
                     return Ok(false);
                 }
                 meta.opponent = to.to_owned();

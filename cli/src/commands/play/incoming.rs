@@ -707,11 +707,31 @@ pub fn send_card(desk: &Desk, to: &str, answering: Option<&str>) -> Result<Vec<u
     })
 }
 
+/// The file of the challenge waiting for `address`'s card: named by the
+/// address's normal form, or by the ASCII-lower-cased form an earlier
+/// build named it by when that file is the one there (`Ümit@...` for
+/// `ümit@...`), so a challenge kept before the forty-first step is still
+/// sent when her card comes.
 fn pending_path(desk: &Desk, address: &str) -> std::path::PathBuf {
-    desk.store
-        .root()
-        .join("pending")
-        .join(format!("{}.yaml", address.replace(['/', '\\'], "_")))
+    let dir = desk.store.root().join("pending");
+    let file = |a: &str| dir.join(format!("{}.yaml", a.replace(['/', '\\'], "_")));
+    let path = file(&crate::mail::address::normal(address));
+    if !path.exists() && !address.is_ascii() {
+        let legacy = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .find(|e| {
+                e.file_name()
+                    .to_str()
+                    .and_then(|n| n.strip_suffix(".yaml"))
+                    .is_some_and(|n| crate::mail::address::same(n, address))
+            });
+        if let Some(legacy) = legacy {
+            return legacy.path();
+        }
+    }
+    path
 }
 
 /// The lock every look at and change of the challenges waiting for a card
@@ -730,15 +750,9 @@ pub fn lock_pending(desk: &Desk, create: bool) -> Result<Option<std::fs::File>, 
         return Ok(None);
     }
     let path = dir.join(PENDING_LOCK);
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| Error::io(&path, "cannot open", e))?;
-    lock.lock()
-        .map_err(|e| Error::io(&path, "cannot lock", e))?;
-    Ok(Some(lock))
+    crate::store::lock_file(&path)
+        .map(Some)
+        .map_err(|e| Error::io(&path, "cannot lock", e))
 }
 
 /// The lock file of `pending/` ([`lock_pending`]): a dot file, which no
@@ -1092,7 +1106,7 @@ fn verified_record(
         // forget`): said so, with the way on, not "never read".
         if stored
             .as_ref()
-            .is_some_and(|(s, _)| s.meta.opponent == from)
+            .is_some_and(|(s, _)| crate::mail::address::same(&s.meta.opponent, from))
         {
             return Outcome::Refused(format!(
                 "game {id}: the mail is from {from}, the game's opponent, whose card this desk no longer keeps (forgotten?): ask them to send it again (`yam identity send {}`), read it, and then this mail again",
@@ -1151,8 +1165,8 @@ fn verified_record(
         // not even the acceptance or the decline.
         if let Some(referee) = referee
             && (referee.parse::<lettre::Address>().is_err()
-                || referee == from
-                || referee == desk.address())
+                || crate::mail::address::same(referee, from)
+                || crate::mail::address::same(referee, &desk.address()))
         {
             return Outcome::Refused(format!(
                 "game {id}: the challenge names as its referee {:?}, which is not the address of a referee robot (neither yours nor the challenger's); nothing is stored: ask {from} to send the challenge again",
@@ -1586,7 +1600,7 @@ fn arriving_game(kept: &Stored, replay: &SignedReplay, from: &str) -> Result<Str
         .first()
         .map(|e| e.event.game.as_str().to_owned())
         .unwrap_or_default();
-    if kept.meta.opponent != from {
+    if !crate::mail::address::same(&kept.meta.opponent, from) {
         return Err(Outcome::Refused(format!(
             "game {id}: the mail is from {from}, but the game is played with {}",
             kept.meta.opponent

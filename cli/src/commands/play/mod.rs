@@ -396,13 +396,13 @@ pub fn challenge(args: &ChallengeArgs) -> Result<Status> {
         id: args.id.clone(),
         forfeit_days: args.forfeit_days,
         comment: args.comment.clone(),
-        referee: args.referee.as_deref().map(str::to_ascii_lowercase),
+        referee: args.referee.as_deref().map(crate::mail::address::normal),
     };
-    let address = args.address.to_ascii_lowercase();
+    let address = crate::mail::address::normal(&args.address);
     // Oneself is no opponent: kept, the challenge waited for ever for a
     // card that my own `yam read` passes over as my own mail
     // (`directory::a_challenge_to_my_own_address_is_refused_not_kept_waiting_for_ever`).
-    if address.eq_ignore_ascii_case(&desk.address()) {
+    if address == desk.address() {
         return Err(Error::usage(format!(
             "{address} is your own address (the configuration's identity address): a challenge goes to your opponent's"
         )));

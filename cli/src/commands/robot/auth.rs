@@ -25,7 +25,10 @@ use crate::game::secrets::{SecretError, Secrets, random_32};
 
 /// A short, stable, file-name-safe key for an address.
 pub fn address_key(address: &str) -> String {
-    hex::encode(Sha256::digest(address.trim().to_lowercase().as_bytes()))[..16].to_owned()
+    hex::encode(Sha256::digest(
+        crate::mail::address::normal(address).as_bytes(),
+    ))[..16]
+        .to_owned()
 }
 
 /// A player the robot knows.
@@ -109,7 +112,7 @@ impl Sealed {
     /// A new token for `address`.
     pub fn draw(key: &TokenKey, address: &str) -> Result<Sealed, SecretError> {
         let mut sealed = Sealed {
-            address: address.trim().to_lowercase(),
+            address: crate::mail::address::normal(address),
             nonce: hex::encode(&random_32()?[..16]),
             token: String::new(),
         };
@@ -154,7 +157,7 @@ impl Player {
     pub fn new(address: &str, token: &str, now: u64) -> Player {
         let key = address_key(address);
         Player {
-            address: address.trim().to_lowercase(),
+            address: crate::mail::address::normal(address),
             token_sha256: token_hash(token),
             identity: format!("p-{key}"),
             games: Vec::new(),

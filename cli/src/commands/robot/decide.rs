@@ -592,7 +592,7 @@ impl Robot {
         Ok(Robot {
             store,
             secrets,
-            address: address.trim().to_lowercase(),
+            address: crate::mail::address::normal(address),
             settings,
             now,
             tokens,

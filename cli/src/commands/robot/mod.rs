@@ -294,7 +294,7 @@ fn key_headers(raw: &[u8]) -> (usize, Option<String>, Option<String>) {
         .and_then(|m| m.from())
         .and_then(|a| a.first())
         .and_then(|a| a.address())
-        .map(str::to_lowercase);
+        .map(crate::mail::address::normal);
     (end, id, from)
 }
 
