@@ -256,6 +256,44 @@ fn a_tampered_signed_game_fails_whatever_its_tags_say() {
     assert!(!index.contains("class=\"status verified\""));
 }
 
+/// The players' names are labels no signature covers (docs/fair-play.md,
+/// 9.2: "Players are identified by their keys and fingerprints, which `yam
+/// verify` prints"). A signed game whose header swaps the names (the loser
+/// made the winner) still verifies, as it should; but its page must not
+/// vouch for the names alone beside "Verified": it shows each seat's key
+/// fingerprint, as `yam verify` does, so the reader can tell who played.
+#[test]
+fn a_verified_page_names_the_seats_by_their_keys_not_only_by_unsigned_names() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let original = read(&workspace().join("examples/khan/signed/basic.yam"));
+    let swapped = original
+        .replacen("[White \"ann\"]", "[White \"bo\"]", 1)
+        .replacen("[Black \"bo\"]", "[Black \"ann\"]", 1);
+    assert_ne!(swapped, original);
+    let path = dir.path().join("swapped.yam");
+    std::fs::write(&path, swapped).expect("write");
+    let out = yam!().arg("verify").arg(&path).output().expect("yam runs");
+    let verdict = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{verdict}");
+    let fingerprint = |role: &str| {
+        verdict
+            .lines()
+            .find_map(|l| l.trim_start().strip_prefix(role))
+            .map(|fp| fp.trim().to_owned())
+            .unwrap_or_else(|| panic!("no {role} fingerprint in {verdict}"))
+    };
+    let (white, black) = (fingerprint("white "), fingerprint("black "));
+    let (site, code, stderr) = export(&[path.to_str().expect("UTF-8")]);
+    assert_eq!(code, 0, "{stderr}");
+    let page = read(&pages(site.path())[0]);
+    assert!(page.contains("class=\"status verified\""), "{page}");
+    assert!(
+        page.contains(&white) && page.contains(&black),
+        "the page says \"Verified\" beside the header's names (bo as White, ann as \
+         Black: names no signature covers) and gives neither seat's key ({white}, {black})"
+    );
+}
+
 #[test]
 fn a_new_export_removes_its_old_pages_and_nothing_else() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -178,6 +178,30 @@ fn duplicates_by_id_and_by_moves() {
     );
 }
 
+/// A copy of a signed game whose text was edited (a move changed, so it no
+/// longer verifies) standing before the honest copy in an archive: an
+/// archivist's `select --status verified --unique` keeps one verified copy
+/// of each game, so the honest one. The doctored copy, which no criterion
+/// selects, must not make the honest copy a "repeat" and drop it.
+#[test]
+fn a_doctored_copy_that_is_not_selected_does_not_hide_the_verified_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let honest =
+        std::fs::read_to_string(workspace().join("examples/khan/signed/basic.yam")).unwrap();
+    let doctored = honest.replacen("\n1... Ab5-c5 {", "\n1... Ab5-c4 {", 1);
+    assert_ne!(doctored, honest);
+    let archive = write(dir.path(), "copies.yam", &format!("{doctored}\n{honest}"));
+    let archive = archive.to_str().unwrap();
+    let (verified, _, _) = run(&["select", "--status", "verified", archive]);
+    assert_eq!(ids(&verified), ["example-khan-basic"]);
+    let (unique, stderr, _) = run(&["select", "--status", "verified", "--unique", archive]);
+    assert_eq!(
+        ids(&unique),
+        ["example-khan-basic"],
+        "the verified copy was dropped as a repeat of a copy not selected: {stderr}"
+    );
+}
+
 #[test]
 fn a_game_that_does_not_parse_is_reported_and_left_out() {
     let dir = tempfile::tempdir().unwrap();

@@ -65,11 +65,12 @@ pub struct SelectArgs {
     /// `failed` (as `yam verify` finds).
     #[arg(long, value_name = "STATUS", value_parser = ["valid", "invalid", "unchecked", "verified", "practice", "unsigned", "failed"])]
     pub status: Option<String>,
-    /// Keep only the first of games that repeat one read before: the same
-    /// `GameId`, or the same main line of moves.
+    /// Keep only the first of games that repeat one selected before: the
+    /// same `GameId`, or the same main line of moves (a game the other
+    /// criteria leave out is no first copy).
     #[arg(long, conflicts_with = "duplicates")]
     pub unique: bool,
-    /// Keep only the games that repeat one read before (and say which).
+    /// Keep only the games that repeat one selected before (and say which).
     #[arg(long)]
     pub duplicates: bool,
     /// Write here instead of standard output.
@@ -346,7 +347,7 @@ pub fn run(args: &SelectArgs) -> Result<Status> {
     let mut sink = Sink::open(args.out.as_deref(), args.force)
         .map_err(|e| Error::io(target, "cannot write", e))?;
     let mut seen = Seen::default();
-    let (mut read, mut selected, mut refused) = (0u64, 0u64, 0u64);
+    let (mut read, mut selected, mut refused, mut repeated) = (0u64, 0u64, 0u64, 0u64);
     let mut write_error = None;
     for file in &expansion.files {
         let (input, size) = match archive::open_input(file) {
@@ -389,7 +390,12 @@ pub fn run(args: &SelectArgs) -> Result<Status> {
                     return;
                 }
                 let here = format!("{} game {number}", crate::diagnostics::visible_path(file));
-                let repeats = if args.unique || args.duplicates {
+                // Only a selected game is remembered as a first copy: a
+                // doctored copy of a signed game read first (which
+                // `--status verified` leaves out) made the honest copy
+                // after it a repeat, and `--unique` then kept neither
+                // (`a_doctored_copy_that_is_not_selected_does_not_hide_the_verified_one`).
+                let repeats = if game.selected && (args.unique || args.duplicates) {
                     seen.repeats(game, &here)
                 } else {
                     None
@@ -400,6 +406,9 @@ pub fn run(args: &SelectArgs) -> Result<Status> {
                         (_, true) => repeats.is_some(),
                         _ => true,
                     };
+                if game.selected && args.unique && repeats.is_some() {
+                    repeated += 1;
+                }
                 if args.duplicates
                     && game.selected
                     && !args.quiet
@@ -450,8 +459,13 @@ pub fn run(args: &SelectArgs) -> Result<Status> {
     sink.finish()
         .map_err(|e| Error::io(target, "cannot write", e))?;
     eprintln!(
-        "{read} game{} read, {selected} selected, {refused} left out (they do not parse)",
-        if read == 1 { "" } else { "s" }
+        "{read} game{} read, {selected} selected{}, {refused} left out (they do not parse)",
+        if read == 1 { "" } else { "s" },
+        if args.unique {
+            format!(", {repeated} dropped as repeats")
+        } else {
+            String::new()
+        }
     );
     if refused > 0 {
         status = status.and(Status::Invalid);

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use yam_notation::{CommentPart, Dots, Node, Record};
 
 use super::frames::Encoded;
+use super::status::{Status, Vouched};
 use super::{Entry, escape, head};
 use crate::pictures::positions::Tree;
 
@@ -57,6 +58,9 @@ pub(crate) fn game_page(
         entry.status.class(),
         escape(&entry.status.long())
     );
+    if let Status::Verified(vouched) = &entry.status {
+        signers(&mut html, vouched);
+    }
     let Some(record) = &entry.record else {
         let _ = writeln!(
             html,
@@ -76,6 +80,27 @@ pub(crate) fn game_page(
     moves(&mut html, record, diagrams_of.map(|(tree, _)| tree));
     html.push_str("</div>\n</main>\n</body>\n</html>\n");
     html
+}
+
+/// Who signed a verified game, by key, as `yam verify` names them, and
+/// what no signature covers: the reader tells who played by the keys, not
+/// by the names above, which anyone could have edited.
+fn signers(html: &mut String, vouched: &Vouched) {
+    let mut keys: Vec<String> = vouched
+        .seats
+        .iter()
+        .map(|(role, fp)| format!("{} <code>{}</code>", escape(role), escape(fp)))
+        .collect();
+    if let Some(referee) = &vouched.referee {
+        keys.push(format!("referee <code>{}</code>", escape(referee)));
+    }
+    let _ = writeln!(
+        html,
+        "<p class=\"signers\">Signed by the keys: {}. The players' names, the event, \
+         the date, the variant's name and the other tags are labels no signature \
+         covers.</p>",
+        keys.join(", ")
+    );
 }
 
 fn tags_table(html: &mut String, entry: &Entry, record: &Record<String>) {

@@ -13,11 +13,27 @@ use yam_referee::signed::{Verdict, verify_text};
 use crate::game::record::read_signed;
 use crate::game::rulesets::RecordRulesets;
 
+/// What a verified game's signatures vouch for: how it was checked, and
+/// the keys that signed it. The players' names are labels no signature
+/// covers (docs/fair-play.md, 9.2), so a page that said "Verified" beside
+/// them alone vouched for names a header swapped
+/// (`a_verified_page_names_the_seats_by_their_keys_not_only_by_unsigned_names`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Vouched {
+    /// What was checked, and the mode's guarantee.
+    pub how: String,
+    /// Each seat's role and key fingerprint, first side first.
+    pub seats: Vec<(String, String)>,
+    /// The referee's key fingerprint, when a third party signed.
+    pub referee: Option<String>,
+}
+
 /// What the referee found about one game.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Status {
-    /// Signed, and every check passed (what the verifier says).
-    Verified(String),
+    /// Signed, and every check passed (what the verifier says), and who
+    /// signed.
+    Verified(Vouched),
     /// A practice game: it replays, but proves nothing about fairness.
     Practice,
     /// Not signed; every move is legal by the rules.
@@ -74,7 +90,7 @@ impl Status {
     /// The full sentence, for the game's page.
     pub fn long(&self) -> String {
         match self {
-            Status::Verified(how) => format!("Verified: {how}."),
+            Status::Verified(v) => format!("Verified: {}.", v.how),
             Status::Practice => "Unverified practice game: every move and draw replays from the \
                                  open practice seed, but nothing about the fairness of the chance \
                                  is proven."
@@ -122,11 +138,19 @@ pub fn of_piece(path: &Path, bytes: &[u8], first_line: u32) -> Vec<(Status, Take
                         Mode::Director => "director",
                         Mode::Practice { .. } => "practice",
                     };
-                    let status = Status::Verified(format!(
-                        "{} signed events checked, {mode} mode: {}",
-                        v.summary.events,
-                        yam_referee::signed::text::mode_guarantee(&v.summary.mode)
-                    ));
+                    let status = Status::Verified(Vouched {
+                        how: format!(
+                            "{} signed events checked, {mode} mode: {}",
+                            v.summary.events,
+                            yam_referee::signed::text::mode_guarantee(&v.summary.mode)
+                        ),
+                        seats: v
+                            .seats
+                            .iter()
+                            .map(|(role, fp)| ((*role).to_owned(), fp.to_string()))
+                            .collect(),
+                        referee: v.referee.as_ref().map(ToString::to_string),
+                    });
                     (status, v.taken_back)
                 }
                 Verdict::Failed(f) => (
