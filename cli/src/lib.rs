@@ -60,6 +60,7 @@ pub mod fuzzing {
         BadLine, Command, MAX_COMMANDS, MAX_SEED, Offer, Parsed, parse, unquoted,
     };
     pub use crate::config::{Config, ConfigError, yaml_lines};
+    pub use crate::mail::flowed::unflow;
     pub use crate::mail::html::{MAX_QUOTE_MARKS, html_lines};
 }
 

@@ -889,6 +889,108 @@ fn the_setup_the_robot_suggests_is_neither_mailed_to_the_opponent_nor_computable
     );
 }
 
+/// Adversary: none; real life. Under `standard` (CS-P1) the robot's answer
+/// ends with a whole turn to copy, `move ID Move STEPS... Breach ...
+/// Attack ... End #PLY`, longer than 72 characters with the game's id.
+/// Ann copies it into Thunderbird, which sends plain text as
+/// `format=flowed` (RFC 3676) and wraps its long lines at 72 columns with
+/// a soft break: a line ending in a space, which a reader joins to the
+/// next. The robot reads the lines as they stand: the first part of the
+/// turn is played as a declaration of its own, and the rest (a line whose
+/// first word is no command) is passed over without a word, `#PLY` and
+/// `End` with it. What she sent as one turn must be played whole, or
+/// refused whole; never cut where her mail program wrapped it.
+#[test]
+fn a_whole_turn_wrapped_by_a_flowed_mail_is_not_played_in_part() {
+    use yam_cli::game::autoplay::{Intent, choose};
+    use yam_referee::castle_siege::Policy;
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let bo = local.register("bo@player.test");
+    local.says(
+        "ann@player.test",
+        &ann,
+        "challenge castle-siege standard bo@player.test",
+    );
+    let game = game_of(&local);
+    local.says("bo@player.test", &bo, &format!("join {game}"));
+    let tokens = [
+        ("ann@player.test".to_owned(), ann),
+        ("bo@player.test".to_owned(), bo),
+    ];
+    // Both seal a setup (the robot reveals them); then the Defender is to
+    // move.
+    let (address, token) = loop {
+        let record = local.record(&game);
+        let before = replay(&record);
+        let seat = before.seat_of(&before.to_move_key().unwrap()).unwrap();
+        let tag = ["Defender", "Attacker"][seat];
+        let line = record
+            .lines()
+            .find(|l| l.starts_with(&format!("[{tag} ")))
+            .unwrap();
+        let (address, token) = tokens
+            .iter()
+            .find(|(a, _)| line.contains(a.split('@').next().unwrap()))
+            .unwrap()
+            .clone();
+        match choose(&before, seat, Policy::Eager, 1).unwrap() {
+            Intent::Seal(setup) => local.says(&address, &token, &format!("move {game} {setup}")),
+            _ => break (address, token),
+        }
+    };
+    local.says(&address, &token, &format!("show {game}"));
+    let shown = last_to(&local, &address, "> show");
+    let prefix = format!("move {game} ");
+    let suggested = shown
+        .body
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with(&prefix) && l.contains(" End #"))
+        .unwrap_or_else(|| panic!("no whole turn to copy:\n{}", shown.body))
+        .to_owned();
+    assert!(suggested.len() > 72, "{suggested}");
+    // Thunderbird's format=flowed: wrapped at spaces, each soft-broken line
+    // ending in a space.
+    let mut flowed = String::new();
+    let mut line = String::new();
+    for word in suggested.split(' ') {
+        if !line.is_empty() && line.len() + word.len() > 72 {
+            flowed.push_str(&line);
+            flowed.push_str("\r\n");
+            line.clear();
+        }
+        line.push_str(word);
+        line.push(' ');
+    }
+    flowed.push_str(line.trim_end());
+    assert!(flowed.contains(" \r\n"), "{flowed}");
+    let raw = format!(
+        "From: {address}\r\nTo: robot@yam.test\r\nMessage-ID: <flowed@player.test>\r\n\
+         Subject: Re: [Yam] my turn\r\nMIME-Version: 1.0\r\n\
+         Content-Type: text/plain; charset=utf-8; format=flowed\r\n\
+         Content-Transfer-Encoding: 7bit\r\n\r\n{flowed}\r\n\r\ntoken: {token}\r\n"
+    );
+    let before = replay_of(&local, &game);
+    let mover = before.to_move_key();
+    local.deliver_raw(raw.as_bytes());
+    local.run();
+    let after = replay_of(&local, &game);
+    let whole = after.to_move_key() != mover;
+    let none = after.events().len() == before.events().len();
+    assert!(
+        whole || none,
+        "the turn {suggested:?}, sent format=flowed as\n{flowed}\nwas played in part ({} new event(s)), and {address} is still to move; the robot answered:\n{}",
+        after.events().len() - before.events().len(),
+        last_to(
+            &local,
+            &address,
+            &format!("> {}", flowed.lines().next().unwrap().trim_end())
+        )
+        .body
+    );
+}
+
 /// CS-P4: a Castle Siege challenge that names no ruleset is played as the
 /// rules say: one order per mail, each answered at once with its die, the
 /// allowance first. The record names `standard-faithful`, refuses a step
@@ -4777,6 +4879,62 @@ fn a_robot_mail_quoted_in_an_html_reply_is_not_obeyed() {
     assert!(
         !answer.body.contains("played Defender:sealed"),
         "a quoted line sealed Ann's setup:\n{}",
+        answer.body
+    );
+    assert_eq!(
+        replay_of(&local, &game).events().len(),
+        events,
+        "the record took an event Ann did not write"
+    );
+}
+
+#[test]
+fn a_robot_mail_below_a_german_outlook_reply_is_not_obeyed() {
+    // Ann's Outlook is set to German and to plain text, as many an
+    // office's is. It puts the original under her reply unquoted, behind
+    // its own German separator and header block (`-----Ursprüngliche
+    // Nachricht-----`, `Von:`, `Gesendet:`, `An:`, `Betreff:`), exactly
+    // as the English one writes `-----Original Message-----`, `From:`,
+    // `Sent:` (robot.md: reading stops there). She asks for the board;
+    // the original holds the placement the robot suggests (`  move GAME
+    // Defender:... #0`). That line is the robot's, not hers: it must not
+    // seal a setup she never chose, which can never be changed.
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let bo = local.register("bo@player.test");
+    local.says(
+        "ann@player.test",
+        &ann,
+        "challenge castle-siege bo@player.test",
+    );
+    let game = game_of(&local);
+    local.says("bo@player.test", &bo, &format!("join {game}"));
+    let begun = last_to(&local, "ann@player.test", "The game begins");
+    assert!(
+        begun.body.contains("Reply (a legal placement"),
+        "{}",
+        begun.body
+    );
+    let events = replay_of(&local, &game).events().len();
+    let body = format!(
+        "show {game}\r\ntoken: {ann}\r\n\r\n-----Ursprüngliche Nachricht-----\r\n\
+         Von: Yam robot [mailto:robot@yam.test]\r\nGesendet: Montag, 7. Dezember 2026 17:00\r\n\
+         An: ann@player.test\r\nBetreff: {}\r\n\r\n{}\r\n",
+        begun.subject,
+        begun.body.replace('\n', "\r\n")
+    );
+    let raw = format!(
+        "From: ann@player.test\r\nTo: robot@yam.test\r\nMessage-ID: <outlook-de@player.test>\r\n\
+         Subject: AW: {}\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\
+         Content-Transfer-Encoding: 8bit\r\n\r\n{body}",
+        begun.subject
+    );
+    local.deliver_raw(raw.as_bytes());
+    local.run();
+    let answer = last_to(&local, "ann@player.test", "> show");
+    assert!(
+        !answer.body.contains("played Defender:sealed"),
+        "a line of the robot's own mail, below Ann's German Outlook reply, sealed her setup:\n{}",
         answer.body
     );
     assert_eq!(

@@ -7,6 +7,7 @@ pub mod armor;
 pub mod cards;
 pub mod compose;
 pub mod extract;
+pub mod flowed;
 pub mod html;
 pub mod imap;
 pub mod inbox;

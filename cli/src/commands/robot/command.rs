@@ -8,8 +8,9 @@
 //! never obeyed twice. Reading also stops where a reply's original message
 //! starts unquoted below it, as Outlook writes it (`-----Original
 //! Message-----`, a line of underscores, or a header block `From: ...`
-//! `Sent: ...`): the original is the robot's own mail, whose lines are not
-//! the sender's. Besides commands, a mail may carry `token: XXXX` (the
+//! `Sent: ...`, in the mail program's language too: [`original_starts`]):
+//! the original is the robot's own mail, whose lines are not the sender's.
+//! A flowed text (RFC 3676) comes here with its soft breaks joined. Besides commands, a mail may carry `token: XXXX` (the
 //! sender's token, see `auth`; the first such line counts, so a template
 //! line `token: YOUR-TOKEN` of a quoted invitation never overrides the
 //! player's) and `seed: free text` (entering every roll of the mail).
@@ -216,31 +217,132 @@ pub fn unquoted(body: &str) -> Vec<&str> {
     out
 }
 
-/// Whether an original message, unquoted, starts at `lines[0]`: Outlook's
-/// `-----Original Message-----` (or a forwarded message's line), its line of
-/// underscores, or a header block (`From:` with `Sent:`, `Date:`, `To:` or
-/// `Subject:` in the next lines).
+/// Whether an original message, unquoted, starts at `lines[0]`, in the
+/// mail program's own language: a separator line of dashes or underscores
+/// around words (Outlook's `-----Original Message-----`,
+/// `-----Ursprüngliche Nachricht-----`, `-----Message d'origine-----`,
+/// Thunderbird's `-------- Forwarded Message --------`), a line of
+/// underscores alone, or a header block: a `From:` line (`Von:`, `De :`,
+/// `Da:`, ...) with a `Sent:`, `Date:`, `To:` or `Subject:` line (in any of
+/// those languages) in the next four. Only English was known at first: a
+/// German Outlook's reply to a `show` carried the robot's own Castle Siege
+/// placement below its separator, and the robot sealed it as the player's
+/// (`a_robot_mail_below_a_german_outlook_reply_is_not_obeyed`).
 fn original_starts(lines: &[&str]) -> bool {
     let Some(first) = lines.first().map(|l| l.trim()) else {
         return false;
     };
-    let lower = first.to_ascii_lowercase();
-    let dashed = lower.starts_with("---") || lower.starts_with("___");
-    if dashed && (lower.contains("original message") || lower.contains("forwarded message")) {
+    let fence = |c: char| first.starts_with(&*c.to_string().repeat(3));
+    let closing = |c: char| first.ends_with(&*c.to_string().repeat(3));
+    if ((fence('-') && closing('-')) || (fence('_') && closing('_')))
+        && first.chars().any(char::is_alphabetic)
+    {
         return true;
     }
-    if first.len() >= 10 && first.chars().all(|c| c == '_') {
+    let lower = first.to_lowercase();
+    if (fence('-') || fence('_'))
+        && (lower.contains("original message") || lower.contains("forwarded message"))
+    {
         return true;
     }
-    if lower.starts_with("from:") {
-        return lines.iter().skip(1).take(4).any(|l| {
-            let l = l.trim_start().to_ascii_lowercase();
-            ["sent:", "date:", "to:", "subject:"]
-                .iter()
-                .any(|h| l.starts_with(h))
-        });
+    if first.chars().count() >= 10 && first.chars().all(|c| c == '_') {
+        return true;
+    }
+    if header_label(first).is_some_and(|l| FROM_LABELS.contains(&l.as_str())) {
+        return lines
+            .iter()
+            .skip(1)
+            .take(4)
+            .any(|l| header_label(l.trim()).is_some_and(|l| OTHER_LABELS.contains(&l.as_str())));
     }
     false
+}
+
+/// `From` in the header blocks mail programs write above a reply's
+/// original, in the languages they are most often set to.
+const FROM_LABELS: &[&str] = &[
+    "from",
+    "von",
+    "de",
+    "da",
+    "van",
+    "från",
+    "fra",
+    "frå",
+    "od",
+    "от",
+    "lähettäjä",
+    "feladó",
+    "kimden",
+    "差出人",
+    "发件人",
+    "寄件者",
+    "보낸 사람",
+];
+
+/// `Sent`, `Date`, `To` and `Subject` in those header blocks.
+const OTHER_LABELS: &[&str] = &[
+    "sent",
+    "date",
+    "to",
+    "subject",
+    "gesendet",
+    "datum",
+    "an",
+    "betreff",
+    "envoyé",
+    "à",
+    "objet",
+    "inviato",
+    "data",
+    "a",
+    "oggetto",
+    "enviado",
+    "enviada",
+    "fecha",
+    "para",
+    "asunto",
+    "assunto",
+    "verzonden",
+    "aan",
+    "onderwerp",
+    "skickat",
+    "till",
+    "ämne",
+    "sendt",
+    "til",
+    "emne",
+    "wysłano",
+    "do",
+    "temat",
+    "отправлено",
+    "кому",
+    "тема",
+    "lähetetty",
+    "vastaanottaja",
+    "aihe",
+    "送信日時",
+    "宛先",
+    "件名",
+    "发送时间",
+    "收件人",
+    "主题",
+    "日期",
+    "寄件日期",
+    "收件者",
+    "主旨",
+    "보낸 날짜",
+    "받는 사람",
+    "제목",
+];
+
+/// The label of a header-like line (`Von: Ann`, `De : Ann`, `件名: x`),
+/// lower case; `None` when the line is no `Label: value`.
+fn header_label(line: &str) -> Option<String> {
+    let (label, _) = line.split_once([':', '：'])?;
+    let label = label.trim();
+    (!label.is_empty() && label.chars().count() <= 24 && !label.contains(['<', '@', '>']))
+        .then(|| label.to_lowercase())
 }
 
 fn split_word(line: &str) -> (&str, &str) {
@@ -574,6 +676,34 @@ mod tests {
             "list\ntoken: t2\n________________________________\njoin x\n",
         );
         assert_eq!(p.commands, vec![Command::List]);
+    }
+
+    #[test]
+    fn an_original_starts_in_the_mail_programs_language_too() {
+        for separator in [
+            "-----Ursprüngliche Nachricht-----\nVon: Yam robot\nGesendet: Montag\n",
+            "-----Message d'origine-----\nDe : Yam robot\nEnvoyé : lundi\n",
+            "-------- Forwarded Message --------\n",
+            "De : Yam robot [mailto:robot@yam.test]\nEnvoyé : lundi 7 décembre\nÀ : ann\n",
+            "Von: Yam robot <robot@yam.test>\nGesendet: Montag\nAn: ann\nBetreff: x\n",
+            "Da: robot@yam.test\nInviato: lunedì\n",
+            "差出人: robot@yam.test\n件名: [Yam]\n",
+        ] {
+            let body = format!("show g\ntoken: t\n\n{separator}\n  move g Defender:ACOO #0\n");
+            let p = parse("", &body);
+            assert_eq!(
+                p.commands,
+                vec![Command::Show(Some("g".into()))],
+                "{separator}"
+            );
+        }
+        // A player's own lines with a colon start nothing: a token, a
+        // Genghis Khan move, a label in prose without a second header.
+        let p = parse(
+            "",
+            "token: t\nmove g capture:M7/\"Army\"=8d\nDe: moi\nshow g\n",
+        );
+        assert_eq!(p.commands.len(), 2, "{:?}", p.commands);
     }
 
     #[test]

@@ -2365,10 +2365,23 @@ fn body_text(raw: &[u8]) -> String {
     if html_only && let Some(html) = message.body_html(0) {
         return crate::mail::html::html_lines(&html);
     }
-    message
+    let text = message
         .body_text(0)
         .map(|t| t.into_owned())
-        .unwrap_or_default()
+        .unwrap_or_default();
+    // A flowed text's soft breaks joined: a long `move` line a mail
+    // program wrapped is one command again (`mail::flowed`).
+    use mail_parser::MimeHeaders;
+    let flowed = message
+        .text_body
+        .first()
+        .and_then(|&i| message.part(i))
+        .and_then(|part| part.content_type())
+        .and_then(crate::mail::flowed::flowed);
+    match flowed {
+        Some(delsp) => crate::mail::flowed::unflow(&text, delsp),
+        None => text,
+    }
 }
 
 fn describe(c: &Command) -> String {
