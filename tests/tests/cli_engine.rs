@@ -572,3 +572,31 @@ fn a_carried_khan_without_a_tower_survives_export_and_import() {
         "--fen dropped the khan waiting at a1: {fen}"
     );
 }
+
+/// Adversary: whoever hands `yam engine import` its lines (an engine's
+/// log, a pasted or downloaded file piped to it). Attack: one line of a
+/// megabyte. The import reads standard input whole, and its refusal
+/// quotes the offending line whole (a position line, followed by as many
+/// spaces as the fault's column; or an unknown first word): a 100 MB line
+/// took 312 MB of memory (release build) and wrote a 100 MB error to the
+/// terminal. Every other command shows a long line as a window of 120
+/// characters around the fault (docs/notation.md, section 9); the error
+/// should name the place without echoing a megabyte.
+#[test]
+fn a_megabyte_engine_line_is_refused_in_a_short_message() {
+    let long = "x".repeat(1 << 20);
+    for input in [format!("position fen {long}\n"), format!("{long}\n")] {
+        let out = yam!()
+            .args(["engine", "import"])
+            .write_stdin(input)
+            .assert()
+            .failure();
+        let said = stderr_of(&out);
+        assert!(
+            said.len() < 4096,
+            "a 1 MB engine line was refused in a message of {} bytes: {}…",
+            said.len(),
+            &said[..200.min(said.len())]
+        );
+    }
+}

@@ -6003,3 +6003,145 @@ fn a_confirmation_the_hours_limit_held_back_is_mailed_with_a_later_mail_of_the_g
         "no confirmation ever reaches the players after the one held back: {sent:?}\n{log}"
     );
 }
+
+/// Adversary: anyone who knows a witnessed game's id and one of its
+/// players' addresses (both are in every mail of the game the players
+/// copy to the robot; the From is not authenticated). Attack: one mail
+/// "from" the player, of hundreds of tiny attachments, each
+/// `[GameId "..."]` and nothing else. A mail with a record in it is a
+/// witness mail, a member's is counted against no allowance, and every
+/// candidate is taken in turn (`witness::take`): each copies the stored
+/// record out of the run's cache and parses its events again
+/// (`stored_events`), with the checkpoint, before its own few bytes fail
+/// to verify. The robot's work for one mail is the number of attachments
+/// times the witnessed record's size (a record grows to a megabyte and
+/// more: `a_witnessed_game_whose_record_grows_past_a_megabyte_is_still_witnessed`),
+/// and a witnessed game's mail may be 16 MiB (`max_game_mail_bytes`):
+/// the look that reads it holds every other player's move for as long.
+/// The same mail naming a game the robot does not keep costs a fraction.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_witness_mail_of_many_tiny_attachments_does_not_parse_the_stored_game_again_for_each() {
+    let mut t = Referee::new();
+    let game = "khan-tiny";
+    open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
+    // A witnessed record of about 600 kB (six turns with a long comment).
+    let comment = "a long note on the position ".repeat(3_700);
+    let mut played = 0;
+    for _ in 0..40 {
+        if played == 6 {
+            break;
+        }
+        let mover = match (t.ann.status(game).as_str(), t.bo.status(game).as_str()) {
+            ("YOU", _) => &t.ann,
+            (_, "YOU") => &t.bo,
+            _ => {
+                t.robot();
+                t.ann.read();
+                t.bo.read();
+                continue;
+            }
+        };
+        let out = mover.yam(&[
+            "move",
+            game,
+            "--auto",
+            "random",
+            "--seed",
+            &played.to_string(),
+            "--comment",
+            &comment,
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        played += 1;
+        t.robot();
+        t.ann.read();
+        t.bo.read();
+    }
+    assert!(t.robot_record(game).len() > 500_000);
+    let n = 300;
+    let mail = |id: &str, seq: usize| {
+        let mut text = format!(
+            "From: ann@player.test\r\nTo: robot@yam.test\r\nSubject: {game}\r\n\
+             Message-ID: <tiny.{seq}@player.test>\r\nMIME-Version: 1.0\r\n\
+             Content-Type: multipart/mixed; boundary=\"B\"\r\n\r\n"
+        );
+        for _ in 0..n {
+            text.push_str(&format!(
+                "--B\r\nContent-Type: application/x-yam\r\n\r\n[GameId \"{id}\"]\r\n"
+            ));
+        }
+        text.push_str("--B--\r\n");
+        text.into_bytes()
+    };
+    let ticks = |local: &Local| {
+        yam_tests::cpu_ticks(
+            yam_tests::yam_bin!().as_ref(),
+            &[
+                "robot".as_ref(),
+                "run".as_ref(),
+                "--once".as_ref(),
+                "--config".as_ref(),
+                local.config.as_os_str(),
+            ],
+        )
+        .max(1)
+    };
+    t.local.deliver_raw(&mail("no-such-game", 1));
+    let unknown = ticks(&t.local);
+    t.local.deliver_raw(&mail(game, 2));
+    let claiming = ticks(&t.local);
+    assert!(
+        claiming < 4 * unknown + 60,
+        "a mail of {n} one-line attachments naming the witnessed game took {claiming} ticks of CPU, \
+         the same mail naming no game {unknown}: the witnessed record is parsed again for every attachment"
+    );
+}
+
+/// Adversary: anyone who knows a witnessed game's id and one of its
+/// players' addresses (both travel in every mail of the game; the From is
+/// not authenticated). Attack: a 4 MB mail "from" the player, with
+/// `X-Yam-Game` naming the game, made of 360,000 empty MIME parts. A
+/// witnessed game's mail is read up to 16 MiB (`max_game_mail_bytes`,
+/// past `max_mail_bytes`), and the mail parser keeps a structure for
+/// every part: about 17 times the mail in memory (release build: 56 MB
+/// for this 4 MB mail, then aborted under `ulimit -v` 64 MB; 277 MB for
+/// 16 MiB of such parts). docs/robot.md's unit file sets `MemoryMax=64M`
+/// ("Memory does not grow with the mailbox: 64 MB is ample"): there the
+/// robot is killed on this mail, restarted, and killed again on the same
+/// unread mail, and no game it referees moves on. The robot must read
+/// (or refuse) such a mail within the 64 MB its documentation gives it.
+#[cfg(unix)]
+#[test]
+fn a_witnessed_games_mail_of_countless_empty_parts_is_read_within_64_mb() {
+    let mut t = Referee::new();
+    let game = "khan-parts";
+    open_refereed(&mut t, game, &["--game-type", "khan", "--ruleset", "basic"]);
+    let mut raw = format!(
+        "From: ann@player.test\r\nTo: robot@yam.test\r\nSubject: {game}\r\n\
+         X-Yam-Game: {game} 1\r\nMessage-ID: <parts.1@player.test>\r\nMIME-Version: 1.0\r\n\
+         Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n"
+    );
+    raw.push_str(&"--b\r\n\r\nhi\r\n".repeat(362_500));
+    raw.push_str("--b--\r\n");
+    t.local.deliver_raw(raw.as_bytes());
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 65536; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_yam-e2e"))
+        .args(["robot", "run", "--once", "--config"])
+        .arg(&t.local.config)
+        .current_dir(yam_tests::workspace())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "the robot, given the 64 MB of its documented unit, died on a {} kB mail of empty parts ({:?}): {}",
+        raw.len() / 1000,
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .next()
+            .unwrap_or_default()
+    );
+}

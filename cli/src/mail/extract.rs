@@ -44,8 +44,10 @@ pub struct Incoming {
     /// Whether it is a delivery report (a bounce): `multipart/report`, or
     /// from a mailer daemon.
     pub report: bool,
-    /// The turns found, best first.
+    /// The turns found, best first: at most [`MAX_TURNS`].
     pub turns: Vec<Turn>,
+    /// How many more turns the mail carried, passed over unread.
+    pub turns_passed_over: usize,
     /// Turn blocks found damaged, with why (for the refusal message).
     pub damaged: Vec<ArmorError>,
     /// How many quoted copies of earlier turns were passed over.
@@ -126,6 +128,12 @@ pub enum MailError {
     /// Larger than [`MAX_MAIL`].
     #[error("the mail is {0} bytes, more than the {MAX_MAIL} Yam reads")]
     TooLarge(usize),
+    /// Of more MIME parts than [`super::shape::MAX_PARTS`].
+    #[error(
+        "the mail declares more than {} MIME parts, more than Yam reads",
+        super::shape::MAX_PARTS
+    )]
+    TooManyParts,
 }
 
 /// Read a raw mail (RFC 5322 bytes).
@@ -145,6 +153,9 @@ pub fn read_mail_attachments(raw: &[u8]) -> Result<Incoming, MailError> {
 fn read_mail_with(raw: &[u8], own_text: bool) -> Result<Incoming, MailError> {
     if raw.len() > MAX_MAIL {
         return Err(MailError::TooLarge(raw.len()));
+    }
+    if super::shape::parts_declared(raw, super::shape::MAX_PARTS) > super::shape::MAX_PARTS {
+        return Err(MailError::TooManyParts);
     }
     let mut message = MessageParser::default()
         .parse(raw)
@@ -301,6 +312,15 @@ fn lf_line_breaks(bytes: &[u8]) -> Vec<u8> {
 /// How deep forwarded messages are followed.
 const MAX_NESTING: usize = 3;
 
+/// The most turns read from one mail (a Yam mail carries two: the
+/// attached record and its text block). Each one that names a stored game
+/// has that game read and parsed to be judged against it, so a stranger's
+/// mail of thousands of one-line attachments `[GameId "khan-1"]` held a
+/// desk's `yam read` for minutes, again at every read, and a robot's look
+/// as long (`a_mail_of_many_tiny_attachments_does_not_read_the_stored_game_again_for_each`,
+/// `a_witness_mail_of_many_tiny_attachments_does_not_parse_the_stored_game_again_for_each`).
+pub const MAX_TURNS: usize = 16;
+
 fn collect_turns(message: &mut Message<'_>, incoming: &mut Incoming, depth: usize, own_text: bool) {
     // Attached records first: their bytes are exactly what the sender sent.
     for id in message.attachments.clone() {
@@ -319,7 +339,9 @@ fn collect_turns(message: &mut Message<'_>, incoming: &mut Incoming, depth: usiz
                 .content_type()
                 .and_then(|ct| ct.subtype())
                 .is_some_and(|s| s.eq_ignore_ascii_case("x-yam"));
-        if is_yam {
+        if is_yam && incoming.turns.len() >= MAX_TURNS {
+            incoming.turns_passed_over += 1;
+        } else if is_yam {
             // A record that travelled as text (7bit as Yam sends it, or
             // quoted-printable, as a client may re-attach it) has the
             // wire's CRLF line breaks: it is read with the LF it was
@@ -352,6 +374,9 @@ fn collect_turns(message: &mut Message<'_>, incoming: &mut Incoming, depth: usiz
         for found in armor::find_blocks(text) {
             match (found.quoted, found.block) {
                 (true, _) => incoming.quoted_copies += 1,
+                (false, Ok(_)) if incoming.turns.len() >= MAX_TURNS => {
+                    incoming.turns_passed_over += 1;
+                }
                 (false, Ok(block)) => incoming.turns.push(Turn::Block(block)),
                 (false, Err(e)) => incoming.damaged.push(e),
             }

@@ -13,5 +13,6 @@ pub mod imap;
 pub mod inbox;
 pub mod maildir;
 pub mod notice;
+pub mod shape;
 pub mod thread;
 pub mod transport;

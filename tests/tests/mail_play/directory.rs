@@ -5620,3 +5620,80 @@ fn a_new_contact_whose_address_has_a_capital_beyond_ascii_gets_the_challenge_and
         assert_eq!(ann.status("khan-1"), "YOU", "{said}");
     }
 }
+
+/// Adversary: a stranger who knows a game's id (it is in every turn
+/// mail's subject, and a published record's header). Attack: one mail of
+/// thousands of tiny attachments, each `[GameId "khan-1"]` and nothing
+/// else. Every candidate of a mail is considered, and each one that
+/// claims a stored game opens and parses that game from disk again
+/// (`incoming::record_once`: `Stored::open`, then `events()` in
+/// `verified_whole`) before its own few bytes fail to read: the work is
+/// the number of attachments times the stored game's size. On the
+/// release build, against a desk at ply 300 (an 80 kB record): 1,000
+/// such attachments (147 kB) take 0.63 s of CPU, 10,000 (1.5 MB) 5.6 s,
+/// 28,000 (1.6 MB in the compact form below) 16.4 s, where the same mail
+/// naming an unknown game takes 0.17 s; a 16 MiB mail holds `yam read`
+/// for about three minutes, and since a refused mail is left in place it
+/// does so again at every read. The stored game should be read once a
+/// mail (or once a game), not once a candidate. Measured in read(2)
+/// calls, which no machine's load moves.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_mail_of_many_tiny_attachments_does_not_read_the_stored_game_again_for_each() {
+    let root = tempfile::tempdir().unwrap();
+    let (_ann, bo, _line) = khan_after(root.path(), 2);
+    let mail = |id: &str, n: usize| {
+        let mut text = String::from(
+            "From: Eve <eve@example.com>\r\nTo: bo@example.net\r\nSubject: hello\r\n\
+             Message-ID: <eve.1@example.com>\r\nMIME-Version: 1.0\r\n\
+             Content-Type: multipart/mixed; boundary=\"B\"\r\n\r\n",
+        );
+        for _ in 0..n {
+            text.push_str(&format!(
+                "--B\r\nContent-Type: application/x-yam\r\n\r\n[GameId \"{id}\"]\r\n"
+            ));
+        }
+        text.push_str("--B--\r\n");
+        let path = root.path().join(format!("{id}-{n}.eml"));
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    // read(2) calls of `yam read --eml MAIL` on a copy of Bo's desk,
+    // whatever its exit status (each mail is refused).
+    let reads = |mail: &Path| -> u64 {
+        let copy = tempfile::tempdir().unwrap();
+        copy_dir(bo.dir(), copy.path());
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(r#""$0" "$@" >/dev/null 2>&1; grep '^syscr:' /proc/$$/io"#)
+            .arg(yam_tests::yam_bin!())
+            .args(["read", "--eml"])
+            .arg(mail)
+            .arg("--data-dir")
+            .arg(copy.path())
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .trim()
+            .strip_prefix("syscr:")
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap()
+    };
+    // At most `MAX_TURNS` (16) records are read from one mail: the work
+    // is bounded by that many readings of the stored game, whatever the
+    // mail holds.
+    let n = 400;
+    let unknown = reads(&mail("no-such-game", n));
+    let few = reads(&mail("khan-1", 16));
+    let claiming = reads(&mail("khan-1", n));
+    assert!(
+        claiming <= few + 40,
+        "a stranger's mail of {n} one-line attachments naming Bo's game made {claiming} read calls, \
+         one of 16 {few}, the same mail naming no game of his {unknown}: the stored game is read again \
+         for every attachment"
+    );
+    // Nothing changed: the game is as it was.
+    assert_eq!(bo.status("khan-1"), "them");
+}

@@ -179,7 +179,8 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
         }
         return Outcome::Ignored(format!("from {from}: no Yam turn in it"));
     }
-    match judged.verdict(&from, incoming.damaged.first()) {
+    let passed_over = incoming.turns_passed_over;
+    let verdict = match judged.verdict(&from, incoming.damaged.first()) {
         // Nothing new, in a mail Yam did not write (no `X-Yam-Game`): a
         // person's reply or forward that carries a turn already read
         // (Outlook leaves the original unquoted below the reply). It is
@@ -187,6 +188,13 @@ pub fn process(desk: &mut Desk, raw: &[u8]) -> Outcome {
         // read, or filed out of the inbox, before its reader saw it.
         Outcome::AlreadyKnown(_) if incoming.named_game().is_none() => Outcome::Ignored(format!(
             "from {from}: not Yam's (a reply or a forward that carries a turn read before)"
+        )),
+        verdict => verdict,
+    };
+    match verdict {
+        Outcome::Refused(why) if passed_over > 0 => Outcome::Refused(format!(
+            "{why}; and {passed_over} more record(s) in the mail were passed over unread (at most {} are read from one mail)",
+            crate::mail::extract::MAX_TURNS
         )),
         verdict => verdict,
     }
