@@ -428,6 +428,20 @@ pub const ROBOT_IDENTITY: &str = "robot";
 /// Legal moves shown in an answer, at most.
 const HINTS: usize = 40;
 
+/// The day (`YYYYMMDD`) a game id the robot made names (`KIND-YYYYMMDD-`
+/// and eight hex digits); `None` for an id of another form (a witnessed
+/// game's, which its desks named).
+fn made_on(id: &str) -> Option<&str> {
+    let mut parts = id.rsplitn(3, '-');
+    let (random, day) = (parts.next()?, parts.next()?);
+    parts.next()?;
+    (random.len() == 8
+        && random.bytes().all(|b| b.is_ascii_hexdigit())
+        && day.len() == 8
+        && day.bytes().all(|b| b.is_ascii_digit()))
+    .then_some(day)
+}
+
 fn meta_path(id: &str) -> String {
     format!("games/{id}/robot.yaml")
 }
@@ -450,6 +464,10 @@ fn make_live_index(live: &Path, ids: &[String]) -> std::io::Result<()> {
 /// never read by the deadlines again: a robot of years kept thousands,
 /// each read and parsed at every look.
 const LIVE: &str = "live";
+
+/// In [`LIVE`]: the clock settings the markers' hints (`ID@NEXT`) were
+/// worked out with.
+const LIVE_SETTINGS: &str = ".settings";
 
 /// In [`LIVE`]: the index is complete (a store of an earlier build has
 /// none, and its games are looked at once to make it).
@@ -620,6 +638,19 @@ impl Robot {
         self.parsed_metas.take();
         self.parsed_players.take();
         self.touched.take()
+    }
+
+    /// Forgets what was read of game `id`'s files (not that they were
+    /// read: [`Robot::touched`] still says so): the deadlines look at one
+    /// game after another and need none of them again.
+    fn forget_meta(&self, id: &str) {
+        let prefix = format!("games/{id}/");
+        self.read_now
+            .borrow_mut()
+            .retain(|rel, _| !rel.starts_with(&prefix));
+        self.parsed_metas
+            .borrow_mut()
+            .retain(|rel, _| !rel.starts_with(&prefix));
     }
 
     /// A new token for `address`, noted in `work` so that its plan keeps
@@ -1124,9 +1155,18 @@ impl Robot {
         {
             return Ok(id.to_owned());
         }
+        // Only the games the index of live games holds (or this decision
+        // made live) are read: a player's register keeps every game she
+        // ever had, and a move that named none read them all
+        // (`a_move_that_names_no_game_reads_no_game_of_its_player_that_is_over`).
+        let live = self.live_ids();
         let active: Vec<&String> = player
             .games
             .iter()
+            .filter(|g| {
+                live.as_ref().is_none_or(|live| live.contains(g.as_str()))
+                    || work.writes.contains_key(&live_path(g))
+            })
             .filter(|g| self.meta(work, g).is_some_and(|m| m.stage == Stage::Active))
             .collect();
         match active.as_slice() {
@@ -1697,9 +1737,19 @@ impl Robot {
         // Invitations are mail to someone who asked for nothing: a few a
         // day for each player, and each expires unanswered.
         if let Some(invited) = invited {
+            // A game the robot made names the day it was made (`KIND-
+            // YYYYMMDD-XXXXXXXX`): one made before yesterday is no
+            // invitation of the last day, and is not read (a player of
+            // years had every game of her register read at each
+            // invitation: `an_invitation_reads_no_game_of_its_challenger_that_is_over`).
+            let recent = [
+                super::clock::date_tag(self.now).replace('.', ""),
+                super::clock::date_tag(self.now.saturating_sub(86_400)).replace('.', ""),
+            ];
             let today = player
                 .games
                 .iter()
+                .filter(|g| made_on(g).is_none_or(|day| recent.iter().any(|r| r == day)))
                 .filter_map(|g| self.meta(work, g))
                 .filter(|m| {
                     m.challenger == from
@@ -2013,7 +2063,7 @@ impl Robot {
         } else {
             self.store.root().join("games")
         };
-        let mut ids: Vec<String> = std::fs::read_dir(&dir)
+        let names: Vec<String> = std::fs::read_dir(&dir)
             .map(|entries| {
                 entries
                     .flatten()
@@ -2023,27 +2073,72 @@ impl Robot {
                     .collect()
             })
             .unwrap_or_default();
-        ids.sort();
-        let mut still_live = Vec::new();
-        for id in ids {
-            let noted = self.unreadable.borrow().len();
-            match self.meta(&Work::default(), &id) {
-                Some(meta) if meta.stage == Stage::Over => {
-                    // Over since its marker was made: out of the index.
-                    if indexed {
-                        let _ = std::fs::remove_file(live.join(&id));
-                    }
-                    continue;
+        // Each game's markers: the one its bookkeeping's writer made
+        // (`ID`: look at it), and the hint a look left (`ID@NEXT`: nothing
+        // is due before NEXT). The hints hold for the clock settings they
+        // were worked out with (`.settings`); others, and they are looked
+        // at again.
+        let settings = self.clock_settings();
+        let hints_hold = indexed
+            && std::fs::read_to_string(live.join(LIVE_SETTINGS)).is_ok_and(|s| s == settings);
+        let mut games: BTreeMap<String, (bool, Vec<(String, u64)>)> = BTreeMap::new();
+        for name in names {
+            match name.split_once('@') {
+                Some((id, next)) if indexed => {
+                    let next = next.parse().unwrap_or(0);
+                    let entry = games.entry(id.to_owned()).or_default();
+                    entry.1.push((name.clone(), next));
                 }
-                Some(_) => still_live.push(id.clone()),
+                _ => games.entry(name).or_default().0 = true,
+            }
+        }
+        let mut still_live = Vec::new();
+        for (id, (fresh, hints)) in games {
+            if !fresh && hints_hold && hints.iter().all(|(_, next)| *next > self.now) {
+                still_live.push(id);
+                continue;
+            }
+            let noted = self.unreadable.borrow().len();
+            let over = match self.meta(&Work::default(), &id) {
+                Some(meta) if meta.stage == Stage::Over => true,
+                Some(meta) => {
+                    still_live.push(id.clone());
+                    // The hint for the next look: nothing is due before
+                    // `next`. Made before the marker it replaces goes, so
+                    // a crash between leaves a marker that is looked at.
+                    if indexed {
+                        let next = self.next_due(&meta);
+                        let hint = format!("{id}@{next}");
+                        if !hints.iter().any(|(name, _)| *name == hint) {
+                            let _ = std::fs::File::create(live.join(&hint));
+                        }
+                        if fresh {
+                            let _ = std::fs::remove_file(live.join(&id));
+                        }
+                        for (name, _) in hints.iter().filter(|(name, _)| *name != hint) {
+                            let _ = std::fs::remove_file(live.join(name));
+                        }
+                    }
+                    false
+                }
                 // Unreadable (said by the runner) or gone: kept for now.
                 None => {
-                    if !indexed || self.store.root().join(meta_path(&id)).exists() {
+                    let gone = indexed && !self.store.root().join(meta_path(&id)).exists();
+                    if !gone {
                         still_live.push(id.clone());
-                    } else {
-                        let _ = std::fs::remove_file(live.join(&id));
+                    }
+                    gone
+                }
+            };
+            if over {
+                // Over since its marker was made: out of the index.
+                if indexed {
+                    let _ = std::fs::remove_file(live.join(&id));
+                    for (name, _) in &hints {
+                        let _ = std::fs::remove_file(live.join(name));
                     }
                 }
+                continue;
             }
             let due = self.deadline(&id, waiting);
             // Nothing is decided on a game whose files are damaged; the
@@ -2051,11 +2146,82 @@ impl Robot {
             if self.unreadable.borrow().len() == noted {
                 out.extend(due);
             }
+            // What was read for this game is not kept for the rest of the
+            // look: a look over fifty thousand games kept them all (92 MB).
+            self.forget_meta(&id);
         }
         if !indexed {
             let _ = make_live_index(&live, &still_live);
         }
+        if indexed && !hints_hold {
+            let _ =
+                crate::store::atomic::write(&live.join(LIVE_SETTINGS), settings.as_bytes(), true);
+        }
         out
+    }
+
+    /// The games the index of live games holds (a marker `ID`, or a hint
+    /// `ID@NEXT`), from one listing of it; `None` when the store has no
+    /// complete index yet (every game may then be live).
+    fn live_ids(&self) -> Option<std::collections::BTreeSet<String>> {
+        let live = self.store.root().join(LIVE);
+        if !live.join(LIVE_INDEXED).is_file() {
+            return None;
+        }
+        let entries = std::fs::read_dir(&live).ok()?;
+        Some(
+            entries
+                .flatten()
+                .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+                .filter(|name| !name.starts_with('.'))
+                .map(|name| {
+                    name.split_once('@')
+                        .map_or(name.clone(), |(id, _)| id.to_owned())
+                })
+                .collect(),
+        )
+    }
+
+    /// The clock settings the deadlines' hints are worked out with.
+    fn clock_settings(&self) -> String {
+        format!(
+            "reminders {:?} forfeit {} invitation_days {}\n",
+            self.settings.reminders, self.settings.forfeit, self.settings.invitation_days
+        )
+    }
+
+    /// The earliest time anything can be due on the game `meta` keeps
+    /// (its expiry, its next reminder, its forfeit), as [`Robot::deadline`]
+    /// decides them; `u64::MAX` when nothing runs on it. Every later change
+    /// of the game writes its bookkeeping, and its marker with it, so the
+    /// next look works this out again.
+    fn next_due(&self, meta: &GameMeta) -> u64 {
+        let day = 86_400u64;
+        match meta.stage {
+            Stage::Pending if !meta.witness => meta
+                .last_activity
+                .saturating_add(u64::from(self.settings.invitation_days) * day),
+            Stage::Active if meta.equivocation.is_none() => {
+                if meta.witness && meta.reminders_sent_now().contains(&self.settings.forfeit) {
+                    return u64::MAX;
+                }
+                // Only the latest reminder due is ever sent (`clock::due`):
+                // a day at or before the last one sent never comes again.
+                let last_sent = meta.reminders_sent_now().iter().copied().max().unwrap_or(0);
+                let next_day = self
+                    .settings
+                    .reminders
+                    .iter()
+                    .copied()
+                    .chain([self.settings.forfeit])
+                    .filter(|d| *d > last_sent)
+                    .min()
+                    .unwrap_or(self.settings.forfeit);
+                meta.silent_since()
+                    .saturating_add(u64::from(next_day) * day)
+            }
+            _ => u64::MAX,
+        }
     }
 
     /// The plans that bring the games of `work`, a plan whose mails went

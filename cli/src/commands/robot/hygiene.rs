@@ -173,6 +173,41 @@ impl RateLimit {
             .collect()
     }
 
+    /// Removes the count files none of whose times is within the window
+    /// at `now` (they would count nothing); how many. A stranger's file
+    /// (every address that mailed without a token has one) was kept for
+    /// ever: a flood of forged addresses within the allowances left up to
+    /// 6,240 a day, 25 MB, and every start after an unclean end walked
+    /// them all (`the_counts_of_strangers_are_not_kept_once_their_window_is_past`).
+    pub fn prune(&self, now: u64) -> usize {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return 0;
+        };
+        let mut removed = 0;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+                continue;
+            };
+            // The journal's temporary files and anything not a count
+            // (a count file is named by a 16-digit hex key) are left.
+            if name.len() != 16 || !name.bytes().all(|b| b.is_ascii_hexdigit()) {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let counts = text
+                .lines()
+                .filter_map(|l| l.trim().parse::<u64>().ok())
+                .any(|t| t + self.window > now);
+            if !counts && std::fs::remove_file(&path).is_ok() {
+                removed += 1;
+            }
+        }
+        removed
+    }
+
     /// Whether one more event of `name` at `now` stays within the limit,
     /// without counting it.
     pub fn would_allow(&self, name: &str, now: u64) -> bool {
@@ -241,6 +276,22 @@ impl Limits {
             confirmations_per_recipient: limit("confirmations", CONFIRMATIONS_PER_DAY, 86_400),
             answers_total: limit("answers", settings.answers_per_hour, 3600),
         }
+    }
+
+    /// Removes the count files that count nothing at `now` (see
+    /// [`RateLimit::prune`]); how many.
+    pub fn prune(&self, now: u64) -> usize {
+        [
+            &self.per_sender,
+            &self.total,
+            &self.welcomes_per_recipient,
+            &self.refusals_per_recipient,
+            &self.confirmations_per_recipient,
+            &self.answers_total,
+        ]
+        .iter()
+        .map(|limit| limit.prune(now))
+        .sum()
     }
 
     /// Counts one unauthenticated mail from `sender`; why it is not read,

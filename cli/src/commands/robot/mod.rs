@@ -1139,6 +1139,18 @@ impl Runner {
                 return;
             }
         }
+        // The rate counts of senders out of their windows count nothing.
+        let limits = hygiene::Limits::new(
+            &self.robot.dir(),
+            &self.robot.settings,
+            &hygiene::Counted::default(),
+        );
+        match limits.prune(now) {
+            0 => {}
+            n => log(&format!(
+                "rate: {n} count file(s) out of their windows removed"
+            )),
+        }
         // Lost, it costs one pruning more at the next start.
         if let Err(e) = self.journal.note_pruned(now) {
             log(&format!("journal: cannot note when it was pruned: {e}"));
