@@ -600,3 +600,25 @@ fn a_megabyte_engine_line_is_refused_in_a_short_message() {
         );
     }
 }
+
+/// Adversary: real life, an engine log in UTF-8 (a player's name, a
+/// comment with an accent) piped whole to `yam engine import`. Attack:
+/// more than the 4 MiB an import reads, cut by the limit in the middle of
+/// a character. The refusal must say the input is too long, as it does
+/// for ASCII; cut mid-character it said the stream "did not contain valid
+/// UTF-8", though it was UTF-8 throughout, sending the user after an
+/// encoding fault that is not there.
+#[test]
+fn standard_input_over_the_limit_is_refused_as_too_long_even_cut_mid_character() {
+    let input = format!("position fen a{}\n", "é".repeat(3 << 20));
+    let out = yam!()
+        .args(["engine", "import"])
+        .write_stdin(input)
+        .assert()
+        .failure();
+    let said = stderr_of(&out);
+    assert!(
+        said.contains("more than 4194304 bytes"),
+        "6 MiB of UTF-8 on standard input was refused as: {said}"
+    );
+}

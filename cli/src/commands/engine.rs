@@ -301,17 +301,26 @@ fn window(line: &str, at: usize) -> (String, usize) {
 
 fn import(args: &ImportArgs) -> Result<Status> {
     let texts = if args.lines.is_empty() {
-        let mut text = String::new();
+        // Its size first, then its encoding: cut by the limit inside a
+        // character, 6 MiB of UTF-8 was refused as "not valid UTF-8"
+        // (`standard_input_over_the_limit_is_refused_as_too_long_even_cut_mid_character`).
+        let mut bytes = Vec::new();
         std::io::stdin()
             .take(MAX_INPUT + 1)
-            .read_to_string(&mut text)
+            .read_to_end(&mut bytes)
             .map_err(|e| Error::usage(format!("cannot read standard input: {e}")))?;
-        if text.len() as u64 > MAX_INPUT {
+        if bytes.len() as u64 > MAX_INPUT {
             return Err(Error::invalid(format!(
                 "standard input holds more than {MAX_INPUT} bytes: expected an engine's lines (a \
                  board line and a position line)"
             )));
         }
+        let text = String::from_utf8(bytes).map_err(|e| {
+            Error::invalid(format!(
+                "standard input is not UTF-8 (byte {}): expected an engine's lines",
+                e.utf8_error().valid_up_to()
+            ))
+        })?;
         vec![text]
     } else {
         args.lines.clone()

@@ -21,36 +21,41 @@ pub const MAX_PARTS: usize = 1_000;
 const MAX_BOUNDARIES: usize = 64;
 
 /// How many parts `raw` declares, counted up to just past `limit`: the
-/// lines that open a part (`--` and a boundary some `boundary=` parameter
-/// names; RFC 2046 lets a body line begin so only as a delimiter) and the
-/// messages nested in them (`message/rfc822`, in any case), whose headers
-/// the parser reads as a part's.
+/// delimiters (`--` and a boundary some `boundary` parameter names, found
+/// anywhere, as the parser finds them, not only at a line's start) and
+/// the messages nested in them (`message/rfc822` and `message/global`, in
+/// any case), whose headers the parser reads as a part's. The boundary
+/// parameter is read in every form the parser takes: `boundary=B`,
+/// `boundary = "B"`, RFC 2231's `boundary*=charset'lang'B` and
+/// `boundary*0=B` (a first piece: what it opens is counted, and more).
+/// The first count looked for `--B` at a line's start and for
+/// `boundary=` alone, and each other form let a flood through whole
+/// (`a_flood_of_parts_is_counted_however_the_parser_finds_its_parts`).
 pub fn parts_declared(raw: &[u8], limit: usize) -> usize {
     let boundaries = boundaries(raw);
     if boundaries.len() >= MAX_BOUNDARIES {
         return limit + 1;
     }
     let mut count = 0;
-    let mut line_starts = std::iter::once(0).chain(memchr::memchr_iter(b'\n', raw).map(|i| i + 1));
-    while count <= limit {
-        let Some(start) = line_starts.next() else {
-            break;
-        };
-        let Some(rest) = raw[start..].strip_prefix(b"--") else {
-            continue;
-        };
-        if boundaries.iter().any(|b| rest.starts_with(b)) {
+    for boundary in &boundaries {
+        let mut delimiter = b"--".to_vec();
+        delimiter.extend_from_slice(boundary);
+        for _ in memchr::memmem::find_iter(raw, &delimiter) {
             count += 1;
+            if count > limit {
+                return count;
+            }
         }
     }
     for slash in memchr::memchr_iter(b'/', raw) {
         if count > limit {
             break;
         }
-        let before = raw[..slash].len().checked_sub(7).map(|s| &raw[s..slash]);
-        let after = raw.get(slash + 1..slash + 7);
+        let before = slash.checked_sub(7).map(|s| &raw[s..slash]);
+        let after = |n: usize| raw.get(slash + 1..slash + 1 + n);
         if before.is_some_and(|b| b.eq_ignore_ascii_case(b"message"))
-            && after.is_some_and(|a| a.eq_ignore_ascii_case(b"rfc822"))
+            && (after(6).is_some_and(|a| a.eq_ignore_ascii_case(b"rfc822"))
+                || after(6).is_some_and(|a| a.eq_ignore_ascii_case(b"global")))
         {
             count += 1;
         }
@@ -58,19 +63,29 @@ pub fn parts_declared(raw: &[u8], limit: usize) -> usize {
     count
 }
 
-/// The distinct values of the `boundary=` parameters in `raw` (quoted or
-/// not, at most 70 bytes as RFC 2046 allows), up to [`MAX_BOUNDARIES`].
+/// The distinct values of the `boundary` parameters in `raw`, in each
+/// form the parser reads (see [`parts_declared`]), at most 70 bytes as
+/// RFC 2046 allows, up to [`MAX_BOUNDARIES`].
 fn boundaries(raw: &[u8]) -> Vec<&[u8]> {
+    const NAME: &[u8] = b"boundary";
     let mut out: Vec<&[u8]> = Vec::new();
-    for equals in memchr::memchr_iter(b'=', raw) {
-        let Some(name) = equals.checked_sub(8).map(|s| &raw[s..equals]) else {
-            continue;
-        };
-        if !name.eq_ignore_ascii_case(b"boundary") {
+    for at in memchr::memchr2_iter(b'b', b'B', raw) {
+        if !raw
+            .get(at..at + NAME.len())
+            .is_some_and(|n| n.eq_ignore_ascii_case(NAME))
+        {
             continue;
         }
-        let value = &raw[equals + 1..];
-        let value = match value.strip_prefix(b"\"") {
+        let mut rest = &raw[at + NAME.len()..];
+        // RFC 2231: `*`, `*N` or `*N*` after the name.
+        let extended = rest.first() == Some(&b'*');
+        rest = trim_start(rest, |c| c == b'*' || c.is_ascii_digit());
+        rest = trim_start(rest, |c| c == b' ' || c == b'\t');
+        let Some(after) = rest.strip_prefix(b"=") else {
+            continue;
+        };
+        let mut value = trim_start(after, |c| c == b' ' || c == b'\t');
+        value = match value.strip_prefix(b"\"") {
             Some(quoted) => &quoted[..memchr::memchr(b'"', quoted).unwrap_or(quoted.len())],
             None => {
                 let end = value
@@ -80,6 +95,10 @@ fn boundaries(raw: &[u8]) -> Vec<&[u8]> {
                 &value[..end]
             }
         };
+        // An extended value names its charset and language first.
+        if extended && let Some(quote) = memchr::memrchr(b'\'', value) {
+            value = &value[quote + 1..];
+        }
         if value.is_empty() || value.len() > 70 || out.contains(&value) {
             continue;
         }
@@ -89,6 +108,11 @@ fn boundaries(raw: &[u8]) -> Vec<&[u8]> {
         }
     }
     out
+}
+
+fn trim_start(bytes: &[u8], drop: impl Fn(u8) -> bool) -> &[u8] {
+    let n = bytes.iter().take_while(|&&c| drop(c)).count();
+    &bytes[n..]
 }
 
 #[cfg(test)]
@@ -112,5 +136,62 @@ mod tests {
         // Messages nested in messages, without a boundary.
         let nested = "Content-Type: Message/RFC822\r\n\r\n".repeat(2_000);
         assert_eq!(parts_declared(nested.as_bytes(), MAX_PARTS), MAX_PARTS + 1);
+    }
+
+    /// Every way of declaring a part that the mail parser follows is
+    /// counted: the parser takes an RFC 2231 `boundary*0=` or
+    /// `boundary*=` as the boundary, and a value after white space; it
+    /// finds a `--boundary` anywhere in a line (its search is not bound to
+    /// a line's start); and it nests `message/global` (RFC 6532) as it
+    /// nests `message/rfc822`. A mail of thousands of parts declared so
+    /// was parsed whole, as the 4 MB flood the count exists for.
+    #[test]
+    fn a_flood_of_parts_is_counted_however_the_parser_finds_its_parts() {
+        fn all_parts(message: &mail_parser::Message<'_>) -> usize {
+            message
+                .parts
+                .iter()
+                .map(|p| match &p.body {
+                    mail_parser::PartType::Message(inner) => 1 + all_parts(inner),
+                    _ => 1,
+                })
+                .sum()
+        }
+        let mut floods = vec![(
+            "nested message/global".to_owned(),
+            "Content-Type: message/global\r\n\r\n".repeat(2_000),
+        )];
+        for (header, part) in [
+            ("multipart/mixed; boundary=b", "x--b\r\n\r\n"),
+            ("multipart/mixed; boundary*0=b", "--b\r\n\r\nhi\r\n"),
+            (
+                "multipart/mixed; boundary*=us-ascii''b",
+                "--b\r\n\r\nhi\r\n",
+            ),
+            ("multipart/mixed; boundary= b", "--b\r\n\r\nhi\r\n"),
+        ] {
+            floods.push((
+                format!("{header:?} with parts {part:?}"),
+                format!(
+                    "From: a@b\r\nContent-Type: {header}\r\n\r\n{}",
+                    part.repeat(5_000)
+                ),
+            ));
+        }
+        let mut missed = Vec::new();
+        for (what, flood) in &floods {
+            let parsed = all_parts(
+                &mail_parser::MessageParser::default()
+                    .parse(flood.as_bytes())
+                    .unwrap(),
+            );
+            let counted = parts_declared(flood.as_bytes(), MAX_PARTS);
+            if parsed > MAX_PARTS && counted <= MAX_PARTS {
+                missed.push(format!(
+                    "{what}: parsed into {parsed} parts, counted {counted}"
+                ));
+            }
+        }
+        assert!(missed.is_empty(), "{}", missed.join("\n"));
     }
 }

@@ -234,8 +234,15 @@ fn original_starts(lines: &[&str]) -> bool {
     };
     let fence = |c: char| first.starts_with(&*c.to_string().repeat(3));
     let closing = |c: char| first.ends_with(&*c.to_string().repeat(3));
+    // An armour line is no separator: an inline-signed mail's
+    // `-----BEGIN PGP SIGNED MESSAGE-----` holds the player's own lines
+    // (`an_inline_signed_mail_is_read_not_taken_for_an_original`).
+    let armour = ["-----BEGIN ", "-----END "]
+        .iter()
+        .any(|a| first.to_ascii_uppercase().starts_with(a));
     if ((fence('-') && closing('-')) || (fence('_') && closing('_')))
         && first.chars().any(char::is_alphabetic)
+        && !armour
     {
         return true;
     }
@@ -282,6 +289,22 @@ const FROM_LABELS: &[&str] = &[
 
 /// `Sent`, `Date`, `To` and `Subject` in those header blocks.
 const OTHER_LABELS: &[&str] = &[
+    // Turkish, Hungarian, Czech and Slovak (their `From` labels are in
+    // FROM_LABELS: without these, theirs started no block).
+    "gönderildi",
+    "gönderilme tarihi",
+    "kime",
+    "konu",
+    "tarih",
+    "elküldve",
+    "címzett",
+    "tárgy",
+    "dátum",
+    "odesláno",
+    "komu",
+    "předmět",
+    "odoslané",
+    "predmet",
     "sent",
     "date",
     "to",
@@ -704,6 +727,46 @@ mod tests {
             "token: t\nmove g capture:M7/\"Army\"=8d\nDe: moi\nshow g\n",
         );
         assert_eq!(p.commands.len(), 2, "{:?}", p.commands);
+    }
+
+    /// A player who signs her mails inline (OpenPGP clear-signed text, as
+    /// Mailvelope, Enigmail or K-9 send it) writes her commands between
+    /// `-----BEGIN PGP SIGNED MESSAGE-----` and the signature: a dashed
+    /// line around words, but no original below a reply. Read as one, it
+    /// cut off every command of the mail.
+    #[test]
+    fn an_inline_signed_mail_is_read_not_taken_for_an_original() {
+        let body = "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\ntoken: t\nshow g\n\
+                    -----BEGIN PGP SIGNATURE-----\n\niQEzBAEBCAAdFiEE\n=Ab1c\n-----END PGP SIGNATURE-----\n";
+        let p = parse("", body);
+        assert_eq!(p.token.as_deref(), Some("t"), "{p:?}");
+        assert_eq!(p.commands, vec![Command::Show(Some("g".into()))], "{p:?}");
+    }
+
+    /// Outlook's header block above a reply's original, in the languages
+    /// whose `From` label the robot lists (`Kimden`, `Feladó`, `Od`): the
+    /// block's other labels (`Gönderildi`, `Kime`, `Konu`; `Elküldve`,
+    /// `Címzett`, `Tárgy`; `Odesláno`, `Komu`, `Předmět`) must start the
+    /// original too, or the robot's own suggested placement below is
+    /// obeyed as the player's, as a German Outlook's reply was.
+    #[test]
+    fn an_original_below_a_turkish_hungarian_or_czech_outlook_reply_is_not_obeyed() {
+        let obeyed = [
+            "Kimden: Yam robot <robot@yam.test>\nGönderildi: 7 Aralık 2026 Pazartesi 17:00\nKime: ann@player.test\nKonu: [Yam] g\n",
+            "Feladó: Yam robot <robot@yam.test>\nElküldve: 2026. december 7., hétfő 17:00\nCímzett: ann@player.test\nTárgy: [Yam] g\n",
+            "Od: Yam robot <robot@yam.test>\nOdesláno: pondělí 7. prosince 2026 17:00\nKomu: ann@player.test\nPředmět: [Yam] g\n",
+        ]
+        .into_iter()
+        .filter(|block| {
+            let body = format!("show g\ntoken: t\n\n{block}\n  move g Defender:ACOO #0\n");
+            parse("", &body).commands != vec![Command::Show(Some("g".into()))]
+        })
+        .collect::<Vec<_>>();
+        assert!(
+            obeyed.is_empty(),
+            "the original's move was obeyed below:\n{}",
+            obeyed.join("\n")
+        );
     }
 
     #[test]
