@@ -2508,6 +2508,55 @@ fn invitations_are_limited_and_expire() {
     assert_eq!(expired, 3, "{}", stderr(&out));
 }
 
+/// The day's invitations are counted among the games whose ids name today
+/// or yesterday by the robot's clock. A clock set back by ten minutes
+/// across midnight UTC (a step of NTP, a zone corrected: docs/robot.md
+/// keeps the counts across a clock set back by less than their window)
+/// makes the invitations of the last minutes name "tomorrow", and they
+/// count for nothing: the player gets a fresh day's allowance.
+#[test]
+fn a_clock_set_back_across_midnight_gives_no_fresh_day_of_invitations() {
+    let mut local = Local::new();
+    local.limits("  max_mail_bytes: 1048576\n  invitations_per_day: 3\n  invitation_days: 14\n");
+    let ann = local.register("ann@player.test");
+    let day = 86_400;
+    // Five minutes past a midnight UTC to come.
+    let midnight = (wall_clock() / day + 2) * day;
+    let config = local.config.clone();
+    let at = |clock: u64| {
+        let out = robot_once(&config, &[("YAM_ROBOT_NOW", &clock.to_string())]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    };
+    for i in 0..3 {
+        local.deliver(
+            "ann@player.test",
+            &format!("challenge khan basic friend{i}@example.com"),
+            &format!("token: {ann}"),
+        );
+    }
+    at(midnight + 300);
+    let invited = |local: &Local| {
+        local
+            .sent()
+            .into_iter()
+            .filter(|(to, _)| to.contains("friend"))
+            .count()
+    };
+    assert_eq!(invited(&local), 3, "setup: the day's three invitations");
+    // The clock stepped back ten minutes, to five to midnight.
+    local.deliver(
+        "ann@player.test",
+        "challenge khan basic friend3@example.com",
+        &format!("token: {ann}"),
+    );
+    at(midnight - 300);
+    assert_eq!(
+        invited(&local),
+        3,
+        "ten minutes after her third invitation of the day (invitations_per_day: 3), with the clock set back across midnight, Ann's fourth went out"
+    );
+}
+
 #[test]
 fn a_stranger_s_witnessed_game_never_enters_another_player_s_register_nor_mails_her() {
     let mut t = Referee::new();
@@ -6393,5 +6442,82 @@ fn assert_reads_flat(reads: impl Fn(usize) -> u64, what: &str, of: &str) {
     assert!(
         many <= few + 3,
         "{what} made {few} read calls with one {of} and {many} with twenty-one"
+    );
+}
+
+/// A look that reads a game makes its hint (`live/ID@NEXT`) and then
+/// removes its marker (`live/ID`), and docs/robot.md promises "a hint is
+/// never the only thing between a due game and the look". But the hint is
+/// made with its error ignored and the marker removed all the same: on a
+/// disk out of space or inodes (a store of many small files: done markers,
+/// rate counts), the game is left with neither, out of the index for good.
+/// Its expiry, reminders and forfeit are never decided again, even once
+/// the disk has room. (Run in a mount namespace, on a small tmpfs for
+/// `live/` with one inode left, where `unshare` is allowed.)
+#[cfg(target_os = "linux")]
+#[test]
+fn a_hint_that_cannot_be_made_does_not_take_the_game_out_of_the_index() {
+    let day = 86_400;
+    let mut local = Local::new();
+    let carl = local.register("carl@player.test");
+    let namespaces = std::process::Command::new("unshare")
+        .args(["-Urm", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !namespaces {
+        eprintln!("skipped: no mount namespace (unshare -Urm)");
+        return;
+    }
+    let start = wall_clock() + day;
+    robot_once_at(&local, start);
+    local.deliver(
+        "carl@player.test",
+        "challenge khan",
+        &format!("token: {carl}"),
+    );
+    // The look that takes his challenge, with one inode left where the
+    // index lives: enough for the game's marker, none for its hint.
+    let live = local.root.join("data/live");
+    let script = r#"
+live="$1"; bin="$2"; config="$3"; now="$4"
+cp -a "$live" "$live.before" || exit 1
+mount -t tmpfs -o nr_inodes=64 tmpfs "$live" || exit 1
+cp -a "$live.before/." "$live/" || exit 1
+i=0; while touch "$live/.fill$i" 2>/dev/null; do i=$((i+1)); done
+rm "$live/.fill0"
+YAM_ROBOT_NOW="$now" "$bin" robot run --once --config "$config"
+rm -f "$live"/.fill*
+mkdir "$live.after" && cp -a "$live/." "$live.after/"
+"#;
+    let out = std::process::Command::new("unshare")
+        .args(["-Urm", "sh", "-c", script, "sh"])
+        .arg(&live)
+        .arg(yam_tests::yam_bin!())
+        .arg(&local.config)
+        .arg((start + 60).to_string())
+        .output()
+        .unwrap();
+    let game = the_game_not_over(&local);
+    std::fs::remove_dir_all(&live).unwrap();
+    std::fs::rename(local.root.join("data/live.after"), &live).unwrap();
+    std::fs::remove_dir_all(local.root.join("data/live.before")).unwrap();
+    let index: Vec<String> = std::fs::read_dir(&live)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        index.iter().any(|n| n.starts_with(&game)),
+        "the look that could not make {game}'s hint removed its marker: the index holds {index:?}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Fifteen days on, with room on the disk, the challenge expires.
+    robot_once_at(&local, start + 15 * day);
+    assert!(
+        local
+            .sent()
+            .iter()
+            .any(|(to, r)| to.contains("carl@") && r.subject.contains("expired")),
+        "{game} is never looked at again: nobody joined it in fourteen days and it did not expire"
     );
 }

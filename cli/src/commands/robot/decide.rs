@@ -777,10 +777,11 @@ impl Robot {
             work.writes.insert(meta_path(&meta.id), text);
             // A game that may still owe something is in the index the
             // deadlines read, written in the same step as its bookkeeping
-            // (a marker left on a game since over costs one look).
-            if meta.stage != Stage::Over {
-                work.writes.insert(live_path(&meta.id), String::new());
-            }
+            // (a marker left on a game since over costs one look). A game
+            // over gets one too: the next look then removes it with the
+            // game's hints, one of which (`u64::MAX`: no clock ran on it)
+            // would otherwise stay for ever.
+            work.writes.insert(live_path(&meta.id), String::new());
         }
     }
 
@@ -1742,14 +1743,16 @@ impl Robot {
             // invitation of the last day, and is not read (a player of
             // years had every game of her register read at each
             // invitation: `an_invitation_reads_no_game_of_its_challenger_that_is_over`).
-            let recent = [
-                super::clock::date_tag(self.now).replace('.', ""),
-                super::clock::date_tag(self.now.saturating_sub(86_400)).replace('.', ""),
-            ];
+            // Days ahead of the clock count too: a clock set back across
+            // midnight made the last minutes' invitations name "tomorrow",
+            // and gave a fresh day's allowance
+            // (`a_clock_set_back_across_midnight_gives_no_fresh_day_of_invitations`).
+            let yesterday =
+                super::clock::date_tag(self.now.saturating_sub(86_400)).replace('.', "");
             let today = player
                 .games
                 .iter()
-                .filter(|g| made_on(g).is_none_or(|day| recent.iter().any(|r| r == day)))
+                .filter(|g| made_on(g).is_none_or(|day| day >= yesterday.as_str()))
                 .filter_map(|g| self.meta(work, g))
                 .filter(|m| {
                     m.challenger == from
@@ -2106,17 +2109,24 @@ impl Robot {
                     // The hint for the next look: nothing is due before
                     // `next`. Made before the marker it replaces goes, so
                     // a crash between leaves a marker that is looked at.
+                    // A hint that cannot be made (a disk out of space or
+                    // inodes) leaves the marker and the old hints as they
+                    // are: removed all the same, the game was out of the
+                    // index for good, its expiry, reminders and forfeit
+                    // never decided again
+                    // (`a_hint_that_cannot_be_made_does_not_take_the_game_out_of_the_index`).
                     if indexed {
                         let next = self.next_due(&meta);
                         let hint = format!("{id}@{next}");
-                        if !hints.iter().any(|(name, _)| *name == hint) {
-                            let _ = std::fs::File::create(live.join(&hint));
-                        }
-                        if fresh {
-                            let _ = std::fs::remove_file(live.join(&id));
-                        }
-                        for (name, _) in hints.iter().filter(|(name, _)| *name != hint) {
-                            let _ = std::fs::remove_file(live.join(name));
+                        let made = hints.iter().any(|(name, _)| *name == hint)
+                            || std::fs::File::create(live.join(&hint)).is_ok();
+                        if made {
+                            if fresh {
+                                let _ = std::fs::remove_file(live.join(&id));
+                            }
+                            for (name, _) in hints.iter().filter(|(name, _)| *name != hint) {
+                                let _ = std::fs::remove_file(live.join(name));
+                            }
                         }
                     }
                     false
