@@ -16,6 +16,10 @@
 /// declare.
 pub const MAX_PARTS: usize = 1_000;
 
+/// The size from which a mail's parts are counted before it is parsed: a
+/// smaller mail, of any shape, parses within some 17 MB.
+pub const COUNTED_FROM: usize = 1 << 20;
+
 /// The most distinct boundaries looked for: each opens a multipart, itself
 /// a part, so a mail declaring more has more parts than are read.
 const MAX_BOUNDARIES: usize = 64;

@@ -5697,3 +5697,111 @@ fn a_mail_of_many_tiny_attachments_does_not_read_the_stored_game_again_for_each(
     // Nothing changed: the game is as it was.
     assert_eq!(bo.status("khan-1"), "them");
 }
+
+#[test]
+fn a_challenge_that_invites_another_key_beside_me_is_not_taken_unseen() {
+    // Attack (a sybil responder): Ann wants a die she can escape. She
+    // challenges Bo to Castle Siege, but signs a challenge that invites a
+    // second key of hers, X, after Bo. X takes no seat (the record calls
+    // it the game's referee), yet it would hold a chain, so every roll,
+    // Bo's and Ann's, would wait for X's response too (docs/fair-play.md,
+    // 3.3: "every other party with a chain"), and X, answering last,
+    // would know each outcome before answering and could stay silent on
+    // the bad ones, where a claim against a seatless party "is evidence
+    // for a director, not a forfeit result" (3.8). Bo's desk plays
+    // two-player games and its own challenges invite one key; it should
+    // refuse this one, or at least name the other key before Bo accepts.
+    // It says "Ann challenges you" and nothing more, and `yam accept`
+    // signs Bo into the three-party game. Only then is X named ("Waiting
+    // for d86c ... to accept"), and Bo is trapped: X's acceptance can
+    // never reach his desk (a mail is taken only from the opponent's
+    // address, and its new events only when signed by the sender), and
+    // every way out the desk names is refused and names another:
+    // `yam resign` ("play before the opening is complete"), `yam forfeit`
+    // (which says `yam withdraw` takes the challenge back), `yam withdraw`
+    // ("only your own challenge"), `yam decline` ("once a game has
+    // started, `yam resign`").
+    use yam_notation::{CommentPart, Node, RawGrammar, parse_record, record_to_string};
+    use yam_referee::fair_play::encoding::List;
+    use yam_referee::fair_play::sign::SigningKey;
+    use yam_referee::fair_play::turn::Event;
+    use yam_referee::signed::text::{EVENT_COMMAND, decode_event, event_command};
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    let id = "siege-sybil";
+    ann.yam(&[
+        "challenge",
+        &bo.address,
+        "--id",
+        id,
+        "--game-type",
+        "castle-siege",
+        "--ruleset",
+        "standard",
+        "--seats",
+        "first",
+    ])
+    .success();
+    let said = bo.read();
+    assert!(said.contains("my card is sent in answer"), "{said}");
+    let said = ann.read();
+    assert!(
+        said.contains(&format!("the waiting challenge {id} is sent")),
+        "{said}"
+    );
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    // Ann's desk mailed an honest challenge; she keeps it from Bo and
+    // signs the same challenge again, with X invited after him.
+    let honest_mail = super::mail_files(&bo_inbox)
+        .pop()
+        .expect("the challenge mail");
+    let honest = attached_record(&honest_mail);
+    std::fs::remove_file(&honest_mail).unwrap();
+    let ann_key = Cheater::from_secrets(&ann.dir().join("secrets"), "ann", id);
+    let x = SigningKey::from_seed(&[7; 32]);
+    let x_fingerprint = x.public_key().fingerprint().to_string();
+    let mut record = parse_record::<RawGrammar>(&honest).unwrap();
+    let mut replaced = false;
+    for node in &mut record.movetext {
+        let Node::Comment(c) = node else { continue };
+        for part in &mut c.parts {
+            let CommentPart::Command(cmd) = part else {
+                continue;
+            };
+            if cmd.name != EVENT_COMMAND || replaced {
+                continue;
+            }
+            let event = decode_event(&cmd.args).unwrap().event;
+            let EventBody::Challenge(mut challenge) = event.body else {
+                panic!("the first event is the challenge")
+            };
+            let mut invited: Vec<_> = challenge.invited.to_vec();
+            invited.push(x.public_key());
+            challenge.invited = List::new(invited).unwrap();
+            let resigned = Event::challenge(event.game, ann_key.public_key(), challenge)
+                .sign(&ann_key.key)
+                .unwrap();
+            cmd.args = event_command(&resigned).args;
+            replaced = true;
+        }
+    }
+    assert!(replaced, "the challenge event was found");
+    let text = record_to_string::<RawGrammar>(&record);
+    let sybil = bo_inbox.join("sybil.eml");
+    std::fs::write(
+        &sybil,
+        attacker::mail(&ann.address, &bo.address, id, 0, &text),
+    )
+    .unwrap();
+    let said = bo.read();
+    let accepted = bo.yam(&["accept", id]);
+    let accept_said = String::from_utf8_lossy(&accepted.get_output().stdout).into_owned()
+        + &String::from_utf8_lossy(&accepted.get_output().stderr);
+    let signed_in = accepted.get_output().status.success();
+    assert!(
+        said.contains(&x_fingerprint) || !signed_in,
+        "Bo's desk took a challenge that invites a third key ({x_fingerprint}) beside him without naming it, and `yam accept` signed him into it.\nread: {said}\naccept: {accept_said}"
+    );
+}

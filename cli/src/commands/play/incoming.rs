@@ -1167,6 +1167,34 @@ fn verified_record(
     let me = desk.key();
     let invites_me = replay.challenge().is_some_and(|c| c.invited.contains(&me));
     if replay.events().len() == 1 && invites_me {
+        // A desk plays two-player games with the challenger alone, and its
+        // own challenges invite one key. One that invites another key
+        // beside mine (a second key of the challenger's, seatless but
+        // holding a chain, awaited on every roll and answering last) was
+        // taken without a word, and once accepted the game waited for
+        // ever for that key, every way out refused
+        // (`a_challenge_that_invites_another_key_beside_me_is_not_taken_unseen`).
+        let others: Vec<String> = replay
+            .challenge()
+            .map(|c| {
+                c.invited
+                    .iter()
+                    .filter(|k| **k != me)
+                    .map(|k| k.fingerprint().to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !others.is_empty() {
+            return Outcome::Refused(format!(
+                "game {id}: the challenge invites {} beside you ({}): a desk plays two-player games with the challenger alone; nothing is stored",
+                if others.len() == 1 {
+                    "another key"
+                } else {
+                    "other keys"
+                },
+                others.join(", ")
+            ));
+        }
         // The referee the challenge names (an unsigned header) is checked
         // as `yam challenge --referee` checks it: a value that is no single
         // address was kept, and no mail of the game could then be built,
