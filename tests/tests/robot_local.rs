@@ -6521,3 +6521,41 @@ mkdir "$live.after" && cp -a "$live/." "$live.after/"
         "{game} is never looked at again: nobody joined it in fourteen days and it did not expire"
     );
 }
+
+/// Real life, or a forger who found one: a mail that kills the robot while
+/// it is decided (killed for memory in the 64 MB of its unit, an abort).
+/// Restarted (`Restart=always`), the robot read the same unread mail first
+/// and died again, for ever, and no game it keeps moved on. A mail that
+/// has killed two runs deciding it is set aside, unread, said in the log
+/// once a run; every other mail is read as before. (The kill point
+/// `after-read` stands for the death: it falls where a decision starts.)
+#[test]
+fn a_mail_that_kills_every_run_deciding_it_is_set_aside_and_the_rest_goes_on() {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let bo = local.register("bo@player.test");
+    local.deliver("ann@player.test", "list", &format!("token: {ann}"));
+    for run in 1..=2 {
+        let killed = robot_once(&local.config, &[("YAM_ROBOT_KILL_AT", "after-read")]);
+        assert!(!killed.status.success(), "setup: run {run} was not killed");
+    }
+    let answered = local.sent().len();
+    local.deliver("bo@player.test", "list", &format!("token: {bo}"));
+    let out = robot_once(&local.config, &[]);
+    let log = stderr(&out);
+    assert!(out.status.success(), "{log}");
+    assert!(
+        log.contains("set aside, unread: 2 runs died deciding it"),
+        "{log}"
+    );
+    let sent = local.sent();
+    assert_eq!(sent.len(), answered + 1, "{log}");
+    assert!(sent.iter().any(|(to, _)| to.contains("bo@")), "{log}");
+    assert_eq!(local.waiting(), 1, "Ann's mail stays unread: {log}");
+    // A mail that killed one run only is decided at the next.
+    local.deliver("bo@player.test", "help", &format!("token: {bo}"));
+    let killed = robot_once(&local.config, &[("YAM_ROBOT_KILL_AT", "after-read")]);
+    assert!(!killed.status.success());
+    let log = stderr(&robot_once(&local.config, &[]));
+    assert_eq!(local.waiting(), 1, "Bo's second mail is decided: {log}");
+}

@@ -8,6 +8,8 @@
 //! robot/journal/KEY.sent.N   its mail N went out
 //! robot/journal/KEY.blocked  a step failed, and why (the plan is retried from where it stopped)
 //! robot/journal/KEY.wait     a mail not decided yet: a game it reads has a plan not done (which)
+//! robot/journal/KEY.deciding a mail being decided, and how many runs have tried: left by a run
+//!                            that died deciding it; at DIED_DECIDING runs the mail is set aside
 //! robot/journal/done/KEY.done  all of it happened; the mail is archived (or about to be)
 //! ```
 //!
@@ -655,6 +657,40 @@ impl Journal {
         self.dir.join(format!("{key}.{what}"))
     }
 
+    /// How many runs died deciding the mail `key`: its `KEY.deciding`
+    /// note, made as a decision starts and removed as it ends, is still
+    /// there only when the process died in between (killed for memory, an
+    /// abort). A mail that kills every run deciding it would, restarted
+    /// with `Restart=always`, stop every game the robot keeps.
+    pub fn died_deciding(&self, key: &str) -> u32 {
+        std::fs::read_to_string(self.path(key, "deciding"))
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// Notes that the mail `key` is being decided, after `died` runs died
+    /// deciding it. Not synced: what a killed process wrote survives it
+    /// (only a power cut loses the note, and then one run more tries).
+    pub fn deciding(&self, key: &str, died: u32) {
+        let _ = std::fs::write(self.path(key, "deciding"), format!("{}\n", died + 1));
+    }
+
+    /// The decision of `key` ended (whatever it came to): its note goes.
+    pub fn decided(&self, key: &str) {
+        let _ = std::fs::remove_file(self.path(key, "deciding"));
+    }
+
+    /// A first look at `key` (whether it is authenticated) ended, its
+    /// decision still to come: the note says again the `died` runs before.
+    pub fn looked_at(&self, key: &str, died: u32) {
+        if died == 0 {
+            self.decided(key);
+        } else {
+            let _ = std::fs::write(self.path(key, "deciding"), format!("{died}\n"));
+        }
+    }
+
     /// How far `key` got.
     pub fn progress(&self, key: &str) -> Progress {
         if self.path(key, "done").exists() {
@@ -1013,7 +1049,10 @@ impl Journal {
             };
             if let Some(key) = name.strip_suffix(".done") {
                 weighed.push((key.to_owned(), true, entry));
-            } else if let Some(key) = name.strip_suffix(".wait") {
+            } else if let Some(key) = name
+                .strip_suffix(".wait")
+                .or_else(|| name.strip_suffix(".deciding"))
+            {
                 weighed.push((key.to_owned(), false, entry));
             } else if let Some(key) = step_marker_key(name) {
                 steps.entry(key.to_owned()).or_default().push(entry.path());

@@ -392,6 +392,8 @@ struct Runner {
     /// The unreadable store files already logged in this run, with why: a
     /// daemon says it once, not at every cycle that retries the mail.
     told: HashSet<decide::Unreadable>,
+    /// The mails set aside this run, said once each ([`Runner::set_aside`]).
+    told_set_aside: HashSet<String>,
 }
 
 fn setup(args: &RunArgs) -> Result<Runner, Fail> {
@@ -505,6 +507,7 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
         group: Group::default(),
         seen: Vec::new(),
         told: HashSet::new(),
+        told_set_aside: HashSet::new(),
     })
 }
 
@@ -616,6 +619,11 @@ const HEAD_BYTES: u64 = 64 << 10;
 /// The most decisions a group holds: the answers of a burst go out by
 /// groups, and a group's plans are held in memory until then.
 const GROUP_MAILS: usize = 64;
+
+/// How many runs a mail may kill while it is decided before it is set
+/// aside ([`Runner::set_aside`]): two, so that one death of another cause
+/// (the operator's `kill -9`, a power cut) sets nothing aside.
+const DIED_DECIDING: u32 = 2;
 
 /// The most bytes of files and answers a group holds in memory (a long
 /// game's record is written and attached to its answer: a group of such
@@ -841,7 +849,14 @@ impl Runner {
                 }
                 Progress::New => {}
             }
-            if self.robot.authenticated(&raw) {
+            if self.set_aside(&key) {
+                continue;
+            }
+            let died = self.journal.died_deciding(&key);
+            self.journal.deciding(&key, died);
+            let authenticated = self.robot.authenticated(&raw);
+            self.journal.looked_at(&key, died);
+            if authenticated {
                 self.decide(session, look, &key, &raw, &mail.place, true);
             } else {
                 later.push(mail);
@@ -949,15 +964,26 @@ impl Runner {
         if self.group.conflicts([&decide::player_path(&sender(raw))]) {
             self.flush(session, look);
         }
+        if self.set_aside(key) {
+            return;
+        }
+        // Noted while it is decided: a run that dies here (killed for
+        // memory, an abort) leaves the note, and the mail is set aside
+        // once it has killed `DIED_DECIDING` runs.
+        let died = self.journal.died_deciding(key);
+        self.journal.deciding(key, died);
         kill_point("after-read");
         let (mut work, mut read, mut unreadable) = self.decide_on_store(key, raw);
+        self.journal.decided(key);
         if self.group.conflicts(&read) {
             // Decided on a store the group changes: decided again, once
             // the group is committed, on the store it makes (the counts the
             // first decision made taken back).
             self.robot.counted.take_back();
             self.flush(session, look);
+            self.journal.deciding(key, died);
             (work, read, unreadable) = self.decide_on_store(key, raw);
+            self.journal.decided(key);
         }
         if !unreadable.is_empty() {
             // Decided on a store that is not what it seems (a player taken
@@ -1005,6 +1031,26 @@ impl Runner {
         if self.group.items.len() >= GROUP_MAILS || self.group.bytes >= GROUP_BYTES {
             self.flush(session, look);
         }
+    }
+
+    /// Whether the mail `key` is set aside: `DIED_DECIDING` runs died
+    /// deciding it (said once a run). It stays unread where it is, for the
+    /// operator (docs/robot.md, "A mail that kills the robot"); every other
+    /// mail is read as before. Without this, a mail that killed the robot
+    /// (as a 4 MB mail of empty MIME parts did in its unit's 64 MB) killed
+    /// it again at every restart, and no game it keeps moved on.
+    fn set_aside(&mut self, key: &str) -> bool {
+        let died = self.journal.died_deciding(key);
+        if died < DIED_DECIDING {
+            return false;
+        }
+        if self.told_set_aside.insert(key.to_owned()) {
+            log(&format!(
+                "{key}: set aside, unread: {died} runs died deciding it (the mail stays where it \
+                 is; remove robot/journal/{key}.deciding to have it decided again)"
+            ));
+        }
+        true
     }
 
     /// Decides a mail on the store as it is: the work, and what the
