@@ -6559,3 +6559,134 @@ fn a_mail_that_kills_every_run_deciding_it_is_set_aside_and_the_rest_goes_on() {
     let log = stderr(&robot_once(&local.config, &[]));
     assert_eq!(local.waiting(), 1, "Bo's second mail is decided: {log}");
 }
+
+/// Ann challenges `invited` at the robot; the invited player answers
+/// `join` with the invitation's token from `joins_from`, another form of
+/// the same mailbox. docs/mail.md, "One normal form for an address": the
+/// robot's players and tokens are filed under the normal form, which
+/// should make the two forms one player.
+fn join_from_another_form(invited: &str, joins_from: &str) {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    local.deliver(
+        "ann@player.test",
+        &format!("challenge khan basic {invited}"),
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let game = game_of(&local);
+    let invitation = local
+        .sent()
+        .into_iter()
+        .map(|(_, r)| r)
+        .find(|r| r.subject.contains("challenges you"))
+        .expect("the invitation is mailed");
+    let token = token_in(&invitation.body).expect("the invitation carries the token");
+    local.deliver(
+        joins_from,
+        &format!("join {game}"),
+        &format!("token: {token}"),
+    );
+    let log = stderr(&local.run());
+    let answers: Vec<String> = local
+        .sent()
+        .into_iter()
+        .map(|(_, r)| r)
+        .filter(|r| !r.subject.contains("challenges you"))
+        .map(|r| {
+            let head: Vec<&str> = r.body.lines().take(3).collect();
+            format!("{}\n{}", r.subject, head.join("\n"))
+        })
+        .collect();
+    assert!(
+        answers
+            .iter()
+            .any(|a| a.contains(&format!("> join {game}")) && a.contains("The game begins")),
+        "invited as {invited:?}, joining from {joins_from:?} with the invitation's token, the player could not take her seat:\nlog: {log}\nanswers:\n{}",
+        answers.join("\n----\n")
+    );
+}
+
+/// Real life: Ann invites Bo at `bo@bücher.example`, as his business card
+/// writes it; his mail reaches the robot from `bo@xn--bcher-kva.example`,
+/// the ASCII form of the same domain (RFC 5890), which his mail program or
+/// a gateway without SMTPUTF8 writes. The invitation and its token reached
+/// him (both forms are one mailbox), but his `join` with that token is
+/// refused: the robot files the two forms as two players.
+#[test]
+fn an_invited_address_in_an_international_domain_can_join_from_its_ascii_form() {
+    join_from_another_form("bo@bücher.example", "bo@xn--bcher-kva.example");
+}
+
+/// Real life: Ann invites Ümit as `ümit@player.test` (NFC); Ümit's mail
+/// program writes her address in NFD once (`u` and U+0308, as macOS file
+/// names hold it; one address to a person, RFC 6532 3.1 asks for NFC).
+/// Her `join` with the invitation's token is refused.
+#[test]
+fn an_invited_address_can_join_from_its_nfd_form() {
+    join_from_another_form("ümit@player.test", "u\u{308}mit@player.test");
+}
+
+/// Real life: Ann invites Nikos from his business card in capitals,
+/// `ΝΙΚΟΣ.Π@player.test`; his mail program writes `νικος.π@player.test`
+/// (a word-final sigma). The case of an address never matters
+/// (docs/mail.md), but `to_lowercase` lowers that `Σ` (followed by a dot
+/// and a letter) to `σ`: his own address and its capitals are two players,
+/// and his `join` with the invitation's token is refused.
+#[test]
+fn an_invited_address_in_greek_capitals_can_join_from_its_lower_case() {
+    join_from_another_form("ΝΙΚΟΣ.Π@player.test", "νικος.π@player.test");
+}
+
+/// Adversary: anyone, with a key of her own. Attack: a card naming an
+/// address that holds bidirectional controls (`U+202E`, right-to-left
+/// override) or zero-width marks, mailed to the robot from another
+/// address. A card refuses white space and control characters in its
+/// address, but not the invisible ones `cards::is_unprintable` names
+/// (`extract::sender_address` says "a card's address never holds such
+/// characters (cards refuse them)"), and the robot logs the card's
+/// address as it stands ("a card for ..., not the sender"): the override
+/// reaches the operator's terminal and reorders the log line, which
+/// docs/mail.md's cleaning of someone else's text is there to prevent.
+#[test]
+fn a_card_naming_an_address_with_invisible_controls_is_not_logged_as_it_stands() {
+    let mut t = Referee::new();
+    t.bo.yam(&["identity", "send", "robot@yam.test"]);
+    let card =
+        t.bo.card_naming("ann@player.test\u{202E}\u{200B}tset.reyalp@ob");
+    let mail = yam_cli::mail::compose::compose(&yam_cli::mail::compose::TurnMail {
+        from: "bo@player.test".parse().unwrap(),
+        to: vec!["robot@yam.test".parse().unwrap()],
+        game_name: "card",
+        game_id: "card",
+        ply: 0,
+        players: &["Bo".to_owned()],
+        body: "My card.",
+        turn: card.as_bytes(),
+        record: card.as_bytes(),
+        message_id: "card.1@player.test".into(),
+        thread: &[],
+        automatic: yam_cli::mail::compose::Automatic::No,
+        referee: None,
+        card: None,
+        reminder: None,
+        picture: None,
+    })
+    .unwrap()
+    .formatted();
+    t.local.deliver_raw(&mail);
+    let out = t.local.run();
+    let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+    // The card is refused (its address holds characters no address has)
+    // or taken as one for another address; either way, its characters are
+    // never printed as they stand.
+    assert!(said.contains("bo@player.test"), "{said}");
+    let shown: Vec<char> = said
+        .chars()
+        .filter(|&c| yam_cli::mail::cards::is_unprintable(c) && c != '\n')
+        .collect();
+    assert!(
+        shown.is_empty(),
+        "the robot's log carries invisible controls from a stranger's card: {shown:?}\n{said:?}"
+    );
+}

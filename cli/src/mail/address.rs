@@ -15,8 +15,44 @@
 //! game's opponent, a challenge waiting for a card) is compared in this
 //! form when read, so it keeps working.
 
-/// `address` in its normal form: trimmed, every letter lower case.
+/// `address` in its normal form: trimmed; its local part in Unicode's
+/// composed form (NFC, as RFC 6532 asks: `ü` one code point, not `u` and a
+/// combining diaeresis, which a macOS file name holds), every letter lower
+/// case, a Greek final sigma as the other sigma (`ΝΙΚΟΣ.Π` lowers its `Σ`
+/// before a dot and a letter to `σ`, its owner writes `ς`); its domain in
+/// its Unicode form by UTS 46 (`xn--bcher-kva.example` is
+/// `bücher.example`: one domain to DNS and every mail server, written
+/// either way by mail programs and gateways without SMTPUTF8). Each of
+/// these split one player into two until the forty-first step's second
+/// helper on addresses found it
+/// (`a_challenge_to_the_other_form_of_an_international_domain_is_sent_when_its_card_comes`,
+/// `..._typed_in_nfd_...`, `..._typed_in_greek_capitals_...`, and their
+/// robot twins). A domain UTS 46 refuses is kept lower-cased as it was.
 pub fn normal(address: &str) -> String {
+    let address = address.trim();
+    let (local, domain) = match address.rsplit_once('@') {
+        Some((local, domain)) => (local, Some(domain)),
+        None => (address, None),
+    };
+    let nfc = icu_normalizer::ComposingNormalizerBorrowed::new_nfc();
+    let mut out = nfc.normalize(local).to_lowercase().replace('ς', "σ");
+    if let Some(domain) = domain {
+        out.push('@');
+        let (unicode, errors) = idna::domain_to_unicode(domain);
+        if errors.is_ok() && !unicode.is_empty() {
+            out.push_str(&unicode);
+        } else {
+            out.push_str(&nfc.normalize(domain).to_lowercase());
+        }
+    }
+    out
+}
+
+/// The normal form an earlier build gave `address` (trimmed, lower case),
+/// under which the robot filed a player: looked for when the normal form
+/// finds none, so a player registered before the forty-first step is
+/// still known.
+pub fn earlier_normal(address: &str) -> String {
     address.trim().to_lowercase()
 }
 
@@ -34,5 +70,16 @@ mod tests {
         assert_eq!(normal(" Ümit@Player.TEST "), "ümit@player.test");
         assert!(same("Ümit@player.test", "ümit@PLAYER.test"));
         assert!(!same("umit@player.test", "ümit@player.test"));
+    }
+
+    #[test]
+    fn one_mailbox_written_in_each_of_its_forms_is_one_address() {
+        assert!(same("bo@xn--bcher-kva.example", "bo@BÜCHER.example"));
+        assert!(same("u\u{308}mit@example.net", "ümit@example.net"));
+        assert!(same("ΝΙΚΟΣ.Π@example.net", "νικος.π@example.net"));
+        // Still two mailboxes, as every mail server has them.
+        assert!(!same("strasse@example.net", "straße@example.net"));
+        // A domain UTS 46 refuses is kept, lower-cased.
+        assert_eq!(normal("Ann@Bad_Domain..X"), "ann@bad_domain..x");
     }
 }

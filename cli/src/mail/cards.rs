@@ -119,7 +119,11 @@ impl Card {
         // The address is printed and stored as it stands (it must equal
         // the mail's sender): no white space, no control character, which
         // no mail address has and which a terminal would obey.
-        if written.contains(|c: char| c.is_whitespace() || c.is_control()) {
+        // Nor an invisible character that reorders or hides text (a
+        // bidirectional override, a zero-width mark): printed in a log or
+        // a refusal, it rewrote the operator's line
+        // (`a_card_naming_an_address_with_invisible_controls_is_not_logged_as_it_stands`).
+        if written.contains(|c: char| c.is_whitespace() || c.is_control() || is_unprintable(c)) {
             return Err(CardError::BadLine {
                 name: "address",
                 found: written.to_ascii_lowercase(),

@@ -63,6 +63,19 @@ pub struct Incoming {
 /// (a long name makes it more); a header beyond this is not a card.
 const MAX_CARD_HEADER: usize = 8 << 10;
 
+/// A header's raw value with its RFC 2047 encoded words decoded (read as
+/// the parser reads an unstructured header such as a subject).
+fn decoded_words(raw: &str) -> String {
+    if !raw.contains("=?") {
+        return raw.to_owned();
+    }
+    let head = format!("Subject:{raw}\r\n\r\n");
+    MessageParser::default()
+        .parse_headers(head.as_bytes())
+        .and_then(|m| m.subject().map(str::to_owned))
+        .unwrap_or_else(|| raw.to_owned())
+}
+
 /// The bytes of an `X-Yam-Card` header's value: base64, folded anywhere.
 fn card_header(value: &str) -> Option<Vec<u8>> {
     use base64::Engine;
@@ -204,9 +217,14 @@ fn read_mail_with(raw: &[u8], own_text: bool) -> Result<Incoming, MailError> {
                     "bulk" | "list" | "junk"
                 )
             }),
+        // Decoded: lettre writes an address beyond ASCII as RFC 2047
+        // encoded words, and read raw, `=?utf-8?b?...?=` held no `@` and a
+        // referee at `schiri@bücher.example` was dropped without a word
+        // (`a_challenge_refereed_by_a_robot_at_an_address_beyond_ascii_reaches_the_invited`).
         referee: message
             .header_raw("X-Yam-Referee")
-            .map(|v| v.trim().trim_matches(['<', '>']).to_ascii_lowercase())
+            .map(decoded_words)
+            .map(|v| super::address::normal(v.trim().trim_matches(['<', '>'])))
             .filter(|v| v.contains('@')),
         yam_game: message
             .header_raw("X-Yam-Game")

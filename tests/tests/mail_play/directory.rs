@@ -5805,3 +5805,104 @@ fn a_challenge_that_invites_another_key_beside_me_is_not_taken_unseen() {
         "Bo's desk took a challenge that invites a third key ({x_fingerprint}) beside him without naming it, and `yam accept` signed him into it.\nread: {said}\naccept: {accept_said}"
     );
 }
+
+/// Ann challenges Bo, whose desk writes `bos_identity`, typing his
+/// address as `anns_typing`, another form of the same mailbox: Bo's card
+/// in answer must bring out the challenge that waits for it.
+/// docs/mail.md, "One normal form for an address": every comparison of
+/// two addresses uses the normal form, and every name something is filed
+/// under (a challenge waiting in `pending/`).
+fn challenge_in_another_form(bos_identity: &str, anns_typing: &str) {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair_with(root.path(), bos_identity);
+    challenge_rescue(&ann, anns_typing, "khan-1").success();
+    let said = bo.read();
+    assert!(
+        said.contains("my card is sent in answer"),
+        "Bo ({bos_identity}), challenged as {anns_typing:?}: {said}"
+    );
+    let said = ann.read();
+    assert!(
+        said.contains("the waiting challenge khan-1 is sent"),
+        "Bo's card (he is {bos_identity:?}) did not bring out the challenge Ann typed as {anns_typing:?}:\n{said}"
+    );
+}
+
+/// Real life: Bo's address is in an internationalized domain, and Ann
+/// types it in the other form. A domain in Unicode (`bücher.example`) and
+/// in its ASCII form (`xn--bcher-kva.example`, RFC 5890) are one domain to
+/// DNS and to every mail server: a mail to either reaches Bo, and mail
+/// programs write either (the address bar of a site, a mail program
+/// without SMTPUTF8 and lettre's own refusal without it push a player to
+/// the ASCII form). The normal form only trims and lower-cases, so Bo's
+/// card, from his own address, names another address than the challenge
+/// waits for: the challenge never goes, Bo is told nothing, Ann waits for
+/// ever.
+#[test]
+fn a_challenge_to_the_other_form_of_an_international_domain_is_sent_when_its_card_comes() {
+    challenge_in_another_form("bo@bücher.example", "bo@xn--bcher-kva.example");
+    challenge_in_another_form("bo@xn--bcher-kva.example", "bo@bücher.example");
+}
+
+/// Real life: `ü` written as one code point (NFC) or as `u` and a
+/// combining diaeresis (NFD: a text copied from a macOS file name, some
+/// input methods) is one address to a person, and RFC 6532 (3.1) asks for
+/// NFC. Ann copies Ümit's address in NFD; Ümit's desk writes NFC. The
+/// normal form does not normalize: the card is refused as for another
+/// address and the challenge never goes.
+#[test]
+fn a_challenge_to_an_address_typed_in_nfd_is_sent_when_its_nfc_card_comes() {
+    challenge_in_another_form("ümit@example.net", "u\u{308}mit@example.net");
+}
+
+/// Real life: Nikos's address is `νικος.π@example.net` (a word-final
+/// sigma, `ς`), and Ann copies it from his business card, in capitals:
+/// `ΝΙΚΟΣ.Π@example.net`. docs/mail.md: the case of an address never
+/// matters. But `to_lowercase` turns that `Σ`, followed by a dot and a
+/// letter, into `σ`, not `ς`: the upper-case form of his address lowers
+/// to another address than his own (Unicode case folding maps both
+/// sigmas to one), and the challenge never goes.
+#[test]
+fn a_challenge_to_an_address_typed_in_greek_capitals_is_sent_when_its_card_comes() {
+    challenge_in_another_form("νικος.π@example.net", "ΝΙΚΟΣ.Π@example.net");
+}
+
+/// Real life: Ann and Bo play under a referee robot whose address is not
+/// ASCII (`schiri@bücher.example`, an internationalized domain; a local
+/// part like `schiedsrichter-jürgen@...` alike). `yam challenge
+/// --referee` takes the address (lettre reads it), and the desk names the
+/// referee in `X-Yam-Referee`; lettre writes a header value that is not
+/// ASCII as RFC 2047 encoded words (`=?utf-8?b?...?=`), and the mail
+/// reader takes the header raw, undecoded (`extract::read_mail`,
+/// `referee`), and drops it as holding no `@`. Bo's desk takes the
+/// challenge as a game without referee, without a word: its mails are
+/// never copied to the robot, and the robot, comparing the raw header
+/// with its own address, never witnesses the game (`NotTaken::NotNamed`):
+/// a robot at such an address cannot referee at all.
+#[test]
+fn a_challenge_refereed_by_a_robot_at_an_address_beyond_ascii_reaches_the_invited() {
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    let mut args = vec![
+        "challenge",
+        "bo@example.net",
+        "--id",
+        "khan-1",
+        "--referee",
+        "schiri@bücher.example",
+    ];
+    args.extend_from_slice(&RESCUE_KHAN_FIRST);
+    ann.yam(&args).success();
+    let said = bo.read();
+    assert!(said.contains("my card is sent in answer"), "{said}");
+    let said = ann.read();
+    assert!(
+        said.contains("the waiting challenge khan-1 is sent"),
+        "{said}"
+    );
+    let said = bo.read();
+    assert!(
+        said.contains("challenges you") && said.contains("refereed by schiri@bücher.example"),
+        "Bo's desk did not take a challenge refereed by schiri@bücher.example:\n{said}"
+    );
+}

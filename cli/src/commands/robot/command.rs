@@ -193,11 +193,67 @@ pub fn parse(subject: &str, body: &str) -> Parsed {
     };
     // The subject is one line; an answer's subject (`Re: [Yam] ...`) starts
     // with no verb and so is passed over.
-    line_of(subject, &mut parsed);
-    for line in unquoted(body) {
-        line_of(line, &mut parsed);
+    // (The subject is the first line: a move in it carries on into the
+    // body's first lines as the body's own would.)
+    let mut lines = vec![subject];
+    lines.extend(unquoted(body));
+    for line in with_wrapped_moves_joined(&lines) {
+        line_of(&line, &mut parsed);
     }
     parsed
+}
+
+/// `lines` with each `move` (or `play`) line joined to the lines after it
+/// that carry on its orders: a mail program that wraps plain text without
+/// marking it (Outlook at 76 columns) cut a whole Castle Siege turn of 160
+/// characters, copied from the robot's answer, into three lines, and the
+/// first was played as a turn of its own, the rest passed over. A line
+/// carries on a move when every word of it looks like an order, a phase
+/// or the ply (`Ad5-c6`, `Ac4xAa5`, `Rb6#c6`, `Attack`, `End`, `#4`) and
+/// its first word is no verb; prose (`thanks, Ad5-c6 was good`), a
+/// command, a `token:` line or an empty line ends it. (A flowed text's
+/// soft breaks are joined before, `mail::flowed`.)
+fn with_wrapped_moves_joined(lines: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut in_move = false;
+    for line in lines {
+        let trimmed = line.trim();
+        let (head, _) = split_word(trimmed);
+        let verb = head.to_ascii_lowercase();
+        let verb = verb.trim_end_matches(':');
+        if in_move
+            && !trimmed.is_empty()
+            && !VERBS.contains(&verb)
+            && carries_orders(trimmed)
+            && let Some(last) = out.last_mut()
+        {
+            last.push(' ');
+            last.push_str(trimmed);
+            continue;
+        }
+        in_move = matches!(verb, "move" | "play");
+        out.push((*line).to_owned());
+    }
+    out
+}
+
+/// Whether every word of `line` looks like an order, a phase word or a
+/// ply (`#N`): a short word of letters, digits and the marks orders use,
+/// with a digit in it, or `Move`, `Breach`, `Attack`, `End`, `skip`.
+fn carries_orders(line: &str) -> bool {
+    line.split_whitespace().all(|word| {
+        let phase = ["move", "breach", "attack", "end", "skip"]
+            .contains(&word.to_ascii_lowercase().as_str());
+        let ply = word
+            .strip_prefix('#')
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        let order = word.len() <= 24
+            && word.bytes().any(|b| b.is_ascii_digit())
+            && word
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-x#@:/=*+.".contains(&b));
+        phase || ply || order
+    })
 }
 
 /// The lines the sender wrote: up to a signature separator (`-- `) or the
@@ -431,7 +487,10 @@ fn command(verb: &str, rest: &str) -> Result<Command, String> {
             for word in words {
                 let lower = word.to_ascii_lowercase();
                 if word.contains('@') {
-                    if invited.is_some() {
+                    // No mail address is longer (RFC 5321): a longer word
+                    // was cut to the sender form's 320 characters, its `@`
+                    // sometimes with the rest (found by the fuzz target).
+                    if invited.is_some() || word.chars().count() > 254 {
                         return Err(expected.into());
                     }
                     // Lower-cased whole, as a sender's address is
@@ -767,6 +826,34 @@ mod tests {
             "the original's move was obeyed below:\n{}",
             obeyed.join("\n")
         );
+    }
+
+    #[test]
+    fn a_move_wrapped_by_a_mail_program_is_one_move_and_prose_is_not_joined() {
+        // Outlook's plain text, wrapped at 76 columns without a mark.
+        let p = parse(
+            "",
+            "move castle-siege-20261207-a4033fd3 Move Ac4-d4 Cd3-c3 Ac4-c3 Ad5-c5\n\
+             Ad5-c6 Ad6-c5 Attack Ac4xAa5 Cc5xAd8\nEnd #4\ntoken: t\n",
+        );
+        let [Command::Move { moves, ply, .. }] = p.commands.as_slice() else {
+            panic!("{p:?}")
+        };
+        assert_eq!(
+            moves.join(" "),
+            "castle-siege-20261207-a4033fd3 Move Ac4-d4 Cd3-c3 Ac4-c3 Ad5-c5 Ad5-c6 Ad6-c5 \
+             Attack Ac4xAa5 Cc5xAd8 End"
+        );
+        assert_eq!(*ply, Some(4));
+        assert_eq!(p.token.as_deref(), Some("t"));
+        // Prose, a command and an empty line are no continuation.
+        for after in ["thanks, Ad5-c6 was good", "show g", "", "token: t"] {
+            let p = parse("", &format!("move g Ab5-c5\n{after}\n"));
+            let Command::Move { moves, .. } = &p.commands[0] else {
+                panic!("{p:?}")
+            };
+            assert_eq!(moves.join(" "), "g Ab5-c5", "{after:?}");
+        }
     }
 
     #[test]

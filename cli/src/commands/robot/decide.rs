@@ -755,7 +755,22 @@ impl Robot {
 
     fn player(&self, work: &Work, address: &str) -> Option<Player> {
         let rel = player_path(address);
-        self.parsed(&self.parsed_players, &rel, self.read(work, &rel)?)
+        if let Some(text) = self.read(work, &rel) {
+            return self.parsed(&self.parsed_players, &rel, text);
+        }
+        // Filed by an earlier build under the normal form it knew (a
+        // punycode domain, a local part in NFD, a final sigma, which the
+        // normal form now writes otherwise): the same player, in her
+        // address's normal form; written at her new place with her next
+        // change.
+        let earlier = format!("robot/players/{}.yaml", auth::earlier_address_key(address));
+        if earlier == rel {
+            return None;
+        }
+        let text = self.read(work, &earlier)?;
+        let mut player: Player = self.parsed(&self.parsed_players, &earlier, text)?;
+        player.address = crate::mail::address::normal(&player.address);
+        Some(player)
     }
 
     fn put_player(&self, work: &mut Work, player: &Player) {
