@@ -2,20 +2,23 @@
 //!
 //! - Any bytes: `Card::read` never panics; a card it accepts starts with
 //!   the card's first line, has a clean name (`clean_text` changes it no
-//!   more), a lower-case address with an `@` and no white space or
-//!   control character, and re-signs: the same fields under another key
-//!   read back unchanged.
+//!   more), an address in its normal form (`address::normal` changes it no
+//!   more) with an `@` and no white space, control or invisible
+//!   character, and re-signs: the same fields under another key read back
+//!   unchanged.
 //! - Fields from the bytes (a name, an address, a date), signed with a
 //!   fixed key: the card reads back as written (its name cleaned), or is
-//!   refused exactly when its address has white space or a control
-//!   character, or when it lacks a name or an `@`: the writer and the
-//!   reader agree on every one-line field.
+//!   refused exactly when its address has white space, a control or an
+//!   invisible character, or when it lacks a name or an `@`; its address
+//!   read in its normal form: the writer and the reader agree on every
+//!   one-line field.
 
 #![no_main]
 
 use libfuzzer_sys::arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use yam_cli::mail::cards::{Card, CardError, clean_text, is_card};
+use yam_cli::mail::address::normal;
+use yam_cli::mail::cards::{Card, CardError, clean_text, is_card, is_unprintable};
 use yam_referee::fair_play::sign::SigningKey;
 
 fn key() -> SigningKey {
@@ -28,7 +31,7 @@ fn reads_back(card: &Card, key: &SigningKey) {
     let read = Card::read(text.as_bytes());
     let expected = if card
         .address
-        .contains(|c: char| c.is_whitespace() || c.is_control())
+        .contains(|c: char| c.is_whitespace() || c.is_control() || is_unprintable(c))
     {
         Err(CardError::BadLine {
             name: "address",
@@ -39,6 +42,7 @@ fn reads_back(card: &Card, key: &SigningKey) {
     } else {
         Ok(Card {
             name: clean_text(&card.name),
+            address: normal(&card.address),
             ..card.clone()
         })
     };
@@ -80,12 +84,12 @@ fuzz_target!(|data: &[u8]| {
         assert!(is_card(data));
         assert_eq!(clean_text(&card.name), card.name);
         assert!(!card.name.is_empty());
-        assert_eq!(card.address, card.address.to_ascii_lowercase());
+        assert_eq!(card.address, normal(&card.address));
         assert!(card.address.contains('@'));
         assert!(
             !card
                 .address
-                .contains(|c: char| c.is_whitespace() || c.is_control()),
+                .contains(|c: char| c.is_whitespace() || c.is_control() || is_unprintable(c)),
             "{:?}",
             card.address
         );
