@@ -852,10 +852,9 @@ impl Runner {
             if self.set_aside(&key) {
                 continue;
             }
-            let died = self.journal.died_deciding(&key);
-            self.journal.deciding(&key, died);
+            self.journal.deciding(&key);
             let authenticated = self.robot.authenticated(&raw);
-            self.journal.looked_at(&key, died);
+            self.journal.decided();
             if authenticated {
                 self.decide(session, look, &key, &raw, &mail.place, true);
             } else {
@@ -970,20 +969,19 @@ impl Runner {
         // Noted while it is decided: a run that dies here (killed for
         // memory, an abort) leaves the note, and the mail is set aside
         // once it has killed `DIED_DECIDING` runs.
-        let died = self.journal.died_deciding(key);
-        self.journal.deciding(key, died);
+        self.journal.deciding(key);
         kill_point("after-read");
         let (mut work, mut read, mut unreadable) = self.decide_on_store(key, raw);
-        self.journal.decided(key);
+        self.journal.decided();
         if self.group.conflicts(&read) {
             // Decided on a store the group changes: decided again, once
             // the group is committed, on the store it makes (the counts the
             // first decision made taken back).
             self.robot.counted.take_back();
             self.flush(session, look);
-            self.journal.deciding(key, died);
+            self.journal.deciding(key);
             (work, read, unreadable) = self.decide_on_store(key, raw);
-            self.journal.decided(key);
+            self.journal.decided();
         }
         if !unreadable.is_empty() {
             // Decided on a store that is not what it seems (a player taken
@@ -1047,7 +1045,7 @@ impl Runner {
         if self.told_set_aside.insert(key.to_owned()) {
             log(&format!(
                 "{key}: set aside, unread: {died} runs died deciding it (the mail stays where it \
-                 is; remove robot/journal/{key}.deciding to have it decided again)"
+                 is; remove robot/journal/{key}.died to have it decided again)"
             ));
         }
         true
