@@ -169,6 +169,23 @@ pub fn visible_path(path: &Path) -> String {
 /// The characters of `line` from `from` on, at most [`WIDTH`] of them,
 /// with `…` where the line goes on beyond them; and whether the start was
 /// cut.
+/// `line` made printable ([`visible`]) and cut to the window a diagnostic
+/// shows around its character `at` ([`WIDTH`] characters, `…` where it is
+/// cut); and where `at` falls in what is shown, in characters. For an
+/// error about one line of input that is no record (an engine's line).
+pub fn line_window(line: &str, at: usize) -> (String, usize) {
+    let line = visible(line);
+    let count = line.chars().count();
+    let at = at.min(count);
+    let from = if count > WIDTH {
+        at.saturating_sub(BEFORE)
+    } else {
+        0
+    };
+    let (shown, cut_before) = window(&line, from);
+    (shown, at - from + usize::from(cut_before))
+}
+
 fn window(line: &str, from: usize) -> (String, bool) {
     let count = line.chars().count();
     if from == 0 && count <= WIDTH {

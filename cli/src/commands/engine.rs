@@ -219,7 +219,7 @@ fn engine_lines(texts: &[String]) -> std::result::Result<EngineLines, ImportErro
             other => {
                 return Err(ImportError::UnknownCommand {
                     line: n,
-                    found: window(other, 0).0,
+                    found: crate::diagnostics::line_window(other, 0).0,
                 });
             }
         }
@@ -274,31 +274,6 @@ fn import_ruleset(args: &ImportArgs, new_game: Option<&NewGame>) -> Result<khan:
 /// less. Read whole, a 100 MB line took 312 MB.
 const MAX_INPUT: u64 = 4 << 20;
 
-/// How many characters of a line an error shows around its fault, as
-/// every other command's diagnostics do (docs/notation.md, section 9).
-const WINDOW: usize = 120;
-
-/// `line` made safe to print (`diagnostics::visible`) and cut to a window
-/// of [`WINDOW`] characters around character `at`, with `…` where it is
-/// cut; and where `at` falls in what is shown. A megabyte line was echoed
-/// whole, caret line and all
-/// (`a_megabyte_engine_line_is_refused_in_a_short_message`).
-fn window(line: &str, at: usize) -> (String, usize) {
-    let chars: Vec<char> = crate::diagnostics::visible(line).chars().collect();
-    let at = at.min(chars.len());
-    let from = at.saturating_sub(WINDOW / 2);
-    let to = (from + WINDOW).min(chars.len());
-    let mut shown = String::new();
-    if from > 0 {
-        shown.push('…');
-    }
-    shown.extend(&chars[from..to]);
-    if to < chars.len() {
-        shown.push('…');
-    }
-    (shown, at - from + usize::from(from > 0))
-}
-
 fn import(args: &ImportArgs) -> Result<Status> {
     let texts = if args.lines.is_empty() {
         // Its size first, then its encoding: cut by the limit inside a
@@ -328,7 +303,10 @@ fn import(args: &ImportArgs) -> Result<Status> {
     let lines = engine_lines(&texts)?;
     let line = lines.position.as_str();
     let engine = EnginePosition::parse(line).map_err(|e| {
-        let (shown, at) = window(line, e.offset);
+        // A window of the line around the fault, as every diagnostic
+        // shows one: a megabyte line was echoed whole, caret line and all
+        // (`a_megabyte_engine_line_is_refused_in_a_short_message`).
+        let (shown, at) = crate::diagnostics::line_window(line, e.offset);
         Error::invalid(format!(
             "not an engine position line: at character {}: expected {}\n  {shown}\n  {}^",
             e.offset + 1,
