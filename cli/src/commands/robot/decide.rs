@@ -16,9 +16,15 @@ use yam_referee::fair_play::game_id::GameId;
 use yam_referee::fair_play::sign::PublicKey;
 use yam_referee::fair_play::turn::{EventBody, Mode, SignedEvent};
 use yam_referee::replay::{LoadedRuleset, RulesCatalog};
+use yam_referee::signed::prefix::PrefixDigest;
 use yam_referee::signed::replay::OfferKind;
 use yam_referee::signed::table::{self, Opening, Seating, Signer, TableError};
-use yam_referee::signed::{Checkpoint, SignedReplay, SignedText, replay_text_knowing};
+use yam_referee::signed::tip::{After, Bounds, replay_continued};
+use yam_referee::signed::verify::Known;
+use yam_referee::signed::write::append_verified_in_place;
+use yam_referee::signed::{
+    Checkpoint, SharedBytes, SignedReplay, SignedText, Tip, replay_text_knowing,
+};
 
 use super::auth::{self, Player};
 use super::command::{self, Command, Offer, Parsed};
@@ -312,8 +318,8 @@ pub struct Robot {
 
 /// Games the robot read or wrote in this run, each with the exact text of
 /// its record and the ruleset's hash it was read under, and what reading
-/// it gave (the record, its signed view and its verified replay): a game
-/// met again with
+/// it gave (the record as a [`RecordText`] and its verified replay): a
+/// game met again with
 /// the same text under the same ruleset is the same game, and is not read
 /// and replayed again (a burst brings each game many mails in a row).
 /// Bounded, least recently used first out, so that a robot that runs for
@@ -333,15 +339,55 @@ struct ReadGames {
 #[derive(Debug)]
 struct ReadGame {
     id: String,
-    text: String,
     ruleset: yam_referee::fair_play::hash::Hash32,
-    record: Rc<Record<String>>,
-    signed: Rc<SignedText>,
+    text: RecordText,
     replay: Rc<SignedReplay>,
 }
 
-/// What reading a game gave, shared: its record, signed view and replay.
-type SharedReading = (Rc<Record<String>>, Rc<SignedText>, Rc<SignedReplay>);
+/// What reading a game gave, shared: its record's text and its replay.
+type SharedReading = (RecordText, Rc<SignedReplay>);
+
+/// A game's record as read (or as this run wrote it), for the next command
+/// to continue without reading it whole again: new events are printed
+/// after its verified part and only they are walked
+/// ([`append_verified_in_place`], [`replay_continued`]), as the hot-seat
+/// and the desk do (`crate::game::record::append_turn`).
+#[derive(Debug, Clone)]
+struct RecordText {
+    text: Rc<String>,
+    /// The record and its signed view, when the text was read whole; not
+    /// when the replay came from the game's tip or the text was continued
+    /// in place (a command that must print the record whole reads it
+    /// then, [`RecordText::whole`]).
+    whole: Option<(Rc<Record<String>>, Rc<SignedText>)>,
+    /// Where new events go in `text`, if they can be appended there.
+    bounds: Option<Bounds>,
+    /// The digest of the text's first bytes that the last tip read or
+    /// written was of (`Tip::write` spares hashing them again).
+    digest: Option<PrefixDigest>,
+}
+
+impl RecordText {
+    /// The record and its signed view, read from the text if they were not.
+    fn whole(&mut self) -> Result<(Rc<Record<String>>, Rc<SignedText>), String> {
+        if let Some(whole) = &self.whole {
+            return Ok(whole.clone());
+        }
+        let mut games = read_signed_with_record(self.text.as_bytes()).map_err(|e| e.to_string())?;
+        let (signed, record) = match games.as_mut_slice() {
+            [Ok((one, record))] => (std::mem::take(one), record.take()),
+            [Err(e)] => return Err(e.to_string()),
+            _ => return Err("not one signed game".to_owned()),
+        };
+        let record = match record {
+            Some(record) => record,
+            None => parse_record::<RawGrammar>(&self.text).map_err(|e| e.to_string())?,
+        };
+        let whole = (Rc::new(record), Rc::new(signed));
+        self.whole = Some(whole.clone());
+        Ok(whole)
+    }
+}
 
 impl ReadGames {
     /// At most this many games,
@@ -363,13 +409,9 @@ impl ReadGames {
         let at = self
             .games
             .iter()
-            .position(|g| g.id == id && g.ruleset == *ruleset && g.text == text)?;
+            .position(|g| g.id == id && g.ruleset == *ruleset && *g.text.text == text)?;
         let game = self.games.remove(at);
-        let found = (
-            Rc::clone(&game.record),
-            Rc::clone(&game.signed),
-            Rc::clone(&game.replay),
-        );
+        let found = (game.text.clone(), Rc::clone(&game.replay));
         self.games.push(game);
         Some(found)
     }
@@ -379,7 +421,7 @@ impl ReadGames {
     fn forget(&mut self, id: &str) {
         if let Some(at) = self.games.iter().position(|g| g.id == id) {
             let old = self.games.remove(at);
-            self.bytes -= old.text.len();
+            self.bytes -= old.text.text.len();
         }
     }
 
@@ -387,11 +429,11 @@ impl ReadGames {
     /// least recently used beyond the bounds.
     fn keep(&mut self, game: ReadGame) {
         self.forget(&game.id);
-        self.bytes += game.text.len();
+        self.bytes += game.text.text.len();
         self.games.push(game);
         while self.games.len() > Self::GAMES || (self.bytes > Self::BYTES && self.games.len() > 1) {
             let old = self.games.remove(0);
-            self.bytes -= old.text.len();
+            self.bytes -= old.text.text.len();
         }
     }
 }
@@ -488,6 +530,17 @@ fn checkpoint_path(id: &str) -> String {
     format!("games/{id}/checkpoint")
 }
 
+/// The game's tip (`docs/fair-play.md`, 9.11): its verified replay kept
+/// beside the record, so that the first command of a game in a run
+/// restores it rather than replaying the record. A cache, not the store:
+/// written as it is made, outside the journal, since it is of exactly one
+/// text (its length and BLAKE3 hash, sealed) and any other text, a tip
+/// half written or none reads the record whole (`docs/robot.md`, "The
+/// game's tip").
+fn tip_path(id: &str) -> String {
+    format!("games/{id}/tip")
+}
+
 pub(super) fn player_path(address: &str) -> String {
     format!("robot/players/{}.yaml", auth::address_key(address))
 }
@@ -496,10 +549,9 @@ pub(super) fn player_path(address: &str) -> String {
 /// Its record, signed view and replay are shared with [`ReadGames`].
 struct Loaded {
     meta: GameMeta,
-    record: Rc<Record<String>>,
-    /// The record's signed view, that `replay` was made from: a record
-    /// written after it is checked from there.
-    signed: Rc<SignedText>,
+    /// The record's text, that `replay` is of: a record written after it
+    /// continues it.
+    text: RecordText,
     replay: Rc<SignedReplay>,
     ruleset: LoadedRuleset,
 }
@@ -1384,15 +1436,69 @@ impl Robot {
         })?;
         let hash = ruleset.hash();
         // Read before in this run from exactly this text: the same game.
-        if let Some((record, signed, replay)) = self.read_games.borrow_mut().get(id, &text, &hash) {
+        if let Some((text, replay)) = self.read_games.borrow_mut().get(id, &text, &hash) {
             return Ok(Loaded {
                 meta,
-                record,
-                signed,
+                text,
                 replay,
                 ruleset,
             });
         }
+        let (text, replay) = match self.restored_from_tip(id, text, &catalog) {
+            Ok(restored) => restored,
+            Err(text) => self.read_whole(work, id, text, &catalog)?,
+        };
+        let replay = Rc::new(replay);
+        self.read_games.borrow_mut().keep(ReadGame {
+            id: id.to_owned(),
+            ruleset: hash,
+            text: text.clone(),
+            replay: Rc::clone(&replay),
+        });
+        Ok(Loaded {
+            meta,
+            text,
+            replay,
+            ruleset,
+        })
+    }
+
+    /// The game `id`'s record `text` restored from the game's tip, if the
+    /// tip is one of exactly this text (the record is not read, nor its
+    /// events walked); the text back otherwise.
+    fn restored_from_tip(
+        &self,
+        id: &str,
+        text: String,
+        catalog: &RecordRulesets,
+    ) -> Result<(RecordText, SignedReplay), String> {
+        let Some(tip) = checkpoint::read_tip(&self.root().join(tip_path(id)), text.len()) else {
+            return Err(text);
+        };
+        let Some((replay, bounds, digest)) =
+            Tip::restore(&(std::sync::Arc::new(tip) as SharedBytes), &text, catalog)
+        else {
+            return Err(text);
+        };
+        let text = RecordText {
+            text: Rc::new(text),
+            whole: None,
+            bounds: Some(bounds),
+            digest: Some(digest),
+        };
+        Ok((text, replay))
+    }
+
+    /// The game `id`'s record `text` read and replayed whole (its events
+    /// that the game's checkpoint vouches for not checked for their
+    /// signatures again), and its tip written for the next run.
+    fn read_whole(
+        &self,
+        work: &Work,
+        id: &str,
+        text: String,
+        catalog: &RecordRulesets,
+    ) -> Result<(RecordText, SignedReplay), String> {
         // The signed view and the record in one reading.
         let damaged = |why: String| {
             self.note_unreadable(&record_path(id), why);
@@ -1408,7 +1514,7 @@ impl Robot {
         let kept = self
             .read(work, &checkpoint_path(id))
             .and_then(|text| checkpoint::from_text(&text));
-        let replay = replay_text_knowing(&signed, &catalog, checkpoint::known(kept.as_ref()))
+        let replay = replay_text_knowing(&signed, catalog, checkpoint::known(kept.as_ref()))
             .map_err(|e| {
                 let fault = crate::game::record::RecordFault::from(e);
                 self.note_unreadable(&record_path(id), fault.to_string());
@@ -1418,22 +1524,36 @@ impl Robot {
             Some(record) => record,
             None => parse_record::<RawGrammar>(&text).map_err(|e| e.to_string())?,
         };
-        let (record, signed, replay) = (Rc::new(record), Rc::new(signed), Rc::new(replay));
-        self.read_games.borrow_mut().keep(ReadGame {
-            id: id.to_owned(),
-            text,
-            ruleset: hash,
-            record: Rc::clone(&record),
-            signed: Rc::clone(&signed),
-            replay: Rc::clone(&replay),
-        });
-        Ok(Loaded {
-            meta,
-            record,
-            signed,
+        let bounds = Bounds::of(&text, &signed);
+        let mut text = RecordText {
+            text: Rc::new(text),
+            whole: Some((Rc::new(record), Rc::new(signed))),
+            bounds,
+            digest: None,
+        };
+        self.keep_tip(id, &mut text, &replay);
+        Ok((text, replay))
+    }
+
+    /// Writes the game's tip of `replay`, the replay of `text`. A tip that
+    /// cannot be written costs the next run's first command of the game a
+    /// whole reading, nothing else: said in the log, and the game goes on.
+    fn keep_tip(&self, id: &str, text: &mut RecordText, replay: &SignedReplay) {
+        match checkpoint::keep_tip(
+            &self.root().join(tip_path(id)),
             replay,
-            ruleset,
-        })
+            &text.text,
+            text.bounds,
+            text.digest.as_ref(),
+        ) {
+            Ok(digest) => text.digest = digest,
+            Err(e) => {
+                text.digest = None;
+                super::log(&format!(
+                    "{id}: the game's tip was not written ({e}); the next run reads the record whole"
+                ));
+            }
+        }
     }
 
     fn keys(&self, work: &Work, loaded: &Loaded) -> Result<Keys, String> {
@@ -1511,7 +1631,7 @@ impl Robot {
                 });
             }
         };
-        let after = self.commit(work, &mut loaded, &events)?;
+        let after = self.commit(work, &mut loaded, &replay, &events)?;
         loaded.replay = after;
         loaded.meta.changed_by(&events, &loaded.replay, self.now);
         if loaded.replay.ending().is_some() {
@@ -1536,40 +1656,96 @@ impl Robot {
         })
     }
 
-    /// Appends events to the record, checks that it verifies, and queues it.
+    /// Appends `events`, which `after` (a copy of the game's replay) has
+    /// proved and played, to the record, checks that it verifies, and
+    /// queues it. The events are printed after the text's verified part
+    /// and only they are walked again, as a desk's turn is
+    /// (`crate::game::record::append_turn`), so that a command costs the
+    /// same late in a long game as early; a text that cannot be continued
+    /// so is printed and checked whole, as before. The game's tip is
+    /// written for the next run.
     fn commit(
         &self,
         work: &mut Work,
         loaded: &mut Loaded,
+        after: &SignedReplay,
         events: &[SignedEvent],
     ) -> Result<Rc<SignedReplay>, String> {
+        let id = loaded.meta.id.clone();
         // The record is changed where it is: nothing else may hold it.
-        self.read_games.borrow_mut().forget(&loaded.meta.id);
-        let appended = crate::game::record::append_checked(
-            Rc::make_mut(&mut loaded.record),
-            &loaded.replay,
-            Some(&loaded.signed),
-            events,
-            None,
-            &self.root().join(record_path(&loaded.meta.id)),
-        )
-        .map_err(|e| e.to_string())?;
-        let (text, after) = (appended.text, Rc::new(appended.replay));
-        // The record now holds the events, and its signed view with it.
-        loaded.signed = Rc::new(appended.signed);
+        self.read_games.borrow_mut().forget(&id);
+        let from = loaded.replay.events().len();
+        let played = after.events().len() == from + events.len();
+        let continued = match loaded.text.bounds {
+            Some(bounds) if played => {
+                let mut text = String::clone(&loaded.text.text);
+                append_verified_in_place(&mut text, bounds, after, from, None).and_then(
+                    |appended| match replay_continued(
+                        &text,
+                        &appended,
+                        &loaded.replay,
+                        Known::Log(after.events()),
+                    ) {
+                        After::Replayed { replay, bounds } => Some((text, *replay, bounds)),
+                        // A defect of Yam's own printing: the whole way
+                        // below prints the record canonically and says
+                        // what is wrong.
+                        After::Whole => None,
+                    },
+                )
+            }
+            _ => None,
+        };
+        let (text, replay) = match continued {
+            Some((text, replay, bounds)) => (
+                RecordText {
+                    text: Rc::new(text),
+                    whole: None,
+                    bounds,
+                    digest: loaded.text.digest.take(),
+                },
+                replay,
+            ),
+            None => {
+                let (mut record, signed) = loaded.text.whole()?;
+                // Held here alone, changed where it is.
+                loaded.text.whole = None;
+                let appended = crate::game::record::append_checked(
+                    Rc::make_mut(&mut record),
+                    &loaded.replay,
+                    Some(&signed),
+                    events,
+                    None,
+                    &self.root().join(record_path(&id)),
+                )
+                .map_err(|e| e.to_string())?;
+                let bounds = Bounds::of(&appended.text, &appended.signed);
+                // A text printed anew need not begin with the bytes the
+                // last tip's digest is of: no digest, the tip hashes them.
+                let text = RecordText {
+                    text: Rc::new(appended.text),
+                    whole: Some((record, Rc::new(appended.signed))),
+                    bounds,
+                    digest: None,
+                };
+                (text, appended.replay)
+            }
+        };
+        loaded.text = text;
+        self.keep_tip(&id, &mut loaded.text, &replay);
+        let after = Rc::new(replay);
         // The next mail of this game finds it as written (if it is).
         self.read_games.borrow_mut().keep(ReadGame {
-            id: loaded.meta.id.clone(),
-            text: text.clone(),
+            id: id.clone(),
             ruleset: loaded.ruleset.hash(),
-            record: Rc::clone(&loaded.record),
-            signed: Rc::clone(&loaded.signed),
+            text: loaded.text.clone(),
             replay: Rc::clone(&after),
         });
-        work.writes.insert(record_path(&loaded.meta.id), text);
+        work.writes
+            .insert(record_path(&id), String::clone(&loaded.text.text));
         if let Some(now) = Checkpoint::of(&after) {
             work.writes
-                .insert(checkpoint_path(&loaded.meta.id), checkpoint::to_text(&now));
+                .insert(checkpoint_path(&id), checkpoint::to_text(&now));
         }
         Ok(after)
     }
@@ -2481,7 +2657,7 @@ impl Robot {
             },
         )
         .map_err(|e| e.to_string())?;
-        loaded.replay = self.commit(work, &mut loaded, &[event])?;
+        loaded.replay = self.commit(work, &mut loaded, &replay, &[event])?;
         loaded.meta.stage = Stage::Over;
         self.put_meta(work, &loaded.meta);
         let text = format!(
@@ -2889,10 +3065,13 @@ mod read_games_tests {
         let ruleset = Builtin.load_ruleset(GameKind::Khan, "basic").unwrap();
         ReadGame {
             id: id.to_owned(),
-            text: text.to_owned(),
             ruleset: ruleset.hash(),
-            record: Rc::new(Record::new(yam_notation::Tags::default())),
-            signed: Rc::new(SignedText::default()),
+            text: RecordText {
+                text: Rc::new(text.to_owned()),
+                whole: None,
+                bounds: None,
+                digest: None,
+            },
             replay: Rc::new(SignedReplay::start(&Builtin, &ruleset).unwrap()),
         }
     }
@@ -2907,9 +3086,9 @@ mod read_games_tests {
         let hash = read.ruleset;
         let replay = Rc::clone(&read.replay);
         kept.keep(read);
-        let (record, signed, found) = kept.get("g", "one", &hash).unwrap();
+        let (text, found) = kept.get("g", "one", &hash).unwrap();
         assert!(Rc::ptr_eq(&found, &replay), "shared, not copied");
-        drop((replay, record, signed));
+        drop((replay, text));
         assert_eq!(Rc::strong_count(&found), 2, "the command and the cache");
         kept.forget("g");
         assert_eq!(Rc::strong_count(&found), 1, "the command alone");
@@ -3033,7 +3212,7 @@ mod read_games_tests {
         );
         assert_eq!(
             kept.bytes,
-            kept.games.iter().map(|g| g.text.len()).sum::<usize>()
+            kept.games.iter().map(|g| g.text.text.len()).sum::<usize>()
         );
         // The bytes bound: one game larger than it is still kept alone.
         kept.keep(game("big", &"x".repeat(ReadGames::BYTES + 1)));
