@@ -6797,3 +6797,149 @@ fn a_card_naming_an_address_with_invisible_controls_is_not_logged_as_it_stands()
         "the robot's log carries invisible controls from a stranger's card: {shown:?}\n{said:?}"
     );
 }
+
+/// The robot's store as an earlier build (before the forty-first step's
+/// normal form) left it for a player at `unicode`, whose mail reached the
+/// robot from `written`: every file naming her names `written` (the form
+/// `earlier_normal` gave: trimmed, lower case), and the files keyed by her
+/// address are under the key of that form. `player`: her own files too
+/// (else only the games' bookkeeping, as after her player file was moved
+/// to her new form: "filed under the new form with her next change").
+fn as_an_earlier_build_filed(local: &Local, unicode: &str, written: &str, player: bool) {
+    let key =
+        |a: &str| yam_referee::fair_play::hash::Hash32::of(a.as_bytes()).to_hex()[..16].to_owned();
+    let (new, earlier) = (key(unicode), key(written));
+    let data = local.root.join("data");
+    // An earlier build had not brought its store to the normal form.
+    let _ = std::fs::remove_file(data.join("robot/addresses.normal"));
+    let rewrite = |path: &std::path::Path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        std::fs::write(path, text.replace(unicode, written)).unwrap();
+    };
+    for game in std::fs::read_dir(data.join("games")).unwrap().flatten() {
+        rewrite(&game.path().join("robot.yaml"));
+    }
+    if !player {
+        return;
+    }
+    let players = data.join("robot/players");
+    rewrite(&players.join(format!("{new}.yaml")));
+    std::fs::rename(
+        players.join(format!("{new}.yaml")),
+        players.join(format!("{earlier}.yaml")),
+    )
+    .unwrap();
+    let register = data.join("robot/register");
+    std::fs::rename(register.join(&new), register.join(&earlier)).unwrap();
+    for counts in std::fs::read_dir(data.join("robot/rate"))
+        .unwrap()
+        .flatten()
+    {
+        if counts.path().join(&new).exists() {
+            std::fs::rename(counts.path().join(&new), counts.path().join(&earlier)).unwrap();
+        }
+    }
+}
+
+/// Ann and Bo at Khan, Bo writing from `bo@xn--bcher-kva.example`, Ann's
+/// first move played, and the store then made as an earlier build left it
+/// (`as_an_earlier_build_filed`): the robot, the game's id and Bo's token.
+fn khan_with_bo_filed_by_an_earlier_build(player: bool) -> (Local, String, String) {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let written = "bo@xn--bcher-kva.example";
+    local.deliver(written, "help", "help");
+    local.run();
+    let bo = local
+        .sent()
+        .into_iter()
+        .filter(|(to, _)| !to.contains("ann"))
+        .find_map(|(_, r)| token_in(&r.body))
+        .expect("Bo's token");
+    local.says(
+        "ann@player.test",
+        &ann,
+        &format!("challenge khan basic {written}"),
+    );
+    let game = game_of(&local);
+    local.says(written, &bo, &format!("join {game}"));
+    local.says("ann@player.test", &ann, "move Ng3-f3 #0");
+    assert_eq!(replay(&local.record(&game)).plies(), 1);
+    // The upgrade: the store is as the earlier build wrote it.
+    as_an_earlier_build_filed(&local, "bo@bücher.example", written, player);
+    (local, game, bo)
+}
+
+/// What the robot mailed about `what` (the first lines of each), and its log.
+fn told_about(local: &Local, what: &str, log: &str) -> String {
+    let answers: Vec<String> = local
+        .sent()
+        .into_iter()
+        .map(|(_, r)| r)
+        .filter(|r| r.body.contains(what))
+        .map(|r| r.body.lines().take(4).collect::<Vec<_>>().join("\n"))
+        .collect();
+    format!("answers:\n{}\nlog: {log}", answers.join("\n----\n"))
+}
+
+/// Real life: Bo's domain is international, and his mail reaches the
+/// robot in its ASCII form (`bo@xn--bcher-kva.example`), as a mail
+/// program or gateway without SMTPUTF8 writes it. He registered and
+/// joined Ann's game with an earlier build, which filed him (his player
+/// file, his register, his rate counts) and the game's seats under that
+/// form. The robot is upgraded mid-game. docs/mail.md, "One normal form
+/// for an address": "A robot player filed by an earlier build under the
+/// form it knew is found under it" (`auth::earlier_address_key`). He is
+/// not: `Robot::player` looks for the earlier key of the sender's address
+/// in its *new* normal form (`bo@bücher.example`), which is that form
+/// again, so the fallback never finds anyone a mail names. Bo's token is
+/// refused, he is registered anew as a stranger ("registered
+/// bo@bücher.example"), and his move is not played, nor any later one,
+/// until the silence forfeits him.
+#[test]
+fn a_player_of_an_earlier_build_at_an_international_domain_still_moves_in_his_game() {
+    let (mut local, game, bo) = khan_with_bo_filed_by_an_earlier_build(true);
+    local.deliver(
+        "bo@xn--bcher-kva.example",
+        "move Ae7-f6 #1",
+        &format!("token: {bo}"),
+    );
+    let log = stderr(&local.run());
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        2,
+        "Bo, filed by an earlier build under his domain's ASCII form, is no longer known after the upgrade: his move is not played:\n{}",
+        told_about(&local, "Ae7-f6", &log)
+    );
+    // Moved once, the earlier files kept aside, and said.
+    let backup = local
+        .root
+        .join("data/robot/before-normal-addresses/robot/players");
+    assert_eq!(std::fs::read_dir(backup).unwrap().count(), 1, "{log}");
+    assert!(log.contains("brought to the normal form"), "{log}");
+}
+
+/// The same upgrade, once Bo's player file is where the normal form puts
+/// it (docs/mail.md: an earlier build's player "is found under it and
+/// filed under the new form with her next change"): his token is taken,
+/// but the game's bookkeeping (`robot.yaml`: its seats, the invited
+/// address) still names him in the earlier form, and `Robot::member`
+/// compares the seats with his sender's normal form byte for byte, as
+/// does every other seat comparison of the robot (`meta.challenger ==
+/// from`, `meta.invited`, a witnessed game's `bound`). His move is refused.
+#[test]
+fn a_player_of_an_earlier_build_found_under_his_new_form_still_moves_in_his_game() {
+    let (mut local, game, bo) = khan_with_bo_filed_by_an_earlier_build(false);
+    local.deliver(
+        "bo@xn--bcher-kva.example",
+        "move Ae7-f6 #1",
+        &format!("token: {bo}"),
+    );
+    let log = stderr(&local.run());
+    assert_eq!(
+        replay(&local.record(&game)).plies(),
+        2,
+        "Bo's game, whose seats an earlier build wrote in his domain's ASCII form, refuses his move after the upgrade:\n{}",
+        told_about(&local, "Ae7-f6", &log)
+    );
+}

@@ -42,18 +42,25 @@ pub fn normal(address: &str) -> String {
         if errors.is_ok() && !unicode.is_empty() {
             out.push_str(&unicode);
         } else {
-            out.push_str(&nfc.normalize(domain).to_lowercase());
+            // A domain UTS 46 refuses as a whole (its bidi rule refuses a
+            // label that starts with a digit beside a right-to-left one,
+            // `1mail.xn--4dbrk0ce`, an ordinary routed host): each ASCII
+            // label of it that is punycode decoded alone, so that both its
+            // forms are still one domain.
+            let lower = nfc.normalize(domain).to_lowercase();
+            let labels: Vec<String> = lower
+                .split('.')
+                .map(|label| {
+                    label
+                        .strip_prefix("xn--")
+                        .and_then(idna::punycode::decode_to_string)
+                        .map_or_else(|| label.to_owned(), |l| nfc.normalize(&l).to_lowercase())
+                })
+                .collect();
+            out.push_str(&labels.join("."));
         }
     }
     out
-}
-
-/// The normal form an earlier build gave `address` (trimmed, lower case),
-/// under which the robot filed a player: looked for when the normal form
-/// finds none, so a player registered before the forty-first step is
-/// still known.
-pub fn earlier_normal(address: &str) -> String {
-    address.trim().to_lowercase()
 }
 
 /// Whether `a` and `b` are one address.
@@ -81,5 +88,32 @@ mod tests {
         assert!(!same("strasse@example.net", "straße@example.net"));
         // A domain UTS 46 refuses is kept, lower-cased.
         assert_eq!(normal("Ann@Bad_Domain..X"), "ann@bad_domain..x");
+    }
+
+    /// Real life: a mail host under a right-to-left top-level domain whose
+    /// own label starts with a digit (`1mail.ישראל`, Israel's Hebrew ccTLD,
+    /// `xn--4dbrk0ce` in ASCII; `3com.امارات`). The ASCII form is an
+    /// ordinary host name that DNS and every mail server route, but UTS 46
+    /// refuses both forms (its bidi rule: in a domain with a right-to-left
+    /// label, no label may start with a digit), and `normal` then keeps
+    /// each form as it was written: the one mailbox is two addresses, two
+    /// players at the robot and two contacts at a desk, which the normal
+    /// form is there to prevent (docs/mail.md, "One normal form for an
+    /// address": `bo@xn--bcher-kva.example` is `bo@bücher.example`). The
+    /// punycode labels decode whatever the bidi rule says of the whole.
+    #[test]
+    fn a_domain_the_bidi_rule_refuses_is_still_one_address_in_both_forms() {
+        assert!(
+            same("bo@1mail.xn--4dbrk0ce", "bo@1mail.ישראל"),
+            "{:?} and {:?}",
+            normal("bo@1mail.xn--4dbrk0ce"),
+            normal("bo@1mail.ישראל")
+        );
+        assert!(
+            same("bo@3com.xn--mgbaam7a8h", "bo@3com.امارات"),
+            "{:?} and {:?}",
+            normal("bo@3com.xn--mgbaam7a8h"),
+            normal("bo@3com.امارات")
+        );
     }
 }

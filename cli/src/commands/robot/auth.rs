@@ -31,16 +31,6 @@ pub fn address_key(address: &str) -> String {
         .to_owned()
 }
 
-/// The key an earlier build gave `address` (by
-/// [`crate::mail::address::earlier_normal`]): the same as
-/// [`address_key`] for every address whose normal form did not change.
-pub fn earlier_address_key(address: &str) -> String {
-    hex::encode(Sha256::digest(
-        crate::mail::address::earlier_normal(address).as_bytes(),
-    ))[..16]
-        .to_owned()
-}
-
 /// A player the robot knows.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {

@@ -40,6 +40,7 @@ use crate::mail::extract::{Incoming, read_mail};
 use crate::store::Store;
 
 mod keybook;
+mod normal_addresses;
 mod witness;
 
 /// The robot's settings.
@@ -810,19 +811,10 @@ impl Robot {
         if let Some(text) = self.read(work, &rel) {
             return self.parsed(&self.parsed_players, &rel, text);
         }
-        // Filed by an earlier build under the normal form it knew (a
-        // punycode domain, a local part in NFD, a final sigma, which the
-        // normal form now writes otherwise): the same player, in her
-        // address's normal form; written at her new place with her next
-        // change.
-        let earlier = format!("robot/players/{}.yaml", auth::earlier_address_key(address));
-        if earlier == rel {
-            return None;
-        }
-        let text = self.read(work, &earlier)?;
-        let mut player: Player = self.parsed(&self.parsed_players, &earlier, text)?;
-        player.address = crate::mail::address::normal(&player.address);
-        Some(player)
+        // A player an earlier build filed under the form it knew (a
+        // punycode domain, a local part in NFD, a final sigma) was moved
+        // here once (`Robot::normalize_stored_addresses`).
+        None
     }
 
     fn put_player(&self, work: &mut Work, player: &Player) {

@@ -394,6 +394,10 @@ struct Runner {
     told: HashSet<decide::Unreadable>,
     /// The mails set aside this run, said once each ([`Runner::set_aside`]).
     told_set_aside: HashSet<String>,
+    /// Whether the store's addresses are known to be in their normal form
+    /// (`Robot::normalize_stored_addresses`, once a store, at the first
+    /// look that finds no plan of an earlier run left to finish).
+    addresses_normal: bool,
 }
 
 fn setup(args: &RunArgs) -> Result<Runner, Fail> {
@@ -508,6 +512,7 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
         seen: Vec::new(),
         told: HashSet::new(),
         told_set_aside: HashSet::new(),
+        addresses_normal: false,
     })
 }
 
@@ -693,6 +698,33 @@ impl Runner {
     /// out and marked read by groups ([`Group`]). A forfeit is never
     /// claimed against a player whose mail is still waiting, nor decided
     /// on a game a plan not done holds.
+    /// Brings a store's addresses to their normal form, once, and says
+    /// what it did; a failure is said and the step taken again at the
+    /// next look.
+    fn normalize_stored_addresses(&mut self) {
+        match self.robot.normalize_stored_addresses() {
+            Ok(done) => {
+                self.addresses_normal = true;
+                let Some(done) = done else { return };
+                if done.changed > 0 {
+                    log(&format!(
+                        "data directory: {} file(s) of an earlier build brought to the normal form of their addresses (the originals in robot/before-normal-addresses)",
+                        done.changed
+                    ));
+                }
+                for (kept, there) in done.clashes {
+                    log(&format!(
+                        "data directory: {kept} names the same mailbox as {there}, which is the one used; {kept} is left as it is for the operator"
+                    ));
+                }
+            }
+            Err(e) => log(&format!(
+                "data directory: the addresses of an earlier build could not all be brought to their normal form ({e}); tried again at the next look"
+            )),
+        }
+        self.robot.touched();
+    }
+
     fn cycle(&mut self) -> usize {
         let mut look = Look::default();
         self.prune_journal();
@@ -707,6 +739,13 @@ impl Runner {
             }
             look.blocks.hold(&plan);
             look.failures += 1;
+        }
+        // A store of an earlier build, its addresses brought to their
+        // normal form before anything is decided on them, and after the
+        // plans of its runs are finished (they write the files as that
+        // build named them).
+        if !self.addresses_normal && look.failures == 0 {
+            self.normalize_stored_addresses();
         }
         // Mails that went out only now: the silences they started count
         // from now (`Robot::mailed_late`), decided on the store as the

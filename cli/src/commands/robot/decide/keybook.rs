@@ -76,7 +76,7 @@ pub enum Source<'a> {
     Card,
 }
 
-fn book_path(address: &str) -> String {
+pub(super) fn book_path(address: &str) -> String {
     format!("robot/keys/{}.yaml", auth::address_key(address))
 }
 
