@@ -132,7 +132,10 @@ pub fn cpu_ticks(yam: &std::ffi::OsStr, args: &[&std::ffi::OsStr]) -> u64 {
         .skip(1)
         .map(|f| f.parse().unwrap_or(0))
         .collect();
-    fields[12] + fields[13]
+    match (fields.get(12), fields.get(13)) {
+        (Some(user), Some(system)) => user + system,
+        _ => panic!("the shell's /proc stat has no cutime and cstime: {text:?}"),
+    }
 }
 
 /// The read(2) calls `yam ARGS` makes (the binary `yam`, from

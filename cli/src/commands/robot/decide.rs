@@ -516,6 +516,16 @@ const LIVE_SETTINGS: &str = ".settings";
 /// none, and its games are looked at once to make it).
 const LIVE_INDEXED: &str = ".indexed";
 
+/// A game in the index of live games ([`Robot::live_index`]).
+#[derive(Debug, Default)]
+struct LiveEntry {
+    /// Its marker is there: look at it.
+    marked: bool,
+    /// The hints looks left, each its file's name and the time before
+    /// which nothing is due.
+    hints: Vec<(String, u64)>,
+}
+
 fn live_path(id: &str) -> String {
     format!("{LIVE}/{id}")
 }
@@ -2240,47 +2250,38 @@ impl Robot {
     pub fn deadlines(&self, waiting: &std::collections::HashSet<String>) -> Vec<(String, Work)> {
         let mut out = Vec::new();
         let live = self.store.root().join(LIVE);
-        let indexed = live.join(LIVE_INDEXED).is_file();
         // The games that may owe something, by the index; without one,
         // every game the robot keeps (a challenge not yet joined has its
         // bookkeeping and no record), once, to make it.
-        let dir = if indexed {
-            live.clone()
-        } else {
-            self.store.root().join("games")
-        };
-        let names: Vec<String> = std::fs::read_dir(&dir)
-            .map(|entries| {
-                entries
-                    .flatten()
-                    .filter(|e| indexed || e.path().join("robot.yaml").is_file())
-                    .filter_map(|e| e.file_name().to_str().map(str::to_owned))
-                    .filter(|name| !name.starts_with('.'))
-                    .collect()
-            })
-            .unwrap_or_default();
-        // Each game's markers: the one its bookkeeping's writer made
-        // (`ID`: look at it), and the hint a look left (`ID@NEXT`: nothing
-        // is due before NEXT). The hints hold for the clock settings they
-        // were worked out with (`.settings`); others, and they are looked
-        // at again.
+        let index = self.live_index();
+        let indexed = index.is_some();
+        let games = index.unwrap_or_else(|| {
+            std::fs::read_dir(self.store.root().join("games"))
+                .map(|entries| {
+                    entries
+                        .flatten()
+                        .filter(|e| e.path().join("robot.yaml").is_file())
+                        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+                        .filter(|name| !name.starts_with('.'))
+                        .map(|id| {
+                            let marked = LiveEntry {
+                                marked: true,
+                                hints: Vec::new(),
+                            };
+                            (id, marked)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        });
+        // The hints hold for the clock settings they were worked out with
+        // (`.settings`); others, and they are looked at again.
         let settings = self.clock_settings();
         let hints_hold = indexed
             && std::fs::read_to_string(live.join(LIVE_SETTINGS)).is_ok_and(|s| s == settings);
-        let mut games: BTreeMap<String, (bool, Vec<(String, u64)>)> = BTreeMap::new();
-        for name in names {
-            match name.split_once('@') {
-                Some((id, next)) if indexed => {
-                    let next = next.parse().unwrap_or(0);
-                    let entry = games.entry(id.to_owned()).or_default();
-                    entry.1.push((name.clone(), next));
-                }
-                _ => games.entry(name).or_default().0 = true,
-            }
-        }
         let mut still_live = Vec::new();
-        for (id, (fresh, hints)) in games {
-            if !fresh && hints_hold && hints.iter().all(|(_, next)| *next > self.now) {
+        for (id, LiveEntry { marked, hints }) in games {
+            if !marked && hints_hold && hints.iter().all(|(_, next)| *next > self.now) {
                 still_live.push(id);
                 continue;
             }
@@ -2304,7 +2305,7 @@ impl Robot {
                         let made = hints.iter().any(|(name, _)| *name == hint)
                             || std::fs::File::create(live.join(&hint)).is_ok();
                         if made {
-                            if fresh {
+                            if marked {
                                 let _ = std::fs::remove_file(live.join(&id));
                             }
                             for (name, _) in hints.iter().filter(|(name, _)| *name != hint) {
@@ -2357,22 +2358,38 @@ impl Robot {
     /// `ID@NEXT`), from one listing of it; `None` when the store has no
     /// complete index yet (every game may then be live).
     fn live_ids(&self) -> Option<std::collections::BTreeSet<String>> {
+        self.live_index().map(|games| games.into_keys().collect())
+    }
+
+    /// The index of live games, by game (`None` while it is not complete,
+    /// a store of an earlier build): each game's markers, the one its
+    /// bookkeeping's writer made (`ID`: look at it) and the hints a look
+    /// left (`ID@NEXT`: nothing is due before NEXT). The one reading of
+    /// the index's folder, for the deadlines and for a move that names no
+    /// game alike.
+    fn live_index(&self) -> Option<BTreeMap<String, LiveEntry>> {
         let live = self.store.root().join(LIVE);
         if !live.join(LIVE_INDEXED).is_file() {
             return None;
         }
-        let entries = std::fs::read_dir(&live).ok()?;
-        Some(
-            entries
-                .flatten()
-                .filter_map(|e| e.file_name().to_str().map(str::to_owned))
-                .filter(|name| !name.starts_with('.'))
-                .map(|name| {
-                    name.split_once('@')
-                        .map_or(name.clone(), |(id, _)| id.to_owned())
-                })
-                .collect(),
-        )
+        let mut games: BTreeMap<String, LiveEntry> = BTreeMap::new();
+        for entry in std::fs::read_dir(&live).ok()?.flatten() {
+            let Some(name) = entry.file_name().to_str().map(str::to_owned) else {
+                continue;
+            };
+            if name.starts_with('.') {
+                continue;
+            }
+            match name.split_once('@') {
+                Some((id, next)) => {
+                    let next = next.parse().unwrap_or(0);
+                    let hint = (name.clone(), next);
+                    games.entry(id.to_owned()).or_default().hints.push(hint);
+                }
+                None => games.entry(name).or_default().marked = true,
+            }
+        }
+        Some(games)
     }
 
     /// The clock settings the deadlines' hints are worked out with.
