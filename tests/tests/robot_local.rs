@@ -6132,11 +6132,12 @@ fn a_confirmation_the_hours_limit_held_back_is_mailed_with_a_later_mail_of_the_g
         confirmations(&t).is_empty(),
         "setup: the hour's one answer was spent"
     );
-    // Hours later, each plays a turn, an hour apart (the hour allows one
-    // answer); each turn mail carries its card.
+    // Hours later, each plays a turn, an hour and a minute apart (the
+    // hour allows one answer, counted at the end of its minute); each
+    // turn mail carries its card.
     let mut log = String::new();
     for n in 0..2 {
-        let later = (wall_clock() + (3 + n) * 3600).to_string();
+        let later = (wall_clock() + (3 + n) * 3660).to_string();
         let mover = if t.ann.status(game) == "YOU" {
             &t.ann
         } else {

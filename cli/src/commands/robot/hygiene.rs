@@ -159,18 +159,32 @@ impl RateLimit {
         self.dir.join(super::auth::address_key(name))
     }
 
-    fn times(&self, name: &str, now: u64) -> Vec<u64> {
+    /// The counts of `name` within the window at `now`: each a time and
+    /// how many events it stands for.
+    fn counts(&self, name: &str, now: u64) -> Vec<(u64, u64)> {
         std::fs::read_to_string(self.path(name))
             .unwrap_or_default()
             .lines()
-            .filter_map(|l| l.trim().parse().ok())
+            .filter_map(count_line)
             // A count a little ahead of the clock (set back by less than
             // the window: a step of NTP, a wrong zone corrected) still
             // counts: dropped, a clock set back ten minutes gave every
             // sender a fresh hour. One further ahead than a whole window
             // is a clock that was wrong before, and no count of this one.
-            .filter(|t: &u64| t + self.window > now && *t <= now.saturating_add(self.window))
+            .filter(|(t, _)| t + self.window > now && *t <= now.saturating_add(self.window))
             .collect()
+    }
+
+    /// The time an event at `now` is counted under: the end of its
+    /// sixtieth of the window (a minute of an hour, 24 minutes of a day),
+    /// so a count file holds at most 61 lines whatever the limit (one
+    /// line an event, the total of 10,000 an hour an operator may allow
+    /// was a 110 kB file written whole at every unauthenticated mail).
+    /// Rounded up, an event counts up to a sixtieth of the window longer,
+    /// never shorter.
+    fn bucket(&self, now: u64) -> u64 {
+        let width = (self.window / 60).max(1);
+        (now - now % width).saturating_add(width)
     }
 
     /// Removes the count files none of whose times is within the window
@@ -199,8 +213,8 @@ impl RateLimit {
             };
             let counts = text
                 .lines()
-                .filter_map(|l| l.trim().parse::<u64>().ok())
-                .any(|t| t + self.window > now);
+                .filter_map(count_line)
+                .any(|(t, _)| t + self.window > now);
             if !counts && std::fs::remove_file(&path).is_ok() {
                 removed += 1;
             }
@@ -211,18 +225,22 @@ impl RateLimit {
     /// Whether one more event of `name` at `now` stays within the limit,
     /// without counting it.
     pub fn would_allow(&self, name: &str, now: u64) -> bool {
-        self.times(name, now).len() < self.limit as usize
+        total(&self.counts(name, now)) < u64::from(self.limit)
     }
 
     /// Counts one event of `name` at `now`; false (and not counted) when
     /// over the limit.
     pub fn allow(&self, name: &str, now: u64) -> bool {
-        let mut times = self.times(name, now);
-        let allowed = times.len() < self.limit as usize;
+        let mut counts = self.counts(name, now);
+        let allowed = total(&counts) < u64::from(self.limit);
         if allowed {
-            times.push(now);
+            let at = self.bucket(now);
+            match counts.iter_mut().find(|(t, _)| *t == at) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((at, 1)),
+            }
         }
-        let text: String = times.iter().map(|t| format!("{t}\n")).collect();
+        let text: String = counts.iter().map(|(t, n)| format!("{t} {n}\n")).collect();
         if let Some(counted) = &self.counted {
             counted.note(&self.path(name));
         }
@@ -231,6 +249,23 @@ impl RateLimit {
         let _ = crate::store::atomic::write(&self.path(name), text.as_bytes(), true);
         allowed
     }
+}
+
+/// One line of a count file: a time and how many events it stands for,
+/// `TIME COUNT`; `TIME` alone, as builds before the forty-second step wrote
+/// each event, is one.
+fn count_line(line: &str) -> Option<(u64, u64)> {
+    let mut fields = line.split_whitespace();
+    let time = fields.next()?.parse().ok()?;
+    let count = match fields.next() {
+        Some(count) => count.parse().ok()?,
+        None => 1,
+    };
+    fields.next().is_none().then_some((time, count))
+}
+
+fn total(counts: &[(u64, u64)]) -> u64 {
+    counts.iter().map(|(_, n)| n).sum()
 }
 
 /// The robot's limits on mail nobody has authenticated, and on what it
@@ -410,9 +445,11 @@ mod tests {
         assert!(refuse("vic@example.org", 1000));
         assert!(!refuse("vic@example.org", 2000));
         assert!(refuse("a@example.org", 2000));
-        // The hour's total is spent; a day later one more to the victim.
+        // The hour's total is spent; a day later (after the end of the
+        // 24 minutes the first is counted in, 1,440) one more to the victim.
         assert!(!refuse("b@example.org", 2001));
-        assert!(refuse("vic@example.org", 1000 + 86_400));
+        assert!(!refuse("vic@example.org", 1000 + 86_400));
+        assert!(refuse("vic@example.org", 1440 + 86_400));
         // A welcome is counted apart from a refusal.
         assert!(limits.answer_unauthenticated(Answer::Welcome, "new@example.org", 1000 + 86_400));
     }
@@ -426,7 +463,28 @@ mod tests {
         }
         assert!(!limit.allow("ann@example.org", 1001));
         assert!(limit.allow("bo@example.org", 1001));
-        assert!(limit.allow("ann@example.org", 1000 + 3600));
+        // Counted at the end of their minute (1,020): an hour after it.
+        assert!(!limit.allow("ann@example.org", 1000 + 3600));
+        assert!(limit.allow("ann@example.org", 1020 + 3600));
+    }
+
+    /// A count file holds a line a sixtieth of the window, whatever the
+    /// limit; one an earlier build wrote (a line an event) still counts.
+    #[test]
+    fn a_count_file_stays_small_at_any_limit_and_earlier_counts_still_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let limit = RateLimit::new(dir.path(), 1_000);
+        for n in 0..1_000u64 {
+            assert!(limit.allow(EVERYONE, 100_000 + n * 3));
+        }
+        assert!(!limit.allow(EVERYONE, 100_000 + 3_400));
+        let text = std::fs::read_to_string(limit.path(EVERYONE)).unwrap();
+        assert!(text.lines().count() <= 61, "{} lines", text.lines().count());
+        let earlier = RateLimit::new(&dir.path().join("earlier"), 3);
+        std::fs::create_dir_all(&earlier.dir).unwrap();
+        std::fs::write(earlier.path("ann@example.org"), "5000\n5001\n5002\n").unwrap();
+        assert!(!earlier.allow("ann@example.org", 5100));
+        assert!(earlier.allow("ann@example.org", 5003 + 3600));
     }
 
     #[test]
