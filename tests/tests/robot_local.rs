@@ -398,6 +398,68 @@ fn last_activity(local: &Local, game: &str) -> u64 {
         .unwrap()
 }
 
+/// The operator tries other reminders and goes back: a look cut by a crash
+/// while it made the games' hints anew under the new settings left those
+/// hints under the name of the old settings (`live/.settings`), and, the
+/// old settings back, they were trusted: Ann's reminder of day 14 waited
+/// for the day the other settings had worked out (day 30).
+#[test]
+fn a_look_cut_while_the_settings_change_leaves_no_hint_trusted_under_the_old() {
+    let mut local = Local::new();
+    let (game, _, _) = ann_and_bo_at_khan(&mut local);
+    let last = last_activity(&local, &game);
+    let at = |days: u64| (last + days * 86_400 + 60).to_string();
+    let reminded = |local: &Local| {
+        local
+            .sent()
+            .into_iter()
+            .filter(|(to, r)| to.contains("ann") && r.body.starts_with("Reminder"))
+            .count()
+    };
+    let config = std::fs::read_to_string(&local.config).unwrap();
+    let look = |local: &Local, day: u64, kill: Option<&str>| {
+        let now = at(day);
+        let mut env = vec![("YAM_ROBOT_NOW", now.as_str())];
+        if let Some(step) = kill {
+            env.push(("YAM_ROBOT_KILL_AT", step));
+        }
+        robot_once(&local.config, &env)
+    };
+    // Hints under the default settings (a reminder on day 14).
+    assert!(look(&local, 1, None).status.success());
+    // Other reminders, and the look that works the hints out anew is cut
+    // once it has made one.
+    std::fs::write(
+        &local.config,
+        config.replace(
+            "limits:\n",
+            "deadlines:\n  reminders: [30]\n  forfeit: 40\nlimits:\n",
+        ),
+    )
+    .unwrap();
+    let cut = look(&local, 2, Some("after-a-hint"));
+    assert!(!cut.status.success(), "setup: the look was cut");
+    let hints: Vec<String> = std::fs::read_dir(local.root.join("data/live"))
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .filter(|n| n.starts_with(&game))
+        .collect();
+    assert_eq!(
+        hints.len(),
+        1,
+        "setup: one hint, of the new settings: {hints:?}"
+    );
+    // The default settings back: Ann is reminded on day 14, as before.
+    std::fs::write(&local.config, &config).unwrap();
+    assert!(look(&local, 14, None).status.success());
+    assert_eq!(
+        reminded(&local),
+        1,
+        "a hint worked out under other settings was trusted under the old ones: {hints:?}"
+    );
+}
+
 #[test]
 fn silence_brings_reminders_then_a_forfeit_claim() {
     let mut local = Local::new();

@@ -2279,6 +2279,25 @@ impl Robot {
         let settings = self.clock_settings();
         let hints_hold = indexed
             && std::fs::read_to_string(live.join(LIVE_SETTINGS)).is_ok_and(|s| s == settings);
+        // Hints are made anew under other settings: the old settings go
+        // first, durably, and the new are written once every game has its
+        // hint. A look cut between would otherwise leave hints of the new
+        // settings under the name of the old, trusted if the operator went
+        // back to them (a reminder of the old settings passed over until
+        // the new ones' date).
+        if indexed && !hints_hold {
+            match std::fs::remove_file(live.join(LIVE_SETTINGS)) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    self.note_unreadable(&format!("{LIVE}/{LIVE_SETTINGS}"), e.to_string());
+                    return out;
+                }
+                _ => {
+                    #[cfg(unix)]
+                    let _ = std::fs::File::open(&live).and_then(|d| d.sync_all());
+                }
+            }
+        }
+        let mut hints_made = 0usize;
         let mut still_live = Vec::new();
         for (id, LiveEntry { marked, hints }) in games {
             if !marked && hints_hold && hints.iter().all(|(_, next)| *next > self.now) {
@@ -2311,6 +2330,10 @@ impl Robot {
                             for (name, _) in hints.iter().filter(|(name, _)| *name != hint) {
                                 let _ = std::fs::remove_file(live.join(name));
                             }
+                        }
+                        hints_made += usize::from(made);
+                        if hints_made == 1 && !hints_hold {
+                            super::journal::kill_point("after-a-hint");
                         }
                     }
                     false

@@ -57,7 +57,7 @@
 //! which time no mail system still retries a delivery and the mail itself
 //! has long been archived.
 //!
-//! `YAM_ROBOT_KILL_AT=after-read|after-apply|before-done|after-send|after-archive`
+//! `YAM_ROBOT_KILL_AT=after-read|after-apply|before-done|after-send|after-archive|after-a-hint`
 //! makes the process kill itself (SIGKILL, by `kill -9` of its own pid) at
 //! that step, for the crash tests.
 
