@@ -836,6 +836,49 @@ fn a_robot_game_played_through_its_tip_is_the_game_played_whole() {
     assert!(verify.status.success(), "{}", stderr(&verify));
 }
 
+/// The record the robot attaches to an answer travels as a desk's does
+/// (`docs/mail.md`, "Why the attached record travels as its lines"): as its
+/// own lines when nothing on a mail's way would change them, legible in
+/// the raw mail and read back byte for byte. Until the forty-second step
+/// the robot sent every record in base64, which docs/robot.md said it did
+/// not (a quarter larger, and its encoding a fifth of a long game's
+/// answer's instructions).
+#[test]
+fn the_robots_attached_record_travels_as_its_lines() {
+    let mut local = Local::new();
+    let (game, ann, _) = ann_and_bo_at_khan(&mut local);
+    local.deliver(
+        "ann@player.test",
+        &format!("move {game} Ng3-f3 #0"),
+        &format!("token: {ann}"),
+    );
+    local.run();
+    let record = local.record(&game);
+    let raw: Vec<String> = std::fs::read_dir(local.root.join("out"))
+        .unwrap()
+        .flatten()
+        .map(|e| String::from_utf8_lossy(&std::fs::read(e.path()).unwrap()).into_owned())
+        .filter(|text| text.contains("application/x-yam"))
+        .collect();
+    assert!(!raw.is_empty(), "setup: an answer with the record");
+    for mail in &raw {
+        let part = &mail[mail.find("application/x-yam").unwrap()..];
+        assert!(
+            part.contains("Content-Transfer-Encoding: 7bit"),
+            "the record is not sent as its lines: {}",
+            &part[..part.len().min(400)]
+        );
+        assert!(part.contains("[GameId \""), "legible in the raw mail");
+    }
+    let answered = local
+        .sent()
+        .into_iter()
+        .filter_map(|(_, r)| r.record)
+        .find(|r| r.contains("Ng3-f3"))
+        .unwrap();
+    assert_eq!(answered, record, "read back as the store keeps it");
+}
+
 #[test]
 fn a_mail_delivered_twice_is_obeyed_once_and_a_roll_is_never_taken_back() {
     let mut local = Local::new();

@@ -274,7 +274,7 @@ pub const SEVEN_BIT_RECORD_LINE: usize = 998;
 /// mail is smaller by a quarter of the record; and the record is legible
 /// in the raw mail (`docs/mail.md`, "Why the attached record travels as its
 /// lines").
-fn record_body(record: &[u8]) -> Body {
+pub fn record_body(record: &[u8]) -> Body {
     if travels_as_its_lines(record) {
         // The lines with CRLF, as every text on the wire: the reader takes
         // them back to LF (`extract`). lettre adds the line break that

@@ -31,7 +31,9 @@ pub fn parse(raw: &[u8]) -> Received {
     let record = m
         .attachments()
         .find(|a| a.attachment_name().is_some_and(|n| n.ends_with(".yam")))
-        .map(|a| String::from_utf8_lossy(a.contents()).into_owned());
+        // A record sent as its lines comes with CRLF, as every text on the
+        // wire; the desk's reader takes them back to LF (`mail::extract`).
+        .map(|a| String::from_utf8_lossy(a.contents()).replace("\r\n", "\n"));
     Received {
         subject: m.subject().unwrap_or_default().to_owned(),
         message_id: m.message_id().unwrap_or_default().to_owned(),

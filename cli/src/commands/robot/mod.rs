@@ -25,8 +25,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Subcommand;
-use lettre::message::header::{ContentTransferEncoding, ContentType};
-use lettre::message::{Attachment, Body, Mailbox as Address, MultiPart, SinglePart};
+use lettre::message::header::ContentType;
+use lettre::message::{Attachment, Mailbox as Address, MultiPart, SinglePart};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
@@ -337,12 +337,13 @@ pub fn compose(robot: &Address, mail: &OutMail) -> Result<lettre::Message, Strin
     let message = match &mail.attachment {
         Some((name, text)) => {
             let kind = ContentType::parse("application/x-yam").unwrap_or(ContentType::TEXT_PLAIN);
-            // In base64, as a desk sends it (`mail::compose`): left to
-            // choose, lettre sends a record (ASCII, long lines) as
-            // quoted-printable, slower to write and to read, and larger.
-            let record =
-                Body::new_with_encoding(text.clone().into_bytes(), ContentTransferEncoding::Base64)
-                    .unwrap_or_else(Body::new);
+            // As a desk sends it (`mail::compose::record_body`): as its own
+            // lines (7bit) when nothing on a mail's way would change them,
+            // else in base64 (left to choose, lettre sends a record, ASCII
+            // with long lines, as quoted-printable, slower to write and to
+            // read, and larger). Until the forty-second step the robot sent
+            // every record in base64, which docs/robot.md said it did not.
+            let record = crate::mail::compose::record_body(text.as_bytes());
             builder.multipart(
                 MultiPart::mixed()
                     .singlepart(SinglePart::plain(mail.body.clone()))
