@@ -863,3 +863,74 @@ fn a_tip_that_cannot_be_kept_is_named_in_the_warning() {
     );
     s.verify("game.yam").success();
 }
+
+#[test]
+fn a_dispute_never_prints_the_equivocators_seat_name_raw() {
+    // The seat names are labels no signature covers: the equivocator
+    // writes his own into the log he hands the director. The reasons and
+    // the verdict are shown safe; the proof's line must be too, or an
+    // escape sequence retitles the terminal, erases the line and moves
+    // the cursor, and a right-to-left override reorders the culprit's name.
+    let s = Scratch::new();
+    s.new_game("game.yam", &[]);
+    s.play("game.yam", &MOVES[..4]);
+    let base = s.read("game.yam");
+    s.write("copy.yam", &base);
+    s.play("game.yam", &["Wh3-f4"]);
+    s.play("copy.yam", &["Ag4-f3", "Kb7-c6"]);
+    let hostile = "[White \"alice\x1b]0;bob equivocated\x07\x1b[2K\x1b[1G\u{202E}\"]";
+    for file in ["game.yam", "copy.yam"] {
+        let text = s.read(file).replace("[White \"alice\"]", hostile);
+        assert!(text.contains(hostile));
+        s.write(file, &text);
+    }
+    let out = yam!()
+        .arg("dispute")
+        .arg(s.path("game.yam"))
+        .arg(s.path("copy.yam"))
+        .assert()
+        .code(1);
+    let shown = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(shown.contains("proof of equivocation by"), "{shown}");
+    assert!(
+        !shown.contains(['\x1b', '\x07', '\u{202E}']),
+        "`yam dispute` printed a seat name's control characters raw: {shown:?}"
+    );
+}
+
+#[test]
+fn verify_never_prints_a_records_game_id_raw() {
+    // `yam show` and `yam check` clean the GameId they print; `yam verify`
+    // prints it in every game's label, on standard output. An unsigned
+    // game, or a signed one whose GameId tag was changed, holds any text
+    // there: an escape sequence clears the director's screen, retitles the
+    // window, or moves the cursor to paint a verdict over the line.
+    let s = Scratch::new();
+    s.new_game("game.yam", &[]);
+    s.play("game.yam", &MOVES[..2]);
+    let hostile = "test-game.yam\x1b]0;verified\x07\x1b[2J\x1b[1G\u{202E}";
+    let text = s.read("game.yam").replace(
+        "[GameId \"test-game.yam\"]",
+        &format!("[GameId \"{hostile}\"]"),
+    );
+    assert!(text.contains(hostile));
+    s.write("changed.yam", &text);
+    s.write(
+        "unsigned.yam",
+        &format!(
+            "[Game \"Khan\"]\n[Variant \"Magician\"]\n[GameId \"{hostile}\"]\n[Date \"2026.11.30\"]\n\
+             [White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n[NotationVersion \"1\"]\n\
+             [Ruleset \"magician\"]\n\n1. Ng3-f3 *\n"
+        ),
+    );
+    for file in ["changed.yam", "unsigned.yam"] {
+        let out = s.verify(file);
+        let output = out.get_output();
+        let shown = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert!(shown.contains("game 1 (test-game.yam"), "{shown}");
+        assert!(
+            !shown.contains(['\x1b', '\x07', '\u{202E}']),
+            "`yam verify {file}` printed the GameId's control characters raw: {shown:?}"
+        );
+    }
+}

@@ -175,7 +175,9 @@ pub fn run(args: &DisputeArgs) -> Result<Status> {
         let _ = writeln!(
             out,
             "proof of equivocation by {} (two events, same game, same parent, same author, different content, both signatures valid; anyone can check them):",
-            report.name_of(proof.culprit())
+            // A seat name is a label no signature covers: the culprit
+            // writes his own, shown safe as the reasons are.
+            crate::diagnostics::visible(&report.name_of(proof.culprit()))
         );
         for event in [first, second] {
             let mut comment = Comment::default();

@@ -601,15 +601,22 @@ fn report_dealt(
     tally: &mut Tally,
 ) {
     let mut out = io::stdout().lock();
+    // The id is the record's own GameId, any text its writer chose: shown
+    // safe for a terminal, as the path is.
     let label = format!(
-        "{}: game {number} ({id})",
-        crate::diagnostics::visible_path(path)
+        "{}: game {number} ({})",
+        crate::diagnostics::visible_path(path),
+        crate::diagnostics::visible(id)
     );
     match &report.verdict {
         CheckVerdict::Illegal(v) => {
             tally.failed += 1;
             if !quiet {
-                let _ = writeln!(out, "{label}: not verified: {}", v.reason);
+                let _ = writeln!(
+                    out,
+                    "{label}: not verified: {}",
+                    crate::diagnostics::visible(&v.reason)
+                );
                 eprint!(
                     "{}",
                     render_violation(path, number as u64, report, v, frame)
@@ -648,11 +655,12 @@ fn report_game(path: &Path, number: usize, item: &Checked, quiet: bool, tally: &
             if !quiet && let CheckVerdict::Illegal(v) = &report.verdict {
                 let _ = writeln!(
                     out,
-                    "{}: game {number} ({id}): not verified: its signatures hold, but a move \
+                    "{}: game {number} ({}): not verified: its signatures hold, but a move \
                      beside them breaks the rules: {}: {}",
                     crate::diagnostics::visible_path(path),
-                    v.token,
-                    v.reason
+                    crate::diagnostics::visible(id),
+                    crate::diagnostics::visible(&v.token),
+                    crate::diagnostics::visible(&v.reason)
                 );
                 eprint!(
                     "{}",
@@ -676,9 +684,12 @@ fn report_game(path: &Path, number: usize, item: &Checked, quiet: bool, tally: &
             return;
         }
     };
+    // The id is the record's own GameId, any text its writer chose: shown
+    // safe for a terminal, as the path is.
     let label = format!(
-        "{}: game {number} ({id})",
-        crate::diagnostics::visible_path(path)
+        "{}: game {number} ({})",
+        crate::diagnostics::visible_path(path),
+        crate::diagnostics::visible(id)
     );
     match verdict {
         Verdict::Verified(v) => {
@@ -689,10 +700,12 @@ fn report_game(path: &Path, number: usize, item: &Checked, quiet: bool, tally: &
                 tally.verified += 1;
             }
             if !quiet {
+                // What the record says of itself (names, a resignation's
+                // reason) shown safe for a terminal.
                 let lines = describe_verified(v);
-                let _ = writeln!(out, "{label}: {}", lines[0]);
+                let _ = writeln!(out, "{label}: {}", crate::diagnostics::visible(&lines[0]));
                 for line in &lines[1..] {
-                    let _ = writeln!(out, "{line}");
+                    let _ = writeln!(out, "{}", crate::diagnostics::visible(line));
                 }
             }
         }
@@ -708,7 +721,11 @@ fn report_game(path: &Path, number: usize, item: &Checked, quiet: bool, tally: &
         Verdict::Failed(f) => {
             tally.failed += 1;
             if !quiet {
-                let _ = writeln!(out, "{label}: not verified: {}", f.reason);
+                let _ = writeln!(
+                    out,
+                    "{label}: not verified: {}",
+                    crate::diagnostics::visible(&f.reason)
+                );
                 eprint!("{}", render_failure(path, number, id, f, frame.as_deref()));
             }
         }

@@ -5906,3 +5906,47 @@ fn a_challenge_refereed_by_a_robot_at_an_address_beyond_ascii_reaches_the_invite
         "Bo's desk did not take a challenge refereed by schiri@bücher.example:\n{said}"
     );
 }
+
+#[test]
+fn a_challengers_header_cannot_put_escape_codes_on_the_invited_players_terminal() {
+    // Ann's header is no part of what she signs: her challenge's seat
+    // names and Variant are hers to write. Bo's desk keeps the challenge's
+    // text as it came, and `yam games` and `yam board` print its tags.
+    let root = tempfile::tempdir().unwrap();
+    let (ann, bo) = pair(root.path());
+    let Inbox::Files { dir: bo_inbox, .. } = bo.inbox.clone() else {
+        unreachable!()
+    };
+    challenge_bo(&ann, "khan-1").success();
+    bo.read();
+    ann.read();
+    let sent = super::mail_files(&bo_inbox).pop().expect("Ann's challenge");
+    let raw = std::fs::read_to_string(&sent).unwrap();
+    std::fs::remove_file(&sent).unwrap();
+    let hostile = "Rescue Khan\x1b]0;you won\x07\x1b[2K\x1b[1G\u{202E}";
+    let record = ann
+        .record("khan-1")
+        .replace(
+            "[Variant \"Rescue Khan\"]",
+            &format!("[Variant \"{hostile}\"]"),
+        )
+        .replace("[White \"?\"]", &format!("[White \"Ann{hostile}\"]"));
+    assert!(
+        record.contains(&format!("[Variant \"{hostile}\"]"))
+            && record.contains(&format!("[White \"Ann{hostile}\"]")),
+        "{}",
+        ann.record("khan-1")
+    );
+    std::fs::write(&sent, compose_like(&raw, &record)).unwrap();
+    let said = bo.read();
+    assert!(said.contains("challenges you"), "{said}");
+    for args in [&["games"][..], &["board", "khan-1"][..]] {
+        let out = bo.yam(args).success();
+        let shown = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        assert!(
+            !shown.contains(['\x1b', '\x07', '\u{202E}']),
+            "`yam {}` printed the challenger's control characters raw: {shown:?}",
+            args.join(" ")
+        );
+    }
+}

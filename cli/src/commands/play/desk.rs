@@ -1060,13 +1060,18 @@ impl Game {
         })
     }
 
-    /// The players' names, first seat first.
+    /// The players' names, first seat first, as they may be shown (a
+    /// terminal, a mail's subject): a seat tag is no part of what is
+    /// signed, and a challenger's header writes it, escape sequences and
+    /// right-to-left overrides included, so every control character is a
+    /// picture and every invisible one a replacement
+    /// ([`crate::diagnostics::visible`]).
     pub fn players(&self) -> Vec<String> {
         let kind = self.record.game();
         kind.map(|k| {
             k.player_tags()
                 .iter()
-                .map(|t| self.record.tags.get(t).unwrap_or("?").to_owned())
+                .map(|t| crate::diagnostics::visible(self.record.tags.get(t).unwrap_or("?")))
                 .collect()
         })
         .unwrap_or_default()

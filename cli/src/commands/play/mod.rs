@@ -659,7 +659,8 @@ pub fn games(args: &GamesArgs) -> Result<Status> {
                     out,
                     "{mark:<5} {id}  {} ({})  {}  {}{waiting}",
                     game.record.game().map_or("?", |g| g.name()),
-                    game.record.tags.get("Variant").unwrap_or("-"),
+                    // The challenger's header, unsigned: shown safe.
+                    crate::diagnostics::visible(game.record.tags.get("Variant").unwrap_or("-")),
                     game.players().join(" vs "),
                     body::whose_turn(&game, &desk)
                 );
