@@ -379,6 +379,52 @@ fn a_game_whose_record_cannot_be_written_takes_no_second_move_and_the_others_go_
     assert_eq!(local.plies(&game_a), 1);
 }
 
+/// A store of an earlier build is brought to the normal form of its
+/// addresses once, after the plans of its runs are finished (they write the
+/// files as that build named them). Until then nothing is decided on it: a
+/// player filed under her earlier key would be taken for a stranger and
+/// registered again (an attacker helper of the forty-second step). A plan
+/// that cannot be finished (a record that cannot be written) holds the
+/// step, and the mail waits, unread; once the plan is done, the step is
+/// taken and the mail answered.
+#[test]
+fn a_store_of_an_earlier_build_decides_nothing_before_its_addresses_are_normal() {
+    let mut local = Local::new();
+    let ann = local.register("ann@player.test");
+    let game = local.solo_game("ann@player.test", &ann);
+    let record = local.record_path(&game);
+    let Some(unwritable) = Unwritable::make(&record) else {
+        panic!("cannot make {} unwritable here", record.display());
+    };
+    local.deliver(
+        "ann@player.test",
+        &format!("move {game} draw #0"),
+        &format!("token: {ann}\nseed: one"),
+    );
+    let once = || robot_once(&local.config, &[]);
+    assert!(!once().status.success(), "setup: the plan is blocked");
+    // As an earlier build left it: no note that its addresses are normal.
+    let done = record
+        .ancestors()
+        .nth(3)
+        .unwrap()
+        .join("robot/addresses.normal");
+    std::fs::remove_file(&done).unwrap();
+    let stranger = local.deliver("cy@player.test", "help", "help");
+    let once = || robot_once(&local.config, &[]);
+    let out = once();
+    let log = stderr(&out);
+    assert!(!out.status.success(), "{log}");
+    assert!(log.contains("no mail is read until they are"), "{log}");
+    assert!(local.answers_to(&stranger).is_empty(), "decided before the step: {log}");
+    assert!(!done.exists());
+    drop(unwritable);
+    let log = stderr(&local.run());
+    assert!(done.exists(), "the step is taken once the plan is done: {log}");
+    assert_eq!(local.answers_to(&stranger).len(), 1, "{log}");
+    assert_eq!(local.plies(&game), 1);
+}
+
 /// The robot's journal key of a mail (`robot::mail_keys`) whose text is
 /// `help`, as `deliver_as` writes it.
 fn key_of(id: &str, from: &str) -> String {

@@ -4010,6 +4010,42 @@ fn a_forged_sender_with_a_trailing_unicode_space_cannot_take_a_newcomers_player_
     );
 }
 
+/// Attack (a stranger, before Ann's first mail), the twin of the trailing
+/// space: a forged `From: <ann@xn--layer-wr33a.test>`, an ASCII domain
+/// whose first label is the punycode of `\u{ff50}layer` (a fullwidth `p`).
+/// UTS 46 refuses it as a whole (its label is not in mapped form), and
+/// `mail::address::normal` decodes the label alone and keeps it as it
+/// decodes: the sender is `ann@\u{ff50}layer.test`, a mailable address
+/// that is not Ann's. But a player's file is named by the normal form of
+/// that (`auth::address_key` normalizes again), `ann@player.test`: the
+/// robot writes Ann's own player file with a token it mails to the
+/// forger's address. When Ann writes for the first time she is no
+/// newcomer, her mail carries no token, and she is refused: she never
+/// receives a token, and no mail she can send registers her.
+#[test]
+fn a_forged_sender_at_a_punycode_label_of_a_mapped_letter_cannot_take_a_newcomers_player_file() {
+    let mut local = Local::new();
+    local.deliver_raw(
+        "From: <ann@xn--layer-wr33a.test>\r\nTo: robot@yam.test\r\nMessage-ID: <forged@evil.test>\r\nSubject: help\r\n\r\nhelp\r\n"
+            .as_bytes(),
+    );
+    local.run();
+    local.deliver("ann@player.test", "help", "help");
+    let log = stderr(&local.run());
+    let sent: Vec<String> = local
+        .sent()
+        .into_iter()
+        .map(|(to, r)| format!("{to}\n{}", r.body.lines().next().unwrap_or_default()))
+        .collect();
+    assert!(
+        local
+            .sent()
+            .into_iter()
+            .any(|(to, r)| to.trim_end() == "To: ann@player.test" && token_in(&r.body).is_some()),
+        "Ann, writing from her own address for the first time, is welcomed with a token: {sent:#?}\nlog: {log}"
+    );
+}
+
 #[test]
 fn a_forged_mail_that_copies_a_players_message_id_does_not_swallow_her_move() {
     // Attack (the opponent, copied on Ann's mails: a player who CCs her

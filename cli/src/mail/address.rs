@@ -44,9 +44,18 @@ pub fn normal(address: &str) -> String {
         } else {
             // A domain UTS 46 refuses as a whole (its bidi rule refuses a
             // label that starts with a digit beside a right-to-left one,
-            // `1mail.xn--4dbrk0ce`, an ordinary routed host): each ASCII
-            // label of it that is punycode decoded alone, so that both its
-            // forms are still one domain.
+            // `1mail.xn--4dbrk0ce`, an ordinary routed host): each of its
+            // punycode labels decoded alone, so that both its forms are
+            // still one domain; but only a label that is the exact IDNA
+            // encoding of what it decodes to (encoded again, the same
+            // label). A label that decodes to what UTS 46 would still map
+            // (a fullwidth letter, a capital, a soft hyphen, an ideographic
+            // full stop) or to plain ASCII is another host, kept as
+            // written: decoded, `ann@xn--layer-wr33a.test` was
+            // `ann@\u{ff50}layer.test`, whose own normal form is
+            // `ann@player.test` (a normal form that was none, and a forger's
+            // address filed as a newcomer's), and `xn--wca` (`Ü`) was
+            // `xn--tda` (`ü`), two hosts as one.
             let lower = nfc.normalize(domain).to_lowercase();
             let labels: Vec<String> = lower
                 .split('.')
@@ -54,7 +63,10 @@ pub fn normal(address: &str) -> String {
                     label
                         .strip_prefix("xn--")
                         .and_then(idna::punycode::decode_to_string)
-                        .map_or_else(|| label.to_owned(), |l| nfc.normalize(&l).to_lowercase())
+                        .filter(|decoded| {
+                            idna::domain_to_ascii(decoded).is_ok_and(|again| again == label)
+                        })
+                        .unwrap_or_else(|| label.to_owned())
                 })
                 .collect();
             out.push_str(&labels.join("."));
@@ -115,5 +127,83 @@ mod tests {
             normal("bo@3com.xn--mgbaam7a8h"),
             normal("bo@3com.امارات")
         );
+    }
+
+    /// Attack (a forger, or a gateway's mangling): a domain label in ASCII
+    /// whose punycode decodes to text UTS 46 would still map (a fullwidth
+    /// letter, a soft hyphen, an ideographic full stop). UTS 46 refuses
+    /// the whole domain, since such a label is not in its mapped form, and
+    /// the per-label fallback keeps the decoded text as it is: the normal
+    /// form of `ann@xn--layer-wr33a.test` is `ann@\u{ff50}layer.test`, whose
+    /// own normal form is `ann@player.test`. The normal form is no longer
+    /// a normal form: whatever is filed under `address_key(normal(from))`
+    /// (`auth::address_key` normalizes again) is filed under another
+    /// player's key than `same` compares, and the one-time migration's
+    /// `normal(player.address)` moves an address again.
+    #[test]
+    fn the_normal_form_of_a_normal_form_is_itself() {
+        for address in [
+            // `\u{ff50}layer`: a fullwidth `p`.
+            "ann@xn--layer-wr33a.test",
+            // `pla\u{ad}yer`: a soft hyphen.
+            "ann@xn--player-dja.test",
+            // `\u{fc}\u{3002}x`: an ideographic full stop in one label.
+            "bo@xn--x-dha8227a.example",
+        ] {
+            let once = normal(address);
+            assert_eq!(
+                normal(&once),
+                once,
+                "{address:?} normalizes to {once:?}, which normalizes to another form"
+            );
+        }
+    }
+
+    /// Two mailboxes, one normal form: `xn--wca` (the punycode of `\u{dc}`,
+    /// a capital, which IDNA never writes but DNS routes as any host
+    /// label) and `xn--tda` (`\u{fc}`) are two hosts, and `xn--a-` (no
+    /// encoded letter) is another host than `a`; the per-label fallback
+    /// lower-cases and decodes each into the other's form, so the robot
+    /// files the two senders as one player (one key, one token, one
+    /// seat) and a desk as one contact.
+    #[test]
+    fn two_host_names_are_two_addresses() {
+        for (one, other) in [
+            ("bo@xn--wca.mail.example", "bo@xn--tda.mail.example"),
+            ("bo@xn--mail-.example", "bo@mail.example"),
+        ] {
+            assert!(
+                !same(one, other),
+                "{one:?} and {other:?} are two mailboxes, one normal form {:?}",
+                normal(one)
+            );
+        }
+    }
+
+    proptest::proptest! {
+        /// The normal form is one: normalized again, it is itself, for
+        /// addresses made of the pieces that each form of it turned on
+        /// (cases beyond ASCII, NFD marks, sigmas, fullwidth letters and
+        /// stops, punycode labels good and bad, right-to-left text, digits
+        /// that start a label).
+        #[test]
+        fn the_normal_form_is_stable_for_any_address(
+            local in proptest::collection::vec(
+                proptest::sample::select(vec!["a", "Ü", "u\u{308}", "Σ", "ς", "İ", "ß", "\u{212a}", "ｐ", "."]),
+                1..6,
+            ),
+            labels in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "xn--bcher-kva", "bücher", "BÜCHER", "xn--layer-wr33a", "ｐlayer", "xn--wca",
+                    "xn--tda", "xn--mail-", "1mail", "xn--4dbrk0ce", "ישראל", "ü。x", "xn--",
+                    "Mail", "a\u{ad}b", "xn--zz",
+                ]),
+                1..4,
+            ),
+        ) {
+            let address = format!("{}@{}", local.concat(), labels.join("."));
+            let once = normal(&address);
+            proptest::prop_assert_eq!(normal(&once), once.clone(), "{:?}", address);
+        }
     }
 }

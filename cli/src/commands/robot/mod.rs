@@ -399,6 +399,8 @@ struct Runner {
     /// (`Robot::normalize_stored_addresses`, once a store, at the first
     /// look that finds no plan of an earlier run left to finish).
     addresses_normal: bool,
+    /// Whether the log said once that mail waits for it.
+    told_not_normal: bool,
 }
 
 fn setup(args: &RunArgs) -> Result<Runner, Fail> {
@@ -514,6 +516,7 @@ fn setup(args: &RunArgs) -> Result<Runner, Fail> {
         told: HashSet::new(),
         told_set_aside: HashSet::new(),
         addresses_normal: false,
+        told_not_normal: false,
     })
 }
 
@@ -745,8 +748,26 @@ impl Runner {
         // normal form before anything is decided on them, and after the
         // plans of its runs are finished (they write the files as that
         // build named them).
-        if !self.addresses_normal && look.failures == 0 {
-            self.normalize_stored_addresses();
+        if !self.addresses_normal {
+            if self.robot.stored_addresses_normal() {
+                self.addresses_normal = true;
+            } else if look.failures == 0 {
+                self.normalize_stored_addresses();
+            }
+        }
+        // Nothing is decided on a store whose addresses are not yet in
+        // their normal form: a player filed under her earlier key would be
+        // taken for a stranger and registered again, and the step would
+        // then leave her old files aside as a clash. The mail waits, read
+        // at the look that finds the earlier runs' plans finished.
+        if !self.addresses_normal {
+            if !self.told_not_normal {
+                self.told_not_normal = true;
+                log(
+                    "data directory: plans of an earlier run are not finished, so its addresses are not yet in their normal form; no mail is read until they are",
+                );
+            }
+            return look.failures.max(1);
         }
         // Mails that went out only now: the silences they started count
         // from now (`Robot::mailed_late`), decided on the store as the

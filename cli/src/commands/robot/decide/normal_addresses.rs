@@ -44,6 +44,13 @@ pub struct Normalized {
 }
 
 impl Robot {
+    /// Whether the store's addresses were brought to their normal form
+    /// (by this build, once; a store of no earlier build is so from its
+    /// first look).
+    pub fn stored_addresses_normal(&self) -> bool {
+        self.root().join(DONE).is_file()
+    }
+
     /// Brings the store's addresses to their normal form, once (see the
     /// module). `None` when it was done before.
     pub fn normalize_stored_addresses(&self) -> io::Result<Option<Normalized>> {
@@ -114,11 +121,13 @@ impl Step<'_> {
         Ok(())
     }
 
-    /// Moves the file `from` to `to` (both backed up first), unless `to`
-    /// holds something else already; then it is a clash, left as it is.
-    /// `text` is what `from` becomes, `same` says whether what `to` holds
-    /// is that (the step was cut after writing it: `from` only goes).
-    fn move_to(
+    /// Writes `text`, what the file `from` becomes, at `to` (backed up
+    /// first), unless `to` holds something else already: then it is a
+    /// clash, left as it is, and false. `same` says whether what `to` holds
+    /// is that text (the step was cut after writing it). The file `from`
+    /// stays until [`Step::retire`]: what goes with it moves first, so a
+    /// step cut between finds it again.
+    fn place(
         &mut self,
         from: &str,
         to: &str,
@@ -137,10 +146,18 @@ impl Step<'_> {
         } else {
             self.rewrite(to, text)?;
         }
-        self.back_up(from)?;
-        std::fs::remove_file(self.path(from))?;
-        self.done.changed += 1;
         Ok(true)
+    }
+
+    /// Removes `from`, placed at `to` (backed up first), the step's last
+    /// move for it.
+    fn retire(&mut self, from: &str, to: &str) -> io::Result<()> {
+        if from != to {
+            self.back_up(from)?;
+            std::fs::remove_file(self.path(from))?;
+            self.done.changed += 1;
+        }
+        Ok(())
     }
 
     /// Moves what is kept under the key `from` (a player's register of
@@ -158,6 +175,9 @@ impl Step<'_> {
             let (old, new) = (self.path(&place).join(from), self.path(&place).join(to));
             if old.exists() && !new.exists() {
                 std::fs::rename(&old, &new)?;
+                // Durable before the player file that finds them goes.
+                #[cfg(unix)]
+                std::fs::File::open(self.path(&place))?.sync_all()?;
                 self.done.changed += 1;
             }
         }
@@ -165,6 +185,19 @@ impl Step<'_> {
     }
 
     fn players(&mut self) -> io::Result<()> {
+        // A player moved by a step cut before her register and counts
+        // followed her (the first version of the step removed her old file
+        // first): found from the copy kept aside.
+        let aside = format!("{BACKUP}/robot/players");
+        for name in self.yaml_files(&aside)? {
+            if self.path(&format!("robot/players/{name}")).exists() {
+                continue;
+            }
+            if let Some(player) = read_yaml::<Player>(&self.path(&format!("{aside}/{name}"))) {
+                let from = name.trim_end_matches(".yaml");
+                self.move_keyed(from, &auth::address_key(&normal(&player.address)))?;
+            }
+        }
         for name in self.yaml_files("robot/players")? {
             let rel = format!("robot/players/{name}");
             let Some(mut player) = read_yaml::<Player>(&self.path(&rel)) else {
@@ -179,12 +212,13 @@ impl Step<'_> {
             let Ok(text) = serde_yaml_ng::to_string(&player) else {
                 continue;
             };
-            let moved = self.move_to(&rel, &to, &text, |there| {
+            let placed = self.place(&rel, &to, &text, |there| {
                 serde_yaml_ng::from_str::<Player>(there).is_ok_and(|p| p == player)
             })?;
-            if moved {
+            if placed {
                 let from = name.trim_end_matches(".yaml");
                 self.move_keyed(from, &auth::address_key(&address))?;
+                self.retire(&rel, &to)?;
             }
         }
         Ok(())
@@ -205,9 +239,11 @@ impl Step<'_> {
             let Ok(text) = serde_yaml_ng::to_string(&book) else {
                 continue;
             };
-            self.move_to(&rel, &to, &text, |there| {
+            if self.place(&rel, &to, &text, |there| {
                 serde_yaml_ng::from_str::<KeyBook>(there).is_ok_and(|b| b == book)
-            })?;
+            })? {
+                self.retire(&rel, &to)?;
+            }
         }
         Ok(())
     }
@@ -356,5 +392,72 @@ mod tests {
         );
         assert!(root.join(&cy_old).exists(), "a clash is left as it is");
         assert_eq!(robot.normalize_stored_addresses().unwrap(), None, "once");
+    }
+
+    /// Real life (a crash, a power cut): the step is cut after a player
+    /// file was moved to its new key (written there, the old one
+    /// removed) and before her register and rate counts followed it
+    /// (`move_keyed`). The step is taken again at the next look, as the
+    /// docs promise ("each move in it can be taken twice"), but it finds
+    /// her from her old player file alone, which is gone: her register
+    /// (the signed opening of every game she started, which `list` counts
+    /// so that restarts until the cards are kind are seen) stays under the
+    /// old key for good, and her rate counts with it.
+    #[test]
+    fn a_step_cut_after_a_player_moved_still_moves_her_register() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let robot = Robot::new(
+            Store::open(root).unwrap(),
+            "robot@yam.test",
+            super::super::Settings::default(),
+            0,
+        )
+        .unwrap();
+        let (earlier, now) = ("bo@xn--bcher-kva.example", "bo@bücher.example");
+        let old_key = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(earlier.as_bytes()))[..16]
+            .to_owned();
+        let new_key = auth::address_key(now);
+        let yaml = |p: &Player| serde_yaml_ng::to_string(p).unwrap();
+        // As the earlier build left it: player, register, a rate count.
+        put(
+            root,
+            &format!("robot/players/{old_key}.yaml"),
+            &yaml(&player(earlier, "aa")),
+        );
+        put(
+            root,
+            &format!("robot/register/{old_key}/g1.yam"),
+            "opening\n",
+        );
+        put(root, &format!("robot/rate/invitations/{old_key}"), "3\n");
+        // The step, cut after its first move: the player file is at its
+        // new key and gone from the old one; nothing else moved yet.
+        put(
+            root,
+            &super::super::player_path(now),
+            &yaml(&player(now, "aa")),
+        );
+        // (The first version of the step kept the old file aside, then
+        // removed it, then moved her register and counts.)
+        put(
+            root,
+            &format!("{BACKUP}/robot/players/{old_key}.yaml"),
+            &yaml(&player(earlier, "aa")),
+        );
+        std::fs::remove_file(root.join(format!("robot/players/{old_key}.yaml"))).unwrap();
+        // The next look takes the step again.
+        robot.normalize_stored_addresses().unwrap();
+        assert!(
+            root.join(format!("robot/register/{new_key}/g1.yam"))
+                .exists(),
+            "Bo's register follows him to his new key (still at the old one: {})",
+            root.join(format!("robot/register/{old_key}")).exists()
+        );
+        assert!(
+            root.join(format!("robot/rate/invitations/{new_key}"))
+                .exists(),
+            "and his rate counts"
+        );
     }
 }
