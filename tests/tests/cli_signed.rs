@@ -552,6 +552,55 @@ fn the_plain_export_numbers_khan_moves_as_pgn_does() {
     assert!(!plain.contains("2... Ac5-d6"), "{plain}");
 }
 
+/// A checkpoint an earlier build wrote (version 1, its seal SHA-256 over
+/// the same fields) is no checkpoint now: the game is verified whole once
+/// and goes on, and a checkpoint of this build is written in its place.
+#[test]
+fn a_checkpoint_of_an_earlier_build_costs_one_whole_verification_and_is_written_anew() {
+    let s = Scratch::new();
+    s.new_game("game.yam", &[]);
+    s.play("game.yam", &MOVES[..4]);
+    let dir = s.secrets().join("games/test-game.yam");
+    let kept = std::fs::read_to_string(dir.join("checkpoint")).unwrap();
+    let field = |name: &str| {
+        kept.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .unwrap()
+            .to_owned()
+    };
+    // The earlier build's file for the same events: its seal of SHA-256
+    // over the earlier domain (the signatures read from the record).
+    let record = parse_record::<RawGrammar>(&s.read("game.yam")).unwrap();
+    let b64 = base64::engine::general_purpose::STANDARD;
+    // (`Hash32::of` is SHA-256.)
+    let mut sealed = b"yam/v1/checkpoint\0".to_vec();
+    sealed.extend(6u32.to_be_bytes());
+    sealed.extend(hex::decode(field("head ")).unwrap());
+    for node in &record.movetext {
+        if let Node::Comment(c) = node {
+            for part in &c.parts {
+                if let CommentPart::Command(cmd) = part
+                    && cmd.name == "event"
+                {
+                    sealed.extend(b64.decode(&cmd.args[1]).unwrap());
+                }
+            }
+        }
+    }
+    let earlier = format!(
+        "yam-checkpoint 1\nevents 6\nhead {}\nseal {}\n",
+        field("head "),
+        yam_referee::fair_play::hash::Hash32::of(&sealed).to_hex()
+    );
+    std::fs::write(dir.join("checkpoint"), &earlier).unwrap();
+    // No tip either: the record is read through the checkpoint alone.
+    let _ = std::fs::remove_file(dir.join("tip"));
+    s.play("game.yam", &MOVES[4..5]);
+    let now = std::fs::read_to_string(dir.join("checkpoint")).unwrap();
+    assert!(now.starts_with("yam-checkpoint 2\nevents 7\n"), "{now}");
+    s.verify("game.yam").success();
+}
+
 /// The hot-seat's verified checkpoint (SECRETS/games/GAME/checkpoint)
 /// spares a turn the signatures it checked before, and vouches for nothing
 /// else: a covered event whose signature was changed in the file is
@@ -564,7 +613,7 @@ fn a_checkpoint_vouches_for_nothing_but_what_was_verified() {
     s.play("game.yam", &MOVES[..4]);
     let checkpoint = s.secrets().join("games/test-game.yam/checkpoint");
     let kept = std::fs::read_to_string(&checkpoint).unwrap();
-    assert!(kept.starts_with("yam-checkpoint 1\nevents 6\n"), "{kept}");
+    assert!(kept.starts_with("yam-checkpoint 2\nevents 6\n"), "{kept}");
     let good = s.read("game.yam");
 
     // A covered event (the second move's) with a changed signature.
@@ -605,7 +654,7 @@ fn a_checkpoint_vouches_for_nothing_but_what_was_verified() {
     s.hotseat("move", "game.yam", &["Kb7-d5", "--dry-run"])
         .success();
     // Garbled: no checkpoint, a whole verification, and a new one.
-    std::fs::write(&checkpoint, "yam-checkpoint 1\nevents 7\n").unwrap();
+    std::fs::write(&checkpoint, "yam-checkpoint 2\nevents 7\n").unwrap();
     s.play("game.yam", &MOVES[5..]);
     assert!(
         std::fs::read_to_string(&checkpoint)

@@ -416,11 +416,17 @@ fn a_store_of_an_earlier_build_decides_nothing_before_its_addresses_are_normal()
     let log = stderr(&out);
     assert!(!out.status.success(), "{log}");
     assert!(log.contains("no mail is read until they are"), "{log}");
-    assert!(local.answers_to(&stranger).is_empty(), "decided before the step: {log}");
+    assert!(
+        local.answers_to(&stranger).is_empty(),
+        "decided before the step: {log}"
+    );
     assert!(!done.exists());
     drop(unwritable);
     let log = stderr(&local.run());
-    assert!(done.exists(), "the step is taken once the plan is done: {log}");
+    assert!(
+        done.exists(),
+        "the step is taken once the plan is done: {log}"
+    );
     assert_eq!(local.answers_to(&stranger).len(), 1, "{log}");
     assert_eq!(local.plies(&game), 1);
 }

@@ -3208,7 +3208,7 @@ fn a_record_changed_behind_the_robots_back_is_verified_whole() {
     assert!(
         std::fs::read_to_string(dir.join("checkpoint"))
             .unwrap()
-            .starts_with("yam-checkpoint 1\n")
+            .starts_with("yam-checkpoint 2\n")
     );
     let honest = local.record(&game);
     assert_eq!(replay(&honest).plies(), 2);

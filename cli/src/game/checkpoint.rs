@@ -3,7 +3,7 @@
 //! text file where only the copy's owner writes:
 //!
 //! ```text
-//! yam-checkpoint 1
+//! yam-checkpoint 2
 //! events 302
 //! head 64 hex digits (the hash of the last verified event)
 //! seal 64 hex digits (docs/fair-play.md, "Verified checkpoints")
@@ -23,7 +23,7 @@ use yam_referee::signed::{Checkpoint, Known};
 use crate::store::atomic;
 
 /// The first line of a checkpoint file, with its version.
-const MAGIC: &str = "yam-checkpoint 1";
+const MAGIC: &str = "yam-checkpoint 2";
 
 /// The checkpoint kept at `path`, if there is a readable one of this
 /// version; anything else is no checkpoint (the record is verified whole).
@@ -254,7 +254,10 @@ mod tests {
         assert_eq!(parse(&text), Some(checkpoint));
         for bad in [
             String::new(),
-            text.replace("yam-checkpoint 1", "yam-checkpoint 2"),
+            // Version 1 (a SHA-256 seal, builds before the forty-second
+            // step): no checkpoint, the record verified whole once.
+            text.replace("yam-checkpoint 2", "yam-checkpoint 1"),
+            text.replace("yam-checkpoint 2", "yam-checkpoint 3"),
             text.replace("events 302", "events -1"),
             text.replace("head ", "head  "),
             text[..text.len() - 10].to_owned(),

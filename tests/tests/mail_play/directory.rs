@@ -2383,7 +2383,7 @@ fn a_store_changed_behind_the_desks_back_is_verified_whole() {
     let game = ann.dir().join("games/khan-1");
     let checkpoint = game.join("checkpoint");
     let kept = std::fs::read_to_string(&checkpoint).unwrap();
-    assert!(kept.starts_with("yam-checkpoint 1\n"), "{kept}");
+    assert!(kept.starts_with("yam-checkpoint 2\n"), "{kept}");
     let honest = ann.record("khan-1");
 
     // A signature of a covered event, changed in the store.
