@@ -398,6 +398,15 @@ fn last_activity(local: &Local, game: &str) -> u64 {
         .unwrap()
 }
 
+/// The reminders the robot sent to `who` (a part of the address).
+fn reminders_to(local: &Local, who: &str) -> usize {
+    local
+        .sent()
+        .into_iter()
+        .filter(|(to, r)| to.contains(who) && r.body.starts_with("Reminder"))
+        .count()
+}
+
 /// The operator tries other reminders and goes back: a look cut by a crash
 /// while it made the games' hints anew under the new settings left those
 /// hints under the name of the old settings (`live/.settings`), and, the
@@ -409,13 +418,7 @@ fn a_look_cut_while_the_settings_change_leaves_no_hint_trusted_under_the_old() {
     let (game, _, _) = ann_and_bo_at_khan(&mut local);
     let last = last_activity(&local, &game);
     let at = |days: u64| (last + days * 86_400 + 60).to_string();
-    let reminded = |local: &Local| {
-        local
-            .sent()
-            .into_iter()
-            .filter(|(to, r)| to.contains("ann") && r.body.starts_with("Reminder"))
-            .count()
-    };
+    let reminded = |local: &Local| reminders_to(local, "ann");
     let config = std::fs::read_to_string(&local.config).unwrap();
     let look = |local: &Local, day: u64, kill: Option<&str>| {
         let now = at(day);
@@ -466,13 +469,7 @@ fn silence_brings_reminders_then_a_forfeit_claim() {
     let (game, _, _) = ann_and_bo_at_khan(&mut local);
     let last = last_activity(&local, &game);
     let at = |days: u64| (last + days * 86_400 + 60).to_string();
-    let reminders = |local: &Local| {
-        local
-            .sent()
-            .into_iter()
-            .filter(|(to, r)| to.contains("ann") && r.body.starts_with("Reminder"))
-            .count()
-    };
+    let reminders = |local: &Local| reminders_to(local, "ann");
     for (days, expected) in [(13, 0), (14, 1), (20, 1), (28, 2), (35, 3), (39, 3)] {
         let out = robot_once(&local.config, &[("YAM_ROBOT_NOW", &at(days))]);
         assert!(out.status.success());

@@ -81,14 +81,13 @@ impl Step<'_> {
         self.root.join(rel)
     }
 
-    /// The files of folder `rel` whose names end in `.yaml`, by name.
-    fn yaml_files(&self, rel: &str) -> io::Result<Vec<String>> {
+    /// The names in folder `rel`, sorted (none if there is no folder).
+    fn names(&self, rel: &str) -> io::Result<Vec<String>> {
         let mut names = Vec::new();
         match std::fs::read_dir(self.path(rel)) {
             Ok(entries) => {
                 for entry in entries {
-                    let name = entry?.file_name();
-                    if let Some(name) = name.to_str().filter(|n| n.ends_with(".yaml")) {
+                    if let Some(name) = entry?.file_name().to_str() {
                         names.push(name.to_owned());
                     }
                 }
@@ -97,6 +96,13 @@ impl Step<'_> {
             Err(e) => return Err(e),
         }
         names.sort();
+        Ok(names)
+    }
+
+    /// The files of folder `rel` whose names end in `.yaml`, by name.
+    fn yaml_files(&self, rel: &str) -> io::Result<Vec<String>> {
+        let mut names = self.names(rel)?;
+        names.retain(|n| n.ends_with(".yaml"));
         Ok(names)
     }
 
@@ -164,12 +170,8 @@ impl Step<'_> {
     /// games, her rate counts) to the key `to`, where nothing is yet.
     fn move_keyed(&mut self, from: &str, to: &str) -> io::Result<()> {
         let mut places = vec!["robot/register".to_owned()];
-        if let Ok(entries) = std::fs::read_dir(self.path("robot/rate")) {
-            for entry in entries.flatten() {
-                if let Some(name) = entry.file_name().to_str() {
-                    places.push(format!("robot/rate/{name}"));
-                }
-            }
+        for name in self.names("robot/rate")? {
+            places.push(format!("robot/rate/{name}"));
         }
         for place in places {
             let (old, new) = (self.path(&place).join(from), self.path(&place).join(to));
@@ -251,17 +253,8 @@ impl Step<'_> {
     /// `robot/keys/key-HEX`: the address a witnessed game's key is bound
     /// to, one line.
     fn key_owners(&mut self) -> io::Result<()> {
-        let entries = match std::fs::read_dir(self.path("robot/keys")) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-            Err(e) => return Err(e),
-        };
-        let mut names: Vec<String> = entries
-            .flatten()
-            .filter_map(|e| e.file_name().to_str().map(str::to_owned))
-            .filter(|n| n.starts_with("key-"))
-            .collect();
-        names.sort();
+        let mut names = self.names("robot/keys")?;
+        names.retain(|n| n.starts_with("key-"));
         for name in names {
             let rel = format!("robot/keys/{name}");
             let Ok(text) = std::fs::read_to_string(self.path(&rel)) else {
@@ -276,17 +269,7 @@ impl Step<'_> {
     }
 
     fn games(&mut self) -> io::Result<()> {
-        let entries = match std::fs::read_dir(self.path("games")) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-            Err(e) => return Err(e),
-        };
-        let mut ids: Vec<String> = entries
-            .flatten()
-            .filter_map(|e| e.file_name().to_str().map(str::to_owned))
-            .collect();
-        ids.sort();
-        for id in ids {
+        for id in self.names("games")? {
             let rel = super::meta_path(&id);
             let Some(mut meta) = read_yaml::<GameMeta>(&self.path(&rel)) else {
                 continue;
