@@ -687,21 +687,6 @@ impl Look {
 }
 
 impl Runner {
-    /// One look at everything: unfinished plans, new mail, deadlines.
-    /// Returns how many mails or plans could not be finished (or wait).
-    ///
-    /// First the plans not done, in the order their mails arrived; one
-    /// whose game an earlier one holds waits behind it. Then the mailbox,
-    /// in one session (one IMAP login): mail is listed with its sizes
-    /// before any body is read; a mail over the size limit is never
-    /// downloaded. Each mail is then read once and sorted: authenticated
-    /// mail (a player's token, a signed record) is decided at once, in
-    /// arrival order; the rest waits until all of it is done, and at most
-    /// `per_cycle` of it is handled in one cycle, so a flood never stands
-    /// between a player and her answer. Decisions are committed, carried
-    /// out and marked read by groups ([`Group`]). A forfeit is never
-    /// claimed against a player whose mail is still waiting, nor decided
-    /// on a game a plan not done holds.
     /// Brings a store's addresses to their normal form, once, and says
     /// what it did; a failure is said and the step taken again at the
     /// next look.
@@ -729,6 +714,21 @@ impl Runner {
         self.robot.touched();
     }
 
+    /// One look at everything: unfinished plans, new mail, deadlines.
+    /// Returns how many mails or plans could not be finished (or wait).
+    ///
+    /// First the plans not done, in the order their mails arrived; one
+    /// whose game an earlier one holds waits behind it. Then the mailbox,
+    /// in one session (one IMAP login): mail is listed with its sizes
+    /// before any body is read; a mail over the size limit is never
+    /// downloaded. Each mail is then read once and sorted: authenticated
+    /// mail (a player's token, a signed record) is decided at once, in
+    /// arrival order; the rest waits until all of it is done, and at most
+    /// `per_cycle` of it is handled in one cycle, so a flood never stands
+    /// between a player and her answer. Decisions are committed, carried
+    /// out and marked read by groups ([`Group`]). A forfeit is never
+    /// claimed against a player whose mail is still waiting, nor decided
+    /// on a game a plan not done holds.
     fn cycle(&mut self) -> usize {
         let mut look = Look::default();
         self.prune_journal();
@@ -764,7 +764,7 @@ impl Runner {
             if !self.told_not_normal {
                 self.told_not_normal = true;
                 log(
-                    "data directory: plans of an earlier run are not finished, so its addresses are not yet in their normal form; no mail is read until they are",
+                    "data directory: its addresses are not yet in their normal form (plans of an earlier run not finished, or the step failed, said above); no mail is read until they are",
                 );
             }
             return look.failures.max(1);
