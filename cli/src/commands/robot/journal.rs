@@ -148,15 +148,17 @@ struct PlanFile {
     seq: u64,
     #[serde(flatten)]
     work: Work,
-    /// The mails (by position) whose attachment is the text of a file the
-    /// plan writes (by path), kept once: the answer to a move attaches the
-    /// record the plan writes, and the plan carried it twice (twice its
-    /// JSON escaping and bytes to sync, a 150 kB record at 283 events).
-    /// Their attachment's text is empty in the file, and filled in when the
-    /// plan is read back ([`PlanFile::attachments_filled`]). Absent in
-    /// plans of earlier builds, which carry the text.
+    /// The mails (by position) whose attachment (its file name) is the
+    /// text of a file the plan writes (by path), kept once: the answer to a
+    /// move attaches the record the plan writes, and the plan carried it
+    /// twice (twice its JSON escaping and bytes to sync, a 150 kB record at
+    /// 283 events). Their attachment is absent in the file (an earlier
+    /// build that read the plan would send the mail without it, not with
+    /// an empty record), and put back when the plan is read
+    /// ([`PlanFile::attachments_filled`]). Absent in plans of earlier
+    /// builds, which carry the text.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    attached_writes: Vec<(usize, String)>,
+    attached_writes: Vec<(usize, String, String)>,
 }
 
 impl PlanFile {
@@ -165,11 +167,11 @@ impl PlanFile {
     fn attachments_shared(mut self) -> PlanFile {
         let (writes, mails) = (&self.work.writes, &mut self.work.mails);
         for (n, mail) in mails.iter_mut().enumerate() {
-            if let Some((_, text)) = &mut mail.attachment
+            if let Some((name, text)) = &mail.attachment
                 && let Some((rel, _)) = writes.iter().find(|(_, written)| *written == text)
             {
-                self.attached_writes.push((n, rel.clone()));
-                text.clear();
+                self.attached_writes.push((n, name.clone(), rel.clone()));
+                mail.attachment = None;
             }
         }
         self
@@ -178,17 +180,17 @@ impl PlanFile {
     /// The plan with every attachment kept once filled in again; a plan
     /// naming a file it does not write is damaged.
     fn attachments_filled(mut self) -> std::io::Result<PlanFile> {
-        for (n, rel) in std::mem::take(&mut self.attached_writes) {
+        for (n, name, rel) in std::mem::take(&mut self.attached_writes) {
             let text = self.work.writes.get(&rel).cloned();
             match (self.work.mails.get_mut(n), text) {
                 (
                     Some(OutMail {
-                        attachment: Some((_, attached)),
+                        attachment: attached @ None,
                         ..
                     }),
                     Some(text),
                 ) => {
-                    *attached = text;
+                    *attached = Some((name, text));
                 }
                 _ => {
                     return Err(std::io::Error::other(format!(
@@ -1277,7 +1279,7 @@ mod tests {
         );
         let text = std::fs::read_to_string(journal.path("k", "plan")).unwrap();
         assert!(
-            text.contains(r#""attached_writes":[[0,"games/g/record.yam"]]"#),
+            text.contains(r#""attached_writes":[[0,"g.yam","games/g/record.yam"]]"#),
             "{text}"
         );
         assert_eq!(
@@ -1298,8 +1300,8 @@ mod tests {
         std::fs::write(
             journal.path("k", "plan"),
             text.replace(
-                r#""attached_writes":[[0,"games/g/record.yam"]]"#,
-                r#""attached_writes":[[0,"games/g/other.yam"]]"#,
+                r#""attached_writes":[[0,"g.yam","games/g/record.yam"]]"#,
+                r#""attached_writes":[[0,"g.yam","games/g/other.yam"]]"#,
             ),
         )
         .unwrap();
