@@ -144,12 +144,10 @@ pub fn visible(text: &str) -> String {
             '\n' | '\t' => c,
             '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{FFFD}'),
             '\u{7f}' => '\u{2421}',
-            '\u{80}'..='\u{9f}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{FEFF}' => '\u{FFFD}',
+            '\u{80}'..='\u{9f}' => '\u{FFFD}',
+            // One list of what draws as nothing or reorders text, for
+            // every place that prints someone else's text.
+            c if yam_notation::is_hidden(c) => '\u{FFFD}',
             c => c,
         })
         .collect()

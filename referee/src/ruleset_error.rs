@@ -132,6 +132,13 @@ pub enum BadPath {
     /// A control character.
     #[error("the path contains a control character")]
     ControlCharacter,
+    /// A character that draws as nothing or reorders the text around it
+    /// (`yam_notation::is_hidden`): printed in a message, a right-to-left
+    /// override reordered the line.
+    #[error(
+        "the path contains an invisible character (one that draws as nothing or reorders text)"
+    )]
+    Invisible,
     /// A path from the root or a drive.
     #[error("the path is absolute")]
     Absolute,

@@ -66,6 +66,9 @@ impl<'a> RulesetName<'a> {
         if tag.chars().any(char::is_control) {
             return refuse(BadPath::ControlCharacter);
         }
+        if tag.chars().any(yam_notation::is_hidden) {
+            return refuse(BadPath::Invisible);
+        }
         if tag.starts_with('/') || tag.contains(':') {
             return refuse(BadPath::Absolute);
         }

@@ -532,6 +532,38 @@ fn a_diagnostic_never_echoes_terminal_control_characters() {
     );
 }
 
+/// Adversary: the same opponent, against the same director. Attack: the
+/// comment on the line of the illegal move hides text in the invisible
+/// characters `diagnostics::visible` does not list: the tag characters
+/// U+E0001..U+E007F (drawn as nothing, whatever they spell) and U+061C
+/// ARABIC LETTER MARK, a bidirectional mark like U+200F, which `visible`
+/// does map. `visible` promises every character that reorders or hides
+/// text replaced by U+FFFD; these reach standard error as they stand.
+#[test]
+fn a_diagnostic_never_echoes_tag_characters_or_the_arabic_letter_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = lesson().replacen(
+        "{The assassin slides one square; it may slide two.} Ae7-f6",
+        "{legal\u{E0001}\u{E0020}\u{E0041}\u{E007F} \u{061C}move} Ae7-f4",
+        1,
+    );
+    assert_ne!(hostile, lesson());
+    let path = dir.path().join("hostile.yam");
+    std::fs::write(&path, hostile).unwrap();
+    let out = yam!().arg("check").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Ae7-f4"), "{stderr}");
+    let hidden: Vec<char> = stderr
+        .chars()
+        .filter(|&c| c == '\u{061C}' || ('\u{E0000}'..='\u{E007F}').contains(&c))
+        .collect();
+    assert!(
+        hidden.is_empty(),
+        "invisible characters of the record reach the terminal raw: {hidden:?}\n{stderr:?}"
+    );
+}
+
 /// The bytes that let a terminal be driven (ESC, BEL): none may reach it
 /// from a name the user did not choose (an archive unpacked from mail).
 fn raw_control(bytes: &[u8]) -> bool {

@@ -6937,6 +6937,86 @@ fn a_card_naming_an_address_with_invisible_controls_is_not_logged_as_it_stands()
     );
 }
 
+/// Adversary: anyone, with a key of her own. Attack: the card of
+/// `a_card_naming_an_address_with_invisible_controls_is_not_logged_as_it_stands`
+/// again, but its address hides its difference in invisible characters
+/// that `cards::is_unprintable` does not list: U+061C ARABIC LETTER MARK
+/// (a bidirectional mark, as U+200F is) and the tag characters
+/// U+E0001..U+E007F (drawn as nothing). The card is taken, and the robot
+/// logs "a card for ann@player.test, not the sender" with them as they
+/// stand: on the operator's terminal the address is Ann's, letter for
+/// letter. docs/robot.md and docs/mail.md promise every control or
+/// invisible character in an address the log prints replaced by U+FFFD.
+#[test]
+fn a_card_naming_an_address_with_tag_characters_or_a_letter_mark_is_not_logged_as_it_stands() {
+    let mut t = Referee::new();
+    t.bo.yam(&["identity", "send", "robot@yam.test"]);
+    let card =
+        t.bo.card_naming("ann\u{E0041}\u{E0001}@player.test\u{061C}");
+    let mail = yam_cli::mail::compose::compose(&yam_cli::mail::compose::TurnMail {
+        from: "bo@player.test".parse().unwrap(),
+        to: vec!["robot@yam.test".parse().unwrap()],
+        game_name: "card",
+        game_id: "card",
+        ply: 0,
+        players: &["Bo".to_owned()],
+        body: "My card.",
+        turn: card.as_bytes(),
+        record: card.as_bytes(),
+        message_id: "card.1@player.test".into(),
+        thread: &[],
+        automatic: yam_cli::mail::compose::Automatic::No,
+        referee: None,
+        card: None,
+        reminder: None,
+        picture: None,
+    })
+    .unwrap()
+    .formatted();
+    t.local.deliver_raw(&mail);
+    let out = t.local.run();
+    let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+    assert!(said.contains("bo@player.test"), "{said}");
+    let shown: Vec<char> = said
+        .chars()
+        .filter(|&c| c == '\u{061C}' || ('\u{E0000}'..='\u{E007F}').contains(&c))
+        .collect();
+    assert!(
+        shown.is_empty(),
+        "the robot's log carries invisible characters from a stranger's card: {shown:?}\n{said:?}"
+    );
+}
+
+/// Adversary: a stranger, who writes the `From` of a mail to the robot.
+/// Attack: a quoted local part (`<"...">@domain`, RFC 5322) holding tag
+/// characters (U+E0001..U+E007F, drawn as nothing) and U+061C ARABIC
+/// LETTER MARK (a bidirectional mark). Such an address is one lettre can
+/// mail, `extract::sender_address` replaces only what `is_unprintable`
+/// lists, and the robot logs "registered ..." with the characters as they
+/// stand. docs/robot.md: the sender's address is kept with "every control
+/// or invisible character replaced by U+FFFD ... so a forged `From` cannot
+/// put escape codes into the log an operator reads on a terminal".
+#[test]
+fn a_from_with_tag_characters_in_a_quoted_local_part_is_not_logged_as_it_stands() {
+    let mut local = Local::new();
+    local.deliver_raw(
+        "From: <\"ann\u{E0001}\u{E0041}\u{E007F}\u{061C}\"@player.test>\r\nTo: robot@yam.test\r\n\
+         Message-ID: <tags.1@player.test>\r\nSubject: help\r\n\r\nhelp\r\n"
+            .as_bytes(),
+    );
+    let out = local.run();
+    let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+    assert!(said.contains("player.test"), "{said}");
+    let shown: Vec<char> = said
+        .chars()
+        .filter(|&c| c == '\u{061C}' || ('\u{E0000}'..='\u{E007F}').contains(&c))
+        .collect();
+    assert!(
+        shown.is_empty(),
+        "the robot's log carries invisible characters from a stranger's From: {shown:?}\n{said:?}"
+    );
+}
+
 /// The robot's store as an earlier build (before the forty-first step's
 /// normal form) left it for a player at `unicode`, whose mail reached the
 /// robot from `written`: every file naming her names `written` (the form

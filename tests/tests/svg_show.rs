@@ -390,3 +390,70 @@ fn yam_show_never_prints_a_records_control_characters_to_the_terminal() {
         "a record's escape sequence reaches the terminal: {text:?}"
     );
 }
+
+/// Adversary: a player who writes the game's `GameId`, shown by an
+/// archivist with `yam show`. Attack: the id `game-7` followed by tag
+/// characters (U+E0001..U+E007F, drawn as nothing) and U+061C ARABIC
+/// LETTER MARK (a bidirectional mark). The title line cleans the id with
+/// `cards::clean_text`, which promises the invisible characters that hide
+/// or reorder text replaced by U+FFFD, but its list stops at U+200B..U+200F,
+/// the bidi embeddings and isolates, U+2060..U+2064 and U+FEFF: these go
+/// through, and two different ids print alike.
+#[test]
+fn yam_show_never_prints_a_records_invisible_tag_characters() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("tags.yam");
+    std::fs::write(
+        &path,
+        record_with_game_id("game-7\u{E0001}\u{E0065}\u{E0076}\u{E007F}\u{061C}"),
+    )
+    .expect("write");
+    let out = yam!().arg("show").arg(&path).output().expect("yam runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(text.contains("after move 1"), "{text}");
+    let hidden: Vec<char> = text
+        .chars()
+        .filter(|&c| c == '\u{061C}' || ('\u{E0000}'..='\u{E007F}').contains(&c))
+        .collect();
+    assert!(
+        hidden.is_empty(),
+        "a record's invisible characters reach the terminal: {hidden:?}\n{text:?}"
+    );
+}
+
+/// Adversary: a player who writes the record's `Ruleset` tag, shown by an
+/// archivist with `yam show`. Attack: the tag names a ruleset file whose
+/// path holds a right-to-left override (U+202E) and a zero-width space:
+/// `RulesetName::parse` refuses control characters in such a path, not the
+/// invisible ones, and the file not being there, the error prints the path
+/// as it stands (`RulesetError`'s "ruleset file {}" message, the
+/// path's `display()`), so the override
+/// reorders the rest of the line on the archivist's terminal. Every other
+/// path Yam prints goes through `diagnostics::visible_path`.
+#[test]
+fn yam_show_never_prints_a_ruleset_paths_bidi_override() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("override.yam");
+    let record = record_with_game_id("game-8").replace(
+        "[Ruleset \"magician\"]",
+        "[Ruleset \"rulesets/\u{202E}\u{200B}lmay.cigam.yaml\"]",
+    );
+    assert!(record.contains('\u{202E}'));
+    std::fs::write(&path, record).expect("write");
+    let out = yam!().arg("show").arg(&path).output().expect("yam runs");
+    assert!(
+        !out.status.success(),
+        "a missing ruleset file is no diagram"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("rulesets"), "{err}");
+    assert!(
+        !err.contains('\u{202E}') && !err.contains('\u{200B}'),
+        "a record's bidi override reaches the terminal: {err:?}"
+    );
+}

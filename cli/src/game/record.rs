@@ -793,8 +793,7 @@ pub fn prose_by_event(record: &Record<String>) -> std::collections::HashMap<u32,
 pub fn clean_prose(text: &str) -> String {
     text.chars()
         .map(|c| {
-            let hidden = matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}');
-            if (c.is_control() && c != '\n' && c != '\t') || hidden {
+            if (c.is_control() && c != '\n' && c != '\t') || yam_notation::is_hidden(c) {
                 '\u{FFFD}'
             } else {
                 c

@@ -203,8 +203,7 @@ impl Card {
 /// character (escape sequences, carriage returns, NUL) or an invisible one
 /// that reorders or hides text (bidirectional marks, zero-width spaces).
 pub fn is_unprintable(c: char) -> bool {
-    c.is_control()
-        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
+    c.is_control() || yam_notation::is_hidden(c)
 }
 
 /// Someone else's text made harmless to print and to store: control
