@@ -163,3 +163,12 @@ pub fn read_calls(yam: &std::ffi::OsStr, args: &[&std::ffi::OsStr], env: &[(&str
         .parse()
         .unwrap()
 }
+
+/// The tag characters (U+E0000..U+E007F) and U+061C ARABIC LETTER MARK in
+/// `text`: characters that draw as nothing or reorder text, which no
+/// output may carry from someone else's text as they stand.
+pub fn tag_characters_and_letter_marks(text: &str) -> Vec<char> {
+    text.chars()
+        .filter(|&c| c == '\u{061C}' || ('\u{E0000}'..='\u{E007F}').contains(&c))
+        .collect()
+}

@@ -554,10 +554,7 @@ fn a_diagnostic_never_echoes_tag_characters_or_the_arabic_letter_mark() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("Ae7-f4"), "{stderr}");
-    let hidden: Vec<char> = stderr
-        .chars()
-        .filter(|&c| c == '\u{061C}' || ('\u{E0000}'..='\u{E007F}').contains(&c))
-        .collect();
+    let hidden = yam_tests::tag_characters_and_letter_marks(&stderr);
     assert!(
         hidden.is_empty(),
         "invisible characters of the record reach the terminal raw: {hidden:?}\n{stderr:?}"

@@ -6977,10 +6977,7 @@ fn a_card_naming_an_address_with_tag_characters_or_a_letter_mark_is_not_logged_a
     let out = t.local.run();
     let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
     assert!(said.contains("bo@player.test"), "{said}");
-    let shown: Vec<char> = said
-        .chars()
-        .filter(|&c| c == '\u{061C}' || ('\u{E0000}'..='\u{E007F}').contains(&c))
-        .collect();
+    let shown = yam_tests::tag_characters_and_letter_marks(&said);
     assert!(
         shown.is_empty(),
         "the robot's log carries invisible characters from a stranger's card: {shown:?}\n{said:?}"
@@ -7007,10 +7004,7 @@ fn a_from_with_tag_characters_in_a_quoted_local_part_is_not_logged_as_it_stands(
     let out = local.run();
     let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
     assert!(said.contains("player.test"), "{said}");
-    let shown: Vec<char> = said
-        .chars()
-        .filter(|&c| c == '\u{061C}' || ('\u{E0000}'..='\u{E007F}').contains(&c))
-        .collect();
+    let shown = yam_tests::tag_characters_and_letter_marks(&said);
     assert!(
         shown.is_empty(),
         "the robot's log carries invisible characters from a stranger's From: {shown:?}\n{said:?}"

@@ -416,10 +416,7 @@ fn yam_show_never_prints_a_records_invisible_tag_characters() {
     );
     let text = String::from_utf8(out.stdout).expect("UTF-8");
     assert!(text.contains("after move 1"), "{text}");
-    let hidden: Vec<char> = text
-        .chars()
-        .filter(|&c| c == '\u{061C}' || ('\u{E0000}'..='\u{E007F}').contains(&c))
-        .collect();
+    let hidden = yam_tests::tag_characters_and_letter_marks(&text);
     assert!(
         hidden.is_empty(),
         "a record's invisible characters reach the terminal: {hidden:?}\n{text:?}"

@@ -315,6 +315,23 @@ mod tests {
         }
     }
 
+    /// A robot on the store at `root`.
+    fn robot_on(root: &Path) -> Robot {
+        Robot::new(
+            Store::open(root).unwrap(),
+            "robot@yam.test",
+            super::super::Settings::default(),
+            0,
+        )
+        .unwrap()
+    }
+
+    /// The key an earlier build filed `address` under: the first 16 hex
+    /// digits of the SHA-256 of the address as it was written.
+    fn earlier_key(address: &str) -> String {
+        hex::encode(<sha2::Sha256 as sha2::Digest>::digest(address.as_bytes()))[..16].to_owned()
+    }
+
     fn put(root: &Path, rel: &str, text: &str) {
         let path = root.join(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -329,19 +346,9 @@ mod tests {
     fn the_step_taken_twice_moves_once_and_leaves_two_registrations_as_they_are() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        let robot = Robot::new(
-            Store::open(root).unwrap(),
-            "robot@yam.test",
-            super::super::Settings::default(),
-            0,
-        )
-        .unwrap();
+        let robot = robot_on(root);
         let (earlier, now) = ("bo@xn--bcher-kva.example", "bo@bücher.example");
-        let old_rel = format!(
-            "robot/players/{}.yaml",
-            hex::encode(<sha2::Sha256 as sha2::Digest>::digest(earlier.as_bytes()))[..16]
-                .to_owned()
-        );
+        let old_rel = format!("robot/players/{}.yaml", earlier_key(earlier));
         assert_ne!(old_rel, super::super::player_path(now));
         let yaml = |p: &Player| serde_yaml_ng::to_string(p).unwrap();
         put(root, &old_rel, &yaml(&player(earlier, "aa")));
@@ -353,13 +360,7 @@ mod tests {
         );
         // Another player, registered twice by the earlier build.
         let (cy_earlier, cy_now) = ("cy@xn--bcher-kva.example", "cy@bücher.example");
-        let cy_old = format!(
-            "robot/players/{}.yaml",
-            hex::encode(<sha2::Sha256 as sha2::Digest>::digest(
-                cy_earlier.as_bytes()
-            ))[..16]
-                .to_owned()
-        );
+        let cy_old = format!("robot/players/{}.yaml", earlier_key(cy_earlier));
         put(root, &cy_old, &yaml(&player(cy_earlier, "bb")));
         put(
             root,
@@ -390,16 +391,9 @@ mod tests {
     fn a_step_cut_after_a_player_moved_still_moves_her_register() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        let robot = Robot::new(
-            Store::open(root).unwrap(),
-            "robot@yam.test",
-            super::super::Settings::default(),
-            0,
-        )
-        .unwrap();
+        let robot = robot_on(root);
         let (earlier, now) = ("bo@xn--bcher-kva.example", "bo@bücher.example");
-        let old_key = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(earlier.as_bytes()))[..16]
-            .to_owned();
+        let old_key = earlier_key(earlier);
         let new_key = auth::address_key(now);
         let yaml = |p: &Player| serde_yaml_ng::to_string(p).unwrap();
         // As the earlier build left it: player, register, a rate count.
